@@ -1,0 +1,99 @@
+package configs
+
+import "time"
+
+// Config is the effective configuration: the built-in defaults, the user
+// config, the project ccski.yaml, CCSKI_* variables and flags, merged in
+// that order. Every key is documented in ccski.yaml at the repository root
+// and described by ccski.schema.json.
+type Config struct {
+	// UserDir is the base of every user-level path; empty means the home
+	// folder.
+	UserDir string `koanf:"user_dir"`
+	// Workspace is the project folder; empty means the current directory.
+	Workspace string `koanf:"workspace"`
+	// SkillDirs are extra skill roots for the project provider. Relative
+	// paths are relative to the file that lists them.
+	SkillDirs []string `koanf:"skill_dirs"`
+	// Include and Exclude are filter tokens (see package filters). An empty
+	// Include means "auto".
+	Include []string `koanf:"include"`
+	Exclude []string `koanf:"exclude"`
+	// State is enabled, disabled or all.
+	State string `koanf:"state"`
+	// Priority orders root kinds for dedupe, highest first.
+	Priority []string `koanf:"priority"`
+	// Limits bound every walk.
+	Limits Limits `koanf:"limits"`
+	// Providers holds one section per provider, keyed by provider name.
+	Providers map[string]Provider `koanf:"providers"`
+	// MCP configures `ccski mcp`.
+	MCP MCP `koanf:"mcp"`
+}
+
+// Limits bound the walk of each root.
+type Limits struct {
+	// MaxDepth is how many folder levels below a root are searched.
+	MaxDepth int `koanf:"max_depth"`
+	// MaxDirs is how many folders one root may hold before its walk stops.
+	MaxDirs int `koanf:"max_dirs"`
+}
+
+// Provider is one provider's section. Keys other than enabled are the
+// provider's own options; the provider decodes them strictly.
+type Provider struct {
+	Enabled bool           `koanf:"enabled"`
+	Options map[string]any `koanf:",remain"`
+}
+
+// MCP configures the MCP server.
+type MCP struct {
+	// Transport is stdio, http or sse.
+	Transport string `koanf:"transport"`
+	// Host and Port are where http and sse listen.
+	Host string `koanf:"host"`
+	Port int    `koanf:"port"`
+	// Refresh turns periodic rescans and the watcher on or off.
+	Refresh bool `koanf:"refresh"`
+	// RefreshInterval is the time between periodic rescans.
+	RefreshInterval time.Duration `koanf:"refresh_interval"`
+	// Watch turns the file watcher on or off.
+	Watch bool `koanf:"watch"`
+	// AllowedOrigins are browser origins accepted besides loopback ones.
+	AllowedOrigins []string `koanf:"allowed_origins"`
+	// AuthToken, when set, is the bearer token HTTP clients must send.
+	AuthToken string `koanf:"auth_token"`
+	// Stateless serves HTTP without sessions, for replicas behind a load
+	// balancer.
+	Stateless bool `koanf:"stateless"`
+	// LogLevel is debug, info, warn or error; LogFormat is text or json.
+	LogLevel  string `koanf:"log_level"`
+	LogFormat string `koanf:"log_format"`
+}
+
+// Default returns the built-in defaults, the lowest layer.
+func Default() Config {
+	return Config{
+		State:    "enabled",
+		Priority: []string{"custom", "project", "workspace-agent", "workspace-shared", "workspace-root", "user-agent", "user-shared", "system", "plugin"},
+		Limits:   Limits{MaxDepth: 6, MaxDirs: 20000},
+		Providers: map[string]Provider{
+			"claude":      {Enabled: true, Options: map[string]any{"home": ""}},
+			"codex":       {Enabled: true, Options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}}},
+			"agents":      {Enabled: true, Options: map[string]any{"dynamic": true}},
+			"marketplace": {Enabled: true, Options: map[string]any{"plugins_file": "", "plugins_root": ""}},
+			"project":     {Enabled: true, Options: map[string]any{}},
+			"custom":      {Enabled: true, Options: map[string]any{"dirs": []any{}}},
+		},
+		MCP: MCP{
+			Transport:       "stdio",
+			Host:            "127.0.0.1",
+			Port:            3000,
+			Refresh:         true,
+			RefreshInterval: 30 * time.Second,
+			Watch:           true,
+			LogLevel:        "info",
+			LogFormat:       "text",
+		},
+	}
+}

@@ -1,0 +1,61 @@
+package pipeline
+
+import (
+	"strconv"
+	"strings"
+)
+
+// baseID is the id a record gets when nothing else shares it:
+// "<provider>:<name>", or "<provider>:@<plugin>:<skill>" for plugin skills.
+func baseID(r *Record) string {
+	if r.Plugin != nil {
+		return r.Provider + ":@" + r.Name
+	}
+	return r.Provider + ":" + r.Name
+}
+
+// locatedID qualifies the base id with the location:
+// "<provider>@<location>:<name>".
+func locatedID(r *Record) string {
+	if r.Plugin != nil {
+		return r.Provider + "@" + string(r.Location) + ":@" + r.Name
+	}
+	return r.Provider + "@" + string(r.Location) + ":" + r.Name
+}
+
+// AssignIDs gives every record an id that no other record in the slice
+// shares, compared case-insensitively. It is deterministic: the same records
+// in the same order get the same ids. Records that share a base id are
+// qualified with their location; records that still collide get "#2",
+// "#3", ... in slice order. It must run before the records are published.
+func AssignIDs(records []*Record) {
+	groups := make(map[string][]*Record, len(records))
+	for _, r := range records {
+		k := strings.ToLower(baseID(r))
+		groups[k] = append(groups[k], r)
+	}
+	var located map[string][]*Record
+	for _, r := range records {
+		if len(groups[strings.ToLower(baseID(r))]) == 1 {
+			r.ID = baseID(r)
+			continue
+		}
+		if located == nil {
+			located = make(map[string][]*Record)
+		}
+		k := strings.ToLower(locatedID(r))
+		located[k] = append(located[k], r)
+	}
+	for _, r := range records {
+		if r.ID != "" {
+			continue
+		}
+		g := located[strings.ToLower(locatedID(r))]
+		r.ID = locatedID(r)
+		for i, o := range g {
+			if o == r && i > 0 {
+				r.ID += "#" + strconv.Itoa(i+1)
+			}
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package pipeline
+
+import (
+	"strings"
+	"time"
+)
+
+// Location says at which level a skill is installed.
+type Location string
+
+// The locations a record can have.
+const (
+	LocationProject Location = "project"
+	LocationUser    Location = "user"
+	LocationPlugin  Location = "plugin"
+	LocationCustom  Location = "custom"
+)
+
+// Kind classifies the root a record came from. The priority stage ranks
+// duplicates by kind; the order is configurable (see DefaultPriority).
+type Kind string
+
+// The root kinds, from the highest default priority to the lowest.
+const (
+	KindCustom          Kind = "custom"           // --skill-dir
+	KindProject         Kind = "project"          // skill_dirs in ccski.yaml
+	KindWorkspaceAgent  Kind = "workspace-agent"  // <ws>/.claude/skills, <ws>/.<agent>/skills
+	KindWorkspaceShared Kind = "workspace-shared" // <ws>/.agents/skills, <ws>/.agent/skills
+	KindWorkspaceRoot   Kind = "workspace-root"   // <ws>/skills
+	KindUserAgent       Kind = "user-agent"       // ~/.claude/skills, ~/.<agent>/skills
+	KindUserShared      Kind = "user-shared"      // ~/.agents/skills
+	KindSystem          Kind = "system"           // /etc/codex/skills
+	KindPlugin          Kind = "plugin"           // Claude plugin skills
+)
+
+// DefaultPriority is the built-in ranking of root kinds, highest first.
+func DefaultPriority() []Kind {
+	return []Kind{KindCustom, KindProject, KindWorkspaceAgent, KindWorkspaceShared,
+		KindWorkspaceRoot, KindUserAgent, KindUserShared, KindSystem, KindPlugin}
+}
+
+// PluginInfo identifies the Claude plugin a skill belongs to.
+type PluginInfo struct {
+	Plugin      string `json:"pluginName"`
+	Marketplace string `json:"marketplace"`
+	Version     string `json:"version"`
+}
+
+// Record is one discovered skill. It is built by the scanner from a Root and
+// the skill's frontmatter, and never changed afterwards.
+type Record struct {
+	// ID is unique within a scan and resolves back to exactly this record.
+	// It is "<provider>:<name>" when that is unique, otherwise it is
+	// qualified with the location ("claude@user:pdf") and, if needed, an
+	// ordinal ("claude@project:pdf#2").
+	ID string
+	// Name is the frontmatter name, prefixed with the plugin name for
+	// plugin skills ("example-skills:pdf") and with the scope for custom
+	// dirs that set one ("docs:pdf").
+	Name string
+	// Description is the frontmatter description with every run of white
+	// space folded to one space.
+	Description string
+	// Provider is the agent the skill belongs to: claude, codex, agents,
+	// gemini, openclaw, a dynamic ".<agent>" name, project or custom.
+	Provider string
+	// Location is project, user, plugin or custom.
+	Location Location
+	// Kind and Depth place the record's root in the priority order; Depth
+	// counts workspace ancestors (0 = the workspace itself).
+	Kind  Kind
+	Depth int
+	// Root is the root folder the skill was found under.
+	Root string
+	// Dir is the skill folder and File its SKILL.md (or .SKILL.md).
+	Dir  string
+	File string
+	// RealDir is Dir with symlinks resolved; path dedupe keys on it.
+	RealDir string
+	// Disabled is true for a folder holding .SKILL.md instead of SKILL.md.
+	Disabled bool
+	// Resource folders present beside SKILL.md.
+	HasReferences bool
+	HasScripts    bool
+	HasAssets     bool
+	// Plugin is set for Claude plugin skills.
+	Plugin *PluginInfo
+	// Size and ModTime describe the SKILL.md file.
+	Size    int64
+	ModTime time.Time
+	// Diagnostics are the warnings raised while reading this skill.
+	Diagnostics []Diagnostic
+}
+
+// ShortName is the last ":"-separated segment of the name ("pdf" for
+// "example-skills:pdf"). Duplicates are detected on the lower-cased short
+// name.
+func (r *Record) ShortName() string {
+	if i := strings.LastIndexByte(r.Name, ':'); i >= 0 {
+		return r.Name[i+1:]
+	}
+	return r.Name
+}
+
+// DedupeKey is the key under which copies of one skill are grouped: the
+// lower-cased short name.
+func (r *Record) DedupeKey() string { return strings.ToLower(r.ShortName()) }
+
+// Root is a folder a provider asks the scanner to search, with everything
+// the scanner needs to label the records found under it.
+type Root struct {
+	// Path is the folder to scan.
+	Path string
+	// Provider is the provider name given to the records.
+	Provider string
+	// Source is the name of the provider plugin that planned this root
+	// (claude, codex, agents, marketplace, project, custom).
+	Source   string
+	Location Location
+	Kind     Kind
+	Depth    int
+	// Prefix is prepended as "<prefix>:" to every skill name found here.
+	Prefix string
+	// Plugin labels the records as plugin skills.
+	Plugin *PluginInfo
+	// Skills, when non-nil, lists the only skill folders to read (relative
+	// to Path or absolute); the folder is not walked.
+	Skills []string
+	// Optional roots are expected to be missing on most machines; a missing
+	// optional root is not reported as a problem.
+	Optional bool
+}
+
+// Severity ranks a diagnostic.
+type Severity string
+
+// The severities of a diagnostic.
+const (
+	SeverityInfo    Severity = "info"
+	SeverityWarning Severity = "warning"
+	SeverityError   Severity = "error"
+)
+
+// Diagnostic is a problem found while discovering skills. It names the file
+// and says what is wrong; it never stops discovery of other skills.
+type Diagnostic struct {
+	Severity Severity `json:"severity"`
+	Code     string   `json:"code"`
+	Provider string   `json:"provider,omitempty"`
+	Path     string   `json:"path,omitempty"`
+	Line     int      `json:"line,omitempty"`
+	Message  string   `json:"message"`
+}

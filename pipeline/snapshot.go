@@ -1,0 +1,63 @@
+package pipeline
+
+import "time"
+
+// RootReport describes one root that discovery considered.
+type RootReport struct {
+	Root
+	// Exists is false when the folder is missing.
+	Exists bool
+	// Skills counts the records found under the root, before filtering.
+	Skills int
+}
+
+// Snapshot is the immutable result of one discovery and pipeline run. The
+// CLI and the MCP server read snapshots; a refresh builds a new one and
+// swaps it in, so a reader keeps the snapshot it started with.
+type Snapshot struct {
+	// All holds every record discovered, in scan order.
+	All []*Record
+	// Visible holds the records the pipeline kept, in priority order.
+	Visible []*Record
+	// Drops says why each of the other records is not visible.
+	Drops []Drop
+	// Roots lists every root considered, in provider order.
+	Roots []RootReport
+	// Diagnostics holds every problem found, including the ones attached
+	// to records.
+	Diagnostics []Diagnostic
+	// Created is when the snapshot was built.
+	Created time.Time
+
+	visible *Index
+	all     *Index
+}
+
+// NewSnapshot builds a snapshot and its name-resolution indexes. It takes
+// ownership of the slices.
+func NewSnapshot(all, visible []*Record, drops []Drop, roots []RootReport, diags []Diagnostic) *Snapshot {
+	return &Snapshot{
+		All: all, Visible: visible, Drops: drops, Roots: roots, Diagnostics: diags,
+		Created: time.Now(),
+		visible: NewIndex(visible),
+		all:     NewIndex(all),
+	}
+}
+
+// Resolve finds a visible record by name, id, provider-qualified or plugin
+// name, case-insensitively.
+func (s *Snapshot) Resolve(name string) (*Record, error) { return s.visible.Resolve(name) }
+
+// ResolveAny is Resolve over every discovered record, including those the
+// pipeline dropped. The CLI uses it to explain a hidden skill.
+func (s *Snapshot) ResolveAny(name string) (*Record, error) { return s.all.Resolve(name) }
+
+// DropOf returns the drop that removed r, if any.
+func (s *Snapshot) DropOf(r *Record) (Drop, bool) {
+	for _, d := range s.Drops {
+		if d.Record == r {
+			return d, true
+		}
+	}
+	return Drop{}, false
+}

@@ -1,0 +1,124 @@
+// Package providers defines how ccski finds skill roots. A provider knows
+// where one kind of agent keeps its skills and returns those places as
+// roots; it never reads skills and never filters. The scanner (package
+// providers/scan) reads the roots, and the pipeline decides what is shown.
+//
+// Each provider lives in its own sub-package and is listed once, in
+// Builtin. A provider decodes and validates its own options strictly.
+package providers
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+	"github.com/go-viper/mapstructure/v2"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+// Env is what a provider may know about the machine. Providers read paths
+// and variables only through Env so that tests can point them anywhere.
+type Env struct {
+	// UserDir is the base of every user-level path (the home folder, or
+	// --user-dir).
+	UserDir string
+	// Workspace is the folder ccski runs for (the current directory, or
+	// --workspace).
+	Workspace string
+	// WorkspaceDirs is Workspace and its ancestors up to the repository
+	// root, nearest first. Outside a repository it holds Workspace only.
+	WorkspaceDirs []string
+	// Getenv reads an environment variable.
+	Getenv func(string) string
+}
+
+// Plan is what a provider returns: the roots to scan, in its own priority
+// order, and the problems it met while working them out.
+type Plan struct {
+	Roots       []pipeline.Root
+	Diagnostics []pipeline.Diagnostic
+}
+
+// Provider plans the roots of one kind of skill location.
+type Provider interface {
+	// Name is the provider's key in ccski.yaml.
+	Name() string
+	// Plan lists the roots to scan. It reads only manifests and settings,
+	// never skills. An error means the provider could not plan at all;
+	// the caller then keeps the provider's previous result.
+	Plan(ctx context.Context, env Env) (Plan, error)
+}
+
+// Factory builds a provider from its options in ccski.yaml (the keys under
+// providers.<name>, without "enabled"). It must reject unknown keys.
+type Factory func(options map[string]any) (Provider, error)
+
+// Entry is one registered provider.
+type Entry struct {
+	Name string
+	// Doc is a one-line description for help and the JSON Schema.
+	Doc string
+	New Factory
+}
+
+// Decode decodes options into out (a pointer to the provider's options
+// struct, with koanf tags) strictly: an unknown key is an error that names
+// the closest valid key. Strings are converted where needed, because
+// environment variables arrive as strings.
+func Decode(provider string, options map[string]any, out any) error {
+	var md mapstructure.Metadata
+	dec, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{
+		TagName:          "koanf",
+		WeaklyTypedInput: true,
+		Metadata:         &md,
+		Result:           out,
+		DecodeHook: mapstructure.ComposeDecodeHookFunc(
+			mapstructure.StringToSliceHookFunc(","),
+			mapstructure.StringToTimeDurationHookFunc()),
+	})
+	if err != nil {
+		return err
+	}
+	if err := dec.Decode(options); err != nil {
+		return fmt.Errorf("providers.%s: %w", provider, err)
+	}
+	if len(md.Unused) > 0 {
+		sort.Strings(md.Unused)
+		return fmt.Errorf("providers.%s: unknown key %q%s", provider, md.Unused[0],
+			DidYouMean(md.Unused[0], fieldNames(options, md)))
+	}
+	return nil
+}
+
+func fieldNames(options map[string]any, md mapstructure.Metadata) []string {
+	var names []string
+	for _, k := range md.Keys {
+		names = append(names, k)
+	}
+	for _, k := range md.Unset {
+		names = append(names, k)
+	}
+	return names
+}
+
+// DidYouMean returns "; did you mean "x"?" for the closest of valid within
+// a small edit distance of key, or "" when nothing is close.
+func DidYouMean(key string, valid []string) string {
+	best, bestD := "", 1<<30
+	for _, v := range valid {
+		if v == key {
+			continue
+		}
+		d := levenshtein.ComputeDistance(strings.ToLower(key), strings.ToLower(v))
+		if d < bestD || (d == bestD && v < best) {
+			best, bestD = v, d
+		}
+	}
+	if best == "" || bestD > max(2, len(key)/3) {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}

@@ -1,0 +1,468 @@
+// Package scan reads the roots that providers plan and turns every skill
+// folder found under them into a pipeline.Record. It is the only code that
+// walks skill folders. Walks are bounded in depth and folder count, follow
+// symlinked folders with a loop guard, and skip .git, node_modules and
+// hidden folders. Only the frontmatter of each SKILL.md is read, on a
+// bounded worker pool; a Cache lets a rescan skip files whose size and
+// modification time have not changed.
+package scan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/skillmd"
+)
+
+// File names that mark a skill folder.
+const (
+	SkillFile    = "SKILL.md"
+	DisabledFile = ".SKILL.md"
+)
+
+// Options bound a scan.
+type Options struct {
+	// MaxDepth is how many folder levels below a root are searched.
+	MaxDepth int
+	// MaxDirs is how many folders one root may hold before the walk stops.
+	MaxDirs int
+	// Workers is the size of the parsing pool; 0 picks one from GOMAXPROCS.
+	Workers int
+	// Cache holds the previous scan's parsed frontmatter; nil reads every
+	// file.
+	Cache *Cache
+}
+
+// DefaultOptions are the built-in bounds.
+func DefaultOptions() Options { return Options{MaxDepth: 6, MaxDirs: 20000} }
+
+// Result is what a scan found.
+type Result struct {
+	// Records in root order, then in path order within a root. Ids are
+	// not assigned yet.
+	Records []*pipeline.Record
+	// Reports has one entry per root, in the order given.
+	Reports []pipeline.RootReport
+	// Diagnostics lists every problem, in root order.
+	Diagnostics []pipeline.Diagnostic
+	// Cache is the cache to pass to the next scan.
+	Cache *Cache
+	// FilesRead counts SKILL.md files opened (cache misses).
+	FilesRead int
+}
+
+// candidate is a skill folder found by a walk.
+type candidate struct {
+	root     int
+	dir      string
+	realDir  string
+	disabled bool
+	refs     bool
+	scripts  bool
+	assets   bool
+}
+
+// Scan reads every root. It never fails: problems become diagnostics.
+func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = DefaultOptions().MaxDepth
+	}
+	if opt.MaxDirs <= 0 {
+		opt.MaxDirs = DefaultOptions().MaxDirs
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+
+	// Phase 1: walk the roots, a few at a time.
+	walks := make([]walk, len(roots))
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	for i := range roots {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer func() { <-sem; wg.Done() }()
+			walks[i] = walkRoot(ctx, i, roots[i], opt)
+		}(i)
+	}
+	wg.Wait()
+
+	var cands []candidate
+	for i := range walks {
+		cands = append(cands, walks[i].cands...)
+	}
+
+	// Phase 2: read frontmatter on the pool.
+	parsed := make([]parsedSkill, len(cands))
+	var read atomic.Int64
+	next := atomic.Int64{}
+	for w := 0; w < min(workers, max(1, len(cands))); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(cands) || ctx.Err() != nil {
+					return
+				}
+				parsed[i] = parse(cands[i], opt.Cache, &read)
+			}
+		}()
+	}
+	wg.Wait()
+
+	res := Result{Reports: make([]pipeline.RootReport, len(roots)), Cache: newCache(len(cands)), FilesRead: int(read.Load())}
+	for i, r := range roots {
+		res.Reports[i] = pipeline.RootReport{Root: r, Exists: walks[i].exists}
+	}
+	// Diagnostics and records keep root order.
+	ci := 0
+	for i := range walks {
+		res.Diagnostics = append(res.Diagnostics, walks[i].diags...)
+		for ; ci < len(cands) && cands[ci].root == i; ci++ {
+			p := parsed[ci]
+			if p.entry != nil {
+				res.Cache.put(p.file, p.entry)
+			}
+			rec, diags := build(roots[i], cands[ci], p)
+			res.Diagnostics = append(res.Diagnostics, diags...)
+			if rec != nil {
+				res.Records = append(res.Records, rec)
+				res.Reports[i].Skills++
+			}
+		}
+	}
+	return res
+}
+
+type walk struct {
+	exists bool
+	cands  []candidate
+	diags  []pipeline.Diagnostic
+}
+
+func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, args ...any) pipeline.Diagnostic {
+	return pipeline.Diagnostic{Severity: sev, Code: code, Provider: root.Provider, Path: path,
+		Message: fmt.Sprintf(format, args...)}
+}
+
+// walkRoot finds the skill folders under one root.
+func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options) walk {
+	var w walk
+	real, err := filepath.EvalSymlinks(root.Path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.exists = true
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-unreadable", root.Path,
+				"cannot open skill root: %v", err))
+		} else if !root.Optional {
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-missing", root.Path,
+				"skill root does not exist: create it or remove it from the configuration"))
+		}
+		return w
+	}
+	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-not-folder", root.Path,
+			"skill root is not a folder"))
+		return w
+	}
+	w.exists = true
+
+	if root.Skills != nil {
+		for _, s := range root.Skills {
+			dir := s
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(root.Path, s)
+			}
+			rd, err := filepath.EvalSymlinks(dir)
+			if err != nil {
+				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "declared-skill-missing", dir,
+					"declared skill folder does not exist"))
+				continue
+			}
+			ents, err := os.ReadDir(rd)
+			if err != nil {
+				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "folder-unreadable", dir,
+					"cannot read folder: %v", err))
+				continue
+			}
+			c, ok, d := inspect(idx, root, dir, rd, ents)
+			w.diags = append(w.diags, d...)
+			if !ok {
+				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "declared-skill-missing", dir,
+					"declared skill folder has no SKILL.md"))
+				continue
+			}
+			w.cands = append(w.cands, c)
+		}
+		return w
+	}
+
+	visited := map[string]bool{}
+	dirs := 0
+	depthHit := false
+	var visit func(dir, realDir string, depth int)
+	visit = func(dir, realDir string, depth int) {
+		if ctx.Err() != nil || visited[realDir] {
+			return
+		}
+		visited[realDir] = true
+		dirs++
+		if dirs > opt.MaxDirs {
+			if dirs == opt.MaxDirs+1 {
+				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "walk-limit", root.Path,
+					"stopped after %d folders; raise limits.max_dirs or point the root at a smaller tree", opt.MaxDirs))
+			}
+			return
+		}
+		ents, err := os.ReadDir(realDir)
+		if err != nil {
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "folder-unreadable", dir,
+				"cannot read folder: %v", err))
+			return
+		}
+		c, ok, d := inspect(idx, root, dir, realDir, ents)
+		w.diags = append(w.diags, d...)
+		if ok {
+			w.cands = append(w.cands, c)
+			return // a skill folder's contents belong to the skill
+		}
+		for _, e := range ents {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") || name == "node_modules" {
+				continue
+			}
+			child, childReal := filepath.Join(dir, name), filepath.Join(realDir, name)
+			switch {
+			case e.IsDir():
+			case e.Type()&fs.ModeSymlink != 0:
+				r, err := filepath.EvalSymlinks(childReal)
+				if err != nil {
+					w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "broken-symlink", child,
+						"symlink cannot be followed: %v", err))
+					continue
+				}
+				st, err := os.Stat(r)
+				if err != nil || !st.IsDir() {
+					continue
+				}
+				if visited[r] {
+					w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, "symlink-loop", child,
+						"symlink leads to a folder already scanned (%s); skipped", r))
+					continue
+				}
+				childReal = r
+			default:
+				continue
+			}
+			if depth+1 > opt.MaxDepth {
+				if !depthHit {
+					depthHit = true
+					w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, "depth-limit", child,
+						"not searched: deeper than %d levels below the root (limits.max_depth)", opt.MaxDepth))
+				}
+				continue
+			}
+			visit(child, childReal, depth+1)
+		}
+	}
+	visit(root.Path, real, 0)
+	return w
+}
+
+// inspect decides whether a folder is a skill from its entries.
+func inspect(idx int, root pipeline.Root, dir, realDir string, ents []fs.DirEntry) (candidate, bool, []pipeline.Diagnostic) {
+	c := candidate{root: idx, dir: dir, realDir: realDir}
+	var enabled, disabled, lower bool
+	for _, e := range ents {
+		switch e.Name() {
+		case SkillFile:
+			enabled = true
+		case DisabledFile:
+			disabled = true
+		case "skill.md", "Skill.md":
+			lower = true
+		case "references":
+			c.refs = true
+		case "scripts":
+			c.scripts = true
+		case "assets":
+			c.assets = true
+		}
+	}
+	var diags []pipeline.Diagnostic
+	if enabled && disabled {
+		diags = append(diags, diag(root, pipeline.SeverityWarning, "enabled-and-disabled", dir,
+			"both SKILL.md and .SKILL.md exist; SKILL.md is used: delete or merge .SKILL.md"))
+	}
+	if lower && !enabled && !disabled {
+		diags = append(diags, diag(root, pipeline.SeverityWarning, "lowercase-skill-file", dir,
+			"found a lowercase skill.md; agents look for SKILL.md: rename it"))
+	}
+	c.disabled = disabled && !enabled
+	return c, enabled || disabled, diags
+}
+
+// parsedSkill is the outcome of reading one SKILL.md.
+type parsedSkill struct {
+	file  string
+	entry *cacheEntry
+	err   error
+}
+
+func parse(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
+	name := SkillFile
+	if c.disabled {
+		name = DisabledFile
+	}
+	file := filepath.Join(c.dir, name)
+	p := parsedSkill{file: file}
+	st, err := os.Stat(file)
+	if err != nil {
+		p.err = err
+		return p
+	}
+	if e := cache.get(file, st); e != nil {
+		p.entry = e
+		return p
+	}
+	read.Add(1)
+	f, err := os.Open(file)
+	if err != nil {
+		p.err = err
+		return p
+	}
+	defer f.Close()
+	e := &cacheEntry{size: st.Size(), mtime: st.ModTime()}
+	h, err := skillmd.ReadHead(f)
+	if err != nil {
+		code := "no-frontmatter"
+		switch {
+		case errors.Is(err, skillmd.ErrUnterminated):
+			code = "unterminated-frontmatter"
+		case errors.Is(err, skillmd.ErrTooLarge):
+			code = "frontmatter-too-large"
+		case !errors.Is(err, skillmd.ErrNoFrontmatter):
+			p.err = err
+			return p
+		}
+		e.probs = []skillmd.Problem{{Code: code, Fatal: true, Line: 1, Message: err.Error()}}
+		p.entry = e
+		return p
+	}
+	e.front, e.probs = skillmd.Decode(h)
+	if h.LeadingBlank > 0 {
+		e.probs = append(e.probs, skillmd.Problem{Code: "leading-blank-line", Line: 1,
+			Message: "blank lines before the opening ---; some agents then find no frontmatter: delete them"})
+	}
+	if h.BOM {
+		e.probs = append(e.probs, skillmd.Problem{Code: "byte-order-mark", Line: 1,
+			Message: "file starts with a byte order mark; some agents then find no frontmatter: save as UTF-8 without BOM"})
+	}
+	p.entry = e
+	return p
+}
+
+// build turns a parsed skill into a record, or into diagnostics only when
+// the skill cannot be used.
+func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []pipeline.Diagnostic) {
+	if p.err != nil {
+		return nil, []pipeline.Diagnostic{diag(root, pipeline.SeverityError, "unreadable", p.file,
+			"cannot read skill file: %v", p.err)}
+	}
+	e := p.entry
+	var diags []pipeline.Diagnostic
+	fatal := false
+	for _, pr := range e.probs {
+		sev := pipeline.SeverityWarning
+		if pr.Fatal {
+			sev, fatal = pipeline.SeverityError, true
+		}
+		d := diag(root, sev, pr.Code, p.file, "%s", pr.Message)
+		d.Line = pr.Line
+		diags = append(diags, d)
+	}
+	if fatal {
+		for i := range diags {
+			if diags[i].Severity == pipeline.SeverityError {
+				diags[i].Message += " (skill not loaded)"
+			}
+		}
+		return nil, diags
+	}
+	name := strings.TrimSpace(e.front.Name)
+	if name == "" {
+		name = filepath.Base(c.dir)
+	}
+	if root.Prefix != "" && !strings.Contains(name, ":") {
+		name = root.Prefix + ":" + name
+	}
+	return &pipeline.Record{
+		Name:          name,
+		Description:   skillmd.FoldSpace(e.front.Description),
+		Provider:      root.Provider,
+		Location:      root.Location,
+		Kind:          root.Kind,
+		Depth:         root.Depth,
+		Root:          root.Path,
+		Dir:           c.dir,
+		File:          p.file,
+		RealDir:       c.realDir,
+		Disabled:      c.disabled,
+		HasReferences: c.refs,
+		HasScripts:    c.scripts,
+		HasAssets:     c.assets,
+		Plugin:        root.Plugin,
+		Size:          e.size,
+		ModTime:       e.mtime,
+		Diagnostics:   diags,
+	}, diags
+}
+
+// Cache remembers parsed frontmatter by file, size and modification time.
+// A Cache is immutable once returned by Scan and safe for concurrent reads.
+type Cache struct {
+	m map[string]*cacheEntry
+}
+
+type cacheEntry struct {
+	size  int64
+	mtime time.Time
+	front skillmd.Front
+	probs []skillmd.Problem
+}
+
+func newCache(n int) *Cache { return &Cache{m: make(map[string]*cacheEntry, n)} }
+
+func (c *Cache) get(file string, st fs.FileInfo) *cacheEntry {
+	if c == nil {
+		return nil
+	}
+	e := c.m[file]
+	if e == nil || e.size != st.Size() || !e.mtime.Equal(st.ModTime()) {
+		return nil
+	}
+	return e
+}
+
+func (c *Cache) put(file string, e *cacheEntry) { c.m[file] = e }
+
+// Len is the number of cached files.
+func (c *Cache) Len() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.m)
+}

@@ -1,0 +1,283 @@
+// Package skillmd reads SKILL.md files: the YAML frontmatter at discovery
+// time (a bounded read that stops at the closing "---") and the Markdown
+// body on demand. Frontmatter is only ever parsed as YAML data.
+package skillmd
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// MaxFrontmatter caps how many bytes of frontmatter are read before the
+// closing delimiter must appear.
+const MaxFrontmatter = 64 << 10
+
+// Problem is something wrong with a SKILL.md file. Line is 1-based in the
+// whole file, or 0 when unknown.
+type Problem struct {
+	Code    string
+	Fatal   bool // the skill cannot be used
+	Line    int
+	Message string
+}
+
+// Head is the result of reading a SKILL.md up to the end of its
+// frontmatter.
+type Head struct {
+	// Raw is the frontmatter text between the delimiters, with a BOM and
+	// CR line endings as they were in the file.
+	Raw []byte
+	// StartLine is the file line of the first frontmatter line (the line
+	// after the opening "---").
+	StartLine int
+	// BodyOffset is the byte offset where the body starts.
+	BodyOffset int
+	BOM        bool
+	CRLF       bool
+	// LeadingBlank counts blank lines before the opening delimiter.
+	LeadingBlank int
+}
+
+// Errors returned by ReadHead; each is also described by a Problem.
+var (
+	ErrNoFrontmatter = errors.New("no frontmatter: the file must start with a line holding only ---")
+	ErrUnterminated  = errors.New("frontmatter is not closed: add a line holding only --- after the last field")
+	ErrTooLarge      = fmt.Errorf("frontmatter is larger than %d KiB", MaxFrontmatter>>10)
+)
+
+// ReadHead reads from r only as far as the closing frontmatter delimiter.
+func ReadHead(r io.Reader) (*Head, error) {
+	br := bufio.NewReaderSize(r, 4096)
+	h := &Head{}
+	off, line := 0, 0
+	readLine := func() ([]byte, error) {
+		b, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A very long line: collect it whole, within the cap.
+			buf := append([]byte(nil), b...)
+			for errors.Is(err, bufio.ErrBufferFull) && len(buf) <= MaxFrontmatter {
+				b, err = br.ReadSlice('\n')
+				buf = append(buf, b...)
+			}
+			b = buf
+		}
+		off += len(b)
+		line++
+		return b, err
+	}
+	// Opening delimiter, after an optional BOM and blank lines.
+	for {
+		b, err := readLine()
+		if line == 1 && bytes.HasPrefix(b, []byte("\ufeff")) {
+			h.BOM = true
+			b = b[3:]
+		}
+		t := bytes.TrimRight(b, " \t\r\n")
+		if len(t) == 0 && err == nil {
+			h.LeadingBlank++
+			if h.LeadingBlank > 64 {
+				return nil, ErrNoFrontmatter
+			}
+			continue
+		}
+		if string(t) != "---" {
+			return nil, ErrNoFrontmatter
+		}
+		h.CRLF = bytes.HasSuffix(b, []byte("\r\n"))
+		if err != nil {
+			return nil, ErrUnterminated
+		}
+		break
+	}
+	h.StartLine = line + 1
+	start := off
+	var raw []byte
+	for {
+		b, err := readLine()
+		if t := bytes.TrimRight(b, " \t\r\n"); string(t) == "---" && (err == nil || len(b) > 0) {
+			h.Raw = raw
+			h.BodyOffset = off
+			return h, nil
+		}
+		raw = append(raw, b...)
+		if off-start > MaxFrontmatter {
+			return nil, ErrTooLarge
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil, ErrUnterminated
+			}
+			return nil, err
+		}
+	}
+}
+
+// Front is what discovery needs from the frontmatter.
+type Front struct {
+	Name        string
+	Description string
+	// HasName and HasDescription say whether the keys were present.
+	HasName        bool
+	HasDescription bool
+}
+
+// Decode parses the frontmatter of h. It returns the fields it could read
+// and every problem found. When the YAML is invalid it falls back to a
+// line-based reading of top-level "key: value" pairs, which recovers the
+// common unquoted "description: Use when: ..." case; the YAML error is then
+// reported as a warning.
+func Decode(h *Head) (Front, []Problem) {
+	var probs []Problem
+	raw := h.Raw
+	if !utf8.Valid(raw) {
+		return Front{}, []Problem{{Code: "invalid-utf8", Fatal: true, Line: h.StartLine,
+			Message: "frontmatter is not valid UTF-8: save the file as UTF-8"}}
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return Front{}, []Problem{{Code: "empty-frontmatter", Fatal: true, Line: h.StartLine,
+			Message: "frontmatter is empty: add name: and description: lines between the --- delimiters"}}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		f, ok := lenient(raw)
+		line, msg := yamlErrorLine(err, h.StartLine)
+		if !ok {
+			return Front{}, []Problem{{Code: "invalid-yaml", Fatal: true, Line: line,
+				Message: "invalid YAML in frontmatter: " + msg + hintFor(msg)}}
+		}
+		probs = append(probs, Problem{Code: "invalid-yaml-recovered", Line: line,
+			Message: "invalid YAML in frontmatter (" + msg + "); name and description were read line by line" + hintFor(msg)})
+		return f, append(probs, checkFields(f, h.StartLine)...)
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return Front{}, []Problem{{Code: "not-a-mapping", Fatal: true, Line: h.StartLine,
+			Message: "frontmatter must be a YAML mapping of keys to values, such as name: my-skill"}}
+	}
+	m := doc.Content[0]
+	var f Front
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		var dst *string
+		switch k.Value {
+		case "name":
+			dst, f.HasName = &f.Name, true
+		case "description":
+			dst, f.HasDescription = &f.Description, true
+		default:
+			continue
+		}
+		line := h.StartLine + k.Line - 1
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		if v.Kind != yaml.ScalarNode {
+			probs = append(probs, Problem{Code: "field-not-string", Fatal: true, Line: line,
+				Message: fmt.Sprintf("%s must be a string, not a %s", k.Value, kindName(v.Kind))})
+			continue
+		}
+		if v.Tag != "!!str" && v.Tag != "" && v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 &&
+			v.Tag != "!!null" {
+			probs = append(probs, Problem{Code: "typed-scalar", Line: line,
+				Message: fmt.Sprintf("%s is read as a %s (%s); quote it to make it a string", k.Value,
+					strings.TrimPrefix(v.Tag, "!!"), v.Value)})
+		}
+		if v.Tag == "!!null" {
+			continue // reported as empty below
+		}
+		*dst = v.Value
+	}
+	return f, append(probs, checkFields(f, h.StartLine)...)
+}
+
+func checkFields(f Front, line int) []Problem {
+	var probs []Problem
+	if !f.HasDescription || strings.TrimSpace(f.Description) == "" {
+		probs = append(probs, Problem{Code: "missing-description", Fatal: true, Line: line,
+			Message: "description is missing or empty: add description: followed by what the skill does and when to use it"})
+	}
+	if !f.HasName || strings.TrimSpace(f.Name) == "" {
+		probs = append(probs, Problem{Code: "missing-name", Line: line,
+			Message: "name is missing or empty; the folder name is used instead: add name: <folder-name>"})
+	}
+	return probs
+}
+
+// lenient reads top-level "key: value" lines, taking everything after the
+// first ": " as the value, with indented continuation lines folded in.
+func lenient(raw []byte) (Front, bool) {
+	var f Front
+	var cur *string
+	for _, ln := range strings.Split(strings.ReplaceAll(string(raw), "\r\n", "\n"), "\n") {
+		if ln == "" || ln[0] == '#' {
+			continue
+		}
+		if ln[0] == ' ' || ln[0] == '\t' {
+			if cur != nil {
+				*cur += " " + strings.TrimSpace(ln)
+			}
+			continue
+		}
+		cur = nil
+		k, v, ok := strings.Cut(ln, ":")
+		if !ok {
+			continue
+		}
+		v = unquote(strings.TrimSpace(v))
+		switch strings.TrimSpace(k) {
+		case "name":
+			f.Name, f.HasName, cur = v, true, &f.Name
+		case "description":
+			f.Description, f.HasDescription, cur = v, true, &f.Description
+		}
+	}
+	return f, f.HasDescription && strings.TrimSpace(f.Description) != ""
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// yamlErrorLine turns "yaml: line 3: ..." into a file line and a message.
+func yamlErrorLine(err error, start int) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var n int
+	if _, e := fmt.Sscanf(msg, "line %d:", &n); e == nil && n > 0 {
+		_, rest, _ := strings.Cut(msg, ": ")
+		return start + n - 1, rest
+	}
+	return start, msg
+}
+
+func hintFor(msg string) string {
+	if strings.Contains(msg, "mapping values are not allowed") {
+		return "; quote values that contain \": \""
+	}
+	if strings.Contains(msg, "found character that cannot start any token") {
+		return "; indent with spaces, not tabs"
+	}
+	return ""
+}
+
+func kindName(k yaml.Kind) string {
+	switch k {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.MappingNode:
+		return "mapping"
+	default:
+		return "value"
+	}
+}
+
+// FoldSpace replaces every run of white space with one space and trims.
+func FoldSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
