@@ -40,6 +40,7 @@ func AssignIDs(records []*Record) {
 			r.ID = baseID(r)
 			continue
 		}
+		r.ID = "" // drop an id from an earlier call; the loop below sets it
 		if located == nil {
 			located = make(map[string][]*Record)
 		}

@@ -133,6 +133,9 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 		res.Diagnostics = append(res.Diagnostics, walks[i].diags...)
 		for ; ci < len(cands) && cands[ci].root == i; ci++ {
 			p := parsed[ci]
+			if p.entry == nil && p.err == nil {
+				continue // never parsed: the scan was cancelled
+			}
 			if p.entry != nil {
 				res.Cache.put(p.file, p.entry)
 			}
@@ -161,7 +164,7 @@ func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, 
 // walkRoot finds the skill folders under one root.
 func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options) walk {
 	var w walk
-	real, err := filepath.EvalSymlinks(root.Path)
+	real, err := realPath(root.Path)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.exists = true
@@ -186,7 +189,7 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options) wal
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(root.Path, s)
 			}
-			rd, err := filepath.EvalSymlinks(dir)
+			rd, err := realPath(dir)
 			if err != nil {
 				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "declared-skill-missing", dir,
 					"declared skill folder does not exist"))
@@ -282,6 +285,16 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options) wal
 	return w
 }
 
+// realPath resolves symlinks and makes the path absolute, so that the loop
+// guard and RealDir compare equal paths however the root was spelled.
+func realPath(p string) (string, error) {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(r)
+}
+
 // inspect decides whether a folder is a skill from its entries.
 func inspect(idx int, root pipeline.Root, dir, realDir string, ents []fs.DirEntry) (candidate, bool, []pipeline.Diagnostic) {
 	c := candidate{root: idx, dir: dir, realDir: realDir}
@@ -295,11 +308,11 @@ func inspect(idx int, root pipeline.Root, dir, realDir string, ents []fs.DirEntr
 		case "skill.md", "Skill.md":
 			lower = true
 		case "references":
-			c.refs = true
+			c.refs = isDir(realDir, e)
 		case "scripts":
-			c.scripts = true
+			c.scripts = isDir(realDir, e)
 		case "assets":
-			c.assets = true
+			c.assets = isDir(realDir, e)
 		}
 	}
 	var diags []pipeline.Diagnostic
@@ -313,6 +326,19 @@ func inspect(idx int, root pipeline.Root, dir, realDir string, ents []fs.DirEntr
 	}
 	c.disabled = disabled && !enabled
 	return c, enabled || disabled, diags
+}
+
+// isDir reports whether the entry e of folder parent is a folder or a
+// symlink to one.
+func isDir(parent string, e fs.DirEntry) bool {
+	if e.IsDir() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(parent, e.Name()))
+	return err == nil && st.IsDir()
 }
 
 // parsedSkill is the outcome of reading one SKILL.md.

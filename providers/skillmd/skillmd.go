@@ -75,6 +75,9 @@ func ReadHead(r io.Reader) (*Head, error) {
 	// Opening delimiter, after an optional BOM and blank lines.
 	for {
 		b, err := readLine()
+		if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, err // a read failure, not a missing delimiter
+		}
 		if line == 1 && bytes.HasPrefix(b, []byte("\ufeff")) {
 			h.BOM = true
 			b = b[3:]
@@ -150,10 +153,10 @@ func Decode(h *Head) (Front, []Problem) {
 		line, msg := yamlErrorLine(err, h.StartLine)
 		if !ok {
 			return Front{}, []Problem{{Code: "invalid-yaml", Fatal: true, Line: line,
-				Message: "invalid YAML in frontmatter: " + msg + hintFor(msg)}}
+				Message: "invalid YAML in frontmatter: " + msg + hintFor(msg, raw)}}
 		}
 		probs = append(probs, Problem{Code: "invalid-yaml-recovered", Line: line,
-			Message: "invalid YAML in frontmatter (" + msg + "); name and description were read line by line" + hintFor(msg)})
+			Message: "invalid YAML in frontmatter (" + msg + "); name and description were read line by line" + hintFor(msg, raw)})
 		return f, append(probs, checkFields(f, h.StartLine)...)
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
@@ -220,7 +223,10 @@ func lenient(raw []byte) (Front, bool) {
 		}
 		if ln[0] == ' ' || ln[0] == '\t' {
 			if cur != nil {
-				*cur += " " + strings.TrimSpace(ln)
+				if *cur != "" {
+					*cur += " "
+				}
+				*cur += strings.TrimSpace(ln)
 			}
 			continue
 		}
@@ -230,6 +236,9 @@ func lenient(raw []byte) (Front, bool) {
 			continue
 		}
 		v = unquote(strings.TrimSpace(v))
+		if isBlockHeader(v) {
+			v = "" // "description: >-": the value is on the indented lines
+		}
 		switch strings.TrimSpace(k) {
 		case "name":
 			f.Name, f.HasName, cur = v, true, &f.Name
@@ -238,6 +247,12 @@ func lenient(raw []byte) (Front, bool) {
 		}
 	}
 	return f, f.HasDescription && strings.TrimSpace(f.Description) != ""
+}
+
+// isBlockHeader reports whether s is a YAML block scalar header such as
+// "|", ">-" or "|2+".
+func isBlockHeader(s string) bool {
+	return len(s) > 0 && (s[0] == '|' || s[0] == '>') && strings.Trim(s[1:], "+-0123456789") == ""
 }
 
 func unquote(s string) string {
@@ -258,14 +273,27 @@ func yamlErrorLine(err error, start int) (int, string) {
 	return start, msg
 }
 
-func hintFor(msg string) string {
-	if strings.Contains(msg, "mapping values are not allowed") {
+func hintFor(msg string, raw []byte) string {
+	switch {
+	case strings.Contains(msg, "mapping values are not allowed"):
 		return "; quote values that contain \": \""
-	}
-	if strings.Contains(msg, "found character that cannot start any token") {
+	case strings.Contains(msg, "tab character"),
+		strings.Contains(msg, "found character that cannot start any token") && tabIndented(raw):
 		return "; indent with spaces, not tabs"
+	case strings.Contains(msg, "found character that cannot start any token"):
+		return "; quote values that start with @ or `"
 	}
 	return ""
+}
+
+// tabIndented reports whether a line of raw is indented with a tab.
+func tabIndented(raw []byte) bool {
+	for _, ln := range bytes.Split(raw, []byte("\n")) {
+		if ws := len(ln) - len(bytes.TrimLeft(ln, " \t")); bytes.IndexByte(ln[:ws], '\t') >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func kindName(k yaml.Kind) string {

@@ -1,0 +1,72 @@
+// Package filters turns the user's --state, --include, --exclude and
+// --priority choices into pipeline stages that decide which discovered
+// skills are visible.
+//
+// # Stages
+//
+// Build returns four stages, applied in this order:
+//
+//  1. State keeps enabled skills (the default), disabled skills (a folder
+//     holding .SKILL.md) or both.
+//  2. Include keeps the union of the selections of its tokens, in token
+//     order. With no include token the list is "auto". A deduping token
+//     (auto, auto:<glob> or a bare name) keeps one copy of each skill within
+//     its own selection: the copy that wins by Priority. So
+//     --include=auto,codex:foo shows the auto winner of every skill and,
+//     in addition, codex's foo. A record dropped here either lost a dedupe
+//     (the Drop names the winner and why it won) or was selected by no
+//     token.
+//  3. PathDedupe drops a record whose resolved folder was already kept,
+//     such as one skill reached through two symlinked roots.
+//  4. Exclude drops every record any of its tokens matches. It runs last
+//     and never dedupes, so excluding the winner of a skill does not bring
+//     back the copy it shadowed; to show that copy, include it by id.
+//
+// Every removed record is reported as a pipeline.Drop with a reason.
+//
+// # Tokens
+//
+// Tokens are comma-separated within a flag value and the flags repeat. They
+// are matched case-insensitively. A glob is anchored; '*' matches any run of
+// characters and '?' one character; nothing else is special. A name glob
+// matches when it matches either the full name ("example-skills:pdf") or
+// the short name ("pdf").
+//
+//	auto                        every skill, deduped
+//	all                         every skill, no dedupe
+//	<provider>                  every skill of one provider; file = custom
+//	<provider>:<glob>           that provider's skills whose name matches
+//	all:<glob>, auto:<glob>     any provider; auto dedupes
+//	<provider>@<loc>:<glob>     also only at location project, user, plugin
+//	                            or custom; all@ and auto@ work too, and the
+//	                            ":<glob>" part may be left out
+//	@plugins                    every plugin skill
+//	@plugins:<plugin>           the skills of the plugins matching the glob
+//	@plugins:<plugin>:<skill>   ... whose short name matches the skill glob
+//	@<plugin>:<skill>           one plugin-qualified skill (globs allowed)
+//	claude:@...                 the same as @... (only claude has plugins)
+//	<name>                      that skill from any provider; include keeps
+//	                            the winner, exclude removes every copy
+//	<x>:<glob>                  with x not a provider: the full name, as in
+//	                            example-skills:pdf or a scoped docs:pdf
+//	<record id>                 exactly that record, e.g. claude@user:pdf or
+//	                            codex@project:x#2
+//
+// Whether a word is a provider depends on the scan: the built-in providers
+// (custom, project, agents, claude, codex, gemini, openclaw) and every
+// provider present in the records, such as a discovered cursor, are
+// providers; a provider name wins over a skill of the same name (use
+// all:<name> for the skill). A token equal to a record id always selects
+// exactly that record, before the grammar is consulted, so every id the
+// list command prints can be pasted as a token.
+//
+// # Priority
+//
+// Copies of one skill share a DedupeKey, the lower-cased short name, so
+// PDF and pdf are copies. The winner has the higher-priority root kind
+// (custom first by default, then project, workspace-agent, ...); then the
+// nearer workspace (smaller Depth); then the newer SKILL.md; then the
+// earlier provider in DefaultProviders order, other providers following
+// alphabetically; then the smaller folder path, so the choice is always
+// deterministic.
+package filters

@@ -1,0 +1,61 @@
+// Package claude plans the skill roots of Claude Code: the user's
+// ~/.claude/skills (or $CLAUDE_CONFIG_DIR/skills) and .claude/skills in the
+// workspace and each ancestor up to the repository root. Claude plugin
+// skills are planned by package marketplace.
+package claude
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+)
+
+// Options are the keys under providers.claude in ccski.yaml.
+type Options struct {
+	// Home replaces the Claude configuration folder (default
+	// $CLAUDE_CONFIG_DIR, else <user dir>/.claude).
+	Home string `koanf:"home"`
+}
+
+// Claude is the Claude Code provider.
+type Claude struct{ opts Options }
+
+// New builds the provider from its options.
+func New(options map[string]any) (providers.Provider, error) {
+	c := &Claude{}
+	if err := providers.Decode("claude", options, &c.opts); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Name returns "claude".
+func (c *Claude) Name() string { return "claude" }
+
+// Home returns the Claude configuration folder for env.
+func Home(env providers.Env, override string) string {
+	if override != "" {
+		return override
+	}
+	if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(env.UserDir, ".claude")
+}
+
+// Plan lists the workspace roots, nearest first, then the user root.
+func (c *Claude) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
+	roots := providers.WorkspaceRoots(env, filepath.Join(".claude", "skills"), pipeline.Root{
+		Provider: "claude", Source: "claude", Location: pipeline.LocationProject,
+		Kind: pipeline.KindWorkspaceAgent, Optional: true,
+	})
+	roots = append(roots, pipeline.Root{
+		Path: filepath.Join(Home(env, c.opts.Home), "skills"), Provider: "claude", Source: "claude",
+		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true,
+	})
+	return providers.Plan{Roots: roots}, nil
+}
+
+var _ providers.Provider = (*Claude)(nil)

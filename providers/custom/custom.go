@@ -1,0 +1,89 @@
+// Package custom plans the folders given with --skill-dir (or
+// providers.custom.dirs). They have the highest priority. A folder may be a
+// tree of skills or a single skill folder. "DIR?scope=name" prefixes every
+// skill name found there with "name:".
+package custom
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+)
+
+// Options are the keys under providers.custom in ccski.yaml.
+type Options struct {
+	// Dirs are skill folders, each optionally followed by ?scope=name.
+	Dirs []string `koanf:"dirs"`
+}
+
+// Custom is the provider for explicitly given skill folders.
+type Custom struct{ dirs []dir }
+
+type dir struct{ path, scope string }
+
+// New builds the provider; a malformed "?scope=" suffix is an error.
+func New(options map[string]any) (providers.Provider, error) {
+	var o Options
+	if err := providers.Decode("custom", options, &o); err != nil {
+		return nil, err
+	}
+	c := &Custom{}
+	for _, d := range o.Dirs {
+		p, s, err := Split(d)
+		if err != nil {
+			return nil, err
+		}
+		c.dirs = append(c.dirs, dir{p, s})
+	}
+	return c, nil
+}
+
+// Split separates "path?scope=name" into the path and the scope.
+func Split(spec string) (path, scope string, err error) {
+	path, query, ok := strings.Cut(spec, "?")
+	if path == "" {
+		return "", "", fmt.Errorf("custom: empty skill folder in %q", spec)
+	}
+	if !ok {
+		return path, "", nil
+	}
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		return "", "", fmt.Errorf("custom: skill folder %q: bad query: %w", spec, err)
+	}
+	for k := range q {
+		if k != "scope" {
+			return "", "", fmt.Errorf("custom: skill folder %q: unknown parameter %q; only scope=name is supported", spec, k)
+		}
+	}
+	scope = q.Get("scope")
+	if strings.ContainsAny(scope, ": \t") {
+		return "", "", fmt.Errorf("custom: skill folder %q: scope %q must not contain ':' or spaces", spec, scope)
+	}
+	return path, scope, nil
+}
+
+// Name returns "custom".
+func (c *Custom) Name() string { return "custom" }
+
+// Plan lists one root per folder, in the order given. Relative folders are
+// taken relative to the workspace.
+func (c *Custom) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
+	var roots []pipeline.Root
+	for _, d := range c.dirs {
+		p := d.path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(env.Workspace, p)
+		}
+		roots = append(roots, pipeline.Root{Path: filepath.Clean(p), Provider: "custom", Source: "custom",
+			Location: pipeline.LocationCustom, Kind: pipeline.KindCustom, Prefix: d.scope})
+	}
+	return providers.Plan{Roots: roots}, nil
+}
+
+var _ providers.Provider = (*Custom)(nil)

@@ -1,0 +1,52 @@
+package providers
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+// NewEnv builds the environment for a workspace: the workspace folder and
+// its ancestors up to the repository root (the nearest folder holding a
+// .git entry). Outside a repository only the workspace itself is used, so
+// that ccski never collects skills from unrelated parent folders.
+func NewEnv(userDir, workspace string, getenv func(string) string) Env {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return Env{UserDir: userDir, Workspace: workspace, WorkspaceDirs: WorkspaceDirs(workspace, userDir), Getenv: getenv}
+}
+
+// WorkspaceDirs returns ws and its ancestors up to the repository root,
+// nearest first. The user folder itself is never included as an ancestor:
+// a repository rooted at the home folder would otherwise make every user
+// root a workspace root.
+func WorkspaceDirs(ws, userDir string) []string {
+	ws = filepath.Clean(ws)
+	dirs := []string{ws}
+	for d := ws; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return dirs
+		}
+		parent := filepath.Dir(d)
+		if parent == d || (userDir != "" && parent == filepath.Clean(userDir)) {
+			return dirs[:1]
+		}
+		d = parent
+		dirs = append(dirs, d)
+	}
+}
+
+// WorkspaceRoots returns a copy of tmpl for each workspace folder, with
+// Path set to the folder joined with sub (such as ".claude/skills") and
+// Depth to the folder's distance from the workspace, nearest first.
+func WorkspaceRoots(env Env, sub string, tmpl pipeline.Root) []pipeline.Root {
+	out := make([]pipeline.Root, 0, len(env.WorkspaceDirs))
+	for i, d := range env.WorkspaceDirs {
+		r := tmpl
+		r.Path, r.Depth = filepath.Join(d, sub), i
+		out = append(out, r)
+	}
+	return out
+}

@@ -1,0 +1,1100 @@
+package marketplace
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+)
+
+// pluginsDir is the default plugins root, relative to the harness base.
+const pluginsDir = "home/.claude/plugins"
+
+// harness is a fake machine under t.TempDir(): the user folder is
+// <base>/home and the workspace is <base>/repo/sub inside the repository
+// <base>/repo.
+type harness struct {
+	t    *testing.T
+	base string
+	vars map[string]string
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h := &harness{t: t, base: t.TempDir(), vars: map[string]string{}}
+	h.mkdir("home")
+	h.mkdir("repo/sub")
+	return h
+}
+
+// abs turns a slash path relative to the base into an absolute path.
+func (h *harness) abs(rel string) string {
+	return filepath.Join(h.base, filepath.FromSlash(rel))
+}
+
+func (h *harness) mkdir(rel string) {
+	h.t.Helper()
+	if err := os.MkdirAll(h.abs(rel), 0o755); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func (h *harness) write(rel, content string) {
+	h.t.Helper()
+	h.mkdir(filepath.ToSlash(filepath.Dir(filepath.FromSlash(rel))))
+	if err := os.WriteFile(h.abs(rel), []byte(content), 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// writeJSON writes v as JSON; a string is written verbatim.
+func (h *harness) writeJSON(rel string, v any) {
+	h.t.Helper()
+	if s, ok := v.(string); ok {
+		h.write(rel, s)
+		return
+	}
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.write(rel, string(data))
+}
+
+// skills creates a skill folder with a SKILL.md under each dir.
+func (h *harness) skills(dirs ...string) {
+	h.t.Helper()
+	for _, d := range dirs {
+		h.write(d+"/SKILL.md", "---\nname: "+filepath.Base(d)+"\ndescription: test skill\n---\n")
+	}
+}
+
+// installed writes the default installed_plugins.json.
+func (h *harness) installed(v any) { h.writeJSON(pluginsDir+"/installed_plugins.json", v) }
+
+func (h *harness) env() providers.Env {
+	return providers.Env{
+		UserDir:       h.abs("home"),
+		Workspace:     h.abs("repo/sub"),
+		WorkspaceDirs: []string{h.abs("repo/sub"), h.abs("repo")},
+		Getenv:        func(k string) string { return h.vars[k] },
+	}
+}
+
+func (h *harness) plan(options map[string]any) providers.Plan {
+	h.t.Helper()
+	p, err := New(options)
+	if err != nil {
+		h.t.Fatalf("New: %v", err)
+	}
+	plan, err := p.Plan(context.Background(), h.env())
+	if err != nil {
+		h.t.Fatalf("Plan: %v", err)
+	}
+	return plan
+}
+
+// root is the root expected for key with its install folder and skill
+// folders, all relative to the base.
+func (h *harness) root(key, version, path string, skills ...string) pipeline.Root {
+	plugin, market, _ := splitKey(key)
+	abs := []string{}
+	for _, s := range skills {
+		abs = append(abs, h.abs(s))
+	}
+	return pipeline.Root{
+		Path: h.abs(path), Provider: "claude", Source: "marketplace",
+		Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: plugin,
+		Plugin: &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version},
+		Skills: abs,
+	}
+}
+
+// diagKey is the part of a diagnostic the tests compare exactly.
+type diagKey struct {
+	Severity pipeline.Severity
+	Code     string
+	Path     string
+}
+
+func keysOf(diags []pipeline.Diagnostic) []diagKey {
+	out := []diagKey{}
+	for _, d := range diags {
+		out = append(out, diagKey{d.Severity, d.Code, d.Path})
+	}
+	return out
+}
+
+func (h *harness) diag(sev pipeline.Severity, code, rel string) diagKey {
+	return diagKey{sev, code, h.abs(rel)}
+}
+
+// pluginKeys lists "plugin@marketplace" for each root, in order.
+func pluginKeys(roots []pipeline.Root) []string {
+	out := []string{}
+	for _, r := range roots {
+		out = append(out, r.Plugin.Plugin+"@"+r.Plugin.Marketplace)
+	}
+	return out
+}
+
+func findRoot(roots []pipeline.Root, key string) *pipeline.Root {
+	for i := range roots {
+		if roots[i].Plugin.Plugin+"@"+roots[i].Plugin.Marketplace == key {
+			return &roots[i]
+		}
+	}
+	return nil
+}
+
+func TestNewOptions(t *testing.T) {
+	tests := []struct {
+		name    string
+		options map[string]any
+		wantErr string
+	}{
+		{name: "nil options", options: nil},
+		{name: "empty defaults", options: map[string]any{"plugins_file": "", "plugins_root": ""}},
+		{name: "typo gets a suggestion", options: map[string]any{"plugin_file": "x"},
+			wantErr: `unknown key "plugin_file"; did you mean "plugins_file"?`},
+		{name: "typo in root", options: map[string]any{"plugins_rot": "x"},
+			wantErr: `did you mean "plugins_root"?`},
+		{name: "unrelated key", options: map[string]any{"enabled_plugins": true},
+			wantErr: `providers.marketplace: unknown key "enabled_plugins"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := New(tt.options)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("New: %v", err)
+				}
+				if p.Name() != "marketplace" {
+					t.Errorf("Name() = %q, want marketplace", p.Name())
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("New error = %v, want it to contain %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestPlanManifestShapes checks that both installed_plugins.json shapes and
+// relative or absolute install paths plan the same root.
+func TestPlanManifestShapes(t *testing.T) {
+	const install = pluginsDir + "/cache/acme/tools/1.2.0"
+	tests := []struct {
+		name  string
+		entry func(h *harness) any // the value of "tools@acme"
+		v     int
+	}{
+		{name: "v1 absolute", v: 1, entry: func(h *harness) any {
+			return map[string]any{"installPath": h.abs(install), "version": "1.2.0", "isLocal": false}
+		}},
+		{name: "v1 relative", v: 1, entry: func(h *harness) any {
+			return map[string]any{"installPath": "cache/acme/tools/1.2.0", "version": "1.2.0"}
+		}},
+		{name: "v2 user scope", v: 2, entry: func(h *harness) any {
+			return []any{map[string]any{"scope": "user", "installPath": h.abs(install), "version": "1.2.0"}}
+		}},
+		{name: "v2 relative without scope", v: 2, entry: func(h *harness) any {
+			return []any{map[string]any{"installPath": "./cache/acme/tools/1.2.0/", "version": "1.2.0"}}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.skills(install+"/skills/lint", install+"/skills/format")
+			h.installed(map[string]any{"version": tt.v, "plugins": map[string]any{"tools@acme": tt.entry(h)}})
+			plan := h.plan(nil)
+			want := []pipeline.Root{h.root("tools@acme", "1.2.0", install,
+				install+"/skills/format", install+"/skills/lint")}
+			if diff := cmp.Diff(want, plan.Roots); diff != "" {
+				t.Errorf("roots (-want +got):\n%s", diff)
+			}
+			if len(plan.Diagnostics) != 0 {
+				t.Errorf("unexpected diagnostics: %+v", plan.Diagnostics)
+			}
+		})
+	}
+}
+
+// TestPlanRootsSortedAndNeverWalked checks the root order and that a
+// plugin without skills still gets a non-nil, empty Skills list, so the
+// scanner does not walk its install folder.
+func TestPlanRootsSortedAndNeverWalked(t *testing.T) {
+	h := newHarness(t)
+	for _, p := range []string{"zeta/m", "alpha/n", "alpha/m", "hooks-only/m"} {
+		h.mkdir(pluginsDir + "/cache/" + p)
+	}
+	h.skills(pluginsDir + "/cache/zeta/m/skills/z")
+	// A SKILL.md nested deeper than skills/<name> is not a plugin skill.
+	h.skills(pluginsDir + "/cache/hooks-only/m/docs/examples/nested")
+	h.installed(map[string]any{"version": 1, "plugins": map[string]any{
+		"zeta@m":       map[string]any{"installPath": "cache/zeta/m"},
+		"alpha@n":      map[string]any{"installPath": "cache/alpha/n"},
+		"hooks-only@m": map[string]any{"installPath": "cache/hooks-only/m"},
+		"alpha@m":      map[string]any{"installPath": "cache/alpha/m"},
+	}})
+	plan := h.plan(nil)
+	if diff := cmp.Diff([]string{"alpha@m", "alpha@n", "hooks-only@m", "zeta@m"}, pluginKeys(plan.Roots)); diff != "" {
+		t.Fatalf("root order (-want +got):\n%s", diff)
+	}
+	for _, r := range plan.Roots {
+		if r.Skills == nil {
+			t.Errorf("%s: Skills is nil; the scanner would walk %s", r.Prefix, r.Path)
+		}
+		if r.Optional {
+			t.Errorf("%s: root is optional", r.Prefix)
+		}
+		if r.Plugin.Version != "unknown" {
+			t.Errorf("%s: version = %q, want unknown", r.Prefix, r.Plugin.Version)
+		}
+	}
+	if got := findRoot(plan.Roots, "hooks-only@m").Skills; len(got) != 0 {
+		t.Errorf("hooks-only skills = %v, want none", got)
+	}
+}
+
+func TestPlanEnablement(t *testing.T) {
+	const (
+		user        = "home/.claude/settings.json"
+		proj        = "repo/sub/.claude/settings.json"
+		local       = "repo/sub/.claude/settings.local.json"
+		parentProj  = "repo/.claude/settings.json"
+		parentLocal = "repo/.claude/settings.local.json"
+	)
+	off := map[string]any{"enabledPlugins": map[string]any{"tools@acme": false}}
+	on := map[string]any{"enabledPlugins": map[string]any{"tools@acme": true}}
+	tests := []struct {
+		name      string
+		files     map[string]any
+		wantOn    bool
+		wantDiags func(h *harness) []diagKey
+	}{
+		{name: "no settings means enabled", wantOn: true},
+		{name: "other plugin disabled", wantOn: true,
+			files: map[string]any{user: map[string]any{"enabledPlugins": map[string]any{"tools@other": false}}}},
+		{name: "disabled in user settings", files: map[string]any{user: off},
+			wantDiags: func(h *harness) []diagKey { return []diagKey{h.diag("info", "plugin-disabled", user)} }},
+		{name: "user off, local on", wantOn: true, files: map[string]any{user: off, local: on}},
+		{name: "user on, local off", files: map[string]any{user: on, local: off},
+			wantDiags: func(h *harness) []diagKey { return []diagKey{h.diag("info", "plugin-disabled", local)} }},
+		{name: "project off, local on", wantOn: true, files: map[string]any{proj: off, local: on}},
+		{name: "project on, local off", files: map[string]any{proj: on, local: off},
+			wantDiags: func(h *harness) []diagKey { return []diagKey{h.diag("info", "plugin-disabled", local)} }},
+		{name: "user off, project on", wantOn: true, files: map[string]any{user: off, proj: on}},
+		{name: "repo root off, nearer project on", wantOn: true, files: map[string]any{parentProj: off, proj: on}},
+		{name: "repo root local on, nearer project off", files: map[string]any{parentLocal: on, proj: off},
+			wantDiags: func(h *harness) []diagKey { return []diagKey{h.diag("info", "plugin-disabled", proj)} }},
+		{name: "malformed user settings are ignored", wantOn: true, files: map[string]any{user: `{"enabledPlugins": {`},
+			wantDiags: func(h *harness) []diagKey { return []diagKey{h.diag("warning", "settings-malformed", user)} }},
+		{name: "malformed local settings keep user choice", files: map[string]any{user: off, local: `{,}`},
+			wantDiags: func(h *harness) []diagKey {
+				return []diagKey{h.diag("warning", "settings-malformed", local), h.diag("info", "plugin-disabled", user)}
+			}},
+		{name: "enabledPlugins not an object", wantOn: true,
+			files:     map[string]any{user: map[string]any{"enabledPlugins": []string{"tools@acme"}}},
+			wantDiags: func(h *harness) []diagKey { return []diagKey{h.diag("warning", "settings-invalid", user)} }},
+		{name: "non-boolean value is ignored", files: map[string]any{user: off,
+			proj: map[string]any{"enabledPlugins": map[string]any{"tools@acme": "yes"}}},
+			wantDiags: func(h *harness) []diagKey {
+				return []diagKey{h.diag("warning", "settings-invalid", proj), h.diag("info", "plugin-disabled", user)}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.skills(pluginsDir + "/cache/acme/tools/1/skills/lint")
+			h.installed(map[string]any{"version": 2, "plugins": map[string]any{
+				"tools@acme": []any{map[string]any{"scope": "user", "installPath": "cache/acme/tools/1"}},
+			}})
+			for rel, v := range tt.files {
+				h.writeJSON(rel, v)
+			}
+			plan := h.plan(nil)
+			if got := len(plan.Roots) == 1; got != tt.wantOn {
+				t.Errorf("plugin loaded = %v, want %v (roots %v)", got, tt.wantOn, pluginKeys(plan.Roots))
+			}
+			want := []diagKey{}
+			if tt.wantDiags != nil {
+				want = tt.wantDiags(h)
+			}
+			if diff := cmp.Diff(want, keysOf(plan.Diagnostics)); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+			for _, d := range plan.Diagnostics {
+				if d.Code == "plugin-disabled" && !strings.Contains(d.Message, "plugin tools@acme is disabled in "+d.Path) {
+					t.Errorf("disabled message = %q", d.Message)
+				}
+			}
+		})
+	}
+}
+
+// TestPlanSharedMarketplaceFolder is the B16 case: two plugins installed
+// in one marketplace clone are each credited only with the skills their
+// marketplace.json entry lists, and an undeclared skill goes to neither.
+func TestPlanSharedMarketplaceFolder(t *testing.T) {
+	h := newHarness(t)
+	if err := os.CopyFS(h.abs("home"), os.DirFS("testdata/anthropic")); err != nil {
+		t.Fatal(err)
+	}
+	const mkt = pluginsDir + "/marketplaces/anthropic-agent-skills"
+	plan := h.plan(nil)
+	want := []pipeline.Root{
+		h.root("document-skills@anthropic-agent-skills", "00756142ab04", mkt,
+			mkt+"/skills/sheets", mkt+"/skills/letters"),
+		h.root("example-skills@anthropic-agent-skills", "00756142ab04", mkt,
+			mkt+"/skills/poster", mkt+"/skills/brand-voice", mkt+"/skills/sheets"),
+	}
+	if diff := cmp.Diff(want, plan.Roots); diff != "" {
+		t.Errorf("roots (-want +got):\n%s", diff)
+	}
+	if len(plan.Diagnostics) != 0 {
+		t.Errorf("unexpected diagnostics: %+v", plan.Diagnostics)
+	}
+}
+
+// TestPlanSharedMarketplaceCacheCopies covers the v2 layout, where each
+// plugin of a "./" marketplace has its own cached copy: the skills come
+// from the active copy, not from the marketplace clone.
+func TestPlanSharedMarketplaceCacheCopies(t *testing.T) {
+	h := newHarness(t)
+	if err := os.CopyFS(h.abs("home"), os.DirFS("testdata/anthropic")); err != nil {
+		t.Fatal(err)
+	}
+	const (
+		mkt  = pluginsDir + "/marketplaces/anthropic-agent-skills"
+		doc  = pluginsDir + "/cache/anthropic-agent-skills/document-skills/abc123"
+		exmp = pluginsDir + "/cache/anthropic-agent-skills/example-skills/abc123"
+	)
+	for _, dst := range []string{doc, exmp} {
+		if err := os.CopyFS(h.abs(dst), os.DirFS(h.abs(mkt))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.installed(map[string]any{"version": 2, "plugins": map[string]any{
+		"document-skills@anthropic-agent-skills": []any{map[string]any{
+			"scope": "user", "installPath": h.abs(doc), "version": "abc123"}},
+		"example-skills@anthropic-agent-skills": []any{map[string]any{
+			"scope": "user", "installPath": h.abs(exmp), "version": "abc123"}},
+	}})
+	plan := h.plan(nil)
+	want := []pipeline.Root{
+		h.root("document-skills@anthropic-agent-skills", "abc123", doc, doc+"/skills/sheets", doc+"/skills/letters"),
+		h.root("example-skills@anthropic-agent-skills", "abc123", exmp,
+			exmp+"/skills/poster", exmp+"/skills/brand-voice", exmp+"/skills/sheets"),
+	}
+	if diff := cmp.Diff(want, plan.Roots); diff != "" {
+		t.Errorf("roots (-want +got):\n%s", diff)
+	}
+}
+
+// TestPlanCredit covers the three crediting rules and their precedence.
+func TestPlanCredit(t *testing.T) {
+	const (
+		mkt = pluginsDir + "/marketplaces/acme"
+		ins = pluginsDir + "/cache/acme/tools/1.0.0"
+	)
+	type setup func(h *harness)
+	tests := []struct {
+		name        string
+		setup       setup
+		installPath string
+		want        []string // skill folders relative to the base
+		wantVersion string
+	}{
+		{
+			name:        "default skills folder, sorted, hidden and non-skill folders skipped",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.skills(ins+"/skills/b", ins+"/skills/a", ins+"/skills/.hidden")
+				h.write(ins+"/skills/off/.SKILL.md", "---\nname: off\n---\n")
+				h.mkdir(ins + "/skills/notes")
+				h.write(ins+"/skills/README.md", "not a skill")
+				h.skills(ins + "/skills/a/deeper")
+			},
+			want: []string{ins + "/skills/a", ins + "/skills/b", ins + "/skills/off"},
+		},
+		{
+			name:        "plugin.json skills add to skills/, declared order first",
+			installPath: ins, wantVersion: "2.1.0",
+			setup: func(h *harness) {
+				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{
+					"name": "tools", "version": "2.1.0",
+					"skills": []string{"./extra/one", "./skills/b", "collection"},
+				})
+				h.skills(ins+"/extra/one", ins+"/collection/y", ins+"/collection/x",
+					ins+"/skills/b", ins+"/skills/a")
+			},
+			want: []string{ins + "/extra/one", ins + "/skills/b", ins + "/collection/x",
+				ins + "/collection/y", ins + "/skills/a"},
+		},
+		{
+			name:        "plugin.json skills as one string naming the plugin root",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tools", "skills": "./"})
+				h.skills(ins)
+			},
+			want: []string{ins},
+		},
+		{
+			name:        "plugin.json without skills keeps the default scan",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tools"})
+				h.skills(ins + "/skills/a")
+			},
+			want: []string{ins + "/skills/a"},
+		},
+		{
+			name:        "single-skill plugin",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) { h.skills(ins) },
+			want:  []string{ins},
+		},
+		{
+			name:        "disabled single-skill plugin",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) { h.write(ins+"/.SKILL.md", "---\nname: tools\n---\n") },
+			want:  []string{ins},
+		},
+		{
+			name:        "root SKILL.md ignored when skills/ exists",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.skills(ins, ins+"/skills/a")
+			},
+			want: []string{ins + "/skills/a"},
+		},
+		{
+			name:        "root SKILL.md ignored when plugin.json declares skills",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"skills": []string{"./extra"}})
+				h.skills(ins, ins+"/extra/e")
+			},
+			want: []string{ins + "/extra/e"},
+		},
+		{
+			name:        "marketplace entry skills are the complete set",
+			installPath: mkt, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.writeJSON(mkt+"/.claude-plugin/marketplace.json", map[string]any{"name": "acme", "plugins": []any{
+					map[string]any{"name": "tools", "source": "./", "skills": []string{"./skills/b", "./skills/a/SKILL.md"}},
+				}})
+				h.skills(mkt+"/skills/a", mkt+"/skills/b", mkt+"/skills/c")
+			},
+			want: []string{mkt + "/skills/b", mkt + "/skills/a"},
+		},
+		{
+			name:        "relative source inside the marketplace clone",
+			installPath: mkt, wantVersion: "1.0.0", // the install record outranks the entry
+			setup: func(h *harness) {
+				h.writeJSON(mkt+"/.claude-plugin/marketplace.json", map[string]any{"name": "acme", "plugins": []any{
+					map[string]any{"name": "tools", "source": "./plugins/tools", "version": "0.3.0"},
+					map[string]any{"name": "other", "source": "./plugins/other"},
+				}})
+				h.skills(mkt+"/plugins/tools/skills/t", mkt+"/plugins/other/skills/o", mkt+"/skills/root-level")
+			},
+			want: []string{mkt + "/plugins/tools/skills/t"},
+		},
+		{
+			name:        "bare source under metadata.pluginRoot",
+			installPath: mkt, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.writeJSON(mkt+"/.claude-plugin/marketplace.json", map[string]any{
+					"name": "acme", "metadata": map[string]any{"pluginRoot": "./plugins"},
+					"plugins": []any{map[string]any{"name": "tools", "source": "tools"}},
+				})
+				h.skills(mkt + "/plugins/tools/skills/t")
+			},
+			want: []string{mkt + "/plugins/tools/skills/t"},
+		},
+		{
+			name:        "skill path may leave the plugin folder but not the marketplace",
+			installPath: mkt, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.writeJSON(mkt+"/.claude-plugin/marketplace.json", map[string]any{"name": "acme", "plugins": []any{
+					map[string]any{"name": "tools", "source": "./plugins/tools", "skills": []string{"../../shared/s"}},
+				}})
+				h.skills(mkt + "/shared/s")
+				h.mkdir(mkt + "/plugins/tools")
+			},
+			want: []string{mkt + "/shared/s"},
+		},
+		{
+			name:        "object source: plugin lives in the install folder",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.writeJSON(mkt+"/.claude-plugin/marketplace.json", map[string]any{"name": "acme", "plugins": []any{
+					map[string]any{"name": "tools", "source": map[string]any{"source": "github", "repo": "acme/tools"},
+						"skills": []string{"./skills/only"}},
+				}})
+				h.skills(ins+"/skills/only", ins+"/skills/other", mkt+"/skills/only")
+			},
+			want: []string{ins + "/skills/only"},
+		},
+		{
+			name:        "plugin.json wins over a strict marketplace entry",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.writeJSON(mkt+"/.claude-plugin/marketplace.json", map[string]any{"name": "acme", "plugins": []any{
+					map[string]any{"name": "tools", "source": "./", "skills": []string{"./skills/a"}},
+				}})
+				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tools"})
+				h.skills(ins+"/skills/a", ins+"/skills/b")
+			},
+			want: []string{ins + "/skills/a", ins + "/skills/b"},
+		},
+		{
+			name:        "non-strict marketplace entry wins over plugin.json",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.writeJSON(mkt+"/.claude-plugin/marketplace.json", map[string]any{"name": "acme", "plugins": []any{
+					map[string]any{"name": "tools", "source": "./", "strict": false, "skills": []string{"./skills/a"}},
+				}})
+				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tools", "version": "9",
+					"skills": []string{"./extra"}})
+				h.skills(ins+"/skills/a", ins+"/skills/b", ins+"/extra/e")
+			},
+			want: []string{ins + "/skills/a"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.mkdir(tt.installPath)
+			tt.setup(h)
+			h.installed(map[string]any{"version": 1, "plugins": map[string]any{
+				"tools@acme": map[string]any{"installPath": h.abs(tt.installPath), "version": "1.0.0"},
+			}})
+			plan := h.plan(nil)
+			want := []pipeline.Root{h.root("tools@acme", tt.wantVersion, tt.installPath, tt.want...)}
+			if diff := cmp.Diff(want, plan.Roots); diff != "" {
+				t.Errorf("roots (-want +got):\n%s", diff)
+			}
+			if len(plan.Diagnostics) != 0 {
+				t.Errorf("unexpected diagnostics: %+v", plan.Diagnostics)
+			}
+		})
+	}
+}
+
+func TestPlanVersionFallback(t *testing.T) {
+	const ins = pluginsDir + "/cache/acme/tools/dir"
+	tests := []struct {
+		name     string
+		manifest any // plugin.json, or nil
+		entry    any // marketplace.json entry version, or nil
+		record   string
+		want     string
+	}{
+		{name: "plugin.json version first", manifest: map[string]any{"version": "3.0.0"}, record: "1.0.0", want: "3.0.0"},
+		{name: "install record next", manifest: map[string]any{"name": "tools"}, record: "1.0.0", want: "1.0.0"},
+		{name: "marketplace entry version", entry: "0.9.0", want: "0.9.0"},
+		{name: "unknown", want: "unknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.skills(ins + "/skills/a")
+			if tt.manifest != nil {
+				h.writeJSON(ins+"/.claude-plugin/plugin.json", tt.manifest)
+			}
+			if tt.entry != nil {
+				h.writeJSON(pluginsDir+"/marketplaces/acme/.claude-plugin/marketplace.json", map[string]any{
+					"plugins": []any{map[string]any{"name": "tools", "source": map[string]any{"source": "npm"}, "version": tt.entry}},
+				})
+			}
+			h.installed(map[string]any{"version": 1, "plugins": map[string]any{
+				"tools@acme": map[string]any{"installPath": h.abs(ins), "version": tt.record},
+			}})
+			plan := h.plan(nil)
+			if len(plan.Roots) != 1 {
+				t.Fatalf("roots = %v, diagnostics %+v", plan.Roots, plan.Diagnostics)
+			}
+			if got := plan.Roots[0].Plugin.Version; got != tt.want {
+				t.Errorf("version = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestPlanActiveCachedVersionOnly checks that old cached versions beside
+// the active one are not credited.
+func TestPlanActiveCachedVersionOnly(t *testing.T) {
+	h := newHarness(t)
+	const cache = pluginsDir + "/cache/acme/tools"
+	for _, v := range []string{"1.0.0", "1.1.0", "2.0.0-rc1"} {
+		h.skills(cache+"/"+v+"/skills/lint", cache+"/"+v+"/skills/v"+v)
+	}
+	h.installed(map[string]any{"version": 2, "plugins": map[string]any{
+		"tools@acme": []any{map[string]any{"scope": "user", "installPath": h.abs(cache + "/1.1.0"), "version": "1.1.0"}},
+	}})
+	plan := h.plan(nil)
+	want := []pipeline.Root{h.root("tools@acme", "1.1.0", cache+"/1.1.0",
+		cache+"/1.1.0/skills/lint", cache+"/1.1.0/skills/v1.1.0")}
+	if diff := cmp.Diff(want, plan.Roots); diff != "" {
+		t.Errorf("roots (-want +got):\n%s", diff)
+	}
+}
+
+func TestPlanInstallScopes(t *testing.T) {
+	type rec struct{ scope, project, dir string }
+	tests := []struct {
+		name     string
+		installs []rec
+		want     string // the install folder chosen, "" for none
+	}{
+		{name: "user", installs: []rec{{"user", "", "u"}}, want: "u"},
+		{name: "missing scope counts as user", installs: []rec{{"", "", "u"}}, want: "u"},
+		{name: "project of another folder is ignored", installs: []rec{{"project", "elsewhere", "p"}}},
+		{name: "local of another folder is ignored", installs: []rec{{"local", "repo/other", "l"}}},
+		{name: "project without projectPath is ignored", installs: []rec{{"project", "-", "p"}}},
+		{name: "other project falls back to user",
+			installs: []rec{{"project", "elsewhere", "p"}, {"user", "", "u"}}, want: "u"},
+		{name: "project of repo root beats user",
+			installs: []rec{{"user", "", "u"}, {"project", "repo", "p"}}, want: "p"},
+		{name: "nearest workspace folder wins",
+			installs: []rec{{"local", "repo", "l"}, {"project", "repo/sub", "p"}}, want: "p"},
+		{name: "local beats project in one folder",
+			installs: []rec{{"project", "repo/sub", "p"}, {"local", "repo/sub", "l"}}, want: "l"},
+		{name: "projectPath is cleaned before comparing",
+			installs: []rec{{"user", "", "u"}, {"project", "repo/sub/../sub/", "p"}}, want: "p"},
+		{name: "first user install wins",
+			installs: []rec{{"user", "", "u"}, {"user", "", "u2"}}, want: "u"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			var list []any
+			for _, r := range tt.installs {
+				dir := pluginsDir + "/cache/acme/tools/" + r.dir
+				h.skills(dir + "/skills/s")
+				e := map[string]any{"scope": r.scope, "installPath": h.abs(dir)}
+				if r.project != "" && r.project != "-" {
+					// Deliberately not cleaned, as Claude may write it.
+					e["projectPath"] = h.base + string(filepath.Separator) + filepath.FromSlash(r.project)
+				}
+				list = append(list, e)
+			}
+			h.installed(map[string]any{"version": 2, "plugins": map[string]any{"tools@acme": list}})
+			plan := h.plan(nil)
+			if tt.want == "" {
+				if len(plan.Roots) != 0 {
+					t.Fatalf("roots = %v, want none", plan.Roots)
+				}
+				want := []diagKey{h.diag("info", "plugin-other-project", pluginsDir+"/installed_plugins.json")}
+				if diff := cmp.Diff(want, keysOf(plan.Diagnostics)); diff != "" {
+					t.Errorf("diagnostics (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if len(plan.Roots) != 1 {
+				t.Fatalf("roots = %v, diagnostics %+v", plan.Roots, plan.Diagnostics)
+			}
+			if got, want := plan.Roots[0].Path, h.abs(pluginsDir+"/cache/acme/tools/"+tt.want); got != want {
+				t.Errorf("active install = %s, want %s", got, want)
+			}
+			if got, want := plan.Roots[0].Skills, []string{h.abs(pluginsDir + "/cache/acme/tools/" + tt.want + "/skills/s")}; !slices.Equal(got, want) {
+				t.Errorf("skills = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestPlanClaudeConfigDir checks that CLAUDE_CONFIG_DIR replaces ~/.claude
+// for the plugins folder and the user settings.
+func TestPlanClaudeConfigDir(t *testing.T) {
+	h := newHarness(t)
+	// Decoys in the default folder.
+	h.skills(pluginsDir + "/cache/m/decoy/skills/d")
+	h.installed(map[string]any{"version": 1, "plugins": map[string]any{
+		"decoy@m": map[string]any{"installPath": "cache/m/decoy"},
+	}})
+	h.writeJSON("home/.claude/settings.json", map[string]any{"enabledPlugins": map[string]any{"real@m": false}})
+	// The relocated configuration.
+	h.vars["CLAUDE_CONFIG_DIR"] = h.abs("cfg")
+	h.skills("cfg/plugins/cache/m/real/skills/r", "cfg/plugins/cache/m/off/skills/o")
+	h.writeJSON("cfg/plugins/installed_plugins.json", map[string]any{"version": 1, "plugins": map[string]any{
+		"real@m": map[string]any{"installPath": "cache/m/real", "version": "1"},
+		"off@m":  map[string]any{"installPath": "cache/m/off", "version": "1"},
+	}})
+	h.writeJSON("cfg/settings.json", map[string]any{"enabledPlugins": map[string]any{"off@m": false}})
+	plan := h.plan(nil)
+	want := []pipeline.Root{h.root("real@m", "1", "cfg/plugins/cache/m/real", "cfg/plugins/cache/m/real/skills/r")}
+	if diff := cmp.Diff(want, plan.Roots); diff != "" {
+		t.Errorf("roots (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]diagKey{h.diag("info", "plugin-disabled", "cfg/settings.json")}, keysOf(plan.Diagnostics)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
+
+func TestPlanPathOptions(t *testing.T) {
+	tests := []struct {
+		name    string
+		options func(h *harness) map[string]any
+		root    string // the plugins root used for relative install paths
+	}{
+		{name: "plugins_root", root: "alt",
+			options: func(h *harness) map[string]any { return map[string]any{"plugins_root": h.abs("alt")} }},
+		{name: "plugins_file beside the default root", root: pluginsDir,
+			options: func(h *harness) map[string]any {
+				return map[string]any{"plugins_file": h.abs("alt/installed_plugins.json")}
+			}},
+		{name: "relative plugins_root is taken from the workspace", root: "repo/sub/vendor/plugins",
+			options: func(h *harness) map[string]any { return map[string]any{"plugins_root": "vendor/plugins"} }},
+		{name: "tilde plugins_root", root: "home/alt",
+			options: func(h *harness) map[string]any { return map[string]any{"plugins_root": "~/alt"} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			opts := tt.options(h)
+			file := tt.root + "/installed_plugins.json"
+			if f, ok := opts["plugins_file"].(string); ok {
+				rel, _ := filepath.Rel(h.base, f)
+				file = filepath.ToSlash(rel)
+			}
+			h.writeJSON(file, map[string]any{"version": 1, "plugins": map[string]any{
+				"tools@acme": map[string]any{"installPath": "cache/acme/tools/1"},
+			}})
+			h.skills(tt.root + "/cache/acme/tools/1/skills/s")
+			plan := h.plan(opts)
+			want := []pipeline.Root{h.root("tools@acme", "unknown", tt.root+"/cache/acme/tools/1",
+				tt.root+"/cache/acme/tools/1/skills/s")}
+			if diff := cmp.Diff(want, plan.Roots); diff != "" {
+				t.Errorf("roots (-want +got):\n%s\ndiagnostics: %+v", diff, plan.Diagnostics)
+			}
+		})
+	}
+}
+
+func TestPlanMissingPluginsFile(t *testing.T) {
+	h := newHarness(t)
+	// Broken settings do not matter while nothing is installed.
+	h.write("home/.claude/settings.json", "{")
+	plan := h.plan(nil)
+	if len(plan.Roots) != 0 {
+		t.Errorf("roots = %v, want none", plan.Roots)
+	}
+	want := []diagKey{h.diag("info", "installed-plugins-missing", pluginsDir+"/installed_plugins.json")}
+	if diff := cmp.Diff(want, keysOf(plan.Diagnostics)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+
+	plan = h.plan(map[string]any{"plugins_file": h.abs("nowhere.json")})
+	want = []diagKey{h.diag("warning", "installed-plugins-missing", "nowhere.json")}
+	if diff := cmp.Diff(want, keysOf(plan.Diagnostics)); diff != "" {
+		t.Errorf("explicit file diagnostics (-want +got):\n%s", diff)
+	}
+}
+
+// TestPlanMalformedFiles checks that every broken file yields a diagnostic
+// naming it, and that the healthy plugin good@acme still loads.
+func TestPlanMalformedFiles(t *testing.T) {
+	const (
+		installedFile = pluginsDir + "/installed_plugins.json"
+		knownFile     = pluginsDir + "/known_marketplaces.json"
+		mkt           = pluginsDir + "/marketplaces/acme"
+		mktFile       = mkt + "/.claude-plugin/marketplace.json"
+		good          = pluginsDir + "/cache/acme/good/1"
+		bad           = pluginsDir + "/cache/acme/bad/1"
+		badManifest   = bad + "/.claude-plugin/plugin.json"
+	)
+	goodEntry := func(h *harness) any { return map[string]any{"installPath": h.abs(good), "version": "1"} }
+	badEntry := func(h *harness) any { return map[string]any{"installPath": h.abs(bad), "version": "1"} }
+	withBad := func(bad func(h *harness) any) func(h *harness) {
+		return func(h *harness) {
+			h.installed(map[string]any{"version": 1, "plugins": map[string]any{"good@acme": goodEntry(h), "bad@acme": bad(h)}})
+		}
+	}
+	tests := []struct {
+		name      string
+		setup     func(h *harness)
+		wantDiags []diagKey // paths relative to the base
+		wantGood  bool
+		// wantBad lists the skills credited to bad@acme (relative to
+		// bad), or nil when bad@acme must not be planned.
+		wantBad []string
+		// inMessage must appear in the first diagnostic's message.
+		inMessage string
+	}{
+		{name: "installed_plugins.json not JSON",
+			setup:     func(h *harness) { h.installed(`{"version": 1, "plugins": {`) },
+			wantDiags: []diagKey{{"warning", "installed-plugins-malformed", installedFile}},
+			inMessage: "not valid JSON"},
+		{name: "installed_plugins.json is an array",
+			setup:     func(h *harness) { h.installed(`[{"plugins": {}}]`) },
+			wantDiags: []diagKey{{"warning", "installed-plugins-invalid", installedFile}}},
+		{name: "installed_plugins.json is null",
+			setup:     func(h *harness) { h.installed(`null`) },
+			wantDiags: []diagKey{{"warning", "installed-plugins-invalid", installedFile}}},
+		{name: "plugins is not an object",
+			setup:     func(h *harness) { h.installed(`{"version": 2, "plugins": ["good@acme"]}`) },
+			wantDiags: []diagKey{{"warning", "installed-plugins-invalid", installedFile}},
+			inMessage: `"plugins"`},
+		{name: "v1 entry is not an object", wantGood: true,
+			setup:     withBad(func(h *harness) any { return 42 }),
+			wantDiags: []diagKey{{"warning", "plugin-entry-invalid", installedFile}},
+			inMessage: `"bad@acme"`},
+		{name: "v1 entry is null", wantGood: true,
+			setup:     withBad(func(h *harness) any { return nil }),
+			wantDiags: []diagKey{{"warning", "plugin-entry-invalid", installedFile}},
+			inMessage: `"bad@acme"`},
+		{name: "v2 array with a bad install keeps the good one", wantGood: true, wantBad: []string{"skills/b"},
+			setup: withBad(func(h *harness) any {
+				return []any{"oops", map[string]any{"scope": "user", "installPath": h.abs(bad)}}
+			}),
+			wantDiags: []diagKey{{"warning", "plugin-entry-invalid", installedFile}},
+			inMessage: `"bad@acme" (install 1)`},
+		{name: "entry without installPath", wantGood: true,
+			setup:     withBad(func(h *harness) any { return map[string]any{"version": "1"} }),
+			wantDiags: []diagKey{{"warning", "plugin-install-path-missing", installedFile}},
+			inMessage: `"bad@acme"`},
+		{name: "installPath is not a string", wantGood: true,
+			setup:     withBad(func(h *harness) any { return map[string]any{"installPath": []string{"x"}} }),
+			wantDiags: []diagKey{{"warning", "plugin-install-path-missing", installedFile}}},
+		{name: "key without marketplace", wantGood: true,
+			setup: func(h *harness) {
+				h.installed(map[string]any{"version": 1, "plugins": map[string]any{"good@acme": goodEntry(h), "bad": badEntry(h)}})
+			},
+			wantDiags: []diagKey{{"warning", "plugin-key-invalid", installedFile}},
+			inMessage: `"bad"`},
+		{name: "key with empty sides", wantGood: true,
+			setup: func(h *harness) {
+				h.installed(map[string]any{"version": 1, "plugins": map[string]any{
+					"good@acme": goodEntry(h), "@acme": badEntry(h), "bad@": badEntry(h)}})
+			},
+			wantDiags: []diagKey{{"warning", "plugin-key-invalid", installedFile},
+				{"warning", "plugin-key-invalid", installedFile}}},
+		{name: "install folder missing", wantGood: true,
+			setup: withBad(func(h *harness) any {
+				return map[string]any{"installPath": h.abs(pluginsDir + "/cache/acme/bad/gone")}
+			}),
+			wantDiags: []diagKey{{"warning", "plugin-install-missing", pluginsDir + "/cache/acme/bad/gone"}},
+			inMessage: "bad@acme"},
+		{name: "known_marketplaces.json not JSON", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.write(knownFile, "{oops")
+			},
+			wantDiags: []diagKey{{"warning", "known-marketplaces-malformed", knownFile}}},
+		{name: "known marketplace entry not an object", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.writeJSON(knownFile, map[string]any{"acme": "github:acme/market"})
+			},
+			wantDiags: []diagKey{{"warning", "known-marketplaces-invalid", knownFile}},
+			inMessage: `"acme"`},
+		{name: "marketplace.json not JSON falls back to skills/", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.write(mktFile, `{"plugins": [}`)
+			},
+			wantDiags: []diagKey{{"warning", "marketplace-manifest-malformed", mktFile}}},
+		{name: "marketplace.json plugins not an array", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.writeJSON(mktFile, map[string]any{"plugins": map[string]any{"bad": map[string]any{}}})
+			},
+			wantDiags: []diagKey{{"warning", "marketplace-manifest-invalid", mktFile}}},
+		{name: "marketplace entry without a name", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.writeJSON(mktFile, map[string]any{"plugins": []any{map[string]any{"source": "./"}, 7}})
+			},
+			wantDiags: []diagKey{{"warning", "marketplace-manifest-invalid", mktFile},
+				{"warning", "marketplace-manifest-invalid", mktFile}},
+			inMessage: "plugins[0]"},
+		{name: "marketplace entry skills of the wrong type", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.writeJSON(mktFile, map[string]any{"plugins": []any{map[string]any{
+					"name": "bad", "source": map[string]any{"source": "npm"}, "skills": map[string]any{"x": 1}}}})
+			},
+			wantDiags: []diagKey{{"warning", "marketplace-manifest-invalid", mktFile}},
+			inMessage: `"bad"`},
+		{name: "plugin.json not JSON falls back to skills/", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.write(badManifest, `{"name": "bad",, }`)
+			},
+			wantDiags: []diagKey{{"warning", "plugin-manifest-malformed", badManifest}}},
+		{name: "plugin.json is not an object", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.write(badManifest, `"bad"`)
+			},
+			wantDiags: []diagKey{{"warning", "plugin-manifest-invalid", badManifest}}},
+		{name: "plugin.json skills of the wrong type", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.writeJSON(badManifest, map[string]any{"name": "bad", "skills": 3})
+			},
+			wantDiags: []diagKey{{"warning", "plugin-manifest-invalid", badManifest}},
+			inMessage: "bad@acme"},
+		{name: "declared skill missing", wantGood: true, wantBad: []string{"extra/e", "skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.skills(bad + "/extra/e")
+				h.writeJSON(badManifest, map[string]any{"name": "bad", "skills": []string{"./gone", "./extra/e"}})
+			},
+			wantDiags: []diagKey{{"warning", "plugin-skill-missing", badManifest}},
+			inMessage: `plugin bad@acme declares skill path "./gone"`},
+		{name: "declared folder without skills", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.mkdir(bad + "/empty/sub")
+				h.writeJSON(badManifest, map[string]any{"name": "bad", "skills": "./empty"})
+			},
+			wantDiags: []diagKey{{"warning", "plugin-skill-missing", badManifest}},
+			inMessage: `"./empty"`},
+		{name: "skill path escaping the plugin", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.writeJSON(badManifest, map[string]any{"name": "bad", "skills": []string{"../../good/1/skills/g"}})
+			},
+			wantDiags: []diagKey{{"warning", "skill-path-outside-plugin", badManifest}},
+			inMessage: `"../../good/1/skills/g"`},
+		{name: "absolute skill path", wantGood: true, wantBad: []string{"skills/b"},
+			setup: func(h *harness) {
+				withBad(badEntry)(h)
+				h.writeJSON(badManifest, map[string]any{"name": "bad", "skills": []string{h.abs(good + "/skills/g")}})
+			},
+			wantDiags: []diagKey{{"warning", "skill-path-invalid", badManifest}}},
+		{name: "marketplace skill path escaping the marketplace", wantGood: true, wantBad: []string{},
+			setup: func(h *harness) {
+				h.installed(map[string]any{"version": 1, "plugins": map[string]any{
+					"good@acme": goodEntry(h), "bad@acme": map[string]any{"installPath": h.abs(mkt)}}})
+				h.skills(pluginsDir + "/marketplaces/evil/skills/x")
+				h.writeJSON(mktFile, map[string]any{"plugins": []any{map[string]any{
+					"name": "bad", "source": "./", "skills": []string{"./../evil/skills/x"}}}})
+			},
+			wantDiags: []diagKey{{"warning", "skill-path-outside-plugin", mktFile}}},
+		{name: "marketplace source escaping the marketplace", wantGood: true, wantBad: []string{},
+			setup: func(h *harness) {
+				h.installed(map[string]any{"version": 1, "plugins": map[string]any{
+					"good@acme": goodEntry(h), "bad@acme": map[string]any{"installPath": h.abs(mkt)}}})
+				h.skills(pluginsDir + "/marketplaces/evil/skills/x")
+				h.writeJSON(mktFile, map[string]any{"plugins": []any{map[string]any{
+					"name": "bad", "source": "../evil"}}})
+			},
+			wantDiags: []diagKey{{"warning", "plugin-source-outside-marketplace", mktFile}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.skills(good+"/skills/g", bad+"/skills/b")
+			h.mkdir(mkt)
+			tt.setup(h)
+			plan := h.plan(nil)
+
+			want := []diagKey{}
+			for _, d := range tt.wantDiags {
+				want = append(want, h.diag(d.Severity, d.Code, d.Path))
+			}
+			if diff := cmp.Diff(want, keysOf(plan.Diagnostics)); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+			if tt.inMessage != "" && len(plan.Diagnostics) > 0 && !strings.Contains(plan.Diagnostics[0].Message, tt.inMessage) {
+				t.Errorf("message %q does not contain %q", plan.Diagnostics[0].Message, tt.inMessage)
+			}
+			for _, d := range plan.Diagnostics {
+				if d.Provider != "claude" || d.Message == "" {
+					t.Errorf("diagnostic %+v lacks provider or message", d)
+				}
+			}
+
+			if g := findRoot(plan.Roots, "good@acme"); (g != nil) != tt.wantGood {
+				t.Errorf("good@acme planned = %v, want %v", g != nil, tt.wantGood)
+			} else if g != nil && !slices.Equal(g.Skills, []string{h.abs(good + "/skills/g")}) {
+				t.Errorf("good@acme skills = %v", g.Skills)
+			}
+			b := findRoot(plan.Roots, "bad@acme")
+			switch {
+			case tt.wantBad == nil && b != nil:
+				t.Errorf("bad@acme planned with %v, want no root", b.Skills)
+			case tt.wantBad != nil && b == nil:
+				t.Errorf("bad@acme not planned, want skills %v", tt.wantBad)
+			case b != nil:
+				want := []string{}
+				for _, s := range tt.wantBad {
+					want = append(want, h.abs(bad+"/"+s))
+				}
+				if diff := cmp.Diff(want, b.Skills); diff != "" {
+					t.Errorf("bad@acme skills (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+func TestPlanCancelled(t *testing.T) {
+	h := newHarness(t)
+	h.installed(map[string]any{"version": 1, "plugins": map[string]any{}})
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.Plan(ctx, h.env()); !errors.Is(err, context.Canceled) {
+		t.Errorf("Plan error = %v, want context.Canceled", err)
+	}
+}
+
+func TestSplitKey(t *testing.T) {
+	tests := []struct {
+		key, plugin, market string
+		ok                  bool
+	}{
+		{"tools@acme", "tools", "acme", true},
+		{"@scope/tools@acme", "@scope/tools", "acme", true},
+		{"tools", "", "", false},
+		{"@acme", "", "", false},
+		{"tools@", "", "", false},
+	}
+	for _, tt := range tests {
+		p, m, ok := splitKey(tt.key)
+		if p != tt.plugin || m != tt.market || ok != tt.ok {
+			t.Errorf("splitKey(%q) = %q, %q, %v; want %q, %q, %v", tt.key, p, m, ok, tt.plugin, tt.market, tt.ok)
+		}
+	}
+}
+
+// TestPlanPluginNameMismatch checks that the install key, not plugin.json,
+// names the plugin, and that a differing manifest name is reported.
+func TestPlanPluginNameMismatch(t *testing.T) {
+	h := newHarness(t)
+	const ins = pluginsDir + "/cache/acme/tools/1"
+	h.skills(ins + "/skills/a")
+	h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tooling", "version": "1"})
+	h.installed(map[string]any{"version": 1, "plugins": map[string]any{
+		"tools@acme": map[string]any{"installPath": h.abs(ins)},
+	}})
+	plan := h.plan(nil)
+	want := []pipeline.Root{h.root("tools@acme", "1", ins, ins+"/skills/a")}
+	if diff := cmp.Diff(want, plan.Roots); diff != "" {
+		t.Errorf("roots (-want +got):\n%s", diff)
+	}
+	wantDiags := []diagKey{h.diag("info", "plugin-name-mismatch", ins+"/.claude-plugin/plugin.json")}
+	if diff := cmp.Diff(wantDiags, keysOf(plan.Diagnostics)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}

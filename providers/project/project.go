@@ -1,0 +1,48 @@
+// Package project plans the skill folders that a project lists under
+// skill_dirs in its ccski.yaml.
+package project
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+)
+
+// Options are the keys the engine passes to this provider: Dirs comes from
+// the top-level skill_dirs key of ccski.yaml.
+type Options struct {
+	Dirs []string `koanf:"dirs"`
+}
+
+// Project is the provider for configured project skill folders.
+type Project struct{ opts Options }
+
+// New builds the provider from its options.
+func New(options map[string]any) (providers.Provider, error) {
+	p := &Project{}
+	if err := providers.Decode("project", options, &p.opts); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Name returns "project".
+func (p *Project) Name() string { return "project" }
+
+// Plan lists one root per configured folder, in the configured order.
+// Relative folders are taken relative to the workspace.
+func (p *Project) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
+	var roots []pipeline.Root
+	for _, d := range p.opts.Dirs {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(env.Workspace, d)
+		}
+		roots = append(roots, pipeline.Root{Path: filepath.Clean(d), Provider: "project", Source: "project",
+			Location: pipeline.LocationProject, Kind: pipeline.KindProject})
+	}
+	return providers.Plan{Roots: roots}, nil
+}
+
+var _ providers.Provider = (*Project)(nil)
