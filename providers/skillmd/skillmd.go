@@ -235,7 +235,17 @@ func lenient(raw []byte) (Front, bool) {
 		if !ok {
 			continue
 		}
-		v = unquote(strings.TrimSpace(v))
+		v = strings.TrimSpace(v)
+		switch key := strings.TrimSpace(k); {
+		case key != "name" && key != "description":
+		case strings.HasPrefix(v, "[") || strings.HasPrefix(v, "{"):
+			// A broken flow collection is not the unquoted-colon case:
+			// guessing its meaning would serve a wrong value.
+			return Front{}, false
+		case len(v) > 0 && (v[0] == '"' || v[0] == '\'') && (len(v) < 2 || v[len(v)-1] != v[0]):
+			return Front{}, false // an unclosed quote
+		}
+		v = unquote(v)
 		if isBlockHeader(v) {
 			v = "" // "description: >-": the value is on the indented lines
 		}

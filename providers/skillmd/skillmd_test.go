@@ -145,6 +145,8 @@ func TestGoldenExpectations(t *testing.T) {
 		"colon-after-leading-blank":      {name: "pdf", desc: "Use when: the user has a PDF and wants tables", codes: []string{"invalid-yaml-recovered"}, lines: []int{6}},
 		"colon-with-block-scalar":        {name: "pdf: tools", desc: "Extract text from PDFs.", codes: []string{"invalid-yaml-recovered"}, lines: []int{2}},
 		"invalid-yaml-unrecoverable":     {codes: []string{"invalid-yaml"}, lines: []int{2}, fatal: true},
+		"broken-flow-not-recovered":      {codes: []string{"invalid-yaml"}, lines: []int{2}, fatal: true},
+		"unclosed-quote-not-recovered":   {codes: []string{"invalid-yaml"}, lines: []int{3}, fatal: true},
 		"reserved-character":             {name: "pdf", desc: "`pdf` helper", codes: []string{"invalid-yaml-recovered"}, lines: []int{3}},
 		"list-document":                  {codes: []string{"not-a-mapping"}, lines: []int{2}, fatal: true},
 		"scalar-document":                {codes: []string{"not-a-mapping"}, lines: []int{2}, fatal: true},

@@ -1,0 +1,45 @@
+// Package configs loads the ccski configuration.
+//
+// The configuration is built from layers; a later layer overrides an
+// earlier one key by key, and lists are replaced whole:
+//
+//  1. the built-in defaults (Default);
+//  2. the user config, $XDG_CONFIG_HOME/ccski/config.yaml, else
+//     <home>/.config/ccski/config.yaml, when it exists;
+//  3. the project config: the --config file when given (it must exist),
+//     else the nearest ccski.yaml found from the workspace folder upward,
+//     stopping at the repository root, the first ancestor holding a .git
+//     entry (outside a repository only the workspace folder is looked at);
+//  4. CCSKI_* environment variables;
+//  5. the flags the user gave (AddFlags and AddMCPFlags).
+//
+// A variable names a key in upper case, with the CCSKI_ prefix and "__"
+// between nesting levels: CCSKI_USER_DIR sets user_dir,
+// CCSKI_PROVIDERS__MARKETPLACE__ENABLED sets providers.marketplace.enabled
+// and CCSKI_MCP__PORT sets mcp.port. CCSKI_AUTH_TOKEN is a short name for
+// CCSKI_MCP__AUTH_TOKEN, which wins when both are set. List values are
+// comma-separated: CCSKI_INCLUDE=codex,claude. A CCSKI_ variable that names
+// no key is an error.
+//
+// Every layer is validated on its own before the merge. An unknown key, an
+// unknown provider or provider option, a value of the wrong type and a value
+// outside its enumeration are errors that name the file, variable or flag,
+// the key, and the closest valid key or the valid values. Provider options
+// (the keys under providers.<name> other than enabled) are checked against
+// the option keys listed in Default and kept in Provider.Options for the
+// provider to decode.
+//
+// Paths (user_dir, workspace, skill_dirs, providers.custom.dirs, the
+// marketplace plugins_file and plugins_root, the claude and codex home, and
+// providers.codex.system_dirs) expand a leading "~/" to the home folder. A
+// relative path is made absolute against the folder of the config file that
+// set it, or, for variables and flags, against the workspace folder given to
+// Load (the current folder by default). A "?scope=name" suffix of a
+// providers.custom.dirs entry is kept after the resolved path.
+//
+// mcp.refresh_interval takes a Go duration ("10s") or a whole number of
+// milliseconds (10000 or "10000").
+//
+// ccski.yaml at the repository root documents every key with its default
+// value, and Schema is its JSON Schema.
+package configs
