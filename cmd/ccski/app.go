@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/engine"
+	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1 // not found, ambiguous, failed
+	exitUsage = 2 // bad flags, arguments or configuration
+)
+
+// version is the build version, set with -ldflags "-X main.version=..." or
+// read from the module build info.
+var version = ""
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// exitError carries an exit code and, for --json, the error object to print.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(err error) error { return &exitError{code: exitUsage, err: err} }
+func failErr(err error) error  { return &exitError{code: exitFail, err: err} }
+
+// app holds what every command shares.
+type app struct {
+	stdout, stderr io.Writer
+	color          bool
+	json           bool
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	a := &app{stdout: stdout, stderr: stderr}
+	root := newRoot(a)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	code := exitUsage // cobra's own errors: unknown flag, bad arguments
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	a.printError(err)
+	return code
+}
+
+func newRoot(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "ccski",
+		Short:         "One view of every Agent Skill on this machine, for people and agents",
+		Version:       buildVersion(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().Bool("no-color", false, "turn colour off (also NO_COLOR)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErr(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
+	})
+	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a))
+	return root
+}
+
+// setup reads the presentation flags every command shares.
+func (a *app) setup(cmd *cobra.Command) {
+	noColor, _ := cmd.Flags().GetBool("no-color")
+	if f := cmd.Flags().Lookup("json"); f != nil {
+		a.json = f.Value.String() == "true"
+	}
+	a.color = !noColor && !a.json && os.Getenv("NO_COLOR") == "" && isTerminal(a.stdout)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// discoveryFlags adds the shared discovery flags to cmd.
+func discoveryFlags(cmd *cobra.Command) {
+	configs.AddFlags(cmd.Flags())
+}
+
+// loaded is the configuration and a snapshot for one command.
+type loaded struct {
+	cfg    *configs.Loaded
+	engine *engine.Engine
+	snap   *pipeline.Snapshot
+	stats  engine.Stats
+}
+
+// load reads the configuration layers and, unless configOnly, discovers.
+func (a *app) load(cmd *cobra.Command, configOnly bool) (*loaded, error) {
+	a.setup(cmd)
+	fs := cmd.Flags()
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, failErr(fmt.Errorf("cannot read the current folder: %w", err))
+	}
+	home, _ := os.UserHomeDir()
+	ws := cwd
+	if f := fs.Lookup("workspace"); f != nil && f.Changed {
+		ws = absFrom(cwd, f.Value.String())
+	}
+	cfgFile := ""
+	if f := fs.Lookup("config"); f != nil && f.Changed {
+		cfgFile = absFrom(cwd, f.Value.String())
+	}
+	ld, err := configs.Load(configs.Options{ConfigFile: cfgFile, Workspace: ws, Home: home, Getenv: os.Getenv, Flags: fs})
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	l := &loaded{cfg: ld}
+	if configOnly {
+		return l, nil
+	}
+	cfg := ld.Config
+	userDir := cfg.UserDir
+	if userDir == "" {
+		userDir = home
+	}
+	if cfg.Workspace != "" {
+		ws = cfg.Workspace
+	}
+	e, err := engine.New(cfg, providers.NewEnv(userDir, ws, os.Getenv))
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	snap, stats, err := e.Snapshot(cmd.Context())
+	if err != nil {
+		if engine.IsConfigError(err) {
+			return nil, usageErr(err)
+		}
+		return nil, failErr(err)
+	}
+	l.engine, l.snap, l.stats = e, snap, stats
+	return l, nil
+}
+
+func absFrom(base, p string) string {
+	if strings.HasPrefix(p, "~/") {
+		if h, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(h, p[2:])
+		}
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	return filepath.Clean(p)
+}
+
+// jsonError is what --json prints on stdout when a command fails.
+type jsonError struct {
+	Error       string   `json:"error"`
+	Code        string   `json:"code"`
+	Candidates  []string `json:"candidates,omitempty"`
+	Suggestions []string `json:"suggestions,omitempty"`
+}
+
+// printError writes err to stderr and, with --json, an error object to
+// stdout.
+func (a *app) printError(err error) {
+	var nf *pipeline.NotFoundError
+	var amb *pipeline.AmbiguousError
+	var tok *filters.TokenError
+	je := jsonError{Error: err.Error(), Code: "error"}
+	switch {
+	case errors.As(err, &nf):
+		je.Code, je.Suggestions = "not_found", nf.Suggestions
+	case errors.As(err, &amb):
+		je.Code, je.Candidates = "ambiguous", amb.Candidates
+	case errors.As(err, &tok):
+		je.Code = "invalid_filter"
+	default:
+		var ee *exitError
+		if errors.As(err, &ee) && ee.code == exitUsage {
+			je.Code = "usage"
+		}
+	}
+	fmt.Fprintf(a.stderr, "ccski: %v\n", err)
+	if a.json {
+		a.writeJSON(je)
+	}
+}
+
+func (a *app) writeJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// flagChanged reports whether the user set the named flag.
+func flagChanged(fs *pflag.FlagSet, name string) bool {
+	f := fs.Lookup(name)
+	return f != nil && f.Changed
+}

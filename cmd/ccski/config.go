@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccski/ccski/configs"
+)
+
+type configJSON struct {
+	Config  map[string]any    `json:"config"`
+	Sources map[string]string `json:"sources"`
+	Files   []string          `json:"files"`
+}
+
+func newConfig(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Show the effective configuration and which layer set each value",
+		Long: `Show the effective configuration: every key, its value, and the layer that
+set it (default, user config, project config, CCSKI_* environment variable or
+flag). Layers apply in that order, each overriding the ones before.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			l, err := a.load(cmd, true)
+			if err != nil {
+				return err
+			}
+			cfg := l.cfg.Config
+			files := l.cfg.Files
+			if files == nil {
+				files = []string{}
+			}
+			if a.json {
+				return a.writeJSON(configJSON{Config: cfg.Tree(), Sources: l.cfg.Sources, Files: files})
+			}
+			st := style(a.color)
+			flat := cfg.Flat()
+			keys := make([]string, 0, len(flat))
+			for k := range flat {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			if len(files) == 0 {
+				fmt.Fprintln(a.stdout, st.dim("No config file found; built-in defaults apply."))
+			} else {
+				fmt.Fprintln(a.stdout, st.dim("Config files: "+strings.Join(files, ", ")))
+			}
+			fmt.Fprintln(a.stdout)
+			for _, k := range keys {
+				src := l.cfg.Sources[k]
+				if src == "" {
+					src = "default"
+				}
+				v := formatValue(flat[k])
+				if src != "default" {
+					v = st.bold(v)
+				}
+				fmt.Fprintf(a.stdout, "%-38s %s  %s\n", k, v, st.dim("("+src+")"))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().Bool("json", false, "print JSON only: config, sources and files")
+	configs.AddFlags(cmd.Flags())
+	configs.AddMCPFlags(cmd.Flags())
+	return cmd
+}
+
+func formatValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		if x == "" {
+			return `""`
+		}
+		return x
+	case time.Duration:
+		return x.String()
+	case []string:
+		return "[" + strings.Join(x, ", ") + "]"
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = fmt.Sprint(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+const previewLines = 20
+
+// infoJSON is the --json shape of info: the record plus the file.
+type infoJSON struct {
+	recordJSON
+	Size        int64                 `json:"size"`
+	Modified    time.Time             `json:"modified"`
+	Hidden      string                `json:"hidden,omitempty"`
+	Diagnostics []pipeline.Diagnostic `json:"diagnostics"`
+	Content     string                `json:"content"`
+	Truncated   bool                  `json:"truncated"`
+}
+
+func newInfo(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "info <name>",
+		Short: "Show a skill's metadata and the start of its SKILL.md",
+		Long: `Show a skill's metadata and the first lines of its SKILL.md.
+
+<name> is an id from "ccski list", a provider-qualified name (codex:pdf), a
+plugin name (example-skills:pdf) or a short name that is not ambiguous. A copy
+hidden by dedupe or filters is still shown, with the reason it is hidden.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := a.load(cmd, false)
+			if err != nil {
+				return err
+			}
+			full, _ := cmd.Flags().GetBool("full")
+			r, hidden, err := resolveForInfo(l.snap, args[0])
+			if err != nil {
+				return failErr(err)
+			}
+			data, err := os.ReadFile(r.File)
+			if err != nil {
+				return failErr(fmt.Errorf("read %s: %w", r.File, err))
+			}
+			content, more := preview(string(data), full)
+			if a.json {
+				diags := r.Diagnostics
+				if diags == nil {
+					diags = []pipeline.Diagnostic{}
+				}
+				return a.writeJSON(infoJSON{recordJSON: toJSON(r), Size: int64(len(data)), Modified: r.ModTime,
+					Hidden: hidden, Diagnostics: diags, Content: content, Truncated: more > 0})
+			}
+			renderInfo(a, r, hidden, len(data), content, more)
+			return nil
+		},
+	}
+	cmd.Flags().Bool("full", false, "show the whole SKILL.md")
+	cmd.Flags().Bool("json", false, "print JSON only: the record, size and content")
+	discoveryFlags(cmd)
+	return cmd
+}
+
+// resolveForInfo resolves among visible records first; a name that only a
+// hidden record answers to resolves to it, with the reason it is hidden.
+func resolveForInfo(s *pipeline.Snapshot, name string) (*pipeline.Record, string, error) {
+	r, err := s.Resolve(name)
+	if err == nil {
+		return r, "", nil
+	}
+	var nf *pipeline.NotFoundError
+	if !errors.As(err, &nf) {
+		return nil, "", err
+	}
+	h, herr := s.ResolveAny(name)
+	if herr != nil {
+		return nil, "", err // the visible set's suggestions are the useful ones
+	}
+	reason := "not selected by the filters"
+	if d, ok := s.DropOf(h); ok {
+		reason = d.Reason
+	}
+	return h, reason, nil
+}
+
+// preview returns the first lines of content, or all of it, and how many
+// lines were left out.
+func preview(content string, full bool) (string, int) {
+	if full {
+		return content, 0
+	}
+	lines := strings.SplitAfter(content, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) <= previewLines {
+		return content, 0
+	}
+	return strings.Join(lines[:previewLines], ""), len(lines) - previewLines
+}
+
+func renderInfo(a *app, r *pipeline.Record, hidden string, size int, content string, more int) {
+	st := style(a.color)
+	w := a.stdout
+	fmt.Fprintln(w, st.bold(r.ID))
+	if r.Description != "" {
+		fmt.Fprintln(w, wrap(r.Description, width(), "  "))
+	}
+	fmt.Fprintln(w)
+	field := func(k, v string) { fmt.Fprintf(w, "  %-11s %s\n", k+":", v) }
+	field("Name", r.Name)
+	field("Provider", r.Provider)
+	field("Location", string(r.Location))
+	field("File", r.File)
+	field("Size", formatBytes(int64(size)))
+	field("Modified", r.ModTime.Local().Format(time.DateTime))
+	var res []string
+	for _, x := range []struct {
+		ok   bool
+		name string
+	}{{r.HasReferences, "references/"}, {r.HasScripts, "scripts/"}, {r.HasAssets, "assets/"}} {
+		if x.ok {
+			res = append(res, x.name)
+		}
+	}
+	if len(res) == 0 {
+		res = []string{"none"}
+	}
+	field("Resources", strings.Join(res, " "))
+	if r.Plugin != nil {
+		field("Plugin", fmt.Sprintf("%s@%s (%s)", r.Plugin.Plugin, r.Plugin.Marketplace, r.Plugin.Version))
+	}
+	switch {
+	case hidden != "":
+		field("Status", st.yellow("hidden: "+hidden))
+	case r.Disabled:
+		field("Status", st.red("disabled (.SKILL.md)"))
+	default:
+		field("Status", st.green("visible"))
+	}
+	for _, d := range r.Diagnostics {
+		loc := ""
+		if d.Line > 0 {
+			loc = fmt.Sprintf("line %d: ", d.Line)
+		}
+		field("Warning", st.yellow(loc+d.Message))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprint(w, content)
+	if !strings.HasSuffix(content, "\n") {
+		fmt.Fprintln(w)
+	}
+	if more > 0 {
+		fmt.Fprintln(w, st.dim(fmt.Sprintf("… (%s more, use --full to show all)", plural(more, "line", "lines"))))
+	}
+}

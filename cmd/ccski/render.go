@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+// style wraps text in ANSI colour codes when colour is on.
+type style bool
+
+func (s style) wrap(code, t string) string {
+	if !s || t == "" {
+		return t
+	}
+	return "\x1b[" + code + "m" + t + "\x1b[0m"
+}
+func (s style) bold(t string) string    { return s.wrap("1", t) }
+func (s style) heading(t string) string { return s.wrap("1;4", t) }
+func (s style) dim(t string) string     { return s.wrap("2", t) }
+func (s style) red(t string) string     { return s.wrap("31", t) }
+func (s style) green(t string) string   { return s.wrap("32", t) }
+func (s style) yellow(t string) string  { return s.wrap("33", t) }
+func (s style) magenta(t string) string { return s.wrap("35", t) }
+func (s style) cyan(t string) string    { return s.wrap("36", t) }
+
+// recordJSON is the stable JSON shape of a record.
+type recordJSON struct {
+	ID            string               `json:"id"`
+	Name          string               `json:"name"`
+	Description   string               `json:"description"`
+	Provider      string               `json:"provider"`
+	Location      pipeline.Location    `json:"location"`
+	Path          string               `json:"path"`
+	File          string               `json:"file"`
+	Disabled      bool                 `json:"disabled"`
+	HasReferences bool                 `json:"hasReferences"`
+	HasScripts    bool                 `json:"hasScripts"`
+	HasAssets     bool                 `json:"hasAssets"`
+	PluginInfo    *pipeline.PluginInfo `json:"pluginInfo,omitempty"`
+}
+
+func toJSON(r *pipeline.Record) recordJSON {
+	return recordJSON{
+		ID: r.ID, Name: r.Name, Description: r.Description, Provider: r.Provider, Location: r.Location,
+		Path: r.Dir, File: r.File, Disabled: r.Disabled, HasReferences: r.HasReferences,
+		HasScripts: r.HasScripts, HasAssets: r.HasAssets, PluginInfo: r.Plugin,
+	}
+}
+
+// providerOrder sorts provider names: built-ins first, then the rest
+// alphabetically.
+var builtinProviders = []string{"custom", "project", "agents", "claude", "codex", "gemini", "openclaw"}
+
+func providerRank(p string) (int, string) {
+	for i, b := range builtinProviders {
+		if b == p {
+			return i, ""
+		}
+	}
+	return len(builtinProviders), p
+}
+
+func sortProviders(ps []string) {
+	sort.Slice(ps, func(i, j int) bool {
+		ri, ni := providerRank(ps[i])
+		rj, nj := providerRank(ps[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return ni < nj
+	})
+}
+
+var locationOrder = []pipeline.Location{pipeline.LocationCustom, pipeline.LocationProject, pipeline.LocationUser, pipeline.LocationPlugin}
+
+// width is the terminal width for wrapping: $COLUMNS, else 80, at most 120.
+func width() int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return min(max(n, 40), 120)
+	}
+	return 80
+}
+
+// wrap breaks text into lines of at most w characters, each prefixed with
+// indent.
+func wrap(text string, w int, indent string) string {
+	w -= utf8.RuneCountInString(indent)
+	w = max(w, 20)
+	var b strings.Builder
+	line := 0
+	for i, word := range strings.Fields(text) {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case i == 0:
+			b.WriteString(indent)
+		case line+1+n > w:
+			b.WriteString("\n" + indent)
+			line = 0
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(word)
+		line += n
+	}
+	return b.String()
+}
+
+// formatBytes prints a size as "512 B", "1.5 KB", "2.0 MB".
+func formatBytes(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f := float64(n)
+	for _, u := range []string{"KB", "MB", "GB"} {
+		f /= 1024
+		if f < 1024 || u == "GB" {
+			return fmt.Sprintf("%.1f %s", f, u)
+		}
+	}
+	return ""
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccski/ccski/search"
+)
+
+// hitJSON is the --json shape of a search result.
+type hitJSON struct {
+	recordJSON
+	Score   int    `json:"score"`
+	Snippet string `json:"snippet,omitempty"`
+}
+
+func newSearch(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "search <query>",
+		Short: "Find skills by id, name and description (and body with --content)",
+		Long: `Find skills by id, name and description, best match first.
+
+Every word of the query must match. Matches in the name rank highest; a word
+one or two letters off a name word still matches. --content also searches the
+SKILL.md bodies and shows a snippet around the first match.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := a.load(cmd, false)
+			if err != nil {
+				return err
+			}
+			content, _ := cmd.Flags().GetBool("content")
+			limit, _ := cmd.Flags().GetInt("limit")
+			if limit < 0 {
+				return usageErr(fmt.Errorf("--limit must be 0 (no limit) or more, not %d", limit))
+			}
+			query := strings.Join(args, " ")
+			hits := search.Rank(l.snap.Visible, query, search.Options{Content: content})
+			total := len(hits)
+			if limit > 0 && len(hits) > limit {
+				hits = hits[:limit]
+			}
+			if a.json {
+				out := make([]hitJSON, 0, len(hits))
+				for _, h := range hits {
+					out = append(out, hitJSON{recordJSON: toJSON(h.Record), Score: h.Score, Snippet: h.Snippet})
+				}
+				return a.writeJSON(out)
+			}
+			st := style(a.color)
+			w := a.stdout
+			if total == 0 {
+				fmt.Fprintln(w, "No skills matched your query.")
+				return nil
+			}
+			if len(hits) < total {
+				fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("Matches (%d of %d)", len(hits), total)))
+			} else {
+				fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("Matches (%d)", total)))
+			}
+			for _, h := range hits {
+				r := h.Record
+				fmt.Fprintf(w, "- %s  %s\n", st.cyan(r.ID), st.dim("("+string(r.Location)+")"))
+				if r.Description != "" {
+					fmt.Fprintln(w, st.dim(wrap(r.Description, width(), "    ")))
+				}
+				if h.Snippet != "" {
+					fmt.Fprintln(w, "    "+st.yellow("» ")+h.Snippet)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().Bool("content", false, "also search SKILL.md bodies and show snippets")
+	cmd.Flags().Int("limit", 10, "show at most this many results (0: all)")
+	cmd.Flags().Bool("json", false, "print JSON only: an array of results with score")
+	discoveryFlags(cmd)
+	return cmd
+}

@@ -1,0 +1,186 @@
+// Package engine runs discovery: it builds the enabled providers from the
+// configuration, asks each for its roots, scans them, assigns ids, runs the
+// filter stages and returns an immutable pipeline.Snapshot. The CLI and
+// the MCP server both read skills only through an Engine.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
+	"github.com/ccski/ccski/providers/scan"
+)
+
+// Engine discovers skills. It is safe for concurrent use; scans are
+// serialised.
+type Engine struct {
+	cfg       configs.Config
+	env       providers.Env
+	providers []providers.Provider
+	scanOpts  scan.Options
+
+	mu    sync.Mutex
+	plans map[string]providers.Plan // last good plan per provider
+	cache *scan.Cache
+}
+
+// Stats describe one discovery run.
+type Stats struct {
+	Roots     int
+	Records   int
+	Visible   int
+	FilesRead int
+	Duration  time.Duration
+}
+
+// ConfigError is a problem with the configuration that discovery cannot
+// work around, such as an unknown provider option or a bad filter token.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// New builds the enabled providers from cfg. env says where the user and
+// workspace folders are.
+func New(cfg configs.Config, env providers.Env) (*Engine, error) {
+	e := &Engine{cfg: cfg, env: env, plans: map[string]providers.Plan{},
+		scanOpts: scan.Options{MaxDepth: cfg.Limits.MaxDepth, MaxDirs: cfg.Limits.MaxDirs}}
+	known := map[string]bool{}
+	for _, entry := range all.Registry() {
+		known[entry.Name] = true
+		pc, ok := cfg.Providers[entry.Name]
+		if !ok || !pc.Enabled {
+			continue
+		}
+		opts := map[string]any{}
+		for k, v := range pc.Options {
+			opts[k] = v
+		}
+		if entry.Name == "project" {
+			opts["dirs"] = cfg.SkillDirs
+		}
+		p, err := entry.New(opts)
+		if err != nil {
+			return nil, &ConfigError{err}
+		}
+		e.providers = append(e.providers, p)
+	}
+	for name := range cfg.Providers {
+		if !known[name] {
+			return nil, &ConfigError{fmt.Errorf("providers.%s: unknown provider", name)}
+		}
+	}
+	return e, nil
+}
+
+// Env returns the environment the engine discovers in.
+func (e *Engine) Env() providers.Env { return e.env }
+
+// Config returns the configuration the engine was built from.
+func (e *Engine) Config() configs.Config { return e.cfg }
+
+// Snapshot runs a full discovery. Unchanged SKILL.md files (same size and
+// modification time as in the previous run) are not read again. A provider
+// that fails keeps its previous plan. The error is a *ConfigError when the
+// filter settings are invalid.
+func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	start := time.Now()
+
+	var roots []pipeline.Root
+	var diags []pipeline.Diagnostic
+	for _, p := range e.providers {
+		plan, err := p.Plan(ctx, e.env)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, Stats{}, ctx.Err()
+			}
+			prev, ok := e.plans[p.Name()]
+			msg := "no previous result to serve"
+			if ok {
+				msg = "serving its previous result"
+			}
+			diags = append(diags, pipeline.Diagnostic{Severity: pipeline.SeverityError, Code: "provider-failed",
+				Provider: p.Name(), Message: fmt.Sprintf("provider %s failed: %v; %s", p.Name(), err, msg)})
+			plan = prev
+		} else {
+			e.plans[p.Name()] = plan
+		}
+		roots = append(roots, plan.Roots...)
+		diags = append(diags, plan.Diagnostics...)
+	}
+	roots, dd := uniqueRoots(roots)
+	diags = append(diags, dd...)
+
+	opts := e.scanOpts
+	opts.Cache = e.cache
+	res := scan.Scan(ctx, roots, opts)
+	if ctx.Err() != nil {
+		return nil, Stats{}, ctx.Err()
+	}
+	e.cache = res.Cache
+	diags = append(diags, res.Diagnostics...)
+	pipeline.AssignIDs(res.Records)
+
+	stages, err := filters.Build(filters.Settings{
+		State: e.cfg.State, Include: e.cfg.Include, Exclude: e.cfg.Exclude, Priority: e.cfg.Priority,
+	}, res.Records)
+	if err != nil {
+		return nil, Stats{}, &ConfigError{err}
+	}
+	visible, drops := pipeline.Run(stages, slices.Clone(res.Records))
+	snap := pipeline.NewSnapshot(res.Records, visible, drops, res.Reports, diags)
+	return snap, Stats{Roots: len(roots), Records: len(res.Records), Visible: len(visible),
+		FilesRead: res.FilesRead, Duration: time.Since(start)}, nil
+}
+
+// uniqueRoots drops a root whose folder was already planned, keeping the
+// first, and says so.
+func uniqueRoots(roots []pipeline.Root) ([]pipeline.Root, []pipeline.Diagnostic) {
+	seen := map[string]pipeline.Root{}
+	out := roots[:0:0]
+	var diags []pipeline.Diagnostic
+	for _, r := range roots {
+		key := filepath.Clean(r.Path)
+		if real, err := filepath.EvalSymlinks(key); err == nil {
+			key = real
+		}
+		if first, ok := seen[key]; ok {
+			diags = append(diags, pipeline.Diagnostic{Severity: pipeline.SeverityInfo, Code: "root-planned-twice",
+				Provider: r.Provider, Path: r.Path,
+				Message: fmt.Sprintf("folder is also a %s %s root; scanned once as that", first.Provider, first.Location)})
+			continue
+		}
+		seen[key] = r
+		out = append(out, r)
+	}
+	return out, diags
+}
+
+// IsConfigError reports whether err is a configuration problem.
+func IsConfigError(err error) bool {
+	var ce *ConfigError
+	return errors.As(err, &ce)
+}
+
+// ProviderNames lists the registered provider names, sorted.
+func ProviderNames() []string {
+	var names []string
+	for _, e := range all.Registry() {
+		names = append(names, e.Name)
+	}
+	sort.Strings(names)
+	return names
+}
