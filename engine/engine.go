@@ -142,6 +142,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	}
 	visible, drops := pipeline.Run(stages, slices.Clone(res.Records))
 	snap := pipeline.NewSnapshot(res.Records, visible, drops, res.Reports, diags)
+	snap.Folders = res.Dirs
 	return snap, Stats{Roots: len(roots), Records: len(res.Records), Visible: len(visible),
 		FilesRead: res.FilesRead, Duration: time.Since(start)}, nil
 }

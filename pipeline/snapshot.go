@@ -26,6 +26,9 @@ type Snapshot struct {
 	// Diagnostics holds every problem found, including the ones attached
 	// to records.
 	Diagnostics []Diagnostic
+	// Folders lists every folder discovery listed, symlinks resolved: what
+	// a watcher watches to see skills appear, change or go.
+	Folders []string
 	// Created is when the snapshot was built.
 	Created time.Time
 

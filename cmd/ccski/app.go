@@ -96,7 +96,7 @@ func newRoot(a *app) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})
-	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a))
+	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a), newMCP(a))
 	return root
 }
 

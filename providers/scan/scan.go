@@ -59,6 +59,10 @@ type Result struct {
 	Cache *Cache
 	// FilesRead counts SKILL.md files opened (cache misses).
 	FilesRead int
+	// Dirs lists every folder the walks listed (skill folders included),
+	// with symlinks resolved: the folders a watcher must watch to see any
+	// skill appear, change or go.
+	Dirs []string
 }
 
 // candidate is a skill folder found by a walk.
@@ -131,6 +135,7 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 	ci := 0
 	for i := range walks {
 		res.Diagnostics = append(res.Diagnostics, walks[i].diags...)
+		res.Dirs = append(res.Dirs, walks[i].dirs...)
 		for ; ci < len(cands) && cands[ci].root == i; ci++ {
 			p := parsed[ci]
 			if p.entry == nil && p.err == nil {
@@ -154,6 +159,7 @@ type walk struct {
 	exists bool
 	cands  []candidate
 	diags  []pipeline.Diagnostic
+	dirs   []string // folders listed, symlinks resolved
 }
 
 func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, args ...any) pipeline.Diagnostic {
@@ -184,6 +190,7 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options) wal
 	w.exists = true
 
 	if root.Skills != nil {
+		w.dirs = append(w.dirs, real)
 		for _, s := range root.Skills {
 			dir := s
 			if !filepath.IsAbs(dir) {
@@ -201,6 +208,7 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options) wal
 					"cannot read folder: %v", err))
 				continue
 			}
+			w.dirs = append(w.dirs, rd)
 			c, ok, d := inspect(idx, root, dir, rd, ents)
 			w.diags = append(w.diags, d...)
 			if !ok {
@@ -236,6 +244,7 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options) wal
 				"cannot read folder: %v", err))
 			return
 		}
+		w.dirs = append(w.dirs, realDir)
 		c, ok, d := inspect(idx, root, dir, realDir, ents)
 		w.diags = append(w.diags, d...)
 		if ok {

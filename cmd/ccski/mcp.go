@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	actors "github.com/oklog/run"
+	"github.com/spf13/cobra"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/engine"
+	"github.com/ccski/ccski/mcp"
+	"github.com/ccski/ccski/providers"
+)
+
+// Shutdown bounds.
+const (
+	drainTimeout    = 2 * time.Second // tool calls in flight may finish
+	shutdownTimeout = 5 * time.Second // HTTP connections close
+)
+
+func newMCP(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve skills to agents over MCP (stdio, streamable HTTP or SSE)",
+		Long: `Serve skills to agents over the Model Context Protocol.
+
+One tool, "skill", lists every visible skill in its description and loads one
+by name. The same discovery flags and ccski.yaml filters as "ccski list" apply.
+Changes on disk reach clients within a second (file watcher) and at every
+--refresh-interval (rescan); clients are told with notifications/tools/list_changed.
+
+Transports: stdio (default); http, streamable HTTP at /mcp; sse, GET /mcp
+opens a stream and POST /messages?sessionId=<id> delivers messages. HTTP binds
+to 127.0.0.1 by default, rejects non-loopback browser origins, and requires
+"Authorization: Bearer <token>" when --auth-token or CCSKI_AUTH_TOKEN is set.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.serveMCP(cmd)
+		},
+	}
+	discoveryFlags(cmd)
+	configs.AddMCPFlags(cmd.Flags())
+	return cmd
+}
+
+func newLogger(level, format string) *slog.Logger {
+	var lv slog.Level
+	_ = lv.UnmarshalText([]byte(level))
+	o := &slog.HandlerOptions{Level: lv}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, o))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, o))
+}
+
+func (a *app) serveMCP(cmd *cobra.Command) error {
+	l, err := a.load(cmd, false)
+	if err != nil {
+		return err
+	}
+	cfg := l.cfg.Config
+	mc := cfg.MCP
+	log := newLogger(mc.LogLevel, mc.LogFormat)
+	build := func(ws string) (*engine.Engine, error) {
+		env := l.engine.Env()
+		return engine.New(cfg, providers.NewEnv(env.UserDir, ws, os.Getenv))
+	}
+
+	var refresher *mcp.Refresher
+	onRoots := func(ctx context.Context, ss *sdk.ServerSession) {
+		if refresher != nil {
+			refresher.UseClientRoots(ctx, ss)
+		}
+	}
+	srv := mcp.New(l.snap, mcp.Options{Version: buildVersion(), Logger: log, OnInitialized: onRoots, OnRootsChanged: onRoots})
+	interval := mc.RefreshInterval
+	if !mc.Refresh {
+		interval = 0
+	}
+	refresher = mcp.NewRefresher(srv, l.engine, interval, log, build)
+	log.Info("ccski MCP server starting", "version", buildVersion(), "transport", mc.Transport,
+		"skills", len(l.snap.Visible), "discovered", len(l.snap.All), "took", l.stats.Duration.Round(time.Microsecond))
+
+	var g actors.Group
+	// Signals: a line on stderr, then every actor is interrupted.
+	{
+		execute, interrupt := actors.SignalHandler(context.Background(), os.Interrupt, syscall.SIGTERM)
+		g.Add(func() error {
+			err := execute()
+			var se actors.SignalError
+			if errors.As(err, &se) {
+				log.Info("signal received; shutting down", "signal", se.Signal.String())
+			}
+			return err
+		}, interrupt)
+	}
+	// Transport.
+	switch mc.Transport {
+	case "stdio":
+		ctx, cancel := context.WithCancel(context.Background())
+		g.Add(func() error {
+			err := srv.SDK().Run(ctx, &sdk.StdioTransport{})
+			if err == nil {
+				log.Info("client closed stdin; shutting down")
+			}
+			return err
+		}, func(error) {
+			srv.Drain(drainTimeout)
+			cancel()
+		})
+	case "http", "sse":
+		if err := a.addHTTP(&g, srv, mc, log); err != nil {
+			return err
+		}
+	default:
+		return usageErr(fmt.Errorf("unknown transport %q: use stdio, http or sse", mc.Transport))
+	}
+	// Refresher and watcher.
+	if mc.Refresh {
+		ctx, cancel := context.WithCancel(context.Background())
+		g.Add(func() error { return refresher.Run(ctx) }, func(error) { cancel() })
+		if mc.Watch {
+			w, err := mcp.NewWatcher(refresher.Poke, log)
+			if err != nil {
+				log.Warn("file watcher unavailable; relying on periodic rescans", "err", err)
+			} else {
+				w.Sync(l.snap)
+				refresher.OnSnapshot = w.Sync
+				wctx, wcancel := context.WithCancel(context.Background())
+				g.Add(func() error { return w.Run(wctx) }, func(error) { wcancel() })
+				log.Debug("watching skill folders", "folders", w.Len())
+			}
+		}
+	}
+	err = g.Run()
+	var se actors.SignalError
+	if err == nil || errors.As(err, &se) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return failErr(err)
+}
+
+// addHTTP adds the HTTP listener actor for the http and sse transports.
+func (a *app) addHTTP(g *actors.Group, srv *mcp.Server, mc configs.MCP, log *slog.Logger) error {
+	addr := net.JoinHostPort(mc.Host, strconv.Itoa(mc.Port))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return failErr(fmt.Errorf("listen on %s: %w (use --port to pick another port)", addr, err))
+	}
+	if !mcp.LoopbackHost(strings.Trim(mc.Host, "[]")) && mc.AuthToken == "" {
+		log.Warn("listening on a non-loopback address without a token: anyone who can reach it can read your skills; set --auth-token or CCSKI_AUTH_TOKEN",
+			"addr", ln.Addr().String())
+	}
+	hs := &http.Server{
+		Handler: srv.Handler(mcp.HTTPOptions{SSE: mc.Transport == "sse", Stateless: mc.Stateless,
+			AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	path := "/mcp"
+	if mc.Transport == "sse" {
+		path = "/mcp (messages at /messages)"
+	}
+	log.Info("listening", "url", "http://"+ln.Addr().String()+path)
+	g.Add(func() error {
+		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}, func(error) {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		done := make(chan struct{})
+		go func() { _ = hs.Shutdown(ctx); close(done) }() // stop accepting; wait for requests
+		srv.Drain(drainTimeout)
+		srv.CloseSessions() // open streams would hold Shutdown
+		<-done
+	})
+	return nil
+}

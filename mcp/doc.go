@@ -1,0 +1,12 @@
+// Package mcp serves skills over the Model Context Protocol with the
+// official go-sdk. A Server holds the current pipeline.Snapshot behind an
+// atomic pointer: a request reads the snapshot once when it starts and
+// keeps it, and Update swaps in a new one without waiting for requests.
+// The skill tool's description is rendered once per snapshot; when it
+// changes the tool is registered again, which makes the SDK send
+// notifications/tools/list_changed to every session.
+//
+// The package also holds the HTTP front (Origin check, bearer token, body
+// cap, /healthz), the refresher that rebuilds snapshots, and the file
+// watcher that pokes it.
+package mcp

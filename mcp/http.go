@@ -1,0 +1,120 @@
+package mcp
+
+import (
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxBody caps the size of one HTTP request body.
+const MaxBody = 4 << 20
+
+// HTTPOptions configure the HTTP front.
+type HTTPOptions struct {
+	// SSE serves the legacy SSE transport (GET /mcp opens a stream,
+	// POST /messages?sessionId=<id> delivers messages) instead of
+	// streamable HTTP at /mcp.
+	SSE bool
+	// Stateless serves streamable HTTP without sessions.
+	Stateless bool
+	// AuthToken, when set, must arrive as "Authorization: Bearer <token>".
+	AuthToken string
+	// AllowedOrigins are origins (scheme://host[:port]) accepted besides
+	// loopback ones.
+	AllowedOrigins []string
+}
+
+// Handler returns the HTTP handler for the server: /healthz for probes and
+// the MCP endpoints behind the Origin, token and body-size checks.
+func (s *Server) Handler(o HTTPOptions) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	getServer := func(*http.Request) *sdk.Server { return s.sdk }
+	if o.SSE {
+		sse := sdk.NewSSEHandler(getServer, &sdk.SSEOptions{MaxRequestBodyBytes: MaxBody})
+		mux.Handle("GET /mcp", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// The SDK derives the endpoint it announces from the request
+			// path: announce /messages.
+			r2 := r.Clone(r.Context())
+			r2.URL.Path = "/messages"
+			sse.ServeHTTP(w, r2)
+		})))
+		mux.Handle("POST /messages", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			q := r.URL.Query()
+			if id := q.Get("sessionId"); id != "" && q.Get("sessionid") == "" {
+				q.Set("sessionid", id)
+				r.URL.RawQuery = q.Encode()
+			}
+			sse.ServeHTTP(w, r)
+		})))
+	} else {
+		h := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{
+			Stateless:           o.Stateless,
+			MaxRequestBodyBytes: MaxBody,
+			Logger:              sdkLogger(s.log),
+		})
+		mux.Handle("/mcp", s.guard(o, h))
+	}
+	return mux
+}
+
+// guard applies the Origin check, the bearer token and the body cap.
+func (s *Server) guard(o HTTPOptions, next http.Handler) http.Handler {
+	allowed := map[string]bool{}
+	for _, a := range o.AllowedOrigins {
+		allowed[strings.TrimRight(strings.ToLower(a), "/")] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && !allowed[strings.ToLower(origin)] && !LoopbackOrigin(origin) {
+			s.log.Warn("rejected request from a foreign origin", "origin", origin, "remote", r.RemoteAddr)
+			http.Error(w, "forbidden: origin "+origin+" is not allowed (add it to mcp.allowed_origins)", http.StatusForbidden)
+			return
+		}
+		if o.AuthToken != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(o.AuthToken)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="ccski"`)
+				http.Error(w, "unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
+				return
+			}
+		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// LoopbackOrigin reports whether origin names a loopback host
+// (localhost, 127.0.0.0/8 or ::1), on any port.
+func LoopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return LoopbackHost(u.Hostname())
+}
+
+// LoopbackHost reports whether host is localhost or a loopback address.
+func LoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// CloseSessions ends every session. Call it before http.Server.Shutdown:
+// open streams otherwise hold Shutdown for its whole timeout.
+func (s *Server) CloseSessions() {
+	for ss := range s.sdk.Sessions() {
+		_ = ss.Close()
+	}
+}

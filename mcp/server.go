@@ -1,0 +1,221 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+// ToolName is the name of the skill-loading tool.
+const ToolName = "skill"
+
+// Instructions tell the agent how to use the server.
+const Instructions = `This server gives you the Agent Skills installed on this machine. A skill is a folder of instructions, scripts and references for one kind of task. Before you start a task, read the skill tool's list of available skills; when one matches the task, call the skill tool with its name and follow the instructions it returns. Relative paths in a skill are relative to its base directory.`
+
+// Options configure a Server.
+type Options struct {
+	// Version is reported in serverInfo.
+	Version string
+	// Logger receives server logs; it must not write to stdout under stdio.
+	Logger *slog.Logger
+	// OnInitialized runs when a client session finishes initialising; the
+	// refresher uses it to read the client's roots.
+	OnInitialized func(ctx context.Context, ss *sdk.ServerSession)
+	// OnRootsChanged runs when a client says its roots changed.
+	OnRootsChanged func(ctx context.Context, ss *sdk.ServerSession)
+}
+
+// Server is the ccski MCP server.
+type Server struct {
+	sdk  *sdk.Server
+	log  *slog.Logger
+	snap atomic.Pointer[pipeline.Snapshot]
+
+	mu   sync.Mutex // serialises Update
+	desc string     // the registered tool description
+
+	inflight atomic.Int64 // tool calls running
+	draining atomic.Bool  // set by Drain: new calls are refused
+}
+
+// Drain refuses new tool calls and waits up to timeout for the running
+// ones to finish. It reports whether they all did.
+func (s *Server) Drain(timeout time.Duration) bool {
+	s.draining.Store(true)
+	deadline := time.Now().Add(timeout)
+	for s.inflight.Load() > 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
+
+// New builds a server that serves snap until Update replaces it.
+func New(snap *pipeline.Snapshot, o Options) *Server {
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{log: log}
+	so := &sdk.ServerOptions{
+		Instructions: Instructions,
+		Logger:       sdkLogger(log),
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+	}
+	if o.OnInitialized != nil {
+		so.InitializedHandler = func(ctx context.Context, r *sdk.InitializedRequest) { o.OnInitialized(ctx, r.Session) }
+	}
+	if o.OnRootsChanged != nil {
+		so.RootsListChangedHandler = func(ctx context.Context, r *sdk.RootsListChangedRequest) {
+			o.OnRootsChanged(ctx, r.Session)
+		}
+	}
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "ccski", Title: "ccski skills", Version: o.Version}, so)
+	s.Update(snap)
+	return s
+}
+
+// sdkLogger keeps the SDK's own logs at warnings and above: it logs a
+// normal stdio shutdown at error level, which is noise.
+func sdkLogger(log *slog.Logger) *slog.Logger {
+	return slog.New(quietHandler{log.Handler()})
+}
+
+type quietHandler struct{ slog.Handler }
+
+func (q quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && q.Handler.Enabled(ctx, l)
+}
+
+func (q quietHandler) Handle(ctx context.Context, r slog.Record) error {
+	if strings.Contains(r.Message, "server run cancelled") {
+		return nil
+	}
+	return q.Handler.Handle(ctx, r)
+}
+
+// SDK returns the underlying go-sdk server.
+func (s *Server) SDK() *sdk.Server { return s.sdk }
+
+// Snapshot returns the snapshot requests currently start with.
+func (s *Server) Snapshot() *pipeline.Snapshot { return s.snap.Load() }
+
+// Update makes snap the current snapshot. When the tool description
+// changes, the tool is registered again, and the SDK notifies every session
+// that the tool list changed. It reports whether the description changed.
+func (s *Server) Update(snap *pipeline.Snapshot) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.snap.Store(snap)
+	desc := Describe(snap.Visible)
+	if desc == s.desc {
+		return false
+	}
+	s.desc = desc
+	s.sdk.AddTool(&sdk.Tool{
+		Name:        ToolName,
+		Title:       "Load a skill",
+		Description: desc,
+		InputSchema: inputSchema,
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}, s.callSkill)
+	return true
+}
+
+func ptr[T any](v T) *T { return &v }
+
+var inputSchema = json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The skill to load: a name from <available_skills> (case-insensitive)."}},"required":["name"],"additionalProperties":false}`)
+
+// invalidParams is a JSON-RPC -32602 error; it must be returned unwrapped.
+func invalidParams(msg string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+}
+
+// callSkill loads one skill. Lookup problems are tool results with isError
+// set, so the model can read them and retry; malformed arguments are
+// JSON-RPC invalid-params errors.
+func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	s.inflight.Add(1)
+	defer s.inflight.Add(-1)
+	if s.draining.Load() {
+		return toolError("The skill server is shutting down; try again when it is back."), nil
+	}
+	snap := s.snap.Load() // this request keeps this snapshot
+	var args map[string]json.RawMessage
+	if len(req.Params.Arguments) > 0 {
+		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+			return nil, invalidParams("arguments must be an object with a string property \"name\"")
+		}
+	}
+	raw, ok := args["name"]
+	if !ok {
+		return nil, invalidParams("missing required argument \"name\": the skill to load")
+	}
+	var name string
+	if err := json.Unmarshal(raw, &name); err != nil {
+		return nil, invalidParams("argument \"name\" must be a string")
+	}
+	if strings.TrimSpace(name) == "" {
+		return nil, invalidParams("argument \"name\" must not be empty")
+	}
+	r, err := snap.Resolve(name)
+	if err != nil {
+		return toolError(lookupMessage(err)), nil
+	}
+	data, err := os.ReadFile(r.File)
+	if err != nil {
+		s.log.Error("skill load failed", "id", r.ID, "file", r.File, "err", err)
+		return toolError(fmt.Sprintf("Skill %s could not be read: %v", r.ID, errors.Unwrap(err))), nil
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: LoadText(r, data)}}}, nil
+}
+
+func toolError(msg string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+}
+
+// lookupMessage turns a resolution error into text for the model.
+func lookupMessage(err error) string {
+	var nf *pipeline.NotFoundError
+	var amb *pipeline.AmbiguousError
+	switch {
+	case errors.As(err, &nf):
+		if len(nf.Suggestions) == 0 {
+			return fmt.Sprintf("Skill %q not found. Use a name from <available_skills> in the skill tool's description.", nf.Name)
+		}
+		return fmt.Sprintf("Skill %q not found. Did you mean: %s? Call the skill tool again with one of these names.",
+			nf.Name, strings.Join(nf.Suggestions, ", "))
+	case errors.As(err, &amb):
+		return fmt.Sprintf("Skill name %q is ambiguous: it matches %s. Call the skill tool again with one of these names.",
+			amb.Name, strings.Join(amb.Candidates, ", "))
+	}
+	return err.Error()
+}
+
+// LoadText is the text a successful load returns: a header, a blank line,
+// then the SKILL.md file exactly as on disk.
+func LoadText(r *pipeline.Record, data []byte) string {
+	var b strings.Builder
+	b.Grow(len(data) + 256)
+	fmt.Fprintf(&b, "Loading: %s\nBase directory: %s\nProvider: %s\nLocation: %s\n", r.ID, r.Dir, r.Provider, r.Location)
+	if r.Plugin != nil {
+		fmt.Fprintf(&b, "Plugin: %s@%s (%s)\n", r.Plugin.Plugin, r.Plugin.Marketplace, r.Plugin.Version)
+	}
+	b.WriteByte('\n')
+	b.Write(data)
+	return b.String()
+}
