@@ -21,7 +21,7 @@ func TestDirsListsWatchableFolders(t *testing.T) {
 		"root/cat/a/SKILL.md":            "---\nname: a\ndescription: A.\n---\n",
 		"root/cat/a/references/x.md":     "x",
 		"root/.hidden/b/SKILL.md":        "---\nname: b\ndescription: B.\n---\n",
-		"root/node_modules/c/SKILL.md":    "---\nname: c\ndescription: C.\n---\n",
+		"root/node_modules/c/SKILL.md":   "---\nname: c\ndescription: C.\n---\n",
 		"plugin/skills/d/SKILL.md":       "---\nname: d\ndescription: D.\n---\n",
 		"plugin/skills/undeclared/x.txt": "x",
 	})
