@@ -23,19 +23,35 @@ func NewEnv(userDir, workspace string, getenv func(string) string) Env {
 // a repository rooted at the home folder would otherwise make every user
 // root a workspace root.
 func WorkspaceDirs(ws, userDir string) []string {
-	ws = filepath.Clean(ws)
+	// Climbing needs absolute paths: the parent of "." is ".", and a
+	// relative user folder never equals an absolute ancestor.
+	ws = absClean(ws)
+	home := ""
+	if userDir != "" {
+		home = absClean(userDir)
+	}
 	dirs := []string{ws}
 	for d := ws; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return dirs
 		}
 		parent := filepath.Dir(d)
-		if parent == d || (userDir != "" && parent == filepath.Clean(userDir)) {
+		// Never climb to or past the user folder: when the workspace is
+		// the user folder itself, its parents are unrelated folders.
+		if parent == d || d == home || parent == home {
 			return dirs[:1]
 		}
 		d = parent
 		dirs = append(dirs, d)
 	}
+}
+
+// absClean makes p absolute (when the current folder is known) and clean.
+func absClean(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }
 
 // WorkspaceRoots returns a copy of tmpl for each workspace folder, with

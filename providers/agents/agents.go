@@ -48,13 +48,18 @@ func (a *Agents) Name() string { return "agents" }
 var named = []string{"gemini", "openclaw"}
 
 // reserved folders are never dynamic agents: version control, caches and
-// tool folders, and the folders that dedicated providers or this one
-// already plan.
+// tool folders, the folders that dedicated providers or this one already
+// plan, and names that would pose as another provider or a filter keyword
+// (".project" would pass for skill_dirs, ".file" is an alias of custom,
+// "all" and "auto" are tokens). Keys are lower-case and matched
+// case-insensitively, since the provider name is lower-cased too (".Claude"
+// must not become a second "claude" provider).
 var reserved = map[string]bool{
 	".git": true, ".hg": true, ".svn": true, ".cache": true, ".npm": true, ".yarn": true,
 	".pnpm-store": true, ".local": true, ".venv": true, ".tox": true, ".idea": true,
 	".agents": true, ".agent": true, ".claude": true, ".codex": true, ".gemini": true, ".openclaw": true,
-	".Trash": true, ".DS_Store": true,
+	".trash": true, ".ds_store": true,
+	".custom": true, ".project": true, ".marketplace": true, ".file": true, ".all": true, ".auto": true,
 }
 
 var agentName = regexp.MustCompile(`^\.[a-zA-Z][a-zA-Z0-9_-]*$`)
@@ -102,7 +107,7 @@ func dynamic(dir string, loc pipeline.Location, kind pipeline.Kind, depth int) [
 	var roots []pipeline.Root
 	for _, e := range ents {
 		n := e.Name()
-		if reserved[n] || !agentName.MatchString(n) {
+		if reserved[strings.ToLower(n)] || !agentName.MatchString(n) {
 			continue
 		}
 		skills := filepath.Join(dir, n, "skills")

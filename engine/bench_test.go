@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/fixture"
+	"github.com/ccski/ccski/providers"
+)
+
+// BenchmarkDiscovery measures discovery over generated trees of every
+// provider: a cold Snapshot (a new engine, so no cache) for each size, and
+// a rescan of the large tree on a warm engine, where every file is a cache
+// hit. Each tree is generated once, outside the timer, on first use.
+func BenchmarkDiscovery(b *testing.B) {
+	base := b.TempDir()              // lives until every sub-benchmark is done
+	trees := map[int]*fixture.Tree{} // sub-benchmarks run one at a time
+	tree := func(b *testing.B, n int) *fixture.Tree {
+		b.Helper()
+		if t, ok := trees[n]; ok {
+			return t
+		}
+		b.StopTimer()
+		defer b.StartTimer()
+		t, err := fixture.Generate(filepath.Join(base, strconv.Itoa(n)), n, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		trees[n] = t
+		return t
+	}
+	newEngine := func(b *testing.B, t *fixture.Tree) *Engine {
+		b.Helper()
+		e, err := New(configs.Default(), providers.NewEnv(t.Home, t.Workspace, func(string) string { return "" }))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return e
+	}
+
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			t := tree(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			skills := 0
+			for range b.N {
+				b.StopTimer()
+				e := newEngine(b, t)
+				b.StartTimer()
+				snap, _, err := e.Snapshot(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				skills = len(snap.All)
+			}
+			b.ReportMetric(float64(skills), "skills")
+		})
+	}
+
+	b.Run("n=10000/rescan", func(b *testing.B) {
+		t := tree(b, 10000)
+		e := newEngine(b, t)
+		snap, _, err := e.Snapshot(context.Background()) // warm the cache
+		if err != nil {
+			b.Fatal(err)
+		}
+		skills := len(snap.All)
+		b.ReportAllocs()
+		b.ResetTimer()
+		read := 0
+		for range b.N {
+			snap, st, err := e.Snapshot(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			read += st.FilesRead
+			skills = len(snap.All)
+		}
+		b.StopTimer()
+		if read != 0 {
+			b.Fatalf("a rescan with nothing changed read %d files", read)
+		}
+		b.ReportMetric(float64(read)/float64(b.N), "files-read/op")
+		b.ReportMetric(float64(skills), "skills")
+	})
+}

@@ -1,0 +1,411 @@
+package agents
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/scan"
+)
+
+// writeTree creates files under base from slash-separated paths: a path
+// ending in "/" is a folder, a value starting with "-> " makes a symlink to
+// the rest of the value, anything else is file content.
+func writeTree(t *testing.T, base string, tree map[string]string) {
+	t.Helper()
+	for p, content := range tree {
+		full := filepath.Join(base, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			if err := os.MkdirAll(full, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if target, ok := strings.CutPrefix(content, "-> "); ok {
+			if err := os.Symlink(filepath.FromSlash(target), full); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func newAgents(t *testing.T, options map[string]any) providers.Provider {
+	t.Helper()
+	p, err := New(options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func plan(t *testing.T, p providers.Provider, env providers.Env) []pipeline.Root {
+	t.Helper()
+	pl, err := p.Plan(context.Background(), env)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if len(pl.Diagnostics) != 0 {
+		t.Errorf("unexpected diagnostics: %v", pl.Diagnostics)
+	}
+	return pl.Roots
+}
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name    string
+		options map[string]any
+		wantErr []string
+	}{
+		{name: "nil options"},
+		{name: "default options", options: map[string]any{"dynamic": true}},
+		{name: "dynamic from an environment variable", options: map[string]any{"dynamic": "false"}},
+		{name: "misspelt key", options: map[string]any{"dynamik": true},
+			wantErr: []string{"providers.agents", `unknown key "dynamik"`, `did you mean "dynamic"?`}},
+		{name: "not a bool", options: map[string]any{"dynamic": "sometimes"},
+			wantErr: []string{"providers.agents"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := New(tt.options)
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatalf("New: %v", err)
+				}
+				if p.Name() != "agents" {
+					t.Errorf("Name() = %q, want agents", p.Name())
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("New(%v) succeeded, want an error", tt.options)
+			}
+			for _, s := range tt.wantErr {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not hold %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+// TestPlanLayout checks every root of a two-level workspace and the user
+// folder, in order, with kinds, locations and depths.
+func TestPlanLayout(t *testing.T) {
+	base := t.TempDir()
+	writeTree(t, base, map[string]string{
+		"repo/.git/":               "",
+		"repo/sub/":                "",
+		"repo/.roo/skills/":        "",
+		"repo/sub/.cursor/skills/": "",
+		"home/.zed/skills/":        "",
+	})
+	abs := func(rel string) string { return filepath.Join(base, filepath.FromSlash(rel)) }
+	r := func(rel, provider string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
+		return pipeline.Root{Path: abs(rel), Provider: provider, Source: "agents", Location: loc, Kind: kind,
+			Depth: depth, Optional: true}
+	}
+	const (
+		proj = pipeline.LocationProject
+		user = pipeline.LocationUser
+	)
+	fixed := func(ws string, depth int) []pipeline.Root {
+		return []pipeline.Root{
+			r(ws+"/.gemini/skills", "gemini", proj, pipeline.KindWorkspaceAgent, depth),
+			r(ws+"/.openclaw/skills", "openclaw", proj, pipeline.KindWorkspaceAgent, depth),
+		}
+	}
+	shared := func(ws string, depth int) []pipeline.Root {
+		return []pipeline.Root{
+			r(ws+"/.agents/skills", "agents", proj, pipeline.KindWorkspaceShared, depth),
+			r(ws+"/.agent/skills", "agents", proj, pipeline.KindWorkspaceShared, depth),
+			r(ws+"/skills", "agents", proj, pipeline.KindWorkspaceRoot, depth),
+		}
+	}
+	var dynamicOn, dynamicOff []pipeline.Root
+	dynamicOn = append(dynamicOn, fixed("repo/sub", 0)...)
+	dynamicOn = append(dynamicOn, r("repo/sub/.cursor/skills", "cursor", proj, pipeline.KindWorkspaceAgent, 0))
+	dynamicOn = append(dynamicOn, shared("repo/sub", 0)...)
+	dynamicOn = append(dynamicOn, fixed("repo", 1)...)
+	dynamicOn = append(dynamicOn, r("repo/.roo/skills", "roo", proj, pipeline.KindWorkspaceAgent, 1))
+	dynamicOn = append(dynamicOn, shared("repo", 1)...)
+	dynamicOn = append(dynamicOn,
+		r("home/.gemini/skills", "gemini", user, pipeline.KindUserAgent, 0),
+		r("home/.openclaw/skills", "openclaw", user, pipeline.KindUserAgent, 0),
+		r("home/.zed/skills", "zed", user, pipeline.KindUserAgent, 0),
+		r("home/.agents/skills", "agents", user, pipeline.KindUserShared, 0),
+		r("home/.agent/skills", "agents", user, pipeline.KindUserShared, 0))
+	for _, x := range dynamicOn {
+		if x.Provider != "cursor" && x.Provider != "roo" && x.Provider != "zed" {
+			dynamicOff = append(dynamicOff, x)
+		}
+	}
+
+	env := providers.NewEnv(abs("home"), abs("repo/sub"), func(string) string { return "" })
+	tests := []struct {
+		name    string
+		options map[string]any
+		want    []pipeline.Root
+	}{
+		{"dynamic by default", nil, dynamicOn},
+		{"dynamic true", map[string]any{"dynamic": true}, dynamicOn},
+		{"dynamic false", map[string]any{"dynamic": false}, dynamicOff},
+		{"dynamic \"false\" from the environment", map[string]any{"dynamic": "false"}, dynamicOff},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newAgents(t, tt.options)
+			got := plan(t, p, env)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("roots mismatch (-want +got):\n%s", diff)
+			}
+			if again := plan(t, p, env); !cmp.Equal(got, again) {
+				t.Errorf("a second Plan differs:\n%s", cmp.Diff(got, again))
+			}
+		})
+	}
+}
+
+// dyn is a dynamic root: its provider and its path relative to the tree.
+type dyn struct {
+	Provider string
+	Path     string
+	Location pipeline.Location
+	Kind     pipeline.Kind
+}
+
+// TestDynamic checks which hidden children become dynamic agents, in a
+// workspace "ws" (outside any repository) and a user folder "home".
+func TestDynamic(t *testing.T) {
+	wsAgent := func(provider, path string) dyn {
+		return dyn{provider, path, pipeline.LocationProject, pipeline.KindWorkspaceAgent}
+	}
+	userAgent := func(provider, path string) dyn {
+		return dyn{provider, path, pipeline.LocationUser, pipeline.KindUserAgent}
+	}
+	tests := []struct {
+		name string
+		tree map[string]string
+		want []dyn
+	}{
+		{
+			name: "a .cursor/skills folder is the cursor agent",
+			tree: map[string]string{"ws/.cursor/skills/": ""},
+			want: []dyn{wsAgent("cursor", "ws/.cursor/skills")},
+		},
+		{
+			name: "the provider name is lower-cased",
+			tree: map[string]string{"ws/.Cursor/skills/": "", "home/.WindSurf/skills/": ""},
+			want: []dyn{wsAgent("cursor", "ws/.Cursor/skills"), userAgent("windsurf", "home/.WindSurf/skills")},
+		},
+		{
+			name: "reserved folders are never dynamic agents",
+			tree: map[string]string{
+				"ws/.git/skills/": "", "ws/.hg/skills/": "", "ws/.svn/skills/": "", "ws/.cache/skills/": "",
+				"ws/.npm/skills/": "", "ws/.yarn/skills/": "", "ws/.pnpm-store/skills/": "", "ws/.local/skills/": "",
+				"ws/.venv/skills/": "", "ws/.tox/skills/": "", "ws/.idea/skills/": "",
+				"ws/.agents/skills/": "", "ws/.agent/skills/": "", "ws/.claude/skills/": "", "ws/.codex/skills/": "",
+				"ws/.gemini/skills/": "", "ws/.openclaw/skills/": "", "ws/.Trash/skills/": "",
+				"home/.claude/skills/": "", "home/.codex/skills/": "", "home/.cache/skills/": "", "home/.local/skills/": "",
+			},
+		},
+		{
+			name: "reserved names match whatever their case",
+			tree: map[string]string{
+				"ws/.Claude/skills/": "", "ws/.GIT/skills/": "", "ws/.Codex/skills/": "", "ws/.AGENTS/skills/": "",
+				"home/.Gemini/skills/": "", "home/.trash/skills/": "",
+			},
+		},
+		{
+			name: "names that would pose as another provider or a filter keyword",
+			tree: map[string]string{
+				"ws/.project/skills/": "", "ws/.custom/skills/": "", "ws/.file/skills/": "",
+				"ws/.marketplace/skills/": "", "ws/.all/skills/": "", "home/.Auto/skills/": "",
+			},
+		},
+		{
+			name: "a hidden child without skills/ is not planned",
+			tree: map[string]string{"ws/.vscode/settings.json": "{}", "ws/.empty/": "", "ws/.other/skill/": ""},
+		},
+		{
+			name: "a file named skills is not planned",
+			tree: map[string]string{"ws/.filey/skills": "not a folder", "home/.notes/skills": ""},
+		},
+		{
+			name: "visible folders and bad names are not agents",
+			tree: map[string]string{"ws/visible/skills/": "", "ws/.1password/skills/": "", "ws/..x/skills/": "",
+				"ws/.a.b/skills/": "", "ws/.-dash/skills/": ""},
+		},
+		{
+			name: "names with digits, dashes and underscores",
+			tree: map[string]string{"ws/.my-agent_2/skills/": ""},
+			want: []dyn{wsAgent("my-agent_2", "ws/.my-agent_2/skills")},
+		},
+		{
+			name: "a symlinked skills folder counts; a dangling one does not",
+			tree: map[string]string{
+				"target/": "", "ws/.linked/skills": "-> ../../target",
+				"ws/.dangling/skills": "-> ../../nowhere",
+			},
+			want: []dyn{wsAgent("linked", "ws/.linked/skills")},
+		},
+		{
+			name: "sorted by agent name at each level, workspace before user",
+			tree: map[string]string{
+				"ws/.zeta/skills/": "", "ws/.alpha/skills/": "", "ws/.Beta/skills/": "",
+				"home/.yak/skills/": "", "home/.cursor/skills/": "",
+			},
+			want: []dyn{
+				wsAgent("alpha", "ws/.alpha/skills"), wsAgent("beta", "ws/.Beta/skills"), wsAgent("zeta", "ws/.zeta/skills"),
+				userAgent("cursor", "home/.cursor/skills"), userAgent("yak", "home/.yak/skills"),
+			},
+		},
+		{
+			name: "only immediate children are looked at",
+			tree: map[string]string{"ws/sub/.cursor/skills/": "", "ws/.cursor/nested/.deep/skills/": ""},
+		},
+		{
+			name: "missing user folder",
+			tree: map[string]string{"ws/.cursor/skills/": "", "home": "-> nowhere"},
+			want: []dyn{wsAgent("cursor", "ws/.cursor/skills")},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			writeTree(t, base, map[string]string{"ws/": "", "home/": ""})
+			if _, ok := tt.tree["home"]; ok {
+				if err := os.Remove(filepath.Join(base, "home")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			writeTree(t, base, tt.tree)
+			env := providers.Env{UserDir: filepath.Join(base, "home"), Workspace: filepath.Join(base, "ws"),
+				WorkspaceDirs: []string{filepath.Join(base, "ws")}, Getenv: func(string) string { return "" }}
+
+			// With dynamic off only the fixed roots are planned: gemini,
+			// openclaw, .agents, .agent and skills/ in the workspace, and
+			// all but skills/ in the user folder.
+			fixed := plan(t, newAgents(t, map[string]any{"dynamic": false}), env)
+			if len(fixed) != 9 {
+				t.Errorf("dynamic: false planned %d roots, want the 9 fixed ones: %v", len(fixed), fixed)
+			}
+			isFixed := map[string]bool{}
+			for _, r := range fixed {
+				isFixed[r.Path] = true
+			}
+
+			on := plan(t, newAgents(t, nil), env)
+			var got []dyn
+			var rest []pipeline.Root
+			for _, r := range on {
+				if isFixed[r.Path] {
+					rest = append(rest, r)
+					continue
+				}
+				rel, err := filepath.Rel(base, r.Path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, dyn{r.Provider, filepath.ToSlash(rel), r.Location, r.Kind})
+				if r.Source != "agents" || !r.Optional || r.Depth != 0 {
+					t.Errorf("dynamic root %+v: want Source agents, Optional, Depth 0", r)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("dynamic roots mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(fixed, rest); diff != "" {
+				t.Errorf("fixed roots differ with dynamic on (-off +on):\n%s", diff)
+			}
+		})
+	}
+}
+
+type found struct {
+	Name     string
+	Provider string
+	Location pipeline.Location
+	Kind     pipeline.Kind
+}
+
+// TestPlanScan scans the planned roots over the testdata tree: repo is the
+// workspace and repository root, home the user folder.
+func TestPlanScan(t *testing.T) {
+	base := t.TempDir()
+	if err := os.CopyFS(base, os.DirFS("testdata/tree")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(base, "repo", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const (
+		proj = pipeline.LocationProject
+		user = pipeline.LocationUser
+	)
+	tests := []struct {
+		name    string
+		options map[string]any
+		want    []found
+	}{
+		{
+			name: "dynamic on",
+			want: []found{
+				{"ws-gemini", "gemini", proj, pipeline.KindWorkspaceAgent},
+				{"ws-openclaw", "openclaw", proj, pipeline.KindWorkspaceAgent},
+				{"ws-cursor", "cursor", proj, pipeline.KindWorkspaceAgent},
+				{"ws-shared", "agents", proj, pipeline.KindWorkspaceShared},
+				{"ws-legacy", "agents", proj, pipeline.KindWorkspaceShared},
+				{"ws-root", "agents", proj, pipeline.KindWorkspaceRoot},
+				{"user-gemini", "gemini", user, pipeline.KindUserAgent},
+				{"user-openclaw", "openclaw", user, pipeline.KindUserAgent},
+				{"user-windsurf", "windsurf", user, pipeline.KindUserAgent},
+				{"user-shared", "agents", user, pipeline.KindUserShared},
+				{"user-legacy", "agents", user, pipeline.KindUserShared},
+			},
+		},
+		{
+			name:    "dynamic off",
+			options: map[string]any{"dynamic": false},
+			want: []found{
+				{"ws-gemini", "gemini", proj, pipeline.KindWorkspaceAgent},
+				{"ws-openclaw", "openclaw", proj, pipeline.KindWorkspaceAgent},
+				{"ws-shared", "agents", proj, pipeline.KindWorkspaceShared},
+				{"ws-legacy", "agents", proj, pipeline.KindWorkspaceShared},
+				{"ws-root", "agents", proj, pipeline.KindWorkspaceRoot},
+				{"user-gemini", "gemini", user, pipeline.KindUserAgent},
+				{"user-openclaw", "openclaw", user, pipeline.KindUserAgent},
+				{"user-shared", "agents", user, pipeline.KindUserShared},
+				{"user-legacy", "agents", user, pipeline.KindUserShared},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo"), func(string) string { return "" })
+			res := scan.Scan(context.Background(), plan(t, newAgents(t, tt.options), env), scan.DefaultOptions())
+			if len(res.Diagnostics) != 0 {
+				t.Errorf("unexpected diagnostics: %v", res.Diagnostics)
+			}
+			var got []found
+			for _, r := range res.Records {
+				got = append(got, found{r.Name, r.Provider, r.Location, r.Kind})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

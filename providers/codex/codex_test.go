@@ -1,0 +1,270 @@
+package codex
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/scan"
+)
+
+func vars(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name    string
+		options map[string]any
+		wantErr []string
+	}{
+		{name: "nil options"},
+		{name: "default options", options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}}},
+		{name: "system_dirs from an environment variable", options: map[string]any{"system_dirs": "/a,/b"}},
+		{name: "misspelt key", options: map[string]any{"system_dir": []any{"/x"}},
+			wantErr: []string{"providers.codex", `unknown key "system_dir"`, `did you mean "system_dirs"?`}},
+		{name: "misspelt home", options: map[string]any{"hmoe": "/x"},
+			wantErr: []string{"providers.codex", `unknown key "hmoe"`, `did you mean "home"?`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := New(tt.options)
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatalf("New: %v", err)
+				}
+				if p.Name() != "codex" {
+					t.Errorf("Name() = %q, want codex", p.Name())
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("New(%v) succeeded, want an error", tt.options)
+			}
+			for _, s := range tt.wantErr {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not hold %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func root(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
+	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "codex", Source: "codex",
+		Location: loc, Kind: kind, Depth: depth, Optional: true}
+}
+
+func wsRoot(path string, depth int) pipeline.Root {
+	return root(path, pipeline.LocationProject, pipeline.KindWorkspaceAgent, depth)
+}
+
+func userRoot(path string) pipeline.Root {
+	return root(path, pipeline.LocationUser, pipeline.KindUserAgent, 0)
+}
+
+func sysRoot(path string) pipeline.Root {
+	return root(path, pipeline.LocationUser, pipeline.KindSystem, 0)
+}
+
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		name    string
+		options map[string]any
+		dirs    []string
+		env     map[string]string
+		want    []pipeline.Root
+	}{
+		{
+			name: "no options: workspace roots nearest first, then the user root",
+			dirs: []string{"/r/a", "/r"},
+			want: []pipeline.Root{wsRoot("/r/a/.codex/skills", 0), wsRoot("/r/.codex/skills", 1), userRoot("/u/.codex/skills")},
+		},
+		{
+			name:    "default options plan /etc/codex/skills last",
+			options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}},
+			dirs:    []string{"/w"},
+			want:    []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/u/.codex/skills"), sysRoot("/etc/codex/skills")},
+		},
+		{
+			name: "CODEX_HOME replaces ~/.codex",
+			dirs: []string{"/w"},
+			env:  map[string]string{"CODEX_HOME": "/ch"},
+			want: []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/ch/skills")},
+		},
+		{
+			name:    "home option beats CODEX_HOME",
+			options: map[string]any{"home": "/alt"},
+			dirs:    []string{"/w"},
+			env:     map[string]string{"CODEX_HOME": "/ch"},
+			want:    []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/alt/skills")},
+		},
+		{
+			name:    "empty home option falls back to CODEX_HOME",
+			options: map[string]any{"home": ""},
+			dirs:    []string{"/w"},
+			env:     map[string]string{"CODEX_HOME": "/ch"},
+			want:    []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/ch/skills")},
+		},
+		{
+			name:    "several system dirs in order, from an environment-style string",
+			options: map[string]any{"system_dirs": "/s1,/s2"},
+			dirs:    []string{"/w"},
+			want:    []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/u/.codex/skills"), sysRoot("/s1"), sysRoot("/s2")},
+		},
+		{
+			name:    "empty system dirs",
+			options: map[string]any{"system_dirs": []any{}},
+			want:    []pipeline.Root{userRoot("/u/.codex/skills")},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := New(tt.options)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var dirs []string
+			for _, d := range tt.dirs {
+				dirs = append(dirs, filepath.FromSlash(d))
+			}
+			env := providers.Env{UserDir: filepath.FromSlash("/u"), WorkspaceDirs: dirs, Getenv: vars(tt.env)}
+			plan, err := p.Plan(context.Background(), env)
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, plan.Roots); diff != "" {
+				t.Errorf("roots mismatch (-want +got):\n%s", diff)
+			}
+			if len(plan.Diagnostics) != 0 {
+				t.Errorf("unexpected diagnostics: %v", plan.Diagnostics)
+			}
+		})
+	}
+}
+
+func TestPlanReadsEnvNotProcess(t *testing.T) {
+	t.Setenv("CODEX_HOME", "/from-process")
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := p.Plan(context.Background(), providers.Env{UserDir: filepath.FromSlash("/u"), Getenv: vars(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]pipeline.Root{userRoot("/u/.codex/skills")}, plan.Roots); diff != "" {
+		t.Errorf("roots mismatch (-want +got):\n%s", diff)
+	}
+}
+
+type found struct {
+	Name string
+	Kind pipeline.Kind
+	Root string // relative to the tree
+}
+
+// TestPlanScan scans the planned roots over the testdata tree. The bundled
+// skills in .system are never found; system dirs give KindSystem records.
+func TestPlanScan(t *testing.T) {
+	tests := []struct {
+		name    string
+		options func(base string) map[string]any
+		env     func(base string) map[string]string
+		want    []found
+	}{
+		{
+			name: "default home and two system dirs, one missing",
+			options: func(base string) map[string]any {
+				return map[string]any{"system_dirs": []any{
+					filepath.Join(base, "etc", "codex", "skills"),
+					filepath.Join(base, "missing"),
+					filepath.Join(base, "opt", "codex", "skills"),
+				}}
+			},
+			want: []found{
+				{"repo-skill", pipeline.KindWorkspaceAgent, "repo/.codex/skills"},
+				{"nested", pipeline.KindUserAgent, "home/.codex/skills"},
+				{"my-skill", pipeline.KindUserAgent, "home/.codex/skills"},
+				{"sys-skill", pipeline.KindSystem, "etc/codex/skills"},
+				{"opt-skill", pipeline.KindSystem, "opt/codex/skills"},
+			},
+		},
+		{
+			name: "CODEX_HOME",
+			env: func(base string) map[string]string {
+				return map[string]string{"CODEX_HOME": filepath.Join(base, "codexhome")}
+			},
+			want: []found{
+				{"repo-skill", pipeline.KindWorkspaceAgent, "repo/.codex/skills"},
+				{"env-skill", pipeline.KindUserAgent, "codexhome/skills"},
+			},
+		},
+		{
+			name:    "home option",
+			options: func(base string) map[string]any { return map[string]any{"home": filepath.Join(base, "alt")} },
+			env: func(base string) map[string]string {
+				return map[string]string{"CODEX_HOME": filepath.Join(base, "codexhome")}
+			},
+			want: []found{
+				{"repo-skill", pipeline.KindWorkspaceAgent, "repo/.codex/skills"},
+				{"alt-skill", pipeline.KindUserAgent, "alt/skills"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			if err := os.CopyFS(base, os.DirFS("testdata/tree")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(base, "repo", ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var opts map[string]any
+			if tt.options != nil {
+				opts = tt.options(base)
+			}
+			var m map[string]string
+			if tt.env != nil {
+				m = tt.env(base)
+			}
+			p, err := New(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo"), vars(m))
+			plan, err := p.Plan(context.Background(), env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
+			if len(res.Diagnostics) != 0 {
+				t.Errorf("unexpected diagnostics (a missing optional root is no problem): %v", res.Diagnostics)
+			}
+			var got []found
+			for _, r := range res.Records {
+				if r.Provider != "codex" {
+					t.Errorf("record %s has provider %q", r.Name, r.Provider)
+				}
+				if strings.Contains(r.Dir, ".system") {
+					t.Errorf("bundled skill %s at %s was found", r.Name, r.Dir)
+				}
+				rel, err := filepath.Rel(base, r.Root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, found{r.Name, r.Kind, filepath.ToSlash(rel)})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,254 @@
+package custom
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/scan"
+)
+
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		spec    string
+		path    string
+		scope   string
+		wantErr []string // substrings of the error; nil means no error
+	}{
+		{spec: "dir", path: "dir"},
+		{spec: "dir?scope=docs", path: "dir", scope: "docs"},
+		{spec: "/abs/dir?scope=docs", path: "/abs/dir", scope: "docs"},
+		{spec: "../up/dir?scope=my-team_2", path: "../up/dir", scope: "my-team_2"},
+		{spec: "dir?scope=a%2Db", path: "dir", scope: "a-b"},
+		{spec: "dir?", path: "dir"},
+		{spec: "dir?scope=", path: "dir"},
+		{spec: "", wantErr: []string{"empty skill folder"}},
+		{spec: "?scope=docs", wantErr: []string{"empty skill folder", `"?scope=docs"`}},
+		{spec: "dir?scope=a:b", wantErr: []string{`"dir?scope=a:b"`, `scope "a:b"`, "must not contain ':' or spaces"}},
+		{spec: "dir?scope=x y", wantErr: []string{`scope "x y"`, "must not contain"}},
+		{spec: "dir?scope=x+y", wantErr: []string{`scope "x y"`, "must not contain"}},
+		{spec: "dir?scope=x%09y", wantErr: []string{"must not contain"}},
+		{spec: "dir?foo=1", wantErr: []string{`"dir?foo=1"`, `unknown parameter "foo"`, "only scope=name"}},
+		{spec: "dir?scope=docs&foo=1", wantErr: []string{`unknown parameter "foo"`}},
+		{spec: "dir?scope=%zz", wantErr: []string{`"dir?scope=%zz"`, "bad query"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			path, scope, err := Split(tt.spec)
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatalf("Split(%q): %v", tt.spec, err)
+				}
+				if path != tt.path || scope != tt.scope {
+					t.Errorf("Split(%q) = %q, %q; want %q, %q", tt.spec, path, scope, tt.path, tt.scope)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Split(%q) = %q, %q, nil; want an error", tt.spec, path, scope)
+			}
+			if !strings.HasPrefix(err.Error(), "custom: ") {
+				t.Errorf("error %q does not start with \"custom: \"", err)
+			}
+			for _, s := range tt.wantErr {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not hold %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name    string
+		options map[string]any
+		wantErr []string
+	}{
+		{name: "nil options"},
+		{name: "default options", options: map[string]any{"dirs": []any{}}},
+		{name: "dirs with scopes", options: map[string]any{"dirs": []any{"a?scope=x", "b"}}},
+		{name: "dirs from an environment variable", options: map[string]any{"dirs": "a?scope=x,b"}},
+		{name: "bad scope", options: map[string]any{"dirs": []any{"ok", "a?scope=x:y"}},
+			wantErr: []string{"custom:", `scope "x:y"`}},
+		{name: "empty folder", options: map[string]any{"dirs": []any{""}},
+			wantErr: []string{"empty skill folder"}},
+		{name: "misspelt key", options: map[string]any{"dris": []any{"a"}},
+			wantErr: []string{"providers.custom", `unknown key "dris"`, `did you mean "dirs"?`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := New(tt.options)
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatalf("New: %v", err)
+				}
+				if p.Name() != "custom" {
+					t.Errorf("Name() = %q, want custom", p.Name())
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("New(%v) succeeded, want an error", tt.options)
+			}
+			for _, s := range tt.wantErr {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not hold %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func root(path, prefix string) pipeline.Root {
+	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "custom", Source: "custom",
+		Location: pipeline.LocationCustom, Kind: pipeline.KindCustom, Prefix: prefix}
+}
+
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		name string
+		dirs any
+		want []pipeline.Root
+	}{
+		{name: "none", want: nil},
+		{
+			name: "relative folders resolve against the workspace; order kept",
+			dirs: []any{"z?scope=docs", "/abs/a/", "../b/./c"},
+			want: []pipeline.Root{root("/r/ws/z", "docs"), root("/abs/a", ""), root("/r/b/c", "")},
+		},
+		{
+			name: "the same folder twice with different scopes",
+			dirs: "s?scope=one,s?scope=two",
+			want: []pipeline.Root{root("/r/ws/s", "one"), root("/r/ws/s", "two")},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := map[string]any{}
+			if tt.dirs != nil {
+				opts["dirs"] = tt.dirs
+			}
+			p, err := New(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := providers.Env{UserDir: filepath.FromSlash("/u"), Workspace: filepath.FromSlash("/r/ws"),
+				WorkspaceDirs: []string{filepath.FromSlash("/r/ws"), filepath.FromSlash("/r")},
+				Getenv:        func(string) string { return "" }}
+			plan, err := p.Plan(context.Background(), env)
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, plan.Roots); diff != "" {
+				t.Errorf("roots mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPlanScan scans custom roots over the testdata tree: a single skill
+// folder, a tree of skills, scopes, and a missing folder.
+func TestPlanScan(t *testing.T) {
+	base := t.TempDir()
+	if err := os.CopyFS(base, os.DirFS("testdata/tree")); err != nil {
+		t.Fatal(err)
+	}
+	type rec struct {
+		Name     string
+		Dir      string // relative to the tree
+		Location pipeline.Location
+		Kind     pipeline.Kind
+		Refs     bool
+	}
+	type diag struct {
+		Code string
+		Path string // relative to the tree
+	}
+	single := func(name string) rec {
+		return rec{name, "single/pdf", pipeline.LocationCustom, pipeline.KindCustom, true}
+	}
+	tests := []struct {
+		name      string
+		dirs      []any
+		want      []rec
+		wantDiags []diag
+	}{
+		{
+			name: "a single skill folder",
+			dirs: []any{"single/pdf"},
+			want: []rec{single("pdf")},
+		},
+		{
+			name: "a single skill folder with a scope",
+			dirs: []any{"single/pdf?scope=docs"},
+			want: []rec{single("docs:pdf")},
+		},
+		{
+			name: "a single skill folder given with a trailing slash",
+			dirs: []any{"single/pdf/?scope=docs"},
+			want: []rec{single("docs:pdf")},
+		},
+		{
+			name: "a tree of skills with a scope; hidden folders skipped",
+			dirs: []any{"many?scope=team"},
+			want: []rec{
+				{"team:alpha", "many/alpha", pipeline.LocationCustom, pipeline.KindCustom, false},
+				{"team:beta", "many/group/beta", pipeline.LocationCustom, pipeline.KindCustom, false},
+			},
+		},
+		{
+			name: "several folders in order; a missing one is reported",
+			dirs: []any{"single", "missing?scope=x", "many"},
+			want: []rec{
+				single("pdf"),
+				{"alpha", "many/alpha", pipeline.LocationCustom, pipeline.KindCustom, false},
+				{"beta", "many/group/beta", pipeline.LocationCustom, pipeline.KindCustom, false},
+			},
+			wantDiags: []diag{{"root-missing", "missing"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := New(map[string]any{"dirs": tt.dirs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := p.Plan(context.Background(), providers.NewEnv(filepath.Join(base, "home"), base, func(string) string { return "" }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
+			rel := func(p string) string {
+				r, err := filepath.Rel(base, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return filepath.ToSlash(r)
+			}
+			var got []rec
+			for _, r := range res.Records {
+				if r.Provider != "custom" {
+					t.Errorf("record %s has provider %q", r.Name, r.Provider)
+				}
+				got = append(got, rec{r.Name, rel(r.Dir), r.Location, r.Kind, r.HasReferences})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records mismatch (-want +got):\n%s", diff)
+			}
+			var gotDiags []diag
+			for _, d := range res.Diagnostics {
+				gotDiags = append(gotDiags, diag{d.Code, rel(d.Path)})
+			}
+			if diff := cmp.Diff(tt.wantDiags, gotDiags); diff != "" {
+				t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
