@@ -1,6 +1,9 @@
 package pipeline
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // RootReport describes one root that discovery considered.
 type RootReport struct {
@@ -33,7 +36,8 @@ type Snapshot struct {
 	Created time.Time
 
 	visible *Index
-	all     *Index
+	allOnce sync.Once
+	all     *Index // built on first use: only explanations need it
 }
 
 // NewSnapshot builds a snapshot and its name-resolution indexes. It takes
@@ -43,7 +47,6 @@ func NewSnapshot(all, visible []*Record, drops []Drop, roots []RootReport, diags
 		All: all, Visible: visible, Drops: drops, Roots: roots, Diagnostics: diags,
 		Created: time.Now(),
 		visible: NewIndex(visible),
-		all:     NewIndex(all),
 	}
 }
 
@@ -53,7 +56,10 @@ func (s *Snapshot) Resolve(name string) (*Record, error) { return s.visible.Reso
 
 // ResolveAny is Resolve over every discovered record, including those the
 // pipeline dropped. The CLI uses it to explain a hidden skill.
-func (s *Snapshot) ResolveAny(name string) (*Record, error) { return s.all.Resolve(name) }
+func (s *Snapshot) ResolveAny(name string) (*Record, error) {
+	s.allOnce.Do(func() { s.all = NewIndex(s.All) })
+	return s.all.Resolve(name)
+}
 
 // DropOf returns the drop that removed r, if any.
 func (s *Snapshot) DropOf(r *Record) (Drop, bool) {

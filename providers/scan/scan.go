@@ -88,6 +88,7 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 	if workers <= 0 {
 		workers = max(4, 2*runtime.GOMAXPROCS(0))
 	}
+	now := time.Now()
 
 	// Phase 1: walk the roots, a few at a time.
 	walks := make([]walk, len(roots))
@@ -98,7 +99,7 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 		sem <- struct{}{}
 		go func(i int) {
 			defer func() { <-sem; wg.Done() }()
-			walks[i] = walkRoot(ctx, i, roots[i], opt)
+			walks[i] = walkRoot(ctx, i, roots[i], opt, now)
 		}(i)
 	}
 	wg.Wait()
@@ -136,12 +137,15 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 	for i := range walks {
 		res.Diagnostics = append(res.Diagnostics, walks[i].diags...)
 		res.Dirs = append(res.Dirs, walks[i].dirs...)
+		for d, l := range walks[i].lists {
+			res.Cache.dirs[d] = l
+		}
 		for ; ci < len(cands) && cands[ci].root == i; ci++ {
 			p := parsed[ci]
 			if p.entry == nil && p.err == nil {
 				continue // never parsed: the scan was cancelled
 			}
-			if p.entry != nil {
+			if p.entry != nil && !racy(p.entry.mtime, now) {
 				res.Cache.put(p.file, p.entry)
 			}
 			rec, diags := build(roots[i], cands[ci], p)
@@ -160,6 +164,7 @@ type walk struct {
 	cands  []candidate
 	diags  []pipeline.Diagnostic
 	dirs   []string // folders listed, symlinks resolved
+	lists  map[string]*listing
 }
 
 func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, args ...any) pipeline.Diagnostic {
@@ -168,8 +173,9 @@ func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, 
 }
 
 // walkRoot finds the skill folders under one root.
-func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options) walk {
-	var w walk
+func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now time.Time) walk {
+	wk := walker{idx: idx, root: root, prev: opt.Cache, now: now, w: walk{lists: map[string]*listing{}}}
+	w := &wk.w
 	real, err := realPath(root.Path)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -180,119 +186,222 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options) wal
 			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-missing", root.Path,
 				"skill root does not exist: create it or remove it from the configuration"))
 		}
-		return w
+		return *w
 	}
 	if st, err := os.Stat(real); err != nil || !st.IsDir() {
 		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-not-folder", root.Path,
 			"skill root is not a folder"))
-		return w
+		return *w
 	}
 	w.exists = true
-
 	if root.Skills != nil {
-		w.dirs = append(w.dirs, real)
-		for _, s := range root.Skills {
-			dir := s
-			if !filepath.IsAbs(dir) {
-				dir = filepath.Join(root.Path, s)
-			}
-			rd, err := realPath(dir)
-			if err != nil {
-				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "declared-skill-missing", dir,
-					"declared skill folder does not exist"))
-				continue
-			}
-			ents, err := os.ReadDir(rd)
-			if err != nil {
-				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "folder-unreadable", dir,
-					"cannot read folder: %v", err))
-				continue
-			}
-			w.dirs = append(w.dirs, rd)
-			c, ok, d := inspect(idx, root, dir, rd, ents)
-			w.diags = append(w.diags, d...)
-			if !ok {
-				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "declared-skill-missing", dir,
-					"declared skill folder has no SKILL.md"))
-				continue
-			}
-			w.cands = append(w.cands, c)
-		}
-		return w
+		wk.declared(real)
+	} else {
+		wk.visited = map[string]bool{}
+		wk.visit(ctx, opt, root.Path, real, 0)
 	}
+	return *w
+}
 
-	visited := map[string]bool{}
-	dirs := 0
-	depthHit := false
-	var visit func(dir, realDir string, depth int)
-	visit = func(dir, realDir string, depth int) {
-		if ctx.Err() != nil || visited[realDir] {
-			return
+// walker holds the state of one root's walk.
+type walker struct {
+	idx      int
+	root     pipeline.Root
+	prev     *Cache
+	now      time.Time
+	w        walk
+	visited  map[string]bool
+	dirs     int
+	depthHit bool
+}
+
+// declared reads exactly the skill folders the root lists. Each parent
+// folder is resolved once; a skill folder costs one lstat plus its listing.
+func (wk *walker) declared(real string) {
+	w, root := &wk.w, wk.root
+	w.dirs = append(w.dirs, real)
+	parents := map[string]string{filepath.Clean(root.Path): real}
+	for _, s := range root.Skills {
+		dir := s
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(root.Path, s)
 		}
-		visited[realDir] = true
-		dirs++
-		if dirs > opt.MaxDirs {
-			if dirs == opt.MaxDirs+1 {
-				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "walk-limit", root.Path,
-					"stopped after %d folders; raise limits.max_dirs or point the root at a smaller tree", opt.MaxDirs))
+		dir = filepath.Clean(dir)
+		parent := filepath.Dir(dir)
+		rp, ok := parents[parent]
+		if !ok {
+			var err error
+			if rp, err = realPath(parent); err != nil {
+				rp = ""
 			}
-			return
+			parents[parent] = rp
 		}
-		ents, err := os.ReadDir(realDir)
+		rd := ""
+		if rp != "" {
+			rd = filepath.Join(rp, filepath.Base(dir))
+			if st, err := os.Lstat(rd); err != nil {
+				rd = ""
+			} else if st.Mode()&fs.ModeSymlink != 0 {
+				if rd, err = realPath(rd); err != nil {
+					rd = ""
+				}
+			}
+		}
+		if rd == "" {
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "declared-skill-missing", dir,
+				"declared skill folder does not exist"))
+			continue
+		}
+		l, err := wk.list(rd)
 		if err != nil {
 			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "folder-unreadable", dir,
 				"cannot read folder: %v", err))
-			return
+			continue
 		}
-		w.dirs = append(w.dirs, realDir)
-		c, ok, d := inspect(idx, root, dir, realDir, ents)
+		w.dirs = append(w.dirs, rd)
+		c, ok, d := inspect(wk.idx, root, dir, rd, l)
 		w.diags = append(w.diags, d...)
-		if ok {
-			w.cands = append(w.cands, c)
-			return // a skill folder's contents belong to the skill
+		if !ok {
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "declared-skill-missing", dir,
+				"declared skill folder has no SKILL.md"))
+			continue
 		}
-		for _, e := range ents {
-			name := e.Name()
-			if strings.HasPrefix(name, ".") || name == "node_modules" {
+		w.cands = append(w.cands, c)
+	}
+}
+
+// visit searches one folder and, unless it is a skill folder, its
+// sub-folders.
+func (wk *walker) visit(ctx context.Context, opt Options, dir, realDir string, depth int) {
+	w, root := &wk.w, wk.root
+	if ctx.Err() != nil || wk.visited[realDir] {
+		return
+	}
+	wk.visited[realDir] = true
+	wk.dirs++
+	if wk.dirs > opt.MaxDirs {
+		if wk.dirs == opt.MaxDirs+1 {
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "walk-limit", root.Path,
+				"stopped after %d folders; raise limits.max_dirs or point the root at a smaller tree", opt.MaxDirs))
+		}
+		return
+	}
+	l, err := wk.list(realDir)
+	if err != nil {
+		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "folder-unreadable", dir,
+			"cannot read folder: %v", err))
+		return
+	}
+	w.dirs = append(w.dirs, realDir)
+	c, ok, d := inspect(wk.idx, root, dir, realDir, l)
+	w.diags = append(w.diags, d...)
+	if ok {
+		w.cands = append(w.cands, c)
+		return // a skill folder's contents belong to the skill
+	}
+	for _, sub := range l.subdirs {
+		child, childReal := filepath.Join(dir, sub.name), filepath.Join(realDir, sub.name)
+		if sub.link {
+			r, err := filepath.EvalSymlinks(childReal)
+			if err != nil {
+				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "broken-symlink", child,
+					"symlink cannot be followed: %v", err))
 				continue
 			}
-			child, childReal := filepath.Join(dir, name), filepath.Join(realDir, name)
-			switch {
-			case e.IsDir():
-			case e.Type()&fs.ModeSymlink != 0:
-				r, err := filepath.EvalSymlinks(childReal)
-				if err != nil {
-					w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "broken-symlink", child,
-						"symlink cannot be followed: %v", err))
-					continue
-				}
-				st, err := os.Stat(r)
-				if err != nil || !st.IsDir() {
-					continue
-				}
-				if visited[r] {
-					w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, "symlink-loop", child,
-						"symlink leads to a folder already scanned (%s); skipped", r))
-					continue
-				}
-				childReal = r
-			default:
+			st, err := os.Stat(r)
+			if err != nil || !st.IsDir() {
 				continue
 			}
-			if depth+1 > opt.MaxDepth {
-				if !depthHit {
-					depthHit = true
-					w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, "depth-limit", child,
-						"not searched: deeper than %d levels below the root (limits.max_depth)", opt.MaxDepth))
-				}
+			if wk.visited[r] {
+				w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, "symlink-loop", child,
+					"symlink leads to a folder already scanned (%s); skipped", r))
 				continue
 			}
-			visit(child, childReal, depth+1)
+			childReal = r
+		}
+		if depth+1 > opt.MaxDepth {
+			if !wk.depthHit {
+				wk.depthHit = true
+				w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, "depth-limit", child,
+					"not searched: deeper than %d levels below the root (limits.max_depth)", opt.MaxDepth))
+			}
+			continue
+		}
+		wk.visit(ctx, opt, child, childReal, depth+1)
+	}
+}
+
+// listing is what the scanner needs from one folder's entries.
+type listing struct {
+	mtime                  time.Time
+	skill, disabled, lower bool
+	refs, scripts, assets  bool
+	// subdirs are the folders (or symlinks) to descend into, sorted;
+	// hidden folders and node_modules are left out.
+	subdirs []subdir
+}
+
+type subdir struct {
+	name string
+	link bool // a symlink, to be resolved
+}
+
+// list returns the listing of realDir. When the previous scan listed the
+// folder and its modification time has not changed since, that listing is
+// reused: adding, removing or renaming an entry changes a folder's time.
+func (wk *walker) list(realDir string) (*listing, error) {
+	st, err := os.Stat(realDir)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", realDir)
+	}
+	if l := wk.prev.dir(realDir, st.ModTime()); l != nil {
+		wk.w.lists[realDir] = l
+		return l, nil
+	}
+	ents, err := os.ReadDir(realDir)
+	if err != nil {
+		return nil, err
+	}
+	l := &listing{mtime: st.ModTime()}
+	for _, e := range ents {
+		name := e.Name()
+		switch name {
+		case SkillFile:
+			l.skill = true
+		case DisabledFile:
+			l.disabled = true
+		case "skill.md", "Skill.md":
+			l.lower = true
+		case "references":
+			l.refs = isDir(realDir, e)
+		case "scripts":
+			l.scripts = isDir(realDir, e)
+		case "assets":
+			l.assets = isDir(realDir, e)
+		}
+		if strings.HasPrefix(name, ".") || name == "node_modules" {
+			continue
+		}
+		switch {
+		case e.IsDir():
+			l.subdirs = append(l.subdirs, subdir{name: name})
+		case e.Type()&fs.ModeSymlink != 0:
+			l.subdirs = append(l.subdirs, subdir{name: name, link: true})
 		}
 	}
-	visit(root.Path, real, 0)
-	return w
+	if !racy(l.mtime, wk.now) {
+		wk.w.lists[realDir] = l
+	}
+	return l, nil
 }
+
+// racy reports whether a time is too close to now to trust: a change made
+// within the file system's timestamp granularity of the last look would
+// leave the time unchanged. Such entries are read again next time.
+func racy(mtime, now time.Time) bool { return now.Sub(mtime) < 2*time.Second }
 
 // realPath resolves symlinks and makes the path absolute, so that the loop
 // guard and RealDir compare equal paths however the root was spelled.
@@ -304,37 +413,20 @@ func realPath(p string) (string, error) {
 	return filepath.Abs(r)
 }
 
-// inspect decides whether a folder is a skill from its entries.
-func inspect(idx int, root pipeline.Root, dir, realDir string, ents []fs.DirEntry) (candidate, bool, []pipeline.Diagnostic) {
-	c := candidate{root: idx, dir: dir, realDir: realDir}
-	var enabled, disabled, lower bool
-	for _, e := range ents {
-		switch e.Name() {
-		case SkillFile:
-			enabled = true
-		case DisabledFile:
-			disabled = true
-		case "skill.md", "Skill.md":
-			lower = true
-		case "references":
-			c.refs = isDir(realDir, e)
-		case "scripts":
-			c.scripts = isDir(realDir, e)
-		case "assets":
-			c.assets = isDir(realDir, e)
-		}
-	}
+// inspect decides whether a folder is a skill from its listing.
+func inspect(idx int, root pipeline.Root, dir, realDir string, l *listing) (candidate, bool, []pipeline.Diagnostic) {
+	c := candidate{root: idx, dir: dir, realDir: realDir, refs: l.refs, scripts: l.scripts, assets: l.assets}
 	var diags []pipeline.Diagnostic
-	if enabled && disabled {
+	if l.skill && l.disabled {
 		diags = append(diags, diag(root, pipeline.SeverityWarning, "enabled-and-disabled", dir,
 			"both SKILL.md and .SKILL.md exist; SKILL.md is used: delete or merge .SKILL.md"))
 	}
-	if lower && !enabled && !disabled {
+	if l.lower && !l.skill && !l.disabled {
 		diags = append(diags, diag(root, pipeline.SeverityWarning, "lowercase-skill-file", dir,
 			"found a lowercase skill.md; agents look for SKILL.md: rename it"))
 	}
-	c.disabled = disabled && !enabled
-	return c, enabled || disabled, diags
+	c.disabled = l.disabled && !l.skill
+	return c, l.skill || l.disabled, diags
 }
 
 // isDir reports whether the entry e of folder parent is a folder or a
@@ -469,7 +561,8 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 // Cache remembers parsed frontmatter by file, size and modification time.
 // A Cache is immutable once returned by Scan and safe for concurrent reads.
 type Cache struct {
-	m map[string]*cacheEntry
+	m    map[string]*cacheEntry
+	dirs map[string]*listing
 }
 
 type cacheEntry struct {
@@ -479,7 +572,20 @@ type cacheEntry struct {
 	probs []skillmd.Problem
 }
 
-func newCache(n int) *Cache { return &Cache{m: make(map[string]*cacheEntry, n)} }
+func newCache(n int) *Cache {
+	return &Cache{m: make(map[string]*cacheEntry, n), dirs: make(map[string]*listing, n)}
+}
+
+// dir returns the cached listing of a folder if its time is unchanged.
+func (c *Cache) dir(realDir string, mtime time.Time) *listing {
+	if c == nil {
+		return nil
+	}
+	if l := c.dirs[realDir]; l != nil && l.mtime.Equal(mtime) {
+		return l
+	}
+	return nil
+}
 
 func (c *Cache) get(file string, st fs.FileInfo) *cacheEntry {
 	if c == nil {
