@@ -147,13 +147,20 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 		FilesRead: res.FilesRead, Duration: time.Since(start)}, nil
 }
 
-// uniqueRoots drops a root whose folder was already planned, keeping the
-// first, and says so.
+// uniqueRoots drops a walked root whose folder was already planned,
+// keeping the first, and says so. Roots with a declared skill list (Claude
+// plugins) are never merged: several plugins may share one marketplace
+// folder, each credited only with the skills it declares; same-folder
+// copies are still removed later by the path-dedupe stage.
 func uniqueRoots(roots []pipeline.Root) ([]pipeline.Root, []pipeline.Diagnostic) {
 	seen := map[string]pipeline.Root{}
 	out := roots[:0:0]
 	var diags []pipeline.Diagnostic
 	for _, r := range roots {
+		if r.Skills != nil {
+			out = append(out, r)
+			continue
+		}
 		key := filepath.Clean(r.Path)
 		if real, err := filepath.EvalSymlinks(key); err == nil {
 			key = real

@@ -78,16 +78,24 @@ func NewIndex(records []*Record) *Index {
 // *NotFoundError or an *AmbiguousError otherwise.
 func (x *Index) Resolve(name string) (*Record, error) {
 	k := strings.ToLower(strings.TrimSpace(name))
-	for _, tier := range x.tiers {
+	for i, tier := range x.tiers {
 		switch m := tier[k]; len(m) {
 		case 0:
 			continue
 		case 1:
 			return m[0], nil
 		default:
-			ids := make([]string, len(m))
-			for i, r := range m {
-				ids[i] = r.ID
+			// Ambiguous: list every record the name answers to, in this
+			// tier and the looser ones.
+			var ids []string
+			seen := map[*Record]bool{}
+			for _, t := range x.tiers[i:] {
+				for _, r := range t[k] {
+					if !seen[r] {
+						seen[r] = true
+						ids = append(ids, r.ID)
+					}
+				}
 			}
 			return nil, &AmbiguousError{Name: name, Candidates: ids}
 		}

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -101,9 +102,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		code = ee.code
+	} else {
+		err = usageErr(err) // so that --json reports code "usage" too
+	}
+	if !a.json {
+		// A bad flag or argument stops cobra before the command reads
+		// --json; the caller still asked for JSON.
+		a.json = argsWantJSON(args)
 	}
 	a.printError(err)
 	return code
+}
+
+// argsWantJSON reports whether args, up to a "--", turn --json on.
+func argsWantJSON(args []string) bool {
+	on := false
+	for _, arg := range args {
+		if arg == "--" {
+			break
+		}
+		if arg == "--json" {
+			on = true
+		} else if v, ok := strings.CutPrefix(arg, "--json="); ok {
+			on, _ = strconv.ParseBool(v)
+		}
+	}
+	return on
 }
 
 func newRoot(a *app) *cobra.Command {
@@ -162,15 +186,18 @@ func (a *app) load(cmd *cobra.Command, configOnly bool) (*loaded, error) {
 		return nil, failErr(fmt.Errorf("cannot read the current folder: %w", err))
 	}
 	home, _ := os.UserHomeDir()
+	// Relative paths in flags and variables (--workspace, --user-dir,
+	// --skill-dir, ...) are taken from the current folder: Load resolves
+	// them against Options.Workspace, so that must be cwd, not --workspace.
 	ws := cwd
-	if f := fs.Lookup("workspace"); f != nil && f.Changed {
-		ws = absFrom(cwd, f.Value.String())
-	}
 	cfgFile := ""
 	if f := fs.Lookup("config"); f != nil && f.Changed {
 		cfgFile = absFrom(cwd, f.Value.String())
 	}
-	ld, err := configs.Load(configs.Options{ConfigFile: cfgFile, Workspace: ws, Home: home, Getenv: os.Getenv, Flags: fs})
+	// Environ lets Load see every CCSKI_ variable, so that an unknown one is
+	// an error rather than silently ignored.
+	ld, err := configs.Load(configs.Options{ConfigFile: cfgFile, Workspace: cwd, Home: home,
+		Getenv: os.Getenv, Environ: setEnviron, Flags: fs})
 	if err != nil {
 		return nil, usageErr(err)
 	}
@@ -199,6 +226,18 @@ func (a *app) load(cmd *cobra.Command, configOnly bool) (*loaded, error) {
 	}
 	l.engine, l.snap, l.stats = e, snap, stats
 	return l, nil
+}
+
+// setEnviron is os.Environ without the variables set to "": an empty
+// CCSKI_ variable counts as unset, as it does for Getenv.
+func setEnviron() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if _, v, ok := strings.Cut(kv, "="); ok && v != "" {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 func absFrom(base, p string) string {

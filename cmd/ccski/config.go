@@ -36,7 +36,7 @@ flag). Layers apply in that order, each overriding the ones before.`,
 				files = []string{}
 			}
 			if a.json {
-				return a.writeJSON(configJSON{Config: cfg.Tree(), Sources: l.cfg.Sources, Files: files})
+				return a.writeJSON(configJSON{Config: jsonTree(cfg.Tree()), Sources: l.cfg.Sources, Files: files})
 			}
 			st := style(a.color)
 			flat := cfg.Flat()
@@ -69,6 +69,24 @@ flag). Layers apply in that order, each overriding the ones before.`,
 	configs.AddFlags(cmd.Flags())
 	configs.AddMCPFlags(cmd.Flags())
 	return cmd
+}
+
+// jsonTree returns m with durations written as in ccski.yaml ("30s")
+// rather than as a count of nanoseconds, which a config file would read
+// back as milliseconds.
+func jsonTree(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		switch x := v.(type) {
+		case map[string]any:
+			out[k] = jsonTree(x)
+		case time.Duration:
+			out[k] = x.String()
+		default:
+			out[k] = v
+		}
+	}
+	return out
 }
 
 func formatValue(v any) string {

@@ -70,7 +70,14 @@ hidden by dedupe or filters is still shown, with the reason it is hidden.`,
 
 // resolveForInfo resolves among visible records first; a name that only a
 // hidden record answers to resolves to it, with the reason it is hidden.
+// An id always designates exactly its own record, visible or hidden: a
+// visible record that merely answers to the same text (the plugin skill
+// doc-tools:xlsx answers to "claude:xlsx") must not take the id of a hidden
+// one.
 func resolveForInfo(s *pipeline.Snapshot, name string) (*pipeline.Record, string, error) {
+	if r := recordByID(s.All, name); r != nil {
+		return r, hiddenReason(s, r), nil
+	}
 	r, err := s.Resolve(name)
 	if err == nil {
 		return r, "", nil
@@ -83,11 +90,32 @@ func resolveForInfo(s *pipeline.Snapshot, name string) (*pipeline.Record, string
 	if herr != nil {
 		return nil, "", err // the visible set's suggestions are the useful ones
 	}
-	reason := "not selected by the filters"
-	if d, ok := s.DropOf(h); ok {
-		reason = d.Reason
+	return h, hiddenReason(s, h), nil
+}
+
+// recordByID returns the record whose id is name, compared
+// case-insensitively like every name, or nil.
+func recordByID(recs []*pipeline.Record, name string) *pipeline.Record {
+	name = strings.TrimSpace(name)
+	for _, r := range recs {
+		if strings.EqualFold(r.ID, name) {
+			return r
+		}
 	}
-	return h, reason, nil
+	return nil
+}
+
+// hiddenReason says why r is not visible, or "" when it is.
+func hiddenReason(s *pipeline.Snapshot, r *pipeline.Record) string {
+	for _, v := range s.Visible {
+		if v == r {
+			return ""
+		}
+	}
+	if d, ok := s.DropOf(r); ok {
+		return d.Reason
+	}
+	return "not selected by the filters"
 }
 
 // preview returns the first lines of content, or all of it, and how many

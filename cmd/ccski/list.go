@@ -40,8 +40,18 @@ shows every copy and disabled skills too; --disabled shows only disabled ones.`,
 				})
 				return a.writeJSON(recs)
 			}
-			state := l.cfg.Config.State
-			renderList(a.stdout, style(a.color), l.snap, state)
+			cfg := l.cfg.Config
+			// Badge duplicates with the ranking the filters used, so that
+			// "preferred" is the copy the default list shows.
+			kinds := make([]pipeline.Kind, len(cfg.Priority))
+			for i, k := range cfg.Priority {
+				kinds[i] = pipeline.Kind(k)
+			}
+			prio, err := filters.NewPriority(kinds, nil)
+			if err != nil {
+				return usageErr(err)
+			}
+			renderList(a.stdout, style(a.color), l.snap, cfg.State, prio)
 			return nil
 		},
 	}
@@ -51,7 +61,7 @@ shows every copy and disabled skills too; --disabled shows only disabled ones.`,
 }
 
 // renderList prints the visible records grouped by provider, then location.
-func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string) {
+func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string, prio *filters.Priority) {
 	recs := snap.Visible
 	title := "Skills"
 	switch state {
@@ -71,7 +81,6 @@ func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string) {
 	}
 	fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("%s (%d)", title, len(recs))))
 
-	prio, _ := filters.NewPriority(nil, nil)
 	dups := filters.Duplicates(recs, prio)
 	byProvider := map[string][]*pipeline.Record{}
 	var provs []string
@@ -128,17 +137,23 @@ func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string) {
 
 // footer says what is hidden and where to look for problems.
 func footer(w io.Writer, st style, snap *pipeline.Snapshot) {
-	var shadowed, filtered int
+	var shadowed, samePath, filtered int
 	for _, d := range snap.Drops {
-		if d.By != nil {
+		switch {
+		case d.Stage == filters.PathDedupe().Name():
+			samePath++ // --all does not bring these back
+		case d.By != nil:
 			shadowed++
-		} else {
+		default:
 			filtered++
 		}
 	}
 	var notes []string
 	if shadowed > 0 {
 		notes = append(notes, plural(shadowed, "duplicate copy hidden", "duplicate copies hidden")+" (--all shows them)")
+	}
+	if samePath > 0 {
+		notes = append(notes, plural(samePath, "copy of an already listed folder hidden", "copies of already listed folders hidden"))
 	}
 	if filtered > 0 {
 		notes = append(notes, plural(filtered, "skill filtered out", "skills filtered out"))

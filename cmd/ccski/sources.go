@@ -50,7 +50,8 @@ plugin manifests. This answers "why is my skill missing?".`,
 			if err != nil {
 				return err
 			}
-			out := sourcesJSON{Diagnostics: l.snap.Diagnostics, Discovered: len(l.snap.All), Visible: len(l.snap.Visible)}
+			out := sourcesJSON{Roots: []rootJSON{}, Diagnostics: l.snap.Diagnostics,
+				Discovered: len(l.snap.All), Visible: len(l.snap.Visible)}
 			if out.Diagnostics == nil {
 				out.Diagnostics = []pipeline.Diagnostic{}
 			}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/integration/machine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// machineSrc is the synthetic machine shared with package integration.
+const machineSrc = "../../integration/testdata/machine"
+
+func TestMain(m *testing.M) {
+	// info prints modification times in local time.
+	time.Local = time.UTC
+	os.Exit(m.Run())
+}
+
+// setupMachine copies the synthetic machine into a temporary folder, makes
+// the process look like a fresh shell in its workspace and returns it.
+func setupMachine(t *testing.T) *machine.Machine {
+	t.Helper()
+	src, err := filepath.Abs(machineSrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := machine.Copy(src, filepath.Join(t.TempDir(), "machine"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "CCSKI_") {
+			t.Setenv(name, "") // restored after the test
+			os.Unsetenv(name)
+		}
+	}
+	t.Setenv("HOME", m.Home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	t.Setenv("COLUMNS", "80")
+	t.Setenv("NO_COLOR", "1")
+	t.Chdir(m.Workspace)
+	return m
+}
+
+// goldenCase is one run of the CLI. Arguments may use $MACHINE, $HOME
+// and $STD (the user folder and the --skill-dir of the machine).
+type goldenCase struct {
+	name string
+	args string
+	env  map[string]string
+	code int
+	json bool // stdout is JSON: golden file <name>.json
+}
+
+var goldenCases = []goldenCase{
+	// list
+	{name: "list", args: "list $STD"},
+	{name: "list_all", args: "list --all $STD"},
+	{name: "list_disabled", args: "list --disabled $STD"},
+	{name: "list_include_codex", args: "list --include=codex $STD"},
+	{name: "list_exclude_name", args: "list --exclude=shared-notes $STD"},
+	{name: "list_include_plugins", args: "list --include=@plugins $STD"},
+	{name: "list_include_plugins_v1", args: "list --include=@plugins --claude-plugins-file=$MACHINE/home/.claude/plugins/installed_plugins_v1.json $STD"},
+	{name: "list_no_plugins", args: "list --no-plugins $STD"},
+	{name: "list_all_priority_env", args: "list --all --include=all:pdf $STD",
+		env: map[string]string{"CCSKI_PRIORITY": "plugin"}},
+	{name: "list_json", args: "list --json $STD", json: true},
+
+	// info
+	{name: "info", args: "info commit-helper $STD"},
+	{name: "info_full", args: "info commit-helper --full $STD"},
+	{name: "info_json", args: "info use-when --json $STD", json: true},
+	{name: "info_plugin_json", args: "info doc-tools:xlsx --json $STD", json: true},
+	{name: "info_hidden", args: "info codex:pdf $STD"},
+	{name: "info_hidden_disabled", args: "info old-helper $STD"},
+	{name: "info_hidden_same_folder", args: "info agents@project:team-notes#2 --all $STD"},
+	{name: "info_hidden_by_id", args: "info claude:xlsx --include=@plugins $STD"},
+	{name: "info_not_found", args: "info pdff $STD", code: 1},
+	{name: "info_not_found_json", args: "info pdff --json $STD", code: 1, json: true},
+	{name: "info_ambiguous", args: "info pdf --all $STD", code: 1},
+	{name: "info_ambiguous_json", args: "info pdf --all --json $STD", code: 1, json: true},
+
+	// search
+	{name: "search", args: "search notes $STD"},
+	{name: "search_json", args: "search review --json $STD", json: true},
+	{name: "search_content", args: "search staged diff --content $STD"},
+	{name: "search_content_json", args: "search staged diff --content --json $STD", json: true},
+	{name: "search_none", args: "search zzzz $STD"},
+
+	// sources
+	{name: "sources", args: "sources $STD"},
+	{name: "sources_json", args: "sources --json $STD", json: true},
+
+	// config
+	{name: "config", args: "config --port 4000 --user-dir $HOME",
+		env: map[string]string{"CCSKI_LIMITS__MAX_DEPTH": "4"}},
+	{name: "config_json", args: "config --json --port 4000 --user-dir $HOME",
+		env: map[string]string{"CCSKI_LIMITS__MAX_DEPTH": "4"}, json: true},
+
+	// usage errors
+	{name: "usage_unknown_flag", args: "list --bogus", code: 2},
+	{name: "usage_unknown_flag_json", args: "list --bogus --json", code: 2, json: true},
+	{name: "usage_bad_include", args: "list --include=codex,@ $STD", code: 2},
+	{name: "usage_bad_include_json", args: "list --json --include=codex,@ $STD", code: 2, json: true},
+	{name: "usage_config_typo", args: "list --config $MACHINE/configs/typo.yaml $STD", code: 2},
+	{name: "usage_missing_arg", args: "info", code: 2},
+}
+
+// expandArgs splits a case's argument string on spaces and expands the
+// placeholders.
+func expandArgs(m *machine.Machine, s string) []string {
+	var out []string
+	for _, f := range strings.Fields(s) {
+		if f == "$STD" {
+			out = append(out, "--user-dir", m.Home, "--skill-dir", m.SkillDirFlag())
+			continue
+		}
+		f = strings.ReplaceAll(f, "$MACHINE", m.Root)
+		f = strings.ReplaceAll(f, "$HOME", m.Home)
+		out = append(out, f)
+	}
+	return out
+}
+
+func TestGolden(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "golden")) // before the subtests move to the workspace
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range goldenCases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := setupMachine(t)
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(expandArgs(m, tc.args), &stdout, &stderr)
+			if code != tc.code {
+				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tc.code, stderr.String())
+			}
+			out, errOut := m.Replace(stdout.String()), m.Replace(stderr.String())
+			if tc.json && !json.Valid([]byte(out)) {
+				t.Errorf("stdout is not one JSON value:\n%s", out)
+			}
+			if strings.Contains(out+errOut, "\x1b[") {
+				t.Errorf("output holds ANSI escapes with NO_COLOR set")
+			}
+			ext := ".txt"
+			if tc.json {
+				ext = ".json"
+			}
+			compareGolden(t, filepath.Join(dir, tc.name+ext), out)
+			compareGolden(t, filepath.Join(dir, tc.name+".stderr.txt"), errOut)
+		})
+	}
+}
+
+// compareGolden compares got with the golden file, or rewrites it with
+// -update. An empty got matches a missing file, and -update removes the
+// file then.
+func compareGolden(t *testing.T, file, got string) {
+	t.Helper()
+	if *update {
+		if got == "" {
+			if err := os.Remove(file); err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			return
+		}
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got); rerun with -update after checking the change:\n%s", file, diff)
+	}
+}
