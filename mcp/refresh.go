@@ -28,9 +28,13 @@ type Refresher struct {
 	OnSnapshot func(*pipeline.Snapshot)
 
 	trigger chan struct{}
-	mu      sync.Mutex
-	eng     *engine.Engine
-	ws      string
+	// scan serialises Refresh: a rescan with the engine of a workspace
+	// that SetWorkspace just replaced must not finish after, and so
+	// overwrite, the rescan of the new one.
+	scan sync.Mutex
+	mu   sync.Mutex
+	eng  *engine.Engine
+	ws   string
 }
 
 // NewRefresher returns a refresher for eng. interval 0 turns the periodic
@@ -71,6 +75,8 @@ func (r *Refresher) Run(ctx context.Context) error {
 
 // Refresh rescans now and swaps the result in. It reports what changed.
 func (r *Refresher) Refresh(ctx context.Context) Diff {
+	r.scan.Lock()
+	defer r.scan.Unlock()
 	r.mu.Lock()
 	eng := r.eng
 	r.mu.Unlock()

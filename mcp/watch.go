@@ -59,8 +59,10 @@ func (w *Watcher) Sync(snap *pipeline.Snapshot) {
 		if r.Exists {
 			continue
 		}
-		if p := existingParent(r.Path, 3); p != "" && !want[p] {
-			pending[p] = append(pending[p], r.Path)
+		// Events name paths under the watched (symlink-resolved)
+		// parent, so the root is matched under that parent too.
+		if p, path := existingParent(r.Path, 3); p != "" && !want[p] {
+			pending[p] = append(pending[p], path)
 		}
 	}
 	w.mu.Lock()
@@ -165,18 +167,23 @@ func (w *Watcher) relevant(ev fsnotify.Event) bool {
 }
 
 // existingParent returns the nearest existing ancestor of p at most up
-// levels up, or "".
-func existingParent(p string, up int) string {
+// levels up, symlinks resolved, and p re-rooted under it; or "", "".
+func existingParent(p string, up int) (parent, path string) {
 	for d := filepath.Dir(p); up > 0; up, d = up-1, filepath.Dir(d) {
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			if real, err := filepath.EvalSymlinks(d); err == nil {
-				return real
+			real, err := filepath.EvalSymlinks(d)
+			if err != nil {
+				return d, p
 			}
-			return d
+			rel, err := filepath.Rel(d, p)
+			if err != nil {
+				return d, p
+			}
+			return real, filepath.Join(real, rel)
 		}
 		if filepath.Dir(d) == d {
 			break
 		}
 	}
-	return ""
+	return "", ""
 }

@@ -1,0 +1,288 @@
+package mcp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+// watchFixture watches the snapshot of a tree holding the user skill
+// alpha, and counts pokes.
+type watchFixture struct {
+	tree
+	snap  *pipeline.Snapshot
+	w     *Watcher
+	pokes chan struct{}
+	n     atomic.Int32
+}
+
+// newWatchFixture builds the tree (home is the folder the engine is
+// given, which may be a symlink made by setup), syncs a watcher on its
+// snapshot and runs it until the test ends.
+func newWatchFixture(t *testing.T, setup func(t *testing.T, tr *tree)) *watchFixture {
+	t.Helper()
+	f := &watchFixture{tree: newTree(t), pokes: make(chan struct{}, 100)}
+	if setup != nil {
+		setup(t, &f.tree)
+	}
+	writeFile(t, f.userSkill("alpha"), skillMD("alpha", "Alpha skill"))
+	f.snap = snapshot(t, newEngine(t, f.home, f.ws))
+	w, err := NewWatcher(func() {
+		f.n.Add(1)
+		f.pokes <- struct{}{}
+	}, discard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.w = w
+	w.Sync(f.snap)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run returned %v, want nil", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Error("Run did not return after cancel")
+		}
+	})
+	return f
+}
+
+// poked reports whether a poke arrives within d.
+func (f *watchFixture) poked(d time.Duration) bool {
+	select {
+	case <-f.pokes:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// settle waits for the debounce of earlier events and drops their pokes.
+func (f *watchFixture) settle() {
+	time.Sleep(3 * Debounce)
+	for {
+		select {
+		case <-f.pokes:
+		default:
+			f.n.Store(0)
+			return
+		}
+	}
+}
+
+// symlinkedHome makes home a symlink to the real folder, as on macOS,
+// where the temporary folder lies under the /var -> /private/var link.
+func symlinkedHome(t *testing.T, tr *tree) {
+	real := filepath.Join(filepath.Dir(tr.home), "real-home")
+	if err := os.Rename(tr.home, real); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, tr.home); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+}
+
+func TestWatcher(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, tr *tree)
+		do    func(t *testing.T, f *watchFixture)
+		poke  bool
+	}{
+		{"new skill folder", nil, func(t *testing.T, f *watchFixture) {
+			writeFile(t, f.userSkill("beta"), skillMD("beta", "Beta"))
+		}, true},
+		{"SKILL.md edited", nil, func(t *testing.T, f *watchFixture) {
+			writeFile(t, f.userSkill("alpha"), skillMD("alpha", "Alpha, edited"))
+		}, true},
+		{"SKILL.md replaced by rename", nil, func(t *testing.T, f *watchFixture) {
+			tmp := filepath.Join(filepath.Dir(f.userSkill("alpha")), "SKILL.md.tmp")
+			writeFile(t, tmp, skillMD("alpha", "Alpha, renamed in"))
+			if err := os.Rename(tmp, f.userSkill("alpha")); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"skill folder removed", nil, func(t *testing.T, f *watchFixture) {
+			if err := os.RemoveAll(filepath.Dir(f.userSkill("alpha"))); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"resource folder created", nil, func(t *testing.T, f *watchFixture) {
+			if err := os.Mkdir(filepath.Join(filepath.Dir(f.userSkill("alpha")), "references"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"swap file", nil, func(t *testing.T, f *watchFixture) {
+			writeFile(t, filepath.Join(filepath.Dir(f.userSkill("alpha")), "x.swp"), []byte("swap"))
+		}, false},
+		{"editor backup files", nil, func(t *testing.T, f *watchFixture) {
+			dir := filepath.Dir(f.userSkill("alpha"))
+			for _, n := range []string{"SKILL.md~", ".#SKILL.md", "4913", ".SKILL.md.swx"} {
+				writeFile(t, filepath.Join(dir, n), []byte("x"))
+			}
+		}, false},
+		{"chmod only", nil, func(t *testing.T, f *watchFixture) {
+			if err := os.Chmod(f.userSkill("alpha"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(filepath.Dir(f.userSkill("alpha")), 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"missing user root created", nil, func(t *testing.T, f *watchFixture) {
+			writeFile(t, filepath.Join(f.home, ".agents", "skills", "new", "SKILL.md"), skillMD("new", "New"))
+		}, true},
+		{"missing workspace root created", nil, func(t *testing.T, f *watchFixture) {
+			writeFile(t, filepath.Join(f.ws, ".claude", "skills", "new", "SKILL.md"), skillMD("new", "New"))
+		}, true},
+		{"unrelated file beside missing roots", nil, func(t *testing.T, f *watchFixture) {
+			writeFile(t, filepath.Join(f.home, ".bashrc"), []byte("export X=1\n"))
+			writeFile(t, filepath.Join(f.ws, "main.go"), []byte("package main\n"))
+			if err := os.Mkdir(filepath.Join(f.home, ".cache"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"symlinked home: missing root created", symlinkedHome, func(t *testing.T, f *watchFixture) {
+			writeFile(t, filepath.Join(f.home, ".agents", "skills", "new", "SKILL.md"), skillMD("new", "New"))
+		}, true},
+		{"symlinked home: SKILL.md edited", symlinkedHome, func(t *testing.T, f *watchFixture) {
+			writeFile(t, f.userSkill("alpha"), skillMD("alpha", "Alpha, edited"))
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newWatchFixture(t, tt.setup)
+			f.settle()
+			tt.do(t, f)
+			wait := 2 * time.Second
+			if !tt.poke {
+				wait = 300 * time.Millisecond
+			}
+			if got := f.poked(wait); got != tt.poke {
+				t.Errorf("poked within %v = %v, want %v", wait, got, tt.poke)
+			}
+		})
+	}
+}
+
+func TestWatcherDebounce(t *testing.T) {
+	f := newWatchFixture(t, nil)
+	f.settle()
+	for i := range 20 {
+		writeFile(t, f.userSkill("alpha"), skillMD("alpha", "edit "+strconv.Itoa(i)))
+	}
+	if !f.poked(2 * time.Second) {
+		t.Fatal("no poke after a burst of writes")
+	}
+	time.Sleep(4 * Debounce)
+	if n := f.n.Load(); n > 2 {
+		t.Errorf("%d pokes for one burst of writes, want 1", n)
+	}
+}
+
+// TestWatcherSync follows the snapshot: a folder that appears is watched
+// after the next Sync, one that goes away is dropped.
+func TestWatcherSync(t *testing.T) {
+	f := newWatchFixture(t, nil)
+	before := f.w.Len()
+	if before == 0 {
+		t.Fatal("nothing watched")
+	}
+	eng := newEngine(t, f.home, f.ws)
+
+	writeFile(t, f.userSkill("beta"), skillMD("beta", "Beta"))
+	f.w.Sync(snapshot(t, eng))
+	if got := f.w.Len(); got != before+1 {
+		t.Errorf("watching %d folders after a skill was added, want %d", got, before+1)
+	}
+	f.settle()
+	writeFile(t, f.userSkill("beta"), skillMD("beta", "Beta, edited"))
+	if !f.poked(2 * time.Second) {
+		t.Error("an edit in a folder added by Sync did not poke")
+	}
+
+	if err := os.RemoveAll(filepath.Dir(f.userSkill("beta"))); err != nil {
+		t.Fatal(err)
+	}
+	f.w.Sync(snapshot(t, eng))
+	if got := f.w.Len(); got != before {
+		t.Errorf("watching %d folders after the skill was removed, want %d", got, before)
+	}
+
+	// The missing user root appears: it is watched itself, and the
+	// parent that stood in for it is still watched for the other
+	// missing roots.
+	writeFile(t, filepath.Join(f.home, ".agents", "skills", "new", "SKILL.md"), skillMD("new", "New"))
+	f.w.Sync(snapshot(t, eng))
+	f.settle()
+	writeFile(t, filepath.Join(f.home, ".agents", "skills", "new", "SKILL.md"), skillMD("new", "New, edited"))
+	if !f.poked(2 * time.Second) {
+		t.Error("an edit under a root that appeared did not poke")
+	}
+}
+
+func TestWatcherRunStops(t *testing.T) {
+	w, err := NewWatcher(func() {}, discard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := newTree(t)
+	snap := snapshot(t, newEngine(t, tr.home, tr.ws))
+	w.Sync(snap)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run = %v, want nil", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after cancel")
+	}
+	// Sync after Run ended must not panic or block.
+	w.Sync(snap)
+}
+
+func TestExistingParent(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	link := filepath.Join(base, "link")
+	if err := os.MkdirAll(filepath.Join(real, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	tests := []struct {
+		p                    string
+		up                   int
+		wantParent, wantPath string
+	}{
+		{filepath.Join(real, "a", "b"), 3, filepath.Join(real, "a"), filepath.Join(real, "a", "b")},
+		{filepath.Join(real, "x", "y", "z"), 3, real, filepath.Join(real, "x", "y", "z")},
+		{filepath.Join(real, "x", "y", "z"), 2, "", ""},
+		{filepath.Join(link, "a", "b"), 3, filepath.Join(real, "a"), filepath.Join(real, "a", "b")},
+		{filepath.Join(link, "x", "y"), 3, real, filepath.Join(real, "x", "y")},
+		{filepath.Join(link, "x", "y"), 0, "", ""},
+	}
+	for _, tt := range tests {
+		parent, path := existingParent(tt.p, tt.up)
+		if parent != tt.wantParent || path != tt.wantPath {
+			t.Errorf("existingParent(%q, %d) = %q, %q; want %q, %q", tt.p, tt.up, parent, path, tt.wantParent, tt.wantPath)
+		}
+	}
+}
