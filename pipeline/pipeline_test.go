@@ -234,7 +234,7 @@ func TestResolve(t *testing.T) {
 		// Provider-qualified names.
 		{name: "codex:PDF", want: "codex:pdf"},
 		{name: "gemini:mcp-builder", want: "gemini:mcp-builder"},
-		{name: "claude:pdf", ambiguous: []string{"claude@user:pdf", "claude@project:pdf"}},
+		{name: "claude:pdf", ambiguous: []string{"claude@user:pdf", "claude@project:pdf", "claude:@example-skills:pdf"}},
 		// Plugin forms.
 		{name: "example-skills:pdf", want: "claude:@example-skills:pdf"},
 		{name: "@example-skills:pdf", want: "claude:@example-skills:pdf"},
@@ -245,7 +245,7 @@ func TestResolve(t *testing.T) {
 		{name: "xlsx", want: "claude:@document-skills:xlsx"},
 		{name: "claude:xlsx", want: "claude:@document-skills:xlsx"},
 		// Full names beat short names.
-		{name: "pdf", ambiguous: []string{"claude@user:pdf", "claude@project:pdf", "codex:pdf"}},
+		{name: "pdf", ambiguous: []string{"claude@user:pdf", "claude@project:pdf", "codex:pdf", "claude:@example-skills:pdf"}},
 		{name: "docx", want: "claude:Docx"}, // full name "Docx" beats short name of "claude:docx"
 		// Short names: "guide" is the short name of a custom and a plugin skill.
 		{name: "guide", ambiguous: []string{"custom:docs:guide", "claude:@example-skills:guide"}},
