@@ -137,7 +137,6 @@ type Front struct {
 // common unquoted "description: Use when: ..." case; the YAML error is then
 // reported as a warning.
 func Decode(h *Head) (Front, []Problem) {
-	var probs []Problem
 	raw := h.Raw
 	if !utf8.Valid(raw) {
 		return Front{}, []Problem{{Code: "invalid-utf8", Fatal: true, Line: h.StartLine,
@@ -147,6 +146,16 @@ func Decode(h *Head) (Front, []Problem) {
 		return Front{}, []Problem{{Code: "empty-frontmatter", Fatal: true, Line: h.StartLine,
 			Message: "frontmatter is empty: add name: and description: lines between the --- delimiters"}}
 	}
+	if f, ok := quick(raw); ok {
+		return f, checkFields(f, h.StartLine)
+	}
+	return decodeYAML(h)
+}
+
+// decodeYAML is Decode through the YAML parser, with the lenient fallback.
+func decodeYAML(h *Head) (Front, []Problem) {
+	var probs []Problem
+	raw := h.Raw
 	var doc yaml.Node
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		f, ok := lenient(raw)
