@@ -12,7 +12,7 @@ import (
 // Anything else (nesting, comments, block scalars, escapes, flow
 // collections, values YAML would read as numbers, booleans or null,
 // duplicate keys) reports ok=false and goes to the YAML parser, so quick
-// never changes a result: it only skips work.
+// never changes a result: it only skips work. raw must be valid UTF-8.
 func quick(raw []byte) (f Front, ok bool) {
 	var seen [8]string // a few keys: enough to catch duplicates cheaply
 	n := 0
@@ -53,11 +53,15 @@ func quick(raw []byte) (f Front, ok bool) {
 			f.Description, f.HasDescription = val, true
 		}
 	}
-	return f, true
+	return f, n > 0 // no key at all is not a mapping: let YAML say so
 }
 
-// plainKey reports whether k is a key made of letters, digits, '-' and '_'.
+// plainKey reports whether k is a short key made of letters, digits, '-'
+// and '_' (YAML limits implicit keys to 1024 characters).
 func plainKey(k []byte) bool {
+	if len(k) > 128 {
+		return false
+	}
 	for _, c := range k {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
 			return false
@@ -73,15 +77,23 @@ func scalar(v []byte, typed bool) (string, bool) {
 	if len(v) == 0 {
 		return "", false
 	}
+	ascii := true
 	for _, c := range v {
 		if c < 0x20 || c == 0x7f {
 			return "", false // tabs and control characters
 		}
+		ascii = ascii && c < 0x80
+	}
+	if !ascii && !printable(v) {
+		return "", false
 	}
 	switch q := v[0]; q {
 	case '"', '\'':
+		if len(v) < 2 || v[len(v)-1] != q {
+			return "", false
+		}
 		in := v[1 : len(v)-1]
-		if len(v) < 2 || v[len(v)-1] != q || bytes.IndexByte(in, q) >= 0 || bytes.IndexByte(in, '\\') >= 0 {
+		if bytes.IndexByte(in, q) >= 0 || bytes.IndexByte(in, '\\') >= 0 {
 			return "", false
 		}
 		return string(in), true
@@ -94,6 +106,23 @@ func scalar(v []byte, typed bool) (string, bool) {
 		return "", false
 	}
 	return string(v), true
+}
+
+// printable reports whether every rune of v is in YAML's printable set and
+// is neither a byte order mark nor one of the characters YAML 1.1 reads as
+// a line break (U+0085, U+2028, U+2029).
+func printable(v []byte) bool {
+	for _, r := range string(v) {
+		switch {
+		case r < 0x80:
+		case r == 0x2028, r == 0x2029, r == 0xFEFF:
+			return false
+		case r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // looksTyped reports whether a plain scalar might resolve to something other
