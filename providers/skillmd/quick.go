@@ -133,7 +133,7 @@ func looksTyped(v []byte) bool {
 		return true
 	}
 	switch strings.ToLower(string(v)) {
-	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~":
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", "<<":
 		return true
 	}
 	return false
