@@ -110,21 +110,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// --json; the caller still asked for JSON.
 		a.json = argsWantJSON(args)
 	}
+	if errors.Is(err, errValidationFailed) {
+		a.json = false // the report, already on stdout, says it all
+	}
 	a.printError(err)
 	return code
 }
 
-// argsWantJSON reports whether args, up to a "--", turn --json on.
+// argsWantJSON reports whether args, up to a "--", turn --json (or
+// --format json) on.
 func argsWantJSON(args []string) bool {
 	on := false
-	for _, arg := range args {
-		if arg == "--" {
-			break
-		}
-		if arg == "--json" {
+	for i, arg := range args {
+		switch v, hasValue := strings.CutPrefix(arg, "--json="); {
+		case arg == "--":
+			return on
+		case arg == "--json":
 			on = true
-		} else if v, ok := strings.CutPrefix(arg, "--json="); ok {
+		case hasValue:
 			on, _ = strconv.ParseBool(v)
+		case arg == "--format" && i+1 < len(args):
+			on = args[i+1] == "json"
+		case strings.HasPrefix(arg, "--format="):
+			on = strings.TrimPrefix(arg, "--format=") == "json"
 		}
 	}
 	return on
@@ -142,7 +150,7 @@ func newRoot(a *app) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})
-	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a), newMCP(a))
+	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a), newMCP(a), newValidate(a))
 	return root
 }
 

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/validate"
+)
+
+// errValidationFailed marks the exit-1 of a validation whose report was
+// printed: run() should print the error line on stderr but no JSON error
+// object, since stdout already holds the report.
+var errValidationFailed = errors.New("validation failed")
+
+// discoveryFlagNames are the shared discovery flags; they apply only when
+// no PATH is given.
+var discoveryFlagNames = []string{"config", "include", "exclude", "all", "disabled", "skill-dir", "user-dir",
+	"workspace", "no-plugins", "claude-plugins-file", "claude-plugins-root"}
+
+func newValidate(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "validate [PATH...]",
+		Short: "Check skills against the Agent Skills spec, Claude Code and Codex, for people and CI",
+		Long: `Check skills for everything the Agent Skills specification, Claude Code and
+Codex would reject or mangle, and explain how to fix each finding.
+
+Each PATH is a SKILL.md, a skill folder, or any folder: every skill below it
+is checked (disabled .SKILL.md and lowercase skill.md ones too). With no
+PATH, every skill ccski discovers is checked; the discovery flags apply.
+
+Profiles: spec (the specification, the default), claude (what Claude Code
+accepts), codex (what Codex accepts), strict (everything, plus portability).
+Exit status: 0 when nothing fails, 1 when a finding is an error or there
+are more warnings than --max-warnings, 2 on a usage error.
+
+Every finding code is documented in docs/validate.md.`,
+		Example: `  ccski validate .claude/skills
+  ccski validate --profile strict --max-warnings 0 skills/
+  ccski validate --format github skills/          # annotations in GitHub Actions
+  ccski validate --format sarif skills/ > ccski.sarif
+  ccski validate --fix --dry-run skills/          # show the safe fixes as a diff`,
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runValidate(cmd, args) },
+	}
+	fs := cmd.Flags()
+	fs.String("profile", "spec", "rule set: spec, claude, codex or strict")
+	fs.String("format", "text", "output: text, json, github (workflow annotations) or sarif (2.1.0)")
+	fs.Bool("json", false, "same as --format json")
+	fs.Int("max-warnings", -1, "fail when there are more warnings than this (-1: no limit)")
+	fs.Bool("fix", false, "apply the safe fixes (BOM, CRLF, --- spacing, quoting, unknown keys to metadata), then check")
+	fs.Bool("dry-run", false, "with --fix: print the fixes as a unified diff and write nothing")
+	discoveryFlags(cmd)
+	return cmd
+}
+
+func (a *app) runValidate(cmd *cobra.Command, args []string) error {
+	a.setup(cmd)
+	fs := cmd.Flags()
+	formatName, _ := fs.GetString("format")
+	if a.json {
+		if flagChanged(fs, "format") && formatName != string(validate.FormatJSON) {
+			return usageErr(fmt.Errorf("--json and --format %s disagree: give one of them", formatName))
+		}
+		formatName = string(validate.FormatJSON)
+	}
+	format, err := validate.ParseFormat(formatName)
+	if err != nil {
+		return usageErr(err)
+	}
+	// With JSON output, usage errors too are printed as a JSON object.
+	a.json = format == validate.FormatJSON
+	profileName, _ := fs.GetString("profile")
+	profile, err := validate.ParseProfile(profileName)
+	if err != nil {
+		return usageErr(err)
+	}
+	maxWarnings, _ := fs.GetInt("max-warnings")
+	if maxWarnings < -1 {
+		return usageErr(fmt.Errorf("--max-warnings must be -1 (no limit) or a number of warnings, not %d", maxWarnings))
+	}
+	fix, _ := fs.GetBool("fix")
+	dryRun, _ := fs.GetBool("dry-run")
+	if dryRun && !fix {
+		return usageErr(errors.New("--dry-run works only with --fix: use --fix --dry-run to preview the fixes"))
+	}
+
+	var targets []validate.Target
+	var pre []validate.Finding
+	if len(args) > 0 {
+		for _, name := range discoveryFlagNames {
+			if flagChanged(fs, name) {
+				return usageErr(fmt.Errorf("--%s applies only when no PATH is given: drop it, or drop the PATHs "+
+					"to validate the discovered skills", name))
+			}
+		}
+		targets, pre, err = validate.Collect(cmd.Context(), args)
+		if err != nil {
+			var pe *validate.PathError
+			if errors.As(err, &pe) {
+				return usageErr(err)
+			}
+			return failErr(err)
+		}
+	} else {
+		l, err := a.load(cmd, false)
+		a.json = format == validate.FormatJSON // load re-reads --json
+		if err != nil {
+			return err
+		}
+		targets = discoveredTargets(l.snap)
+	}
+	a.color = a.color && format == validate.FormatText
+
+	rep, fixes := validate.Run(cmd.Context(), targets, pre, validate.Options{Profile: profile, Fix: fix, DryRun: dryRun})
+	if err := cmd.Context().Err(); err != nil {
+		return failErr(err)
+	}
+	cwd, _ := os.Getwd()
+	for i := range rep.Findings {
+		rep.Findings[i].File = displayPath(cwd, rep.Findings[i].File)
+	}
+	// Fix reports and diffs go to stdout with the text format and to
+	// stderr otherwise, so that stdout stays one parseable document.
+	fixOut := a.stdout
+	if format != validate.FormatText {
+		fixOut = a.stderr
+	}
+	writeFailed := printFixes(fixOut, style(a.color), cwd, fixes, dryRun)
+	if err := validate.Write(a.stdout, format, rep, validate.WriteOptions{Color: a.color, Version: buildVersion(),
+		Fixing: fix}); err != nil {
+		return failErr(err)
+	}
+	if writeFailed > 0 {
+		a.json = false
+		return failErr(fmt.Errorf("%w: %s could not be written", errValidationFailed,
+			plural(writeFailed, "fixed file", "fixed files")))
+	}
+	if rep.Failed(maxWarnings) {
+		errs, warns, _, _, _ := rep.Counts()
+		why := plural(errs, "error", "errors")
+		if errs == 0 {
+			why = fmt.Sprintf("%s, more than --max-warnings %d", plural(warns, "warning", "warnings"), maxWarnings)
+		}
+		a.json = false // the report is on stdout; no JSON error object after it
+		return failErr(fmt.Errorf("%w: %s", errValidationFailed, why))
+	}
+	return nil
+}
+
+// discoveredTargets lists the visible skills of a snapshot, plus the
+// SKILL.md files discovery found but could not load (they have no record,
+// and they are what most needs explaining).
+func discoveredTargets(snap *pipeline.Snapshot) []validate.Target {
+	var out []validate.Target
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, validate.Target{File: f})
+		}
+	}
+	for _, r := range snap.Visible {
+		add(r.File)
+	}
+	for _, d := range snap.Diagnostics {
+		if d.Severity == pipeline.SeverityError && filepath.Base(d.Path) == scan.SkillFile {
+			add(d.Path)
+		}
+	}
+	return out
+}
+
+// displayPath shows p relative to cwd when it is below it.
+func displayPath(cwd, p string) string {
+	if !filepath.IsAbs(p) || cwd == "" {
+		return filepath.Clean(p)
+	}
+	if rel, err := filepath.Rel(cwd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return p
+}
+
+// printFixes reports what --fix did or, with dryRun, would do, and
+// returns how many files could not be written.
+func printFixes(w io.Writer, st style, cwd string, fixes []validate.FileFix, dryRun bool) int {
+	failed := 0
+	for _, f := range fixes {
+		name := displayPath(cwd, f.File)
+		switch {
+		case f.Err != nil:
+			failed++
+			fmt.Fprintf(w, "%s %s: %v\n", st.red("not fixed"), name, f.Err)
+		case dryRun:
+			fmt.Fprintf(w, "%s %s: %s\n", st.yellow("would fix"), name, strings.Join(f.Changes, "; "))
+			fmt.Fprint(w, validate.UnifiedDiff(filepath.ToSlash(name), f.Before, f.After))
+		default:
+			fmt.Fprintf(w, "%s %s: %s\n", st.green("fixed"), name, strings.Join(f.Changes, "; "))
+		}
+	}
+	if len(fixes) > 0 {
+		fmt.Fprintln(w)
+	}
+	return failed
+}
