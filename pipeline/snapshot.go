@@ -35,9 +35,11 @@ type Snapshot struct {
 	// Created is when the snapshot was built.
 	Created time.Time
 
-	visible *Index
-	allOnce sync.Once
-	all     *Index // built on first use: only explanations need it
+	// The name indexes are built on first use: listing needs neither.
+	visibleOnce sync.Once
+	visible     *Index
+	allOnce     sync.Once
+	all         *Index
 }
 
 // NewSnapshot builds a snapshot and its name-resolution indexes. It takes
@@ -46,13 +48,22 @@ func NewSnapshot(all, visible []*Record, drops []Drop, roots []RootReport, diags
 	return &Snapshot{
 		All: all, Visible: visible, Drops: drops, Roots: roots, Diagnostics: diags,
 		Created: time.Now(),
-		visible: NewIndex(visible),
 	}
+}
+
+// Warm builds the name index of the visible records now, so that the
+// first Resolve does not pay for it. The MCP server calls it before it
+// publishes a snapshot.
+func (s *Snapshot) Warm() { s.visibleIndex() }
+
+func (s *Snapshot) visibleIndex() *Index {
+	s.visibleOnce.Do(func() { s.visible = NewIndex(s.Visible) })
+	return s.visible
 }
 
 // Resolve finds a visible record by name, id, provider-qualified or plugin
 // name, case-insensitively.
-func (s *Snapshot) Resolve(name string) (*Record, error) { return s.visible.Resolve(name) }
+func (s *Snapshot) Resolve(name string) (*Record, error) { return s.visibleIndex().Resolve(name) }
 
 // ResolveAny is Resolve over every discovered record, including those the
 // pipeline dropped. The CLI uses it to explain a hidden skill.
