@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -350,21 +351,33 @@ type subdir struct {
 // folder and its modification time has not changed since, that listing is
 // reused: adding, removing or renaming an entry changes a folder's time.
 func (wk *walker) list(realDir string) (*listing, error) {
-	st, err := os.Stat(realDir)
+	if wk.prev.hasDir(realDir) { // stat first: an unchanged folder is not read
+		st, err := os.Stat(realDir)
+		if err != nil {
+			return nil, err
+		}
+		if l := wk.prev.dir(realDir, st.ModTime()); l != nil {
+			wk.w.lists[realDir] = l
+			return l, nil
+		}
+	}
+	f, err := os.Open(realDir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", realDir)
 	}
-	if l := wk.prev.dir(realDir, st.ModTime()); l != nil {
-		wk.w.lists[realDir] = l
-		return l, nil
-	}
-	ents, err := os.ReadDir(realDir)
+	ents, err := f.ReadDir(-1)
 	if err != nil {
 		return nil, err
 	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	l := &listing{mtime: st.ModTime()}
 	for _, e := range ents {
 		name := e.Name()
@@ -456,14 +469,17 @@ func parse(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	}
 	file := filepath.Join(c.dir, name)
 	p := parsedSkill{file: file}
-	st, err := os.Stat(file)
-	if err != nil {
-		p.err = err
-		return p
-	}
-	if e := cache.get(file, st); e != nil {
-		p.entry = e
-		return p
+	var st fs.FileInfo
+	if cache.has(file) { // stat first: an unchanged file is not opened
+		var err error
+		if st, err = os.Stat(file); err != nil {
+			p.err = err
+			return p
+		}
+		if e := cache.get(file, st); e != nil {
+			p.entry = e
+			return p
+		}
 	}
 	read.Add(1)
 	f, err := os.Open(file)
@@ -472,6 +488,12 @@ func parse(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 		return p
 	}
 	defer f.Close()
+	if st == nil { // a new file: fstat the open file, no second path lookup
+		if st, err = f.Stat(); err != nil {
+			p.err = err
+			return p
+		}
+	}
 	e := &cacheEntry{size: st.Size(), mtime: st.ModTime()}
 	h, err := skillmd.ReadHead(f)
 	if err != nil {
@@ -576,6 +598,15 @@ func newCache(n int) *Cache {
 	return &Cache{m: make(map[string]*cacheEntry, n), dirs: make(map[string]*listing, n)}
 }
 
+// hasDir reports whether the folder's listing was cached.
+func (c *Cache) hasDir(realDir string) bool {
+	if c == nil {
+		return false
+	}
+	_, ok := c.dirs[realDir]
+	return ok
+}
+
 // dir returns the cached listing of a folder if its time is unchanged.
 func (c *Cache) dir(realDir string, mtime time.Time) *listing {
 	if c == nil {
@@ -599,6 +630,15 @@ func (c *Cache) get(file string, st fs.FileInfo) *cacheEntry {
 }
 
 func (c *Cache) put(file string, e *cacheEntry) { c.m[file] = e }
+
+// has reports whether file was cached, whatever its state now.
+func (c *Cache) has(file string) bool {
+	if c == nil {
+		return false
+	}
+	_, ok := c.m[file]
+	return ok
+}
 
 // Len is the number of cached files.
 func (c *Cache) Len() int {

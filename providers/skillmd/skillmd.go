@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -52,9 +53,15 @@ var (
 	ErrTooLarge      = fmt.Errorf("frontmatter is larger than %d KiB", MaxFrontmatter>>10)
 )
 
+// readers recycles the 4 KiB read buffers: discovery reads thousands of
+// heads, and nothing keeps a slice of a buffer (Raw is a copy).
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4096) }}
+
 // ReadHead reads from r only as far as the closing frontmatter delimiter.
 func ReadHead(r io.Reader) (*Head, error) {
-	br := bufio.NewReaderSize(r, 4096)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() { br.Reset(nil); readers.Put(br) }()
 	h := &Head{}
 	off, line := 0, 0
 	readLine := func() ([]byte, error) {
