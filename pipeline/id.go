@@ -7,20 +7,26 @@ import (
 
 // baseID is the id a record gets when nothing else shares it:
 // "<provider>:<name>", or "<provider>:@<plugin>:<skill>" for plugin skills.
-func baseID(r *Record) string {
-	if r.Plugin != nil {
-		return r.Provider + ":@" + r.Name
-	}
-	return r.Provider + ":" + r.Name
-}
+// Commands have a "/" before the name ("claude:/deploy"), so they never
+// collide with skills.
+func baseID(r *Record) string { return r.Provider + ":" + qualifiedName(r) }
 
 // locatedID qualifies the base id with the location:
 // "<provider>@<location>:<name>".
 func locatedID(r *Record) string {
+	return r.Provider + "@" + string(r.Location) + ":" + qualifiedName(r)
+}
+
+// qualifiedName is the name as it appears in ids.
+func qualifiedName(r *Record) string {
+	name := r.Name
 	if r.Plugin != nil {
-		return r.Provider + "@" + string(r.Location) + ":@" + r.Name
+		name = "@" + name
 	}
-	return r.Provider + "@" + string(r.Location) + ":" + r.Name
+	if r.IsCommand() {
+		name = "/" + name
+	}
+	return name
 }
 
 // AssignIDs gives every record an id that no other record in the slice

@@ -46,9 +46,20 @@ type PluginInfo struct {
 	Version     string `json:"version"`
 }
 
-// Record is one discovered skill. It is built by the scanner from a Root and
+// Type says what a record is.
+type Type string
+
+// The record types. The zero Type means TypeSkill.
+const (
+	TypeSkill   Type = "skill"   // a folder holding SKILL.md
+	TypeCommand Type = "command" // a slash-command Markdown file
+)
+
+// Record is one discovered skill or command. It is built by the scanner from a Root and
 // the skill's frontmatter, and never changed afterwards.
 type Record struct {
+	// Type is skill (the zero value) or command.
+	Type Type
 	// ID is unique within a scan and resolves back to exactly this record.
 	// It is "<provider>:<name>" when that is unique, otherwise it is
 	// qualified with the location ("claude@user:pdf") and, if needed, an
@@ -102,9 +113,18 @@ func (r *Record) ShortName() string {
 	return r.Name
 }
 
+// IsCommand reports whether the record is a slash command.
+func (r *Record) IsCommand() bool { return r.Type == TypeCommand }
+
 // DedupeKey is the key under which copies of one skill are grouped: the
-// lower-cased short name.
-func (r *Record) DedupeKey() string { return strings.ToLower(r.ShortName()) }
+// lower-cased short name. Commands get a "/" prefix, so a command never
+// shadows a skill of the same name or the other way round.
+func (r *Record) DedupeKey() string {
+	if r.IsCommand() {
+		return "/" + strings.ToLower(r.ShortName())
+	}
+	return strings.ToLower(r.ShortName())
+}
 
 // Root is a folder a provider asks the scanner to search, with everything
 // the scanner needs to label the records found under it.
@@ -129,6 +149,9 @@ type Root struct {
 	// Optional roots are expected to be missing on most machines; a missing
 	// optional root is not reported as a problem.
 	Optional bool
+	// Type is what the root holds: skill folders (the zero value) or
+	// command files.
+	Type Type
 }
 
 // Severity ranks a diagnostic.
