@@ -69,6 +69,15 @@ type MCP struct {
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
 	LogLevel  string `koanf:"log_level"`
 	LogFormat string `koanf:"log_format"`
+	// Tools are the tools served besides skill: skills_list,
+	// skills_search, sources, ask.
+	Tools []string `koanf:"tools"`
+	// Catalog is the character budget of the skill tool's list of
+	// skills; beyond it the list is cut and skills_search is served. 0
+	// means no budget.
+	Catalog int `koanf:"catalog"`
+	// SkillPrompts also serves every skill as an MCP prompt.
+	SkillPrompts bool `koanf:"skill_prompts"`
 }
 
 // Default returns the built-in defaults, the lowest layer.
@@ -81,9 +90,10 @@ func Default() Config {
 			"claude":      {Enabled: true, Options: map[string]any{"home": ""}},
 			"codex":       {Enabled: true, Options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}}},
 			"agents":      {Enabled: true, Options: map[string]any{"dynamic": true}},
-			"marketplace": {Enabled: true, Options: map[string]any{"plugins_file": "", "plugins_root": ""}},
+			"marketplace": {Enabled: true, Options: map[string]any{"plugins_file": "", "plugins_root": "", "commands": true}},
 			"project":     {Enabled: true, Options: map[string]any{}},
 			"custom":      {Enabled: true, Options: map[string]any{"dirs": []any{}}},
+			"commands":    {Enabled: true, Options: map[string]any{"claude": true, "codex": true}},
 		},
 		MCP: MCP{
 			Transport:       "stdio",
@@ -94,6 +104,8 @@ func Default() Config {
 			Watch:           true,
 			LogLevel:        "info",
 			LogFormat:       "text",
+			Tools:           []string{},
+			Catalog:         16000,
 		},
 	}
 }

@@ -36,6 +36,9 @@ func AddMCPFlags(fs *pflag.FlagSet) {
 	fs.String("log-level", "", "log level: debug, info, warn or error (default info)")
 	fs.String("log-format", "", "log format: text or json (default text)")
 	fs.StringArray("allowed-origin", nil, "also accept this browser origin (repeatable)")
+	fs.StringSlice("tools", nil, "also serve these tools: skills_list, skills_search, sources, ask")
+	fs.Int("catalog", 0, "character budget of the skill tool's list of skills; 0: no budget (default 16000)")
+	fs.Bool("skill-prompts", false, "also serve every skill as an MCP prompt")
 }
 
 // flagKey returns the flattened key a flag sets and, for flags that set a
@@ -75,6 +78,10 @@ func flagKey(name string) (key string, fixed any) {
 		return "mcp.log_format", nil
 	case "allowed-origin":
 		return "mcp.allowed_origins", nil
+	case "tools", "catalog":
+		return "mcp." + name, nil
+	case "skill-prompts":
+		return "mcp.skill_prompts", true
 	}
 	return "", nil
 }

@@ -31,8 +31,8 @@ func TestEveryFlagMapsToAKey(t *testing.T) {
 			t.Errorf("--%s maps to %q, which is not a key", f.Name, k)
 		}
 	})
-	if n != 22 {
-		t.Errorf("%d flags registered, want 22", n)
+	if n != 25 {
+		t.Errorf("%d flags registered, want 25", n)
 	}
 }
 
@@ -76,6 +76,12 @@ func TestFlags(t *testing.T) {
 			sources: map[string]string{"providers.custom.dirs": "flag --skill-dir"}},
 		{name: "--skill-dir replaces the file's dirs", project: "providers: {custom: {dirs: [/f]}}\n", args: []string{"--skill-dir", "/a"},
 			get: func(c Config) any { return c.Providers["custom"].Options["dirs"] }, want: []any{"/a"}},
+		{name: "--tools and --catalog", args: []string{"--tools", "skills_list,ask", "--catalog", "500"},
+			get: func(c Config) any { return []any{c.MCP.Tools, c.MCP.Catalog} }, want: []any{[]string{"skills_list", "ask"}, 500},
+			sources: map[string]string{"mcp.tools": "flag --tools", "mcp.catalog": "flag --catalog"}},
+		{name: "--skill-prompts", args: []string{"--skill-prompts"},
+			get: func(c Config) any { return c.MCP.SkillPrompts }, want: true,
+			sources: map[string]string{"mcp.skill_prompts": "flag --skill-prompts"}},
 		{name: "--no-plugins", args: []string{"--no-plugins"},
 			get: func(c Config) any { return c.Providers["marketplace"].Enabled }, want: false,
 			sources: map[string]string{"providers.marketplace.enabled": "flag --no-plugins"}},

@@ -360,7 +360,7 @@ providers:
 		Options: map[string]map[string]any{
 			"claude":      {"home": filepath.Join(confDir, "claude-home")},
 			"codex":       {"home": filepath.Join(home, ".codex2"), "system_dirs": []any{filepath.Join(confDir, "sys"), "/etc/x"}},
-			"marketplace": {"plugins_file": filepath.Join(confDir, "plugins", "installed.json"), "plugins_root": home},
+			"marketplace": {"plugins_file": filepath.Join(confDir, "plugins", "installed.json"), "plugins_root": home, "commands": true},
 			"custom":      {"dirs": []any{filepath.Join(confDir, "team") + "?scope=team", filepath.Join(home, "solo"), "/abs/d?scope=x", home + "?scope=me"}},
 		},
 	}
@@ -540,6 +540,7 @@ func TestFileErrors(t *testing.T) {
 		{"bad_enum.yaml", []string{"mcp.transport", `invalid value "htp"`, `did you mean "http"?`, "valid values: stdio, http, sse"}},
 		{"bad_priority.yaml", []string{"priority", `"custom" is listed more than once`, "valid values: custom, project"}},
 		{"bad_priority_kind.yaml", []string{"priority", `invalid value "plugins"`, `did you mean "plugin"?`, "system, plugin"}},
+		{"bad_tool.yaml", []string{"mcp.tools", `invalid value "skills_lst"`, `did you mean "skills_list"?`}},
 		{"malformed.yaml", []string{"line 3"}},
 		{"dotted_key.yaml", []string{`key "mcp.port": write nested keys as nested mappings`}},
 	}

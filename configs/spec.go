@@ -124,6 +124,10 @@ func newSpec(defaults Config) (*spec, error) {
 				return nil
 			}
 		}},
+		{"mcp.tools", func(n *node) {
+			n.enum, n.unique = []string{"skills_list", "skills_search", "sources", "ask"}, true
+		}},
+		{"mcp.catalog", nonNegative},
 		{"limits.max_depth", nonNegative},
 		{"limits.max_dirs", nonNegative},
 	}

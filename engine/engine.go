@@ -151,19 +151,24 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 // keeping the first, and says so. Roots with a declared skill list (Claude
 // plugins) are never merged: several plugins may share one marketplace
 // folder, each credited only with the skills it declares; same-folder
-// copies are still removed later by the path-dedupe stage.
+// copies are still removed later by the path-dedupe stage. Plugin command
+// roots are never merged either, for the same reason, and a command root
+// never merges with a skill root of the same folder.
 func uniqueRoots(roots []pipeline.Root) ([]pipeline.Root, []pipeline.Diagnostic) {
 	seen := map[string]pipeline.Root{}
 	out := roots[:0:0]
 	var diags []pipeline.Diagnostic
 	for _, r := range roots {
-		if r.Skills != nil {
+		if r.Skills != nil || (r.Type == pipeline.TypeCommand && r.Plugin != nil) {
 			out = append(out, r)
 			continue
 		}
 		key := filepath.Clean(r.Path)
 		if real, err := filepath.EvalSymlinks(key); err == nil {
 			key = real
+		}
+		if r.Type == pipeline.TypeCommand {
+			key = "command:" + key
 		}
 		if first, ok := seen[key]; ok {
 			diags = append(diags, pipeline.Diagnostic{Severity: pipeline.SeverityInfo, Code: "root-planned-twice",

@@ -702,7 +702,7 @@ func TestSnapshotCancelled(t *testing.T) {
 }
 
 func TestProviderNames(t *testing.T) {
-	want := []string{"agents", "claude", "codex", "custom", "marketplace", "project"}
+	want := []string{"agents", "claude", "codex", "commands", "custom", "marketplace", "project"}
 	if diff := cmp.Diff(want, ProviderNames()); diff != "" {
 		t.Errorf("ProviderNames mismatch (-want +got):\n%s", diff)
 	}

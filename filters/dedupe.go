@@ -77,14 +77,15 @@ type pathDedupe struct{}
 
 // PathDedupe returns the stage that drops a record whose folder (RealDir,
 // or Dir when RealDir is empty) is the same as an earlier kept record's,
-// for example one skill reached through two symlinked roots. Records with
-// no folder are kept.
+// for example one skill reached through two symlinked roots. A folder holds
+// many commands, so a command is compared by its file in that folder
+// instead. Records with no folder are kept.
 func PathDedupe() pipeline.Stage { return pathDedupe{} }
 
 // Name returns "path-dedupe".
 func (pathDedupe) Name() string { return "path-dedupe" }
 
-// Apply keeps the first record of every folder.
+// Apply keeps the first record of every folder (every file, for commands).
 func (pathDedupe) Apply(in []*pipeline.Record) ([]*pipeline.Record, []pipeline.Drop) {
 	seen := map[string]*pipeline.Record{}
 	var out []*pipeline.Record
@@ -98,12 +99,16 @@ func (pathDedupe) Apply(in []*pipeline.Record) ([]*pipeline.Record, []pipeline.D
 			out = append(out, r)
 			continue
 		}
-		dir = filepath.Clean(dir)
-		if first, ok := seen[dir]; ok {
-			dropped = append(dropped, pipeline.Drop{Record: r, Reason: "same folder as " + first.ID, By: first})
+		key, what := filepath.Clean(dir), "folder"
+		if r.IsCommand() {
+			// "\x00" keeps command keys apart from folder keys.
+			key, what = "\x00"+filepath.Join(key, filepath.Base(r.File)), "file"
+		}
+		if first, ok := seen[key]; ok {
+			dropped = append(dropped, pipeline.Drop{Record: r, Reason: "same " + what + " as " + first.ID, By: first})
 			continue
 		}
-		seen[dir] = r
+		seen[key] = r
 		out = append(out, r)
 	}
 	return out, dropped

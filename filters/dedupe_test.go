@@ -69,3 +69,29 @@ func TestDuplicates(t *testing.T) {
 		t.Error("records with distinct keys must not form groups")
 	}
 }
+
+// TestPathDedupeCommands checks that commands of one folder are all kept,
+// that one command file reached through two roots is kept once, and that
+// a command never merges with a skill of the same folder.
+func TestPathDedupeCommands(t *testing.T) {
+	cmd := func(id, dir, realDir, file string) *pipeline.Record {
+		return &pipeline.Record{ID: id, Type: pipeline.TypeCommand, Dir: dir, RealDir: realDir, File: dir + "/" + file}
+	}
+	deploy := cmd("claude:/deploy", "/w/.claude/commands", "/w/.claude/commands", "deploy.md")
+	review := cmd("claude:/review", "/w/.claude/commands", "/w/.claude/commands", "review.md")
+	// ~/.claude/commands is a symlink to the workspace's folder.
+	deployAgain := cmd("claude@user:/deploy", "/home/u/.claude/commands", "/w/.claude/commands", "deploy.md")
+	// A skill whose folder is the command folder (a SKILL.md there).
+	skill := &pipeline.Record{ID: "claude:commands", Dir: "/w/.claude/commands", RealDir: "/w/.claude/commands"}
+
+	in := []*pipeline.Record{deploy, review, deployAgain, skill}
+	out, dropped := PathDedupe().Apply(in)
+	if diff := cmp.Diff([]string{"claude:/deploy", "claude:/review", "claude:commands"}, ids(out)); diff != "" {
+		t.Errorf("kept (-want +got):\n%s", diff)
+	}
+	want := []drop{{ID: "claude@user:/deploy", By: "claude:/deploy", Reason: "same file as claude:/deploy"}}
+	if diff := cmp.Diff(want, drops(dropped)); diff != "" {
+		t.Errorf("drops (-want +got):\n%s", diff)
+	}
+	checkPartition(t, in, out, dropped)
+}

@@ -63,7 +63,9 @@
 // # Priority
 //
 // Copies of one skill share a DedupeKey, the lower-cased short name, so
-// PDF and pdf are copies. The winner has the higher-priority root kind
+// PDF and pdf are copies. Commands are grouped apart from skills, by their
+// whole name less any plugin prefix ("frontend:review" and
+// "backend:review" are two commands). The winner has the higher-priority root kind
 // (custom first by default, then project, workspace-agent, ...); then the
 // nearer workspace (smaller Depth); then the newer SKILL.md; then the
 // earlier provider in DefaultProviders order, other providers following

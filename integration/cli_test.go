@@ -18,7 +18,7 @@ import (
 // recordKeys are the documented keys of a skill record; plugin skills also
 // have pluginInfo, and only they.
 var recordKeys = []string{"description", "disabled", "file", "hasAssets", "hasReferences", "hasScripts",
-	"id", "location", "name", "path", "provider"}
+	"id", "location", "name", "path", "provider", "type"}
 
 var pluginInfoKeys = []string{"marketplace", "pluginName", "version"}
 
@@ -117,9 +117,13 @@ func TestListJSONShape(t *testing.T) {
 	plugins := 0
 	for _, rec := range raw {
 		keys := slices.Sorted(maps.Keys(rec))
-		var provider, location string
+		var provider, location, typ string
 		_ = json.Unmarshal(rec["provider"], &provider)
 		_ = json.Unmarshal(rec["location"], &location)
+		_ = json.Unmarshal(rec["type"], &typ)
+		if typ != "skill" {
+			t.Errorf("%s has type %q; the machine holds skills only", rec["id"], typ)
+		}
 		want := recordKeys
 		if location == "plugin" {
 			plugins++

@@ -1,7 +1,10 @@
 package mcp
 
 import (
+	"bytes"
 	"crypto/subtle"
+	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -60,9 +63,45 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 			MaxRequestBodyBytes: MaxBody,
 			Logger:              sdkLogger(s.log),
 		})
-		mux.Handle("/mcp", s.guard(o, h))
+		mux.Handle("/mcp", s.guard(o, s.countCalls(h)))
 	}
 	return mux
+}
+
+// countCalls makes Drain wait for a POST that carries a tools/call until
+// its handler returns, that is, until the response has been written:
+// closing the sessions first would drop it.
+func (s *Server) countCalls(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.Body != nil {
+			body, err := io.ReadAll(r.Body) // capped by guard
+			var rest io.Reader = bytes.NewReader(body)
+			if err != nil {
+				rest = io.MultiReader(rest, errReader{err}) // the SDK answers the error as before
+			}
+			r.Body = io.NopCloser(rest)
+			if err == nil && isToolCall(body) {
+				s.unanswered.Add(1)
+				defer s.unanswered.Add(-1)
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// isToolCall reports whether body is a JSON-RPC tools/call request.
+func isToolCall(body []byte) bool {
+	if !bytes.Contains(body, []byte("tools/call")) {
+		return false
+	}
+	var m struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &m) == nil && m.Method == "tools/call"
 }
 
 // guard applies the Origin check, the bearer token and the body cap.

@@ -35,6 +35,9 @@ type Options struct {
 	OnInitialized func(ctx context.Context, ss *sdk.ServerSession)
 	// OnRootsChanged runs when a client says its roots changed.
 	OnRootsChanged func(ctx context.Context, ss *sdk.ServerSession)
+	// SkillPrompts also serves every visible skill as an MCP prompt
+	// (commands always are; see prompts.go).
+	SkillPrompts bool
 }
 
 // Server is the ccski MCP server.
@@ -43,25 +46,106 @@ type Server struct {
 	log  *slog.Logger
 	snap atomic.Pointer[pipeline.Snapshot]
 
+	prompts promptRegistry // the MCP prompts (prompts.go)
+
 	mu   sync.Mutex // serialises Update
 	desc string     // the registered tool description
 
 	inflight atomic.Int64 // tool calls running
 	draining atomic.Bool  // set by Drain: new calls are refused
+	// unanswered counts tool calls whose response a tracked transport
+	// (Track, the streamable HTTP handler) has not written yet. The SDK
+	// writes a response after the handler returns, and refuses to write
+	// once its session is closing: a call that has finished but is not
+	// yet answered would lose its result if the session closed then.
+	unanswered atomic.Int64
 }
 
+// answerGrace is how long Drain waits, after the calls it waited for have
+// returned, for their responses to be written on transports it cannot
+// track (SSE).
+const answerGrace = 50 * time.Millisecond
+
 // Drain refuses new tool calls and waits up to timeout for the running
-// ones to finish. It reports whether they all did.
+// ones to finish and, on tracked transports, for their responses to be
+// written. It reports whether they all did.
 func (s *Server) Drain(timeout time.Duration) bool {
 	s.draining.Store(true)
 	deadline := time.Now().Add(timeout)
-	for s.inflight.Load() > 0 {
+	waited := false
+	for s.inflight.Load() > 0 || s.unanswered.Load() > 0 {
 		if time.Now().After(deadline) {
 			return false
 		}
+		waited = true
 		time.Sleep(5 * time.Millisecond)
 	}
+	if waited {
+		time.Sleep(max(0, min(answerGrace, time.Until(deadline))))
+	}
 	return true
+}
+
+// Track wraps t so that Drain also waits until the response of every tool
+// call read through it has been written. Use it for the transports the
+// server runs itself (stdio).
+func (s *Server) Track(t sdk.Transport) sdk.Transport { return trackedTransport{t, s} }
+
+type trackedTransport struct {
+	sdk.Transport
+	s *Server
+}
+
+func (t trackedTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &trackedConn{Connection: c, s: t.s, open: map[jsonrpc.ID]bool{}}, nil
+}
+
+// trackedConn counts the tool calls it reads until their responses are
+// written (or the connection closes).
+type trackedConn struct {
+	sdk.Connection
+	s    *Server
+	mu   sync.Mutex
+	open map[jsonrpc.ID]bool
+}
+
+func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" && req.ID.IsValid() {
+		c.mu.Lock()
+		if !c.open[req.ID] {
+			c.open[req.ID] = true
+			c.s.unanswered.Add(1)
+		}
+		c.mu.Unlock()
+	}
+	return msg, err
+}
+
+func (c *trackedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		if c.open[resp.ID] {
+			delete(c.open, resp.ID)
+			c.s.unanswered.Add(-1)
+		}
+		c.mu.Unlock()
+	}
+	return err
+}
+
+func (c *trackedConn) Close() error {
+	err := c.Connection.Close()
+	c.mu.Lock()
+	c.s.unanswered.Add(-int64(len(c.open)))
+	clear(c.open)
+	c.mu.Unlock()
+	return err
 }
 
 // New builds a server that serves snap until Update replaces it.
@@ -74,7 +158,10 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	so := &sdk.ServerOptions{
 		Instructions: Instructions,
 		Logger:       sdkLogger(log),
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+		// Prompts are always advertised: a command added later must reach
+		// clients through prompts/list_changed.
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true},
+			Prompts: &sdk.PromptCapabilities{ListChanged: true}},
 	}
 	if o.OnInitialized != nil {
 		so.InitializedHandler = func(ctx context.Context, r *sdk.InitializedRequest) { o.OnInitialized(ctx, r.Session) }
@@ -85,6 +172,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 		}
 	}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "ccski", Title: "ccski skills", Version: o.Version}, so)
+	s.initPrompts(o)
 	s.Update(snap)
 	return s
 }
@@ -116,12 +204,16 @@ func (s *Server) Snapshot() *pipeline.Snapshot { return s.snap.Load() }
 
 // Update makes snap the current snapshot. When the tool description
 // changes, the tool is registered again, and the SDK notifies every session
-// that the tool list changed. It reports whether the description changed.
+// that the tool list changed. Prompts that changed are registered again
+// (syncPrompts), with notifications/prompts/list_changed. It reports
+// whether the tool description changed.
 func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	snap.Warm() // build the name index before any request can see the snapshot
 	s.snap.Store(snap)
-	desc := Describe(snap.Visible)
+	s.syncPrompts(snap)
+	desc := Describe(snap.Skills()) // the skill tool lists and loads skills only
 	if desc == s.desc {
 		return false
 	}
@@ -172,7 +264,7 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 	if strings.TrimSpace(name) == "" {
 		return nil, invalidParams("argument \"name\" must not be empty")
 	}
-	r, err := snap.Resolve(name)
+	r, err := snap.ResolveSkill(name)
 	if err != nil {
 		return toolError(lookupMessage(err)), nil
 	}

@@ -67,10 +67,13 @@ type Record struct {
 	ID string
 	// Name is the frontmatter name, prefixed with the plugin name for
 	// plugin skills ("example-skills:pdf") and with the scope for custom
-	// dirs that set one ("docs:pdf").
+	// dirs that set one ("docs:pdf"). A command's name is its path below
+	// the root without ".md", folders joined with ':' ("frontend:review"),
+	// with the plugin prefix for plugin commands.
 	Name string
 	// Description is the frontmatter description with every run of white
-	// space folded to one space.
+	// space folded to one space. A command without one has the first
+	// non-empty line of its body, leading '#' and spaces trimmed.
 	Description string
 	// Provider is the agent the skill belongs to: claude, codex, agents,
 	// gemini, openclaw, a dynamic ".<agent>" name, project or custom.
@@ -83,7 +86,8 @@ type Record struct {
 	Depth int
 	// Root is the root folder the skill was found under.
 	Root string
-	// Dir is the skill folder and File its SKILL.md (or .SKILL.md).
+	// Dir is the skill folder and File its SKILL.md (or .SKILL.md); for a
+	// command, File is the .md file and Dir its folder.
 	Dir  string
 	File string
 	// RealDir is Dir with symlinks resolved; path dedupe keys on it.
@@ -101,6 +105,20 @@ type Record struct {
 	ModTime time.Time
 	// Diagnostics are the warnings raised while reading this skill.
 	Diagnostics []Diagnostic
+
+	// The fields below are set for commands only.
+
+	// ArgumentHint is the frontmatter argument-hint of a command (such as
+	// "[file] [mode]"), or "" when it has none. MCP prompts describe their
+	// argument with it.
+	ArgumentHint string
+	// Handoffs is the frontmatter handoffs value of a command, decoded as
+	// JSON-compatible data exactly as written (mappings become
+	// map[string]any, sequences []any, scalars string, int64, uint64,
+	// float64, bool or nil), or nil when it has none. ccski never follows
+	// handoffs; MCP clients do, so a cycle between commands is kept as
+	// written.
+	Handoffs any
 }
 
 // ShortName is the last ":"-separated segment of the name ("pdf" for
@@ -118,10 +136,18 @@ func (r *Record) IsCommand() bool { return r.Type == TypeCommand }
 
 // DedupeKey is the key under which copies of one skill are grouped: the
 // lower-cased short name. Commands get a "/" prefix, so a command never
-// shadows a skill of the same name or the other way round.
+// shadows a skill of the same name or the other way round. A command's
+// folders are part of its name ("frontend:review" and "backend:review" are
+// two commands), so its key is the whole name less the plugin prefix: a
+// plugin's "review" command and a user's "review" command are copies.
 func (r *Record) DedupeKey() string {
 	if r.IsCommand() {
-		return "/" + strings.ToLower(r.ShortName())
+		name := r.Name
+		if r.Plugin != nil && len(name) > len(r.Plugin.Plugin) && name[len(r.Plugin.Plugin)] == ':' &&
+			strings.EqualFold(name[:len(r.Plugin.Plugin)], r.Plugin.Plugin) {
+			name = name[len(r.Plugin.Plugin)+1:]
+		}
+		return "/" + strings.ToLower(name)
 	}
 	return strings.ToLower(r.ShortName())
 }
@@ -150,8 +176,11 @@ type Root struct {
 	// optional root is not reported as a problem.
 	Optional bool
 	// Type is what the root holds: skill folders (the zero value) or
-	// command files.
+	// command files. A command root's Path may also be a single .md file.
 	Type Type
+	// Flat command roots hold their command files directly: sub-folders
+	// are not searched (Codex prompts).
+	Flat bool
 }
 
 // Severity ranks a diagnostic.

@@ -40,6 +40,13 @@ type Snapshot struct {
 	visible     *Index
 	allOnce     sync.Once
 	all         *Index
+	// The visible records split by type, and the name index of the
+	// visible skills, also built on first use.
+	splitOnce  sync.Once
+	skills     []*Record
+	commands   []*Record
+	skillsOnce sync.Once
+	skillIndex *Index
 }
 
 // NewSnapshot builds a snapshot and its name-resolution indexes. It takes
@@ -54,7 +61,65 @@ func NewSnapshot(all, visible []*Record, drops []Drop, roots []RootReport, diags
 // Warm builds the name index of the visible records now, so that the
 // first Resolve does not pay for it. The MCP server calls it before it
 // publishes a snapshot.
-func (s *Snapshot) Warm() { s.visibleIndex() }
+func (s *Snapshot) Warm() {
+	s.visibleIndex()
+	s.skillsIndex()
+}
+
+// split divides the visible records by type, keeping their order. When
+// there are no commands, Skills is Visible itself.
+func (s *Snapshot) split() {
+	s.splitOnce.Do(func() {
+		n := 0
+		for _, r := range s.Visible {
+			if r.IsCommand() {
+				n++
+			}
+		}
+		if n == 0 {
+			s.skills = s.Visible
+			return
+		}
+		s.skills = make([]*Record, 0, len(s.Visible)-n)
+		s.commands = make([]*Record, 0, n)
+		for _, r := range s.Visible {
+			if r.IsCommand() {
+				s.commands = append(s.commands, r)
+			} else {
+				s.skills = append(s.skills, r)
+			}
+		}
+	})
+}
+
+// Skills returns the visible records that are skills, in priority order.
+// The slice is shared: do not modify it.
+func (s *Snapshot) Skills() []*Record {
+	s.split()
+	return s.skills
+}
+
+// Commands returns the visible records that are commands, in priority
+// order. The slice is shared: do not modify it.
+func (s *Snapshot) Commands() []*Record {
+	s.split()
+	return s.commands
+}
+
+func (s *Snapshot) skillsIndex() *Index {
+	s.skillsOnce.Do(func() {
+		if sk := s.Skills(); len(sk) == len(s.Visible) {
+			s.skillIndex = s.visibleIndex() // no commands: the same records
+		} else {
+			s.skillIndex = NewIndex(sk)
+		}
+	})
+	return s.skillIndex
+}
+
+// ResolveSkill is Resolve over the visible skills only: a command never
+// answers, and suggestions name skills only. The skill tool uses it.
+func (s *Snapshot) ResolveSkill(name string) (*Record, error) { return s.skillsIndex().Resolve(name) }
 
 func (s *Snapshot) visibleIndex() *Index {
 	s.visibleOnce.Do(func() { s.visible = NewIndex(s.Visible) })

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,5 +29,99 @@ func TestCommandsNeverCollideWithSkills(t *testing.T) {
 		if got, err := x.Resolve(r.ID); err != nil || got != r {
 			t.Errorf("Resolve(%q) = %v, %v", r.ID, got, err)
 		}
+	}
+}
+
+// TestCommandDedupeKeys checks which commands are copies of each other: a
+// command's folders are part of its name, and a plugin prefix is not.
+func TestCommandDedupeKeys(t *testing.T) {
+	plugin := &PluginInfo{Plugin: "tools"}
+	tests := []struct {
+		name string
+		a, b Record
+		same bool
+	}{
+		{"same name in two roots", Record{Name: "deploy", Type: TypeCommand},
+			Record{Name: "Deploy", Type: TypeCommand}, true},
+		{"same file name in two folders", Record{Name: "frontend:review", Type: TypeCommand},
+			Record{Name: "backend:review", Type: TypeCommand}, false},
+		{"nested and top-level", Record{Name: "frontend:review", Type: TypeCommand},
+			Record{Name: "review", Type: TypeCommand}, false},
+		{"a plugin command and a user command", Record{Name: "tools:review", Type: TypeCommand, Plugin: plugin},
+			Record{Name: "review", Type: TypeCommand}, true},
+		{"a nested plugin command keeps its folder", Record{Name: "tools:git:commit", Type: TypeCommand, Plugin: plugin},
+			Record{Name: "commit", Type: TypeCommand}, false},
+		{"a plugin prefix is only stripped for plugin records", Record{Name: "tools:review", Type: TypeCommand},
+			Record{Name: "review", Type: TypeCommand}, false},
+		{"a command never shares a key with a skill", Record{Name: "review", Type: TypeCommand},
+			Record{Name: "review"}, false},
+		{"skills still dedupe by short name", Record{Name: "tools:pdf", Plugin: plugin},
+			Record{Name: "pdf"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.a.DedupeKey() == tt.b.DedupeKey(); got != tt.same {
+				t.Errorf("keys %q and %q: same=%v, want %v", tt.a.DedupeKey(), tt.b.DedupeKey(), got, tt.same)
+			}
+		})
+	}
+}
+
+// TestSnapshotSkillsAndCommands checks the split of the visible records
+// and that ResolveSkill never answers with a command.
+func TestSnapshotSkillsAndCommands(t *testing.T) {
+	recs := []*Record{
+		{Name: "deploy", Provider: "claude", Location: LocationUser, Type: TypeCommand},
+		{Name: "pdf", Provider: "claude", Location: LocationUser},
+		{Name: "review", Provider: "claude", Location: LocationUser, Type: TypeCommand},
+		{Name: "deploy", Provider: "codex", Location: LocationUser},
+	}
+	AssignIDs(recs)
+	snap := NewSnapshot(recs, recs, nil, nil, nil)
+	snap.Warm()
+	ids := func(rs []*Record) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	if d := cmp.Diff([]string{"claude:pdf", "codex:deploy"}, ids(snap.Skills())); d != "" {
+		t.Errorf("Skills (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"claude:/deploy", "claude:/review"}, ids(snap.Commands())); d != "" {
+		t.Errorf("Commands (-want +got):\n%s", d)
+	}
+	// "deploy" is a command and a skill: Resolve finds both, ResolveSkill
+	// only the skill.
+	if _, err := snap.Resolve("deploy"); err == nil {
+		t.Error("Resolve(deploy) is not ambiguous over skills and commands")
+	}
+	for name, want := range map[string]string{"deploy": "codex:deploy", "codex:deploy": "codex:deploy", "pdf": "claude:pdf"} {
+		if r, err := snap.ResolveSkill(name); err != nil || r.ID != want {
+			t.Errorf("ResolveSkill(%q) = %v, %v; want %s", name, r, err, want)
+		}
+	}
+	for _, name := range []string{"review", "claude:/review", "claude:/deploy", "claude:deploy"} {
+		r, err := snap.ResolveSkill(name)
+		var nf *NotFoundError
+		if !errors.As(err, &nf) {
+			t.Errorf("ResolveSkill(%q) = %v, %v; want not found", name, r, err)
+			continue
+		}
+		for _, s := range nf.Suggestions {
+			if strings.Contains(s, "/") {
+				t.Errorf("ResolveSkill(%q) suggests the command %s", name, s)
+			}
+		}
+	}
+
+	// Without commands, Skills is the visible slice itself.
+	skillsOnly := NewSnapshot(recs[1:2], recs[1:2], nil, nil, nil)
+	if got := skillsOnly.Skills(); len(got) != 1 || &got[0] != &skillsOnly.Visible[0] {
+		t.Error("Skills copied a visible set without commands")
+	}
+	if got := skillsOnly.Commands(); len(got) != 0 {
+		t.Errorf("Commands = %v, want none", got)
 	}
 }

@@ -63,6 +63,21 @@ type goldenCase struct {
 	env  map[string]string
 	code int
 	json bool // stdout is JSON: golden file <name>.json
+	// files are written into the machine copy before the run: slash paths
+	// relative to its root, with machine.BaseTime as modification time.
+	files map[string]string
+}
+
+// commandFiles add slash commands to the machine: a workspace command that
+// shadows a user copy, a nested one without frontmatter, a Codex prompt
+// (whose sub-folder is not read) and a malformed one.
+var commandFiles = map[string]string{
+	"work/repo/.claude/commands/deploy.md":          "---\ndescription: Deploy the service to an environment.\nargument-hint: <env> [--dry-run]\n---\nDeploy to $1.\n",
+	"home/.claude/commands/deploy.md":               "---\ndescription: Deploy (user copy).\n---\nDeploy $ARGUMENTS.\n",
+	"work/repo/.claude/commands/frontend/review.md": "# Review the frontend\n\nReview $ARGUMENTS.\n",
+	"home/.claude/commands/broken.md":               "---\ndescription: \"never closed\n---\nBody.\n",
+	"home/.codex/prompts/sp.specify.md":             "---\ndescription: Write a feature specification.\n---\nSpecify: $ARGUMENTS\n",
+	"home/.codex/prompts/drafts/ignored.md":         "Codex reads only top-level prompts.\n",
 }
 
 var goldenCases = []goldenCase{
@@ -78,6 +93,10 @@ var goldenCases = []goldenCase{
 	{name: "list_all_priority_env", args: "list --all --include=all:pdf $STD",
 		env: map[string]string{"CCSKI_PRIORITY": "plugin"}},
 	{name: "list_json", args: "list --json $STD", json: true},
+	{name: "list_commands", args: "list $STD", files: commandFiles},
+	{name: "list_kind_command", args: "list --kind command $STD", files: commandFiles},
+	{name: "list_kind_command_json", args: "list --kind=command --json $STD", files: commandFiles, json: true},
+	{name: "list_kind_command_none", args: "list --kind command $STD"},
 
 	// info
 	{name: "info", args: "info commit-helper $STD"},
@@ -103,6 +122,7 @@ var goldenCases = []goldenCase{
 	// sources
 	{name: "sources", args: "sources $STD"},
 	{name: "sources_json", args: "sources --json $STD", json: true},
+	{name: "sources_kind_command", args: "sources --kind command $STD", files: commandFiles},
 
 	// config
 	{name: "config", args: "config --port 4000 --user-dir $HOME",
@@ -117,6 +137,8 @@ var goldenCases = []goldenCase{
 	{name: "usage_bad_include_json", args: "list --json --include=codex,@ $STD", code: 2, json: true},
 	{name: "usage_config_typo", args: "list --config $MACHINE/configs/typo.yaml $STD", code: 2},
 	{name: "usage_missing_arg", args: "info", code: 2},
+	{name: "usage_bad_kind", args: "list --kind skills $STD", code: 2},
+	{name: "usage_bad_kind_json", args: "sources --kind agent --json $STD", code: 2, json: true},
 }
 
 // expandArgs splits a case's argument string on spaces and expands the
@@ -143,6 +165,18 @@ func TestGolden(t *testing.T) {
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := setupMachine(t)
+			for rel, content := range tc.files {
+				p := filepath.Join(m.Root, filepath.FromSlash(rel))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(p, machine.BaseTime, machine.BaseTime); err != nil {
+					t.Fatal(err)
+				}
+			}
 			for k, v := range tc.env {
 				t.Setenv(k, v)
 			}

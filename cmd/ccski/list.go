@@ -10,26 +10,34 @@ import (
 
 	"github.com/ccski/ccski/filters"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
 )
 
 func newList(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the skills agents see, grouped by provider and location",
-		Long: `List the skills agents see, grouped by provider and location.
+		Short: "List the skills and commands agents see, grouped by provider and location",
+		Long: `List the skills and commands agents see, grouped by provider and location.
 
 Each skill is shown by its id, which pastes into "ccski info" and --include.
 By default one copy of each skill is shown (the highest priority one); --all
-shows every copy and disabled skills too; --disabled shows only disabled ones.`,
+shows every copy and disabled skills too; --disabled shows only disabled ones.
+Slash commands (served by "ccski mcp" as prompts) follow the skills, by their
+ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			kind, err := kindFlag(cmd)
+			if err != nil {
+				return err
+			}
 			l, err := a.load(cmd, false)
 			if err != nil {
 				return err
 			}
+			visible := ofKind(l.snap.Visible, kind)
 			if a.json {
-				recs := make([]recordJSON, 0, len(l.snap.Visible))
-				for _, r := range l.snap.Visible {
+				recs := make([]recordJSON, 0, len(visible))
+				for _, r := range visible {
 					recs = append(recs, toJSON(r))
 				}
 				sort.SliceStable(recs, func(i, j int) bool {
@@ -51,32 +59,90 @@ shows every copy and disabled skills too; --disabled shows only disabled ones.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			renderList(a.stdout, style(a.color), l.snap, cfg.State, prio)
+			renderList(a.stdout, style(a.color), l.snap, cfg.State, prio, kind)
 			return nil
 		},
 	}
-	cmd.Flags().Bool("json", false, "print JSON only: an array of skill records")
+	cmd.Flags().Bool("json", false, "print JSON only: an array of skill and command records")
+	kindFlags(cmd)
 	discoveryFlags(cmd)
 	return cmd
 }
 
-// renderList prints the visible records grouped by provider, then location.
-func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string, prio *filters.Priority) {
-	recs := snap.Visible
-	title := "Skills"
+// kindFlags adds --kind.
+func kindFlags(cmd *cobra.Command) {
+	cmd.Flags().String("kind", "", "show only skills or only commands: skill or command (default both)")
+}
+
+// kindFlag reads --kind: "" (both), skill or command. Any other value is a
+// usage error.
+func kindFlag(cmd *cobra.Command) (pipeline.Type, error) {
+	v, _ := cmd.Flags().GetString("kind")
+	switch k := pipeline.Type(strings.ToLower(strings.TrimSpace(v))); k {
+	case "", pipeline.TypeSkill, pipeline.TypeCommand:
+		return k, nil
+	}
+	return "", usageErr(fmt.Errorf("invalid --kind %q: use skill or command%s", v,
+		providers.DidYouMean(strings.ToLower(v), []string{"skill", "command"})))
+}
+
+// ofKind returns the records of one type, or all of them for "".
+func ofKind(recs []*pipeline.Record, kind pipeline.Type) []*pipeline.Record {
+	if kind == "" {
+		return recs
+	}
+	out := make([]*pipeline.Record, 0, len(recs))
+	for _, r := range recs {
+		if r.IsCommand() == (kind == pipeline.TypeCommand) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// renderList prints the visible skills, then the visible commands, each
+// grouped by provider, then location. Without --kind the commands section
+// appears only when there are commands.
+func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string, prio *filters.Priority, kind pipeline.Type) {
+	skills, commands := ofKind(snap.Visible, pipeline.TypeSkill), ofKind(snap.Visible, pipeline.TypeCommand)
+	showSkills := kind != pipeline.TypeCommand && (len(skills) > 0 || kind == pipeline.TypeSkill || len(commands) == 0)
+	if showSkills {
+		renderSection(w, st, "skills", skills, state, prio)
+	}
+	if kind == pipeline.TypeCommand || (kind == "" && len(commands) > 0) {
+		if showSkills && len(skills) == 0 {
+			fmt.Fprintln(w)
+		}
+		renderSection(w, st, "commands", commands, state, prio)
+	}
+	drops := snap.Drops
+	if kind != "" {
+		drops = nil
+		for _, d := range snap.Drops {
+			if d.Record.IsCommand() == (kind == pipeline.TypeCommand) {
+				drops = append(drops, d)
+			}
+		}
+	}
+	footer(w, st, drops, snap.Diagnostics)
+}
+
+// renderSection prints one section of the list: noun is "skills" or
+// "commands".
+func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, state string, prio *filters.Priority) {
+	title := strings.ToUpper(noun[:1]) + noun[1:]
 	switch state {
 	case "all":
-		title = "All skills"
+		title = "All " + noun
 	case "disabled":
-		title = "Disabled skills"
+		title = "Disabled " + noun
 	}
 	if len(recs) == 0 {
 		if state == "disabled" {
-			fmt.Fprintln(w, "No disabled skills found.")
+			fmt.Fprintf(w, "No disabled %s found.\n", noun)
 		} else {
-			fmt.Fprintln(w, "No skills found.")
+			fmt.Fprintf(w, "No %s found.\n", noun)
 		}
-		footer(w, st, snap)
 		return
 	}
 	fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("%s (%d)", title, len(recs))))
@@ -132,13 +198,12 @@ func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string, pr
 		}
 		fmt.Fprintln(w)
 	}
-	footer(w, st, snap)
 }
 
 // footer says what is hidden and where to look for problems.
-func footer(w io.Writer, st style, snap *pipeline.Snapshot) {
+func footer(w io.Writer, st style, drops []pipeline.Drop, diagnostics []pipeline.Diagnostic) {
 	var shadowed, samePath, filtered int
-	for _, d := range snap.Drops {
+	for _, d := range drops {
 		switch {
 		case d.Stage == filters.PathDedupe().Name():
 			samePath++ // --all does not bring these back
@@ -159,7 +224,7 @@ func footer(w io.Writer, st style, snap *pipeline.Snapshot) {
 		notes = append(notes, plural(filtered, "skill filtered out", "skills filtered out"))
 	}
 	problems := 0
-	for _, d := range snap.Diagnostics {
+	for _, d := range diagnostics {
 		if d.Severity != pipeline.SeverityInfo {
 			problems++
 		}

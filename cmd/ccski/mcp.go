@@ -27,6 +27,9 @@ import (
 const (
 	drainTimeout    = 2 * time.Second // tool calls in flight may finish
 	shutdownTimeout = 5 * time.Second // HTTP connections close
+	// closeGrace is how long HTTP connections may take to close once the
+	// calls are drained and the sessions closed, before they are cut.
+	closeGrace = 500 * time.Millisecond
 )
 
 func newMCP(a *app) *cobra.Command {
@@ -36,7 +39,10 @@ func newMCP(a *app) *cobra.Command {
 		Long: `Serve skills to agents over the Model Context Protocol.
 
 One tool, "skill", lists every visible skill in its description and loads one
-by name. The same discovery flags and ccski.yaml filters as "ccski list" apply.
+by name. Slash commands (.claude/commands, ~/.claude/commands, plugin commands,
+Codex prompts) are served as MCP prompts, and with --skill-prompts every skill
+is a prompt too. The same discovery flags and ccski.yaml filters as
+"ccski list" apply.
 Changes on disk reach clients within a second (file watcher) and at every
 --refresh-interval (rescan); clients are told with notifications/tools/list_changed.
 
@@ -83,14 +89,15 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 			refresher.UseClientRoots(ctx, ss)
 		}
 	}
-	srv := mcp.New(l.snap, mcp.Options{Version: buildVersion(), Logger: log, OnInitialized: onRoots, OnRootsChanged: onRoots})
+	srv := mcp.New(l.snap, mcp.Options{Version: buildVersion(), Logger: log, OnInitialized: onRoots, OnRootsChanged: onRoots,
+		SkillPrompts: mc.SkillPrompts})
 	interval := mc.RefreshInterval
 	if !mc.Refresh {
 		interval = 0
 	}
 	refresher = mcp.NewRefresher(srv, l.engine, interval, log, build)
 	log.Info("ccski MCP server starting", "version", buildVersion(), "transport", mc.Transport,
-		"skills", len(l.snap.Visible), "discovered", len(l.snap.All), "took", l.stats.Duration.Round(time.Microsecond))
+		"skills", len(l.snap.Skills()), "commands", len(l.snap.Commands()), "discovered", len(l.snap.All), "took", l.stats.Duration.Round(time.Microsecond))
 
 	var g actors.Group
 	// Signals: a line on stderr, then every actor is interrupted.
@@ -98,9 +105,8 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 		execute, interrupt := actors.SignalHandler(context.Background(), os.Interrupt, syscall.SIGTERM)
 		g.Add(func() error {
 			err := execute()
-			var se actors.SignalError
-			if errors.As(err, &se) {
-				log.Info("signal received; shutting down", "signal", se.Signal.String())
+			if errors.Is(err, actors.ErrSignal) {
+				log.Info("signal received; shutting down", "signal", signalName(err))
 			}
 			return err
 		}, interrupt)
@@ -109,8 +115,23 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 	switch mc.Transport {
 	case "stdio":
 		ctx, cancel := context.WithCancel(context.Background())
+		stopped := make(chan struct{})
 		g.Add(func() error {
-			err := srv.SDK().Run(ctx, &sdk.StdioTransport{})
+			ran := make(chan error, 1)
+			go func() { ran <- srv.SDK().Run(ctx, srv.Track(&sdk.StdioTransport{})) }()
+			var err error
+			select {
+			case err = <-ran:
+			case <-stopped:
+				// Closing the session waits for every handler; one stuck
+				// past the drain (a hung read) must not hold the exit.
+				select {
+				case err = <-ran:
+				case <-time.After(shutdownTimeout - drainTimeout):
+					log.Warn("a tool call did not finish; exiting without it")
+					return nil
+				}
+			}
 			if err == nil {
 				log.Info("client closed stdin; shutting down")
 			}
@@ -118,6 +139,7 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 		}, func(error) {
 			srv.Drain(drainTimeout)
 			cancel()
+			close(stopped)
 		})
 	case "http", "sse":
 		if err := a.addHTTP(&g, srv, mc, log); err != nil {
@@ -129,7 +151,22 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 	// Refresher and watcher.
 	if mc.Refresh {
 		ctx, cancel := context.WithCancel(context.Background())
-		g.Add(func() error { return refresher.Run(ctx) }, func(error) { cancel() })
+		g.Add(func() error {
+			// A rescan blocked in a read the context cannot interrupt (a
+			// named pipe, a hung network mount) must not hold the exit.
+			ran := make(chan struct{})
+			go func() { _ = refresher.Run(ctx); close(ran) }()
+			select {
+			case <-ran:
+			case <-ctx.Done():
+				select {
+				case <-ran:
+				case <-time.After(closeGrace):
+					log.Warn("a rescan is still running; exiting without it")
+				}
+			}
+			return nil
+		}, func(error) { cancel() })
 		if mc.Watch {
 			w, err := mcp.NewWatcher(refresher.Poke, log)
 			if err != nil {
@@ -144,11 +181,22 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 		}
 	}
 	err = g.Run()
-	var se actors.SignalError
-	if err == nil || errors.As(err, &se) || errors.Is(err, context.Canceled) {
+	if err == nil || errors.Is(err, actors.ErrSignal) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return failErr(err)
+}
+
+// signalName names the signal of the signal actor's error. The actor
+// returns a *run.SignalError. Ask errors.As for the pointer type: with a
+// run.SignalError value as target, SignalError's own As method reports a
+// match without filling the target in, and its nil Signal panics.
+func signalName(err error) string {
+	var se *actors.SignalError
+	if errors.As(err, &se) && se != nil && se.Signal != nil {
+		return se.Signal.String()
+	}
+	return "unknown"
 }
 
 // addHTTP adds the HTTP listener actor for the http and sse transports.
@@ -184,8 +232,24 @@ func (a *app) addHTTP(g *actors.Group, srv *mcp.Server, mc configs.MCP, log *slo
 		done := make(chan struct{})
 		go func() { _ = hs.Shutdown(ctx); close(done) }() // stop accepting; wait for requests
 		srv.Drain(drainTimeout)
-		srv.CloseSessions() // open streams would hold Shutdown
-		<-done
+		// Open streams would hold Shutdown. Closing a session waits for its
+		// handlers, so a stuck one is bounded by the shutdown timeout.
+		closed := make(chan struct{})
+		go func() { srv.CloseSessions(); close(closed) }()
+		select {
+		case <-closed:
+		case <-ctx.Done():
+			log.Warn("a session did not close in time; exiting without it")
+		}
+		// Requests in flight are answered and sessions closed. A connection
+		// a client opened but never sent a request on still holds Shutdown
+		// for 5 s (net/http counts it idle only then): close what is left.
+		select {
+		case <-done:
+		case <-time.After(closeGrace):
+			_ = hs.Close()
+			<-done
+		}
 	})
 	return nil
 }

@@ -31,7 +31,9 @@ func (s style) cyan(t string) string    { return s.wrap("36", t) }
 
 // recordJSON is the stable JSON shape of a record.
 type recordJSON struct {
-	ID            string               `json:"id"`
+	ID string `json:"id"`
+	// Type is "skill" or "command".
+	Type          pipeline.Type        `json:"type"`
 	Name          string               `json:"name"`
 	Description   string               `json:"description"`
 	Provider      string               `json:"provider"`
@@ -47,10 +49,18 @@ type recordJSON struct {
 
 func toJSON(r *pipeline.Record) recordJSON {
 	return recordJSON{
-		ID: r.ID, Name: r.Name, Description: r.Description, Provider: r.Provider, Location: r.Location,
+		ID: r.ID, Type: typeOf(r), Name: r.Name, Description: r.Description, Provider: r.Provider, Location: r.Location,
 		Path: r.Dir, File: r.File, Disabled: r.Disabled, HasReferences: r.HasReferences,
 		HasScripts: r.HasScripts, HasAssets: r.HasAssets, PluginInfo: r.Plugin,
 	}
+}
+
+// typeOf is the record's type, "skill" for the zero value.
+func typeOf(r *pipeline.Record) pipeline.Type {
+	if r.IsCommand() {
+		return pipeline.TypeCommand
+	}
+	return pipeline.TypeSkill
 }
 
 // providerOrder sorts provider names: built-ins first, then the rest

@@ -10,7 +10,9 @@ import (
 )
 
 type rootJSON struct {
-	Path     string               `json:"path"`
+	Path string `json:"path"`
+	// Type is what the root holds: "skill" folders or "command" files.
+	Type     pipeline.Type        `json:"type"`
 	Provider string               `json:"provider"`
 	Source   string               `json:"source"`
 	Location pipeline.Location    `json:"location"`
@@ -39,28 +41,44 @@ type sourcesJSON struct {
 func newSources(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sources",
-		Short: "Show every place searched for skills, what each gave, and every problem",
+		Short: "Show every place searched for skills and commands, what each gave, and every problem",
 		Long: `Show every root ccski considered, its provider and location, whether it
-exists and how many skills it gave; then every skill hidden by dedupe or
-filters with the reason; then every problem found while reading skills and
-plugin manifests. This answers "why is my skill missing?".`,
+exists and how many skills (or commands) it gave; then every skill or command
+hidden by dedupe or filters with the reason; then every problem found while
+reading skills, commands and plugin manifests. This answers "why is my skill
+missing?". --kind skill or --kind command shows the roots, counts and hidden
+copies of one type only.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			kind, err := kindFlag(cmd)
+			if err != nil {
+				return err
+			}
 			l, err := a.load(cmd, false)
 			if err != nil {
 				return err
 			}
 			out := sourcesJSON{Roots: []rootJSON{}, Diagnostics: l.snap.Diagnostics,
-				Discovered: len(l.snap.All), Visible: len(l.snap.Visible)}
+				Discovered: len(ofKind(l.snap.All, kind)), Visible: len(ofKind(l.snap.Visible, kind))}
 			if out.Diagnostics == nil {
 				out.Diagnostics = []pipeline.Diagnostic{}
 			}
 			for _, r := range l.snap.Roots {
-				out.Roots = append(out.Roots, rootJSON{Path: r.Path, Provider: r.Provider, Source: r.Source,
+				t := r.Type
+				if t == "" {
+					t = pipeline.TypeSkill
+				}
+				if kind != "" && t != kind {
+					continue
+				}
+				out.Roots = append(out.Roots, rootJSON{Path: r.Path, Type: t, Provider: r.Provider, Source: r.Source,
 					Location: r.Location, Kind: r.Kind, Exists: r.Exists, Skills: r.Skills, Plugin: r.Plugin})
 			}
 			out.Hidden = []dropJSON{}
 			for _, d := range l.snap.Drops {
+				if kind != "" && typeOf(d.Record) != kind {
+					continue
+				}
 				dj := dropJSON{ID: d.Record.ID, File: d.Record.File, Stage: d.Stage, Reason: d.Reason}
 				if d.By != nil {
 					dj.By = d.By.ID
@@ -70,21 +88,51 @@ plugin manifests. This answers "why is my skill missing?".`,
 			if a.json {
 				return a.writeJSON(out)
 			}
-			renderSources(a, out)
+			renderSources(a, out, counts(l.snap, kind))
 			return nil
 		},
 	}
-	cmd.Flags().Bool("json", false, "print JSON only: roots, hidden skills and diagnostics")
+	cmd.Flags().Bool("json", false, "print JSON only: roots, hidden skills and commands, and diagnostics")
+	kindFlags(cmd)
 	discoveryFlags(cmd)
 	return cmd
 }
 
-func renderSources(a *app, s sourcesJSON) {
+// typeCounts are the discovered and visible records of each type that
+// sources reports.
+type typeCounts struct {
+	skills, commands     [2]int // discovered, visible
+	showSkills, showCmds bool
+}
+
+// counts counts the records of the snapshot by type. Commands are shown
+// when asked for or when there are any; skills unless only commands are
+// asked for.
+func counts(snap *pipeline.Snapshot, kind pipeline.Type) typeCounts {
+	var c typeCounts
+	for i, recs := range [][]*pipeline.Record{snap.All, snap.Visible} {
+		for _, r := range recs {
+			if r.IsCommand() {
+				c.commands[i]++
+			} else {
+				c.skills[i]++
+			}
+		}
+	}
+	c.showSkills = kind != pipeline.TypeCommand
+	c.showCmds = kind == pipeline.TypeCommand || (kind == "" && c.commands[0] > 0)
+	return c
+}
+
+func renderSources(a *app, s sourcesJSON, c typeCounts) {
 	st := style(a.color)
 	w := a.stdout
 	fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("Roots (%d)", len(s.Roots))))
 	for _, r := range s.Roots {
 		mark, count := st.green("✓"), plural(r.Skills, "skill", "skills")
+		if r.Type == pipeline.TypeCommand {
+			count = plural(r.Skills, "command", "commands")
+		}
 		if !r.Exists {
 			mark, count = st.dim("-"), st.dim("missing")
 		}
@@ -94,7 +142,13 @@ func renderSources(a *app, s sourcesJSON) {
 		}
 		fmt.Fprintf(w, "  %s %-24s %s  %s\n", mark, label, r.Path, count)
 	}
-	fmt.Fprintf(w, "\n%d skills discovered, %d visible.\n", s.Discovered, s.Visible)
+	fmt.Fprintln(w)
+	if c.showSkills {
+		fmt.Fprintf(w, "%d skills discovered, %d visible.\n", c.skills[0], c.skills[1])
+	}
+	if c.showCmds {
+		fmt.Fprintf(w, "%d commands discovered, %d visible.\n", c.commands[0], c.commands[1])
+	}
 	if len(s.Hidden) > 0 {
 		fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Hidden (%d)", len(s.Hidden))))
 		for _, d := range s.Hidden {

@@ -7,6 +7,7 @@ import (
 	"github.com/ccski/ccski/providers/agents"
 	"github.com/ccski/ccski/providers/claude"
 	"github.com/ccski/ccski/providers/codex"
+	"github.com/ccski/ccski/providers/commands"
 	"github.com/ccski/ccski/providers/custom"
 	"github.com/ccski/ccski/providers/marketplace"
 	"github.com/ccski/ccski/providers/project"
@@ -22,6 +23,7 @@ func Registry() []providers.Entry {
 		{Name: "claude", Doc: "Claude Code: ~/.claude/skills and .claude/skills up to the repository root", New: claude.New},
 		{Name: "codex", Doc: "Codex: ~/.codex/skills, .codex/skills and /etc/codex/skills", New: codex.New},
 		{Name: "agents", Doc: "shared .agents/skills, skills/, .gemini, .openclaw and dynamic .<agent>/skills", New: agents.New},
-		{Name: "marketplace", Doc: "skills of enabled Claude Code plugins", New: marketplace.New},
+		{Name: "marketplace", Doc: "skills and commands of enabled Claude Code plugins", New: marketplace.New},
+		{Name: "commands", Doc: "slash commands: .claude/commands up to the repository root, ~/.claude/commands and Codex prompts in ~/.codex/prompts", New: commands.New},
 	}
 }

@@ -1,5 +1,5 @@
 // Package marketplace plans the skill folders of installed Claude Code
-// plugins.
+// plugins, and their command folders.
 //
 // It reads only Claude's plugin bookkeeping (installed_plugins.json,
 // known_marketplaces.json, the settings files' enabledPlugins, and the
@@ -9,6 +9,11 @@
 // belong to that plugin, so that plugins sharing one install folder (as the
 // anthropic-agent-skills marketplace does) are each credited with their own
 // skills only.
+//
+// With the commands option (on by default), each enabled plugin also gets
+// a command root for its commands/ folder, or one per path that the
+// plugin's "commands" field lists (which replace commands/, as in Claude
+// Code). Plugin commands are named "<plugin>:<command>".
 package marketplace
 
 import (
@@ -45,6 +50,7 @@ const (
 	skillFile             = "SKILL.md"
 	disabledSkillFile     = ".SKILL.md"
 	defaultSkillsFolder   = "skills"
+	defaultCommandsFolder = "commands"
 )
 
 // Options are the keys under providers.marketplace in ccski.yaml. An empty
@@ -58,6 +64,9 @@ type Options struct {
 	// folder>/plugins, where the config folder is $CLAUDE_CONFIG_DIR or
 	// <user dir>/.claude).
 	PluginsRoot string `koanf:"plugins_root"`
+	// Commands also plans the command roots of each enabled plugin
+	// (default true).
+	Commands bool `koanf:"commands"`
 }
 
 // Marketplace is the provider for the skills of Claude Code plugins. It is
@@ -68,7 +77,7 @@ var _ providers.Provider = (*Marketplace)(nil)
 
 // New builds the provider from its options, rejecting unknown keys.
 func New(options map[string]any) (providers.Provider, error) {
-	m := &Marketplace{}
+	m := &Marketplace{opts: Options{Commands: true}}
 	// Decode's error already names providers.marketplace and the key.
 	if err := providers.Decode("marketplace", options, &m.opts); err != nil {
 		return nil, err
@@ -108,10 +117,27 @@ type planner struct {
 	known      map[string]string
 	markets    map[string]*marketManifest
 	diags      []pipeline.Diagnostic
+	// commands says whether plugin command roots are planned.
+	commands bool
+	// cmdSource records, per plugin key, where its command paths come
+	// from; planPlugin sets it and planCommands reads it.
+	cmdSource map[string]commandSource
+}
+
+// commandSource says where a plugin's commands are: the paths a manifest
+// declares (relative to base, inside bound), or the default commands/
+// folder of dir.
+type commandSource struct {
+	declared bool
+	paths    []string
+	manifest string
+	dir      string
+	bound    string
 }
 
 func newPlanner(opts Options, env providers.Env) *planner {
-	p := &planner{env: env, markets: map[string]*marketManifest{}}
+	p := &planner{env: env, markets: map[string]*marketManifest{}, commands: opts.Commands,
+		cmdSource: map[string]commandSource{}}
 	p.configDir = filepath.Join(env.UserDir, ".claude")
 	if d := p.getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		p.configDir = resolve(env.Workspace, d)
@@ -178,6 +204,9 @@ func (p *planner) run(ctx context.Context) ([]pipeline.Root, error) {
 		}
 		if root, ok := p.planPlugin(in); ok {
 			roots = append(roots, root)
+			if p.commands {
+				roots = append(roots, p.planCommands(in, root)...)
+			}
 		}
 	}
 	return roots, nil
@@ -591,6 +620,8 @@ type marketEntry struct {
 	sourceIsPath bool
 	skills       []string
 	hasSkills    bool
+	commands     []string
+	hasCommands  bool
 	strict       bool
 	version      string
 }
@@ -657,6 +688,14 @@ func (p *planner) addMarketEntry(m *marketManifest, i int, raw json.RawMessage) 
 	case present:
 		e.skills, e.hasSkills = skills, true
 	}
+	cmds, present, ok := obj.stringList("commands")
+	switch {
+	case !ok:
+		p.report(pipeline.SeverityWarning, "marketplace-manifest-invalid", m.file,
+			"\"commands\" of plugin %q must be a path or an array of paths; ignored", name)
+	case present:
+		e.commands, e.hasCommands = cmds, true
+	}
 	m.entries[name] = e
 }
 
@@ -677,11 +716,13 @@ func (m *marketManifest) sourceDir(e *marketEntry) string {
 
 // pluginManifest is the part of a plugin.json this provider uses.
 type pluginManifest struct {
-	file      string
-	name      string
-	version   string
-	skills    []string
-	hasSkills bool
+	file        string
+	name        string
+	version     string
+	skills      []string
+	hasSkills   bool
+	commands    []string
+	hasCommands bool
 }
 
 // readPluginManifest reads <dir>/.claude-plugin/plugin.json. ok is false
@@ -699,6 +740,13 @@ func (p *planner) readPluginManifest(key, dir string) (pluginManifest, bool) {
 			"\"skills\" of plugin %s must be a path or an array of paths; only skills/ is used", key)
 	} else if present {
 		m.skills, m.hasSkills = skills, true
+	}
+	cmds, present, valid := obj.stringList("commands")
+	if !valid {
+		p.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
+			"\"commands\" of plugin %s must be a path or an array of paths; only commands/ is used", key)
+	} else if present {
+		m.commands, m.hasCommands = cmds, true
 	}
 	return m, true
 }
@@ -737,19 +785,34 @@ func (p *planner) planPlugin(in install) (pipeline.Root, bool) {
 	dir, bound := p.pluginDir(in, market, entry)
 	skills := newSkillSet()
 	version := ""
+	// Commands come from the same definition as skills: the entry of a
+	// non-strict plugin, else plugin.json, else the entry; declared paths
+	// replace the default commands/ folder.
+	cmds := commandSource{dir: dir}
+	fromEntry := func() {
+		if entry.hasCommands {
+			cmds = commandSource{declared: true, paths: entry.commands, manifest: market.file, dir: dir, bound: bound}
+		}
+	}
 	switch {
 	case entry != nil && !entry.strict:
 		p.creditEntry(skills, in, market, entry, dir, bound)
+		fromEntry()
 	default:
 		if man, ok := p.readPluginManifest(in.key, dir); ok {
 			version = man.version
 			p.creditManifest(skills, in, man, dir)
+			if man.hasCommands {
+				cmds = commandSource{declared: true, paths: man.commands, manifest: man.file, dir: dir, bound: dir}
+			}
 		} else if entry != nil {
 			p.creditEntry(skills, in, market, entry, dir, bound)
+			fromEntry()
 		} else {
 			p.creditDefault(skills, in, dir, true)
 		}
 	}
+	p.cmdSource[in.key] = cmds
 	version = firstNonEmpty(version, in.version, entryVersion(entry), "unknown")
 	return pipeline.Root{
 		Path:     in.path,
@@ -783,6 +846,68 @@ func (p *planner) pluginDir(in install, market *marketManifest, entry *marketEnt
 		return dir, market.dir
 	}
 	return dir, dir
+}
+
+// planCommands returns the command roots of a planned plugin: one per
+// declared path that exists (a folder of commands or one .md file), or its
+// commands/ folder when it has one. A plugin without commands gets no root.
+func (p *planner) planCommands(in install, skills pipeline.Root) []pipeline.Root {
+	src := p.cmdSource[in.key]
+	root := func(path string) pipeline.Root {
+		return pipeline.Root{Path: path, Provider: providerLabel, Source: sourceLabel, Location: pipeline.LocationPlugin,
+			Kind: pipeline.KindPlugin, Prefix: skills.Prefix, Plugin: skills.Plugin, Type: pipeline.TypeCommand,
+			Optional: true}
+	}
+	if !src.declared {
+		dir := filepath.Join(src.dir, defaultCommandsFolder)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil
+		}
+		return []pipeline.Root{root(dir)}
+	}
+	var roots []pipeline.Root
+	seen := map[string]bool{}
+	for _, decl := range src.paths {
+		path, ok := p.commandPath(in, src, decl)
+		if !ok || seen[path] {
+			continue
+		}
+		seen[path] = true
+		roots = append(roots, root(path))
+	}
+	return roots
+}
+
+// commandPath resolves one declared command path: relative, inside the
+// plugin, and an existing folder or .md file.
+func (p *planner) commandPath(in install, src commandSource, decl string) (string, bool) {
+	rel := filepath.FromSlash(strings.TrimSpace(decl))
+	if rel == "" || filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" {
+		p.report(pipeline.SeverityWarning, "command-path-invalid", src.manifest,
+			"plugin %s declares command path %q; paths must be relative to the plugin folder, like \"./commands/x.md\"",
+			in.key, decl)
+		return "", false
+	}
+	path := filepath.Join(src.dir, rel)
+	if !within(src.bound, path) {
+		p.report(pipeline.SeverityWarning, "command-path-outside-plugin", src.manifest,
+			"plugin %s declares command path %q, which leaves %s; it is ignored", in.key, decl, src.bound)
+		return "", false
+	}
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		p.report(pipeline.SeverityWarning, "plugin-command-missing", src.manifest,
+			"plugin %s declares command path %q but %s does not exist; fix the manifest or reinstall the plugin",
+			in.key, decl, path)
+		return "", false
+	case !st.IsDir() && !strings.HasSuffix(path, ".md"):
+		p.report(pipeline.SeverityWarning, "plugin-command-missing", src.manifest,
+			"plugin %s declares command path %q but %s is neither a folder nor a .md file",
+			in.key, decl, path)
+		return "", false
+	}
+	return path, true
 }
 
 // creditEntry credits the skills a marketplace.json entry declares, or the

@@ -5,12 +5,19 @@
 // hidden folders. Only the frontmatter of each SKILL.md is read, on a
 // bounded worker pool; a Cache lets a rescan skip files whose size and
 // modification time have not changed.
+//
+// Command roots (Root.Type == pipeline.TypeCommand) are walked the same way
+// and under the same bounds, but every *.md file in them is a command
+// named after its path ("frontend/review.md" is "frontend:review"). A
+// command file is small and read whole, since its description may come
+// from the body.
 package scan
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -66,7 +73,7 @@ type Result struct {
 	Dirs []string
 }
 
-// candidate is a skill folder found by a walk.
+// candidate is a skill folder or a command file found by a walk.
 type candidate struct {
 	root     int
 	dir      string
@@ -75,6 +82,10 @@ type candidate struct {
 	refs     bool
 	scripts  bool
 	assets   bool
+	// file and name are set for a command: its .md file (under dir) and
+	// the name its path gives.
+	file string
+	name string
 }
 
 // Scan reads every root. It never fails: problems become diagnostics.
@@ -149,7 +160,13 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 			if p.entry != nil && !racy(p.entry.mtime, now) {
 				res.Cache.put(p.file, p.entry)
 			}
-			rec, diags := build(roots[i], cands[ci], p)
+			var rec *pipeline.Record
+			var diags []pipeline.Diagnostic
+			if cands[ci].file != "" {
+				rec, diags = buildCommand(roots[i], cands[ci], p)
+			} else {
+				rec, diags = build(roots[i], cands[ci], p)
+			}
 			res.Diagnostics = append(res.Diagnostics, diags...)
 			if rec != nil {
 				res.Records = append(res.Records, rec)
@@ -173,29 +190,45 @@ func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, 
 		Message: fmt.Sprintf(format, args...)}
 }
 
-// walkRoot finds the skill folders under one root.
+// walkRoot finds the skill folders (or command files) under one root.
 func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now time.Time) walk {
 	wk := walker{idx: idx, root: root, prev: opt.Cache, now: now, w: walk{lists: map[string]*listing{}}}
 	w := &wk.w
+	what := "skill"
+	if root.Type == pipeline.TypeCommand {
+		what = "command"
+	}
 	real, err := realPath(root.Path)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.exists = true
 			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-unreadable", root.Path,
-				"cannot open skill root: %v", err))
+				"cannot open %s root: %v", what, err))
 		} else if !root.Optional {
 			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-missing", root.Path,
-				"skill root does not exist: create it or remove it from the configuration"))
+				"%s root does not exist: create it or remove it from the configuration", what))
 		}
 		return *w
 	}
-	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+	st, err := os.Stat(real)
+	if err == nil && st.Mode().IsRegular() && root.Type == pipeline.TypeCommand && isCommandFile(filepath.Base(real)) {
+		// A plugin may list single command files.
+		w.exists = true
+		w.dirs = append(w.dirs, filepath.Dir(real))
+		w.cands = append(w.cands, candidate{root: idx, dir: filepath.Dir(root.Path), realDir: filepath.Dir(real),
+			file: root.Path, name: strings.TrimSuffix(filepath.Base(root.Path), commandExt)})
+		return *w
+	}
+	if err != nil || !st.IsDir() {
 		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-not-folder", root.Path,
-			"skill root is not a folder"))
+			"%s root is not a folder", what))
 		return *w
 	}
 	w.exists = true
-	if root.Skills != nil {
+	if root.Type == pipeline.TypeCommand {
+		wk.visited = map[string]bool{}
+		wk.visitCommands(ctx, opt, root.Path, real, 0, "")
+	} else if root.Skills != nil {
 		wk.declared(real)
 	} else {
 		wk.visited = map[string]bool{}
@@ -275,8 +308,28 @@ func (wk *walker) declared(real string) {
 // sub-folders.
 func (wk *walker) visit(ctx context.Context, opt Options, dir, realDir string, depth int) {
 	w, root := &wk.w, wk.root
-	if ctx.Err() != nil || wk.visited[realDir] {
+	l := wk.enter(ctx, opt, dir, realDir)
+	if l == nil {
 		return
+	}
+	c, ok, d := inspect(wk.idx, root, dir, realDir, l)
+	w.diags = append(w.diags, d...)
+	if ok {
+		w.cands = append(w.cands, c)
+		return // a skill folder's contents belong to the skill
+	}
+	wk.descend(opt, dir, realDir, depth, l, func(child, childReal, _ string) {
+		wk.visit(ctx, opt, child, childReal, depth+1)
+	})
+}
+
+// enter counts a folder against the walk's bounds and lists it. It returns
+// nil when the folder is not to be searched: already visited, over the
+// folder limit, unreadable or the walk is cancelled.
+func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string) *listing {
+	w, root := &wk.w, wk.root
+	if ctx.Err() != nil || wk.visited[realDir] {
+		return nil
 	}
 	wk.visited[realDir] = true
 	wk.dirs++
@@ -285,21 +338,50 @@ func (wk *walker) visit(ctx context.Context, opt Options, dir, realDir string, d
 			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "walk-limit", root.Path,
 				"stopped after %d folders; raise limits.max_dirs or point the root at a smaller tree", opt.MaxDirs))
 		}
-		return
+		return nil
 	}
 	l, err := wk.list(realDir)
 	if err != nil {
 		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "folder-unreadable", dir,
 			"cannot read folder: %v", err))
-		return
+		return nil
 	}
 	w.dirs = append(w.dirs, realDir)
-	c, ok, d := inspect(wk.idx, root, dir, realDir, l)
-	w.diags = append(w.diags, d...)
-	if ok {
-		w.cands = append(w.cands, c)
-		return // a skill folder's contents belong to the skill
+	return l
+}
+
+// visitCommands collects the command files of one folder and, unless the
+// root is flat, searches its sub-folders. prefix is the name prefix the
+// folder's path gives ("frontend:").
+func (wk *walker) visitCommands(ctx context.Context, opt Options, dir, realDir string, depth int, prefix string) {
+	l := wk.enter(ctx, opt, dir, realDir)
+	if l == nil {
+		return
 	}
+	w := &wk.w
+	for _, f := range l.commands {
+		if f.link { // a symlink: a command only if it leads to a file
+			st, err := os.Stat(filepath.Join(realDir, f.name))
+			if err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+		}
+		w.cands = append(w.cands, candidate{root: wk.idx, dir: dir, realDir: realDir,
+			file: filepath.Join(dir, f.name), name: prefix + strings.TrimSuffix(f.name, commandExt)})
+	}
+	if wk.root.Flat {
+		return
+	}
+	wk.descend(opt, dir, realDir, depth, l, func(child, childReal, name string) {
+		wk.visitCommands(ctx, opt, child, childReal, depth+1, prefix+name+":")
+	})
+}
+
+// descend calls fn for every sub-folder of a listed folder that the walk
+// may enter: symlinks are resolved (a broken one or a loop is reported),
+// and folders deeper than the depth bound are not entered.
+func (wk *walker) descend(opt Options, dir, realDir string, depth int, l *listing, fn func(child, childReal, name string)) {
+	w, root := &wk.w, wk.root
 	for _, sub := range l.subdirs {
 		child, childReal := filepath.Join(dir, sub.name), filepath.Join(realDir, sub.name)
 		if sub.link {
@@ -328,7 +410,7 @@ func (wk *walker) visit(ctx context.Context, opt Options, dir, realDir string, d
 			}
 			continue
 		}
-		wk.visit(ctx, opt, child, childReal, depth+1)
+		fn(child, childReal, sub.name)
 	}
 }
 
@@ -340,6 +422,19 @@ type listing struct {
 	// subdirs are the folders (or symlinks) to descend into, sorted;
 	// hidden folders and node_modules are left out.
 	subdirs []subdir
+	// commands are the *.md files (or symlinks named so), sorted; hidden
+	// files and SKILL.md are left out.
+	commands []subdir
+}
+
+// commandExt is the extension of command files.
+const commandExt = ".md"
+
+// isCommandFile reports whether a file name is a command's: *.md, not
+// hidden, and not SKILL.md.
+func isCommandFile(name string) bool {
+	return strings.HasSuffix(name, commandExt) && len(name) > len(commandExt) &&
+		!strings.HasPrefix(name, ".") && name != SkillFile
 }
 
 type subdir struct {
@@ -397,6 +492,13 @@ func (wk *walker) list(realDir string) (*listing, error) {
 		}
 		if strings.HasPrefix(name, ".") || name == "node_modules" {
 			continue
+		}
+		if isCommandFile(name) {
+			if e.Type().IsRegular() {
+				l.commands = append(l.commands, subdir{name: name})
+			} else if e.Type()&fs.ModeSymlink != 0 {
+				l.commands = append(l.commands, subdir{name: name, link: true})
+			}
 		}
 		switch {
 		case e.IsDir():
@@ -463,6 +565,9 @@ type parsedSkill struct {
 }
 
 func parse(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
+	if c.file != "" {
+		return parseCommand(c, cache, read)
+	}
 	name := SkillFile
 	if c.disabled {
 		name = DisabledFile
@@ -476,7 +581,7 @@ func parse(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 			p.err = err
 			return p
 		}
-		if e := cache.get(file, st); e != nil {
+		if e := cache.get(file, st, false); e != nil {
 			p.entry = e
 			return p
 		}
@@ -522,6 +627,105 @@ func parse(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	}
 	p.entry = e
 	return p
+}
+
+// parseCommand reads one command file whole, unless the cache holds it
+// with the same size and time.
+func parseCommand(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
+	p := parsedSkill{file: c.file}
+	var st fs.FileInfo
+	if cache.has(c.file) {
+		var err error
+		if st, err = os.Stat(c.file); err != nil {
+			p.err = err
+			return p
+		}
+		if e := cache.get(c.file, st, true); e != nil {
+			p.entry = e
+			return p
+		}
+	}
+	read.Add(1)
+	f, err := os.Open(c.file)
+	if err != nil {
+		p.err = err
+		return p
+	}
+	defer f.Close()
+	if st == nil {
+		if st, err = f.Stat(); err != nil {
+			p.err = err
+			return p
+		}
+	}
+	e := &cacheEntry{size: st.Size(), mtime: st.ModTime(), command: &skillmd.Command{}}
+	p.entry = e
+	if st.Size() > skillmd.MaxCommandSize {
+		e.probs = []skillmd.Problem{{Code: "command-too-large", Fatal: true, Message: fmt.Sprintf(
+			"command file is %d bytes, over the %d KiB limit: split it", st.Size(), skillmd.MaxCommandSize>>10)}}
+		return p
+	}
+	data, err := io.ReadAll(io.LimitReader(f, skillmd.MaxCommandSize+1))
+	if err != nil {
+		p.entry, p.err = nil, err
+		return p
+	}
+	if len(data) > skillmd.MaxCommandSize { // it grew since the stat
+		e.probs = []skillmd.Problem{{Code: "command-too-large", Fatal: true, Message: fmt.Sprintf(
+			"command file is over the %d KiB limit: split it", skillmd.MaxCommandSize>>10)}}
+		return p
+	}
+	cmd, probs := skillmd.DecodeCommand(data)
+	e.command, e.probs = &cmd, probs
+	return p
+}
+
+// buildCommand turns a parsed command file into a record. A command whose
+// frontmatter cannot be read is skipped with a warning: the other commands
+// still load.
+func buildCommand(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []pipeline.Diagnostic) {
+	if p.err != nil {
+		return nil, []pipeline.Diagnostic{diag(root, pipeline.SeverityWarning, "unreadable", p.file,
+			"cannot read command file: %v (command skipped)", p.err)}
+	}
+	e := p.entry
+	var diags []pipeline.Diagnostic
+	fatal := false
+	for _, pr := range e.probs {
+		d := diag(root, pipeline.SeverityWarning, pr.Code, p.file, "%s", pr.Message)
+		if pr.Fatal {
+			fatal = true
+			d.Message += " (command skipped)"
+		}
+		d.Line = pr.Line
+		diags = append(diags, d)
+	}
+	if fatal {
+		return nil, diags
+	}
+	name := c.name
+	if root.Prefix != "" {
+		name = root.Prefix + ":" + name
+	}
+	return &pipeline.Record{
+		Type:         pipeline.TypeCommand,
+		Name:         name,
+		Description:  e.command.Description,
+		Provider:     root.Provider,
+		Location:     root.Location,
+		Kind:         root.Kind,
+		Depth:        root.Depth,
+		Root:         root.Path,
+		Dir:          c.dir,
+		File:         p.file,
+		RealDir:      c.realDir,
+		Plugin:       root.Plugin,
+		Size:         e.size,
+		ModTime:      e.mtime,
+		Diagnostics:  diags,
+		ArgumentHint: e.command.ArgumentHint,
+		Handoffs:     e.command.Handoffs,
+	}, diags
 }
 
 // build turns a parsed skill into a record, or into diagnostics only when
@@ -592,6 +796,8 @@ type cacheEntry struct {
 	mtime time.Time
 	front skillmd.Front
 	probs []skillmd.Problem
+	// command is set for a command file; front is then unused.
+	command *skillmd.Command
 }
 
 func newCache(n int) *Cache {
@@ -618,12 +824,14 @@ func (c *Cache) dir(realDir string, mtime time.Time) *listing {
 	return nil
 }
 
-func (c *Cache) get(file string, st fs.FileInfo) *cacheEntry {
+// get returns the entry of file when its size and time match st and it
+// was read as the same type (a command, or a SKILL.md).
+func (c *Cache) get(file string, st fs.FileInfo, command bool) *cacheEntry {
 	if c == nil {
 		return nil
 	}
 	e := c.m[file]
-	if e == nil || e.size != st.Size() || !e.mtime.Equal(st.ModTime()) {
+	if e == nil || e.size != st.Size() || !e.mtime.Equal(st.ModTime()) || (e.command != nil) != command {
 		return nil
 	}
 	return e

@@ -1,0 +1,83 @@
+// Package commands plans the roots of slash commands: Markdown files whose
+// body is a prompt template, served by `ccski mcp` as MCP prompts.
+//
+// Claude Code keeps its legacy commands in .claude/commands (in the
+// workspace and each ancestor up to the repository root) and in
+// <Claude folder>/commands, where the Claude folder is $CLAUDE_CONFIG_DIR or
+// ~/.claude; sub-folders nest ("frontend/review.md" is "frontend:review").
+// Codex keeps custom prompts as top-level *.md files in
+// <Codex folder>/prompts, where the Codex folder is $CODEX_HOME or ~/.codex.
+// The commands of Claude plugins are planned by package marketplace.
+package commands
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/claude"
+)
+
+// Options are the keys under providers.commands in ccski.yaml. Both are
+// true unless set.
+type Options struct {
+	// Claude reads .claude/commands in the workspace and in the Claude
+	// configuration folder.
+	Claude bool `koanf:"claude"`
+	// Codex reads the Codex custom prompts in <Codex folder>/prompts.
+	Codex bool `koanf:"codex"`
+}
+
+// Commands is the slash-command provider. It is immutable and safe for
+// concurrent use.
+type Commands struct{ opts Options }
+
+var _ providers.Provider = (*Commands)(nil)
+
+// New builds the provider from its options, rejecting unknown keys.
+func New(options map[string]any) (providers.Provider, error) {
+	c := &Commands{opts: Options{Claude: true, Codex: true}}
+	if err := providers.Decode("commands", options, &c.opts); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Name returns "commands", the provider's key in ccski.yaml.
+func (c *Commands) Name() string { return "commands" }
+
+// Plan lists the Claude workspace roots, nearest first, the Claude user
+// root, then the Codex prompts root. Every root is optional: most machines
+// have none of them, and a missing one only means no commands.
+func (c *Commands) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
+	var roots []pipeline.Root
+	if c.opts.Claude {
+		roots = providers.WorkspaceRoots(env, filepath.Join(".claude", "commands"), pipeline.Root{
+			Provider: "claude", Source: "commands", Location: pipeline.LocationProject,
+			Kind: pipeline.KindWorkspaceAgent, Optional: true, Type: pipeline.TypeCommand,
+		})
+		roots = append(roots, pipeline.Root{
+			Path: filepath.Join(claude.Home(env, ""), "commands"), Provider: "claude", Source: "commands",
+			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Type: pipeline.TypeCommand,
+		})
+	}
+	if c.opts.Codex {
+		roots = append(roots, pipeline.Root{
+			Path: filepath.Join(codexHome(env), "prompts"), Provider: "codex", Source: "commands",
+			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true,
+			Type: pipeline.TypeCommand, Flat: true,
+		})
+	}
+	return providers.Plan{Roots: roots}, nil
+}
+
+// codexHome is $CODEX_HOME, else <user dir>/.codex.
+func codexHome(env providers.Env) string {
+	if env.Getenv != nil {
+		if d := env.Getenv("CODEX_HOME"); d != "" {
+			return d
+		}
+	}
+	return filepath.Join(env.UserDir, ".codex")
+}
