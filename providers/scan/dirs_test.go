@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -115,5 +117,73 @@ func TestRacyFilesAreReadAgain(t *testing.T) {
 	second := Scan(context.Background(), roots, Options{Cache: first.Cache})
 	if second.FilesRead != 1 || len(second.Records) != 1 || second.Records[0].Description != "Z." {
 		t.Fatalf("racy file: read %d, records %+v; want it read again with description Z.", second.FilesRead, second.Records)
+	}
+}
+
+// TestFIFONeverBlocks checks that a FIFO named SKILL.md is refused with a
+// diagnostic instead of stalling the scan on open.
+func TestFIFONeverBlocks(t *testing.T) {
+	base := t.TempDir()
+	writeTree(t, base, map[string]string{"root/ok/SKILL.md": "---\nname: ok\ndescription: Fine.\n---\n"})
+	if err := os.MkdirAll(filepath.Join(base, "root", "pipe"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(base, "root", "pipe", "SKILL.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Result, 1)
+	go func() {
+		done <- Scan(context.Background(), []pipeline.Root{{Path: filepath.Join(base, "root"), Provider: "claude"}}, Options{})
+	}()
+	select {
+	case res := <-done:
+		if len(res.Records) != 1 || res.Records[0].Name != "ok" {
+			t.Errorf("records = %+v, want only ok", res.Records)
+		}
+		found := false
+		for _, d := range res.Diagnostics {
+			if d.Code == "unreadable" && strings.Contains(d.Message, "not a regular file") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no diagnostic for the FIFO: %+v", res.Diagnostics)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the scan blocked on a FIFO named SKILL.md")
+	}
+}
+
+// TestMidWriteKeepsLastGoodReading checks that a skill file caught empty
+// or half-written moments after a change keeps its previous reading for
+// that scan, and is read again (and dropped, if still broken) later.
+func TestMidWriteKeepsLastGoodReading(t *testing.T) {
+	base := t.TempDir()
+	writeTree(t, base, map[string]string{"root/a/SKILL.md": "---\nname: a\ndescription: Good.\n---\n"})
+	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Provider: "claude"}}
+	first := Scan(context.Background(), roots, Options{})
+	file := filepath.Join(base, "root", "a", "SKILL.md")
+	if err := os.WriteFile(file, nil, 0o644); err != nil { // truncated, as an editor does mid-write
+		t.Fatal(err)
+	}
+	second := Scan(context.Background(), roots, Options{Cache: first.Cache})
+	if len(second.Records) != 1 || second.Records[0].Description != "Good." {
+		t.Fatalf("mid-write scan records = %+v, want the previous reading of a", second.Records)
+	}
+	held := false
+	for _, d := range second.Diagnostics {
+		held = held || d.Code == "held-previous-reading"
+	}
+	if !held {
+		t.Errorf("no held-previous-reading diagnostic: %+v", second.Diagnostics)
+	}
+	// Once the change is old, the broken file is reported as it is.
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(file, old, old); err != nil {
+		t.Fatal(err)
+	}
+	third := Scan(context.Background(), roots, Options{Cache: second.Cache})
+	if len(third.Records) != 0 {
+		t.Errorf("settled broken file still served: %+v", third.Records)
 	}
 }

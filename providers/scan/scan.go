@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/ccski/ccski/pipeline"
@@ -134,7 +135,7 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 				if i >= len(cands) || ctx.Err() != nil {
 					return
 				}
-				parsed[i] = parse(cands[i], opt.Cache, &read)
+				parsed[i] = parse(cands[i], opt.Cache, &read, now)
 			}
 		}()
 	}
@@ -166,6 +167,10 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 				rec, diags = buildCommand(roots[i], cands[ci], p)
 			} else {
 				rec, diags = build(roots[i], cands[ci], p)
+			}
+			if p.held {
+				diags = append(diags, diag(roots[i], pipeline.SeverityInfo, "held-previous-reading", p.file,
+					"changed moments ago and could not be read (probably mid-write); the previous reading is served until it settles"))
 			}
 			res.Diagnostics = append(res.Diagnostics, diags...)
 			if rec != nil {
@@ -562,43 +567,80 @@ type parsedSkill struct {
 	file  string
 	entry *cacheEntry
 	err   error
+	// held is set when the file changed moments ago and could not be read
+	// (most likely caught mid-write): entry is then the last good reading.
+	held bool
 }
 
-func parse(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
-	if c.file != "" {
-		return parseCommand(c, cache, read)
+// open opens file for reading, unless the cache holds it with the same
+// size and time (then hit is set and f is nil). It never blocks: a FIFO
+// or device named like a skill file is refused, not read.
+func open(file string, cache *Cache, command bool) (f *os.File, st fs.FileInfo, hit *cacheEntry, err error) {
+	if cache.has(file) { // stat first: an unchanged file is not opened
+		if st, err = os.Stat(file); err != nil {
+			return nil, nil, nil, err
+		}
+		if e := cache.get(file, st, command); e != nil {
+			return nil, st, e, nil
+		}
 	}
+	if f, err = os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0); err != nil {
+		return nil, nil, nil, err
+	}
+	if st == nil { // a new file: fstat the open file, no second path lookup
+		if st, err = f.Stat(); err != nil {
+			f.Close()
+			return nil, nil, nil, err
+		}
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("not a regular file (%v); only plain files are read", st.Mode().Type())
+	}
+	return f, st, nil, nil
+}
+
+// hold keeps the previous reading of a file whose new reading is unusable
+// while the file's time is racy: an editor that rewrites a file in place
+// leaves it empty or half-written for a moment, and a skill must not
+// vanish from clients for that. The next rescan reads the file again.
+func hold(p parsedSkill, cache *Cache, now time.Time) parsedSkill {
+	if p.entry == nil || !p.entry.fatal() || !racy(p.entry.mtime, now) || cache == nil {
+		return p
+	}
+	if prev := cache.m[p.file]; prev != nil && !prev.fatal() && (prev.command != nil) == (p.entry.command != nil) {
+		p.entry, p.held = prev, true
+	}
+	return p
+}
+
+func parse(c candidate, cache *Cache, read *atomic.Int64, now time.Time) parsedSkill {
+	if c.file != "" {
+		return hold(parseCommand(c, cache, read), cache, now)
+	}
+	return hold(parseSkill(c, cache, read), cache, now)
+}
+
+// parseSkill reads the frontmatter of one SKILL.md, unless the cache holds
+// it with the same size and time.
+func parseSkill(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	name := SkillFile
 	if c.disabled {
 		name = DisabledFile
 	}
 	file := filepath.Join(c.dir, name)
 	p := parsedSkill{file: file}
-	var st fs.FileInfo
-	if cache.has(file) { // stat first: an unchanged file is not opened
-		var err error
-		if st, err = os.Stat(file); err != nil {
-			p.err = err
-			return p
-		}
-		if e := cache.get(file, st, false); e != nil {
-			p.entry = e
-			return p
-		}
-	}
-	read.Add(1)
-	f, err := os.Open(file)
-	if err != nil {
+	f, st, hit, err := open(file, cache, false)
+	switch {
+	case err != nil:
 		p.err = err
 		return p
+	case hit != nil:
+		p.entry = hit
+		return p
 	}
+	read.Add(1)
 	defer f.Close()
-	if st == nil { // a new file: fstat the open file, no second path lookup
-		if st, err = f.Stat(); err != nil {
-			p.err = err
-			return p
-		}
-	}
 	e := &cacheEntry{size: st.Size(), mtime: st.ModTime()}
 	h, err := skillmd.ReadHead(f)
 	if err != nil {
@@ -633,31 +675,17 @@ func parse(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 // with the same size and time.
 func parseCommand(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	p := parsedSkill{file: c.file}
-	var st fs.FileInfo
-	if cache.has(c.file) {
-		var err error
-		if st, err = os.Stat(c.file); err != nil {
-			p.err = err
-			return p
-		}
-		if e := cache.get(c.file, st, true); e != nil {
-			p.entry = e
-			return p
-		}
-	}
-	read.Add(1)
-	f, err := os.Open(c.file)
-	if err != nil {
+	f, st, hit, err := open(c.file, cache, true)
+	switch {
+	case err != nil:
 		p.err = err
 		return p
+	case hit != nil:
+		p.entry = hit
+		return p
 	}
+	read.Add(1)
 	defer f.Close()
-	if st == nil {
-		if st, err = f.Stat(); err != nil {
-			p.err = err
-			return p
-		}
-	}
 	e := &cacheEntry{size: st.Size(), mtime: st.ModTime(), command: &skillmd.Command{}}
 	p.entry = e
 	if st.Size() > skillmd.MaxCommandSize {
@@ -838,6 +866,16 @@ func (c *Cache) get(file string, st fs.FileInfo, command bool) *cacheEntry {
 }
 
 func (c *Cache) put(file string, e *cacheEntry) { c.m[file] = e }
+
+// fatal reports whether the reading makes the skill or command unusable.
+func (e *cacheEntry) fatal() bool {
+	for _, p := range e.probs {
+		if p.Fatal {
+			return true
+		}
+	}
+	return false
+}
 
 // has reports whether file was cached, whatever its state now.
 func (c *Cache) has(file string) bool {
