@@ -1,0 +1,23 @@
+# ccski: build, test and benchmark. `make bench` runs the benchmark suite at
+# 1k, 10k and 50k skills and writes docs/benchmarks.md (a few minutes; the
+# 50k tree is about 500 MB, in a temporary folder unless BENCH_WORKDIR is set,
+# which also keeps the trees for the next run).
+
+GO ?= go
+BENCH_SIZES ?= 1000,10000,50000
+BENCH_RUNS ?= 5
+BENCH_WORKDIR ?=
+
+.PHONY: build test bench bench-smoke
+
+build:
+	$(GO) build -o ccski ./cmd/ccski
+
+test:
+	$(GO) test -race ./...
+
+bench:
+	$(GO) run ./bench -sizes $(BENCH_SIZES) -runs $(BENCH_RUNS) -out docs/benchmarks.md $(if $(BENCH_WORKDIR),-workdir $(BENCH_WORKDIR))
+
+bench-smoke:
+	$(GO) run ./bench -sizes 200 -runs 1 -out -

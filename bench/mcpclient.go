@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ccski/ccski/internal/fixture"
+)
+
+// protocolVersion is the version today's agents pin in initialize.
+const protocolVersion = "2025-11-25"
+
+// server is `ccski mcp` over stdio with a connected go-sdk client.
+type server struct {
+	cmd     *exec.Cmd
+	cs      *sdk.ClientSession
+	stderr  *tailBuffer
+	changed chan time.Time // when each tools/list_changed arrived
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// startServer spawns `ccski mcp --user-dir <home> extra...` in the
+// workspace and returns once initialize has been answered.
+func startServer(ctx context.Context, bin string, t *fixture.Tree, env []string, extra ...string) (*server, error) {
+	s := &server{stderr: &tailBuffer{}, changed: make(chan time.Time, 64)}
+	s.cmd = exec.Command(bin, append([]string{"mcp", "--user-dir", t.Home}, extra...)...)
+	s.cmd.Dir = t.Workspace
+	s.cmd.Env = env
+	s.cmd.Stderr = s.stderr
+	client := sdk.NewClient(&sdk.Implementation{Name: "ccski-bench", Version: "0"}, &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			select {
+			case s.changed <- time.Now():
+			default:
+			}
+		},
+	})
+	tr := &sdk.CommandTransport{Command: s.cmd, TerminateDuration: 5 * time.Second}
+	cs, err := client.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	if err != nil {
+		if s.cmd.Process != nil {
+			_ = s.cmd.Process.Kill()
+			_ = s.cmd.Wait()
+		}
+		return nil, fmt.Errorf("ccski mcp: connect: %w\nstderr:\n%s", err, s.stderr.String())
+	}
+	s.cs = cs
+	return s, nil
+}
+
+// pid is the server process's id.
+func (s *server) pid() int { return s.cmd.Process.Pid }
+
+// close closes stdin and waits for the server to exit; it reports an exit
+// that was not clean. Later calls return the first answer.
+func (s *server) close() error {
+	s.closeOnce.Do(func() {
+		err := s.cs.Close()
+		if err == nil && s.cmd.ProcessState != nil && s.cmd.ProcessState.ExitCode() != 0 {
+			err = fmt.Errorf("exit code %d", s.cmd.ProcessState.ExitCode())
+		}
+		if err != nil {
+			s.closeErr = fmt.Errorf("ccski mcp did not exit cleanly: %w\nstderr:\n%s", err, s.stderr.String())
+		}
+	})
+	return s.closeErr
+}
+
+// call loads one skill; a tool error is an error here.
+func (s *server) call(ctx context.Context, id string) error {
+	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: "skill", Arguments: map[string]any{"name": id}})
+	if err != nil {
+		return fmt.Errorf("tools/call %s: %w", id, err)
+	}
+	if res.IsError {
+		text := ""
+		if len(res.Content) > 0 {
+			if tc, ok := res.Content[0].(*sdk.TextContent); ok {
+				text = tc.Text
+			}
+		}
+		return fmt.Errorf("tools/call %s: tool error: %s", id, text)
+	}
+	return nil
+}
+
+// callAll loads every id once with workers requests in flight and returns
+// the elapsed time; the first error stops it.
+func (s *server) callAll(ctx context.Context, ids []string, workers int) (time.Duration, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	var first error
+	start := time.Now()
+	parallel(len(ids), workers, func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		if err := s.call(ctx, ids[i]); err != nil {
+			mu.Lock()
+			if first == nil {
+				first = err
+				cancel()
+			}
+			mu.Unlock()
+		}
+	})
+	took := time.Since(start)
+	return took, first
+}
+
+var (
+	nameElem    = regexp.MustCompile(`<name>([^<]*)</name>`)
+	xmlUnescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&")
+)
+
+// parseIDs returns the ids in the skill tool description's
+// <available_skills> block.
+func parseIDs(desc string) []string {
+	_, block, ok := strings.Cut(desc, "<available_skills>")
+	if !ok {
+		return nil
+	}
+	var ids []string
+	for _, m := range nameElem.FindAllStringSubmatch(block, -1) {
+		ids = append(ids, xmlUnescape.Replace(m[1]))
+	}
+	return ids
+}
+
+// tailBuffer keeps the last 64 KiB written to it; safe for concurrent use.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+const tailMax = 64 << 10
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > tailMax {
+		t.b = append(t.b[:0:0], t.b[len(t.b)-tailMax:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
