@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -299,6 +301,34 @@ func (a *app) writeJSON(v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// writeJSONArray writes items as writeJSON would write the slice, byte for
+// byte, but one element at a time: a list of 10,000 skills never sits in
+// memory as one document, twice (marshalled, then indented).
+func writeJSONArray[T any](w io.Writer, items []T) error {
+	if len(items) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	bw.WriteString("[\n  ")
+	for i := range items {
+		if i > 0 {
+			bw.WriteString(",\n  ")
+		}
+		buf.Reset()
+		if err := enc.Encode(items[i]); err != nil {
+			return err
+		}
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	}
+	bw.WriteString("\n]\n")
+	return bw.Flush()
 }
 
 // flagChanged reports whether the user set the named flag.

@@ -230,3 +230,29 @@ func compareGolden(t *testing.T, file, got string) {
 		t.Errorf("%s differs (-want +got); rerun with -update after checking the change:\n%s", file, diff)
 	}
 }
+
+// TestWriteJSONArrayMatchesEncoder checks that streaming an array writes
+// exactly what encoding it whole writes, empty and escaped cases included.
+func TestWriteJSONArrayMatchesEncoder(t *testing.T) {
+	type item struct {
+		A string `json:"a"`
+		B []int  `json:"b,omitempty"`
+	}
+	for _, items := range [][]item{nil, {}, {{A: "x"}}, {{A: "<&>"}, {A: "文档", B: []int{1, 2}}, {A: "\"q\"\n"}}} {
+		var want, got bytes.Buffer
+		a := &app{stdout: &want}
+		if err := a.writeJSON(items); err != nil {
+			t.Fatal(err)
+		}
+		if items == nil { // writeJSON prints null; lists always print []
+			want.Reset()
+			want.WriteString("[]\n")
+		}
+		if err := writeJSONArray(&got, items); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("items %v:\nstreamed %q\nwhole    %q", items, got.String(), want.String())
+		}
+	}
+}

@@ -46,7 +46,7 @@ ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 					}
 					return recs[i].ID < recs[j].ID
 				})
-				return a.writeJSON(recs)
+				return writeJSONArray(a.stdout, recs)
 			}
 			cfg := l.cfg.Config
 			// Badge duplicates with the ranking the filters used, so that

@@ -47,7 +47,7 @@ SKILL.md bodies and shows a snippet around the first match.`,
 				for _, h := range hits {
 					out = append(out, hitJSON{recordJSON: toJSON(h.Record), Score: h.Score, Snippet: h.Snippet})
 				}
-				return a.writeJSON(out)
+				return writeJSONArray(a.stdout, out)
 			}
 			st := style(a.color)
 			w := a.stdout

@@ -3,6 +3,7 @@ package skillmd
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 )
 
 // quick reads the frontmatter without the YAML parser when every line is a
@@ -112,7 +113,9 @@ func scalar(v []byte, typed bool) (string, bool) {
 // is neither a byte order mark nor one of the characters YAML 1.1 reads as
 // a line break (U+0085, U+2028, U+2029).
 func printable(v []byte) bool {
-	for _, r := range string(v) {
+	for len(v) > 0 {
+		r, size := utf8.DecodeRune(v)
+		v = v[size:]
 		switch {
 		case r < 0x80:
 		case r == 0x2028, r == 0x2029, r == 0xFEFF:

@@ -106,3 +106,23 @@ func FuzzQuick(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw string) { agree(t, raw) })
 }
+
+func TestFoldSpaceFastPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                       "",
+		"a b":                    "a b",
+		" a":                     "a",
+		"a ":                     "a",
+		"a  b":                   "a b",
+		"a\tb":                   "a b",
+		"a\nb\r\nc":              "a b c",
+		"文档 and データ":             "文档 and データ",
+		"文档\u3000データ":            "文档 データ",
+		"x\u00a0y":               "x y",
+		"  lots   of\n\n space ": "lots of space",
+	} {
+		if got := FoldSpace(in); got != want {
+			t.Errorf("FoldSpace(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

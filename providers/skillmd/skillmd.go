@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -334,4 +335,28 @@ func kindName(k yaml.Kind) string {
 }
 
 // FoldSpace replaces every run of white space with one space and trims.
-func FoldSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+// Text that is already folded is returned as it is, without allocating.
+func FoldSpace(s string) string {
+	prevSpace := true // a leading space needs folding too
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return strings.Join(strings.Fields(s), " ")
+			}
+			i += size - 1
+			prevSpace = false
+			continue
+		}
+		space := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+		if space && (prevSpace || c != ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		prevSpace = space
+	}
+	if prevSpace && s != "" {
+		return strings.Join(strings.Fields(s), " ") // a trailing space
+	}
+	return s
+}
