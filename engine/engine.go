@@ -84,6 +84,15 @@ func New(cfg configs.Config, env providers.Env) (*Engine, error) {
 	return e, nil
 }
 
+// DisableCache makes every Snapshot read every file and keep nothing for
+// the next one: for one-shot commands, where the cache would only add to
+// peak memory.
+func (e *Engine) DisableCache() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.scanOpts.NoCache, e.cache = true, nil
+}
+
 // Env returns the environment the engine discovers in.
 func (e *Engine) Env() providers.Env { return e.env }
 

@@ -1,7 +1,14 @@
 package engine
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/providers"
 
 	"github.com/ccski/ccski/pipeline"
 )
@@ -26,5 +33,38 @@ func TestUniqueRootsKeepsPluginsSharingAFolder(t *testing.T) {
 	}
 	if len(diags) != 1 || diags[0].Code != "root-planned-twice" {
 		t.Errorf("diagnostics = %+v, want one root-planned-twice", diags)
+	}
+}
+
+// TestDisableCacheReadsEveryTime checks that an engine with the cache
+// disabled reads every file on every snapshot.
+func TestDisableCacheReadsEveryTime(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, ".claude", "skills", "a")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: a\ndescription: A.\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	for _, p := range []string{filepath.Join(dir, "SKILL.md"), dir} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := New(configs.Default(), providers.NewEnv(home, t.TempDir(), func(string) string { return "" }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.DisableCache()
+	for i := 0; i < 2; i++ {
+		snap, st, err := e.Snapshot(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.FilesRead != 1 || len(snap.Visible) != 1 {
+			t.Errorf("snapshot %d: read %d files, %d visible; want 1 and 1", i, st.FilesRead, len(snap.Visible))
+		}
 	}
 }

@@ -227,6 +227,9 @@ func (a *app) load(cmd *cobra.Command, configOnly bool) (*loaded, error) {
 	if err != nil {
 		return nil, usageErr(err)
 	}
+	if cmd.Name() != "mcp" { // only the server rescans
+		e.DisableCache()
+	}
 	snap, stats, err := e.Snapshot(cmd.Context())
 	if err != nil {
 		if engine.IsConfigError(err) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -20,7 +21,7 @@ import (
 // and nothing the walk skipped.
 func TestDirsListsWatchableFolders(t *testing.T) {
 	base := t.TempDir()
-	writeTree(t, base, map[string]string{
+	testfs.Write(t, base, map[string]string{
 		"root/cat/a/SKILL.md":            "---\nname: a\ndescription: A.\n---\n",
 		"root/cat/a/references/x.md":     "x",
 		"root/.hidden/b/SKILL.md":        "---\nname: b\ndescription: B.\n---\n",
@@ -28,9 +29,8 @@ func TestDirsListsWatchableFolders(t *testing.T) {
 		"plugin/skills/d/SKILL.md":       "---\nname: d\ndescription: D.\n---\n",
 		"plugin/skills/undeclared/x.txt": "x",
 	})
-	if err := os.MkdirAll(filepath.Join(base, "root", "empty"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testfs.Age(t, base, time.Hour)
+	testfs.Write(t, base, map[string]string{"root/empty/": ""})
 	real, err := filepath.EvalSymlinks(base)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,8 @@ func TestDirsListsWatchableFolders(t *testing.T) {
 // is really used) not while the parent keeps its old time.
 func TestListingCacheFollowsFolderTime(t *testing.T) {
 	base := t.TempDir()
-	writeTree(t, base, map[string]string{"root/cat/a/SKILL.md": "---\nname: a\ndescription: A.\n---\n"})
+	testfs.Write(t, base, map[string]string{"root/cat/a/SKILL.md": "---\nname: a\ndescription: A.\n---\n"})
+	testfs.Age(t, base, time.Hour)
 	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Provider: "claude"}}
 	first := Scan(context.Background(), roots, Options{})
 	cat := filepath.Join(base, "root", "cat")
@@ -68,7 +69,8 @@ func TestListingCacheFollowsFolderTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, base, map[string]string{"root/cat/b/SKILL.md": "---\nname: b\ndescription: B.\n---\n"})
+	testfs.Write(t, base, map[string]string{"root/cat/b/SKILL.md": "---\nname: b\ndescription: B.\n---\n"})
+	testfs.Age(t, base, time.Hour)
 	names := func(r Result) []string {
 		var out []string
 		for _, rec := range r.Records {
@@ -100,7 +102,8 @@ func TestListingCacheFollowsFolderTime(t *testing.T) {
 // timestamp tick would otherwise go unseen.
 func TestRacyFilesAreReadAgain(t *testing.T) {
 	base := t.TempDir()
-	writeTree(t, base, map[string]string{"root/a/SKILL.md": "---\nname: a\ndescription: A.\n---\n"})
+	testfs.Write(t, base, map[string]string{"root/a/SKILL.md": "---\nname: a\ndescription: A.\n---\n"})
+	testfs.Age(t, base, time.Hour)
 	file := filepath.Join(base, "root", "a", "SKILL.md")
 	now := time.Now()
 	if err := os.Chtimes(file, now, now); err != nil {
@@ -124,10 +127,9 @@ func TestRacyFilesAreReadAgain(t *testing.T) {
 // diagnostic instead of stalling the scan on open.
 func TestFIFONeverBlocks(t *testing.T) {
 	base := t.TempDir()
-	writeTree(t, base, map[string]string{"root/ok/SKILL.md": "---\nname: ok\ndescription: Fine.\n---\n"})
-	if err := os.MkdirAll(filepath.Join(base, "root", "pipe"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testfs.Write(t, base, map[string]string{"root/ok/SKILL.md": "---\nname: ok\ndescription: Fine.\n---\n"})
+	testfs.Age(t, base, time.Hour)
+	testfs.Write(t, base, map[string]string{"root/pipe/": ""})
 	if err := syscall.Mkfifo(filepath.Join(base, "root", "pipe", "SKILL.md"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +161,8 @@ func TestFIFONeverBlocks(t *testing.T) {
 // that scan, and is read again (and dropped, if still broken) later.
 func TestMidWriteKeepsLastGoodReading(t *testing.T) {
 	base := t.TempDir()
-	writeTree(t, base, map[string]string{"root/a/SKILL.md": "---\nname: a\ndescription: Good.\n---\n"})
+	testfs.Write(t, base, map[string]string{"root/a/SKILL.md": "---\nname: a\ndescription: Good.\n---\n"})
+	testfs.Age(t, base, time.Hour)
 	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Provider: "claude"}}
 	first := Scan(context.Background(), roots, Options{})
 	file := filepath.Join(base, "root", "a", "SKILL.md")
@@ -185,5 +188,28 @@ func TestMidWriteKeepsLastGoodReading(t *testing.T) {
 	third := Scan(context.Background(), roots, Options{Cache: second.Cache})
 	if len(third.Records) != 0 {
 		t.Errorf("settled broken file still served: %+v", third.Records)
+	}
+}
+
+// TestNoCacheGivesTheSameRecords checks that a one-shot scan finds exactly
+// what a caching scan finds and returns no cache.
+func TestNoCacheGivesTheSameRecords(t *testing.T) {
+	base := t.TempDir()
+	testfs.Write(t, base, map[string]string{
+		"root/cat/a/SKILL.md": "---\nname: a\ndescription: A.\n---\n",
+		"root/b/.SKILL.md":    "---\nname: b\ndescription: B.\n---\n",
+	})
+	testfs.Age(t, base, time.Hour)
+	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Provider: "claude"}}
+	with := Scan(context.Background(), roots, Options{})
+	without := Scan(context.Background(), roots, Options{NoCache: true})
+	if without.Cache != nil {
+		t.Error("NoCache scan returned a cache")
+	}
+	if with.Cache == nil || with.Cache.Len() != 2 {
+		t.Errorf("caching scan cache = %v", with.Cache)
+	}
+	if d := cmp.Diff(with.Records, without.Records); d != "" {
+		t.Errorf("records differ (-cached +uncached):\n%s", d)
 	}
 }

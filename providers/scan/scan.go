@@ -50,6 +50,9 @@ type Options struct {
 	// Cache holds the previous scan's parsed frontmatter; nil reads every
 	// file.
 	Cache *Cache
+	// NoCache leaves Result.Cache nil, for one-shot runs that will not
+	// rescan: building it costs memory at the scan's peak.
+	NoCache bool
 }
 
 // DefaultOptions are the built-in bounds.
@@ -141,7 +144,10 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 	}
 	wg.Wait()
 
-	res := Result{Reports: make([]pipeline.RootReport, len(roots)), Cache: newCache(len(cands)), FilesRead: int(read.Load())}
+	res := Result{Reports: make([]pipeline.RootReport, len(roots)), FilesRead: int(read.Load())}
+	if !opt.NoCache {
+		res.Cache = newCache(len(cands))
+	}
 	for i, r := range roots {
 		res.Reports[i] = pipeline.RootReport{Root: r, Exists: walks[i].exists}
 	}
@@ -150,15 +156,17 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 	for i := range walks {
 		res.Diagnostics = append(res.Diagnostics, walks[i].diags...)
 		res.Dirs = append(res.Dirs, walks[i].dirs...)
-		for d, l := range walks[i].lists {
-			res.Cache.dirs[d] = l
+		if res.Cache != nil {
+			for d, l := range walks[i].lists {
+				res.Cache.dirs[d] = l
+			}
 		}
 		for ; ci < len(cands) && cands[ci].root == i; ci++ {
 			p := parsed[ci]
 			if p.entry == nil && p.err == nil {
 				continue // never parsed: the scan was cancelled
 			}
-			if p.entry != nil && !racy(p.entry.mtime, now) {
+			if res.Cache != nil && p.entry != nil && !racy(p.entry.mtime, now) {
 				res.Cache.put(p.file, p.entry)
 			}
 			var rec *pipeline.Record
@@ -197,7 +205,10 @@ func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, 
 
 // walkRoot finds the skill folders (or command files) under one root.
 func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now time.Time) walk {
-	wk := walker{idx: idx, root: root, prev: opt.Cache, now: now, w: walk{lists: map[string]*listing{}}}
+	wk := walker{idx: idx, root: root, prev: opt.Cache, now: now}
+	if !opt.NoCache {
+		wk.w.lists = map[string]*listing{}
+	}
 	w := &wk.w
 	what := "skill"
 	if root.Type == pipeline.TypeCommand {
@@ -388,7 +399,11 @@ func (wk *walker) visitCommands(ctx context.Context, opt Options, dir, realDir s
 func (wk *walker) descend(opt Options, dir, realDir string, depth int, l *listing, fn func(child, childReal, name string)) {
 	w, root := &wk.w, wk.root
 	for _, sub := range l.subdirs {
-		child, childReal := filepath.Join(dir, sub.name), filepath.Join(realDir, sub.name)
+		child := filepath.Join(dir, sub.name)
+		childReal := child // the same string when no symlink is involved: one allocation
+		if realDir != dir {
+			childReal = filepath.Join(realDir, sub.name)
+		}
 		if sub.link {
 			r, err := filepath.EvalSymlinks(childReal)
 			if err != nil {
@@ -457,7 +472,7 @@ func (wk *walker) list(realDir string) (*listing, error) {
 			return nil, err
 		}
 		if l := wk.prev.dir(realDir, st.ModTime()); l != nil {
-			wk.w.lists[realDir] = l
+			wk.keep(realDir, l)
 			return l, nil
 		}
 	}
@@ -513,9 +528,16 @@ func (wk *walker) list(realDir string) (*listing, error) {
 		}
 	}
 	if !racy(l.mtime, wk.now) {
-		wk.w.lists[realDir] = l
+		wk.keep(realDir, l)
 	}
 	return l, nil
+}
+
+// keep records a listing for the next scan's cache, unless caching is off.
+func (wk *walker) keep(realDir string, l *listing) {
+	if wk.w.lists != nil {
+		wk.w.lists[realDir] = l
+	}
 }
 
 // racy reports whether a time is too close to now to trust: a change made
