@@ -11,16 +11,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/pflag"
+
+	"github.com/ccski/ccski/internal/testfs"
 )
 
 // tempDir returns a fresh folder that is not inside a repository, so that
 // the search for ccski.yaml stops where the test expects.
 func tempDir(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := testfs.TempDir(t)
 	if r := repoRoot(dir); r != "" {
 		t.Skipf("temporary folder %s is inside the repository %s", dir, r)
 	}
@@ -34,15 +33,11 @@ func options(t *testing.T, ws string, vars ...string) Options {
 	return Options{Workspace: ws, Home: tempDir(t), Environ: func() []string { return vars }}
 }
 
-// write creates path with content, and its folders.
+// write creates path with content, and its folders (through testfs.Write,
+// so content must not start with "-> ").
 func write(t *testing.T, path, content string) string {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfs.Write(t, filepath.Dir(path), map[string]string{filepath.Base(path): content})
 	return path
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 )
@@ -40,16 +41,10 @@ func (m *machine) abs(rel string) string { return filepath.Join(m.base, filepath
 // baseTime as its modification time.
 func (m *machine) write(t *testing.T, files map[string]string) {
 	t.Helper()
-	for rel, content := range files {
-		p := m.abs(rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	testfs.Write(t, m.base, files)
+	for rel := range files {
 		if strings.HasSuffix(rel, "SKILL.md") {
-			if err := os.Chtimes(p, baseTime, baseTime); err != nil {
+			if err := os.Chtimes(m.abs(rel), baseTime, baseTime); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -64,13 +59,7 @@ func newMachine(t *testing.T) *machine {
 	t.Helper()
 	m := &machine{base: t.TempDir()}
 	m.home, m.ws = m.abs("home"), m.abs("repo/sub")
-	if err := os.MkdirAll(m.abs("repo/.git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(m.ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
+	files := map[string]string{"repo/.git/": "", "repo/sub/": ""}
 	skill := func(dir, name string) {
 		files[dir+"/"+name+"/SKILL.md"] = skillMD(name, "The "+name+" skill in "+dir+".")
 	}

@@ -72,13 +72,20 @@ func registerSources(root string) error {
 	})
 }
 
-// newMachine returns a fresh copy of the synthetic machine.
-func newMachine(t *testing.T) *machine.Machine {
+// registerSourcesOnce runs registerSources the first time a test of this
+// run calls it, and fails t if it failed.
+func registerSourcesOnce(t *testing.T) {
 	t.Helper()
 	sourcesOnce.Do(func() { sourcesErr = registerSources("..") })
 	if sourcesErr != nil {
 		t.Fatal(sourcesErr)
 	}
+}
+
+// newMachine returns a fresh copy of the synthetic machine.
+func newMachine(t *testing.T) *machine.Machine {
+	t.Helper()
+	registerSourcesOnce(t)
 	m, err := machine.Copy(filepath.Join("testdata", "machine"), filepath.Join(t.TempDir(), "machine"))
 	if err != nil {
 		t.Fatal(err)
@@ -128,12 +135,20 @@ func env(m *machine.Machine, extra map[string]string) []string {
 // ccski runs the binary with args in the machine's workspace.
 func ccski(t *testing.T, m *machine.Machine, o runOpts, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = m.Workspace
+	dir := m.Workspace
 	if o.dir != "" {
-		cmd.Dir = o.dir
+		dir = o.dir
 	}
-	cmd.Env = env(m, o.env)
+	return runBinary(t, dir, env(m, o.env), args...)
+}
+
+// runBinary runs the binary with args in dir, with the variables vars and
+// no others, and fails t only if it could not be run.
+func runBinary(t *testing.T, dir string, vars []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	cmd.Env = vars
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

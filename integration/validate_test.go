@@ -2,23 +2,19 @@ package integration
 
 // Tests of "ccski validate": the binary on every rule tree of
 // validate/testdata, in every format and profile, and --fix end to end.
-// They build their own binary (validateBinary) so that they depend on
-// nothing else in this package.
+// They run the binary TestMain builds (see main_test.go).
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,86 +26,32 @@ const validateCases = "../validate/testdata"
 
 var (
 	validateOnce sync.Once
-	validateBin  string
 	validateErr  error
 )
 
-// validateBinary builds ccski once into a temporary folder (left in the
-// system's temporary folder, since this file defines no TestMain) and
-// checks that it has the validate command.
-func validateBinary(t *testing.T) string {
+// checkValidateCommand checks, once, that the binary TestMain built has
+// the validate command, and registers the sources (see registerSources).
+func checkValidateCommand(t *testing.T) {
 	t.Helper()
+	registerSourcesOnce(t)
 	validateOnce.Do(func() {
-		// Stat the sources so the test cache sees them as inputs: the
-		// binary is built by another process.
-		filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
-			if err == nil && d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			if err == nil && (strings.HasSuffix(p, ".go") || d.Name() == "go.mod" || d.Name() == "go.sum") {
-				os.Stat(p)
-			}
-			return nil
-		})
-		dir, err := os.MkdirTemp("", "ccski-validate-")
-		if err != nil {
-			validateErr = err
-			return
-		}
-		bin := filepath.Join(dir, "ccski")
-		if runtime.GOOS == "windows" {
-			bin += ".exe"
-		}
-		out, err := exec.Command("go", "build", "-o", bin, "../cmd/ccski").CombinedOutput()
-		if err != nil {
-			validateErr = errors.New("building ccski: " + err.Error() + "\n" + string(out))
-			return
-		}
-		if out, err := exec.Command(bin, "validate", "--help").CombinedOutput(); err != nil {
+		if out, err := exec.Command(binary, "validate", "--help").CombinedOutput(); err != nil {
 			validateErr = errors.New("the binary has no validate command (newValidate must be added to newRoot " +
 				"in cmd/ccski/app.go): " + string(out))
-			return
 		}
-		validateBin = bin
 	})
 	if validateErr != nil {
 		t.Fatal(validateErr)
 	}
-	return validateBin
-}
-
-// validateRun is one run of the binary.
-type validateRun struct {
-	args           []string
-	stdout, stderr string
-	code           int
-}
-
-func (r validateRun) String() string {
-	return "ccski " + strings.Join(r.args, " ") + ": exit " + strconv.Itoa(r.code) +
-		"\nstdout:\n" + r.stdout + "\nstderr:\n" + r.stderr
 }
 
 // runValidate runs "ccski validate args..." in dir with a clean
 // environment.
-func runValidate(t *testing.T, dir string, args ...string) validateRun {
+func runValidate(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	args = append([]string{"validate"}, args...)
-	cmd := exec.Command(validateBinary(t), args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TMPDIR=" + os.TempDir()}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := validateRun{args: args, stdout: stdout.String(), stderr: stderr.String()}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("running %v: %v", args, err)
-	}
-	return r
+	checkValidateCommand(t)
+	vars := []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TMPDIR=" + os.TempDir()}
+	return runBinary(t, dir, vars, append([]string{"validate"}, args...)...)
 }
 
 // copyValidateCase copies validate/testdata/<code> into a temporary
@@ -189,19 +131,6 @@ type reportJSON struct {
 	}
 }
 
-// decodeSingleJSON decodes stdout as exactly one JSON value.
-func decodeSingleJSON(t *testing.T, r validateRun, v any) {
-	t.Helper()
-	dec := json.NewDecoder(strings.NewReader(r.stdout))
-	if err := dec.Decode(v); err != nil {
-		t.Fatalf("stdout is not JSON: %v\n%s", err, r)
-	}
-	var extra json.RawMessage
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		t.Fatalf("stdout holds more than one JSON value\n%s", r)
-	}
-}
-
 var (
 	githubLine = regexp.MustCompile(`^::(error|warning|notice) file=[^,:]+(,line=\d+(,col=\d+)?)?,title=ccski [a-z0-9-]+::.+$`)
 	summaryRe  = regexp.MustCompile(`(\d+) errors?, (\d+) warnings? in (\d+) files? \((\d+) skills? checked\)`)
@@ -212,7 +141,7 @@ var (
 // every profile, and checks the exit code and the findings against the
 // golden files.
 func TestValidateRuleTrees(t *testing.T) {
-	validateBinary(t)
+	checkValidateCommand(t)
 	ents, err := os.ReadDir(validateCases)
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +195,7 @@ func checkProfile(t *testing.T, dir, kind, profile string, golden []goldenValida
 		t.Fatalf("want exit %d\n%s", wantCode, r)
 	}
 	var rep reportJSON
-	decodeSingleJSON(t, r, &rep)
+	decodeOnly(t, r, &rep)
 	if rep.Version != 1 || rep.Profile != profile || len(rep.Findings) != len(want) {
 		t.Fatalf("want %d findings under %s, got %+v\n%s", len(want), profile, rep, r)
 	}
@@ -347,7 +276,7 @@ func checkFormats(t *testing.T, dir, kind string, golden []goldenValidate) {
 			}
 		}
 	}
-	decodeSingleJSON(t, r, &log)
+	decodeOnly(t, r, &log)
 	if log.Version != "2.1.0" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "ccski" ||
 		len(log.Runs[0].Results) != len(want) {
 		t.Fatalf("sarif: bad log\n%s", r)
@@ -369,7 +298,7 @@ func checkFormats(t *testing.T, dir, kind string, golden []goldenValidate) {
 // the fixable findings without touching a byte of any body, and the
 // second fix changes nothing.
 func TestValidateFix(t *testing.T) {
-	validateBinary(t)
+	checkValidateCommand(t)
 	for _, code := range []string{"byte-order-mark", "leading-blank-line", "crlf-line-endings",
 		"delimiter-trailing-space", "unquoted-colon", "unknown-key"} {
 		t.Run(code, func(t *testing.T) {
@@ -413,10 +342,10 @@ func TestValidateFix(t *testing.T) {
 
 // checkFixed checks that the report r printed has no finding of code left
 // but unknown keys that are likely typos, which --fix leaves to a person.
-func checkFixed(t *testing.T, r validateRun, code string) {
+func checkFixed(t *testing.T, r result, code string) {
 	t.Helper()
 	var rep reportJSON
-	decodeSingleJSON(t, r, &rep)
+	decodeOnly(t, r, &rep)
 	for _, f := range rep.Findings {
 		if f.Code == code && !(code == "unknown-key" && strings.Contains(f.Message, "did you mean")) {
 			t.Errorf("still reported after the fix: %+v", f)
@@ -508,7 +437,7 @@ func TestValidateCLI(t *testing.T) {
 	for _, args := range [][]string{{"--format", "json", "missing"}, {"--json", "--profile", "nope", "fail"}} {
 		r := runValidate(t, dir, args...)
 		var je struct{ Error, Code string }
-		decodeSingleJSON(t, r, &je)
+		decodeOnly(t, r, &je)
 		if r.code != 2 || je.Code != "usage" || je.Error == "" {
 			t.Errorf("want a JSON usage error\n%s", r)
 		}
@@ -519,7 +448,7 @@ func TestValidateCLI(t *testing.T) {
 	for _, args := range [][]string{{"--json", "fail"}, {"--format", "json", "fail"}} {
 		r := runValidate(t, bad, args...)
 		var rep reportJSON
-		decodeSingleJSON(t, r, &rep)
+		decodeOnly(t, r, &rep)
 		if r.code != 1 || rep.Summary.Errors == 0 || !strings.Contains(r.stderr, "validation failed") {
 			t.Errorf("want exit 1 with a report\n%s", r)
 		}

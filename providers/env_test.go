@@ -8,30 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 )
-
-// writeTree creates files and folders under base from slash-separated
-// paths: a path ending in "/" is a folder, anything else a file holding the
-// value.
-func writeTree(t *testing.T, base string, tree map[string]string) {
-	t.Helper()
-	for p, content := range tree {
-		full := filepath.Join(base, filepath.FromSlash(p))
-		if strings.HasSuffix(p, "/") {
-			if err := os.MkdirAll(full, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // hasGitAbove reports whether dir or one of its ancestors holds a .git
 // entry, in which case "outside any repository" cannot be tested there.
@@ -138,7 +117,7 @@ func TestWorkspaceDirs(t *testing.T) {
 			if tt.outside && hasGitAbove(base) {
 				t.Skipf("an ancestor of %s is a repository", base)
 			}
-			writeTree(t, base, tt.tree)
+			testfs.Write(t, base, tt.tree)
 			user := ""
 			if tt.user != "" {
 				user = filepath.Join(base, tt.user)
@@ -166,7 +145,7 @@ func TestWorkspaceDirs(t *testing.T) {
 // before climbing: the parent of "." is "." and would stop the climb.
 func TestWorkspaceDirsRelative(t *testing.T) {
 	base := t.TempDir()
-	writeTree(t, base, map[string]string{"repo/.git/": "", "repo/a/b/": "", "home/.git/": "", "home/p/q/": ""})
+	testfs.Write(t, base, map[string]string{"repo/.git/": "", "repo/a/b/": "", "home/.git/": "", "home/p/q/": ""})
 	tests := []struct {
 		name     string
 		cwd      string // relative to the temp dir
@@ -194,7 +173,7 @@ func TestWorkspaceDirsRelative(t *testing.T) {
 
 func TestNewEnv(t *testing.T) {
 	base := t.TempDir()
-	writeTree(t, base, map[string]string{"repo/.git/": "", "repo/sub/": "", "home/": ""})
+	testfs.Write(t, base, map[string]string{"repo/.git/": "", "repo/sub/": "", "home/": ""})
 	home, ws := filepath.Join(base, "home"), filepath.Join(base, "repo", "sub")
 
 	t.Run("given getenv", func(t *testing.T) {

@@ -9,38 +9,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/scan"
 )
-
-// writeTree creates files under base from slash-separated paths: a path
-// ending in "/" is a folder, a value starting with "-> " makes a symlink to
-// the rest of the value, anything else is file content.
-func writeTree(t *testing.T, base string, tree map[string]string) {
-	t.Helper()
-	for p, content := range tree {
-		full := filepath.Join(base, filepath.FromSlash(p))
-		if strings.HasSuffix(p, "/") {
-			if err := os.MkdirAll(full, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(content, "-> "); ok {
-			if err := os.Symlink(filepath.FromSlash(target), full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func newAgents(t *testing.T, options map[string]any) providers.Provider {
 	t.Helper()
@@ -105,7 +78,7 @@ func TestNew(t *testing.T) {
 // folder, in order, with kinds, locations and depths.
 func TestPlanLayout(t *testing.T) {
 	base := t.TempDir()
-	writeTree(t, base, map[string]string{
+	testfs.Write(t, base, map[string]string{
 		"repo/.git/":               "",
 		"repo/sub/":                "",
 		"repo/.roo/skills/":        "",
@@ -285,13 +258,13 @@ func TestDynamic(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := t.TempDir()
-			writeTree(t, base, map[string]string{"ws/": "", "home/": ""})
+			testfs.Write(t, base, map[string]string{"ws/": "", "home/": ""})
 			if _, ok := tt.tree["home"]; ok {
 				if err := os.Remove(filepath.Join(base, "home")); err != nil {
 					t.Fatal(err)
 				}
 			}
-			writeTree(t, base, tt.tree)
+			testfs.Write(t, base, tt.tree)
 			env := providers.Env{UserDir: filepath.Join(base, "home"), Workspace: filepath.Join(base, "ws"),
 				WorkspaceDirs: []string{filepath.Join(base, "ws")}, Getenv: func(string) string { return "" }}
 

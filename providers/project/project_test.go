@@ -2,13 +2,13 @@ package project
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/scan"
@@ -117,13 +117,7 @@ func TestPlan(t *testing.T) {
 func TestPlanScan(t *testing.T) {
 	base := t.TempDir()
 	ws := filepath.Join(base, "ws")
-	skill := filepath.Join(ws, "team", "deploy", "SKILL.md")
-	if err := os.MkdirAll(filepath.Dir(skill), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(skill, []byte("---\nname: deploy\ndescription: Deploys.\n---\nBody\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfs.Write(t, ws, map[string]string{"team/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys.\n---\nBody\n"})
 	p, err := New(map[string]any{"dirs": []string{"team", "missing"}})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -215,8 +216,9 @@ func TestScanCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base := tempDir(t)
-			writeTree(t, base, tt.tree)
+			base := testfs.TempDir(t)
+			testfs.Write(t, base, tt.tree)
+			testfs.Age(t, base, time.Hour)
 			res := Scan(context.Background(), tt.roots(base), tt.opt)
 			var cmds Result
 			for _, r := range res.Records {
@@ -254,11 +256,12 @@ func with2(r cmdRec, f func(*cmdRec)) cmdRec { f(&r); return r }
 // TestScanCommandsCache checks that a rescan reads only the command files
 // whose size or time changed, and that edits, additions and removals show.
 func TestScanCommandsCache(t *testing.T) {
-	base := tempDir(t)
-	writeTree(t, base, map[string]string{
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{
 		"cmds/a.md":     "---\ndescription: A.\n---\n",
 		"cmds/sub/b.md": "B.",
 	})
+	testfs.Age(t, base, time.Hour)
 	roots := []pipeline.Root{cmdRoot(base, "cmds")}
 	first := Scan(context.Background(), roots, Options{})
 	if first.FilesRead != 2 || len(first.Records) != 2 {
@@ -300,8 +303,9 @@ func TestScanCommandsCache(t *testing.T) {
 // TestScanCacheKeepsTypesApart checks that a file read as a command is not
 // served from the cache as a SKILL.md, or the other way round.
 func TestScanCacheKeepsTypesApart(t *testing.T) {
-	base := tempDir(t)
-	writeTree(t, base, map[string]string{"x/SKILL.md": skill("x", "A skill.")})
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"x/SKILL.md": skill("x", "A skill.")})
+	testfs.Age(t, base, time.Hour)
 	skillRoot := root(base, "")
 	first := Scan(context.Background(), []pipeline.Root{skillRoot}, Options{})
 	file := filepath.Join(base, "x", "SKILL.md")
@@ -332,12 +336,7 @@ func names(res Result) []string {
 
 func mustWrite(t *testing.T, path, content string, mtime time.Time) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfs.Write(t, filepath.Dir(path), map[string]string{filepath.Base(path): content})
 	if err := os.Chtimes(path, mtime, mtime); err != nil {
 		t.Fatal(err)
 	}
@@ -346,8 +345,9 @@ func mustWrite(t *testing.T, path, content string, mtime time.Time) {
 // TestScanCommandFoldersAreWatchable checks that every command folder
 // walked is in Dirs, so the watcher sees files appear there.
 func TestScanCommandFoldersAreWatchable(t *testing.T) {
-	base := tempDir(t)
-	writeTree(t, base, map[string]string{"cmds/a.md": "A.", "cmds/sub/b.md": "B.", "single/one.md": "One."})
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"cmds/a.md": "A.", "cmds/sub/b.md": "B.", "single/one.md": "One."})
+	testfs.Age(t, base, time.Hour)
 	res := Scan(context.Background(), []pipeline.Root{cmdRoot(base, "cmds"), cmdRoot(base, "single/one.md")}, Options{})
 	var got []string
 	for _, d := range res.Dirs {

@@ -3,7 +3,6 @@ package scan
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,65 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 )
-
-// tempDir is t.TempDir with symlinks resolved, so RealDir values can be
-// compared with paths built from it.
-func tempDir(t *testing.T) string {
-	t.Helper()
-	d, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-// writeTree creates files under base from a map of slash-separated paths:
-// a path ending in "/" is a folder, a value starting with "-> " makes a
-// symlink to the rest of the value, anything else is file content.
-func writeTree(t *testing.T, base string, tree map[string]string) {
-	t.Helper()
-	for p, content := range tree {
-		full := filepath.Join(base, filepath.FromSlash(p))
-		if strings.HasSuffix(p, "/") {
-			if err := os.MkdirAll(full, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(content, "-> "); ok {
-			if err := os.Symlink(filepath.FromSlash(target), full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	age(t, base)
-}
-
-// age moves the times of everything under base an hour into the past, so
-// the cache does not treat the files as "racy" (changed too recently to
-// trust their times).
-func age(t *testing.T, base string) {
-	t.Helper()
-	old := time.Now().Add(-time.Hour)
-	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.Type()&fs.ModeSymlink != 0 {
-			return err
-		}
-		return os.Chtimes(p, old, old)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 func skill(name, desc string) string {
 	return fmt.Sprintf("---\nname: %s\ndescription: %s\n---\n# %s\n\nBody.\n", name, desc, name)
@@ -547,8 +490,9 @@ func TestScan(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			base := tempDir(t)
-			writeTree(t, base, tc.tree)
+			base := testfs.TempDir(t)
+			testfs.Write(t, base, tc.tree)
+			testfs.Age(t, base, time.Hour)
 			roots := tc.roots(base)
 			res := Scan(context.Background(), roots, tc.opt)
 			recs, diags, reps := summarize(base, res)
@@ -622,17 +566,19 @@ func checkRecords(t *testing.T, res Result) {
 // reported and its siblings still load. Root can read a chmod 000 folder,
 // so there a file stands where a folder is expected instead.
 func TestScanUnreadableFolder(t *testing.T) {
-	base := tempDir(t)
-	writeTree(t, base, map[string]string{
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{
 		"skills/a/SKILL.md":        skill("a", "A."),
 		"skills/locked/x/SKILL.md": skill("x", "Locked away."),
 		"skills/z/SKILL.md":        skill("z", "Z."),
 	})
+	testfs.Age(t, base, time.Hour)
 	r := root(base, "skills")
 	wantPath := "skills/locked"
 	if os.Geteuid() == 0 {
 		// A declared skill folder that is a file cannot be listed.
-		writeTree(t, base, map[string]string{"skills/not-a-folder": "file"})
+		testfs.Write(t, base, map[string]string{"skills/not-a-folder": "file"})
+		testfs.Age(t, base, time.Hour)
 		r.Skills = []string{"a", "not-a-folder", "z"}
 		wantPath = "skills/not-a-folder"
 	} else {
@@ -655,7 +601,7 @@ func TestScanUnreadableFolder(t *testing.T) {
 }
 
 func TestScanCache(t *testing.T) {
-	base := tempDir(t)
+	base := testfs.TempDir(t)
 	tree := map[string]string{
 		"skills/bad/SKILL.md":       "---\nname: bad\n---\n",
 		"skills/colon/SKILL.md":     "---\nname: colon\ndescription: Use when: x\n---\n",
@@ -664,7 +610,8 @@ func TestScanCache(t *testing.T) {
 		"skills/two/SKILL.md":       skill("two", "Two."),
 		"skills/cat/three/SKILL.md": skill("three", "Three."),
 	}
-	writeTree(t, base, tree)
+	testfs.Write(t, base, tree)
+	testfs.Age(t, base, time.Hour)
 	roots := []pipeline.Root{root(base, "skills")}
 	ctx := context.Background()
 
@@ -756,12 +703,13 @@ func manySkills(t *testing.T, base string, n int) []pipeline.Root {
 	for i := range 20 {
 		tree[fmt.Sprintf("other/o%02d/SKILL.md", i)] = skill(fmt.Sprintf("o%02d", i), "Other.")
 	}
-	writeTree(t, base, tree)
+	testfs.Write(t, base, tree)
+	testfs.Age(t, base, time.Hour)
 	return []pipeline.Root{root(base, "skills"), root(base, "missing"), root(base, "other")}
 }
 
 func TestScanDeterministicAcrossWorkers(t *testing.T) {
-	base := tempDir(t)
+	base := testfs.TempDir(t)
 	roots := manySkills(t, base, 300)
 	ctx := context.Background()
 	ref := Scan(ctx, roots, Options{Workers: 1})
@@ -805,7 +753,7 @@ func TestScanDeterministicAcrossWorkers(t *testing.T) {
 // TestScanCancelled checks that a cancelled scan returns instead of
 // panicking on skills it never parsed.
 func TestScanCancelled(t *testing.T) {
-	base := tempDir(t)
+	base := testfs.TempDir(t)
 	roots := manySkills(t, base, 60)
 	declared := root(base, "skills")
 	declared.Skills = []string{"cat00/s000", "cat01/s001"}
@@ -827,11 +775,12 @@ func TestScanCancelled(t *testing.T) {
 // absolute RealDirs and that the loop guard still sees a symlink back to
 // the root, given as an absolute path, as a loop.
 func TestScanRelativeRoot(t *testing.T) {
-	base := tempDir(t)
-	writeTree(t, base, map[string]string{
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{
 		"skills/a/SKILL.md": skill("a", "A."),
 		"skills/cat/loop":   "-> " + filepath.Join(base, "skills"),
 	})
+	testfs.Age(t, base, time.Hour)
 	t.Chdir(base)
 	r := root(base, "skills")
 	r.Path = "skills"
