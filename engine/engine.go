@@ -168,7 +168,7 @@ func uniqueRoots(roots []pipeline.Root) ([]pipeline.Root, []pipeline.Diagnostic)
 	out := roots[:0:0]
 	var diags []pipeline.Diagnostic
 	for _, r := range roots {
-		if r.Skills != nil || (r.Type == pipeline.TypeCommand && r.Plugin != nil) {
+		if r.Skills != nil || r.Plugin != nil {
 			out = append(out, r)
 			continue
 		}

@@ -448,21 +448,22 @@ func TestSourcesJSON(t *testing.T) {
 		}
 	}
 	for key, want := range map[rootKey]string{
-		{"extra/docs", "custom", ""}:                                                    "custom **",
-		{"work/repo/tools/skills", "project", ""}:                                       "project *",
-		{"work/repo/.claude/skills", "claude", ""}:                                      "workspace-agent **",
-		{"home/.claude/skills", "claude", ""}:                                           "user-agent ****",
-		{"home/.codex/skills", "codex", ""}:                                             "user-agent ****",
-		{"work/repo/.codex/skills", "codex", ""}:                                        "workspace-agent missing",
-		{"etc/codex/skills", "codex", ""}:                                               "system *",
-		{"work/repo/.cursor/skills", "cursor", ""}:                                      "workspace-agent *",
-		{"work/repo/.agents/skills", "agents", ""}:                                      "workspace-shared **",
-		{"work/repo/skills", "agents", ""}:                                              "workspace-root **",
-		{"home/.gemini/skills", "gemini", ""}:                                           "user-agent **",
-		{"home/.agents/skills", "agents", ""}:                                           "user-shared ****",
-		{"home/.claude/plugins/marketplaces/demo-market", "claude", "doc-tools"}:        "plugin **",
-		{"home/.claude/plugins/marketplaces/demo-market", "claude", "design-tools"}:     "plugin *",
-		{"home/.claude/plugins/cache/tool-market/lint-kit/1.2.0", "claude", "lint-kit"}: "plugin **",
+		{"extra/docs", "custom", ""}:                                                           "custom **",
+		{"work/repo/tools/skills", "project", ""}:                                              "project *",
+		{"work/repo/.claude/skills", "claude", ""}:                                             "workspace-agent **",
+		{"home/.claude/skills", "claude", ""}:                                                  "user-agent ****",
+		{"home/.codex/skills", "codex", ""}:                                                    "user-agent ****",
+		{"work/repo/.codex/skills", "codex", ""}:                                               "workspace-agent missing",
+		{"etc/codex/skills", "codex", ""}:                                                      "system *",
+		{"work/repo/.cursor/skills", "cursor", ""}:                                             "workspace-agent *",
+		{"work/repo/.agents/skills", "agents", ""}:                                             "workspace-shared **",
+		{"work/repo/skills", "agents", ""}:                                                     "workspace-root **",
+		{"home/.gemini/skills", "gemini", ""}:                                                  "user-agent **",
+		{"home/.agents/skills", "agents", ""}:                                                  "user-shared ****",
+		{"home/.claude/plugins/marketplaces/demo-market", "claude", "doc-tools"}:               "plugin **",
+		{"home/.claude/plugins/marketplaces/demo-market", "claude", "design-tools"}:            "plugin *",
+		{"home/.claude/plugins/cache/tool-market/lint-kit/1.2.0", "claude", "lint-kit"}:        "plugin *", // declared in plugin.json
+		{"home/.claude/plugins/cache/tool-market/lint-kit/1.2.0/skills", "claude", "lint-kit"}: "plugin *", // its skills/ folder, walked
 	} {
 		if got := roots[key]; got != want {
 			t.Errorf("root %v: got %q, want %q", key, got, want)

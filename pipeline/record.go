@@ -178,8 +178,9 @@ type Root struct {
 	// Type is what the root holds: skill folders (the zero value) or
 	// command files. A command root's Path may also be a single .md file.
 	Type Type
-	// Flat command roots hold their command files directly: sub-folders
-	// are not searched (Codex prompts).
+	// Flat roots hold their contents directly: a flat skill root's skills
+	// are its immediate sub-folders (a plugin's skills/ folder), and a flat
+	// command root's commands are its top-level files (Codex prompts).
 	Flat bool
 }
 

@@ -4,11 +4,15 @@
 // It reads only Claude's plugin bookkeeping (installed_plugins.json,
 // known_marketplaces.json, the settings files' enabledPlugins, and the
 // plugin.json and marketplace.json manifests) and lists folders; it never
-// opens a SKILL.md and never filters skills. Each enabled plugin becomes one
-// pipeline.Root whose Skills list names exactly the skill folders that
-// belong to that plugin, so that plugins sharing one install folder (as the
-// anthropic-agent-skills marketplace does) are each credited with their own
-// skills only.
+// opens a SKILL.md and never filters skills. Each enabled plugin gets a
+// pipeline.Root for its install folder whose Skills list names exactly the
+// skill folders its manifests declare, so that plugins sharing one install
+// folder (as the anthropic-agent-skills marketplace does) are each credited
+// with their own skills only. A plugin's default skills/ folder is not
+// listed here: it becomes a flat root of its own, whose immediate
+// sub-folders the scanner finds (and whose listing it caches between
+// rescans). The install-folder root is left out when it would name no skill
+// and the plugin has a skills/ folder.
 //
 // With the commands option (on by default), each enabled plugin also gets
 // a command root for its commands/ folder, or one per path that the
@@ -88,9 +92,11 @@ func New(options map[string]any) (providers.Provider, error) {
 // Name returns "marketplace", the provider's key in ccski.yaml.
 func (m *Marketplace) Name() string { return "marketplace" }
 
-// Plan returns one root per enabled plugin that is installed for the user
-// or for one of the workspace folders, sorted by plugin key. Problems in
-// Claude's files become diagnostics; the only error is a cancelled context.
+// Plan returns the roots of every enabled plugin that is installed for the
+// user or for one of the workspace folders, sorted by plugin key: its
+// install-folder root and skills/ root (see the package comment), then its
+// command roots. Problems in Claude's files become diagnostics; the only
+// error is a cancelled context.
 func (m *Marketplace) Plan(ctx context.Context, env providers.Env) (providers.Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return providers.Plan{}, fmt.Errorf("marketplace: planning plugin skills: %w", err)
@@ -202,10 +208,10 @@ func (p *planner) run(ctx context.Context) ([]pipeline.Root, error) {
 				"plugin %s is disabled in %s; set enabledPlugins[%q] to true there to load its skills", key, e.file, key)
 			continue
 		}
-		if root, ok := p.planPlugin(in); ok {
-			roots = append(roots, root)
+		if planned, ok := p.planPlugin(in); ok {
+			roots = append(roots, planned...)
 			if p.commands {
-				roots = append(roots, p.planCommands(in, root)...)
+				roots = append(roots, p.planCommands(in, planned[0])...)
 			}
 		}
 	}
@@ -758,6 +764,9 @@ func (p *planner) readPluginManifest(key, dir string) (pluginManifest, bool) {
 type skillSet struct {
 	dirs []string
 	seen map[string]bool
+	// walk holds skills/ folders whose immediate sub-folders are the
+	// plugin's skills; the scanner lists them (and caches the listing).
+	walk []string
 }
 
 func newSkillSet() *skillSet { return &skillSet{dirs: []string{}, seen: map[string]bool{}} }
@@ -772,13 +781,26 @@ func (s *skillSet) add(dirs ...string) {
 	}
 }
 
+// holdsChildOf reports whether a credited skill folder lies directly in
+// dir.
+func (s *skillSet) holdsChildOf(dir string) bool {
+	for _, d := range s.dirs {
+		if filepath.Dir(d) == dir {
+			return true
+		}
+	}
+	return false
+}
+
 // planPlugin works out the skill folders of the active install of one
-// enabled plugin and returns its root.
-func (p *planner) planPlugin(in install) (pipeline.Root, bool) {
+// enabled plugin and returns its skill roots: the install folder with the
+// declared skills, when there are any or there is nothing else to show,
+// then the skills/ folder to walk, if any.
+func (p *planner) planPlugin(in install) ([]pipeline.Root, bool) {
 	if st, err := os.Stat(in.path); err != nil || !st.IsDir() {
 		p.report(pipeline.SeverityWarning, "plugin-install-missing", in.path,
 			"install folder of plugin %s is missing or not a folder; reinstall it with /plugin in Claude Code", in.key)
-		return pipeline.Root{}, false
+		return nil, false
 	}
 	market := p.marketplace(in.market)
 	entry := market.entries[in.plugin]
@@ -814,7 +836,7 @@ func (p *planner) planPlugin(in install) (pipeline.Root, bool) {
 	}
 	p.cmdSource[in.key] = cmds
 	version = firstNonEmpty(version, in.version, entryVersion(entry), "unknown")
-	return pipeline.Root{
+	base := pipeline.Root{
 		Path:     in.path,
 		Provider: providerLabel,
 		Source:   sourceLabel,
@@ -822,8 +844,19 @@ func (p *planner) planPlugin(in install) (pipeline.Root, bool) {
 		Kind:     pipeline.KindPlugin,
 		Prefix:   in.plugin,
 		Plugin:   &pipeline.PluginInfo{Plugin: in.plugin, Marketplace: in.market, Version: version},
-		Skills:   skills.dirs,
-	}, true
+	}
+	var roots []pipeline.Root
+	if len(skills.dirs) > 0 || len(skills.walk) == 0 { // declared skills, or nothing at all to show
+		r := base
+		r.Skills = skills.dirs
+		roots = append(roots, r)
+	}
+	for _, w := range skills.walk {
+		r := base
+		r.Path, r.Flat = w, true
+		roots = append(roots, r)
+	}
+	return roots, true
 }
 
 // pluginDir returns the plugin's own folder and the folder its skill paths
@@ -936,12 +969,22 @@ func (p *planner) creditManifest(s *skillSet, in install, man pluginManifest, di
 
 // creditDefault credits the skill folders directly under <dir>/skills and,
 // when allowed and there is no skills/ folder, dir itself as a
-// single-skill plugin.
+// single-skill plugin. The skills/ folder is left to the scanner, unless a
+// declared skill lies directly in it: the walk would then find that skill
+// a second time, so the folder is listed here and its other skills follow
+// the declared ones, without duplicates.
 func (p *planner) creditDefault(s *skillSet, in install, dir string, single bool) {
-	skillsDir := filepath.Join(dir, defaultSkillsFolder)
-	children, exists := p.skillChildren(in, skillsDir)
-	s.add(children...)
-	if !exists && single && isSkillDir(dir) {
+	skillsDir := filepath.Clean(filepath.Join(dir, defaultSkillsFolder))
+	if st, err := os.Stat(skillsDir); err == nil && st.IsDir() {
+		if !s.holdsChildOf(skillsDir) {
+			s.walk = append(s.walk, skillsDir)
+			return
+		}
+		children, _ := p.skillChildren(in, skillsDir)
+		s.add(children...)
+		return
+	}
+	if single && isSkillDir(dir) {
 		s.add(dir)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/scan"
 )
 
 // pluginsDir is the default plugins root, relative to the harness base.
@@ -103,19 +105,87 @@ func (h *harness) plan(options map[string]any) providers.Plan {
 	return plan
 }
 
-// root is the root expected for key with its install folder and skill
-// folders, all relative to the base.
+// root is the install-folder root expected for key with its install
+// folder and declared skill folders, all relative to the base.
 func (h *harness) root(key, version, path string, skills ...string) pipeline.Root {
 	plugin, market, _ := splitKey(key)
-	abs := []string{}
-	for _, s := range skills {
-		abs = append(abs, h.abs(s))
-	}
 	return pipeline.Root{
 		Path: h.abs(path), Provider: "claude", Source: "marketplace",
 		Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: plugin,
 		Plugin: &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version},
-		Skills: abs,
+		Skills: h.absAll(skills...),
+	}
+}
+
+// walked is the root expected for key's default skills/ folder (relative
+// to the base): the scanner walks it, flat, for its skill folders.
+func (h *harness) walked(key, version, skillsDir string) pipeline.Root {
+	plugin, market, _ := splitKey(key)
+	return pipeline.Root{
+		Path: h.abs(skillsDir), Provider: "claude", Source: "marketplace",
+		Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: plugin,
+		Plugin: &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version},
+		Flat:   true,
+	}
+}
+
+// absAll turns slash paths relative to the base into absolute paths; the
+// result is never nil.
+func (h *harness) absAll(rels ...string) []string {
+	out := []string{}
+	for _, r := range rels {
+		out = append(out, h.abs(r))
+	}
+	return out
+}
+
+// pluginKey is "plugin@marketplace" for a root.
+func pluginKey(r pipeline.Root) string { return r.Plugin.Plugin + "@" + r.Plugin.Marketplace }
+
+// credited scans the plan's skill roots as the engine does and returns,
+// for every plugin with a skill root, the skill folders credited to it
+// (the records' Dir) in scan order; a plugin planned without skills maps
+// to an empty list. The fixtures hold well-formed skills only, so any
+// diagnostic of the scan (a warning about a folder that is no skill, for
+// instance) fails the test.
+func (h *harness) credited(plan providers.Plan) map[string][]string {
+	h.t.Helper()
+	var roots []pipeline.Root
+	out := map[string][]string{}
+	for _, r := range plan.Roots {
+		if r.Type == pipeline.TypeCommand {
+			continue
+		}
+		roots = append(roots, r)
+		if _, ok := out[pluginKey(r)]; !ok {
+			out[pluginKey(r)] = []string{}
+		}
+	}
+	res := scan.Scan(context.Background(), roots, scan.DefaultOptions())
+	for _, rec := range res.Records {
+		if rec.Plugin == nil {
+			h.t.Errorf("record %s has no plugin", rec.Dir)
+			continue
+		}
+		key := rec.Plugin.Plugin + "@" + rec.Plugin.Marketplace
+		out[key] = append(out[key], rec.Dir)
+	}
+	for _, d := range res.Diagnostics {
+		h.t.Errorf("scan diagnostic: %s %s %s: %s", d.Severity, d.Code, d.Path, d.Message)
+	}
+	return out
+}
+
+// checkCredited compares the skills credited to each plugin, by scanning
+// the plan, with want (paths relative to the base).
+func (h *harness) checkCredited(plan providers.Plan, want map[string][]string) {
+	h.t.Helper()
+	abs := map[string][]string{}
+	for k, v := range want {
+		abs[k] = h.absAll(v...)
+	}
+	if diff := cmp.Diff(abs, h.credited(plan)); diff != "" {
+		h.t.Errorf("credited skills (-want +got):\n%s", diff)
 	}
 }
 
@@ -142,18 +212,9 @@ func (h *harness) diag(sev pipeline.Severity, code, rel string) diagKey {
 func pluginKeys(roots []pipeline.Root) []string {
 	out := []string{}
 	for _, r := range roots {
-		out = append(out, r.Plugin.Plugin+"@"+r.Plugin.Marketplace)
+		out = append(out, pluginKey(r))
 	}
 	return out
-}
-
-func findRoot(roots []pipeline.Root, key string) *pipeline.Root {
-	for i := range roots {
-		if roots[i].Plugin.Plugin+"@"+roots[i].Plugin.Marketplace == key {
-			return &roots[i]
-		}
-	}
-	return nil
 }
 
 func TestNewOptions(t *testing.T) {
@@ -191,7 +252,8 @@ func TestNewOptions(t *testing.T) {
 }
 
 // TestPlanManifestShapes checks that both installed_plugins.json shapes and
-// relative or absolute install paths plan the same root.
+// relative or absolute install paths plan the same root and credit the
+// same skills.
 func TestPlanManifestShapes(t *testing.T) {
 	const install = pluginsDir + "/cache/acme/tools/1.2.0"
 	tests := []struct {
@@ -218,11 +280,12 @@ func TestPlanManifestShapes(t *testing.T) {
 			h.skills(install+"/skills/lint", install+"/skills/format")
 			h.installed(map[string]any{"version": tt.v, "plugins": map[string]any{"tools@acme": tt.entry(h)}})
 			plan := h.plan(nil)
-			want := []pipeline.Root{h.root("tools@acme", "1.2.0", install,
-				install+"/skills/format", install+"/skills/lint")}
+			want := []pipeline.Root{h.walked("tools@acme", "1.2.0", install+"/skills")}
 			if diff := cmp.Diff(want, plan.Roots); diff != "" {
 				t.Errorf("roots (-want +got):\n%s", diff)
 			}
+			h.checkCredited(plan, map[string][]string{
+				"tools@acme": {install + "/skills/format", install + "/skills/lint"}})
 			if len(plan.Diagnostics) != 0 {
 				t.Errorf("unexpected diagnostics: %+v", plan.Diagnostics)
 			}
@@ -230,10 +293,11 @@ func TestPlanManifestShapes(t *testing.T) {
 	}
 }
 
-// TestPlanRootsSortedAndNeverWalked checks the root order and that a
-// plugin without skills still gets a non-nil, empty Skills list, so the
-// scanner does not walk its install folder.
-func TestPlanRootsSortedAndNeverWalked(t *testing.T) {
+// TestPlanRootsSortedAndInstallFolderNeverWalked checks the root order and
+// that the scanner never walks an install folder: a plugin without skills
+// still gets a root with a non-nil, empty Skills list, and the only root
+// walked is a plugin's skills/ folder, flat.
+func TestPlanRootsSortedAndInstallFolderNeverWalked(t *testing.T) {
 	h := newHarness(t)
 	for _, p := range []string{"zeta/m", "alpha/n", "alpha/m", "hooks-only/m"} {
 		h.mkdir(pluginsDir + "/cache/" + p)
@@ -252,7 +316,7 @@ func TestPlanRootsSortedAndNeverWalked(t *testing.T) {
 		t.Fatalf("root order (-want +got):\n%s", diff)
 	}
 	for _, r := range plan.Roots {
-		if r.Skills == nil {
+		if r.Skills == nil && (!r.Flat || filepath.Base(r.Path) != "skills") {
 			t.Errorf("%s: Skills is nil; the scanner would walk %s", r.Prefix, r.Path)
 		}
 		if r.Optional {
@@ -262,9 +326,20 @@ func TestPlanRootsSortedAndNeverWalked(t *testing.T) {
 			t.Errorf("%s: version = %q, want unknown", r.Prefix, r.Plugin.Version)
 		}
 	}
-	if got := findRoot(plan.Roots, "hooks-only@m").Skills; len(got) != 0 {
-		t.Errorf("hooks-only skills = %v, want none", got)
+	const cache = pluginsDir + "/cache/"
+	want := []pipeline.Root{
+		h.root("alpha@m", "unknown", cache+"alpha/m"),
+		h.root("alpha@n", "unknown", cache+"alpha/n"),
+		h.root("hooks-only@m", "unknown", cache+"hooks-only/m"),
+		h.walked("zeta@m", "unknown", cache+"zeta/m/skills"),
 	}
+	if diff := cmp.Diff(want, plan.Roots); diff != "" {
+		t.Errorf("roots (-want +got):\n%s", diff)
+	}
+	h.checkCredited(plan, map[string][]string{
+		"alpha@m": {}, "alpha@n": {}, "hooks-only@m": {},
+		"zeta@m": {cache + "zeta/m/skills/z"},
+	})
 }
 
 func TestPlanEnablement(t *testing.T) {
@@ -362,6 +437,11 @@ func TestPlanSharedMarketplaceFolder(t *testing.T) {
 	if diff := cmp.Diff(want, plan.Roots); diff != "" {
 		t.Errorf("roots (-want +got):\n%s", diff)
 	}
+	h.checkCredited(plan, map[string][]string{
+		"document-skills@anthropic-agent-skills": {mkt + "/skills/sheets", mkt + "/skills/letters"},
+		"example-skills@anthropic-agent-skills": {
+			mkt + "/skills/poster", mkt + "/skills/brand-voice", mkt + "/skills/sheets"},
+	})
 	if len(plan.Diagnostics) != 0 {
 		t.Errorf("unexpected diagnostics: %+v", plan.Diagnostics)
 	}
@@ -400,6 +480,11 @@ func TestPlanSharedMarketplaceCacheCopies(t *testing.T) {
 	if diff := cmp.Diff(want, plan.Roots); diff != "" {
 		t.Errorf("roots (-want +got):\n%s", diff)
 	}
+	h.checkCredited(plan, map[string][]string{
+		"document-skills@anthropic-agent-skills": {doc + "/skills/sheets", doc + "/skills/letters"},
+		"example-skills@anthropic-agent-skills": {
+			exmp + "/skills/poster", exmp + "/skills/brand-voice", exmp + "/skills/sheets"},
+	})
 }
 
 // TestPlanCredit covers the three crediting rules and their precedence.
@@ -415,13 +500,16 @@ func TestPlanCredit(t *testing.T) {
 		installPath string
 		want        []string // skill folders relative to the base
 		wantVersion string
+		// walk is the skills/ folder left to the scanner, or "" when every
+		// skill is listed in the install folder's root.
+		walk string
 	}{
 		{
 			name:        "default skills folder, sorted, hidden and non-skill folders skipped",
-			installPath: ins, wantVersion: "1.0.0",
+			installPath: ins, wantVersion: "1.0.0", walk: ins + "/skills",
 			setup: func(h *harness) {
 				h.skills(ins+"/skills/b", ins+"/skills/a", ins+"/skills/.hidden")
-				h.write(ins+"/skills/off/.SKILL.md", "---\nname: off\n---\n")
+				h.write(ins+"/skills/off/.SKILL.md", "---\nname: off\ndescription: disabled skill\n---\n")
 				h.mkdir(ins + "/skills/notes")
 				h.write(ins+"/skills/README.md", "not a skill")
 				h.skills(ins + "/skills/a/deeper")
@@ -443,6 +531,24 @@ func TestPlanCredit(t *testing.T) {
 				ins + "/collection/y", ins + "/skills/a"},
 		},
 		{
+			name:        "plugin.json skills outside skills/ come before it",
+			installPath: ins, wantVersion: "1.0.0", walk: ins + "/skills",
+			setup: func(h *harness) {
+				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tools", "skills": "./extra/one"})
+				h.skills(ins+"/extra/one", ins+"/skills/b", ins+"/skills/a")
+			},
+			want: []string{ins + "/extra/one", ins + "/skills/a", ins + "/skills/b"},
+		},
+		{
+			name:        "plugin.json naming skills/ itself credits each skill once",
+			installPath: ins, wantVersion: "1.0.0",
+			setup: func(h *harness) {
+				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tools", "skills": []string{"./skills"}})
+				h.skills(ins+"/skills/b", ins+"/skills/a")
+			},
+			want: []string{ins + "/skills/a", ins + "/skills/b"},
+		},
+		{
 			name:        "plugin.json skills as one string naming the plugin root",
 			installPath: ins, wantVersion: "1.0.0",
 			setup: func(h *harness) {
@@ -453,7 +559,7 @@ func TestPlanCredit(t *testing.T) {
 		},
 		{
 			name:        "plugin.json without skills keeps the default scan",
-			installPath: ins, wantVersion: "1.0.0",
+			installPath: ins, wantVersion: "1.0.0", walk: ins + "/skills",
 			setup: func(h *harness) {
 				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tools"})
 				h.skills(ins + "/skills/a")
@@ -469,14 +575,22 @@ func TestPlanCredit(t *testing.T) {
 		{
 			name:        "disabled single-skill plugin",
 			installPath: ins, wantVersion: "1.0.0",
-			setup: func(h *harness) { h.write(ins+"/.SKILL.md", "---\nname: tools\n---\n") },
+			setup: func(h *harness) { h.write(ins+"/.SKILL.md", "---\nname: tools\ndescription: disabled skill\n---\n") },
 			want:  []string{ins},
 		},
 		{
 			name:        "root SKILL.md ignored when skills/ exists",
-			installPath: ins, wantVersion: "1.0.0",
+			installPath: ins, wantVersion: "1.0.0", walk: ins + "/skills",
 			setup: func(h *harness) {
 				h.skills(ins, ins+"/skills/a")
+			},
+			want: []string{ins + "/skills/a"},
+		},
+		{
+			name:        "a SKILL.md in skills/ itself is not a skill",
+			installPath: ins, wantVersion: "1.0.0", walk: ins + "/skills",
+			setup: func(h *harness) {
+				h.skills(ins+"/skills", ins+"/skills/a")
 			},
 			want: []string{ins + "/skills/a"},
 		},
@@ -503,6 +617,7 @@ func TestPlanCredit(t *testing.T) {
 		{
 			name:        "relative source inside the marketplace clone",
 			installPath: mkt, wantVersion: "1.0.0", // the install record outranks the entry
+			walk: mkt + "/plugins/tools/skills",
 			setup: func(h *harness) {
 				h.writeJSON(mkt+"/.claude-plugin/marketplace.json", map[string]any{"name": "acme", "plugins": []any{
 					map[string]any{"name": "tools", "source": "./plugins/tools", "version": "0.3.0"},
@@ -514,7 +629,7 @@ func TestPlanCredit(t *testing.T) {
 		},
 		{
 			name:        "bare source under metadata.pluginRoot",
-			installPath: mkt, wantVersion: "1.0.0",
+			installPath: mkt, wantVersion: "1.0.0", walk: mkt + "/plugins/tools/skills",
 			setup: func(h *harness) {
 				h.writeJSON(mkt+"/.claude-plugin/marketplace.json", map[string]any{
 					"name": "acme", "metadata": map[string]any{"pluginRoot": "./plugins"},
@@ -550,7 +665,7 @@ func TestPlanCredit(t *testing.T) {
 		},
 		{
 			name:        "plugin.json wins over a strict marketplace entry",
-			installPath: ins, wantVersion: "1.0.0",
+			installPath: ins, wantVersion: "1.0.0", walk: ins + "/skills",
 			setup: func(h *harness) {
 				h.writeJSON(mkt+"/.claude-plugin/marketplace.json", map[string]any{"name": "acme", "plugins": []any{
 					map[string]any{"name": "tools", "source": "./", "skills": []string{"./skills/a"}},
@@ -583,10 +698,25 @@ func TestPlanCredit(t *testing.T) {
 				"tools@acme": map[string]any{"installPath": h.abs(tt.installPath), "version": "1.0.0"},
 			}})
 			plan := h.plan(nil)
-			want := []pipeline.Root{h.root("tools@acme", tt.wantVersion, tt.installPath, tt.want...)}
+			// The install folder's root lists the skills not found by
+			// walking skills/; it is left out when that leaves none.
+			var listed []string
+			for _, s := range tt.want {
+				if tt.walk == "" || path.Dir(s) != tt.walk {
+					listed = append(listed, s)
+				}
+			}
+			var want []pipeline.Root
+			if tt.walk == "" || len(listed) > 0 {
+				want = append(want, h.root("tools@acme", tt.wantVersion, tt.installPath, listed...))
+			}
+			if tt.walk != "" {
+				want = append(want, h.walked("tools@acme", tt.wantVersion, tt.walk))
+			}
 			if diff := cmp.Diff(want, plan.Roots); diff != "" {
 				t.Errorf("roots (-want +got):\n%s", diff)
 			}
+			h.checkCredited(plan, map[string][]string{"tools@acme": tt.want})
 			if len(plan.Diagnostics) != 0 {
 				t.Errorf("unexpected diagnostics: %+v", plan.Diagnostics)
 			}
@@ -646,11 +776,12 @@ func TestPlanActiveCachedVersionOnly(t *testing.T) {
 		"tools@acme": []any{map[string]any{"scope": "user", "installPath": h.abs(cache + "/1.1.0"), "version": "1.1.0"}},
 	}})
 	plan := h.plan(nil)
-	want := []pipeline.Root{h.root("tools@acme", "1.1.0", cache+"/1.1.0",
-		cache+"/1.1.0/skills/lint", cache+"/1.1.0/skills/v1.1.0")}
+	want := []pipeline.Root{h.walked("tools@acme", "1.1.0", cache+"/1.1.0/skills")}
 	if diff := cmp.Diff(want, plan.Roots); diff != "" {
 		t.Errorf("roots (-want +got):\n%s", diff)
 	}
+	h.checkCredited(plan, map[string][]string{
+		"tools@acme": {cache + "/1.1.0/skills/lint", cache + "/1.1.0/skills/v1.1.0"}})
 }
 
 func TestPlanInstallScopes(t *testing.T) {
@@ -707,12 +838,11 @@ func TestPlanInstallScopes(t *testing.T) {
 			if len(plan.Roots) != 1 {
 				t.Fatalf("roots = %v, diagnostics %+v", plan.Roots, plan.Diagnostics)
 			}
-			if got, want := plan.Roots[0].Path, h.abs(pluginsDir+"/cache/acme/tools/"+tt.want); got != want {
-				t.Errorf("active install = %s, want %s", got, want)
+			active := pluginsDir + "/cache/acme/tools/" + tt.want
+			if got, want := plan.Roots[0].Path, h.abs(active+"/skills"); got != want || !plan.Roots[0].Flat {
+				t.Errorf("active install: walked root %s (flat %v), want %s", got, plan.Roots[0].Flat, want)
 			}
-			if got, want := plan.Roots[0].Skills, []string{h.abs(pluginsDir + "/cache/acme/tools/" + tt.want + "/skills/s")}; !slices.Equal(got, want) {
-				t.Errorf("skills = %v, want %v", got, want)
-			}
+			h.checkCredited(plan, map[string][]string{"tools@acme": {active + "/skills/s"}})
 		})
 	}
 }
@@ -736,10 +866,11 @@ func TestPlanClaudeConfigDir(t *testing.T) {
 	}})
 	h.writeJSON("cfg/settings.json", map[string]any{"enabledPlugins": map[string]any{"off@m": false}})
 	plan := h.plan(nil)
-	want := []pipeline.Root{h.root("real@m", "1", "cfg/plugins/cache/m/real", "cfg/plugins/cache/m/real/skills/r")}
+	want := []pipeline.Root{h.walked("real@m", "1", "cfg/plugins/cache/m/real/skills")}
 	if diff := cmp.Diff(want, plan.Roots); diff != "" {
 		t.Errorf("roots (-want +got):\n%s", diff)
 	}
+	h.checkCredited(plan, map[string][]string{"real@m": {"cfg/plugins/cache/m/real/skills/r"}})
 	if diff := cmp.Diff([]diagKey{h.diag("info", "plugin-disabled", "cfg/settings.json")}, keysOf(plan.Diagnostics)); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
@@ -776,11 +907,11 @@ func TestPlanPathOptions(t *testing.T) {
 			}})
 			h.skills(tt.root + "/cache/acme/tools/1/skills/s")
 			plan := h.plan(opts)
-			want := []pipeline.Root{h.root("tools@acme", "unknown", tt.root+"/cache/acme/tools/1",
-				tt.root+"/cache/acme/tools/1/skills/s")}
+			want := []pipeline.Root{h.walked("tools@acme", "unknown", tt.root+"/cache/acme/tools/1/skills")}
 			if diff := cmp.Diff(want, plan.Roots); diff != "" {
 				t.Errorf("roots (-want +got):\n%s\ndiagnostics: %+v", diff, plan.Diagnostics)
 			}
+			h.checkCredited(plan, map[string][]string{"tools@acme": {tt.root + "/cache/acme/tools/1/skills/s"}})
 		})
 	}
 }
@@ -1021,23 +1152,24 @@ func TestPlanMalformedFiles(t *testing.T) {
 				}
 			}
 
-			if g := findRoot(plan.Roots, "good@acme"); (g != nil) != tt.wantGood {
-				t.Errorf("good@acme planned = %v, want %v", g != nil, tt.wantGood)
-			} else if g != nil && !slices.Equal(g.Skills, []string{h.abs(good + "/skills/g")}) {
-				t.Errorf("good@acme skills = %v", g.Skills)
+			credited := h.credited(plan)
+			if g, ok := credited["good@acme"]; ok != tt.wantGood {
+				t.Errorf("good@acme planned = %v, want %v", ok, tt.wantGood)
+			} else if ok && !slices.Equal(g, []string{h.abs(good + "/skills/g")}) {
+				t.Errorf("good@acme skills = %v", g)
 			}
-			b := findRoot(plan.Roots, "bad@acme")
+			b, ok := credited["bad@acme"]
 			switch {
-			case tt.wantBad == nil && b != nil:
-				t.Errorf("bad@acme planned with %v, want no root", b.Skills)
-			case tt.wantBad != nil && b == nil:
+			case tt.wantBad == nil && ok:
+				t.Errorf("bad@acme planned with %v, want no root", b)
+			case tt.wantBad != nil && !ok:
 				t.Errorf("bad@acme not planned, want skills %v", tt.wantBad)
-			case b != nil:
+			case ok:
 				want := []string{}
 				for _, s := range tt.wantBad {
 					want = append(want, h.abs(bad+"/"+s))
 				}
-				if diff := cmp.Diff(want, b.Skills); diff != "" {
+				if diff := cmp.Diff(want, b); diff != "" {
 					t.Errorf("bad@acme skills (-want +got):\n%s", diff)
 				}
 			}
@@ -1079,7 +1211,8 @@ func TestSplitKey(t *testing.T) {
 }
 
 // TestPlanPluginNameMismatch checks that the install key, not plugin.json,
-// names the plugin, and that a differing manifest name is reported.
+// names the plugin (its roots and the skills credited to it), and that a
+// differing manifest name is reported.
 func TestPlanPluginNameMismatch(t *testing.T) {
 	h := newHarness(t)
 	const ins = pluginsDir + "/cache/acme/tools/1"
@@ -1089,10 +1222,11 @@ func TestPlanPluginNameMismatch(t *testing.T) {
 		"tools@acme": map[string]any{"installPath": h.abs(ins)},
 	}})
 	plan := h.plan(nil)
-	want := []pipeline.Root{h.root("tools@acme", "1", ins, ins+"/skills/a")}
+	want := []pipeline.Root{h.walked("tools@acme", "1", ins+"/skills")}
 	if diff := cmp.Diff(want, plan.Roots); diff != "" {
 		t.Errorf("roots (-want +got):\n%s", diff)
 	}
+	h.checkCredited(plan, map[string][]string{"tools@acme": {ins + "/skills/a"}})
 	wantDiags := []diagKey{h.diag("info", "plugin-name-mismatch", ins+"/.claude-plugin/plugin.json")}
 	if diff := cmp.Diff(wantDiags, keysOf(plan.Diagnostics)); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)

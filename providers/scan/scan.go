@@ -328,11 +328,18 @@ func (wk *walker) visit(ctx context.Context, opt Options, dir, realDir string, d
 	if l == nil {
 		return
 	}
-	c, ok, d := inspect(wk.idx, root, dir, realDir, l)
-	w.diags = append(w.diags, d...)
-	if ok {
-		w.cands = append(w.cands, c)
-		return // a skill folder's contents belong to the skill
+	// A flat root's skills are its immediate sub-folders: the root itself
+	// is never one, and a sub-folder that is not one is not searched.
+	if !root.Flat || depth > 0 {
+		c, ok, d := inspect(wk.idx, root, dir, realDir, l)
+		w.diags = append(w.diags, d...)
+		if ok {
+			w.cands = append(w.cands, c)
+			return // a skill folder's contents belong to the skill
+		}
+		if root.Flat {
+			return
+		}
 	}
 	wk.descend(opt, dir, realDir, depth, l, func(child, childReal, _ string) {
 		wk.visit(ctx, opt, child, childReal, depth+1)
