@@ -244,7 +244,7 @@ The ratio is ccski's figure over the floor's (for calls/s, the floor's over ccsk
 |---|---|---|
 | cold discovery | ` + "`engine.New` + `Snapshot`" + ` on a new engine, in the suite's process | the floor walk, in the same process |
 | ` + "`list --json`" + ` | the binary, output read from a pipe, run under ` + "`bench/peakrss`" + `: wall time from start to exit, and ` + "`ru_maxrss`" + ` of a process forked from that small helper (from the suite itself, Linux would report at least the suite's own resident set; figures under about 2.5 MiB are not resolved) | the floor binary over the same roots, the same way |
-| ` + "`mcp`" + ` ready | spawn, initialize (protocol 2025-11-25, go-sdk client over stdio), first ` + "`tools/list`" + ` answered; default flags | the floor binary's wall time |
+| ` + "`mcp`" + ` ready | spawn, initialize (protocol 2025-11-25, go-sdk client over stdio), first ` + "`tools/list`" + ` answered; ` + "`--catalog 0`" + ` (the full list) | the floor binary's wall time |
 | ` + "`tools/call`" + ` | ` + "`-calls`" + ` loads of ids drawn with the seed from the listed ones, one at a time (p50, p99 over every run) and 8 goroutines on one session (calls/s) | ` + "`os.ReadFile`" + ` of the same files, in-process: the disk's share of a load |
 | ` + "`tools/call`" + ` CPU | user + system time per sequential call: of the server (` + "`/proc/<pid>/stat`" + `) and of the suite's own process, where the go-sdk client runs (on 2 cores both count against the latency) | — |
 | rescan | ` + "`Snapshot`" + ` again on the warm engine; files read from ` + "`Stats.FilesRead`" + ` (the most of any run) | ` + "`os.Stat`" + ` of every folder and skill file the floor walk saw |

@@ -442,7 +442,7 @@ func (s *suite) list(ctx context.Context, t *fixture.Tree, env []string, res *si
 	return recs, median(fw), nil
 }
 
-// ready measures `ccski mcp` (default flags) from spawn to the first
+// ready measures `ccski mcp --catalog 0` from spawn to the first
 // tools/list answered, beside the floor process's wall time.
 func (s *suite) ready(ctx context.Context, t *fixture.Tree, env []string, res *sizeResult, floorWall float64) error {
 	var d []float64

@@ -76,6 +76,9 @@ type MCP struct {
 	// skills; beyond it the list is cut and skills_search is served. 0
 	// means no budget.
 	Catalog int `koanf:"catalog"`
+	// AskContext caps the SKILL.md text the ask tool sends to the
+	// client's model, in characters. 0 means no cap.
+	AskContext int `koanf:"ask_context"`
 	// SkillPrompts also serves every skill as an MCP prompt.
 	SkillPrompts bool `koanf:"skill_prompts"`
 }
@@ -106,6 +109,7 @@ func Default() Config {
 			LogFormat:       "text",
 			Tools:           []string{},
 			Catalog:         16000,
+			AskContext:      100000,
 		},
 	}
 }

@@ -128,6 +128,7 @@ func newSpec(defaults Config) (*spec, error) {
 			n.enum, n.unique = []string{"skills_list", "skills_search", "sources", "ask"}, true
 		}},
 		{"mcp.catalog", nonNegative},
+		{"mcp.ask_context", nonNegative},
 		{"limits.max_depth", nonNegative},
 		{"limits.max_dirs", nonNegative},
 	}

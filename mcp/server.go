@@ -38,6 +38,19 @@ type Options struct {
 	// SkillPrompts also serves every visible skill as an MCP prompt
 	// (commands always are; see prompts.go).
 	SkillPrompts bool
+
+	// Tools, Catalog and AskContext configure the optional tools and the
+	// catalogue budget (tools.go, catalog.go, ask.go).
+	//
+	// Tools names the tools served besides skill: skills_list,
+	// skills_search, sources, ask.
+	Tools []string
+	// Catalog is the character budget of the skill tool's description;
+	// 0 means none.
+	Catalog int
+	// AskContext caps the SKILL.md text ask sends, in characters; 0
+	// means no cap.
+	AskContext int
 }
 
 // Server is the ccski MCP server.
@@ -47,6 +60,9 @@ type Server struct {
 	snap atomic.Pointer[pipeline.Snapshot]
 
 	prompts promptRegistry // the MCP prompts (prompts.go)
+
+	tools     toolRegistry     // the optional tools (tools.go)
+	resources resourceRegistry // skill files as resources (resources.go)
 
 	mu   sync.Mutex // serialises Update
 	desc string     // the registered tool description
@@ -173,6 +189,8 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "ccski", Title: "ccski skills", Version: o.Version}, so)
 	s.initPrompts(o)
+	s.initTools(o)
+	s.initResources()
 	s.Update(snap)
 	return s
 }
@@ -213,7 +231,11 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	snap.Warm() // build the name index before any request can see the snapshot
 	s.snap.Store(snap)
 	s.syncPrompts(snap)
-	desc := Describe(snap.Skills()) // the skill tool lists and loads skills only
+	s.syncResources(snap)
+	// The skill tool lists and loads skills only, within the catalogue
+	// budget; skills_search follows the cut (catalog.go).
+	desc, omitted := Catalogue(snap.Skills(), s.tools.catalog)
+	s.syncSearch(omitted > 0)
 	if desc == s.desc {
 		return false
 	}

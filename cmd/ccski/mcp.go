@@ -43,6 +43,9 @@ by name. Slash commands (.claude/commands, ~/.claude/commands, plugin commands,
 Codex prompts) are served as MCP prompts, and with --skill-prompts every skill
 is a prompt too. The same discovery flags and ccski.yaml filters as
 "ccski list" apply.
+--tools adds skills_list, skills_search, sources and ask. When the list of
+skills is longer than --catalog characters (default 16000) it is cut and
+skills_search is served. Skill files are resources: skill://<id>/<path>.
 Changes on disk reach clients within a second (file watcher) and at every
 --refresh-interval (rescan); clients are told with notifications/tools/list_changed.
 
@@ -90,7 +93,9 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 		}
 	}
 	srv := mcp.New(l.snap, mcp.Options{Version: buildVersion(), Logger: log, OnInitialized: onRoots, OnRootsChanged: onRoots,
-		SkillPrompts: mc.SkillPrompts})
+		SkillPrompts: mc.SkillPrompts,
+		// Optional tools, catalogue budget, ask context cap.
+		Tools: mc.Tools, Catalog: mc.Catalog, AskContext: mc.AskContext})
 	interval := mc.RefreshInterval
 	if !mc.Refresh {
 		interval = 0

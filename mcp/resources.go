@@ -1,0 +1,381 @@
+package mcp
+
+// Skill files as MCP resources. Every visible skill's SKILL.md is listed as
+// skill://<id>/SKILL.md, and the template skill://{id}/{+path} reads any
+// file inside a skill's folder. Reads never leave the folder: ".." and
+// absolute paths are refused, and so is a path whose real location, symlinks
+// resolved, is outside the folder's real location; the file is then opened
+// through an os.Root on that folder, so a symlink swapped in between cannot
+// lead out either.
+//
+// The <id> in a URI is the skill id with every byte other than a letter, a
+// digit, '-', '.' or '_' written as '~' and two hex digits: codex:pdf is
+// skill://codex~3Apdf/SKILL.md and claude:@tools:lint is
+// skill://claude~3A~40tools~3Alint/SKILL.md. Percent-encoding would be the
+// usual choice, but URIs with a percent-encoded ASCII byte in the authority
+// do not parse in Go's net/url (and so cannot be registered with the
+// go-sdk), and a bare ':' or '@' there is read as a port or user name.
+// Reads also accept any name the skill tool accepts (skill://pdf/SKILL.md
+// when only one skill is called pdf) and percent-encoded ids.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+// ResourceScheme starts every skill resource URI.
+const ResourceScheme = "skill://"
+
+// ResourceTemplate is the URI template of the files inside skill folders.
+// {id} is an escaped skill id (see SkillURI); {+path} is a path relative to
+// the skill's folder, '/' separated.
+const ResourceTemplate = "skill://{id}/{+path}"
+
+// MaxResourceBytes is the largest file a resource read returns: 1 MiB.
+const MaxResourceBytes = 1 << 20
+
+// skillFile is the file name every skill resource lists.
+const skillFile = "SKILL.md"
+
+// resourceRegistry is the set of SKILL.md resources registered with the
+// SDK, by URI, with a signature of what resources/list shows.
+type resourceRegistry struct {
+	registered map[string]string
+}
+
+// initResources registers the resource template; syncResources then
+// keeps one listed resource per visible skill.
+func (s *Server) initResources() {
+	s.resources.registered = map[string]string{}
+	s.sdk.AddResourceTemplate(&sdk.ResourceTemplate{
+		Name:  "skill-file",
+		Title: "A file in a skill's folder",
+		Description: "Any file inside a skill's folder (SKILL.md, references/, scripts/, assets/, ...), with its MIME type. " +
+			"{id} is the skill id as it appears in the listed skill://<id>/SKILL.md URIs: letters, digits, '-', '.' and '_' as they are, " +
+			"any other byte as '~' and two hex digits (codex:pdf is codex~3Apdf). {path} is relative to the skill's folder, " +
+			fmt.Sprintf("e.g. references/guide.md. Files over %d KiB, paths with '..', and symlinks that lead out of the folder are refused.", MaxResourceBytes>>10),
+		URITemplate: ResourceTemplate,
+	}, s.readResource)
+}
+
+// syncResources makes the listed resources match snap's visible skills.
+// Only resources that are new, changed or gone are added or removed, so a
+// snapshot with the same skills sends no notifications/resources/list_changed.
+// It runs with s.mu held and reports whether anything changed.
+func (s *Server) syncResources(snap *pipeline.Snapshot) bool {
+	reg := &s.resources
+	skills := snap.Skills()
+	next := make(map[string]string, len(skills))
+	var add []*sdk.Resource
+	for _, r := range skills {
+		uri := SkillURI(r.ID, skillFile)
+		sig := r.Name + "\x00" + r.Description // what the listing shows besides the URI
+		next[uri] = sig
+		if old, ok := reg.registered[uri]; !ok || old != sig {
+			add = append(add, resourceOf(uri, r))
+		}
+	}
+	var stale []string
+	for uri := range reg.registered {
+		if _, ok := next[uri]; !ok {
+			stale = append(stale, uri)
+		}
+	}
+	sort.Strings(stale)
+	for _, res := range add {
+		s.sdk.AddResource(res, s.readResource)
+	}
+	if len(stale) > 0 {
+		s.sdk.RemoveResources(stale...)
+	}
+	reg.registered = next
+	return len(add) > 0 || len(stale) > 0
+}
+
+// resourceOf is the resources/list entry of a skill's SKILL.md.
+func resourceOf(uri string, r *pipeline.Record) *sdk.Resource {
+	return &sdk.Resource{
+		URI:         uri,
+		Name:        r.ID,
+		Title:       r.Name,
+		Description: r.Description,
+		MIMEType:    "text/markdown",
+	}
+}
+
+// SkillURI is the resource URI of the file rel ('/' separated, relative
+// to the skill's folder) of the skill with this id.
+func SkillURI(id, rel string) string {
+	segs := strings.Split(rel, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return ResourceScheme + EscapeID(id) + "/" + strings.Join(segs, "/")
+}
+
+// EscapeID writes a skill id with unreserved URI characters only: letters,
+// digits, '-', '.' and '_' stay, every other byte becomes '~' and two
+// upper-case hex digits.
+func EscapeID(id string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(id) + 8)
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('~')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
+// UnescapeID reverses EscapeID. A '~' not followed by two hex digits is
+// kept as it is.
+func UnescapeID(s string) string {
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// splitSkillURI splits a skill resource URI into the skill name and the
+// file path, both unescaped; a query or fragment is dropped.
+func splitSkillURI(uri string) (name, rel string, err error) {
+	rest, ok := strings.CutPrefix(uri, ResourceScheme)
+	if !ok {
+		return "", "", errors.New("not a skill:// URI")
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	idPart, rel, ok := strings.Cut(rest, "/")
+	if !ok || idPart == "" {
+		return "", "", errors.New("the URI names no skill and file: use skill://<id>/<path>")
+	}
+	id, err := url.PathUnescape(idPart)
+	if err != nil {
+		return "", "", fmt.Errorf("bad escape in the skill id: %v", err)
+	}
+	if rel, err = url.PathUnescape(rel); err != nil {
+		return "", "", fmt.Errorf("bad escape in the path: %v", err)
+	}
+	return UnescapeID(id), rel, nil
+}
+
+// errOutside is the error for a path that leads out of the skill folder.
+var errOutside = errors.New("the path leads outside the skill's folder")
+
+// readResource answers resources/read for a skill file: the listed
+// SKILL.md resources and the template both come here.
+func (s *Server) readResource(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	uri := req.Params.URI
+	snap := s.snap.Load()
+	name, rel, err := splitSkillURI(uri)
+	if err != nil {
+		return nil, invalidParams(fmt.Sprintf("%s: %v", uri, err))
+	}
+	r, err := snap.ResolveSkill(name)
+	if err != nil {
+		return nil, sdk.ResourceNotFoundError(uri)
+	}
+	if rel == skillFile {
+		rel = filepath.Base(r.File) // a disabled skill's file is .SKILL.md
+	}
+	data, err := readInSkill(r, rel)
+	var big *tooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, sdk.ResourceNotFoundError(uri)
+	case errors.Is(err, errOutside):
+		return nil, invalidParams(fmt.Sprintf("%s: %v; use a path inside it, such as references/<file>", uri, err))
+	case errors.As(err, &big):
+		return nil, invalidParams(fmt.Sprintf("%s: the file is %d bytes, over the %d KiB limit for skill resources; read it from disk instead",
+			uri, big.size, MaxResourceBytes>>10))
+	case err != nil:
+		return nil, invalidParams(fmt.Sprintf("%s: %v", uri, err))
+	}
+	mt := mimeType(rel, data)
+	c := &sdk.ResourceContents{URI: uri, MIMEType: mt}
+	if textual(mt) && utf8.Valid(data) {
+		c.Text = string(data)
+	} else {
+		c.Blob = data
+	}
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{c}}, nil
+}
+
+type tooLargeError struct{ size int64 }
+
+func (e *tooLargeError) Error() string { return fmt.Sprintf("file of %d bytes is too large", e.size) }
+
+// readInSkill reads the file rel ('/' separated) inside r's folder. It
+// returns an error wrapping fs.ErrNotExist when there is no such file,
+// errOutside when the path leads out of the folder, and a *tooLargeError
+// when the file is over MaxResourceBytes.
+func readInSkill(r *pipeline.Record, rel string) ([]byte, error) {
+	if rel == "" {
+		return nil, fmt.Errorf("no file named: %w", fs.ErrNotExist)
+	}
+	if strings.ContainsRune(rel, 0) {
+		return nil, errors.New("the path holds a NUL byte")
+	}
+	if strings.HasPrefix(rel, "/") || filepath.IsAbs(rel) {
+		return nil, errOutside
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == ".." {
+			return nil, errOutside
+		}
+	}
+	local := filepath.FromSlash(rel)
+	if !filepath.IsLocal(local) {
+		return nil, errOutside
+	}
+	dir := r.RealDir
+	if dir == "" {
+		dir = r.Dir
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("skill folder: %w", fs.ErrNotExist)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(realDir, local))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, unwrapPath(err)
+	}
+	inside, err := filepath.Rel(realDir, real)
+	if err != nil || !filepath.IsLocal(inside) {
+		return nil, errOutside
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, errors.New("the path is a folder: name a file inside it")
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("the path is not a regular file") // a FIFO would block
+	}
+	if st.Size() > MaxResourceBytes {
+		return nil, &tooLargeError{st.Size()}
+	}
+	root, err := os.OpenRoot(realDir)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	defer root.Close()
+	f, err := root.Open(inside)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, errOutside // os.Root refuses a path that escapes
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxResourceBytes+1))
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	if len(data) > MaxResourceBytes {
+		return nil, &tooLargeError{int64(len(data))}
+	}
+	return data, nil
+}
+
+// mimeTypes maps the extensions skills commonly bundle to a MIME type, so
+// that the answer does not depend on the machine's mime.types.
+var mimeTypes = map[string]string{
+	".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain", ".text": "text/plain",
+	".html": "text/html", ".htm": "text/html", ".css": "text/css", ".csv": "text/csv", ".tsv": "text/tab-separated-values",
+	".xml": "application/xml", ".json": "application/json", ".jsonl": "application/jsonl", ".yaml": "application/yaml",
+	".yml": "application/yaml", ".toml": "application/toml", ".ini": "text/plain", ".cfg": "text/plain",
+	".py": "text/x-python", ".sh": "text/x-shellscript", ".bash": "text/x-shellscript", ".zsh": "text/x-shellscript",
+	".js": "text/javascript", ".mjs": "text/javascript", ".cjs": "text/javascript", ".ts": "text/x-typescript",
+	".tsx": "text/x-typescript", ".jsx": "text/javascript", ".go": "text/x-go", ".rb": "text/x-ruby", ".rs": "text/x-rust",
+	".java": "text/x-java", ".c": "text/x-c", ".h": "text/x-c", ".cpp": "text/x-c++", ".sql": "application/sql",
+	".ps1": "text/plain", ".bat": "text/plain", ".svg": "image/svg+xml", ".xsd": "application/xml",
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+	".ico": "image/x-icon", ".pdf": "application/pdf", ".zip": "application/zip", ".gz": "application/gzip",
+	".tar": "application/x-tar", ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+	".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+	".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+	".ttf":  "font/ttf", ".otf": "font/otf", ".woff": "font/woff", ".woff2": "font/woff2",
+	".wasm": "application/wasm", ".mp3": "audio/mpeg", ".wav": "audio/wav", ".mp4": "video/mp4",
+}
+
+// mimeType names the type of a file by its extension; a file with an
+// unknown extension is text/plain when it is UTF-8 text without NUL bytes,
+// else application/octet-stream.
+func mimeType(rel string, data []byte) string {
+	ext := strings.ToLower(filepath.Ext(rel))
+	if t, ok := mimeTypes[ext]; ok {
+		return t
+	}
+	if ext != "" {
+		if t := mime.TypeByExtension(ext); t != "" {
+			t, _, _ = strings.Cut(t, ";")
+			return t
+		}
+	}
+	if utf8.Valid(data) && !strings.ContainsRune(string(data), 0) {
+		return "text/plain"
+	}
+	return "application/octet-stream"
+}
+
+// textual reports whether a MIME type is text, to be returned as text
+// rather than as a base64 blob (when the bytes are valid UTF-8).
+func textual(mt string) bool {
+	if strings.HasPrefix(mt, "text/") {
+		return true
+	}
+	switch mt {
+	case "application/json", "application/jsonl", "application/yaml", "application/toml", "application/xml",
+		"application/sql", "application/javascript", "image/svg+xml":
+		return true
+	}
+	return strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "+xml")
+}

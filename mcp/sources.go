@@ -1,0 +1,298 @@
+package mcp
+
+// The sources tool: the MCP face of `ccski sources`. It lists every root
+// discovery considered, with its provider, whether it exists, what it gave
+// and a status, then per-provider totals and the counts of hidden copies
+// and diagnostics. Its provider names and root paths are what ask accepts.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+// Root statuses.
+const (
+	StatusOK      = "ok"      // exists and gave skills or commands
+	StatusEmpty   = "empty"   // exists but gave nothing
+	StatusMissing = "missing" // does not exist
+)
+
+// SourceRoot is one root in the sources result. Its keys are those of
+// `ccski sources --json`, plus status and problems.
+type SourceRoot struct {
+	Path     string `json:"path"`
+	Type     string `json:"type"`
+	Provider string `json:"provider"`
+	Source   string `json:"source"`
+	Location string `json:"location"`
+	Kind     string `json:"kind"`
+	Exists   bool   `json:"exists"`
+	// Skills counts what the root gave before filtering: skills, or
+	// commands for a command root.
+	Skills int    `json:"skills"`
+	Status string `json:"status"`
+	// Problems counts the errors and warnings about files under the root.
+	Problems int                  `json:"problems"`
+	Plugin   *pipeline.PluginInfo `json:"pluginInfo,omitempty"`
+}
+
+// SourceProvider totals one provider.
+type SourceProvider struct {
+	Name     string `json:"name"`
+	Roots    int    `json:"roots"`
+	Existing int    `json:"existing"`
+	// Skills and Commands count the visible ones.
+	Skills   int `json:"skills"`
+	Commands int `json:"commands"`
+}
+
+// Counts are discovered and visible totals.
+type Counts struct {
+	Discovered int `json:"discovered"`
+	Visible    int `json:"visible"`
+}
+
+// DiagnosticCounts count diagnostics by severity.
+type DiagnosticCounts struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+// SourcesOutput is the structured result of the sources tool.
+type SourcesOutput struct {
+	Roots       []SourceRoot     `json:"roots"`
+	Providers   []SourceProvider `json:"providers"`
+	Skills      Counts           `json:"skills"`
+	Commands    Counts           `json:"commands"`
+	Hidden      int              `json:"hidden"`
+	Diagnostics DiagnosticCounts `json:"diagnostics"`
+	// Message says what is wrong when nothing was found.
+	Message string `json:"message,omitempty"`
+}
+
+func sourcesTool() *sdk.Tool {
+	integer := func(desc string) map[string]any {
+		return map[string]any{"type": "integer", "minimum": 0, "description": desc}
+	}
+	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+	counts := func(desc string) map[string]any {
+		return map[string]any{"type": "object", "description": desc, "required": []any{"discovered", "visible"},
+			"properties":           map[string]any{"discovered": integer("Found on disk."), "visible": integer("Kept after filters and dedupe.")},
+			"additionalProperties": false}
+	}
+	return &sdk.Tool{
+		Name:  ToolSources,
+		Title: "Skill sources",
+		Description: "List every place searched for skills and slash commands (the roots), with provider, type (skill or command), " +
+			"whether the folder exists, how many it gave and a status (ok, empty, missing); then totals per provider, " +
+			"how many copies filters and dedupe hid, and how many problems were found. Use it to answer \"why is my skill missing?\" " +
+			"(`ccski sources` prints the details). The provider names and root paths are the sources the ask tool accepts.",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
+		OutputSchema: map[string]any{
+			"type":     "object",
+			"required": []any{"roots", "providers", "skills", "commands", "hidden", "diagnostics"},
+			"properties": map[string]any{
+				"roots": map[string]any{"type": "array", "items": map[string]any{
+					"type": "object",
+					"required": []any{"path", "type", "provider", "source", "location", "kind", "exists", "skills",
+						"status", "problems"},
+					"properties": map[string]any{
+						"path":     str("The folder searched (or the command file)."),
+						"type":     map[string]any{"type": "string", "enum": []any{"skill", "command"}},
+						"provider": str("The provider given to what the root holds."),
+						"source":   str("The provider plugin that planned the root."),
+						"location": str("project, user, plugin or custom."),
+						"kind":     str("The root kind, which ranks duplicates."),
+						"exists":   map[string]any{"type": "boolean"},
+						"skills":   integer("Skills (commands for a command root) found, before filtering."),
+						"status":   map[string]any{"type": "string", "enum": []any{StatusOK, StatusEmpty, StatusMissing}},
+						"problems": integer("Errors and warnings about files under the root."),
+						"pluginInfo": map[string]any{"type": "object", "properties": map[string]any{
+							"pluginName": map[string]any{"type": "string"}, "marketplace": map[string]any{"type": "string"},
+							"version": map[string]any{"type": "string"}}},
+					},
+					"additionalProperties": false,
+				}},
+				"providers": map[string]any{"type": "array", "items": map[string]any{
+					"type":     "object",
+					"required": []any{"name", "roots", "existing", "skills", "commands"},
+					"properties": map[string]any{
+						"name": str("The provider name (a source for ask)."), "roots": integer("Roots searched."),
+						"existing": integer("Roots that exist."), "skills": integer("Visible skills."),
+						"commands": integer("Visible slash commands."),
+					},
+					"additionalProperties": false,
+				}},
+				"skills":   counts("Skills found and kept."),
+				"commands": counts("Slash commands found and kept."),
+				"hidden":   integer("Copies hidden by dedupe or filters (`ccski sources` names them)."),
+				"diagnostics": map[string]any{"type": "object", "required": []any{"errors", "warnings", "infos"},
+					"properties":           map[string]any{"errors": integer("Errors found."), "warnings": integer("Warnings."), "infos": integer("Notes.")},
+					"additionalProperties": false},
+				"message": str("Set when nothing was found: what to do."),
+			},
+			"additionalProperties": false,
+		},
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}
+}
+
+// callSources answers the sources tool.
+func (s *Server) callSources(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, SourcesOutput, error) {
+	leave, ok := s.enter()
+	defer leave()
+	if !ok {
+		return nil, SourcesOutput{}, errDraining
+	}
+	out := Sources(s.snap.Load())
+	return summary(sourcesSummary(out)), out, nil
+}
+
+// Sources sums up where snap's records came from.
+func Sources(snap *pipeline.Snapshot) SourcesOutput {
+	out := SourcesOutput{Roots: []SourceRoot{}, Providers: []SourceProvider{}, Hidden: len(snap.Drops)}
+	byName := map[string]int{} // provider -> index in out.Providers
+	provider := func(name string) *SourceProvider {
+		i, ok := byName[name]
+		if !ok {
+			i = len(out.Providers)
+			byName[name] = i
+			out.Providers = append(out.Providers, SourceProvider{Name: name})
+		}
+		return &out.Providers[i]
+	}
+	for _, r := range snap.Roots {
+		t := r.Type
+		if t == "" {
+			t = pipeline.TypeSkill
+		}
+		sr := SourceRoot{Path: r.Path, Type: string(t), Provider: r.Provider, Source: r.Source,
+			Location: string(r.Location), Kind: string(r.Kind), Exists: r.Exists, Skills: r.Skills, Plugin: r.Plugin}
+		switch {
+		case !r.Exists:
+			sr.Status = StatusMissing
+		case r.Skills == 0:
+			sr.Status = StatusEmpty
+		default:
+			sr.Status = StatusOK
+		}
+		for _, d := range snap.Diagnostics {
+			if d.Severity != pipeline.SeverityInfo && within(d.Path, r.Path) {
+				sr.Problems++
+			}
+		}
+		out.Roots = append(out.Roots, sr)
+		p := provider(r.Provider)
+		p.Roots++
+		if r.Exists {
+			p.Existing++
+		}
+	}
+	for _, r := range snap.All {
+		if r.IsCommand() {
+			out.Commands.Discovered++
+		} else {
+			out.Skills.Discovered++
+		}
+	}
+	for _, r := range snap.Visible {
+		p := provider(r.Provider)
+		if r.IsCommand() {
+			out.Commands.Visible++
+			p.Commands++
+		} else {
+			out.Skills.Visible++
+			p.Skills++
+		}
+	}
+	for _, d := range snap.Diagnostics {
+		switch d.Severity {
+		case pipeline.SeverityError:
+			out.Diagnostics.Errors++
+		case pipeline.SeverityWarning:
+			out.Diagnostics.Warnings++
+		default:
+			out.Diagnostics.Infos++
+		}
+	}
+	existing := 0
+	for _, r := range out.Roots {
+		if r.Exists {
+			existing++
+		}
+	}
+	switch {
+	case len(out.Roots) == 0:
+		out.Message = "No sources are configured: every provider is disabled or planned no folder to search. " +
+			"Enable providers in ccski.yaml (providers.<name>.enabled) or pass --skill-dir."
+	case len(snap.All) == 0 && existing == 0:
+		out.Message = fmt.Sprintf("Nothing was found: none of the %d folders searched exists. "+
+			"Put a skill in one of them (a folder holding SKILL.md), e.g. %s.", len(out.Roots), exampleRoot(out.Roots))
+	case len(snap.All) == 0:
+		out.Message = fmt.Sprintf("Nothing was found: %d of the %d folders searched exist, but none holds a skill or command. "+
+			"A skill is a folder holding SKILL.md with name and description frontmatter.", existing, len(out.Roots))
+	case out.Skills.Visible == 0 && out.Commands.Visible == 0:
+		out.Message = fmt.Sprintf("%s found, but filters hide every one: check include, exclude and state in ccski.yaml and the flags.",
+			plural(len(snap.All), "skill or command was", "skills and commands were"))
+	}
+	return out
+}
+
+// within reports whether path is root or inside it.
+func within(path, root string) bool {
+	if path == "" || root == "" {
+		return false
+	}
+	return path == root || strings.HasPrefix(path, strings.TrimSuffix(root, string(os.PathSeparator))+string(os.PathSeparator))
+}
+
+// exampleRoot names a skill root to suggest, preferring a user one.
+func exampleRoot(roots []SourceRoot) string {
+	for _, r := range roots {
+		if r.Type == string(pipeline.TypeSkill) && r.Location == string(pipeline.LocationUser) {
+			return r.Path
+		}
+	}
+	for _, r := range roots {
+		if r.Type == string(pipeline.TypeSkill) {
+			return r.Path
+		}
+	}
+	return roots[0].Path
+}
+
+func sourcesSummary(out SourcesOutput) string {
+	if out.Message != "" {
+		return out.Message
+	}
+	existing := 0
+	for _, r := range out.Roots {
+		if r.Exists {
+			existing++
+		}
+	}
+	line := fmt.Sprintf("%s searched (%d exist): %d of %d skills visible", plural(len(out.Roots), "root", "roots"), existing,
+		out.Skills.Visible, out.Skills.Discovered)
+	if out.Commands.Discovered > 0 {
+		line += fmt.Sprintf(", %d of %d commands", out.Commands.Visible, out.Commands.Discovered)
+	}
+	line += fmt.Sprintf("; %s hidden; %s, %s.", plural(out.Hidden, "copy", "copies"),
+		plural(out.Diagnostics.Errors, "error", "errors"), plural(out.Diagnostics.Warnings, "warning", "warnings"))
+	names := make([]string, 0, len(out.Providers))
+	for _, p := range out.Providers {
+		if p.Skills > 0 {
+			names = append(names, fmt.Sprintf("%s (%d)", p.Name, p.Skills))
+		}
+	}
+	if len(names) > 0 {
+		line += " Skills by provider: " + strings.Join(names, ", ") + "."
+	}
+	return line
+}
