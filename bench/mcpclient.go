@@ -28,12 +28,12 @@ type server struct {
 	closeErr  error
 }
 
-// startServer spawns `ccski mcp --user-dir <home> --catalog 0 extra...`
-// in the workspace and returns once initialize has been answered. The
-// suite measures the full list of skills, so the catalogue budget is off.
+// startServer spawns `ccski mcp --user-dir <home> extra...` in the
+// workspace and returns once initialize has been answered. Pass
+// "--catalog", "0" for the full list of skills in the tool description.
 func startServer(ctx context.Context, bin string, t *fixture.Tree, env []string, extra ...string) (*server, error) {
 	s := &server{stderr: &tailBuffer{}, changed: make(chan time.Time, 64)}
-	s.cmd = exec.Command(bin, append([]string{"mcp", "--user-dir", t.Home, "--catalog", "0"}, extra...)...)
+	s.cmd = exec.Command(bin, append([]string{"mcp", "--user-dir", t.Home}, extra...)...)
 	s.cmd.Dir = t.Workspace
 	s.cmd.Env = env
 	s.cmd.Stderr = s.stderr

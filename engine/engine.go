@@ -84,6 +84,18 @@ func New(cfg configs.Config, env providers.Env) (*Engine, error) {
 	return e, nil
 }
 
+// CheckFilters reports a *ConfigError when the include, exclude, state or
+// priority settings cannot work, without discovering anything: a server
+// checks them before it starts, then discovers in the background.
+func (e *Engine) CheckFilters() error {
+	if _, err := filters.Build(filters.Settings{
+		State: e.cfg.State, Include: e.cfg.Include, Exclude: e.cfg.Exclude, Priority: e.cfg.Priority,
+	}, nil); err != nil {
+		return &ConfigError{err}
+	}
+	return nil
+}
+
 // DisableCache makes every Snapshot read every file and keep nothing for
 // the next one: for one-shot commands, where the cache would only add to
 // peak memory.

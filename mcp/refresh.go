@@ -74,7 +74,23 @@ func (r *Refresher) Run(ctx context.Context) error {
 }
 
 // Refresh rescans now and swaps the result in. It reports what changed.
+// A failed rescan is logged and keeps the previous snapshot.
 func (r *Refresher) Refresh(ctx context.Context) Diff {
+	d, _, err := r.refresh(ctx)
+	if err != nil && ctx.Err() == nil {
+		r.log.Warn("rescan failed; still serving the previous skills", "err", err)
+	}
+	return d
+}
+
+// First builds and serves the first snapshot. Unlike Refresh it returns
+// the error: with no snapshot there is nothing to keep serving.
+func (r *Refresher) First(ctx context.Context) (*pipeline.Snapshot, engine.Stats, error) {
+	_, stats, err := r.refresh(ctx)
+	return r.server.Snapshot(), stats, err
+}
+
+func (r *Refresher) refresh(ctx context.Context) (Diff, engine.Stats, error) {
 	r.scan.Lock()
 	defer r.scan.Unlock()
 	r.mu.Lock()
@@ -82,22 +98,24 @@ func (r *Refresher) Refresh(ctx context.Context) Diff {
 	r.mu.Unlock()
 	snap, stats, err := eng.Snapshot(ctx)
 	if err != nil {
-		if ctx.Err() == nil {
-			r.log.Warn("rescan failed; still serving the previous skills", "err", err)
-		}
-		return Diff{}
+		return Diff{}, stats, err
 	}
+	var before []*pipeline.Record
 	old := r.server.Snapshot()
-	d := Compare(old.Visible, snap.Visible)
+	if old != nil {
+		before = old.Visible
+	}
+	d := Compare(before, snap.Visible)
 	r.server.Update(snap)
+	r.server.Touch() // the old snapshot is garbage now: release it once idle
 	if r.OnSnapshot != nil {
 		r.OnSnapshot(snap)
 	}
-	if !d.Empty() {
+	if !d.Empty() && old != nil { // the first snapshot is logged by the caller
 		r.log.Info("skills refreshed", "added", d.Added, "removed", d.Removed, "changed", d.Changed,
 			"skills", len(snap.Visible), "files_read", stats.FilesRead, "took", stats.Duration.Round(time.Microsecond))
 	}
-	return d
+	return d, stats, nil
 }
 
 // SetWorkspace switches discovery to another workspace folder and rescans.

@@ -69,6 +69,13 @@ type Server struct {
 
 	inflight atomic.Int64 // tool calls running
 	draining atomic.Bool  // set by Drain: new calls are refused
+
+	ready     chan struct{} // closed by the first Update
+	readyOnce sync.Once
+	updates   atomic.Int64 // Update calls so far
+
+	lastActive atomic.Int64 // unix nanoseconds of the last call or refresh
+	dirty      atomic.Bool  // work happened since memory was last released
 	// unanswered counts tool calls whose response a tracked transport
 	// (Track, the streamable HTTP handler) has not written yet. The SDK
 	// writes a response after the handler returns, and refuses to write
@@ -165,12 +172,17 @@ func (c *trackedConn) Close() error {
 }
 
 // New builds a server that serves snap until Update replaces it.
+//
+// snap may be nil: the server then answers initialize at once (a client's
+// start-up timeout keeps running while a large collection is scanned) and
+// holds every tools/, prompts/, resources/ and completion/ request until
+// the first Update.
 func New(snap *pipeline.Snapshot, o Options) *Server {
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{log: log}
+	s := &Server{log: log, ready: make(chan struct{})}
 	so := &sdk.ServerOptions{
 		Instructions: Instructions,
 		Logger:       sdkLogger(log),
@@ -191,9 +203,59 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	s.initPrompts(o)
 	s.initTools(o)
 	s.initResources()
-	s.Update(snap)
+	// Added last, so it runs first (each middleware wraps the ones before).
+	s.sdk.AddReceivingMiddleware(s.untilReady)
+	s.sdk.AddSendingMiddleware(s.quietFirst)
+	if snap != nil {
+		s.Update(snap)
+	}
 	return s
 }
+
+// untilReady holds requests for skills, prompts and resources until the
+// first snapshot is in. Everything else (initialize, ping, notifications)
+// passes at once.
+func (s *Server) untilReady(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if needsSnapshot(method) {
+			select {
+			case <-s.ready:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// quietFirst drops list_changed notifications until the second Update.
+// The first snapshot's tools, prompts and resources are news to nobody:
+// requests for them wait for it (untilReady), so no client has seen the
+// lists before. Without this, a client that connects while the first
+// discovery runs would be told the lists changed as soon as they exist.
+// The SDK sends a notification a few milliseconds after the change; a
+// later Update that changes something resets that timer, so its
+// notification still goes out.
+func (s *Server) quietFirst(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if strings.HasPrefix(method, "notifications/") && strings.HasSuffix(method, "/list_changed") && s.updates.Load() <= 1 {
+			return nil, nil
+		}
+		return next(ctx, method, req)
+	}
+}
+
+func needsSnapshot(method string) bool {
+	for _, p := range []string{"tools/", "prompts/", "resources/", "completion/"} {
+		if strings.HasPrefix(method, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Ready is closed once the server has its first snapshot.
+func (s *Server) Ready() <-chan struct{} { return s.ready }
 
 // sdkLogger keeps the SDK's own logs at warnings and above: it logs a
 // normal stdio shutdown at error level, which is noise.
@@ -228,6 +290,7 @@ func (s *Server) Snapshot() *pipeline.Snapshot { return s.snap.Load() }
 func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.updates.Add(1)
 	snap.Warm() // build the name index before any request can see the snapshot
 	s.snap.Store(snap)
 	s.syncPrompts(snap)
@@ -237,6 +300,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	desc, omitted := Catalogue(snap.Skills(), s.tools.catalog)
 	s.syncSearch(omitted > 0)
 	if desc == s.desc {
+		s.readyOnce.Do(func() { close(s.ready) })
 		return false
 	}
 	s.desc = desc
@@ -247,6 +311,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 		InputSchema: inputSchema,
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, s.callSkill)
+	s.readyOnce.Do(func() { close(s.ready) })
 	return true
 }
 
@@ -263,9 +328,9 @@ func invalidParams(msg string) error {
 // set, so the model can read them and retry; malformed arguments are
 // JSON-RPC invalid-params errors.
 func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	s.inflight.Add(1)
-	defer s.inflight.Add(-1)
-	if s.draining.Load() {
+	leave, ok := s.enter()
+	defer leave()
+	if !ok {
 		return toolError("The skill server is shutting down; try again when it is back."), nil
 	}
 	snap := s.snap.Load() // this request keeps this snapshot

@@ -106,6 +106,7 @@ func (s *Server) syncSearch(cut bool) {
 // waits for it. It reports false when the server is shutting down.
 func (s *Server) enter() (leave func(), ok bool) {
 	s.inflight.Add(1)
+	s.Touch()
 	return func() { s.inflight.Add(-1) }, !s.draining.Load()
 }
 

@@ -94,6 +94,7 @@ func (w *Watcher) Sync(snap *pipeline.Snapshot) {
 		}
 		w.watched[d] = true
 	}
+	w.log.Debug("watching skill folders", "folders", len(w.watched), "pending_roots", len(pending))
 }
 
 // Len is the number of watched folders.

@@ -188,7 +188,18 @@ type loaded struct {
 }
 
 // load reads the configuration layers and, unless configOnly, discovers.
-func (a *app) load(cmd *cobra.Command, configOnly bool) (*loaded, error) {
+// depth says how far load goes.
+type depth int
+
+const (
+	configOnly   depth = iota // the configuration layers only
+	engineOnly                // also the engine, for a server that discovers on its own
+	withSnapshot              // also one discovery, for one-shot commands
+)
+
+// load reads the configuration layers and, as deep as d asks, builds the
+// engine and discovers.
+func (a *app) load(cmd *cobra.Command, d depth) (*loaded, error) {
 	a.setup(cmd)
 	fs := cmd.Flags()
 	cwd, err := os.Getwd()
@@ -212,7 +223,7 @@ func (a *app) load(cmd *cobra.Command, configOnly bool) (*loaded, error) {
 		return nil, usageErr(err)
 	}
 	l := &loaded{cfg: ld}
-	if configOnly {
+	if d == configOnly {
 		return l, nil
 	}
 	cfg := ld.Config
@@ -227,9 +238,14 @@ func (a *app) load(cmd *cobra.Command, configOnly bool) (*loaded, error) {
 	if err != nil {
 		return nil, usageErr(err)
 	}
-	if cmd.Name() != "mcp" { // only the server rescans
-		e.DisableCache()
+	if err := e.CheckFilters(); err != nil {
+		return nil, usageErr(err)
 	}
+	if d == engineOnly {
+		l.engine = e
+		return l, nil
+	}
+	e.DisableCache() // one discovery: a rescan cache would only add to peak memory
 	snap, stats, err := e.Snapshot(cmd.Context())
 	if err != nil {
 		if engine.IsConfigError(err) {

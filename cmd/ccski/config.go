@@ -26,7 +26,7 @@ set it (default, user config, project config, CCSKI_* environment variable or
 flag). Layers apply in that order, each overriding the ones before.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			l, err := a.load(cmd, true)
+			l, err := a.load(cmd, configOnly)
 			if err != nil {
 				return err
 			}

@@ -36,7 +36,7 @@ plugin name (example-skills:pdf) or a short name that is not ambiguous. A copy
 hidden by dedupe or filters is still shown, with the reason it is hidden.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := a.load(cmd, false)
+			l, err := a.load(cmd, withSnapshot)
 			if err != nil {
 				return err
 			}

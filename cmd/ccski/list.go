@@ -30,7 +30,7 @@ ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 			if err != nil {
 				return err
 			}
-			l, err := a.load(cmd, false)
+			l, err := a.load(cmd, withSnapshot)
 			if err != nil {
 				return err
 			}

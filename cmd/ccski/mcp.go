@@ -27,6 +27,7 @@ import (
 const (
 	drainTimeout    = 2 * time.Second // tool calls in flight may finish
 	shutdownTimeout = 5 * time.Second // HTTP connections close
+	idleRelease     = time.Second     // idle time after which freed memory goes back to the system
 	// closeGrace is how long HTTP connections may take to close once the
 	// calls are drained and the sessions closed, before they are cut.
 	closeGrace = 500 * time.Millisecond
@@ -74,7 +75,7 @@ func newLogger(level, format string) *slog.Logger {
 }
 
 func (a *app) serveMCP(cmd *cobra.Command) error {
-	l, err := a.load(cmd, false)
+	l, err := a.load(cmd, engineOnly) // discovery runs once the server is serving
 	if err != nil {
 		return err
 	}
@@ -92,7 +93,7 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 			refresher.UseClientRoots(ctx, ss)
 		}
 	}
-	srv := mcp.New(l.snap, mcp.Options{Version: buildVersion(), Logger: log, OnInitialized: onRoots, OnRootsChanged: onRoots,
+	srv := mcp.New(nil, mcp.Options{Version: buildVersion(), Logger: log, OnInitialized: onRoots, OnRootsChanged: onRoots,
 		SkillPrompts: mc.SkillPrompts,
 		// Optional tools, catalogue budget, ask context cap.
 		Tools: mc.Tools, Catalog: mc.Catalog, AskContext: mc.AskContext})
@@ -101,8 +102,7 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 		interval = 0
 	}
 	refresher = mcp.NewRefresher(srv, l.engine, interval, log, build)
-	log.Info("ccski MCP server starting", "version", buildVersion(), "transport", mc.Transport,
-		"skills", len(l.snap.Skills()), "commands", len(l.snap.Commands()), "discovered", len(l.snap.All), "took", l.stats.Duration.Round(time.Microsecond))
+	log.Info("ccski MCP server starting", "version", buildVersion(), "transport", mc.Transport)
 
 	var g actors.Group
 	// Signals: a line on stderr, then every actor is interrupted.
@@ -153,16 +153,23 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 	default:
 		return usageErr(fmt.Errorf("unknown transport %q: use stdio, http or sse", mc.Transport))
 	}
-	// Refresher and watcher.
-	if mc.Refresh {
+	// Memory: after a burst of work, give freed memory back once idle.
+	{
+		ctx, cancel := context.WithCancel(context.Background())
+		g.Add(func() error { return srv.ReleaseWhenIdle(ctx, idleRelease) }, func(error) { cancel() })
+	}
+	// Discovery: the first snapshot while the transport already answers
+	// initialize, then rescans. A rescan blocked in a read the context
+	// cannot interrupt (a named pipe, a hung network mount) must not hold
+	// the exit.
+	{
 		ctx, cancel := context.WithCancel(context.Background())
 		g.Add(func() error {
-			// A rescan blocked in a read the context cannot interrupt (a
-			// named pipe, a hung network mount) must not hold the exit.
-			ran := make(chan struct{})
-			go func() { _ = refresher.Run(ctx); close(ran) }()
+			ran := make(chan error, 1)
+			go func() { ran <- discover(ctx, refresher, log, mc.Refresh) }()
 			select {
-			case <-ran:
+			case err := <-ran:
+				return err
 			case <-ctx.Done():
 				select {
 				case <-ran:
@@ -172,16 +179,16 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 			}
 			return nil
 		}, func(error) { cancel() })
+	}
+	if mc.Refresh {
 		if mc.Watch {
 			w, err := mcp.NewWatcher(refresher.Poke, log)
 			if err != nil {
 				log.Warn("file watcher unavailable; relying on periodic rescans", "err", err)
 			} else {
-				w.Sync(l.snap)
-				refresher.OnSnapshot = w.Sync
+				refresher.OnSnapshot = w.Sync // from the first snapshot on
 				wctx, wcancel := context.WithCancel(context.Background())
 				g.Add(func() error { return w.Run(wctx) }, func(error) { wcancel() })
-				log.Debug("watching skill folders", "folders", w.Len())
 			}
 		}
 	}
@@ -202,6 +209,25 @@ func signalName(err error) string {
 		return se.Signal.String()
 	}
 	return "unknown"
+}
+
+// discover builds the first snapshot, logs what it found, then rescans
+// until ctx is done when refresh is on.
+func discover(ctx context.Context, r *mcp.Refresher, log *slog.Logger, refresh bool) error {
+	snap, stats, err := r.First(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return failErr(fmt.Errorf("discovery failed: %w", err))
+	}
+	log.Info("skills discovered", "skills", len(snap.Skills()), "commands", len(snap.Commands()),
+		"discovered", len(snap.All), "took", stats.Duration.Round(time.Microsecond))
+	if !refresh {
+		<-ctx.Done()
+		return nil
+	}
+	return r.Run(ctx)
 }
 
 // addHTTP adds the HTTP listener actor for the http and sse transports.

@@ -27,7 +27,7 @@ one or two letters off a name word still matches. --content also searches the
 SKILL.md bodies and shows a snippet around the first match.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := a.load(cmd, false)
+			l, err := a.load(cmd, withSnapshot)
 			if err != nil {
 				return err
 			}

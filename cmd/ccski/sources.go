@@ -54,7 +54,7 @@ copies of one type only.`,
 			if err != nil {
 				return err
 			}
-			l, err := a.load(cmd, false)
+			l, err := a.load(cmd, withSnapshot)
 			if err != nil {
 				return err
 			}

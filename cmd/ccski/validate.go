@@ -109,7 +109,7 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 			return failErr(err)
 		}
 	} else {
-		l, err := a.load(cmd, false)
+		l, err := a.load(cmd, withSnapshot)
 		a.json = format == validate.FormatJSON // load re-reads --json
 		if err != nil {
 			return err
