@@ -89,7 +89,7 @@ func TestSuite(t *testing.T) {
 	if got := s.metric("rescan-reads").CCSki; got != 0 {
 		t.Errorf("a rescan with nothing changed read %v files", got)
 	}
-	for _, h := range []string{"# Benchmarks", "## Machine", "## Method", "### N = 100", "## What bounds it", "## Notes"} {
+	for _, h := range []string{"# Benchmarks", "## Machine", "## Method", "### N = 100", "## What bounds it"} {
 		if !strings.Contains(md, "\n"+h+"\n") && !strings.HasPrefix(md, h+"\n") {
 			t.Errorf("no heading %q", h)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	_ "embed"
 	"fmt"
 	"math"
 	"os"
@@ -127,6 +128,12 @@ type report struct {
 }
 
 // Markdown is the whole report, as written to docs/benchmarks.md.
+// bounds explains what limits each figure; it is kept with the code that
+// measures them and written after the tables.
+//
+//go:embed bounds.md
+var bounds string
+
 func (r *report) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# Benchmarks\n\n")
@@ -142,9 +149,7 @@ func (r *report) Markdown() string {
 	b.WriteString(method)
 	b.WriteString("## Results\n\n")
 	b.WriteString(r.Tables())
-	b.WriteString("## What bounds it\n\n")
-	b.WriteString("See the note below for profiles.\n\n")
-	b.WriteString("## Notes\n\n")
+	b.WriteString(bounds)
 	return b.String()
 }
 
