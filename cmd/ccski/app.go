@@ -88,17 +88,7 @@ type app struct {
 	json           bool
 }
 
-// startGC is the collector's target while ccski starts: a command runs
-// once and a server's first discovery is its largest burst, so collecting
-// half as often buys time for a few MiB of heap. The server goes back to
-// the default after its first discovery (serveMCP). A GOGC the user sets
-// wins.
-const startGC = 150
-
 func run(args []string, stdout, stderr io.Writer) int {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(startGC)
-	}
 	a := &app{stdout: stdout, stderr: stderr}
 	root := newRoot(a)
 	root.SetArgs(args)

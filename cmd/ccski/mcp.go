@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -224,9 +223,6 @@ func discover(ctx context.Context, r *mcp.Refresher, log *slog.Logger, refresh b
 	}
 	log.Info("skills discovered", "skills", len(snap.Skills()), "commands", len(snap.Commands()),
 		"discovered", len(snap.All), "took", stats.Duration.Round(time.Microsecond))
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(100) // the start-up burst is over: the default suits a long-running server
-	}
 	if !refresh {
 		<-ctx.Done()
 		return nil
