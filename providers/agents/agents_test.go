@@ -4,74 +4,27 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/scan"
 )
 
-func newAgents(t *testing.T, options map[string]any) providers.Provider {
-	t.Helper()
-	p, err := New(options)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func plan(t *testing.T, p providers.Provider, env providers.Env) []pipeline.Root {
-	t.Helper()
-	pl, err := p.Plan(context.Background(), env)
-	if err != nil {
-		t.Fatalf("Plan: %v", err)
-	}
-	if len(pl.Diagnostics) != 0 {
-		t.Errorf("unexpected diagnostics: %v", pl.Diagnostics)
-	}
-	return pl.Roots
-}
-
 func TestNew(t *testing.T) {
-	tests := []struct {
-		name    string
-		options map[string]any
-		wantErr []string
-	}{
-		{name: "nil options"},
-		{name: "default options", options: map[string]any{"dynamic": true}},
-		{name: "dynamic from an environment variable", options: map[string]any{"dynamic": "false"}},
-		{name: "misspelt key", options: map[string]any{"dynamik": true},
-			wantErr: []string{"providers.agents", `unknown key "dynamik"`, `did you mean "dynamic"?`}},
-		{name: "not a bool", options: map[string]any{"dynamic": "sometimes"},
-			wantErr: []string{"providers.agents"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(tt.options)
-			if tt.wantErr == nil {
-				if err != nil {
-					t.Fatalf("New: %v", err)
-				}
-				if p.Name() != "agents" {
-					t.Errorf("Name() = %q, want agents", p.Name())
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("New(%v) succeeded, want an error", tt.options)
-			}
-			for _, s := range tt.wantErr {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("error %q does not hold %q", err, s)
-				}
-			}
-		})
-	}
+	providertest.CheckNew(t, New, "agents", []providertest.NewCase{
+		{Name: "nil options"},
+		{Name: "default options", Options: map[string]any{"dynamic": true}},
+		{Name: "dynamic from an environment variable", Options: map[string]any{"dynamic": "false"}},
+		{Name: "misspelt key", Options: map[string]any{"dynamik": true},
+			WantErr: []string{"providers.agents", `unknown key "dynamik"`, `did you mean "dynamic"?`}},
+		{Name: "not a bool", Options: map[string]any{"dynamic": "sometimes"},
+			WantErr: []string{"providers.agents"}},
+	})
 }
 
 // TestPlanLayout checks every root of a two-level workspace and the user
@@ -126,7 +79,7 @@ func TestPlanLayout(t *testing.T) {
 		}
 	}
 
-	env := providers.NewEnv(abs("home"), abs("repo/sub"), func(string) string { return "" })
+	env := providers.NewEnv(abs("home"), abs("repo/sub"), providertest.Vars(nil))
 	tests := []struct {
 		name    string
 		options map[string]any
@@ -139,12 +92,10 @@ func TestPlanLayout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := newAgents(t, tt.options)
-			got := plan(t, p, env)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("roots mismatch (-want +got):\n%s", diff)
-			}
-			if again := plan(t, p, env); !cmp.Equal(got, again) {
+			p := providertest.MustNew(t, New, tt.options)
+			got := providertest.PlanRoots(t, p, env)
+			providertest.CheckRoots(t, tt.want, got)
+			if again := providertest.PlanRoots(t, p, env); !cmp.Equal(got, again) {
 				t.Errorf("a second Plan differs:\n%s", cmp.Diff(got, again))
 			}
 		})
@@ -265,13 +216,12 @@ func TestDynamic(t *testing.T) {
 				}
 			}
 			testfs.Write(t, base, tt.tree)
-			env := providers.Env{UserDir: filepath.Join(base, "home"), Workspace: filepath.Join(base, "ws"),
-				WorkspaceDirs: []string{filepath.Join(base, "ws")}, Getenv: func(string) string { return "" }}
+			env := providertest.Env(filepath.Join(base, "home"), nil, filepath.Join(base, "ws"))
 
 			// With dynamic off only the fixed roots are planned: gemini,
 			// openclaw, .agents, .agent and skills/ in the workspace, and
 			// all but skills/ in the user folder.
-			fixed := plan(t, newAgents(t, map[string]any{"dynamic": false}), env)
+			fixed := providertest.PlanRoots(t, providertest.MustNew(t, New, map[string]any{"dynamic": false}), env)
 			if len(fixed) != 9 {
 				t.Errorf("dynamic: false planned %d roots, want the 9 fixed ones: %v", len(fixed), fixed)
 			}
@@ -280,7 +230,7 @@ func TestDynamic(t *testing.T) {
 				isFixed[r.Path] = true
 			}
 
-			on := plan(t, newAgents(t, nil), env)
+			on := providertest.PlanRoots(t, providertest.MustNew(t, New, nil), env)
 			var got []dyn
 			var rest []pipeline.Root
 			for _, r := range on {
@@ -288,11 +238,7 @@ func TestDynamic(t *testing.T) {
 					rest = append(rest, r)
 					continue
 				}
-				rel, err := filepath.Rel(base, r.Path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, dyn{r.Provider, filepath.ToSlash(rel), r.Location, r.Kind})
+				got = append(got, dyn{r.Provider, providertest.Rel(t, base, r.Path), r.Location, r.Kind})
 				if r.Source != "agents" || !r.Optional || r.Depth != 0 {
 					t.Errorf("dynamic root %+v: want Source agents, Optional, Depth 0", r)
 				}
@@ -317,13 +263,7 @@ type found struct {
 // TestPlanScan scans the planned roots over the testdata tree: repo is the
 // workspace and repository root, home the user folder.
 func TestPlanScan(t *testing.T) {
-	base := t.TempDir()
-	if err := os.CopyFS(base, os.DirFS("testdata/tree")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(base, "repo", ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := providertest.CopyTree(t, "testdata/tree", "repo")
 	const (
 		proj = pipeline.LocationProject
 		user = pipeline.LocationUser
@@ -367,8 +307,9 @@ func TestPlanScan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo"), func(string) string { return "" })
-			res := scan.Scan(context.Background(), plan(t, newAgents(t, tt.options), env), scan.DefaultOptions())
+			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo"), providertest.Vars(nil))
+			roots := providertest.PlanRoots(t, providertest.MustNew(t, New, tt.options), env)
+			res := scan.Scan(context.Background(), roots, scan.DefaultOptions())
 			if len(res.Diagnostics) != 0 {
 				t.Errorf("unexpected diagnostics: %v", res.Diagnostics)
 			}

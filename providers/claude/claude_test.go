@@ -2,59 +2,27 @@ package claude
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/scan"
 )
 
-// vars returns a Getenv that reads only m.
-func vars(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
-}
-
 func TestNew(t *testing.T) {
-	tests := []struct {
-		name    string
-		options map[string]any
-		wantErr []string
-	}{
-		{name: "nil options"},
-		{name: "default options", options: map[string]any{"home": ""}},
-		{name: "home set", options: map[string]any{"home": "/h"}},
-		{name: "misspelt key", options: map[string]any{"hom": "/h"},
-			wantErr: []string{"providers.claude", `unknown key "hom"`, `did you mean "home"?`}},
-		{name: "option of another provider", options: map[string]any{"system_dirs": []any{"/x"}},
-			wantErr: []string{"providers.claude", `unknown key "system_dirs"`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(tt.options)
-			if tt.wantErr == nil {
-				if err != nil {
-					t.Fatalf("New: %v", err)
-				}
-				if p.Name() != "claude" {
-					t.Errorf("Name() = %q, want claude", p.Name())
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("New(%v) succeeded, want an error", tt.options)
-			}
-			for _, s := range tt.wantErr {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("error %q does not hold %q", err, s)
-				}
-			}
-		})
-	}
+	providertest.CheckNew(t, New, "claude", []providertest.NewCase{
+		{Name: "nil options"},
+		{Name: "default options", Options: map[string]any{"home": ""}},
+		{Name: "home set", Options: map[string]any{"home": "/h"}},
+		{Name: "misspelt key", Options: map[string]any{"hom": "/h"},
+			WantErr: []string{"providers.claude", `unknown key "hom"`, `did you mean "home"?`}},
+		{Name: "option of another provider", Options: map[string]any{"system_dirs": []any{"/x"}},
+			WantErr: []string{"providers.claude", `unknown key "system_dirs"`}},
+	})
 }
 
 func wsRoot(path string, depth int) pipeline.Root {
@@ -68,11 +36,11 @@ func userRoot(path string) pipeline.Root {
 }
 
 func TestPlan(t *testing.T) {
-	wsDirs := []string{filepath.FromSlash("/r/a/b"), filepath.FromSlash("/r/a"), filepath.FromSlash("/r")}
+	wsDirs := []string{"/r/a/b", "/r/a", "/r"}
 	tests := []struct {
 		name    string
 		options map[string]any
-		dirs    []string
+		dirs    []string // workspace folders, slash-separated, nearest first
 		env     map[string]string
 		want    []pipeline.Root
 	}{
@@ -84,7 +52,7 @@ func TestPlan(t *testing.T) {
 		},
 		{
 			name: "outside a repository",
-			dirs: []string{filepath.FromSlash("/w")},
+			dirs: []string{"/w"},
 			want: []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/u/.claude/skills")},
 		},
 		{
@@ -93,27 +61,27 @@ func TestPlan(t *testing.T) {
 		},
 		{
 			name: "CLAUDE_CONFIG_DIR replaces ~/.claude",
-			dirs: []string{filepath.FromSlash("/w")},
+			dirs: []string{"/w"},
 			env:  map[string]string{"CLAUDE_CONFIG_DIR": filepath.FromSlash("/cfg")},
 			want: []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/cfg/skills")},
 		},
 		{
 			name:    "home option beats CLAUDE_CONFIG_DIR",
 			options: map[string]any{"home": filepath.FromSlash("/alt")},
-			dirs:    []string{filepath.FromSlash("/w")},
+			dirs:    []string{"/w"},
 			env:     map[string]string{"CLAUDE_CONFIG_DIR": filepath.FromSlash("/cfg")},
 			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/alt/skills")},
 		},
 		{
 			name:    "home option without CLAUDE_CONFIG_DIR",
 			options: map[string]any{"home": filepath.FromSlash("/alt")},
-			dirs:    []string{filepath.FromSlash("/w")},
+			dirs:    []string{"/w"},
 			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/alt/skills")},
 		},
 		{
 			name:    "empty home option falls back",
 			options: map[string]any{"home": ""},
-			dirs:    []string{filepath.FromSlash("/w")},
+			dirs:    []string{"/w"},
 			env:     map[string]string{"CLAUDE_CONFIG_DIR": filepath.FromSlash("/cfg")},
 			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/cfg/skills")},
 		},
@@ -126,25 +94,10 @@ func TestPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(tt.options)
-			if err != nil {
-				t.Fatal(err)
-			}
-			env := providers.Env{UserDir: filepath.FromSlash("/u"), WorkspaceDirs: tt.dirs, Getenv: vars(tt.env)}
-			if len(tt.dirs) > 0 {
-				env.Workspace = tt.dirs[0]
-			}
-			plan, err := p.Plan(context.Background(), env)
-			if err != nil {
-				t.Fatalf("Plan: %v", err)
-			}
-			if diff := cmp.Diff(tt.want, plan.Roots); diff != "" {
-				t.Errorf("roots mismatch (-want +got):\n%s", diff)
-			}
-			if len(plan.Diagnostics) != 0 {
-				t.Errorf("unexpected diagnostics: %v", plan.Diagnostics)
-			}
-			for _, r := range plan.Roots {
+			p := providertest.MustNew(t, New, tt.options)
+			roots := providertest.PlanRoots(t, p, providertest.Env("/u", tt.env, tt.dirs...))
+			providertest.CheckRoots(t, tt.want, roots)
+			for _, r := range roots {
 				if !r.Optional {
 					t.Errorf("root %s is not Optional", r.Path)
 				}
@@ -157,18 +110,8 @@ func TestPlan(t *testing.T) {
 // env.Getenv only.
 func TestPlanReadsEnvNotProcess(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", filepath.FromSlash("/from-process"))
-	p, err := New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := p.Plan(context.Background(), providers.Env{UserDir: filepath.FromSlash("/u"), Getenv: vars(nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []pipeline.Root{userRoot("/u/.claude/skills")}
-	if diff := cmp.Diff(want, plan.Roots); diff != "" {
-		t.Errorf("roots mismatch (-want +got):\n%s", diff)
-	}
+	plan := providertest.Plan(t, providertest.MustNew(t, New, nil), providertest.Env("/u", nil))
+	providertest.CheckRoots(t, []pipeline.Root{userRoot("/u/.claude/skills")}, plan.Roots)
 }
 
 func TestHome(t *testing.T) {
@@ -183,7 +126,7 @@ func TestHome(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Home(providers.Env{UserDir: "/u", Getenv: vars(tt.env)}, tt.override)
+			got := Home(providers.Env{UserDir: "/u", Getenv: providertest.Vars(tt.env)}, tt.override)
 			if got != filepath.FromSlash(tt.want) {
 				t.Errorf("Home = %q, want %q", got, tt.want)
 			}
@@ -248,30 +191,11 @@ func TestPlanScan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base := t.TempDir()
-			if err := os.CopyFS(base, os.DirFS("testdata/tree")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Mkdir(filepath.Join(base, "repo", ".git"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			var opts map[string]any
-			if tt.options != nil {
-				opts = tt.options(base)
-			}
-			p, err := New(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var m map[string]string
-			if tt.env != nil {
-				m = tt.env(base)
-			}
-			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo", "sub"), vars(m))
-			plan, err := p.Plan(context.Background(), env)
-			if err != nil {
-				t.Fatal(err)
-			}
+			base := providertest.CopyTree(t, "testdata/tree", "repo")
+			p := providertest.MustNew(t, New, providertest.InTree(tt.options, base))
+			m := providertest.InTree(tt.env, base)
+			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo", "sub"), providertest.Vars(m))
+			plan := providertest.Plan(t, p, env)
 			res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
 			if len(res.Diagnostics) != 0 {
 				t.Errorf("unexpected diagnostics: %v", res.Diagnostics)
@@ -281,11 +205,7 @@ func TestPlanScan(t *testing.T) {
 				if r.Provider != "claude" {
 					t.Errorf("record %s has provider %q", r.Name, r.Provider)
 				}
-				rel, err := filepath.Rel(base, r.Root)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, found{r.Name, r.Location, r.Kind, r.Depth, filepath.ToSlash(rel)})
+				got = append(got, found{r.Name, r.Location, r.Kind, r.Depth, providertest.Rel(t, base, r.Root)})
 			}
 			// Records come in root order, then path order within a root;
 			// the skill above the repository root is never planned.

@@ -2,58 +2,28 @@ package codex
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/scan"
 )
 
-func vars(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
-}
-
 func TestNew(t *testing.T) {
-	tests := []struct {
-		name    string
-		options map[string]any
-		wantErr []string
-	}{
-		{name: "nil options"},
-		{name: "default options", options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}}},
-		{name: "system_dirs from an environment variable", options: map[string]any{"system_dirs": "/a,/b"}},
-		{name: "misspelt key", options: map[string]any{"system_dir": []any{"/x"}},
-			wantErr: []string{"providers.codex", `unknown key "system_dir"`, `did you mean "system_dirs"?`}},
-		{name: "misspelt home", options: map[string]any{"hmoe": "/x"},
-			wantErr: []string{"providers.codex", `unknown key "hmoe"`, `did you mean "home"?`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(tt.options)
-			if tt.wantErr == nil {
-				if err != nil {
-					t.Fatalf("New: %v", err)
-				}
-				if p.Name() != "codex" {
-					t.Errorf("Name() = %q, want codex", p.Name())
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("New(%v) succeeded, want an error", tt.options)
-			}
-			for _, s := range tt.wantErr {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("error %q does not hold %q", err, s)
-				}
-			}
-		})
-	}
+	providertest.CheckNew(t, New, "codex", []providertest.NewCase{
+		{Name: "nil options"},
+		{Name: "default options", Options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}}},
+		{Name: "system_dirs from an environment variable", Options: map[string]any{"system_dirs": "/a,/b"}},
+		{Name: "misspelt key", Options: map[string]any{"system_dir": []any{"/x"}},
+			WantErr: []string{"providers.codex", `unknown key "system_dir"`, `did you mean "system_dirs"?`}},
+		{Name: "misspelt home", Options: map[string]any{"hmoe": "/x"},
+			WantErr: []string{"providers.codex", `unknown key "hmoe"`, `did you mean "home"?`}},
+	})
 }
 
 func root(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
@@ -126,42 +96,16 @@ func TestPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(tt.options)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var dirs []string
-			for _, d := range tt.dirs {
-				dirs = append(dirs, filepath.FromSlash(d))
-			}
-			env := providers.Env{UserDir: filepath.FromSlash("/u"), WorkspaceDirs: dirs, Getenv: vars(tt.env)}
-			plan, err := p.Plan(context.Background(), env)
-			if err != nil {
-				t.Fatalf("Plan: %v", err)
-			}
-			if diff := cmp.Diff(tt.want, plan.Roots); diff != "" {
-				t.Errorf("roots mismatch (-want +got):\n%s", diff)
-			}
-			if len(plan.Diagnostics) != 0 {
-				t.Errorf("unexpected diagnostics: %v", plan.Diagnostics)
-			}
+			p := providertest.MustNew(t, New, tt.options)
+			providertest.CheckRoots(t, tt.want, providertest.PlanRoots(t, p, providertest.Env("/u", tt.env, tt.dirs...)))
 		})
 	}
 }
 
 func TestPlanReadsEnvNotProcess(t *testing.T) {
 	t.Setenv("CODEX_HOME", "/from-process")
-	p, err := New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := p.Plan(context.Background(), providers.Env{UserDir: filepath.FromSlash("/u"), Getenv: vars(nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]pipeline.Root{userRoot("/u/.codex/skills")}, plan.Roots); diff != "" {
-		t.Errorf("roots mismatch (-want +got):\n%s", diff)
-	}
+	plan := providertest.Plan(t, providertest.MustNew(t, New, nil), providertest.Env("/u", nil))
+	providertest.CheckRoots(t, []pipeline.Root{userRoot("/u/.codex/skills")}, plan.Roots)
 }
 
 type found struct {
@@ -220,30 +164,11 @@ func TestPlanScan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base := t.TempDir()
-			if err := os.CopyFS(base, os.DirFS("testdata/tree")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Mkdir(filepath.Join(base, "repo", ".git"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			var opts map[string]any
-			if tt.options != nil {
-				opts = tt.options(base)
-			}
-			var m map[string]string
-			if tt.env != nil {
-				m = tt.env(base)
-			}
-			p, err := New(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo"), vars(m))
-			plan, err := p.Plan(context.Background(), env)
-			if err != nil {
-				t.Fatal(err)
-			}
+			base := providertest.CopyTree(t, "testdata/tree", "repo")
+			p := providertest.MustNew(t, New, providertest.InTree(tt.options, base))
+			m := providertest.InTree(tt.env, base)
+			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo"), providertest.Vars(m))
+			plan := providertest.Plan(t, p, env)
 			res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
 			if len(res.Diagnostics) != 0 {
 				t.Errorf("unexpected diagnostics (a missing optional root is no problem): %v", res.Diagnostics)
@@ -256,11 +181,7 @@ func TestPlanScan(t *testing.T) {
 				if strings.Contains(r.Dir, ".system") {
 					t.Errorf("bundled skill %s at %s was found", r.Name, r.Dir)
 				}
-				rel, err := filepath.Rel(base, r.Root)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, found{r.Name, r.Kind, filepath.ToSlash(rel)})
+				got = append(got, found{r.Name, r.Kind, providertest.Rel(t, base, r.Root)})
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("records mismatch (-want +got):\n%s", diff)

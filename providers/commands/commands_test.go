@@ -3,63 +3,39 @@ package commands
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/scan"
 )
 
-func vars(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
-}
-
 func TestNew(t *testing.T) {
-	tests := []struct {
-		name    string
-		options map[string]any
-		want    Options
-		wantErr []string
-	}{
-		{name: "nil options: both on", want: Options{Claude: true, Codex: true}},
-		{name: "defaults", options: map[string]any{"claude": true, "codex": true}, want: Options{Claude: true, Codex: true}},
-		{name: "codex off", options: map[string]any{"codex": false}, want: Options{Claude: true}},
-		{name: "claude off from an environment string", options: map[string]any{"claude": "false"}, want: Options{Codex: true}},
-		{name: "misspelt key", options: map[string]any{"claud": true},
-			wantErr: []string{"providers.commands", `unknown key "claud"`, `did you mean "claude"?`}},
-		{name: "option of another provider", options: map[string]any{"home": "/x"},
-			wantErr: []string{"providers.commands", `unknown key "home"`}},
-		{name: "not a boolean", options: map[string]any{"codex": "sometimes"},
-			wantErr: []string{"providers.commands", "codex"}},
+	// wantOptions checks the options New decoded.
+	wantOptions := func(want Options) func(testing.TB, providers.Provider) {
+		return func(tb testing.TB, p providers.Provider) {
+			if got := p.(*Commands).opts; got != want {
+				tb.Errorf("options = %+v, want %+v", got, want)
+			}
+		}
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(tt.options)
-			if tt.wantErr != nil {
-				if err == nil {
-					t.Fatalf("New(%v) succeeded, want an error", tt.options)
-				}
-				for _, s := range tt.wantErr {
-					if !strings.Contains(err.Error(), s) {
-						t.Errorf("error %q does not hold %q", err, s)
-					}
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("New: %v", err)
-			}
-			if p.Name() != "commands" {
-				t.Errorf("Name() = %q", p.Name())
-			}
-			if got := p.(*Commands).opts; got != tt.want {
-				t.Errorf("options = %+v, want %+v", got, tt.want)
-			}
-		})
-	}
+	providertest.CheckNew(t, New, "commands", []providertest.NewCase{
+		{Name: "nil options: both on", Check: wantOptions(Options{Claude: true, Codex: true})},
+		{Name: "defaults", Options: map[string]any{"claude": true, "codex": true},
+			Check: wantOptions(Options{Claude: true, Codex: true})},
+		{Name: "codex off", Options: map[string]any{"codex": false}, Check: wantOptions(Options{Claude: true})},
+		{Name: "claude off from an environment string", Options: map[string]any{"claude": "false"},
+			Check: wantOptions(Options{Codex: true})},
+		{Name: "misspelt key", Options: map[string]any{"claud": true},
+			WantErr: []string{"providers.commands", `unknown key "claud"`, `did you mean "claude"?`}},
+		{Name: "option of another provider", Options: map[string]any{"home": "/x"},
+			WantErr: []string{"providers.commands", `unknown key "home"`}},
+		{Name: "not a boolean", Options: map[string]any{"codex": "sometimes"},
+			WantErr: []string{"providers.commands", "codex"}},
+	})
 }
 
 func claudeRoot(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
@@ -73,7 +49,6 @@ func codexRoot(path string) pipeline.Root {
 }
 
 func TestPlan(t *testing.T) {
-	ws := []string{filepath.FromSlash("/r/app"), filepath.FromSlash("/r")}
 	proj, user := pipeline.LocationProject, pipeline.LocationUser
 	wsKind, userKind := pipeline.KindWorkspaceAgent, pipeline.KindUserAgent
 	tests := []struct {
@@ -109,21 +84,8 @@ func TestPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(tt.options)
-			if err != nil {
-				t.Fatal(err)
-			}
-			env := providers.Env{UserDir: filepath.FromSlash("/u"), Workspace: ws[0], WorkspaceDirs: ws, Getenv: vars(tt.env)}
-			plan, err := p.Plan(context.Background(), env)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(tt.want, plan.Roots); d != "" {
-				t.Errorf("roots (-want +got):\n%s", d)
-			}
-			if len(plan.Diagnostics) != 0 {
-				t.Errorf("diagnostics: %+v", plan.Diagnostics)
-			}
+			p := providertest.MustNew(t, New, tt.options)
+			providertest.CheckRoots(t, tt.want, providertest.PlanRoots(t, p, providertest.Env("/u", tt.env, "/r/app", "/r")))
 		})
 	}
 }
@@ -136,7 +98,6 @@ func TestPlanAndScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := []string{filepath.Join(tree, "repo", "app"), filepath.Join(tree, "repo")}
 	tests := []struct {
 		name string
 		env  map[string]string
@@ -161,15 +122,8 @@ func TestPlanAndScan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			env := providers.Env{UserDir: filepath.Join(tree, "home"), Workspace: ws[0], WorkspaceDirs: ws, Getenv: vars(tt.env)}
-			plan, err := p.Plan(context.Background(), env)
-			if err != nil {
-				t.Fatal(err)
-			}
+			env := providertest.Env(filepath.Join(tree, "home"), tt.env, filepath.Join(tree, "repo", "app"), filepath.Join(tree, "repo"))
+			plan := providertest.Plan(t, providertest.MustNew(t, New, nil), env)
 			res := scan.Scan(context.Background(), plan.Roots, scan.Options{})
 			var got []string
 			for _, r := range res.Records {

@@ -2,13 +2,13 @@ package custom
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/scan"
@@ -56,54 +56,24 @@ func TestSplit(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), "custom: ") {
 				t.Errorf("error %q does not start with \"custom: \"", err)
 			}
-			for _, s := range tt.wantErr {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("error %q does not hold %q", err, s)
-				}
-			}
+			providertest.CheckError(t, err, tt.wantErr...)
 		})
 	}
 }
 
 func TestNew(t *testing.T) {
-	tests := []struct {
-		name    string
-		options map[string]any
-		wantErr []string
-	}{
-		{name: "nil options"},
-		{name: "default options", options: map[string]any{"dirs": []any{}}},
-		{name: "dirs with scopes", options: map[string]any{"dirs": []any{"a?scope=x", "b"}}},
-		{name: "dirs from an environment variable", options: map[string]any{"dirs": "a?scope=x,b"}},
-		{name: "bad scope", options: map[string]any{"dirs": []any{"ok", "a?scope=x:y"}},
-			wantErr: []string{"custom:", `scope "x:y"`}},
-		{name: "empty folder", options: map[string]any{"dirs": []any{""}},
-			wantErr: []string{"empty skill folder"}},
-		{name: "misspelt key", options: map[string]any{"dris": []any{"a"}},
-			wantErr: []string{"providers.custom", `unknown key "dris"`, `did you mean "dirs"?`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(tt.options)
-			if tt.wantErr == nil {
-				if err != nil {
-					t.Fatalf("New: %v", err)
-				}
-				if p.Name() != "custom" {
-					t.Errorf("Name() = %q, want custom", p.Name())
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("New(%v) succeeded, want an error", tt.options)
-			}
-			for _, s := range tt.wantErr {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("error %q does not hold %q", err, s)
-				}
-			}
-		})
-	}
+	providertest.CheckNew(t, New, "custom", []providertest.NewCase{
+		{Name: "nil options"},
+		{Name: "default options", Options: map[string]any{"dirs": []any{}}},
+		{Name: "dirs with scopes", Options: map[string]any{"dirs": []any{"a?scope=x", "b"}}},
+		{Name: "dirs from an environment variable", Options: map[string]any{"dirs": "a?scope=x,b"}},
+		{Name: "bad scope", Options: map[string]any{"dirs": []any{"ok", "a?scope=x:y"}},
+			WantErr: []string{"custom:", `scope "x:y"`}},
+		{Name: "empty folder", Options: map[string]any{"dirs": []any{""}},
+			WantErr: []string{"empty skill folder"}},
+		{Name: "misspelt key", Options: map[string]any{"dris": []any{"a"}},
+			WantErr: []string{"providers.custom", `unknown key "dris"`, `did you mean "dirs"?`}},
+	})
 }
 
 func root(path, prefix string) pipeline.Root {
@@ -135,20 +105,9 @@ func TestPlan(t *testing.T) {
 			if tt.dirs != nil {
 				opts["dirs"] = tt.dirs
 			}
-			p, err := New(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			env := providers.Env{UserDir: filepath.FromSlash("/u"), Workspace: filepath.FromSlash("/r/ws"),
-				WorkspaceDirs: []string{filepath.FromSlash("/r/ws"), filepath.FromSlash("/r")},
-				Getenv:        func(string) string { return "" }}
-			plan, err := p.Plan(context.Background(), env)
-			if err != nil {
-				t.Fatalf("Plan: %v", err)
-			}
-			if diff := cmp.Diff(tt.want, plan.Roots); diff != "" {
-				t.Errorf("roots mismatch (-want +got):\n%s", diff)
-			}
+			p := providertest.MustNew(t, New, opts)
+			plan := providertest.Plan(t, p, providertest.Env("/u", nil, "/r/ws", "/r"))
+			providertest.CheckRoots(t, tt.want, plan.Roots)
 		})
 	}
 }
@@ -156,10 +115,7 @@ func TestPlan(t *testing.T) {
 // TestPlanScan scans custom roots over the testdata tree: a single skill
 // folder, a tree of skills, scopes, and a missing folder.
 func TestPlanScan(t *testing.T) {
-	base := t.TempDir()
-	if err := os.CopyFS(base, os.DirFS("testdata/tree")); err != nil {
-		t.Fatal(err)
-	}
+	base := providertest.CopyTree(t, "testdata/tree")
 	type rec struct {
 		Name     string
 		Dir      string // relative to the tree
@@ -216,22 +172,10 @@ func TestPlanScan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(map[string]any{"dirs": tt.dirs})
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan, err := p.Plan(context.Background(), providers.NewEnv(filepath.Join(base, "home"), base, func(string) string { return "" }))
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := providertest.MustNew(t, New, map[string]any{"dirs": tt.dirs})
+			plan := providertest.Plan(t, p, providers.NewEnv(filepath.Join(base, "home"), base, providertest.Vars(nil)))
 			res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
-			rel := func(p string) string {
-				r, err := filepath.Rel(base, p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return filepath.ToSlash(r)
-			}
+			rel := func(p string) string { return providertest.Rel(t, base, p) }
 			var got []rec
 			for _, r := range res.Records {
 				if r.Provider != "custom" {

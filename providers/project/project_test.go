@@ -3,11 +3,11 @@ package project
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -15,39 +15,13 @@ import (
 )
 
 func TestNew(t *testing.T) {
-	tests := []struct {
-		name    string
-		options map[string]any
-		wantErr []string
-	}{
-		{name: "nil options"},
-		{name: "dirs as a list", options: map[string]any{"dirs": []string{"a", "b"}}},
-		{name: "dirs from an environment variable", options: map[string]any{"dirs": "a,b"}},
-		{name: "misspelt key", options: map[string]any{"dir": []any{"a"}},
-			wantErr: []string{"providers.project", `unknown key "dir"`, `did you mean "dirs"?`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(tt.options)
-			if tt.wantErr == nil {
-				if err != nil {
-					t.Fatalf("New: %v", err)
-				}
-				if p.Name() != "project" {
-					t.Errorf("Name() = %q, want project", p.Name())
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("New(%v) succeeded, want an error", tt.options)
-			}
-			for _, s := range tt.wantErr {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("error %q does not hold %q", err, s)
-				}
-			}
-		})
-	}
+	providertest.CheckNew(t, New, "project", []providertest.NewCase{
+		{Name: "nil options"},
+		{Name: "dirs as a list", Options: map[string]any{"dirs": []string{"a", "b"}}},
+		{Name: "dirs from an environment variable", Options: map[string]any{"dirs": "a,b"}},
+		{Name: "misspelt key", Options: map[string]any{"dir": []any{"a"}},
+			WantErr: []string{"providers.project", `unknown key "dir"`, `did you mean "dirs"?`}},
+	})
 }
 
 func root(path string) pipeline.Root {
@@ -89,20 +63,9 @@ func TestPlan(t *testing.T) {
 			if tt.dirs != nil {
 				opts["dirs"] = tt.dirs
 			}
-			p, err := New(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			env := providers.Env{UserDir: filepath.FromSlash("/u"), Workspace: filepath.FromSlash("/r/ws"),
-				WorkspaceDirs: []string{filepath.FromSlash("/r/ws"), filepath.FromSlash("/r")},
-				Getenv:        func(string) string { return "" }}
-			plan, err := p.Plan(context.Background(), env)
-			if err != nil {
-				t.Fatalf("Plan: %v", err)
-			}
-			if diff := cmp.Diff(tt.want, plan.Roots); diff != "" {
-				t.Errorf("roots mismatch (-want +got):\n%s", diff)
-			}
+			p := providertest.MustNew(t, New, opts)
+			plan := providertest.Plan(t, p, providertest.Env("/u", nil, "/r/ws", "/r"))
+			providertest.CheckRoots(t, tt.want, plan.Roots)
 			for _, r := range plan.Roots {
 				if r.Optional {
 					t.Errorf("root %s is Optional; a configured folder that is missing must be reported", r.Path)
@@ -118,14 +81,8 @@ func TestPlanScan(t *testing.T) {
 	base := t.TempDir()
 	ws := filepath.Join(base, "ws")
 	testfs.Write(t, ws, map[string]string{"team/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys.\n---\nBody\n"})
-	p, err := New(map[string]any{"dirs": []string{"team", "missing"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := p.Plan(context.Background(), providers.NewEnv(filepath.Join(base, "home"), ws, func(string) string { return "" }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := providertest.MustNew(t, New, map[string]any{"dirs": []string{"team", "missing"}})
+	plan := providertest.Plan(t, p, providers.NewEnv(filepath.Join(base, "home"), ws, providertest.Vars(nil)))
 	res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
 
 	type rec struct {
