@@ -74,6 +74,14 @@ func NewIndex(records []*Record) *Index {
 	return x
 }
 
+// ByID returns the record whose id is id (case-insensitive), or nil.
+func (x *Index) ByID(id string) *Record {
+	if m := x.tiers[0][strings.ToLower(strings.TrimSpace(id))]; len(m) == 1 {
+		return m[0]
+	}
+	return nil
+}
+
 // Resolve returns the one record that name designates. It returns a
 // *NotFoundError or an *AmbiguousError otherwise.
 func (x *Index) Resolve(name string) (*Record, error) {

@@ -58,13 +58,10 @@ func NewSnapshot(all, visible []*Record, drops []Drop, roots []RootReport, diags
 	}
 }
 
-// Warm builds the name index of the visible records now, so that the
-// first Resolve does not pay for it. The MCP server calls it before it
-// publishes a snapshot.
-func (s *Snapshot) Warm() {
-	s.visibleIndex()
-	s.skillsIndex()
-}
+// Warm builds the index ResolveSkill uses now, so that the first call does
+// not pay for it. The MCP server calls it before it publishes a snapshot;
+// the other indexes are built only if something asks for them.
+func (s *Snapshot) Warm() { s.skillsIndex() }
 
 // split divides the visible records by type, keeping their order. When
 // there are no commands, Skills is Visible itself.
@@ -132,9 +129,15 @@ func (s *Snapshot) Resolve(name string) (*Record, error) { return s.visibleIndex
 
 // ResolveAny is Resolve over every discovered record, including those the
 // pipeline dropped. The CLI uses it to explain a hidden skill.
-func (s *Snapshot) ResolveAny(name string) (*Record, error) {
+func (s *Snapshot) ResolveAny(name string) (*Record, error) { return s.allIndex().Resolve(name) }
+
+// ByID returns the discovered record, visible or not, whose id is id
+// (case-insensitive), or nil.
+func (s *Snapshot) ByID(id string) *Record { return s.allIndex().ByID(id) }
+
+func (s *Snapshot) allIndex() *Index {
 	s.allOnce.Do(func() { s.all = NewIndex(s.All) })
-	return s.all.Resolve(name)
+	return s.all
 }
 
 // DropOf returns the drop that removed r, if any.

@@ -125,3 +125,19 @@ func TestSnapshotSkillsAndCommands(t *testing.T) {
 		t.Errorf("Commands = %v, want none", got)
 	}
 }
+
+// TestByID checks exact-id lookup over every discovered record.
+func TestByID(t *testing.T) {
+	recs := []*Record{
+		{Name: "pdf", Provider: "claude", Location: LocationUser},
+		{Name: "pdf", Provider: "claude", Location: LocationProject},
+	}
+	AssignIDs(recs)
+	s := NewSnapshot(recs, recs[:1], nil, nil, nil)
+	if got := s.ByID("CLAUDE@project:PDF"); got != recs[1] {
+		t.Errorf("ByID of the hidden copy = %v, want %v", got, recs[1])
+	}
+	if got := s.ByID("claude:pdf"); got != nil {
+		t.Errorf("ByID of a name that is not an id = %v, want nil", got)
+	}
+}

@@ -75,7 +75,7 @@ hidden by dedupe or filters is still shown, with the reason it is hidden.`,
 // doc-tools:xlsx answers to "claude:xlsx") must not take the id of a hidden
 // one.
 func resolveForInfo(s *pipeline.Snapshot, name string) (*pipeline.Record, string, error) {
-	if r := recordByID(s.All, name); r != nil {
+	if r := s.ByID(name); r != nil {
 		return r, hiddenReason(s, r), nil
 	}
 	r, err := s.Resolve(name)
@@ -91,18 +91,6 @@ func resolveForInfo(s *pipeline.Snapshot, name string) (*pipeline.Record, string
 		return nil, "", err // the visible set's suggestions are the useful ones
 	}
 	return h, hiddenReason(s, h), nil
-}
-
-// recordByID returns the record whose id is name, compared
-// case-insensitively like every name, or nil.
-func recordByID(recs []*pipeline.Record, name string) *pipeline.Record {
-	name = strings.TrimSpace(name)
-	for _, r := range recs {
-		if strings.EqualFold(r.ID, name) {
-			return r
-		}
-	}
-	return nil
 }
 
 // hiddenReason says why r is not visible, or "" when it is.
