@@ -149,16 +149,20 @@ func (r *Refresher) UseClientRoots(ctx context.Context, ss *sdk.ServerSession) {
 		return
 	}
 	go func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		res, err := ss.ListRoots(ctx, nil)
+		// The deadline is for the client's answer only: the rescan of the
+		// new workspace is a cold scan that may take longer, and cutting
+		// it short would leave the old skills served.
+		base := context.WithoutCancel(ctx)
+		lctx, cancel := context.WithTimeout(base, 5*time.Second)
+		res, err := ss.ListRoots(lctx, nil)
+		cancel()
 		if err != nil || res == nil {
 			return
 		}
 		for _, root := range res.Roots {
 			u, err := url.Parse(root.URI)
 			if err == nil && u.Scheme == "file" && filepath.IsAbs(u.Path) {
-				r.SetWorkspace(ctx, u.Path)
+				r.SetWorkspace(base, u.Path)
 				return
 			}
 		}
