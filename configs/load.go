@@ -337,7 +337,7 @@ func (l *loader) projectConfigPath(o Options, envL, flagL *layer) (string, error
 			start = ws
 		}
 	}
-	p, err := findProjectFile(start)
+	p, err := findProjectFile(start, l.home)
 	if err != nil {
 		return "", fmt.Errorf("configs: searching %s: %w", ProjectFile, err)
 	}
@@ -348,8 +348,8 @@ func (l *loader) projectConfigPath(o Options, envL, flagL *layer) (string, error
 // stopping at the repository root (the first ancestor holding a .git
 // entry). Outside a repository only dir itself is looked at. It returns ""
 // when there is none.
-func findProjectFile(dir string) (string, error) {
-	root := repoRoot(dir)
+func findProjectFile(dir, home string) (string, error) {
+	root := repoRoot(dir, home)
 	for {
 		p := filepath.Join(dir, ProjectFile)
 		fi, err := os.Stat(p)
@@ -369,13 +369,17 @@ func findProjectFile(dir string) (string, error) {
 
 // repoRoot returns the first of dir and its ancestors that holds a .git
 // entry (a folder, or a file for worktrees), or "" outside a repository.
-func repoRoot(dir string) string {
+func repoRoot(dir, home string) string {
+	home = filepath.Clean(home)
 	for {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
 			return dir
 		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
+		// Like discovery, never climb to the home folder: a repository
+		// there (dotfiles) would make ~/ccski.yaml every folder's project
+		// config.
+		if parent == dir || (home != "." && parent == home) {
 			return ""
 		}
 		dir = parent

@@ -20,7 +20,7 @@ import (
 func tempDir(t *testing.T) string {
 	t.Helper()
 	dir := testfs.TempDir(t)
-	if r := repoRoot(dir); r != "" {
+	if r := repoRoot(dir, ""); r != "" {
 		t.Skipf("temporary folder %s is inside the repository %s", dir, r)
 	}
 	return dir
@@ -686,5 +686,29 @@ func TestListReplacedWhole(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"x"}, l.Config.MCP.AllowedOrigins); diff != "" {
 		t.Errorf("allowed_origins (-want +got):\n%s", diff)
+	}
+}
+
+// TestProjectFileStopsBelowHome checks that the search for ccski.yaml, like
+// discovery, never climbs to the home folder: a repository there (dotfiles)
+// must not make ~/ccski.yaml every folder's project config.
+func TestProjectFileStopsBelowHome(t *testing.T) {
+	home := tempDir(t)
+	testfs.Write(t, home, map[string]string{
+		".git/":            "",
+		"ccski.yaml":       "state: all\n",
+		"notes/":           "",
+		"repo/.git/":       "",
+		"repo/ccski.yaml":  "state: disabled\n",
+		"repo/sub/deeper/": "",
+	})
+	for _, tc := range []struct{ dir, want string }{
+		{filepath.Join(home, "notes"), ""},
+		{filepath.Join(home, "repo", "sub", "deeper"), filepath.Join(home, "repo", "ccski.yaml")},
+	} {
+		got, err := findProjectFile(tc.dir, home)
+		if err != nil || got != tc.want {
+			t.Errorf("findProjectFile(%s) = %q, %v; want %q", tc.dir, got, err, tc.want)
+		}
 	}
 }
