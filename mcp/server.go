@@ -254,9 +254,6 @@ func needsSnapshot(method string) bool {
 	return false
 }
 
-// Ready is closed once the server has its first snapshot.
-func (s *Server) Ready() <-chan struct{} { return s.ready }
-
 // sdkLogger keeps the SDK's own logs at warnings and above: it logs a
 // normal stdio shutdown at error level, which is noise.
 func sdkLogger(log *slog.Logger) *slog.Logger {
