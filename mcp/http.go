@@ -80,7 +80,7 @@ func (s *Server) countCalls(next http.Handler) http.Handler {
 				rest = io.MultiReader(rest, errReader{err}) // the SDK answers the error as before
 			}
 			r.Body = io.NopCloser(rest)
-			if err == nil && isToolCall(body) {
+			if err == nil && isWork(body) {
 				s.unanswered.Add(1)
 				defer s.unanswered.Add(-1)
 			}
@@ -93,15 +93,17 @@ type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
-// isToolCall reports whether body is a JSON-RPC tools/call request.
-func isToolCall(body []byte) bool {
-	if !bytes.Contains(body, []byte("tools/call")) {
+// isWork reports whether body is a JSON-RPC request that Drain waits for
+// (see isWorkMethod).
+func isWork(body []byte) bool {
+	if !bytes.Contains(body, []byte("tools/call")) && !bytes.Contains(body, []byte("prompts/get")) &&
+		!bytes.Contains(body, []byte("resources/read")) {
 		return false
 	}
 	var m struct {
 		Method string `json:"method"`
 	}
-	return json.Unmarshal(body, &m) == nil && m.Method == "tools/call"
+	return json.Unmarshal(body, &m) == nil && isWorkMethod(m.Method)
 }
 
 // guard applies the Origin check, the bearer token and the body cap.

@@ -2,8 +2,11 @@ package mcp
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestReleaseWhenIdle checks that memory is released once after activity
@@ -38,5 +41,30 @@ func TestReleaseWhenIdle(t *testing.T) {
 		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("ReleaseWhenIdle did not return after cancel")
+	}
+}
+
+// TestReadsAreWork checks that resource reads count as activity and are
+// refused once the server drains, like tool calls.
+func TestReadsAreWork(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "claude", name: "pdf", desc: "Read PDFs."})
+	s := New(snapOf(recs), Options{Version: "test"})
+	cs := connect(t, s, "2025-11-25", nil)
+	uri := SkillURI(recs[0].ID, "SKILL.md")
+	s.dirty.Store(false)
+	if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri}); err != nil {
+		t.Fatalf("read before drain: %v", err)
+	}
+	if !s.dirty.Load() {
+		t.Error("a resource read did not count as activity")
+	}
+	if !s.Drain(time.Second) {
+		t.Fatal("Drain with nothing in flight did not finish")
+	}
+	_, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+	if err == nil || !strings.Contains(err.Error(), "shutting down") {
+		t.Errorf("read after drain: err = %v, want a shutting-down error", err)
 	}
 }

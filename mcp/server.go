@@ -138,7 +138,7 @@ type trackedConn struct {
 
 func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" && req.ID.IsValid() {
+	if req, ok := msg.(*jsonrpc.Request); ok && isWorkMethod(req.Method) && req.ID.IsValid() {
 		c.mu.Lock()
 		if !c.open[req.ID] {
 			c.open[req.ID] = true
@@ -224,6 +224,13 @@ func (s *Server) untilReady(next sdk.MethodHandler) sdk.MethodHandler {
 				return nil, ctx.Err()
 			}
 		}
+		if method == "prompts/get" || method == "resources/read" { // tools count themselves (enter)
+			leave, ok := s.enter()
+			defer leave()
+			if !ok {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the skill server is shutting down; try again when it is back"}
+			}
+		}
 		return next(ctx, method, req)
 	}
 }
@@ -243,6 +250,14 @@ func (s *Server) quietFirst(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// isWorkMethod reports whether a request does work on the server's
+// behalf: tool calls, prompt gets and resource reads. Drain waits for them
+// (and for their replies, on tracked transports), they are refused while
+// the server shuts down, and they count as activity for ReleaseWhenIdle.
+func isWorkMethod(method string) bool {
+	return method == "tools/call" || method == "prompts/get" || method == "resources/read"
 }
 
 func needsSnapshot(method string) bool {
