@@ -8,11 +8,9 @@ package mcp
 // catalogue budget cuts the skill tool's list (catalog.go).
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -290,6 +288,8 @@ func (s *Server) callList(_ context.Context, _ *sdk.CallToolRequest, in ListInpu
 		if in.IncludeBody {
 			body, err := skillBody(r.File)
 			switch {
+			case errors.Is(err, skillmd.ErrTruncated): // too large to fit
+				out.OmittedBodies++
 			case err != nil: // listed without a body
 				s.log.Warn("skill body unreadable", "id", r.ID, "file", r.File, "err", err)
 			case used+len(body) > MaxListBodies:
@@ -327,7 +327,9 @@ func listSummary(in ListInput, out ListOutput) string {
 }
 
 // callSearch answers skills_search with search.Rank over the visible
-// skills, bodies included.
+// skills, bodies included: search reads a body only when a query word is
+// not in the skill's id, name or description, or for the excerpt of a
+// result returned.
 func (s *Server) callSearch(_ context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
 	leave, ok := s.enter()
 	defer leave()
@@ -343,9 +345,9 @@ func (s *Server) callSearch(_ context.Context, _ *sdk.CallToolRequest, in Search
 	}
 	limit = min(limit, MaxSearchLimit)
 	snap := s.snap.Load()
-	hits := search.Rank(snap.Skills(), in.Query, search.Options{Content: true, SnippetLen: ExcerptLen})
-	out := SearchOutput{Query: in.Query, Limit: limit, Total: len(hits), Results: []SearchResult{}}
-	for _, h := range hits[:min(limit, len(hits))] {
+	hits, total := search.Rank(snap.Skills(), in.Query, search.Options{Content: true, SnippetLen: ExcerptLen, Limit: limit})
+	out := SearchOutput{Query: in.Query, Limit: limit, Total: total, Results: []SearchResult{}}
+	for _, h := range hits {
 		out.Results = append(out.Results, SearchResult{SkillInfo: skillInfo(h.Record), Score: h.Score,
 			Excerpt: excerpt(h, search.Tokens(in.Query))})
 	}
@@ -415,15 +417,19 @@ func verb(n int, one, many string) string {
 	return many
 }
 
-// skillBody returns the Markdown body of a SKILL.md: the file without
-// its frontmatter (the whole file when the frontmatter cannot be read).
+// maxBodyFile caps the SKILL.md bytes skills_list reads for one body. A
+// frontmatter is at most 64 KiB (skillmd.MaxFrontmatter), so a larger
+// file holds a body over MaxListBodies, which could not be returned.
+const maxBodyFile = MaxListBodies + 1<<20
+
+// skillBody returns the Markdown body of a SKILL.md: the file without a
+// byte order mark and its frontmatter (skillmd.Body). A file over
+// maxBodyFile is not read whole: the error is then skillmd.ErrTruncated.
+// A FIFO or other non-regular file is an error, never a hang.
 func skillBody(file string) (string, error) {
-	data, err := os.ReadFile(file)
+	data, err := skillmd.ReadBody(file, maxBodyFile)
 	if err != nil {
 		return "", unwrapPath(err)
-	}
-	if h, err := skillmd.ReadHead(bytes.NewReader(data)); err == nil && h.BodyOffset <= len(data) {
-		return string(data[h.BodyOffset:]), nil
 	}
 	return string(data), nil
 }

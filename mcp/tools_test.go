@@ -422,3 +422,30 @@ func TestToolsRefuseWhileDraining(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillsListBodyEdges: a byte order mark without frontmatter is not
+// part of the body, and a SKILL.md too large for any body to fit is not
+// read whole but counted as omitted.
+func TestSkillsListBodyEdges(t *testing.T) {
+	recs := makeRecords(t, t.TempDir(),
+		skillSpec{provider: "codex", name: "bom", desc: "Marked.", body: "\ufeff# Marked\n"},
+		skillSpec{provider: "codex", name: "huge", desc: "Huge.", body: "---\nname: huge\ndescription: Huge.\n---\n" + strings.Repeat("y", maxBodyFile)},
+		skillSpec{provider: "codex", name: "small", desc: "Small."})
+	srv := New(snapOf(recs), Options{Logger: discard(), Tools: []string{ToolSkillsList}})
+	ctx := testCtx(t, 10*time.Second)
+	cs := connect(t, srv, "", nil)
+	tool := listToolsByName(t, ctx, cs)[ToolSkillsList]
+	got := structured[ListOutput](t, tool, callNamed(t, ctx, cs, ToolSkillsList, map[string]any{"includeBody": true}))
+	if len(got.Skills) != 3 || got.OmittedBodies != 1 {
+		t.Fatalf("%d skills, %d omitted; want 3 and 1", len(got.Skills), got.OmittedBodies)
+	}
+	if b := got.Skills[0].Body; b == nil || *b != "# Marked\n" {
+		t.Errorf("BOM body %v, want %q", b, "# Marked\n")
+	}
+	if got.Skills[1].Body != nil {
+		t.Error("the huge body was returned")
+	}
+	if b := got.Skills[2].Body; b == nil || *b != "# small\n" {
+		t.Errorf("small body %v, want %q", b, "# small\n")
+	}
+}

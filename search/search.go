@@ -4,11 +4,14 @@
 // a name word within a small edit distance, so typos still find the skill.
 // Matches in the name count most, then the id, the description and the
 // body.
+//
+// Bodies are read lazily: a body match scores lowest, so a record's
+// SKILL.md is only read when a token matched nothing in its id, name or
+// description, or to make the snippet of a hit that is returned.
 package search
 
 import (
-	"bytes"
-	"os"
+	"errors"
 	"sort"
 	"strings"
 	"unicode"
@@ -20,19 +23,28 @@ import (
 	"github.com/ccski/ccski/providers/skillmd"
 )
 
+// MaxBody caps how much of each SKILL.md a content search reads, in bytes:
+// text past the first MiB of a file is not searched.
+const MaxBody = 1 << 20
+
 // Options tune a search.
 type Options struct {
-	// Content also searches SKILL.md bodies and fills Hit.Snippet.
+	// Content also searches SKILL.md bodies (the first MaxBody bytes of
+	// each) and fills Hit.Snippet.
 	Content bool
 	// SnippetLen is the snippet width in characters (default 120).
 	SnippetLen int
+	// Limit caps how many hits Rank returns, best first; 0 returns them
+	// all. Bodies are read for snippets only for the hits returned.
+	Limit int
 }
 
 // Hit is one matching record.
 type Hit struct {
 	Record *pipeline.Record
 	Score  int
-	// Snippet is text around the first body match (Content only).
+	// Snippet is text around the first body match of a query token, in
+	// query order (Content only; empty when no token occurs in the body).
 	Snippet string
 }
 
@@ -51,83 +63,143 @@ const (
 // Tokens splits a query into lower-cased tokens.
 func Tokens(query string) []string { return strings.Fields(strings.ToLower(query)) }
 
-// Rank returns the records matching every token of query, best first; ties
-// keep the input order. A blank query matches nothing.
-func Rank(records []*pipeline.Record, query string, opt Options) []Hit {
+// Rank returns the records matching every token of query, best first, at
+// most opt.Limit of them (all when it is 0), and how many matched in all.
+// Ties keep the input order. A blank query matches nothing.
+func Rank(records []*pipeline.Record, query string, opt Options) (hits []Hit, total int) {
 	toks := Tokens(query)
 	if len(toks) == 0 {
-		return nil
+		return nil, 0
 	}
 	if opt.SnippetLen <= 0 {
 		opt.SnippetLen = 120
 	}
-	var hits []Hit
+	var found []ranked
+	best := make([]int, len(toks))
 	for _, r := range records {
-		var body string
-		if opt.Content {
-			body = readBody(r.File)
-		}
-		h, ok := score(r, toks, body, opt.SnippetLen)
-		if ok {
-			hits = append(hits, h)
+		if h, bodyRead, ok := score(r, toks, best, opt); ok {
+			found = append(found, ranked{h, bodyRead})
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-	return hits
+	if len(found) == 0 {
+		return nil, 0
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Score > found[j].Score })
+	total = len(found)
+	if opt.Limit > 0 && total > opt.Limit {
+		found = found[:opt.Limit]
+	}
+	hits = make([]Hit, len(found))
+	for i, f := range found {
+		if opt.Content && !f.bodyRead {
+			body := readBody(f.Record.File)
+			f.Snippet = snippet(body, strings.ToLower(body), toks, opt.SnippetLen)
+		}
+		hits[i] = f.Hit
+	}
+	return hits, total
 }
 
-func score(r *pipeline.Record, toks []string, body string, width int) (Hit, bool) {
+// ranked is a hit being ranked; bodyRead says whether its body was read
+// (and its snippet made) while scoring.
+type ranked struct {
+	Hit
+	bodyRead bool
+}
+
+// score scores r against every token, best being scratch space of
+// len(toks). The body is read only when a token matched none of the id,
+// name and description: a body match scores less than any other, so it
+// cannot raise the score of a token matched there. bodyRead says whether
+// the body was read, in which case the hit's snippet is made.
+func score(r *pipeline.Record, toks []string, best []int, opt Options) (h Hit, bodyRead, ok bool) {
 	name := strings.ToLower(r.Name)
 	short := strings.ToLower(r.ShortName())
 	id := strings.ToLower(r.ID)
 	desc := strings.ToLower(r.Description)
-	lbody := strings.ToLower(body)
 	words := nameWords(name)
-	h := Hit{Record: r}
-	for _, t := range toks {
-		best := 0
-		note := func(s int) {
-			if s > best {
-				best = s
+	missing := false
+	for i, t := range toks {
+		best[i] = metaScore(t, name, short, id, desc, words)
+		if best[i] == 0 {
+			if !opt.Content {
+				return Hit{}, false, false
 			}
+			missing = true
 		}
-		switch {
-		case short == t || name == t:
-			note(scoreNameExact)
-		case strings.HasPrefix(short, t) || strings.HasPrefix(name, t):
-			note(scoreNamePrefix)
-		case strings.Contains(name, t):
-			note(scoreNameSub)
-		}
-		if strings.Contains(id, t) {
-			note(scoreIDSub)
-		}
-		if best < scoreNameTypo && typo(t, words) {
-			note(scoreNameTypo)
-		}
-		if best < scoreDescWord {
-			if i := strings.Index(desc, t); i >= 0 {
-				if wordStart(desc, i) {
-					note(scoreDescWord)
-				} else {
-					note(scoreDescSub)
-				}
-			}
-		}
-		if body != "" {
-			if i := strings.Index(lbody, t); i >= 0 {
-				note(scoreBody)
-				if h.Snippet == "" {
-					h.Snippet = Snippet(body, i, len(t), width)
-				}
-			}
-		}
-		if best == 0 {
-			return Hit{}, false
-		}
-		h.Score += best
 	}
-	return h, true
+	h = Hit{Record: r}
+	if missing {
+		body := readBody(r.File)
+		if body == "" {
+			return Hit{}, false, false
+		}
+		lbody := strings.ToLower(body)
+		for i, t := range toks {
+			if best[i] == 0 {
+				if !strings.Contains(lbody, t) {
+					return Hit{}, false, false
+				}
+				best[i] = scoreBody
+			}
+		}
+		h.Snippet = snippet(body, lbody, toks, opt.SnippetLen)
+		bodyRead = true
+	}
+	for _, b := range best {
+		h.Score += b
+	}
+	return h, bodyRead, true
+}
+
+// metaScore is the best score of token t in a record's lower-cased name,
+// short name, id and description (words: the name's words); 0 when it
+// matches none of them.
+func metaScore(t, name, short, id, desc string, words []string) int {
+	best := 0
+	note := func(s int) {
+		if s > best {
+			best = s
+		}
+	}
+	switch {
+	case short == t || name == t:
+		note(scoreNameExact)
+	case strings.HasPrefix(short, t) || strings.HasPrefix(name, t):
+		note(scoreNamePrefix)
+	case strings.Contains(name, t):
+		note(scoreNameSub)
+	}
+	if strings.Contains(id, t) {
+		note(scoreIDSub)
+	}
+	if best < scoreNameTypo && typo(t, words) {
+		note(scoreNameTypo)
+	}
+	if best < scoreDescWord {
+		if i := strings.Index(desc, t); i >= 0 {
+			if wordStart(desc, i) {
+				note(scoreDescWord)
+			} else {
+				note(scoreDescSub)
+			}
+		}
+	}
+	return best
+}
+
+// snippet is the text of body around the first token, in query order,
+// that occurs in it (lbody is body lower-cased); "" when none does.
+func snippet(body, lbody string, toks []string, width int) string {
+	if body == "" {
+		return ""
+	}
+	for _, t := range toks {
+		if i := strings.Index(lbody, t); i >= 0 {
+			return Snippet(body, i, len(t), width)
+		}
+	}
+	return ""
 }
 
 // nameWords splits a name into its words (on ':', '-', '_', '.', space).
@@ -195,15 +267,34 @@ func Snippet(text string, i, n, width int) string {
 	return s
 }
 
-// readBody returns the Markdown body of a SKILL.md, or "" when it cannot be
-// read.
+// readBody returns the Markdown body of a SKILL.md (skillmd.Body) from its
+// first MaxBody bytes, or "" when it cannot be read. The file is opened
+// without blocking and must be a regular file, so a FIFO never hangs a
+// search.
 func readBody(file string) string {
-	b, err := os.ReadFile(file)
-	if err != nil {
+	b, err := readFile(file, MaxBody)
+	switch {
+	case errors.Is(err, skillmd.ErrTruncated):
+		b = trimPartialRune(b)
+	case err != nil:
 		return ""
 	}
-	if h, err := skillmd.ReadHead(bytes.NewReader(b)); err == nil && h.BodyOffset <= len(b) {
-		return string(b[h.BodyOffset:])
-	}
 	return string(b)
+}
+
+// readFile is skillmd.ReadBody; tests count the reads through it.
+var readFile = skillmd.ReadBody
+
+// trimPartialRune drops an incomplete UTF-8 sequence that a cut left at
+// the end of b.
+func trimPartialRune(b []byte) []byte {
+	for i := 1; i <= utf8.UTFMax && i <= len(b); i++ {
+		if utf8.RuneStart(b[len(b)-i]) {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				return b[:len(b)-i]
+			}
+			break
+		}
+	}
+	return b
 }

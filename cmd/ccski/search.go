@@ -24,7 +24,8 @@ func newSearch(a *app) *cobra.Command {
 
 Every word of the query must match. Matches in the name rank highest; a word
 one or two letters off a name word still matches. --content also searches the
-SKILL.md bodies and shows a snippet around the first match.`,
+SKILL.md bodies (the first MiB of each) and shows a snippet around the first
+match.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := a.load(cmd, withSnapshot)
@@ -37,11 +38,7 @@ SKILL.md bodies and shows a snippet around the first match.`,
 				return usageErr(fmt.Errorf("--limit must be 0 (no limit) or more, not %d", limit))
 			}
 			query := strings.Join(args, " ")
-			hits := search.Rank(l.snap.Visible, query, search.Options{Content: content})
-			total := len(hits)
-			if limit > 0 && len(hits) > limit {
-				hits = hits[:limit]
-			}
+			hits, total := search.Rank(l.snap.Visible, query, search.Options{Content: content, Limit: limit})
 			if a.json {
 				out := make([]hitJSON, 0, len(hits))
 				for _, h := range hits {

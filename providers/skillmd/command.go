@@ -74,15 +74,13 @@ func DecodeCommand(data []byte) (Command, []Problem) {
 // CommandBody returns the body of a command file: everything after the
 // frontmatter, or the whole file (less a byte order mark) when it has
 // none. The error is a frontmatter problem (see DecodeCommand).
+// It is Body with the frontmatter error kept.
 func CommandBody(data []byte) ([]byte, error) {
-	h, err := ReadHead(bytes.NewReader(data))
-	switch {
-	case errors.Is(err, ErrNoFrontmatter):
-		return bytes.TrimPrefix(data, bom), nil
-	case err != nil:
+	b, err := splitBody(data)
+	if err != nil {
 		return nil, err
 	}
-	return data[min(h.BodyOffset, len(data)):], nil
+	return b, nil
 }
 
 // decodeCommandFront fills c from the frontmatter of h.
