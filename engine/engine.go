@@ -52,8 +52,23 @@ func (e *ConfigError) Error() string { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // New builds the enabled providers from cfg. env says where the user and
-// workspace folders are.
+// workspace folders are. The Claude and Codex folders of env are worked
+// out here, once, for every provider: providers.claude.home and
+// providers.codex.home when set (whether or not those providers are
+// enabled: the commands and marketplace providers read the same folders),
+// else what env already holds, else $CLAUDE_CONFIG_DIR and $CODEX_HOME,
+// else <user dir>/.claude and <user dir>/.codex (see
+// providers.ResolveHomes).
 func New(cfg configs.Config, env providers.Env) (*Engine, error) {
+	claudeHome, err := homeOption(cfg, "claude")
+	if err != nil {
+		return nil, err
+	}
+	codexHome, err := homeOption(cfg, "codex")
+	if err != nil {
+		return nil, err
+	}
+	env = providers.ResolveHomes(env, claudeHome, codexHome)
 	e := &Engine{cfg: cfg, env: env, plans: map[string]providers.Plan{},
 		scanOpts: scan.Options{MaxDepth: cfg.Limits.MaxDepth, MaxDirs: cfg.Limits.MaxDirs}}
 	known := map[string]bool{}
@@ -82,6 +97,24 @@ func New(cfg configs.Config, env providers.Env) (*Engine, error) {
 		}
 	}
 	return e, nil
+}
+
+// homeOption returns the value of providers.<name>.home, "" when unset. It
+// is decoded as the provider decodes it (a number or boolean, as from an
+// environment variable, becomes a string), and a value that is no string
+// at all is a *ConfigError.
+func homeOption(cfg configs.Config, name string) (string, error) {
+	v, ok := cfg.Providers[name].Options["home"]
+	if !ok || v == nil {
+		return "", nil
+	}
+	var out struct {
+		Home string `koanf:"home"`
+	}
+	if err := providers.Decode(name, map[string]any{"home": v}, &out); err != nil {
+		return "", &ConfigError{err}
+	}
+	return out.Home, nil
 }
 
 // CheckFilters reports a *ConfigError when the include, exclude, state or

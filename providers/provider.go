@@ -33,6 +33,18 @@ type Env struct {
 	WorkspaceDirs []string
 	// Getenv reads an environment variable.
 	Getenv func(string) string
+	// ClaudeHome is the Claude configuration folder: providers.claude.home,
+	// else $CLAUDE_CONFIG_DIR, else <user dir>/.claude. A relative value is
+	// resolved against Workspace and a leading "~/" stands for UserDir.
+	// Every provider that reads Claude's files (claude, commands,
+	// marketplace) takes it from here, through ClaudeDir, so that they all
+	// agree. NewEnv fills it from the variables; engine.New applies the
+	// option (see ResolveHomes).
+	ClaudeHome string
+	// CodexHome is the Codex folder: providers.codex.home, else
+	// $CODEX_HOME, else <user dir>/.codex, resolved like ClaudeHome. The
+	// codex and commands providers take it from here, through CodexDir.
+	CodexHome string
 }
 
 // Plan is what a provider returns: the roots to scan, in its own priority

@@ -1,5 +1,6 @@
-// Package claude plans the skill roots of Claude Code: the user's
-// ~/.claude/skills (or $CLAUDE_CONFIG_DIR/skills) and .claude/skills in the
+// Package claude plans the skill roots of Claude Code: skills/ in the
+// Claude configuration folder (providers.Env.ClaudeHome: the home option,
+// else $CLAUDE_CONFIG_DIR, else ~/.claude) and .claude/skills in the
 // workspace and each ancestor up to the repository root. Claude plugin
 // skills are planned by package marketplace.
 package claude
@@ -15,7 +16,10 @@ import (
 // Options are the keys under providers.claude in ccski.yaml.
 type Options struct {
 	// Home replaces the Claude configuration folder (default
-	// $CLAUDE_CONFIG_DIR, else <user dir>/.claude).
+	// $CLAUDE_CONFIG_DIR, else <user dir>/.claude). It is decoded here only
+	// to be validated: engine.New puts it in providers.Env.ClaudeHome, which
+	// this provider, commands and marketplace all read, so that the option
+	// moves every Claude root at once.
 	Home string `koanf:"home"`
 }
 
@@ -34,25 +38,15 @@ func New(options map[string]any) (providers.Provider, error) {
 // Name returns "claude".
 func (c *Claude) Name() string { return "claude" }
 
-// Home returns the Claude configuration folder for env.
-func Home(env providers.Env, override string) string {
-	if override != "" {
-		return override
-	}
-	if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(env.UserDir, ".claude")
-}
-
-// Plan lists the workspace roots, nearest first, then the user root.
+// Plan lists the workspace roots, nearest first, then the user root,
+// skills/ in env's Claude folder.
 func (c *Claude) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	roots := providers.WorkspaceRoots(env, filepath.Join(".claude", "skills"), pipeline.Root{
 		Provider: "claude", Source: "claude", Location: pipeline.LocationProject,
 		Kind: pipeline.KindWorkspaceAgent, Optional: true,
 	})
 	roots = append(roots, pipeline.Root{
-		Path: filepath.Join(Home(env, c.opts.Home), "skills"), Provider: "claude", Source: "claude",
+		Path: filepath.Join(env.ClaudeDir(), "skills"), Provider: "claude", Source: "claude",
 		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true,
 	})
 	return providers.Plan{Roots: roots}, nil

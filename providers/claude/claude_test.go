@@ -42,6 +42,7 @@ func TestPlan(t *testing.T) {
 		options map[string]any
 		dirs    []string // workspace folders, slash-separated, nearest first
 		env     map[string]string
+		home    string // Env.ClaudeHome, slash-separated
 		want    []pipeline.Root
 	}{
 		{
@@ -66,17 +67,26 @@ func TestPlan(t *testing.T) {
 			want: []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/cfg/skills")},
 		},
 		{
-			name:    "home option beats CLAUDE_CONFIG_DIR",
-			options: map[string]any{"home": filepath.FromSlash("/alt")},
-			dirs:    []string{"/w"},
-			env:     map[string]string{"CLAUDE_CONFIG_DIR": filepath.FromSlash("/cfg")},
-			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/alt/skills")},
+			name: "Env.ClaudeHome beats CLAUDE_CONFIG_DIR",
+			dirs: []string{"/w"},
+			env:  map[string]string{"CLAUDE_CONFIG_DIR": filepath.FromSlash("/cfg")},
+			home: "/alt",
+			want: []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/alt/skills")},
 		},
 		{
-			name:    "home option without CLAUDE_CONFIG_DIR",
+			name: "Env.ClaudeHome without CLAUDE_CONFIG_DIR",
+			dirs: []string{"/w"},
+			home: "/alt",
+			want: []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/alt/skills")},
+		},
+		{
+			// engine.New puts the option in Env.ClaudeHome, so that the
+			// commands and marketplace providers see it too.
+			name:    "the home option is applied through Env, not by the provider",
 			options: map[string]any{"home": filepath.FromSlash("/alt")},
 			dirs:    []string{"/w"},
-			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/alt/skills")},
+			home:    "/cfg",
+			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/cfg/skills")},
 		},
 		{
 			name:    "empty home option falls back",
@@ -95,7 +105,9 @@ func TestPlan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := providertest.MustNew(t, New, tt.options)
-			roots := providertest.PlanRoots(t, p, providertest.Env("/u", tt.env, tt.dirs...))
+			env := providertest.Env("/u", tt.env, tt.dirs...)
+			env.ClaudeHome = filepath.FromSlash(tt.home)
+			roots := providertest.PlanRoots(t, p, env)
 			providertest.CheckRoots(t, tt.want, roots)
 			for _, r := range roots {
 				if !r.Optional {
@@ -112,26 +124,6 @@ func TestPlanReadsEnvNotProcess(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", filepath.FromSlash("/from-process"))
 	plan := providertest.Plan(t, providertest.MustNew(t, New, nil), providertest.Env("/u", nil))
 	providertest.CheckRoots(t, []pipeline.Root{userRoot("/u/.claude/skills")}, plan.Roots)
-}
-
-func TestHome(t *testing.T) {
-	tests := []struct {
-		name, override string
-		env            map[string]string
-		want           string
-	}{
-		{"default", "", nil, "/u/.claude"},
-		{"CLAUDE_CONFIG_DIR", "", map[string]string{"CLAUDE_CONFIG_DIR": "/cfg"}, "/cfg"},
-		{"override", "/o", map[string]string{"CLAUDE_CONFIG_DIR": "/cfg"}, "/o"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := Home(providers.Env{UserDir: "/u", Getenv: providertest.Vars(tt.env)}, tt.override)
-			if got != filepath.FromSlash(tt.want) {
-				t.Errorf("Home = %q, want %q", got, tt.want)
-			}
-		})
-	}
 }
 
 // found is the part of a scanned record the scan test compares.
@@ -176,7 +168,7 @@ func TestPlanScan(t *testing.T) {
 			},
 		},
 		{
-			name:    "home option",
+			name:    "home option, applied as engine.New does",
 			options: func(base string) map[string]any { return map[string]any{"home": filepath.Join(base, "alt")} },
 			env: func(base string) map[string]string {
 				return map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(base, "cfg")}
@@ -192,9 +184,12 @@ func TestPlanScan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := providertest.CopyTree(t, "testdata/tree", "repo")
-			p := providertest.MustNew(t, New, providertest.InTree(tt.options, base))
+			opts := providertest.InTree(tt.options, base)
+			p := providertest.MustNew(t, New, opts)
 			m := providertest.InTree(tt.env, base)
 			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo", "sub"), providertest.Vars(m))
+			home, _ := opts["home"].(string)
+			env = providers.ResolveHomes(env, home, "")
 			plan := providertest.Plan(t, p, env)
 			res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
 			if len(res.Diagnostics) != 0 {

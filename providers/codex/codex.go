@@ -1,7 +1,7 @@
-// Package codex plans the skill roots of OpenAI Codex: the user's
-// ~/.codex/skills (or $CODEX_HOME/skills), .codex/skills in the workspace
-// and its ancestors up to the repository root, and the machine-wide
-// /etc/codex/skills. Codex keeps its bundled skills in the hidden .system
+// Package codex plans the skill roots of OpenAI Codex: skills/ in the Codex
+// folder (providers.Env.CodexHome: the home option, else $CODEX_HOME, else
+// ~/.codex), .codex/skills in the workspace and its ancestors up to the
+// repository root, and the machine-wide /etc/codex/skills. Codex keeps its bundled skills in the hidden .system
 // folder, which the scanner skips like every hidden folder.
 package codex
 
@@ -16,7 +16,9 @@ import (
 // Options are the keys under providers.codex in ccski.yaml.
 type Options struct {
 	// Home replaces the Codex folder (default $CODEX_HOME, else
-	// <user dir>/.codex).
+	// <user dir>/.codex). It is decoded here only to be validated:
+	// engine.New puts it in providers.Env.CodexHome, which this provider
+	// and commands both read.
 	Home string `koanf:"home"`
 	// SystemDirs are machine-wide skill folders, scanned when present.
 	SystemDirs []string `koanf:"system_dirs"`
@@ -37,22 +39,15 @@ func New(options map[string]any) (providers.Provider, error) {
 // Name returns "codex".
 func (c *Codex) Name() string { return "codex" }
 
-// Plan lists the workspace roots, nearest first, the user root, then the
-// system roots.
+// Plan lists the workspace roots, nearest first, the user root (skills/ in
+// env's Codex folder), then the system roots.
 func (c *Codex) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
-	home := c.opts.Home
-	if home == "" {
-		home = env.Getenv("CODEX_HOME")
-	}
-	if home == "" {
-		home = filepath.Join(env.UserDir, ".codex")
-	}
 	roots := providers.WorkspaceRoots(env, filepath.Join(".codex", "skills"), pipeline.Root{
 		Provider: "codex", Source: "codex", Location: pipeline.LocationProject,
 		Kind: pipeline.KindWorkspaceAgent, Optional: true,
 	})
 	roots = append(roots, pipeline.Root{
-		Path: filepath.Join(home, "skills"), Provider: "codex", Source: "codex",
+		Path: filepath.Join(env.CodexDir(), "skills"), Provider: "codex", Source: "codex",
 		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true,
 	})
 	for _, d := range c.opts.SystemDirs {

@@ -49,6 +49,7 @@ func TestPlan(t *testing.T) {
 		options map[string]any
 		dirs    []string
 		env     map[string]string
+		home    string // Env.CodexHome
 		want    []pipeline.Root
 	}{
 		{
@@ -69,11 +70,20 @@ func TestPlan(t *testing.T) {
 			want: []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/ch/skills")},
 		},
 		{
-			name:    "home option beats CODEX_HOME",
+			name: "Env.CodexHome beats CODEX_HOME",
+			dirs: []string{"/w"},
+			env:  map[string]string{"CODEX_HOME": "/ch"},
+			home: "/alt",
+			want: []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/alt/skills")},
+		},
+		{
+			// engine.New puts the option in Env.CodexHome, so that the
+			// commands provider sees it too.
+			name:    "the home option is applied through Env, not by the provider",
 			options: map[string]any{"home": "/alt"},
 			dirs:    []string{"/w"},
-			env:     map[string]string{"CODEX_HOME": "/ch"},
-			want:    []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/alt/skills")},
+			home:    "/ch",
+			want:    []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/ch/skills")},
 		},
 		{
 			name:    "empty home option falls back to CODEX_HOME",
@@ -97,7 +107,9 @@ func TestPlan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := providertest.MustNew(t, New, tt.options)
-			providertest.CheckRoots(t, tt.want, providertest.PlanRoots(t, p, providertest.Env("/u", tt.env, tt.dirs...)))
+			env := providertest.Env("/u", tt.env, tt.dirs...)
+			env.CodexHome = filepath.FromSlash(tt.home)
+			providertest.CheckRoots(t, tt.want, providertest.PlanRoots(t, p, env))
 		})
 	}
 }
@@ -151,7 +163,7 @@ func TestPlanScan(t *testing.T) {
 			},
 		},
 		{
-			name:    "home option",
+			name:    "home option, applied as engine.New does",
 			options: func(base string) map[string]any { return map[string]any{"home": filepath.Join(base, "alt")} },
 			env: func(base string) map[string]string {
 				return map[string]string{"CODEX_HOME": filepath.Join(base, "codexhome")}
@@ -165,9 +177,12 @@ func TestPlanScan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := providertest.CopyTree(t, "testdata/tree", "repo")
-			p := providertest.MustNew(t, New, providertest.InTree(tt.options, base))
+			opts := providertest.InTree(tt.options, base)
+			p := providertest.MustNew(t, New, opts)
 			m := providertest.InTree(tt.env, base)
 			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo"), providertest.Vars(m))
+			home, _ := opts["home"].(string)
+			env = providers.ResolveHomes(env, "", home)
 			plan := providertest.Plan(t, p, env)
 			res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
 			if len(res.Diagnostics) != 0 {

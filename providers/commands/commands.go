@@ -3,10 +3,12 @@
 //
 // Claude Code keeps its legacy commands in .claude/commands (in the
 // workspace and each ancestor up to the repository root) and in
-// <Claude folder>/commands, where the Claude folder is $CLAUDE_CONFIG_DIR or
-// ~/.claude; sub-folders nest ("frontend/review.md" is "frontend:review").
-// Codex keeps custom prompts as top-level *.md files in
-// <Codex folder>/prompts, where the Codex folder is $CODEX_HOME or ~/.codex.
+// <Claude folder>/commands, where the Claude folder is
+// providers.Env.ClaudeHome (providers.claude.home, else $CLAUDE_CONFIG_DIR,
+// else ~/.claude); sub-folders nest ("frontend/review.md" is
+// "frontend:review"). Codex keeps custom prompts as top-level *.md files in
+// <Codex folder>/prompts, where the Codex folder is providers.Env.CodexHome
+// (providers.codex.home, else $CODEX_HOME, else ~/.codex).
 // The commands of Claude plugins are planned by package marketplace.
 package commands
 
@@ -16,7 +18,6 @@ import (
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/claude"
 )
 
 // Options are the keys under providers.commands in ccski.yaml. Both are
@@ -58,26 +59,16 @@ func (c *Commands) Plan(_ context.Context, env providers.Env) (providers.Plan, e
 			Kind: pipeline.KindWorkspaceAgent, Optional: true, Type: pipeline.TypeCommand,
 		})
 		roots = append(roots, pipeline.Root{
-			Path: filepath.Join(claude.Home(env, ""), "commands"), Provider: "claude", Source: "commands",
+			Path: filepath.Join(env.ClaudeDir(), "commands"), Provider: "claude", Source: "commands",
 			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Type: pipeline.TypeCommand,
 		})
 	}
 	if c.opts.Codex {
 		roots = append(roots, pipeline.Root{
-			Path: filepath.Join(codexHome(env), "prompts"), Provider: "codex", Source: "commands",
+			Path: filepath.Join(env.CodexDir(), "prompts"), Provider: "codex", Source: "commands",
 			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true,
 			Type: pipeline.TypeCommand, Flat: true,
 		})
 	}
 	return providers.Plan{Roots: roots}, nil
-}
-
-// codexHome is $CODEX_HOME, else <user dir>/.codex.
-func codexHome(env providers.Env) string {
-	if env.Getenv != nil {
-		if d := env.Getenv("CODEX_HOME"); d != "" {
-			return d
-		}
-	}
-	return filepath.Join(env.UserDir, ".codex")
 }

@@ -55,7 +55,10 @@ func TestPlan(t *testing.T) {
 		name    string
 		options map[string]any
 		env     map[string]string
-		want    []pipeline.Root
+		// homes are Env.ClaudeHome and Env.CodexHome, as engine.New sets
+		// them from providers.claude.home and providers.codex.home.
+		homes [2]string
+		want  []pipeline.Root
 	}{
 		{name: "workspace folders nearest first, then the user folder, then Codex prompts",
 			want: []pipeline.Root{
@@ -72,6 +75,15 @@ func TestPlan(t *testing.T) {
 				claudeRoot("/cfg/commands", user, userKind, 0),
 				codexRoot("/cx/prompts"),
 			}},
+		{name: "Env.ClaudeHome and Env.CodexHome (the home options) beat the variables",
+			env:   map[string]string{"CLAUDE_CONFIG_DIR": "/cfg", "CODEX_HOME": "/cx"},
+			homes: [2]string{"/claude-home", "/codex-home"},
+			want: []pipeline.Root{
+				claudeRoot("/r/app/.claude/commands", proj, wsKind, 0),
+				claudeRoot("/r/.claude/commands", proj, wsKind, 1),
+				claudeRoot("/claude-home/commands", user, userKind, 0),
+				codexRoot("/codex-home/prompts"),
+			}},
 		{name: "claude off", options: map[string]any{"claude": false},
 			want: []pipeline.Root{codexRoot("/u/.codex/prompts")}},
 		{name: "codex off", options: map[string]any{"codex": false},
@@ -85,7 +97,9 @@ func TestPlan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := providertest.MustNew(t, New, tt.options)
-			providertest.CheckRoots(t, tt.want, providertest.PlanRoots(t, p, providertest.Env("/u", tt.env, "/r/app", "/r")))
+			env := providertest.Env("/u", tt.env, "/r/app", "/r")
+			env.ClaudeHome, env.CodexHome = filepath.FromSlash(tt.homes[0]), filepath.FromSlash(tt.homes[1])
+			providertest.CheckRoots(t, tt.want, providertest.PlanRoots(t, p, env))
 		})
 	}
 }

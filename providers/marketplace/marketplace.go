@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -65,7 +66,8 @@ type Options struct {
 	// <plugins root>/installed_plugins.json).
 	PluginsFile string `koanf:"plugins_file"`
 	// PluginsRoot is Claude's plugins folder (default <Claude config
-	// folder>/plugins, where the config folder is $CLAUDE_CONFIG_DIR or
+	// folder>/plugins, where the config folder is providers.Env.ClaudeHome:
+	// providers.claude.home, else $CLAUDE_CONFIG_DIR, else
 	// <user dir>/.claude).
 	PluginsRoot string `koanf:"plugins_root"`
 	// Commands also plans the command roots of each enabled plugin
@@ -111,7 +113,8 @@ func (m *Marketplace) Plan(ctx context.Context, env providers.Env) (providers.Pl
 
 // planner holds the state of one Plan call.
 type planner struct {
-	env         providers.Env
+	env providers.Env
+	// configDir is the Claude configuration folder, env.ClaudeDir().
 	configDir   string
 	pluginsRoot string
 	pluginsFile string
@@ -144,17 +147,14 @@ type commandSource struct {
 func newPlanner(opts Options, env providers.Env) *planner {
 	p := &planner{env: env, markets: map[string]*marketManifest{}, commands: opts.Commands,
 		cmdSource: map[string]commandSource{}}
-	p.configDir = filepath.Join(env.UserDir, ".claude")
-	if d := p.getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		p.configDir = resolve(env.Workspace, d)
-	}
+	p.configDir = env.ClaudeDir()
 	p.pluginsRoot = filepath.Join(p.configDir, "plugins")
 	if opts.PluginsRoot != "" {
-		p.pluginsRoot = p.optionPath(opts.PluginsRoot)
+		p.pluginsRoot = p.env.ResolvePath(opts.PluginsRoot)
 	}
 	p.pluginsFile = filepath.Join(p.pluginsRoot, installedPluginsFile)
 	if opts.PluginsFile != "" {
-		p.pluginsFile, p.explicitFile = p.optionPath(opts.PluginsFile), true
+		p.pluginsFile, p.explicitFile = p.env.ResolvePath(opts.PluginsFile), true
 	}
 	dirs := env.WorkspaceDirs
 	if len(dirs) == 0 && env.Workspace != "" {
@@ -166,22 +166,6 @@ func newPlanner(opts Options, env providers.Env) *planner {
 		}
 	}
 	return p
-}
-
-func (p *planner) getenv(name string) string {
-	if p.env.Getenv == nil {
-		return ""
-	}
-	return p.env.Getenv(name)
-}
-
-// optionPath expands a leading "~" to the user folder and resolves a
-// relative path against the workspace.
-func (p *planner) optionPath(path string) string {
-	if path == "~" || strings.HasPrefix(path, "~/") || strings.HasPrefix(path, `~\`) {
-		return filepath.Join(p.env.UserDir, path[1:])
-	}
-	return resolve(p.env.Workspace, path)
 }
 
 // run plans every plugin key in sorted order.
@@ -240,8 +224,12 @@ func (p *planner) readObject(file, kind string) (obj object, found, ok bool) {
 		return nil, false, false
 	}
 	if err != nil {
+		hint := "check the file's permissions"
+		if errors.Is(err, errNotPlainFile) {
+			hint = "only plain files are read; replace it with one"
+		}
 		p.report(pipeline.SeverityWarning, kind+"-unreadable", file,
-			"cannot read %s: %v; check the file's permissions", filepath.Base(file), err)
+			"cannot read %s: %v; %s", filepath.Base(file), err, hint)
 		return nil, true, false
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
@@ -259,16 +247,29 @@ func (p *planner) readObject(file, kind string) (obj object, found, ok bool) {
 	return obj, true, true
 }
 
+// errNotPlainFile is wrapped by readLimited's error for a folder, FIFO,
+// device or socket.
+var errNotPlainFile = errors.New("not a regular file")
+
 // readLimited reads file, refusing folders and files over
-// maxManifestSize bytes.
+// maxManifestSize bytes. It never blocks: the file is opened without
+// waiting (a FIFO would otherwise wait for a writer while the engine's lock
+// is held) and anything but a regular file is refused, not read.
 func readLimited(file string) ([]byte, error) {
-	f, err := os.Open(file)
+	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, errors.New("it is a folder, not a file")
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case st.IsDir():
+		return nil, fmt.Errorf("it is a folder, %w", errNotPlainFile)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("it is a %s, %w", specialKind(st.Mode()), errNotPlainFile)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxManifestSize+1))
 	if err != nil {
@@ -278,6 +279,20 @@ func readLimited(file string) ([]byte, error) {
 		return nil, fmt.Errorf("it is larger than %d bytes", maxManifestSize)
 	}
 	return data, nil
+}
+
+// specialKind names the type of a file that is neither a folder nor a
+// regular file.
+func specialKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return fmt.Sprintf("special file (%v)", m.Type())
 }
 
 // syntaxError returns nil when data is one valid JSON value, otherwise a

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -28,6 +30,9 @@ type harness struct {
 	t    *testing.T
 	base string
 	vars map[string]string
+	// claudeHome is Env.ClaudeHome, relative to the base; "" leaves it to
+	// the variables, as a hand-built Env does.
+	claudeHome string
 }
 
 func newHarness(t *testing.T) *harness {
@@ -89,6 +94,7 @@ func (h *harness) env() providers.Env {
 		Workspace:     h.abs("repo/sub"),
 		WorkspaceDirs: []string{h.abs("repo/sub"), h.abs("repo")},
 		Getenv:        func(k string) string { return h.vars[k] },
+		ClaudeHome:    h.claudeHome,
 	}
 }
 
@@ -847,32 +853,140 @@ func TestPlanInstallScopes(t *testing.T) {
 	}
 }
 
-// TestPlanClaudeConfigDir checks that CLAUDE_CONFIG_DIR replaces ~/.claude
-// for the plugins folder and the user settings.
+// TestPlanClaudeConfigDir checks that the Claude configuration folder
+// (Env.ClaudeHome, else CLAUDE_CONFIG_DIR) replaces ~/.claude for the
+// plugins folder and the user settings, and that plugins_root still beats
+// it for the plugins folder only.
 func TestPlanClaudeConfigDir(t *testing.T) {
-	h := newHarness(t)
-	// Decoys in the default folder.
-	h.skills(pluginsDir + "/cache/m/decoy/skills/d")
-	h.installed(map[string]any{"version": 1, "plugins": map[string]any{
-		"decoy@m": map[string]any{"installPath": "cache/m/decoy"},
-	}})
-	h.writeJSON("home/.claude/settings.json", map[string]any{"enabledPlugins": map[string]any{"real@m": false}})
-	// The relocated configuration.
-	h.vars["CLAUDE_CONFIG_DIR"] = h.abs("cfg")
-	h.skills("cfg/plugins/cache/m/real/skills/r", "cfg/plugins/cache/m/off/skills/o")
-	h.writeJSON("cfg/plugins/installed_plugins.json", map[string]any{"version": 1, "plugins": map[string]any{
-		"real@m": map[string]any{"installPath": "cache/m/real", "version": "1"},
-		"off@m":  map[string]any{"installPath": "cache/m/off", "version": "1"},
-	}})
-	h.writeJSON("cfg/settings.json", map[string]any{"enabledPlugins": map[string]any{"off@m": false}})
-	plan := h.plan(nil)
-	want := []pipeline.Root{h.walked("real@m", "1", "cfg/plugins/cache/m/real/skills")}
-	if diff := cmp.Diff(want, plan.Roots); diff != "" {
-		t.Errorf("roots (-want +got):\n%s", diff)
+	tests := []struct {
+		name string
+		// setup points the harness at the folder cfg (relative to the
+		// base) and returns the provider's options.
+		setup func(h *harness) map[string]any
+		cfg   string
+		// plugins is the plugins folder used, relative to the base.
+		plugins string
+	}{
+		{name: "CLAUDE_CONFIG_DIR", cfg: "cfg", plugins: "cfg/plugins",
+			setup: func(h *harness) map[string]any { h.vars["CLAUDE_CONFIG_DIR"] = h.abs("cfg"); return nil }},
+		{name: "relative CLAUDE_CONFIG_DIR is taken from the workspace", cfg: "repo/sub/cfg", plugins: "repo/sub/cfg/plugins",
+			setup: func(h *harness) map[string]any { h.vars["CLAUDE_CONFIG_DIR"] = "cfg"; return nil }},
+		{name: "Env.ClaudeHome (providers.claude.home) beats CLAUDE_CONFIG_DIR", cfg: "opt", plugins: "opt/plugins",
+			setup: func(h *harness) map[string]any {
+				h.vars["CLAUDE_CONFIG_DIR"] = h.abs("cfg")
+				h.claudeHome = h.abs("opt")
+				return nil
+			}},
+		{name: "plugins_root beats Env.ClaudeHome for plugins, not settings", cfg: "opt", plugins: "alt",
+			setup: func(h *harness) map[string]any {
+				h.claudeHome = h.abs("opt")
+				return map[string]any{"plugins_root": h.abs("alt")}
+			}},
 	}
-	h.checkCredited(plan, map[string][]string{"real@m": {"cfg/plugins/cache/m/real/skills/r"}})
-	if diff := cmp.Diff([]diagKey{h.diag("info", "plugin-disabled", "cfg/settings.json")}, keysOf(plan.Diagnostics)); diff != "" {
-		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			// Decoys in the default folder.
+			h.skills(pluginsDir + "/cache/m/decoy/skills/d")
+			h.installed(map[string]any{"version": 1, "plugins": map[string]any{
+				"decoy@m": map[string]any{"installPath": "cache/m/decoy"},
+			}})
+			h.writeJSON("home/.claude/settings.json", map[string]any{"enabledPlugins": map[string]any{"real@m": false}})
+			// The relocated configuration.
+			opts := tt.setup(h)
+			h.skills(tt.plugins+"/cache/m/real/skills/r", tt.plugins+"/cache/m/off/skills/o")
+			h.writeJSON(tt.plugins+"/installed_plugins.json", map[string]any{"version": 1, "plugins": map[string]any{
+				"real@m": map[string]any{"installPath": "cache/m/real", "version": "1"},
+				"off@m":  map[string]any{"installPath": "cache/m/off", "version": "1"},
+			}})
+			h.writeJSON(tt.cfg+"/settings.json", map[string]any{"enabledPlugins": map[string]any{"off@m": false}})
+			plan := h.plan(opts)
+			want := []pipeline.Root{h.walked("real@m", "1", tt.plugins+"/cache/m/real/skills")}
+			if diff := cmp.Diff(want, plan.Roots); diff != "" {
+				t.Errorf("roots (-want +got):\n%s\ndiagnostics: %+v", diff, plan.Diagnostics)
+			}
+			h.checkCredited(plan, map[string][]string{"real@m": {tt.plugins + "/cache/m/real/skills/r"}})
+			if diff := cmp.Diff([]diagKey{h.diag("info", "plugin-disabled", tt.cfg+"/settings.json")}, keysOf(plan.Diagnostics)); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPlanFIFONeverBlocks checks that a FIFO named like one of Claude's
+// files is refused with a warning instead of stalling Plan on open (while
+// the engine holds its lock).
+func TestPlanFIFONeverBlocks(t *testing.T) {
+	const market = pluginsDir + "/marketplaces/acme"
+	tests := []struct {
+		name string
+		fifo string // relative to the base
+		code string
+		// planned says whether tools@acme is still planned.
+		planned bool
+	}{
+		{name: "installed_plugins.json", fifo: pluginsDir + "/installed_plugins.json", code: "installed-plugins-unreadable"},
+		{name: "user settings.json", fifo: "home/.claude/settings.json", code: "settings-unreadable", planned: true},
+		{name: "workspace settings.local.json", fifo: "repo/sub/.claude/settings.local.json", code: "settings-unreadable", planned: true},
+		{name: "known_marketplaces.json", fifo: pluginsDir + "/known_marketplaces.json", code: "known-marketplaces-unreadable", planned: true},
+		{name: "marketplace.json", fifo: market + "/.claude-plugin/marketplace.json", code: "marketplace-manifest-unreadable", planned: true},
+		{name: "plugin.json", fifo: market + "/.claude-plugin/plugin.json", code: "plugin-manifest-unreadable", planned: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.skills(market + "/skills/s")
+			h.mkdir(market + "/.claude-plugin")
+			h.mkdir("home/.claude")
+			h.mkdir("repo/sub/.claude")
+			if tt.fifo != pluginsDir+"/installed_plugins.json" {
+				h.installed(map[string]any{"version": 1, "plugins": map[string]any{
+					"tools@acme": map[string]any{"installPath": h.abs(market), "version": "1"},
+				}})
+			}
+			if err := syscall.Mkfifo(h.abs(tt.fifo), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, err := New(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type result struct {
+				plan providers.Plan
+				err  error
+			}
+			done := make(chan result, 1)
+			go func() {
+				plan, err := p.Plan(context.Background(), h.env())
+				done <- result{plan, err}
+			}()
+			var plan providers.Plan
+			select {
+			case r := <-done:
+				if r.err != nil {
+					t.Fatalf("Plan: %v", r.err)
+				}
+				plan = r.plan
+			case <-time.After(10 * time.Second):
+				t.Fatalf("Plan blocked on a FIFO named %s", tt.fifo)
+			}
+			found := false
+			for _, d := range plan.Diagnostics {
+				if d.Code == tt.code && d.Path == h.abs(tt.fifo) {
+					found = true
+					if d.Severity != pipeline.SeverityWarning || !strings.Contains(d.Message, "named pipe") ||
+						!strings.Contains(d.Message, "not a regular file") {
+						t.Errorf("diagnostic = %+v, want a warning saying the file is a named pipe", d)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no %s diagnostic for the FIFO: %+v", tt.code, plan.Diagnostics)
+			}
+			if planned := len(plan.Roots) > 0; planned != tt.planned {
+				t.Errorf("tools@acme planned = %v, want %v: roots %+v", planned, tt.planned, plan.Roots)
+			}
+		})
 	}
 }
 
