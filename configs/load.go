@@ -23,6 +23,8 @@ import (
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 	"github.com/spf13/pflag"
+
+	"github.com/ccski/ccski/internal/suggest"
 )
 
 // ProjectFile is the name of the project config file.
@@ -568,7 +570,7 @@ func (l *loader) unknownKey(n *node, prefix, name string, src source) error {
 
 // siblingKey returns the key of the child of n closest to name, or "".
 func siblingKey(n *node, prefix, name string) string {
-	if best := nearest(name, slices.Collect(maps.Keys(n.children))); best != "" {
+	if best := suggest.Closest(name, slices.Collect(maps.Keys(n.children))); best != "" {
 		return join(prefix, best)
 	}
 	return ""
@@ -652,7 +654,7 @@ func (l *loader) leaf(n *node, key string, v any, src source) (any, error) {
 
 // didYouMean returns " (did you mean "x"?)" for the closest of valid, or "".
 func didYouMean(s string, valid []string) string {
-	if best := nearest(s, valid); best != "" {
+	if best := suggest.Closest(s, valid); best != "" {
 		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	return ""

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agnivade/levenshtein"
+	"github.com/ccski/ccski/internal/suggest"
 )
 
 // kind is the type a key accepts.
@@ -261,7 +261,7 @@ func (s *spec) closest(prefix, name string, parent *node) string {
 	for k := range parent.children {
 		siblings = append(siblings, k)
 	}
-	if best := nearest(name, siblings); best != "" {
+	if best := suggest.Closest(name, siblings); best != "" {
 		return join(prefix, best)
 	}
 	var all []string
@@ -271,32 +271,16 @@ func (s *spec) closest(prefix, name string, parent *node) string {
 		all = append(all, seg)
 		bySegment[seg] = append(bySegment[seg], k)
 	}
-	if best := nearest(name, all); best != "" {
+	if best := suggest.Closest(name, all); best != "" {
 		return bySegment[best][0]
 	}
 	// Last try: the whole key, for keys written at the wrong depth.
-	return nearest(join(prefix, name), s.leaves)
+	return suggest.Closest(join(prefix, name), s.leaves)
 }
 
 // closestKey returns the valid flattened key nearest to key, or "".
 func (s *spec) closestKey(key string) string {
-	return nearest(key, s.leaves)
-}
-
-// nearest returns the entry of valid closest to key within a small edit
-// distance, or "" when nothing is close. Ties go to the smaller name.
-func nearest(key string, valid []string) string {
-	best, bestD := "", 1<<30
-	for _, v := range valid {
-		d := levenshtein.ComputeDistance(strings.ToLower(key), strings.ToLower(v))
-		if d < bestD || (d == bestD && v < best) {
-			best, bestD = v, d
-		}
-	}
-	if best == "" || bestD > max(2, len(key)/3) {
-		return ""
-	}
-	return best
+	return suggest.Closest(key, s.leaves)
 }
 
 // defaultMap turns c into the nested map of the defaults layer.

@@ -246,7 +246,7 @@ func resolveSources(snap *pipeline.Snapshot, sources []string) ([]*pipeline.Reco
 			}
 		}
 		msg := fmt.Sprintf("unknown source %q", src)
-		if sug := suggestNames(src, candidates, 3); len(sug) > 0 {
+		if sug := pipeline.SuggestNames(src, candidates, 3); len(sug) > 0 {
 			msg += " (did you mean " + strings.Join(sug, ", ") + "?)"
 		}
 		problems = append(problems, msg)

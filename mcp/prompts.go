@@ -17,10 +17,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agnivade/levenshtein"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/sahilm/fuzzy"
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/skillmd"
@@ -173,55 +171,12 @@ func unknownPrompt(name string, live map[string]promptEntry) error {
 		names = append(names, n)
 	}
 	msg := fmt.Sprintf("unknown prompt %q", name)
-	if sug := suggestNames(name, names, 3); len(sug) > 0 {
+	if sug := pipeline.SuggestNames(name, names, 3); len(sug) > 0 {
 		msg += "; did you mean " + strings.Join(sug, ", ") + "?"
 	} else if len(names) == 0 {
 		msg += "; this server has no prompts"
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
-}
-
-// suggestNames returns up to n of names close to q: those holding its
-// characters in order first, then those a few edits away.
-func suggestNames(q string, names []string, n int) []string {
-	q = strings.ToLower(strings.TrimSpace(q))
-	if q == "" || n <= 0 || len(names) == 0 {
-		return nil
-	}
-	sort.Strings(names)
-	lower := make([]string, len(names))
-	for i, s := range names {
-		lower[i] = strings.ToLower(s)
-	}
-	rank := map[string]int{}
-	note := func(name string, r int) {
-		if old, ok := rank[name]; !ok || r < old {
-			rank[name] = r
-		}
-	}
-	for i, m := range fuzzy.Find(q, lower) {
-		if i >= n {
-			break
-		}
-		note(names[m.Index], i)
-	}
-	limit := min(utf8.RuneCountInString(q)/3+1, 3)
-	for i, l := range lower {
-		if d := levenshtein.ComputeDistance(q, l); d <= limit {
-			note(names[i], 10+d)
-		}
-	}
-	out := make([]string, 0, len(rank))
-	for name := range rank {
-		out = append(out, name)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if rank[out[i]] != rank[out[j]] {
-			return rank[out[i]] < rank[out[j]]
-		}
-		return out[i] < out[j]
-	})
-	return out[:min(n, len(out))]
 }
 
 // getPrompt answers prompts/get: the file's body, without frontmatter,

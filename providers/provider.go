@@ -10,12 +10,12 @@ package providers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
-	"strings"
 
-	"github.com/agnivade/levenshtein"
 	"github.com/go-viper/mapstructure/v2"
 
+	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -117,20 +117,12 @@ func fieldNames(options map[string]any, md mapstructure.Metadata) []string {
 }
 
 // DidYouMean returns "; did you mean "x"?" for the closest of valid within
-// a small edit distance of key, or "" when nothing is close.
+// a small edit distance of key (see suggest.Closest), or "" when nothing is
+// close. An entry equal to key is never suggested.
 func DidYouMean(key string, valid []string) string {
-	best, bestD := "", 1<<30
-	for _, v := range valid {
-		if v == key {
-			continue
-		}
-		d := levenshtein.ComputeDistance(strings.ToLower(key), strings.ToLower(v))
-		if d < bestD || (d == bestD && v < best) {
-			best, bestD = v, d
-		}
+	others := slices.DeleteFunc(slices.Clone(valid), func(v string) bool { return v == key })
+	if best := suggest.Closest(key, others); best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
 	}
-	if best == "" || bestD > max(2, len(key)/3) {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
+	return ""
 }
