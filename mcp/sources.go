@@ -23,23 +23,13 @@ const (
 	StatusMissing = "missing" // does not exist
 )
 
-// SourceRoot is one root in the sources result. Its keys are those of
-// `ccski sources --json`, plus status and problems.
+// SourceRoot is one root in the sources result: the root as `ccski sources
+// --json` reports it (pipeline.SourceRoot), plus status and problems.
 type SourceRoot struct {
-	Path     string `json:"path"`
-	Type     string `json:"type"`
-	Provider string `json:"provider"`
-	Source   string `json:"source"`
-	Location string `json:"location"`
-	Kind     string `json:"kind"`
-	Exists   bool   `json:"exists"`
-	// Skills counts what the root gave before filtering: skills, or
-	// commands for a command root.
-	Skills int    `json:"skills"`
+	pipeline.SourceRoot
 	Status string `json:"status"`
 	// Problems counts the errors and warnings about files under the root.
-	Problems int                  `json:"problems"`
-	Plugin   *pipeline.PluginInfo `json:"pluginInfo,omitempty"`
+	Problems int `json:"problems"`
 }
 
 // SourceProvider totals one provider.
@@ -53,10 +43,7 @@ type SourceProvider struct {
 }
 
 // Counts are discovered and visible totals.
-type Counts struct {
-	Discovered int `json:"discovered"`
-	Visible    int `json:"visible"`
-}
+type Counts = pipeline.Counts
 
 // DiagnosticCounts count diagnostics by severity.
 type DiagnosticCounts struct {
@@ -155,9 +142,12 @@ func (s *Server) callSources(_ context.Context, _ *sdk.CallToolRequest, _ struct
 	return summary(sourcesSummary(out)), out, nil
 }
 
-// Sources sums up where snap's records came from.
+// Sources sums up where snap's records came from. It is built from
+// snap.Sources, the report `ccski sources --json` prints.
 func Sources(snap *pipeline.Snapshot) SourcesOutput {
-	out := SourcesOutput{Roots: []SourceRoot{}, Providers: []SourceProvider{}, Hidden: len(snap.Drops)}
+	rep := snap.Sources("")
+	out := SourcesOutput{Roots: make([]SourceRoot, 0, len(rep.Roots)), Providers: []SourceProvider{}, Hidden: len(rep.Hidden)}
+	out.Skills, out.Commands = snap.Tally()
 	byName := map[string]int{} // provider -> index in out.Providers
 	provider := func(name string) *SourceProvider {
 		i, ok := byName[name]
@@ -168,13 +158,8 @@ func Sources(snap *pipeline.Snapshot) SourcesOutput {
 		}
 		return &out.Providers[i]
 	}
-	for _, r := range snap.Roots {
-		t := r.Type
-		if t == "" {
-			t = pipeline.TypeSkill
-		}
-		sr := SourceRoot{Path: r.Path, Type: string(t), Provider: r.Provider, Source: r.Source,
-			Location: string(r.Location), Kind: string(r.Kind), Exists: r.Exists, Skills: r.Skills, Plugin: r.Plugin}
+	for _, r := range rep.Roots {
+		sr := SourceRoot{SourceRoot: r}
 		switch {
 		case !r.Exists:
 			sr.Status = StatusMissing
@@ -183,7 +168,7 @@ func Sources(snap *pipeline.Snapshot) SourcesOutput {
 		default:
 			sr.Status = StatusOK
 		}
-		for _, d := range snap.Diagnostics {
+		for _, d := range rep.Diagnostics {
 			if d.Severity != pipeline.SeverityInfo && within(d.Path, r.Path) {
 				sr.Problems++
 			}
@@ -195,24 +180,15 @@ func Sources(snap *pipeline.Snapshot) SourcesOutput {
 			p.Existing++
 		}
 	}
-	for _, r := range snap.All {
-		if r.IsCommand() {
-			out.Commands.Discovered++
-		} else {
-			out.Skills.Discovered++
-		}
-	}
 	for _, r := range snap.Visible {
 		p := provider(r.Provider)
 		if r.IsCommand() {
-			out.Commands.Visible++
 			p.Commands++
 		} else {
-			out.Skills.Visible++
 			p.Skills++
 		}
 	}
-	for _, d := range snap.Diagnostics {
+	for _, d := range rep.Diagnostics {
 		switch d.Severity {
 		case pipeline.SeverityError:
 			out.Diagnostics.Errors++
@@ -232,15 +208,15 @@ func Sources(snap *pipeline.Snapshot) SourcesOutput {
 	case len(out.Roots) == 0:
 		out.Message = "No sources are configured: every provider is disabled or planned no folder to search. " +
 			"Enable providers in ccski.yaml (providers.<name>.enabled) or pass --skill-dir."
-	case len(snap.All) == 0 && existing == 0:
+	case rep.Discovered == 0 && existing == 0:
 		out.Message = fmt.Sprintf("Nothing was found: none of the %d folders searched exists. "+
 			"Put a skill in one of them (a folder holding SKILL.md), e.g. %s.", len(out.Roots), exampleRoot(out.Roots))
-	case len(snap.All) == 0:
+	case rep.Discovered == 0:
 		out.Message = fmt.Sprintf("Nothing was found: %d of the %d folders searched exist, but none holds a skill or command. "+
 			"A skill is a folder holding SKILL.md with name and description frontmatter.", existing, len(out.Roots))
 	case out.Skills.Visible == 0 && out.Commands.Visible == 0:
 		out.Message = fmt.Sprintf("%s found, but filters hide every one: check include, exclude and state in ccski.yaml and the flags.",
-			plural(len(snap.All), "skill or command was", "skills and commands were"))
+			plural(rep.Discovered, "skill or command was", "skills and commands were"))
 	}
 	return out
 }
@@ -256,12 +232,12 @@ func within(path, root string) bool {
 // exampleRoot names a skill root to suggest, preferring a user one.
 func exampleRoot(roots []SourceRoot) string {
 	for _, r := range roots {
-		if r.Type == string(pipeline.TypeSkill) && r.Location == string(pipeline.LocationUser) {
+		if r.Type == pipeline.TypeSkill && r.Location == pipeline.LocationUser {
 			return r.Path
 		}
 	}
 	for _, r := range roots {
-		if r.Type == string(pipeline.TypeSkill) {
+		if r.Type == pipeline.TypeSkill {
 			return r.Path
 		}
 	}

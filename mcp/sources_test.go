@@ -49,10 +49,10 @@ func TestSourcesTool(t *testing.T) {
 				t.Fatalf("%d roots, want %d", len(got.Roots), len(roots))
 			}
 			wantStatus := []string{StatusOK, StatusOK, StatusEmpty, StatusMissing, StatusOK}
-			wantType := []string{"skill", "skill", "skill", "skill", "command"}
+			wantType := []pipeline.Type{"skill", "skill", "skill", "skill", "command"}
 			for i, r := range got.Roots {
 				if r.Path != roots[i].Path || r.Provider != roots[i].Provider || r.Exists != roots[i].Exists ||
-					r.Skills != roots[i].Skills || r.Status != wantStatus[i] || r.Type != wantType[i] || r.Kind != string(roots[i].Kind) {
+					r.Skills != roots[i].Skills || r.Status != wantStatus[i] || r.Type != wantType[i] || r.Kind != roots[i].Kind {
 					t.Errorf("root %d = %+v", i, r)
 				}
 			}

@@ -55,6 +55,16 @@ const (
 	TypeCommand Type = "command" // a slash-command Markdown file
 )
 
+// OrSkill is t with the zero Type spelled out: TypeSkill for "", t
+// otherwise. Reports and JSON name the type of every record and root with
+// it.
+func (t Type) OrSkill() Type {
+	if t == "" {
+		return TypeSkill
+	}
+	return t
+}
+
 // Record is one discovered skill or command. It is built by the scanner from a Root and
 // the skill's frontmatter, and never changed afterwards.
 type Record struct {

@@ -49,18 +49,10 @@ type recordJSON struct {
 
 func toJSON(r *pipeline.Record) recordJSON {
 	return recordJSON{
-		ID: r.ID, Type: typeOf(r), Name: r.Name, Description: r.Description, Provider: r.Provider, Location: r.Location,
+		ID: r.ID, Type: r.Type.OrSkill(), Name: r.Name, Description: r.Description, Provider: r.Provider, Location: r.Location,
 		Path: r.Dir, File: r.File, Disabled: r.Disabled, HasReferences: r.HasReferences,
 		HasScripts: r.HasScripts, HasAssets: r.HasAssets, PluginInfo: r.Plugin,
 	}
-}
-
-// typeOf is the record's type, "skill" for the zero value.
-func typeOf(r *pipeline.Record) pipeline.Type {
-	if r.IsCommand() {
-		return pipeline.TypeCommand
-	}
-	return pipeline.TypeSkill
 }
 
 // providerOrder sorts provider names: built-ins first, then the rest

@@ -9,35 +9,6 @@ import (
 	"github.com/ccski/ccski/pipeline"
 )
 
-type rootJSON struct {
-	Path string `json:"path"`
-	// Type is what the root holds: "skill" folders or "command" files.
-	Type     pipeline.Type        `json:"type"`
-	Provider string               `json:"provider"`
-	Source   string               `json:"source"`
-	Location pipeline.Location    `json:"location"`
-	Kind     pipeline.Kind        `json:"kind"`
-	Exists   bool                 `json:"exists"`
-	Skills   int                  `json:"skills"`
-	Plugin   *pipeline.PluginInfo `json:"pluginInfo,omitempty"`
-}
-
-type dropJSON struct {
-	ID     string `json:"id"`
-	File   string `json:"file"`
-	Stage  string `json:"stage"`
-	Reason string `json:"reason"`
-	By     string `json:"by,omitempty"`
-}
-
-type sourcesJSON struct {
-	Roots       []rootJSON            `json:"roots"`
-	Diagnostics []pipeline.Diagnostic `json:"diagnostics"`
-	Hidden      []dropJSON            `json:"hidden"`
-	Discovered  int                   `json:"discovered"`
-	Visible     int                   `json:"visible"`
-}
-
 func newSources(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sources",
@@ -58,33 +29,7 @@ copies of one type only.`,
 			if err != nil {
 				return err
 			}
-			out := sourcesJSON{Roots: []rootJSON{}, Diagnostics: l.snap.Diagnostics,
-				Discovered: len(ofKind(l.snap.All, kind)), Visible: len(ofKind(l.snap.Visible, kind))}
-			if out.Diagnostics == nil {
-				out.Diagnostics = []pipeline.Diagnostic{}
-			}
-			for _, r := range l.snap.Roots {
-				t := r.Type
-				if t == "" {
-					t = pipeline.TypeSkill
-				}
-				if kind != "" && t != kind {
-					continue
-				}
-				out.Roots = append(out.Roots, rootJSON{Path: r.Path, Type: t, Provider: r.Provider, Source: r.Source,
-					Location: r.Location, Kind: r.Kind, Exists: r.Exists, Skills: r.Skills, Plugin: r.Plugin})
-			}
-			out.Hidden = []dropJSON{}
-			for _, d := range l.snap.Drops {
-				if kind != "" && typeOf(d.Record) != kind {
-					continue
-				}
-				dj := dropJSON{ID: d.Record.ID, File: d.Record.File, Stage: d.Stage, Reason: d.Reason}
-				if d.By != nil {
-					dj.By = d.By.ID
-				}
-				out.Hidden = append(out.Hidden, dj)
-			}
+			out := l.snap.Sources(kind)
 			if a.json {
 				return a.writeJSON(out)
 			}
@@ -99,9 +44,9 @@ copies of one type only.`,
 }
 
 // typeCounts are the discovered and visible records of each type that
-// sources reports.
+// sources reports, and which of the two it shows.
 type typeCounts struct {
-	skills, commands     [2]int // discovered, visible
+	skills, commands     pipeline.Counts
 	showSkills, showCmds bool
 }
 
@@ -110,21 +55,13 @@ type typeCounts struct {
 // asked for.
 func counts(snap *pipeline.Snapshot, kind pipeline.Type) typeCounts {
 	var c typeCounts
-	for i, recs := range [][]*pipeline.Record{snap.All, snap.Visible} {
-		for _, r := range recs {
-			if r.IsCommand() {
-				c.commands[i]++
-			} else {
-				c.skills[i]++
-			}
-		}
-	}
+	c.skills, c.commands = snap.Tally()
 	c.showSkills = kind != pipeline.TypeCommand
-	c.showCmds = kind == pipeline.TypeCommand || (kind == "" && c.commands[0] > 0)
+	c.showCmds = kind == pipeline.TypeCommand || (kind == "" && c.commands.Discovered > 0)
 	return c
 }
 
-func renderSources(a *app, s sourcesJSON, c typeCounts) {
+func renderSources(a *app, s pipeline.SourcesReport, c typeCounts) {
 	st := style(a.color)
 	w := a.stdout
 	fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("Roots (%d)", len(s.Roots))))
@@ -144,10 +81,10 @@ func renderSources(a *app, s sourcesJSON, c typeCounts) {
 	}
 	fmt.Fprintln(w)
 	if c.showSkills {
-		fmt.Fprintf(w, "%d skills discovered, %d visible.\n", c.skills[0], c.skills[1])
+		fmt.Fprintf(w, "%d skills discovered, %d visible.\n", c.skills.Discovered, c.skills.Visible)
 	}
 	if c.showCmds {
-		fmt.Fprintf(w, "%d commands discovered, %d visible.\n", c.commands[0], c.commands[1])
+		fmt.Fprintf(w, "%d commands discovered, %d visible.\n", c.commands.Discovered, c.commands.Visible)
 	}
 	if len(s.Hidden) > 0 {
 		fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Hidden (%d)", len(s.Hidden))))

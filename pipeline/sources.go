@@ -1,0 +1,111 @@
+package pipeline
+
+// The sources report answers "why is my skill missing?": every root
+// discovery considered and what it gave, every copy the stages hid and
+// why, and every problem found. `ccski sources --json` prints a
+// SourcesReport as it is; the MCP sources tool builds its result from one,
+// adding a status and a problem count to each root, and from Tally.
+
+// SourceRoot is one root in the sources report.
+type SourceRoot struct {
+	Path string `json:"path"`
+	// Type is what the root holds: "skill" folders or "command" files.
+	// It is never the zero Type.
+	Type     Type     `json:"type"`
+	Provider string   `json:"provider"`
+	Source   string   `json:"source"`
+	Location Location `json:"location"`
+	Kind     Kind     `json:"kind"`
+	Exists   bool     `json:"exists"`
+	// Skills counts what the root gave before filtering: skills, or
+	// commands for a command root.
+	Skills int         `json:"skills"`
+	Plugin *PluginInfo `json:"pluginInfo,omitempty"`
+}
+
+// HiddenCopy is a record the stages dropped, and why.
+type HiddenCopy struct {
+	ID     string `json:"id"`
+	File   string `json:"file"`
+	Stage  string `json:"stage"`
+	Reason string `json:"reason"`
+	// By is the id of the copy that won, when the record lost a dedupe.
+	By string `json:"by,omitempty"`
+}
+
+// SourcesReport is the sources report of a snapshot. Its slices are never
+// nil, so they encode as [] rather than null.
+type SourcesReport struct {
+	Roots       []SourceRoot `json:"roots"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+	Hidden      []HiddenCopy `json:"hidden"`
+	// Discovered and Visible count the records of the reported type.
+	Discovered int `json:"discovered"`
+	Visible    int `json:"visible"`
+}
+
+// Sources reports the snapshot's roots, hidden copies and diagnostics.
+// kind TypeSkill or TypeCommand keeps only the roots, hidden copies and
+// counts of that type; "" keeps everything. Diagnostics are never
+// filtered, and the report shares the snapshot's slice of them.
+func (s *Snapshot) Sources(kind Type) SourcesReport {
+	out := SourcesReport{Roots: []SourceRoot{}, Diagnostics: s.Diagnostics, Hidden: []HiddenCopy{}}
+	if out.Diagnostics == nil {
+		out.Diagnostics = []Diagnostic{}
+	}
+	for _, r := range s.Roots {
+		t := r.Type.OrSkill()
+		if kind != "" && t != kind {
+			continue
+		}
+		out.Roots = append(out.Roots, SourceRoot{Path: r.Path, Type: t, Provider: r.Provider, Source: r.Source,
+			Location: r.Location, Kind: r.Kind, Exists: r.Exists, Skills: r.Skills, Plugin: r.Plugin})
+	}
+	for _, d := range s.Drops {
+		if kind != "" && d.Record.Type.OrSkill() != kind {
+			continue
+		}
+		h := HiddenCopy{ID: d.Record.ID, File: d.Record.File, Stage: d.Stage, Reason: d.Reason}
+		if d.By != nil {
+			h.By = d.By.ID
+		}
+		out.Hidden = append(out.Hidden, h)
+	}
+	skills, commands := s.Tally()
+	switch kind {
+	case "":
+		out.Discovered, out.Visible = len(s.All), len(s.Visible)
+	case TypeCommand:
+		out.Discovered, out.Visible = commands.Discovered, commands.Visible
+	default:
+		out.Discovered, out.Visible = skills.Discovered, skills.Visible
+	}
+	return out
+}
+
+// Counts are discovered and visible totals.
+type Counts struct {
+	// Discovered counts the records found on disk.
+	Discovered int `json:"discovered"`
+	// Visible counts the records kept after filters and dedupe.
+	Visible int `json:"visible"`
+}
+
+// Tally counts the snapshot's skills and commands.
+func (s *Snapshot) Tally() (skills, commands Counts) {
+	for _, r := range s.All {
+		if r.IsCommand() {
+			commands.Discovered++
+		} else {
+			skills.Discovered++
+		}
+	}
+	for _, r := range s.Visible {
+		if r.IsCommand() {
+			commands.Visible++
+		} else {
+			skills.Visible++
+		}
+	}
+	return skills, commands
+}
