@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ccski/ccski/internal/testfs"
 )
 
 // validateCases is validate/testdata: one folder per rule with fail/,
@@ -123,7 +125,7 @@ func readGoldenValidate(t *testing.T, code, kind string) []goldenValidate {
 type reportJSON struct {
 	Version  int
 	Profile  string
-	Summary  struct{ Files, Skills, Errors, Warnings int }
+	Summary  struct{ Files, Skills, Commands, Errors, Warnings int }
 	Findings []struct {
 		Code, Severity, File string
 		Line, Column         int
@@ -133,7 +135,7 @@ type reportJSON struct {
 
 var (
 	githubLine = regexp.MustCompile(`^::(error|warning|notice) file=[^,:]+(,line=\d+(,col=\d+)?)?,title=ccski [a-z0-9-]+::.+$`)
-	summaryRe  = regexp.MustCompile(`(\d+) errors?, (\d+) warnings? in (\d+) files? \((\d+) skills? checked\)`)
+	summaryRe  = regexp.MustCompile(`(\d+) errors?, (\d+) warnings? in (\d+) files? \((\d+) skills?(, \d+ commands?)? checked\)`)
 )
 
 // TestValidateRuleTrees runs the binary on the fail/ and pass/ tree of
@@ -156,18 +158,33 @@ func TestValidateRuleTrees(t *testing.T) {
 		t.Run(code, func(t *testing.T) {
 			t.Parallel()
 			dir := copyValidateCase(t, code)
+			extra := caseArgs(t, code)
 			for _, kind := range []string{"fail", "pass"} {
 				golden := readGoldenValidate(t, code, kind)
 				for _, profile := range []string{"spec", "claude", "codex", "strict"} {
-					checkProfile(t, dir, kind, profile, golden)
+					checkProfile(t, dir, kind, profile, golden, extra)
 				}
-				checkFormats(t, dir, kind, golden)
+				checkFormats(t, dir, kind, golden, extra)
 			}
 		})
 	}
 	if rules < 50 {
 		t.Errorf("only %d rule folders in %s", rules, validateCases)
 	}
+}
+
+// caseArgs returns the flags in the case's args.txt (such as --kind
+// command for the command rules), or none.
+func caseArgs(t *testing.T, code string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(validateCases, code, "args.txt"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.Clip(strings.Fields(string(b))) // callers append to it
 }
 
 // expected returns the golden findings reported under profile and the
@@ -187,10 +204,10 @@ func expected(golden []goldenValidate, profile string) ([]goldenValidate, int) {
 	return out, code
 }
 
-func checkProfile(t *testing.T, dir, kind, profile string, golden []goldenValidate) {
+func checkProfile(t *testing.T, dir, kind, profile string, golden []goldenValidate, extra []string) {
 	t.Helper()
 	want, wantCode := expected(golden, profile)
-	r := runValidate(t, dir, "--format", "json", "--profile", profile, kind)
+	r := runValidate(t, dir, append(extra, "--format", "json", "--profile", profile, kind)...)
 	if r.code != wantCode {
 		t.Fatalf("want exit %d\n%s", wantCode, r)
 	}
@@ -213,16 +230,16 @@ func checkProfile(t *testing.T, dir, kind, profile string, golden []goldenValida
 			warns++
 		}
 	}
-	if rep.Summary.Errors != errs || rep.Summary.Warnings != warns || rep.Summary.Skills == 0 && kind == "pass" {
+	if rep.Summary.Errors != errs || rep.Summary.Warnings != warns || rep.Summary.Skills+rep.Summary.Commands == 0 && kind == "pass" {
 		t.Errorf("summary %+v for %d errors, %d warnings", rep.Summary, errs, warns)
 	}
 }
 
-func checkFormats(t *testing.T, dir, kind string, golden []goldenValidate) {
+func checkFormats(t *testing.T, dir, kind string, golden []goldenValidate, extra []string) {
 	t.Helper()
 	want, wantCode := expected(golden, "spec")
 
-	r := runValidate(t, dir, kind)
+	r := runValidate(t, dir, append(extra, kind)...)
 	if r.code != wantCode {
 		t.Fatalf("text: want exit %d\n%s", wantCode, r)
 	}
@@ -242,7 +259,7 @@ func checkFormats(t *testing.T, dir, kind string, golden []goldenValidate) {
 		t.Errorf("text: stderr should explain a failure, and only a failure\n%s", r)
 	}
 
-	r = runValidate(t, dir, "--format", "github", kind)
+	r = runValidate(t, dir, append(extra, "--format", "github", kind)...)
 	if r.code != wantCode {
 		t.Fatalf("github: want exit %d\n%s", wantCode, r)
 	}
@@ -256,7 +273,7 @@ func checkFormats(t *testing.T, dir, kind string, golden []goldenValidate) {
 		}
 	}
 
-	r = runValidate(t, dir, "--format", "sarif", kind)
+	r = runValidate(t, dir, append(extra, "--format", "sarif", kind)...)
 	if r.code != wantCode {
 		t.Fatalf("sarif: want exit %d\n%s", wantCode, r)
 	}
@@ -459,5 +476,277 @@ func TestValidateCLI(t *testing.T) {
 	b := runValidate(t, bad, "--format", "json", "fail/Release-Notes")
 	if a.stdout != b.stdout || a.code != 1 {
 		t.Errorf("file and folder differ:\n%s\n%s", a, b)
+	}
+}
+
+// validateIn runs "ccski validate args..." in dir with home as HOME and a
+// clean environment (no CLAUDE_CONFIG_DIR, CODEX_HOME or CCSKI_ variable).
+func validateIn(t *testing.T, dir, home string, args ...string) result {
+	t.Helper()
+	checkValidateCommand(t)
+	vars := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TMPDIR=" + os.TempDir(),
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
+	return runBinary(t, dir, vars, append([]string{"validate"}, args...)...)
+}
+
+// validateReport runs validate with --format json and decodes the report.
+func validateReport(t *testing.T, dir, home string, args ...string) (reportJSON, result) {
+	t.Helper()
+	r := validateIn(t, dir, home, append([]string{"--format", "json"}, args...)...)
+	var rep reportJSON
+	decodeOnly(t, r, &rep)
+	return rep, r
+}
+
+func skillMD(name, desc string) string {
+	return "---\nname: " + name + "\ndescription: " + desc + "\n---\n\nInstructions for " + name + ".\n"
+}
+
+// TestValidateHiddenFolders runs validate on a tree shaped like the
+// openai/skills repository, whose skills all sit in hidden folders
+// (skills/.system, .curated, .experimental): every skill is found, and
+// nothing in .git or node_modules is.
+func TestValidateHiddenFolders(t *testing.T) {
+	root := testfs.TempDir(t)
+	testfs.Write(t, root, map[string]string{
+		"openai-skills/README.md":                                          "# Skills\n",
+		"openai-skills/.github/workflows/ci.yml":                           "on: push\n",
+		"openai-skills/.git/HEAD":                                          "ref: refs/heads/main\n",
+		"openai-skills/.git/old-skill/SKILL.md":                            "not a skill: no frontmatter\n",
+		"openai-skills/node_modules/pkg/skills/dep/SKILL.md":               "not a skill either\n",
+		"openai-skills/skills/.system/skill-creator/SKILL.md":              skillMD("skill-creator", "Create a skill."),
+		"openai-skills/skills/.system/skill-creator/scripts/init_skill.py": "print('init')\n",
+		"openai-skills/skills/.system/skill-installer/SKILL.md":            skillMD("skill-installer", "Install skills."),
+		"openai-skills/skills/.system/skill-installer/agents/openai.yaml":  "interface:\n  display_name: Skill installer\n",
+		"openai-skills/skills/.curated/gh-fix-ci/SKILL.md":                 skillMD("gh-fix-ci", "Fix failing CI."),
+		"openai-skills/skills/.curated/notion-knowledge-capture/SKILL.md":  skillMD("notion-knowledge-capture", "Capture knowledge in Notion."),
+		"openai-skills/skills/.experimental/create-plan/SKILL.md":          skillMD("create-plan", "Write a plan."),
+	})
+	for _, tt := range []struct {
+		path   string
+		skills int
+	}{
+		{"openai-skills", 5},
+		{"openai-skills/skills", 5},
+		{"openai-skills/skills/.curated", 2},
+	} {
+		rep, r := validateReport(t, root, root, tt.path)
+		if r.code != 0 || rep.Summary.Skills != tt.skills || len(rep.Findings) != 0 {
+			t.Errorf("%s: want %d skills and no finding\n%s", tt.path, tt.skills, r)
+		}
+	}
+}
+
+// commandsHome writes a home shaped like a real Claude Code and Codex
+// install, with slash commands everywhere they are read and sound skills:
+// personal commands (one namespaced by a folder), a project's commands
+// and skills, a plugin installed in the cache with commands and skills
+// (installed_plugins.json, known_marketplaces.json, settings.json), and
+// Codex prompts. It returns the home and the project folder.
+func commandsHome(t *testing.T) (string, string) {
+	t.Helper()
+	root := testfs.TempDir(t)
+	home := filepath.Join(root, "home")
+	proj := filepath.Join(root, "work", "app")
+	install := filepath.Join(home, ".claude", "plugins", "cache", "claude-code-plugins", "commit-commands", "1.0.0")
+	clone := filepath.Join(home, ".claude", "plugins", "marketplaces", "claude-code-plugins")
+	testfs.Write(t, root, map[string]string{
+		"home/.claude/settings.json": `{"enabledPlugins": {"commit-commands@claude-code-plugins": true}}`,
+		"home/.claude/plugins/installed_plugins.json": `{"version": 2, "plugins": {"commit-commands@claude-code-plugins": [` +
+			`{"scope": "user", "installPath": "` + install + `", "version": "1.0.0", ` +
+			`"installedAt": "2025-01-01T00:00:00.000Z", "lastUpdated": "2025-01-01T00:00:00.000Z"}]}}`,
+		"home/.claude/plugins/known_marketplaces.json": `{"claude-code-plugins": {"source": {"source": "github", ` +
+			`"repo": "anthropics/claude-code"}, "installLocation": "` + clone + `", "lastUpdated": "2025-01-01T00:00:00.000Z"}}`,
+		"home/.claude/plugins/marketplaces/claude-code-plugins/.claude-plugin/marketplace.json": `{"name": "claude-code-plugins", ` +
+			`"owner": {"name": "Anthropic"}, "plugins": [{"name": "commit-commands", "source": "./plugins/commit-commands"}]}`,
+		"home/.claude/plugins/marketplaces/claude-code-plugins/plugins/commit-commands/commands/commit.md": "---\n" +
+			"allowed-tools: Bash(git add:*), Bash(git status:*), Bash(git commit:*)\ndescription: Create a git commit\n---\n\nCommit.\n",
+		"home/.claude/plugins/cache/claude-code-plugins/commit-commands/1.0.0/.claude-plugin/plugin.json": `{"name": "commit-commands", "version": "1.0.0"}`,
+		"home/.claude/plugins/cache/claude-code-plugins/commit-commands/1.0.0/commands/commit.md": "---\n" +
+			"allowed-tools: Bash(git add:*), Bash(git status:*), Bash(git commit:*)\ndescription: Create a git commit\n---\n\nCommit.\n",
+		"home/.claude/plugins/cache/claude-code-plugins/commit-commands/1.0.0/commands/commit-push-pr.md": "---\n" +
+			"allowed-tools:\n  - Bash(git checkout --branch:*)\n  - Bash(gh pr create:*)\ndescription: Commit, push, and open a PR\n---\n\nShip it.\n",
+		"home/.claude/plugins/cache/claude-code-plugins/commit-commands/1.0.0/commands/clean_gone.md": "---\n" +
+			"description: Cleans up all git branches marked as [gone]\n---\n\nClean.\n",
+		"home/.claude/plugins/cache/claude-code-plugins/commit-commands/1.0.0/skills/commit-style/SKILL.md": skillMD("commit-style", "Write commit messages in the house style."),
+		"home/.claude/commands/dedupe.md":          "---\nallowed-tools: Bash(gh issue view:*), Bash(gh search:*)\ndescription: Find duplicate GitHub issues\n---\n\nFind duplicates of $ARGUMENTS.\n",
+		"home/.claude/commands/triage-issue.md":    "---\nargument-hint: [issue-number]\ndescription: Triage an issue\n---\n\nTriage #$1.\n",
+		"home/.claude/commands/frontend/review.md": "# Review the frontend\n\nReview $ARGUMENTS.\n",
+		"home/.claude/skills/notes/SKILL.md":       skillMD("notes", "Take meeting notes."),
+		"home/.codex/prompts/sp.plan.md":           "---\ndescription: Plan the feature.\nargument-hint: <feature>\n---\nPlan: $ARGUMENTS\n",
+		"home/.codex/skills/pdf/SKILL.md":          skillMD("pdf", "Read PDF files."),
+		"work/app/.git/HEAD":                       "ref: refs/heads/main\n",
+		"work/app/.claude/commands/deploy.md":      "---\ndescription: Deploy the service.\nargument-hint: \"<env> [tag]\"\n---\nDeploy $1 at $2.\n",
+		"work/app/.claude/skills/release/SKILL.md": skillMD("release", "Cut a release."),
+	})
+	return home, proj
+}
+
+// TestValidateCommandsTree checks, on a machine with commands everywhere,
+// that validate with no PATH checks skills only (commands once gave 218
+// of 249 errors and a duplicate-name "commands" listing every command),
+// that --kind command and all check the commands against their own rules
+// and pass when they are sound, and that a broken command fails only the
+// runs that check commands.
+func TestValidateCommandsTree(t *testing.T) {
+	home, proj := commandsHome(t)
+	isCommand := func(f string) bool {
+		return strings.Contains(filepath.ToSlash(f), "/commands/") || strings.Contains(filepath.ToSlash(f), "/prompts/")
+	}
+	for _, tt := range []struct {
+		args             []string
+		skills, commands int
+	}{
+		{nil, 4, 0},
+		{[]string{"--kind", "skill"}, 4, 0},
+		{[]string{"--kind", "command"}, 0, 8},
+		{[]string{"--kind", "all"}, 4, 8},
+		{[]string{"--kind", "all", "."}, 1, 1},
+		{[]string{"--kind", "all", filepath.Join(home, ".claude", "plugins", "marketplaces", "claude-code-plugins")}, 0, 1},
+		{[]string{"--kind", "all", filepath.Join(home, ".claude", "plugins", "cache")}, 1, 3},
+		{[]string{"--kind", "command", filepath.Join(home, ".claude", "commands")}, 0, 3},
+	} {
+		rep, r := validateReport(t, proj, home, tt.args...)
+		if r.code != 0 || rep.Summary.Skills != tt.skills || rep.Summary.Commands != tt.commands || len(rep.Findings) != 0 {
+			t.Errorf("validate %v: want exit 0, %d skills, %d commands, no finding\n%s", tt.args, tt.skills, tt.commands, r)
+		}
+	}
+
+	testfs.Write(t, home, map[string]string{".claude/commands/broken.md": "---\ndescription: [never closed\n---\nBody\n"})
+	for _, tt := range []struct {
+		args []string
+		code int
+	}{
+		{nil, 0},
+		{[]string{"--kind", "command"}, 1},
+		{[]string{"--kind", "all"}, 1},
+	} {
+		rep, r := validateReport(t, proj, home, tt.args...)
+		if r.code != tt.code {
+			t.Errorf("validate %v with a broken command: want exit %d\n%s", tt.args, tt.code, r)
+		}
+		for _, f := range rep.Findings {
+			if f.Code != "command-yaml-syntax" || !strings.HasSuffix(f.File, "broken.md") || !isCommand(f.File) {
+				t.Errorf("validate %v: unexpected finding %+v", tt.args, f)
+			}
+		}
+		if tt.code == 1 && len(rep.Findings) != 1 {
+			t.Errorf("validate %v: want the broken command reported\n%s", tt.args, r)
+		}
+	}
+}
+
+// TestValidateFixManagedTrees checks that --fix never writes in the trees
+// Claude Code and Codex manage: a plugin installed in the cache, a
+// marketplace clone reached through a symlink from ~/.claude/skills, and
+// Codex's bundled .system skills. Each is left byte for byte as it was,
+// with a managed-tree info and a "left alone" line, both with no PATH
+// (discovery) and with one; the exit status follows the findings that
+// remain (a byte order mark is an error under spec, a warning under
+// claude), never the refusal.
+func TestValidateFixManagedTrees(t *testing.T) {
+	home, proj := commandsHome(t)
+	bom := "\ufeff"
+	cached := filepath.Join(home, ".claude", "plugins", "cache", "claude-code-plugins", "commit-commands", "1.0.0",
+		"skills", "commit-style", "SKILL.md")
+	testfs.Write(t, home, map[string]string{
+		".claude/plugins/cache/claude-code-plugins/commit-commands/1.0.0/skills/commit-style/SKILL.md": bom +
+			skillMD("commit-style", "Write commit messages in the house style."),
+		".claude/plugins/marketplaces/claude-code-plugins/skills/pr-style/SKILL.md": "\n\n" +
+			skillMD("pr-style", "Write pull requests in the house style."),
+		".claude/skills/pr-style":                      "-> ../plugins/marketplaces/claude-code-plugins/skills/pr-style",
+		".codex/skills/.system/skill-creator/SKILL.md": bom + skillMD("skill-creator", "Create a skill."),
+	})
+	managed := map[string]string{
+		cached: "the Claude Code plugin cache",
+		filepath.Join(home, ".claude", "skills", "pr-style", "SKILL.md"):                "a Claude Code marketplace clone",
+		filepath.Join(home, ".codex", "skills", ".system", "skill-creator", "SKILL.md"): "Codex's bundled system skills",
+	}
+	before := snapshotFiles(t, home)
+
+	linked := filepath.Join(home, ".claude", "skills", "pr-style", "SKILL.md")
+	system := filepath.Join(home, ".codex", "skills", ".system", "skill-creator", "SKILL.md")
+	for _, tt := range []struct {
+		name    string
+		args    []string
+		refused []string // files with a managed-tree finding
+		code    int
+	}{
+		// Discovery lists Codex's .system skills as Codex's system skills.
+		{"discovery", []string{"--fix"}, []string{cached, linked, system}, 1},
+		{"discovery, dry run", []string{"--fix", "--dry-run"}, []string{cached, linked, system}, 1},
+		{"discovery, claude profile", []string{"--fix", "--profile", "claude"}, []string{cached, linked, system}, 0},
+		{"the plugin cache", []string{"--fix", filepath.Join(home, ".claude", "plugins", "cache")}, []string{cached}, 1},
+		{"the user's skills", []string{"--fix", filepath.Join(home, ".claude", "skills")}, []string{linked}, 1},
+		{"Codex's skills", []string{"--fix", filepath.Join(home, ".codex", "skills")}, []string{system}, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rep, r := validateReport(t, proj, home, tt.args...)
+			if d := diffFiles(before, snapshotFiles(t, home)); d != "" {
+				t.Fatalf("--fix wrote in a managed tree: %s\n%s", d, r)
+			}
+			var refused []string
+			for _, f := range rep.Findings {
+				if f.Code == "managed-tree" {
+					refused = append(refused, f.File)
+					if f.Severity != "info" || !strings.Contains(f.Message, managed[f.File]) {
+						t.Errorf("finding %+v, want an info naming %q", f, managed[f.File])
+					}
+				}
+			}
+			slices.Sort(refused)
+			want := slices.Sorted(slices.Values(tt.refused))
+			if !slices.Equal(want, refused) {
+				t.Errorf("managed-tree findings on %v, want %v\n%s", refused, want, r)
+			}
+			for _, f := range tt.refused {
+				if !strings.Contains(r.stderr, "left alone "+f+": it lies in "+managed[f]) {
+					t.Errorf("stderr does not say why %s was left alone\n%s", f, r)
+				}
+			}
+			if r.code != tt.code {
+				t.Errorf("want exit %d\n%s", tt.code, r)
+			}
+		})
+	}
+}
+
+// TestValidateExamples is the issue's done-when: the repository's own
+// examples pass, as skills and with commands included.
+func TestValidateExamples(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{dir}, {"--kind", "all", dir}, {"--profile", "strict", "--kind", "all", dir}} {
+		rep, r := validateReport(t, t.TempDir(), t.TempDir(), args...)
+		if r.code != 0 || rep.Summary.Skills == 0 || rep.Summary.Errors != 0 {
+			t.Errorf("validate %v: want exit 0 with skills checked\n%s", args, r)
+		}
+	}
+}
+
+// TestValidateDiscoveredNamespaces checks that with no PATH, duplicate-name
+// compares names as discovery keeps them apart: a plugin's skill
+// (commit-commands:commit-style) and a project skill of the same short
+// name are two skills, both checked, and neither is reported as hiding
+// the other (Codex's copy is one discovery itself hides behind the
+// project's).
+func TestValidateDiscoveredNamespaces(t *testing.T) {
+	home, proj := commandsHome(t)
+	testfs.Write(t, proj, map[string]string{
+		".claude/skills/commit-style/SKILL.md": skillMD("commit-style", "The project's own commit style."),
+	})
+	testfs.Write(t, home, map[string]string{
+		".codex/skills/commit-style/SKILL.md": skillMD("commit-style", "Codex's commit style."),
+	})
+	rep, r := validateReport(t, proj, home)
+	if r.code != 0 || rep.Summary.Skills != 5 || len(rep.Findings) != 0 {
+		t.Errorf("want exit 0, 5 skills and no finding\n%s", r)
+	}
+	// Given as PATHs, the same files are compared by name alone.
+	rep, r = validateReport(t, proj, home, ".claude/skills", filepath.Join(home, ".codex", "skills"))
+	if r.code != 1 || len(rep.Findings) != 2 || rep.Findings[0].Code != "duplicate-name" {
+		t.Errorf("want the two same-named skills reported\n%s", r)
 	}
 }

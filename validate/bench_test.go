@@ -19,12 +19,12 @@ func BenchmarkValidate10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	// Home holds the user skills under .claude/skills, .codex/skills, ...
-	// (found through the .<agent>/skills rule), the workspace its own, and
-	// the plugin cache the rest.
+	// (found because a PATH's hidden folders are searched), the workspace
+	// its own, and the plugin cache the rest.
 	paths := []string{tree.Home, tree.Workspace, filepath.Join(tree.Home, ".claude", "plugins", "cache")}
 	var rep *Report
 	for b.Loop() {
-		targets, pre, err := Collect(context.Background(), paths)
+		targets, pre, err := Collect(context.Background(), paths, KindSkill)
 		if err != nil {
 			b.Fatal(err)
 		}

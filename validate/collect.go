@@ -14,11 +14,22 @@ import (
 	"github.com/ccski/ccski/providers/scan"
 )
 
-// Target is one skill file to validate: SKILL.md, a disabled .SKILL.md or
-// a lowercase skill.md.
+// Target is one file to validate: a skill file (SKILL.md, a disabled
+// .SKILL.md or a lowercase skill.md) or, when Type is
+// pipeline.TypeCommand, a slash-command file.
 type Target struct {
 	File string
+	Type pipeline.Type
+	// Key, when set, is what duplicate-name compares instead of the
+	// frontmatter name. Discovery sets it to the provider and the
+	// plugin-qualified name: agents keep plugin skills apart
+	// (document-skills:docx is not a project's docx), and each agent
+	// loads only its own skills.
+	Key string
 }
+
+// IsCommand reports whether the target is a slash command.
+func (t Target) IsCommand() bool { return t.Type == pipeline.TypeCommand }
 
 // PathError is returned by Collect for a PATH that cannot be validated at
 // all (it does not exist); the command treats it as a usage error.
@@ -35,75 +46,233 @@ func (e *PathError) Error() string {
 }
 func (e *PathError) Unwrap() error { return e.Err }
 
-// Collect finds the skill files to validate for each path: a file is
-// validated as it is; a folder is searched with the discovery walker
-// (scan.Scan), which finds SKILL.md, disabled .SKILL.md and lowercase
-// skill.md folders, skips hidden folders and node_modules and stops at a
-// skill folder. The .<agent>/skills folders directly inside a searched
-// folder (.claude/skills, .agents/skills, ...) are searched too, as
-// discovery does for a workspace. Problems of the walk and a path holding
-// no skill become findings.
-func Collect(ctx context.Context, paths []string) ([]Target, []Finding, error) {
-	var targets []Target
-	var findings []Finding
-	seen := map[string]bool{}
-	addTarget := func(file string) {
-		key := file
-		if abs, err := filepath.Abs(file); err == nil {
-			key = abs
-		}
-		if !seen[key] {
-			seen[key] = true
-			targets = append(targets, Target{File: file})
-		}
-	}
+// Collect finds the files to validate for each path, as kind asks (the
+// zero Kind means skills).
+//
+// A file is validated as it is: as a skill, or as a command with
+// KindCommand, or with KindAll when it is a .md file not named SKILL.md.
+//
+// A folder's skills are found with the discovery walker (scan.Scan) with
+// hidden folders included (.system, .curated, .claude/skills, ...) but
+// .git and node_modules: it finds SKILL.md, disabled .SKILL.md and
+// lowercase skill.md folders and stops at a skill folder. A folder's
+// commands are the .md files of its commands folders (.claude/commands, a
+// plugin's commands/) and of .codex/prompts; a folder named commands or
+// prompts is itself one.
+//
+// Problems of the walk and a path holding nothing to check become
+// findings.
+func Collect(ctx context.Context, paths []string, kind Kind) ([]Target, []Finding, error) {
+	c := collector{seen: map[string]bool{}}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, nil, &PathError{Path: p, Err: err}
 		}
 		if !st.IsDir() {
-			addTarget(p)
+			c.add(p, fileType(p, kind))
 			continue
 		}
-		roots := []pipeline.Root{customRoot(p)}
-		if !isSkillFolder(p) {
-			for _, r := range agentRoots(p) {
-				roots = append(roots, customRoot(r))
-			}
-		}
-		res := scan.Scan(ctx, roots, scan.DefaultOptions())
 		found := 0
-		for _, r := range res.Records {
-			addTarget(r.File)
-			found++
+		if kind.Skills() {
+			found += c.skills(ctx, p)
 		}
-		for _, d := range res.Diagnostics {
-			switch base := filepath.Base(d.Path); {
-			case d.Code == "lowercase-skill-file":
-				if f := lowercaseFile(d.Path); f != "" {
-					addTarget(f)
-					found++
-				}
-			case base == scan.SkillFile || base == scan.DisabledFile:
-				// A skill the walker found but could not load: exactly
-				// the ones validation must explain.
-				addTarget(d.Path)
-				found++
-			default:
-				if f, ok := walkFinding(d); ok {
-					findings = append(findings, f)
-				}
-			}
+		if kind.Commands() {
+			found += c.commands(ctx, p)
 		}
 		if found == 0 && ctx.Err() == nil {
-			findings = append(findings, Finding{Code: CodeNoSkillFound, File: p,
-				Message: "no skill was found in this folder (a skill is a folder holding SKILL.md; hidden folders " +
-					"other than .<agent>/skills and node_modules are not searched): check the path"})
+			c.findings = append(c.findings, nothingFound(p, kind))
 		}
 	}
-	slices.SortFunc(targets, func(a, b Target) int { return strings.Compare(a.File, b.File) })
-	return targets, findings, ctx.Err()
+	slices.SortFunc(c.targets, func(a, b Target) int { return strings.Compare(a.File, b.File) })
+	return c.targets, c.findings, ctx.Err()
+}
+
+// collector gathers the targets of Collect, each file once.
+type collector struct {
+	targets  []Target
+	findings []Finding
+	seen     map[string]bool
+}
+
+// add records file as a target of type typ, unless it is one already,
+// and reports whether it was new.
+func (c *collector) add(file string, typ pipeline.Type) bool {
+	key := file
+	if abs, err := filepath.Abs(file); err == nil {
+		key = abs
+	}
+	if c.seen[key] {
+		return false
+	}
+	c.seen[key] = true
+	c.targets = append(c.targets, Target{File: file, Type: typ})
+	return true
+}
+
+// fileType is the type a file given by name is checked as.
+func fileType(file string, kind Kind) pipeline.Type {
+	base := filepath.Base(file)
+	switch {
+	case kind == KindCommand,
+		kind == KindAll && strings.HasSuffix(base, commandExt) && !isSkillFileName(base):
+		return pipeline.TypeCommand
+	}
+	return pipeline.TypeSkill
+}
+
+// commandExt is the extension of command files.
+const commandExt = ".md"
+
+// isSkillFileName reports whether base is SKILL.md or .SKILL.md in any
+// case.
+func isSkillFileName(base string) bool {
+	return strings.EqualFold(base, scan.SkillFile) || strings.EqualFold(base, scan.DisabledFile)
+}
+
+// skills adds the skills below dir and returns how many it found.
+func (c *collector) skills(ctx context.Context, dir string) int {
+	opt := scan.DefaultOptions()
+	opt.Hidden, opt.NoCache = true, true
+	res := scan.Scan(ctx, []pipeline.Root{customRoot(dir)}, opt)
+	found := 0
+	for _, r := range res.Records {
+		c.add(r.File, pipeline.TypeSkill)
+		found++
+	}
+	for _, d := range res.Diagnostics {
+		switch base := filepath.Base(d.Path); {
+		case d.Code == "lowercase-skill-file":
+			if f := lowercaseFile(d.Path); f != "" {
+				c.add(f, pipeline.TypeSkill)
+				found++
+			}
+		case base == scan.SkillFile || base == scan.DisabledFile:
+			// A skill the walker found but could not load: exactly
+			// the ones validation must explain.
+			c.add(d.Path, pipeline.TypeSkill)
+			found++
+		default:
+			if f, ok := walkFinding(d); ok {
+				c.findings = append(c.findings, f)
+			}
+		}
+	}
+	return found
+}
+
+// commands adds the commands below dir and returns how many it found.
+func (c *collector) commands(ctx context.Context, dir string) int {
+	roots := commandRoots(ctx, dir)
+	if len(roots) == 0 {
+		return 0
+	}
+	opt := scan.DefaultOptions()
+	opt.NoCache = true
+	res := scan.Scan(ctx, roots, opt)
+	found := 0
+	for _, r := range res.Records {
+		c.add(r.File, pipeline.TypeCommand)
+		found++
+	}
+	for _, d := range res.Diagnostics {
+		if f, ok := walkFinding(d); ok {
+			c.findings = append(c.findings, f)
+		} else if strings.HasSuffix(d.Path, commandExt) && c.add(d.Path, pipeline.TypeCommand) {
+			// A command discovery skips (its frontmatter is broken):
+			// validation says why.
+			found++
+		}
+	}
+	return found
+}
+
+// commandRoots returns the command folders of dir: dir itself when it is
+// named commands or prompts, else every commands folder below it and every
+// prompts folder of a .codex folder, searched like skills (hidden folders
+// included, .git and node_modules not, skill folders not entered, within
+// the walker's depth and folder bounds).
+func commandRoots(ctx context.Context, dir string) []pipeline.Root {
+	if r, ok := commandRoot(dir); ok {
+		return []pipeline.Root{r}
+	}
+	var out []pipeline.Root
+	bounds := scan.DefaultOptions()
+	visited := map[string]bool{} // real paths: a symlink loop is entered once
+	var visit func(d, real string, depth int)
+	visit = func(d, real string, depth int) {
+		if visited[real] || len(visited) >= bounds.MaxDirs || ctx.Err() != nil {
+			return
+		}
+		visited[real] = true
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return // the skill walk reports unreadable folders
+		}
+		for _, e := range ents {
+			if isSkillFileName(e.Name()) {
+				return // a skill folder: its files belong to the skill
+			}
+		}
+		for _, e := range ents {
+			name := e.Name()
+			if name == ".git" || name == "node_modules" {
+				continue
+			}
+			child, childReal := filepath.Join(d, name), filepath.Join(real, name)
+			if e.Type()&fs.ModeSymlink != 0 {
+				if childReal, err = filepath.EvalSymlinks(child); err != nil || !isDirPath(childReal) {
+					continue
+				}
+			} else if !e.IsDir() {
+				continue
+			}
+			if r, ok := commandRoot(child); ok && (name == "commands" || filepath.Base(d) == ".codex") {
+				out = append(out, r)
+				continue
+			}
+			if depth < bounds.MaxDepth {
+				visit(child, childReal, depth+1)
+			}
+		}
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		visit(dir, real, 0)
+	}
+	return out
+}
+
+// commandRoot returns the command root for a folder named commands (whose
+// sub-folders namespace the commands, as in Claude Code) or prompts
+// (flat, as Codex reads it).
+func commandRoot(dir string) (pipeline.Root, bool) {
+	r := customRoot(dir)
+	r.Type = pipeline.TypeCommand
+	switch filepath.Base(dir) {
+	case "commands":
+		return r, true
+	case "prompts":
+		r.Flat = true
+		return r, true
+	}
+	return r, false
+}
+
+// nothingFound is the finding for a folder PATH that holds nothing of
+// kind.
+func nothingFound(p string, kind Kind) Finding {
+	switch kind {
+	case KindCommand:
+		return Finding{Code: CodeNoCommandFound, File: p, Message: "no command was found in this folder (commands " +
+			"are the .md files of a commands folder, such as .claude/commands or a plugin's commands/, or of " +
+			".codex/prompts): check the path, or give the commands folder itself"}
+	case KindAll:
+		return Finding{Code: CodeNoSkillFound, File: p, Message: "no skill or command was found in this folder (a " +
+			"skill is a folder holding SKILL.md, a command a .md file in a commands folder; .git and node_modules " +
+			"are not searched): check the path"}
+	}
+	return Finding{Code: CodeNoSkillFound, File: p, Message: "no skill was found in this folder (a skill is a " +
+		"folder holding SKILL.md; .git and node_modules are not searched): check the path"}
 }
 
 // walkFinding turns a problem of the walk into a finding.
@@ -134,31 +303,6 @@ func customRoot(p string) pipeline.Root {
 		Kind: pipeline.KindCustom}
 }
 
-// isSkillFolder reports whether dir holds a skill file itself.
-func isSkillFolder(dir string) bool {
-	return lowercaseFile(dir) != "" || exists(filepath.Join(dir, scan.SkillFile)) ||
-		exists(filepath.Join(dir, scan.DisabledFile))
-}
-
-// agentRoots lists the .<agent>/skills folders directly inside dir.
-func agentRoots(dir string) []string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		n := e.Name()
-		if len(n) < 2 || n[0] != '.' || n == ".git" {
-			continue
-		}
-		if st, err := os.Stat(filepath.Join(dir, n, "skills")); err == nil && st.IsDir() {
-			out = append(out, filepath.Join(dir, n, "skills"))
-		}
-	}
-	return out
-}
-
 // lowercaseFile returns the skill file in dir whose name is a case
 // variant of SKILL.md (skill.md, Skill.md, ...), or "".
 func lowercaseFile(dir string) string {
@@ -179,4 +323,47 @@ func lowercaseFile(dir string) string {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
+}
+
+func isDirPath(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// DiscoveredTargets lists what discovery found, as kind asks (the zero
+// Kind means skills): the visible records of each type, plus the files
+// discovery found but could not load (they have no record, and they are
+// what most needs explaining): skill files with an error, and command
+// files with a problem but no record, which discovery skipped.
+func DiscoveredTargets(snap *pipeline.Snapshot, kind Kind) []Target {
+	c := collector{seen: map[string]bool{}}
+	for _, r := range snap.Visible {
+		switch {
+		case r.IsCommand() && kind.Commands():
+			c.add(r.File, pipeline.TypeCommand)
+		case !r.IsCommand() && kind.Skills():
+			if c.add(r.File, pipeline.TypeSkill) {
+				c.targets[len(c.targets)-1].Key = r.Provider + "\x00" + r.Name
+			}
+		}
+	}
+	var loaded map[string]bool // the files of every record, visible or not
+	for _, d := range snap.Diagnostics {
+		base := filepath.Base(d.Path)
+		switch {
+		case kind.Skills() && d.Severity == pipeline.SeverityError && base == scan.SkillFile:
+			c.add(d.Path, pipeline.TypeSkill)
+		case kind.Commands() && strings.HasSuffix(base, commandExt) && !isSkillFileName(base):
+			if loaded == nil {
+				loaded = make(map[string]bool, len(snap.All))
+				for _, r := range snap.All {
+					loaded[r.File] = true
+				}
+			}
+			if !loaded[d.Path] {
+				c.add(d.Path, pipeline.TypeCommand)
+			}
+		}
+	}
+	return c.targets
 }

@@ -32,8 +32,9 @@ func SortFindings(fs []Finding) { slices.SortStableFunc(fs, compareFindings) }
 // Report is the result of a validation run.
 type Report struct {
 	Profile Profile
-	// Skills is how many skill files were checked.
-	Skills int
+	// Skills and Commands are how many skill and command files were
+	// checked.
+	Skills, Commands int
 	// Findings are sorted (SortFindings); none has severity off.
 	Findings []Finding
 }

@@ -153,7 +153,7 @@ func TestFixClearsFixableFindings(t *testing.T) {
 		}
 		t.Run(r.Code, func(t *testing.T) {
 			dir := copyCase(t, r.Code)
-			targets, _, err := Collect(context.Background(), []string{filepath.Join(dir, "fail")})
+			targets, _, err := Collect(context.Background(), []string{filepath.Join(dir, "fail")}, KindSkill)
 			if err != nil {
 				t.Fatal(err)
 			}

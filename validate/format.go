@@ -66,9 +66,14 @@ func messageWithSuggestion(f Finding) string {
 }
 
 // Summary is the one-line summary: "N errors, M warnings in K files (P
-// skills checked)".
+// skills checked)", with ", Q commands" after the skills when commands
+// were checked.
 func (r *Report) Summary() string {
 	errs, warns, _, files, _ := r.Counts()
+	checked := plural(r.Skills, "skill", "skills")
+	if r.Commands > 0 {
+		checked += ", " + plural(r.Commands, "command", "commands")
+	}
 	return fmt.Sprintf("%s, %s in %s (%s checked)", plural(errs, "error", "errors"),
-		plural(warns, "warning", "warnings"), plural(files, "file", "files"), plural(r.Skills, "skill", "skills"))
+		plural(warns, "warning", "warnings"), plural(files, "file", "files"), checked)
 }

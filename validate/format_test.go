@@ -50,7 +50,7 @@ func TestJSONFormat(t *testing.T) {
 	if got["version"] != 1.0 || got["profile"] != "spec" {
 		t.Errorf("header = %v %v", got["version"], got["profile"])
 	}
-	if d := cmp.Diff(map[string]any{"files": 3.0, "skills": 3.0, "errors": 1.0, "warnings": 2.0}, got["summary"]); d != "" {
+	if d := cmp.Diff(map[string]any{"files": 3.0, "skills": 3.0, "commands": 0.0, "errors": 1.0, "warnings": 2.0}, got["summary"]); d != "" {
 		t.Errorf("summary (-want +got):\n%s", d)
 	}
 	fs := got["findings"].([]any)

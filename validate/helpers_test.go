@@ -111,18 +111,62 @@ func (s *severities) at(p Profile) *Severity {
 	return &s.Spec
 }
 
+// caseArgs reads the flags a rule case needs from args.txt in the current
+// folder (the case's copy), when there is one: --kind KIND, --fix and
+// --dry-run, as the integration tests pass them to the binary. The
+// current folder is the home there, so its .claude and .codex hold the
+// managed trees.
+func caseArgs(t testing.TB) (Kind, Options) {
+	t.Helper()
+	kind, opt := KindSkill, Options{}
+	b, err := os.ReadFile("args.txt")
+	if os.IsNotExist(err) {
+		return kind, opt
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Fields(string(b))
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "--kind":
+			if i++; i == len(args) {
+				t.Fatal("args.txt: --kind needs a value")
+			}
+			if kind, err = ParseKind(args[i]); err != nil {
+				t.Fatal(err)
+			}
+		case "--fix":
+			opt.Fix = true
+		case "--dry-run":
+			opt.DryRun = true
+		default:
+			t.Fatalf("args.txt: unknown flag %q", args[i])
+		}
+	}
+	home, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Managed = ManagedTrees(filepath.Join(home, ".claude"), filepath.Join(home, ".codex"))
+	return kind, opt
+}
+
 // validateAll validates path (relative to the current folder) under every
-// profile and merges the findings into one list.
+// profile, with the flags of the case's args.txt, and merges the findings
+// into one list.
 func validateAll(t testing.TB, path string) []goldenFinding {
 	t.Helper()
-	targets, pre, err := Collect(context.Background(), []string{path})
+	kind, opt := caseArgs(t)
+	targets, pre, err := Collect(context.Background(), []string{path}, kind)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []goldenFinding
 	index := map[Finding]int{}
 	for _, p := range Profiles {
-		rep, _ := Run(context.Background(), targets, pre, Options{Profile: p})
+		opt.Profile = p
+		rep, _ := Run(context.Background(), targets, pre, opt)
 		for _, f := range rep.Findings {
 			f.File = filepath.ToSlash(f.File)
 			sev := f.Severity

@@ -17,11 +17,12 @@ type JSONReport struct {
 	Findings []Finding   `json:"findings"`
 }
 
-// JSONSummary counts the findings: files with findings, skills checked,
-// errors and warnings.
+// JSONSummary counts the findings: files with findings, skills and
+// commands checked, errors and warnings.
 type JSONSummary struct {
 	Files    int `json:"files"`
 	Skills   int `json:"skills"`
+	Commands int `json:"commands"`
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 }
@@ -34,7 +35,8 @@ func (r *Report) JSON() JSONReport {
 		fs = []Finding{}
 	}
 	return JSONReport{Version: JSONVersion, Profile: r.Profile,
-		Summary:  JSONSummary{Files: files, Skills: r.Skills, Errors: errs, Warnings: warns},
+		Summary: JSONSummary{Files: files, Skills: r.Skills, Commands: r.Commands, Errors: errs,
+			Warnings: warns},
 		Findings: fs}
 }
 

@@ -5,7 +5,8 @@ package validate
 // never renamed.
 type Rule struct {
 	Code string
-	// Group is framing, yaml, name, description, fields, tree or body.
+	// Group is framing, yaml, name, description, fields, tree, body or
+	// command.
 	Group string
 	// Summary says in one line what is wrong.
 	Summary string
@@ -91,6 +92,20 @@ const (
 	CodeBrokenLink       = "broken-link"
 	CodeLinkOutsideSkill = "link-outside-skill"
 	CodeBodyTooLong      = "body-too-long"
+
+	CodeManagedTree = "managed-tree"
+
+	CodeCommandUnclosedFrontmatter = "command-unclosed-frontmatter"
+	CodeCommandYAMLSyntax          = "command-yaml-syntax"
+	CodeCommandArgumentHintQuotes  = "command-argument-hint-unquoted"
+	CodeCommandDescriptionType     = "command-description-type"
+	CodeCommandArgumentHintType    = "command-argument-hint-type"
+	CodeCommandAllowedToolsType    = "command-allowed-tools-type"
+	CodeCommandHandoffs            = "command-handoffs-invalid"
+	CodeCommandUnknownKey          = "command-unknown-key"
+	CodeCommandEmpty               = "command-empty"
+	CodeCommandNameChars           = "command-name-chars"
+	CodeNoCommandFound             = "no-command-found"
 )
 
 // Short names for the severity table.
@@ -130,8 +145,8 @@ var rules = []Rule{
 		"use *** for a thematic break, or a # heading instead of a --- underline", false, sI, sO, sO, sW},
 	{CodeInvalidUTF8, "framing", "the file is not valid UTF-8",
 		"save the file as UTF-8", false, sE, sE, sE, sE},
-	{CodeUnreadable, "framing", "the skill file cannot be read",
-		"fix the file's permissions or type", false, sE, sE, sE, sE},
+	{CodeUnreadable, "framing", "the skill or command file cannot be read (or a command file is larger than 1 MiB)",
+		"fix the file's permissions or type; split a very long command", false, sE, sE, sE, sE},
 
 	// YAML.
 	{CodeYAMLSyntax, "yaml", "the frontmatter is not valid YAML",
@@ -216,6 +231,8 @@ var rules = []Rule{
 		"fix the folder or symlink, or validate a smaller folder", false, sW, sW, sW, sW},
 	{CodeDepthLimit, "tree", "folders deeper than the search limit were not searched",
 		"validate a deeper folder directly", false, sI, sI, sI, sI},
+	{CodeManagedTree, "tree", "--fix left a file alone: it lies in a folder an agent manages and overwrites",
+		"fix the skill where it comes from, such as the plugin's repository", false, sI, sI, sI, sI},
 
 	// The body.
 	{CodeBrokenLink, "body", "a relative link or image points at a file missing from the skill folder",
@@ -224,6 +241,32 @@ var rules = []Rule{
 		"copy the file into the skill folder and link it relatively", false, sW, sW, sW, sW},
 	{CodeBodyTooLong, "body", "the body is longer than the 500 lines the spec recommends",
 		"move detail into files under references/ and link them", false, sW, sW, sW, sW},
+
+	// Slash commands (--kind command or all). Their frontmatter is
+	// optional and they are outside the Agent Skills spec, so the
+	// profiles differ only where Codex ignores a Claude Code field.
+	{CodeCommandUnclosedFrontmatter, "command", "the command opens a frontmatter with --- that is never closed (or is larger than 64 KiB)",
+		"add a line holding only --- after the last field, or remove the opening --- if the file has no frontmatter", false, sE, sE, sE, sE},
+	{CodeCommandYAMLSyntax, "command", "the command's frontmatter is not a valid YAML mapping in UTF-8",
+		"fix the syntax at the line given; quote values that hold \": \" or start with [, { or @", false, sE, sE, sE, sE},
+	{CodeCommandArgumentHintQuotes, "command", "argument-hint: [a] [b] is not valid YAML; lenient readers take it as text, strict ones reject the file",
+		"quote the value: argument-hint: \"[a] [b]\"", false, sW, sW, sW, sW},
+	{CodeCommandDescriptionType, "command", "the command's description is a list or a mapping, not text",
+		"write the description as one string", false, sE, sE, sE, sE},
+	{CodeCommandArgumentHintType, "command", "the command's argument-hint is a mapping or a multi-line list, not text",
+		"write the hint as one string, such as argument-hint: \"[file] [mode]\"", false, sE, sE, sE, sE},
+	{CodeCommandAllowedToolsType, "command", "the command's allowed-tools is neither a string nor a list of strings",
+		"write allowed-tools: Read, Grep, Bash(git:*) or a list of tool names", false, sE, sE, sW, sE},
+	{CodeCommandHandoffs, "command", "the command's handoffs cannot be read as data (an alias cycle, or too large)",
+		"write the handoffs out in full, without YAML aliases", false, sW, sW, sW, sW},
+	{CodeCommandUnknownKey, "command", "a frontmatter key of the command looks like a misspelt known key, which agents ignore",
+		"rename it to the key suggested", false, sW, sW, sW, sW},
+	{CodeCommandEmpty, "command", "the command has neither a description nor a body, so it sends an empty prompt",
+		"write the prompt in the body", false, sW, sW, sW, sW},
+	{CodeCommandNameChars, "command", "the command's file name holds white space or a colon, so it cannot be typed as /name",
+		"rename the file with letters, digits, - and _ only", false, sW, sW, sW, sW},
+	{CodeNoCommandFound, "command", "a PATH given to validate --kind command holds no command",
+		"point at a command file, a commands folder or a folder with commands folders below it", false, sE, sE, sE, sE},
 }
 
 var ruleIndex = func() map[string]int {

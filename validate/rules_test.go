@@ -105,16 +105,23 @@ func TestCatalog(t *testing.T) {
 	}
 }
 
-// TestDocsTable checks that docs/validate.md lists every code once, with
-// the catalog's severities and --fix mark, and nothing else.
+// TestDocsTable checks that docs/validate.md lists every code once, under
+// the heading row of its group, with the catalog's summary, help,
+// severities and --fix mark, and nothing else.
 func TestDocsTable(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(testdataDir, "..", "..", "docs", "validate.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	row := regexp.MustCompile("^\\| <a id=\"([a-z0-9-]+)\"></a>`([a-z0-9-]+)` \\| ([^|]+) \\| ([^|]+) \\| (\\w+) \\| (\\w+) \\| (\\w+) \\| (\\w+) \\|$")
+	heading := regexp.MustCompile(`^\| \*\*([a-z]+)\*\* \|`)
 	seen := map[string]bool{}
+	group := ""
 	for _, line := range strings.Split(string(b), "\n") {
+		if h := heading.FindStringSubmatch(line); h != nil {
+			group = h[1]
+			continue
+		}
 		m := row.FindStringSubmatch(line)
 		if m == nil {
 			if strings.Contains(line, `<a id="`) {
@@ -128,6 +135,12 @@ func TestDocsTable(t *testing.T) {
 			continue
 		}
 		seen[m[2]] = true
+		if group != r.Group {
+			t.Errorf("%s is listed under %q, but its group is %q", r.Code, group, r.Group)
+		}
+		if summary, help := strings.TrimSpace(m[3]), strings.TrimSuffix(strings.TrimSpace(m[4]), " (`--fix`)"); summary != r.Summary || help != r.Help {
+			t.Errorf("%s: docs say %q / %q, the catalog %q / %q", r.Code, summary, help, r.Summary, r.Help)
+		}
 		got := []Severity{Severity(m[5]), Severity(m[6]), Severity(m[7]), Severity(m[8])}
 		if want := []Severity{r.Spec, r.Claude, r.Codex, r.Strict}; !slices.Equal(got, want) {
 			t.Errorf("%s: docs say %v, the catalog %v", r.Code, got, want)

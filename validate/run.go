@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/yuin/goldmark/parser"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/ccski/ccski/providers/scan"
 )
@@ -25,6 +26,10 @@ type Options struct {
 	DryRun bool
 	// Workers bounds the files checked at once; 0 uses GOMAXPROCS.
 	Workers int
+	// Managed are the folders --fix must not write in (see ManagedTrees).
+	// A file there is checked as it is; its FileFix has Refused set and a
+	// managed-tree finding says what was left undone and why.
+	Managed []ManagedTree
 }
 
 // FileFix is what --fix did (or, with DryRun, would do) to one file.
@@ -37,6 +42,9 @@ type FileFix struct {
 	Before, After []byte
 	// Err is set when the fixed content could not be written.
 	Err error
+	// Refused is set when the file lies in a managed tree: nothing was
+	// (or, with DryRun, would be) written.
+	Refused *ManagedTree
 }
 
 // result is the outcome of checking one target.
@@ -75,7 +83,7 @@ func Run(ctx context.Context, targets []Target, pre []Finding, opt Options) (*Re
 				if i >= len(targets) || ctx.Err() != nil {
 					return
 				}
-				results[i] = checkTarget(targets[i].File, opt, &md)
+				results[i] = checkTarget(targets[i], opt, &md)
 			}
 		}()
 	}
@@ -92,7 +100,14 @@ func Run(ctx context.Context, targets []Target, pre []Finding, opt Options) (*Re
 	}
 	all = append(all, duplicateNames(targets, results)...)
 
-	rep := &Report{Profile: opt.Profile, Skills: len(targets), Findings: make([]Finding, 0, len(all))}
+	rep := &Report{Profile: opt.Profile, Findings: make([]Finding, 0, len(all))}
+	for _, t := range targets {
+		if t.IsCommand() {
+			rep.Commands++
+		} else {
+			rep.Skills++
+		}
+	}
 	for _, f := range all {
 		rule, ok := Lookup(f.Code)
 		if !ok {
@@ -106,24 +121,43 @@ func Run(ctx context.Context, targets []Target, pre []Finding, opt Options) (*Re
 	return rep, fixes
 }
 
-// checkTarget reads, optionally fixes, and checks one skill file.
-func checkTarget(file string, opt Options, md *parser.Parser) result {
+// checkTarget reads, optionally fixes, and checks one skill or command
+// file. Commands are never fixed.
+func checkTarget(t Target, opt Options, md *parser.Parser) result {
 	var r result
+	file := t.File
 	r.disabled = strings.HasPrefix(filepath.Base(file), ".")
 	data, err := os.ReadFile(file)
 	if err != nil {
-		r.findings = []Finding{{Code: CodeUnreadable, File: file, Message: "cannot read the skill file (" +
+		what := "skill"
+		if t.IsCommand() {
+			what = "command"
+		}
+		r.findings = []Finding{{Code: CodeUnreadable, File: file, Message: "cannot read the " + what + " file (" +
 			unwrapPathErr(err) + "): make it a readable regular file"}}
 		return r
 	}
+	if t.IsCommand() {
+		c := newChecker(file, data, nil)
+		c.command()
+		r.findings = c.findings
+		return r
+	}
+	var refused []Finding
 	if opt.Fix {
 		if fixed, changes := Fix(data); len(changes) > 0 {
 			ff := &FileFix{File: file, Changes: changes, Before: data, After: fixed}
-			if !opt.DryRun {
-				ff.Err = writeAtomic(file, fixed)
-			}
-			if ff.Err == nil {
-				data = fixed
+			if ff.Refused = managedBy(opt.Managed, file); ff.Refused != nil {
+				// Checked as it is: that is what a real --fix leaves.
+				refused = append(refused, Finding{Code: CodeManagedTree, File: file,
+					Message: ff.Refused.refusal(changes)})
+			} else {
+				if !opt.DryRun {
+					ff.Err = writeAtomic(file, fixed)
+				}
+				if ff.Err == nil {
+					data = fixed
+				}
 			}
 			r.fix = ff
 		}
@@ -132,7 +166,7 @@ func checkTarget(file string, opt Options, md *parser.Parser) result {
 	c.run()
 	*md = c.md
 	c.tree()
-	r.findings, r.name, r.line, r.col = c.findings, c.name, c.nameLine, c.nameCol
+	r.findings, r.name, r.line, r.col = append(c.findings, refused...), c.name, c.nameLine, c.nameCol
 	if r.name == "" && c.frontmatterEnd > 0 {
 		r.name = c.folder()
 	}
@@ -181,9 +215,9 @@ func (c *checker) tree() {
 }
 
 // duplicateNames reports enabled skills that share a name (compared
-// case-insensitively after NFKC normalisation). Disabled skills are left
-// out: a disabled copy beside an enabled one is a common way to swap
-// versions.
+// case-insensitively after NFKC normalisation), or a Target.Key when
+// discovery set one. Disabled skills are left out: a disabled copy beside
+// an enabled one is a common way to swap versions.
 func duplicateNames(targets []Target, results []result) []Finding {
 	byName := map[string][]int{}
 	for i, r := range results {
@@ -191,6 +225,9 @@ func duplicateNames(targets []Target, results []result) []Finding {
 			continue
 		}
 		k := strings.ToLower(r.name)
+		if targets[i].Key != "" {
+			k = strings.ToLower(norm.NFKC.String(targets[i].Key))
+		}
 		byName[k] = append(byName[k], i)
 	}
 	var out []Finding

@@ -136,7 +136,7 @@ func TestCollect(t *testing.T) {
 	writeFile(t, "repo/skills/low/skill.md", strings.ReplaceAll(skill, "%s", "low"))
 	writeFile(t, "lone.md", strings.ReplaceAll(skill, "%s", "lone"))
 
-	targets, pre, err := Collect(context.Background(), []string{"repo", "repo/skills/c", "lone.md", "repo/.hidden/d"})
+	targets, pre, err := Collect(context.Background(), []string{"repo", "repo/skills/c", "lone.md", "repo/.hidden/d"}, KindSkill)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,11 +154,11 @@ func TestCollect(t *testing.T) {
 	}
 
 	writeFile(t, "docs/README.md", "# not a skill\n")
-	_, pre, err = Collect(context.Background(), []string{"docs"})
+	_, pre, err = Collect(context.Background(), []string{"docs"}, KindSkill)
 	if err != nil || len(pre) != 1 || pre[0].Code != CodeNoSkillFound || pre[0].File != "docs" {
 		t.Errorf("a folder without skills: %+v %v", pre, err)
 	}
-	_, _, err = Collect(context.Background(), []string{"missing"})
+	_, _, err = Collect(context.Background(), []string{"missing"}, KindSkill)
 	var pe *PathError
 	if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "missing does not exist") {
 		t.Errorf("missing path: %v", err)

@@ -10,8 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/validate"
 )
 
@@ -33,8 +32,17 @@ func newValidate(a *app) *cobra.Command {
 Codex would reject or mangle, and explain how to fix each finding.
 
 Each PATH is a SKILL.md, a skill folder, or any folder: every skill below it
-is checked (disabled .SKILL.md and lowercase skill.md ones too). With no
-PATH, every skill ccski discovers is checked; the discovery flags apply.
+is checked (disabled .SKILL.md and lowercase skill.md ones too), hidden
+folders included but .git and node_modules. With no PATH, every skill ccski
+discovers is checked; the discovery flags apply.
+
+Slash commands are checked only with --kind command or --kind all, against
+their own rules: the .md files of commands folders (.claude/commands, a
+plugin's commands/) and of .codex/prompts, or the commands discovery finds.
+
+--fix never writes in a folder an agent manages (the Claude Code plugin
+cache and marketplace clones, Codex's .system skills): it says what it would
+have done there instead, as a managed-tree info.
 
 Profiles: spec (the specification, the default), claude (what Claude Code
 accepts), codex (what Codex accepts), strict (everything, plus portability).
@@ -46,10 +54,12 @@ Every finding code is documented in docs/validate.md.`,
   ccski validate --profile strict --max-warnings 0 skills/
   ccski validate --format github skills/          # annotations in GitHub Actions
   ccski validate --format sarif skills/ > ccski.sarif
-  ccski validate --fix --dry-run skills/          # show the safe fixes as a diff`,
+  ccski validate --fix --dry-run skills/          # show the safe fixes as a diff
+  ccski validate --kind all .                     # skills and slash commands`,
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runValidate(cmd, args) },
 	}
 	fs := cmd.Flags()
+	fs.String("kind", string(validate.KindSkill), "what to check: skill, command (slash commands) or all")
 	fs.String("profile", "spec", "rule set: spec, claude, codex or strict")
 	fs.String("format", "text", "output: text, json, github (workflow annotations) or sarif (2.1.0)")
 	fs.Bool("json", false, "same as --format json")
@@ -57,6 +67,13 @@ Every finding code is documented in docs/validate.md.`,
 	fs.Bool("fix", false, "apply the safe fixes (BOM, CRLF, --- spacing, quoting, unknown keys to metadata), then check")
 	fs.Bool("dry-run", false, "with --fix: print the fixes as a unified diff and write nothing")
 	discoveryFlags(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("kind", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		names := make([]string, len(validate.Kinds))
+		for i, k := range validate.Kinds {
+			names[i] = string(k)
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	})
 	return cmd
 }
 
@@ -76,6 +93,11 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 	}
 	// With JSON output, usage errors too are printed as a JSON object.
 	a.json = format == validate.FormatJSON
+	kindName, _ := fs.GetString("kind")
+	kind, err := validate.ParseKind(kindName)
+	if err != nil {
+		return usageErr(err)
+	}
 	profileName, _ := fs.GetString("profile")
 	profile, err := validate.ParseProfile(profileName)
 	if err != nil {
@@ -93,6 +115,7 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 
 	var targets []validate.Target
 	var pre []validate.Finding
+	var managed []validate.ManagedTree
 	if len(args) > 0 {
 		for _, name := range discoveryFlagNames {
 			if flagChanged(fs, name) {
@@ -100,7 +123,7 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 					"to validate the discovered skills", name))
 			}
 		}
-		targets, pre, err = validate.Collect(cmd.Context(), args)
+		targets, pre, err = validate.Collect(cmd.Context(), args, kind)
 		if err != nil {
 			var pe *validate.PathError
 			if errors.As(err, &pe) {
@@ -108,17 +131,29 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 			}
 			return failErr(err)
 		}
+		if fix {
+			// The managed folders lie in the Claude and Codex homes the
+			// configuration resolves; nothing is discovered.
+			l, err := a.load(cmd, engineOnly)
+			a.json = format == validate.FormatJSON // load re-reads --json
+			if err != nil {
+				return err
+			}
+			managed = managedTrees(l.engine.Env())
+		}
 	} else {
 		l, err := a.load(cmd, withSnapshot)
 		a.json = format == validate.FormatJSON // load re-reads --json
 		if err != nil {
 			return err
 		}
-		targets = discoveredTargets(l.snap)
+		targets = validate.DiscoveredTargets(l.snap, kind)
+		managed = managedTrees(l.engine.Env())
 	}
 	a.color = a.color && format == validate.FormatText
 
-	rep, fixes := validate.Run(cmd.Context(), targets, pre, validate.Options{Profile: profile, Fix: fix, DryRun: dryRun})
+	rep, fixes := validate.Run(cmd.Context(), targets, pre, validate.Options{Profile: profile, Fix: fix, DryRun: dryRun,
+		Managed: managed})
 	if err := cmd.Context().Err(); err != nil {
 		return failErr(err)
 	}
@@ -154,27 +189,10 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// discoveredTargets lists the visible skills of a snapshot, plus the
-// SKILL.md files discovery found but could not load (they have no record,
-// and they are what most needs explaining).
-func discoveredTargets(snap *pipeline.Snapshot) []validate.Target {
-	var out []validate.Target
-	seen := map[string]bool{}
-	add := func(f string) {
-		if !seen[f] {
-			seen[f] = true
-			out = append(out, validate.Target{File: f})
-		}
-	}
-	for _, r := range snap.Visible {
-		add(r.File)
-	}
-	for _, d := range snap.Diagnostics {
-		if d.Severity == pipeline.SeverityError && filepath.Base(d.Path) == scan.SkillFile {
-			add(d.Path)
-		}
-	}
-	return out
+// managedTrees returns the folders --fix must not write in, below the
+// Claude and Codex homes of env.
+func managedTrees(env providers.Env) []validate.ManagedTree {
+	return validate.ManagedTrees(env.ClaudeDir(), env.CodexDir())
 }
 
 // displayPath shows p relative to cwd when it is below it.
@@ -195,6 +213,9 @@ func printFixes(w io.Writer, st style, cwd string, fixes []validate.FileFix, dry
 	for _, f := range fixes {
 		name := displayPath(cwd, f.File)
 		switch {
+		case f.Refused != nil:
+			fmt.Fprintf(w, "%s %s: it lies in %s; it would have %s\n", st.yellow("left alone"), name,
+				f.Refused.What, strings.Join(f.Changes, "; "))
 		case f.Err != nil:
 			failed++
 			fmt.Fprintf(w, "%s %s: %v\n", st.red("not fixed"), name, f.Err)

@@ -86,6 +86,9 @@ func TestValidateCommandExitCodes(t *testing.T) {
 		{"json and format disagree", []string{"--json", "--format", "sarif", "skills"}, exitUsage, "", "disagree"},
 		{"discovery flag with a path", []string{"--include", "codex", "skills"}, exitUsage, "",
 			"--include applies only when no PATH is given"},
+		{"unknown kind", []string{"--kind", "commands", "skills"}, exitUsage, "",
+			`unknown kind "commands": use skill, command, all (did you mean "command"?)`},
+		{"no command in a skills folder", []string{"--kind", "command", "skills"}, exitFail, "no-command-found", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,5 +198,122 @@ func TestValidateCommandDiscovered(t *testing.T) {
 	if code != exitFail || rep.Summary.Skills != 3 || codes["name-uppercase"] != filepath.Join("skills", "bad", "SKILL.md") ||
 		codes["yaml-syntax"] != filepath.Join("skills", "broken", "SKILL.md") {
 		t.Errorf("exit %d, %d skills, findings %v", code, rep.Summary.Skills, codes)
+	}
+}
+
+// fakeHome makes a home folder below dir the user's home for discovery,
+// with no Claude or Codex variables set, and returns it.
+func fakeHome(t *testing.T, dir string) string {
+	t.Helper()
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	return home
+}
+
+// TestValidateCommandKinds checks that, with no PATH, slash commands are
+// left out by default (they once gave name and description errors and a
+// duplicate-name "commands" listing every command) and checked against
+// their own rules with --kind command or all, including a command
+// discovery skipped.
+func TestValidateCommandKinds(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("NO_COLOR", "1")
+	home := fakeHome(t, dir)
+	writeSkill(t, filepath.Join(home, ".claude", "skills", "notes"), "---\nname: notes\ndescription: Take notes.\n---\nbody\n")
+	for name, content := range map[string]string{
+		"deploy.md":          "---\ndescription: Deploy.\nargument-hint: [env]\n---\nDeploy $1.\n",
+		"review.md":          "# Review the diff\n",
+		"frontend/review.md": "Review the frontend.\n",
+		"broken.md":          "---\ndescription: [never closed\n---\nBody\n",
+	} {
+		p := filepath.Join(home, ".claude", "commands", filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		kind             string
+		code             int
+		skills, commands int
+		findings         []string
+	}{
+		{"", exitOK, 1, 0, nil},
+		{"skill", exitOK, 1, 0, nil},
+		{"command", exitFail, 0, 4, []string{"command-yaml-syntax"}},
+		{"all", exitFail, 1, 4, []string{"command-yaml-syntax"}},
+	} {
+		args := []string{"--json", "--user-dir", home, "--no-plugins"}
+		if tt.kind != "" {
+			args = append(args, "--kind", tt.kind)
+		}
+		out, errOut, code, _ := runValidateCmd(t, args...)
+		var rep struct {
+			Summary  struct{ Skills, Commands int }
+			Findings []struct{ Code, File string }
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("--kind %q: %v\n%s\n%s", tt.kind, err, out, errOut)
+		}
+		var codes []string
+		for _, f := range rep.Findings {
+			codes = append(codes, f.Code)
+			if f.Code == "command-yaml-syntax" && filepath.Base(f.File) != "broken.md" {
+				t.Errorf("--kind %q: %+v", tt.kind, f)
+			}
+		}
+		if code != tt.code || rep.Summary.Skills != tt.skills || rep.Summary.Commands != tt.commands ||
+			strings.Join(codes, " ") != strings.Join(tt.findings, " ") {
+			t.Errorf("--kind %q: exit %d, %+v, findings %v\n%s", tt.kind, code, rep.Summary, codes, errOut)
+		}
+	}
+}
+
+// TestValidateCommandFixManaged checks --fix on a PATH that reaches the
+// Claude plugin cache through a symlink, with the Claude home moved by
+// CLAUDE_CONFIG_DIR: the cached file stays byte for byte as it was, the
+// fix report and a managed-tree info say why, the user's own skill is
+// fixed, and the exit status comes from the remaining findings only.
+func TestValidateCommandFixManaged(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("NO_COLOR", "1")
+	fakeHome(t, dir)
+	claude := filepath.Join(dir, "claude-config")
+	t.Setenv("CLAUDE_CONFIG_DIR", claude)
+	cached := writeSkill(t, filepath.Join(claude, "plugins", "cache", "m", "p", "1.0", "skills", "lint"),
+		"---\r\nname: lint\r\ndescription: Lint.\r\n---\r\nbody\r\n")
+	own := writeSkill(t, filepath.Join(dir, "skills", "own"), "---\r\nname: own\r\ndescription: Own.\r\n---\r\nbody\r\n")
+	if err := os.Symlink(filepath.Dir(cached), filepath.Join(dir, "skills", "lint")); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(cached)
+
+	out, errOut, code, _ := runValidateCmd(t, "--fix", "skills")
+	if after, _ := os.ReadFile(cached); !bytes.Equal(before, after) {
+		t.Errorf("--fix wrote into the plugin cache: %q", after)
+	}
+	if fixed, _ := os.ReadFile(own); bytes.Contains(fixed[:20], []byte("\r")) {
+		t.Errorf("the user's own skill was not fixed: %q", fixed)
+	}
+	for _, want := range []string{
+		"left alone " + filepath.Join("skills", "lint", "SKILL.md") + ": it lies in the Claude Code plugin cache; it would have converted",
+		"fixed " + filepath.Join("skills", "own", "SKILL.md"),
+		"managed-tree",
+		"crlf-line-endings",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if code != exitOK { // CRLF is a warning, managed-tree an info
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }

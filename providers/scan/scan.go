@@ -2,9 +2,9 @@
 // folder found under them into a pipeline.Record. It is the only code that
 // walks skill folders. Walks are bounded in depth and folder count, follow
 // symlinked folders with a loop guard, and skip .git, node_modules and
-// hidden folders. Only the frontmatter of each SKILL.md is read, on a
-// bounded worker pool; a Cache lets a rescan skip files whose size and
-// modification time have not changed.
+// (unless Options.Hidden) hidden folders. Only the frontmatter of each
+// SKILL.md is read, on a bounded worker pool; a Cache lets a rescan skip
+// files whose size and modification time have not changed.
 //
 // Command roots (Root.Type == pipeline.TypeCommand) are walked the same way
 // and under the same bounds, but every *.md file in them is a command
@@ -53,6 +53,14 @@ type Options struct {
 	// NoCache leaves Result.Cache nil, for one-shot runs that will not
 	// rescan: building it costs memory at the scan's peak.
 	NoCache bool
+	// Hidden makes the walks enter hidden folders too (.system, .curated,
+	// .claude, ...), all but .git; node_modules stays skipped. Discovery
+	// leaves it off, as the agents do (Codex keeps its bundled skills in
+	// a hidden .system folder); validating a repository turns it on, since
+	// repositories such as openai/skills keep their skills in hidden
+	// folders. Listings are cached with their hidden folders, so one
+	// Cache serves scans with and without it.
+	Hidden bool
 }
 
 // DefaultOptions are the built-in bounds.
@@ -402,10 +410,16 @@ func (wk *walker) visitCommands(ctx context.Context, opt Options, dir, realDir s
 
 // descend calls fn for every sub-folder of a listed folder that the walk
 // may enter: symlinks are resolved (a broken one or a loop is reported),
-// and folders deeper than the depth bound are not entered.
+// and folders deeper than the depth bound are not entered. Hidden folders
+// are entered only with Options.Hidden.
 func (wk *walker) descend(opt Options, dir, realDir string, depth int, l *listing, fn func(child, childReal, name string)) {
 	w, root := &wk.w, wk.root
-	for _, sub := range l.subdirs {
+	subdirs := l.subdirs
+	if opt.Hidden && len(l.hidden) > 0 {
+		subdirs = append(slices.Clip(l.hidden), l.subdirs...)
+		slices.SortFunc(subdirs, func(a, b subdir) int { return strings.Compare(a.name, b.name) })
+	}
+	for _, sub := range subdirs {
 		child := filepath.Join(dir, sub.name)
 		childReal := child // the same string when no symlink is involved: one allocation
 		if realDir != dir {
@@ -449,6 +463,9 @@ type listing struct {
 	// subdirs are the folders (or symlinks) to descend into, sorted;
 	// hidden folders and node_modules are left out.
 	subdirs []subdir
+	// hidden are the hidden folders (or symlinks) but .git, sorted: the
+	// walks enter them only with Options.Hidden.
+	hidden []subdir
 	// commands are the *.md files (or symlinks named so), sorted; hidden
 	// files and SKILL.md are left out.
 	commands []subdir
@@ -518,6 +535,15 @@ func (wk *walker) list(realDir string) (*listing, error) {
 			l.assets = isDir(realDir, e)
 		}
 		if strings.HasPrefix(name, ".") || name == "node_modules" {
+			if name[0] == '.' && name != ".git" {
+				if e.IsDir() {
+					l.hidden = append(l.hidden, subdir{name: name})
+				} else if e.Type()&fs.ModeSymlink != 0 && isDir(realDir, e) {
+					// A broken hidden link (an editor's .#lock file) is
+					// dropped here, not reported by descend.
+					l.hidden = append(l.hidden, subdir{name: name, link: true})
+				}
+			}
 			continue
 		}
 		if isCommandFile(name) {
@@ -772,6 +798,7 @@ func buildCommand(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Rec
 		Location:     root.Location,
 		Kind:         root.Kind,
 		Depth:        root.Depth,
+		Precedence:   root.Precedence,
 		Root:         root.Path,
 		Dir:          c.dir,
 		File:         p.file,
@@ -826,6 +853,7 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 		Location:      root.Location,
 		Kind:          root.Kind,
 		Depth:         root.Depth,
+		Precedence:    root.Precedence,
 		Root:          root.Path,
 		Dir:           c.dir,
 		File:          p.file,
