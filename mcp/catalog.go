@@ -1,10 +1,23 @@
 package mcp
 
 // The catalogue budget: the skill tool's description lists every visible
-// skill only while that fits in Options.Catalog characters. Beyond it the
-// description lists as many skills as fit, in priority order, says how
-// many more are installed and points the model to skills_search, which
-// Update then serves. Every skill still loads by name.
+// skill with its full entry while that fits in Options.Catalog
+// characters. Beyond it the description degrades instead of cutting the
+// list short:
+//
+//  1. every skill is named, if the names fit: one line each in a compact
+//     <skill_names> block inside <available_skills>;
+//  2. with the room left, named skills gain the start of their
+//     description on their line (cut at a word, with an ellipsis);
+//  3. once every skill has that, skills move to full <skill> entries.
+//
+// Each step goes round-robin over groups of skills (one group per
+// provider, and one per plugin for plugin skills), taking each group's
+// skills in priority order, so a large group cannot starve a small one.
+// When not even every name fits, the groups share the names the same way
+// and a note says how many skills are left out. Whenever the catalogue is
+// not complete, skills_search is served (Server.Update). Every skill still
+// loads by name, listed or not.
 
 import (
 	"fmt"
@@ -14,73 +27,351 @@ import (
 	"github.com/ccski/ccski/pipeline"
 )
 
-// onlyListed is the preamble line that stops being true when the list is
-// cut, and cutListed what replaces it.
+// Preamble lines. onlyListed is in Describe's preamble; a degraded
+// catalogue replaces it with shortened when every skill is named, and with
+// cutListed when some are left out.
 const (
 	onlyListed = "- Only use skills listed in <available_skills>; the list is what is installed now and may change during the session."
-	cutListed  = "- <available_skills> shows the highest-priority skills only; more are installed (see the note after the list), and every installed skill loads by name with this tool, listed or not."
+	shortened  = "- <available_skills> is shortened to fit the context: any full <skill> entries come first, then <skill_names> " +
+		"lists the other skills one per line, grouped by provider and plugin: the skill's name, then, when there is room, " +
+		"\" — \" and the start of its description (… marks a cut). A name in <skill_names> loads exactly like a <name>: " +
+		"pass it as written. When no listed skill clearly covers the task, call the " + ToolSkillsSearch +
+		" tool with a few words describing it. The list is what is installed now and may change during the session."
+	cutListed = "- <available_skills> names as many skills as fit the context in <skill_names>, one per line, grouped by " +
+		"provider and plugin; more are installed (see the note after the list). A name in <skill_names> loads exactly " +
+		"like a <name>: pass it as written. Every installed skill loads by name with this tool, listed or not. " +
+		"The list is what is installed now and may change during the session."
 )
 
-// Catalogue renders the skill tool's description for recs (in priority
-// order) within budget characters, and reports how many skills it leaves
-// out. A budget of 0 or less means no budget: it is Describe(recs). When
-// everything fits it is Describe(recs) too. Otherwise it holds the longest
-// prefix of recs whose description, note included, fits; the preamble and
-// the note are always there, so a budget smaller than both gives a
-// description with no skill in it that is longer than the budget.
-func Catalogue(recs []*pipeline.Record, budget int) (desc string, omitted int) {
-	if budget <= 0 || len(recs) == 0 {
-		return Describe(recs), 0
-	}
-	// Each entry takes at least its id and description (escaping only
-	// lengthens them), so no more than hi entries can fit.
-	hi, sum := 0, 0
-	for hi < len(recs) {
-		sum += utf8.RuneCountInString(recs[hi].ID) + utf8.RuneCountInString(recs[hi].Description)
-		if sum > budget {
-			break
-		}
-		hi++
-	}
-	if hi == len(recs) {
-		if full := Describe(recs); utf8.RuneCountInString(full) <= budget {
-			return full, 0
-		}
-		hi = len(recs) - 1 // the full list does not fit
-	}
-	// The cut description grows with the number of entries it shows:
-	// find the largest count that fits.
-	lo := 0
-	best := cutDescription(recs, 0)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		d := cutDescription(recs, mid)
-		if utf8.RuneCountInString(d) <= budget {
-			lo, best = mid, d
-		} else {
-			hi = mid - 1
-		}
-	}
-	return best, len(recs) - lo
+// Parts of the compact block. lineSep separates a name from the start of
+// its description: skill names are single words, so the name is what
+// comes before it.
+const (
+	namesOpen  = "<skill_names>\n"
+	namesClose = "</skill_names>\n"
+	lineSep    = " — "
+	// shortDescription is the most characters of a description a
+	// <skill_names> line holds, ellipsis included.
+	shortDescription = 100
+)
+
+// CatalogueStats says how a catalogue shows the skills it was given.
+type CatalogueStats struct {
+	// Full counts <skill> entries: name, whole description, provider
+	// and location.
+	Full int
+	// Short counts <skill_names> lines with the start of a description
+	// (the whole one when it is short).
+	Short int
+	// NameOnly counts <skill_names> lines with the name alone.
+	NameOnly int
+	// Omitted counts skills the description does not name.
+	Omitted int
 }
 
-// cutDescription is the description that lists recs[:n] and says that
-// the rest exist.
-func cutDescription(recs []*pipeline.Record, n int) string {
-	var d string
-	if n > 0 {
-		d = Describe(recs[:n])
-	} else {
-		// Describe holds a "no skills" placeholder for an empty list,
-		// which would be false here: keep the block empty.
-		d = Describe(nil)
-		open, end := "<available_skills>\n", "</available_skills>"
-		if i, j := strings.Index(d, open), strings.LastIndex(d, end); i >= 0 && j > i {
-			d = d[:i+len(open)] + d[j:]
+// Named is the number of skills the description names.
+func (s CatalogueStats) Named() int { return s.Full + s.Short + s.NameOnly }
+
+// Complete reports whether every skill has its full entry.
+func (s CatalogueStats) Complete() bool { return s.Short+s.NameOnly+s.Omitted == 0 }
+
+// Catalogue renders the skill tool's description for recs (in priority
+// order) within budget characters. A budget of 0 or less means no budget:
+// it is Describe(recs). When everything fits it is Describe(recs) too.
+// Otherwise it degrades as the file comment says. The result depends only
+// on recs and budget. The preamble, and the note when skills are left out,
+// are always there, so a budget smaller than both gives a description
+// with no skill in it that is longer than the budget.
+func Catalogue(recs []*pipeline.Record, budget int) (string, CatalogueStats) {
+	if budget <= 0 || len(recs) == 0 {
+		return Describe(recs), CatalogueStats{Full: len(recs)}
+	}
+	if describeFits(recs, budget) {
+		return Describe(recs), CatalogueStats{Full: len(recs)}
+	}
+	p := newPlan(recs)
+	// First try: every name, then descriptions for all, then full
+	// entries.
+	p.left = budget - p.overhead(false)
+	if p.namesCost() <= p.left {
+		p.raise(tierName)
+		p.measureDescriptions()
+		if p.raise(tierShort) {
+			p.raise(tierFull)
+		}
+		return p.render(false)
+	}
+	// Not every name fits: share the names out, keeping room for the note,
+	// sized at first for every skill left out. While the room a note on
+	// one skill fewer would free lets another name in, take it: with that
+	// name in, the note is that short. The note is never sized for fewer
+	// than one skill: the first try did not fit every name, and the cut
+	// preamble with the shortest note is longer than the first try's
+	// preamble (TestCatalogueCutPreamble), so the last name cannot fit
+	// here either.
+	reserved := len(recs)
+	p.left = budget - p.overhead(true) - noteLen(reserved)
+	p.raise(tierName)
+	for {
+		k := max(len(recs)-p.named-1, 1)
+		free := noteLen(reserved) - noteLen(k)
+		if free <= 0 {
+			break
+		}
+		before := p.named
+		p.left += free
+		if p.raise(tierName); p.named == before {
+			p.left -= free
+			break
+		}
+		reserved = k
+	}
+	return p.render(true)
+}
+
+// noteLen is the length of the note on k skills left out, with the blank
+// line before it.
+func noteLen(k int) int { return utf8.RuneCountInString("\n\n" + moreNote(k)) }
+
+// tier is how much of one skill the catalogue shows.
+type tier uint8
+
+const (
+	tierOmitted tier = iota // not named
+	tierName                // a <skill_names> line, name only
+	tierShort               // a <skill_names> line with the start of the description
+	tierFull                // a <skill> entry
+)
+
+// plan decides the tier of every skill under a character budget.
+type plan struct {
+	recs []*pipeline.Record
+	// groups holds indices into recs: one group per provider, and one per
+	// plugin for plugin skills, in order of first appearance; each in
+	// priority order.
+	groups [][]int
+	tier   []tier
+	// Lengths in characters of each skill's escaped id, of its escaped
+	// short description and of its <skill> entry; the last two are
+	// measured only once every name fits (measureDescriptions).
+	idLen, shortLen, full []int
+	lines                 int // skills on <skill_names> lines
+	named                 int // skills named, in entries or lines
+	left                  int // characters still free
+}
+
+// groupKey identifies the group a skill is shared out in: its plugin for
+// a plugin skill, else its provider.
+type groupKey struct{ provider, plugin, marketplace string }
+
+func newPlan(recs []*pipeline.Record) *plan {
+	p := &plan{recs: recs, tier: make([]tier, len(recs)), idLen: make([]int, len(recs))}
+	index := map[groupKey]int{}
+	var last groupKey
+	g := -1
+	for i, r := range recs {
+		k := groupKey{provider: r.Provider}
+		if r.Plugin != nil {
+			k.plugin, k.marketplace = r.Plugin.Plugin, r.Plugin.Marketplace
+		}
+		if k != last || g < 0 { // a group's skills mostly come in a run
+			var ok bool
+			if g, ok = index[k]; !ok {
+				g = len(p.groups)
+				index[k] = g
+				p.groups = append(p.groups, nil)
+			}
+			last = k
+		}
+		p.groups[g] = append(p.groups[g], i)
+		p.idLen[i] = escapedLen(r.ID)
+	}
+	return p
+}
+
+// measureDescriptions measures the short description and the full entry
+// of every skill, for the tiers above names.
+func (p *plan) measureDescriptions() {
+	p.shortLen, p.full = make([]int, len(p.recs)), make([]int, len(p.recs))
+	for i, r := range p.recs {
+		p.shortLen[i] = escapedLen(shorten(r.Description, shortDescription))
+		p.full[i] = entryLen(r)
+	}
+}
+
+// describeFits reports whether Describe(recs) fits in budget characters;
+// it stops measuring as soon as it does not.
+func describeFits(recs []*pipeline.Record, budget int) bool {
+	n := utf8.RuneCountInString(preamble + blockOpen + blockClose)
+	for _, r := range recs {
+		if n += entryLen(r); n > budget {
+			return false
 		}
 	}
-	d = strings.Replace(d, onlyListed, cutListed, 1)
-	return d + "\n\n" + moreNote(len(recs)-n)
+	return n <= budget
+}
+
+// overhead is the length of a degraded description with no skill and no
+// note in it.
+func (p *plan) overhead(cut bool) int {
+	return utf8.RuneCountInString(header(cut)) + utf8.RuneCountInString(blockOpen+blockClose)
+}
+
+// namesCost is the length of the <skill_names> block naming every skill.
+func (p *plan) namesCost() int {
+	n := utf8.RuneCountInString(namesOpen + namesClose)
+	for _, l := range p.idLen {
+		n += l + 1
+	}
+	return n
+}
+
+// cost is what raising skill i one tier, to t, adds to the description.
+func (p *plan) cost(i int, t tier) int {
+	switch t {
+	case tierName:
+		c := p.idLen[i] + 1
+		if p.lines == 0 {
+			c += utf8.RuneCountInString(namesOpen + namesClose)
+		}
+		return c
+	case tierShort:
+		if p.shortLen[i] == 0 {
+			return 0
+		}
+		return utf8.RuneCountInString(lineSep) + p.shortLen[i]
+	default: // tierFull replaces the line; the block's tags stay counted
+		line := p.idLen[i] + 1
+		if p.shortLen[i] > 0 {
+			line += utf8.RuneCountInString(lineSep) + p.shortLen[i]
+		}
+		return p.full[i] - line
+	}
+}
+
+// raise lifts skills one tier, to t, round-robin over the groups: each
+// turn a group lifts its next skill below t in priority order, until the
+// skill it is at no longer fits; then the group stops. It reports whether
+// every skill reached t. Every skill below t must be one tier below it.
+func (p *plan) raise(t tier) bool {
+	next := make([]int, len(p.groups))
+	active := make([]int, len(p.groups))
+	for g := range active {
+		active[g] = g
+	}
+	all := true
+	for len(active) > 0 {
+		still := active[:0]
+		for _, g := range active {
+			members := p.groups[g]
+			for next[g] < len(members) && p.tier[members[next[g]]] >= t {
+				next[g]++
+			}
+			if next[g] == len(members) {
+				continue
+			}
+			i := members[next[g]]
+			c := p.cost(i, t)
+			if c > p.left {
+				all = false
+				continue
+			}
+			p.left -= c
+			p.tier[i] = t
+			next[g]++
+			switch t {
+			case tierName:
+				p.lines++
+				p.named++
+			case tierFull:
+				p.lines--
+			}
+			still = append(still, g)
+		}
+		active = still
+	}
+	return all
+}
+
+// Block tags of <available_skills>.
+const (
+	blockOpen  = "<available_skills>\n"
+	blockClose = "</available_skills>"
+)
+
+// render writes the planned description, with the preamble line for a
+// cut list when cut is set, and the note when skills are left out.
+func (p *plan) render(cut bool) (string, CatalogueStats) {
+	var st CatalogueStats
+	var b strings.Builder
+	b.WriteString(header(cut))
+	b.WriteString(blockOpen)
+	for i, r := range p.recs {
+		if p.tier[i] == tierFull {
+			writeEntry(&b, r)
+			st.Full++
+		}
+	}
+	if p.lines > 0 {
+		b.WriteString(namesOpen)
+		for _, members := range p.groups {
+			for _, i := range members {
+				switch {
+				case p.tier[i] == tierOmitted || p.tier[i] == tierFull:
+					continue
+				case p.tier[i] == tierShort && p.shortLen[i] > 0:
+					escape(&b, p.recs[i].ID)
+					b.WriteString(lineSep)
+					escape(&b, shorten(p.recs[i].Description, shortDescription))
+					st.Short++
+				default:
+					escape(&b, p.recs[i].ID)
+					st.NameOnly++
+				}
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(namesClose)
+	}
+	b.WriteString(blockClose)
+	st.Omitted = len(p.recs) - st.Named()
+	if st.Omitted > 0 {
+		b.WriteString("\n\n")
+		b.WriteString(moreNote(st.Omitted))
+	}
+	return b.String(), st
+}
+
+// header is Describe's preamble for a degraded catalogue: every skill
+// named, or, with cut, some left out.
+func header(cut bool) string {
+	line := shortened
+	if cut {
+		line = cutListed
+	}
+	return strings.Replace(preamble, onlyListed, line, 1)
+}
+
+// shorten returns s when it has at most limit characters; otherwise its
+// start, cut after a whole word when one ends in the second half of the
+// room, without trailing punctuation, and "…", limit characters at most.
+func shorten(s string, limit int) string {
+	if utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	end, n := 0, 0
+	for end < len(s) && n < limit-1 {
+		_, size := utf8.DecodeRuneInString(s[end:])
+		end += size
+		n++
+	}
+	head := s[:end]
+	if s[end] != ' ' { // the cut falls inside a word: drop it
+		if sp := strings.LastIndexByte(head, ' '); sp > 0 && utf8.RuneCountInString(head[:sp]) >= limit/2 {
+			head = head[:sp]
+		}
+	}
+	return strings.TrimRight(head, " ,;:.-–—(") + "…"
 }
 
 // moreNote tells the model about the skills the list leaves out.

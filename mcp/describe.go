@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ccski/ccski/pipeline"
 )
@@ -26,23 +27,69 @@ func Describe(recs []*pipeline.Record) string {
 	var b strings.Builder
 	b.Grow(len(preamble) + 64 + len(recs)*200)
 	b.WriteString(preamble)
-	b.WriteString("<available_skills>\n")
+	b.WriteString(blockOpen)
 	if len(recs) == 0 {
 		b.WriteString("<skill>\n<name>none</name>\n<description>No skills are installed.</description>\n</skill>\n")
 	}
 	for _, r := range recs {
-		b.WriteString("<skill>\n<name>")
-		escape(&b, r.ID)
-		b.WriteString("</name>\n<description>")
-		escape(&b, r.Description)
-		b.WriteString("</description>\n<provider>")
-		escape(&b, r.Provider)
-		b.WriteString("</provider>\n<location>")
-		escape(&b, string(r.Location))
-		b.WriteString("</location>\n</skill>\n")
+		writeEntry(&b, r)
 	}
-	b.WriteString("</available_skills>")
+	b.WriteString(blockClose)
 	return b.String()
+}
+
+// The tags of one <skill> entry, in order around the escaped id,
+// description, provider and location.
+const (
+	entryName        = "<skill>\n<name>"
+	entryDescription = "</name>\n<description>"
+	entryProvider    = "</description>\n<provider>"
+	entryLocation    = "</provider>\n<location>"
+	entryEnd         = "</location>\n</skill>\n"
+)
+
+// writeEntry writes r's <skill> entry.
+func writeEntry(b *strings.Builder, r *pipeline.Record) {
+	b.WriteString(entryName)
+	escape(b, r.ID)
+	b.WriteString(entryDescription)
+	escape(b, r.Description)
+	b.WriteString(entryProvider)
+	escape(b, r.Provider)
+	b.WriteString(entryLocation)
+	escape(b, string(r.Location))
+	b.WriteString(entryEnd)
+}
+
+// entryLen is the length in characters of r's <skill> entry.
+func entryLen(r *pipeline.Record) int {
+	return len(entryName+entryDescription+entryProvider+entryLocation+entryEnd) +
+		escapedLen(r.ID) + escapedLen(r.Description) + escapedLen(r.Provider) + escapedLen(string(r.Location))
+}
+
+// escapedLen is the length in characters of s once escaped, counted as
+// utf8.RuneCountInString counts (an invalid byte is one character).
+func escapedLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			n++
+			continue
+		}
+		switch c {
+		case '&':
+			n += len("&amp;")
+		case '<', '>':
+			n += len("&lt;")
+		default:
+			n++
+		}
+		i++
+	}
+	return n
 }
 
 // xmlText escapes the three characters that matter in XML text content;
