@@ -21,7 +21,9 @@ type Config struct {
 	Exclude []string `koanf:"exclude"`
 	// State is enabled, disabled or all.
 	State string `koanf:"state"`
-	// Priority orders root kinds for dedupe, highest first.
+	// Priority orders root kinds for dedupe, highest first. Each of the
+	// claude, codex and agents providers ranks its own user and project
+	// copies by its precedence option (providers.<name>.precedence).
 	Priority []string `koanf:"priority"`
 	// Limits bound every walk.
 	Limits Limits `koanf:"limits"`
@@ -73,7 +75,8 @@ type MCP struct {
 	// skills_search, sources, ask.
 	Tools []string `koanf:"tools"`
 	// Catalog is the character budget of the skill tool's list of
-	// skills; beyond it the list is cut and skills_search is served. 0
+	// skills; beyond it the list degrades (names first, then shortened
+	// descriptions, then full entries) and skills_search is served. 0
 	// means no budget.
 	Catalog int `koanf:"catalog"`
 	// AskContext caps the SKILL.md text the ask tool sends to the
@@ -90,9 +93,9 @@ func Default() Config {
 		Priority: []string{"custom", "project", "workspace-agent", "workspace-shared", "workspace-root", "user-agent", "user-shared", "system", "plugin"},
 		Limits:   Limits{MaxDepth: 6, MaxDirs: 20000},
 		Providers: map[string]Provider{
-			"claude":      {Enabled: true, Options: map[string]any{"home": ""}},
-			"codex":       {Enabled: true, Options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}}},
-			"agents":      {Enabled: true, Options: map[string]any{"dynamic": true}},
+			"claude":      {Enabled: true, Options: map[string]any{"home": "", "precedence": "user"}},
+			"codex":       {Enabled: true, Options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}, "precedence": "project"}},
+			"agents":      {Enabled: true, Options: map[string]any{"dynamic": true, "precedence": "project"}},
 			"marketplace": {Enabled: true, Options: map[string]any{"plugins_file": "", "plugins_root": "", "commands": true}},
 			"project":     {Enabled: true, Options: map[string]any{}},
 			"custom":      {Enabled: true, Options: map[string]any{"dirs": []any{}}},

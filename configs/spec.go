@@ -105,6 +105,9 @@ func newSpec(defaults Config) (*spec, error) {
 	}{
 		{"state", oneOf("enabled", "disabled", "all")},
 		{"mcp.transport", oneOf("stdio", "http", "sse")},
+		{"providers.claude.precedence", oneOf("user", "project")},
+		{"providers.codex.precedence", oneOf("user", "project")},
+		{"providers.agents.precedence", oneOf("user", "project")},
 		{"mcp.log_level", oneOf("debug", "info", "warn", "error")},
 		{"mcp.log_format", oneOf("text", "json")},
 		{"priority", func(n *node) { n.enum, n.unique = slices.Clone(defaults.Priority), true }},

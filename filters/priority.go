@@ -9,10 +9,24 @@ import (
 
 // Priority ranks copies of the same skill. It is immutable and safe for
 // concurrent use.
+//
+// Each record gets a rank of its own, from its root kind and its
+// provider's precedence (pipeline.Precedence), and records compare by rank
+// first, so the order is total and transitive whatever the mix of
+// providers. The kind order puts every workspace kind before every user
+// kind by default. A record at the level its precedence prefers, whose
+// kind the kind order puts below a kind of the other level, is lifted to
+// just above the highest kind of that other level, keeping the order of
+// the kinds it lifts: with Claude's default precedence (user), a skill in
+// ~/.claude/skills ranks just above every workspace kind, so it wins over
+// the project's .claude/skills copy, while custom folders and skill_dirs
+// still rank first.
 type Priority struct {
 	kinds     []pipeline.Kind       // every kind, highest first
 	kindRank  map[pipeline.Kind]int // index into kinds
 	providers map[string]int        // lower-cased name -> index in the order
+	// top is, for each level, the index of its highest-ranked kind.
+	top map[pipeline.Location]int
 }
 
 // NewPriority builds a ranking. kinds lists root kinds from the highest
@@ -45,6 +59,14 @@ func NewPriority(kinds []pipeline.Kind, providerOrder []string) (*Priority, erro
 	for _, k := range defaults {
 		if _, ok := p.kindRank[k]; !ok {
 			add(k)
+		}
+	}
+	p.top = map[pipeline.Location]int{}
+	for i, k := range p.kinds {
+		if l := k.Level(); l != "" {
+			if _, ok := p.top[l]; !ok {
+				p.top[l] = i
+			}
 		}
 	}
 	if providerOrder == nil {
@@ -88,6 +110,43 @@ func (p *Priority) kindIndex(k pipeline.Kind) int {
 	return len(p.kinds)
 }
 
+// rank places a record in the kind order. Kind i ranks at slot 2i+1. A
+// record that its precedence lifts (see Priority) ranks at slot 2t, just
+// above kind t, the highest kind of the level it beats, with its own kind
+// index as the second key so that lifted kinds keep their order. Smaller
+// ranks win.
+type rank struct{ slot, sub int }
+
+func (p *Priority) rank(r *pipeline.Record) rank {
+	i := p.kindIndex(r.Kind)
+	if t, ok := p.liftTo(r, i); ok {
+		return rank{2 * t, i}
+	}
+	return rank{2*i + 1, 0}
+}
+
+// liftTo returns the index of the kind a record of kind index i ranks just
+// above, and true, when its precedence lifts it; false when it ranks at
+// its kind.
+func (p *Priority) liftTo(r *pipeline.Record, i int) (int, bool) {
+	pr := r.Precedence
+	if pr == nil || r.Kind.Level() == "" || r.Kind.Level() != pr.Prefer {
+		return 0, false
+	}
+	t, ok := p.top[pipeline.OtherLevel(pr.Prefer)]
+	if !ok || i < t {
+		return 0, false
+	}
+	return t, true
+}
+
+func (a rank) less(b rank) bool {
+	if a.slot != b.slot {
+		return a.slot < b.slot
+	}
+	return a.sub < b.sub
+}
+
 // compareProviders orders providers: listed ones by their position, then
 // the others alphabetically. It returns a negative number when a ranks
 // first.
@@ -122,8 +181,8 @@ const (
 // compare returns the deciding criterion and whether a wins over b. When
 // no rule separates them, it returns byNone and false.
 func (p *Priority) compare(a, b *pipeline.Record) (criterion, bool) {
-	if ka, kb := p.kindIndex(a.Kind), p.kindIndex(b.Kind); ka != kb {
-		return byKind, ka < kb
+	if ra, rb := p.rank(a), p.rank(b); ra != rb {
+		return byKind, ra.less(rb)
 	}
 	if a.Depth != b.Depth {
 		return byDepth, a.Depth < b.Depth
@@ -143,8 +202,9 @@ func (p *Priority) compare(a, b *pipeline.Record) (criterion, bool) {
 	return byNone, false
 }
 
-// Less reports whether a wins over b: a has the higher-priority kind, or
-// the same kind and a nearer workspace (smaller Depth), or the same depth
+// Less reports whether a wins over b: a has the higher rank (its kind, as
+// its provider's precedence places it; see Priority), or the same rank
+// and a nearer workspace (smaller Depth), or the same depth
 // and a newer SKILL.md, or the same time and an earlier provider, or the
 // same provider and a lexically smaller Dir (then ID), so that the order
 // is total and deterministic.
@@ -154,11 +214,16 @@ func (p *Priority) Less(a, b *pipeline.Record) bool {
 }
 
 // Explain says in a few words why winner beats loser, for example
-// "higher priority: workspace-agent over user-agent" or "newer file".
+// "higher priority: workspace-agent over user-agent", "newer file" or,
+// when a provider's precedence decided, its rule: "Claude Code ranks
+// personal over project (providers.claude.precedence: user)".
 func (p *Priority) Explain(winner, loser *pipeline.Record) string {
 	c, _ := p.compare(winner, loser)
 	switch c {
 	case byKind:
+		if rule := p.precedenceRule(winner, loser); rule != "" {
+			return rule
+		}
 		return fmt.Sprintf("higher priority: %s over %s", kindName(winner.Kind), kindName(loser.Kind))
 	case byDepth:
 		return fmt.Sprintf("nearer workspace: depth %d over %d", winner.Depth, loser.Depth)
@@ -172,6 +237,32 @@ func (p *Priority) Explain(winner, loser *pipeline.Record) string {
 		return "equal rank; earlier id"
 	}
 	return "same record"
+}
+
+// precedenceRule returns the rule of the precedence that ranks winner
+// over loser, or "" when the kind order alone does. When winner's rule
+// lifted it above a kind the kind order puts first, that is the rule (or,
+// against a loser at winner's own level, what the lift did); when both
+// share a rule that puts winner's level before loser's, it is that rule.
+func (p *Priority) precedenceRule(winner, loser *pipeline.Record) string {
+	pr := winner.Precedence
+	if pr == nil {
+		return ""
+	}
+	other := pipeline.OtherLevel(pr.Prefer)
+	wi, li := p.kindIndex(winner.Kind), p.kindIndex(loser.Kind)
+	if _, lifted := p.liftTo(winner, wi); lifted && wi >= li {
+		if loser.Kind.Level() == other {
+			return pr.Rule()
+		}
+		return fmt.Sprintf("%s %s skills rank above every %s skill (%s: %s)", winner.Provider, pr.Prefer, other,
+			pr.Option, pr.Prefer)
+	}
+	if loser.Precedence != nil && *loser.Precedence == *pr && winner.Kind.Level() == pr.Prefer &&
+		loser.Kind.Level() == other {
+		return pr.Rule()
+	}
+	return ""
 }
 
 func kindName(k pipeline.Kind) string {

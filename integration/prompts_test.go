@@ -34,10 +34,11 @@ const lintKit = "home/.claude/plugins/cache/tool-market/lint-kit/1.2.0"
 func addCommands(t *testing.T, m *machine.Machine) {
 	t.Helper()
 	files := map[string]string{
-		"work/repo/.claude/commands/deploy.md": "---\ndescription: Deploy the service.\nargument-hint: <env> [tag]\n---\n" +
+		// Claude Code ranks personal commands over project ones.
+		"home/.claude/commands/deploy.md": "---\ndescription: Deploy the service.\nargument-hint: <env> [tag]\n---\n" +
 			"Deploy $1 at tag $2.\nEverything: $ARGUMENTS\n",
 		"work/repo/.claude/commands/frontend/review.md": "# Review the frontend\n\nReview $ARGUMENTS.\n",
-		"home/.claude/commands/deploy.md":               "User copy: hidden by the workspace one.\n",
+		"work/repo/.claude/commands/deploy.md":          "Project copy: hidden by the personal one.\n",
 		"home/.claude/commands/broken.md":               "---\ndescription: [never closed\n---\nBody\n",
 		"home/.codex/prompts/sp.specify.md": "---\ndescription: Write a feature specification.\nhandoffs:\n" +
 			"  - label: Plan it\n    agent: sp.plan\n    send: true\n---\nSpecify: $ARGUMENTS\n",
@@ -155,7 +156,7 @@ func TestPromptsEndToEnd(t *testing.T) {
 				t.Errorf("generic argument description %q", generic)
 			}
 			want := map[string]entry{
-				"deploy":          {"Deploy the service.", "<env> [tag]", "claude@project:/deploy", "claude"},
+				"deploy":          {"Deploy the service.", "<env> [tag]", "claude@user:/deploy", "claude"},
 				"frontend:review": {"Review the frontend", generic, "claude:/frontend:review", "claude"},
 				"sp.specify":      {"Write a feature specification.", generic, "codex:/sp.specify", "codex"},
 				"sp.plan":         {"Plan the feature.", generic, "codex:/sp.plan", "codex"},
@@ -164,7 +165,7 @@ func TestPromptsEndToEnd(t *testing.T) {
 			if d := cmp.Diff(want, summary); d != "" {
 				t.Errorf("prompts (-want +got):\n%s", d)
 			}
-			if f, _ := got["deploy"].Meta["file"].(string); f != filepath.Join(m.Workspace, ".claude", "commands", "deploy.md") {
+			if f, _ := got["deploy"].Meta["file"].(string); f != filepath.Join(m.Home, ".claude", "commands", "deploy.md") {
 				t.Errorf("deploy file = %q", f)
 			}
 			handoffs, _ := json.Marshal([]any{got["sp.specify"].Meta["handoffs"], got["sp.plan"].Meta["handoffs"]})
@@ -273,7 +274,7 @@ func TestCommandsInCLI(t *testing.T) {
 		ids = append(ids, rec["id"].(string))
 	}
 	sort.Strings(ids)
-	want := []string{"claude:/@lint-kit:fix", "claude:/frontend:review", "claude@project:/deploy", "codex:/sp.plan", "codex:/sp.specify"}
+	want := []string{"claude:/@lint-kit:fix", "claude:/frontend:review", "claude@user:/deploy", "codex:/sp.plan", "codex:/sp.specify"}
 	if d := cmp.Diff(want, ids); d != "" {
 		t.Errorf("list --kind command (-want +got):\n%s", d)
 	}
@@ -292,7 +293,7 @@ func TestCommandsInCLI(t *testing.T) {
 
 	r = run(t, m, "list")
 	mustOK(t, r)
-	for _, s := range []string{"Commands (5)", "- claude@project:/deploy", "- codex:/sp.specify"} {
+	for _, s := range []string{"Commands (5)", "- claude@user:/deploy", "- codex:/sp.specify"} {
 		if !strings.Contains(r.stdout, s) {
 			t.Errorf("list does not show %q:\n%s", s, r.stdout)
 		}
@@ -318,7 +319,8 @@ func TestCommandsInCLI(t *testing.T) {
 			t.Errorf("sources --kind command lists the %s root %s", root.Type, root.Path)
 		}
 	}
-	if len(src.Hidden) != 1 || src.Hidden[0].ID != "claude@user:/deploy" || !strings.Contains(src.Hidden[0].Reason, "shadowed by claude@project:/deploy") {
+	if len(src.Hidden) != 1 || src.Hidden[0].ID != "claude@project:/deploy" ||
+		!strings.Contains(src.Hidden[0].Reason, "shadowed by claude@user:/deploy (Claude Code ranks personal over project") {
 		t.Errorf("hidden: %+v", src.Hidden)
 	}
 	found := false

@@ -54,12 +54,16 @@ type DiagnosticCounts struct {
 
 // SourcesOutput is the structured result of the sources tool.
 type SourcesOutput struct {
-	Roots       []SourceRoot     `json:"roots"`
-	Providers   []SourceProvider `json:"providers"`
-	Skills      Counts           `json:"skills"`
-	Commands    Counts           `json:"commands"`
-	Hidden      int              `json:"hidden"`
-	Diagnostics DiagnosticCounts `json:"diagnostics"`
+	// Priority and Precedence say how copies of one skill are ranked, as
+	// in `ccski sources --json` (see pipeline.SourcesReport).
+	Priority    []pipeline.Kind           `json:"priority"`
+	Precedence  []pipeline.PrecedenceRule `json:"precedence"`
+	Roots       []SourceRoot              `json:"roots"`
+	Providers   []SourceProvider          `json:"providers"`
+	Skills      Counts                    `json:"skills"`
+	Commands    Counts                    `json:"commands"`
+	Hidden      int                       `json:"hidden"`
+	Diagnostics DiagnosticCounts          `json:"diagnostics"`
 	// Message says what is wrong when nothing was found.
 	Message string `json:"message,omitempty"`
 }
@@ -84,8 +88,25 @@ func sourcesTool() *sdk.Tool {
 		InputSchema: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
 		OutputSchema: map[string]any{
 			"type":     "object",
-			"required": []any{"roots", "providers", "skills", "commands", "hidden", "diagnostics"},
+			"required": []any{"priority", "precedence", "roots", "providers", "skills", "commands", "hidden", "diagnostics"},
 			"properties": map[string]any{
+				"priority": map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+					"description": "Root kinds, highest first: a copy of a skill from a higher kind wins."},
+				"precedence": map[string]any{"type": "array",
+					"description": "Each provider's rule for its own user and project copies, which adjusts the kind order.",
+					"items": map[string]any{
+						"type":     "object",
+						"required": []any{"providers", "prefer", "option", "hostPrefers", "hostRule", "rule"},
+						"properties": map[string]any{
+							"providers":   map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+							"prefer":      map[string]any{"type": "string", "enum": []any{"user", "project"}},
+							"option":      str("The ccski.yaml key that sets the rule."),
+							"hostPrefers": map[string]any{"type": "string", "enum": []any{"user", "project"}},
+							"hostRule":    str("How the host itself ranks the two levels."),
+							"rule":        str("The rule in words."),
+						},
+						"additionalProperties": false,
+					}},
 				"roots": map[string]any{"type": "array", "items": map[string]any{
 					"type": "object",
 					"required": []any{"path", "type", "provider", "source", "location", "kind", "exists", "skills",
@@ -95,7 +116,7 @@ func sourcesTool() *sdk.Tool {
 						"type":     map[string]any{"type": "string", "enum": []any{"skill", "command"}},
 						"provider": str("The provider given to what the root holds."),
 						"source":   str("The provider plugin that planned the root."),
-						"location": str("project, user, plugin or custom."),
+						"location": str("project, user, plugin, custom or system."),
 						"kind":     str("The root kind, which ranks duplicates."),
 						"exists":   map[string]any{"type": "boolean"},
 						"skills":   integer("Skills (commands for a command root) found, before filtering."),
@@ -146,7 +167,8 @@ func (s *Server) callSources(_ context.Context, _ *sdk.CallToolRequest, _ struct
 // snap.Sources, the report `ccski sources --json` prints.
 func Sources(snap *pipeline.Snapshot) SourcesOutput {
 	rep := snap.Sources("")
-	out := SourcesOutput{Roots: make([]SourceRoot, 0, len(rep.Roots)), Providers: []SourceProvider{}, Hidden: len(rep.Hidden)}
+	out := SourcesOutput{Priority: rep.Priority, Precedence: rep.Precedence,
+		Roots: make([]SourceRoot, 0, len(rep.Roots)), Providers: []SourceProvider{}, Hidden: len(rep.Hidden)}
 	out.Skills, out.Commands = snap.Tally()
 	byName := map[string]int{} // provider -> index in out.Providers
 	provider := func(name string) *SourceProvider {

@@ -137,4 +137,28 @@ func TestSourcesEngine(t *testing.T) {
 	if !found || got.Skills.Visible != 1 {
 		t.Errorf("the claude user root is not reported with its skill: %+v", got.Roots)
 	}
+	// The ranking rules are reported as `ccski sources` states them, and
+	// Codex's bundled skills are a system root.
+	rules := map[string]string{}
+	for _, r := range got.Precedence {
+		rules[strings.Join(r.Providers, ",")] = r.Rule
+	}
+	if want := "Claude Code ranks personal over project (providers.claude.precedence: user)"; rules["claude"] != want {
+		t.Errorf("claude rule = %q, want %q (rules %v)", rules["claude"], want, rules)
+	}
+	if want := "Codex ranks repo over user (providers.codex.precedence: project)"; rules["codex"] != want {
+		t.Errorf("codex rule = %q, want %q (rules %v)", rules["codex"], want, rules)
+	}
+	if len(got.Priority) == 0 || got.Priority[0] != pipeline.KindCustom {
+		t.Errorf("priority = %v, want the kind order from custom down", got.Priority)
+	}
+	system := false
+	for _, r := range got.Roots {
+		if r.Path == filepath.Join(tr.home, ".codex", "skills", ".system") {
+			system = r.Location == pipeline.LocationSystem && r.Kind == pipeline.KindSystem
+		}
+	}
+	if !system {
+		t.Errorf("no system root for ~/.codex/skills/.system: %+v", got.Roots)
+	}
 }

@@ -1,5 +1,7 @@
 package pipeline
 
+import "slices"
+
 // The sources report answers "why is my skill missing?": every root
 // discovery considered and what it gave, every copy the stages hid and
 // why, and every problem found. `ccski sources --json` prints a
@@ -33,12 +35,30 @@ type HiddenCopy struct {
 	By string `json:"by,omitempty"`
 }
 
+// PrecedenceRule is one provider rule in the sources report: the
+// providers whose roots carry it, and the rule itself.
+type PrecedenceRule struct {
+	// Providers are the provider names of the roots that carry the rule,
+	// sorted ("agents", "cursor", "gemini", ... for
+	// providers.agents.precedence).
+	Providers []string `json:"providers"`
+	Precedence
+	// Rule says it in words (see Precedence.Rule).
+	Rule string `json:"rule"`
+}
+
 // SourcesReport is the sources report of a snapshot. Its slices are never
 // nil, so they encode as [] rather than null.
 type SourcesReport struct {
-	Roots       []SourceRoot `json:"roots"`
-	Diagnostics []Diagnostic `json:"diagnostics"`
-	Hidden      []HiddenCopy `json:"hidden"`
+	// Priority is the root kind order copies of one skill are ranked by,
+	// highest first, and Precedence the provider rules that rank a
+	// provider's own user and project copies within it (see
+	// filters.Priority).
+	Priority    []Kind           `json:"priority"`
+	Precedence  []PrecedenceRule `json:"precedence"`
+	Roots       []SourceRoot     `json:"roots"`
+	Diagnostics []Diagnostic     `json:"diagnostics"`
+	Hidden      []HiddenCopy     `json:"hidden"`
 	// Discovered and Visible count the records of the reported type.
 	Discovered int `json:"discovered"`
 	Visible    int `json:"visible"`
@@ -49,7 +69,11 @@ type SourcesReport struct {
 // counts of that type; "" keeps everything. Diagnostics are never
 // filtered, and the report shares the snapshot's slice of them.
 func (s *Snapshot) Sources(kind Type) SourcesReport {
-	out := SourcesReport{Roots: []SourceRoot{}, Diagnostics: s.Diagnostics, Hidden: []HiddenCopy{}}
+	out := SourcesReport{Priority: s.Priority, Precedence: precedenceRules(s.Roots, kind),
+		Roots: []SourceRoot{}, Diagnostics: s.Diagnostics, Hidden: []HiddenCopy{}}
+	if out.Priority == nil {
+		out.Priority = DefaultPriority()
+	}
 	if out.Diagnostics == nil {
 		out.Diagnostics = []Diagnostic{}
 	}
@@ -79,6 +103,32 @@ func (s *Snapshot) Sources(kind Type) SourcesReport {
 		out.Discovered, out.Visible = commands.Discovered, commands.Visible
 	default:
 		out.Discovered, out.Visible = skills.Discovered, skills.Visible
+	}
+	return out
+}
+
+// precedenceRules collects the rules carried by roots of the given type
+// ("" for every type), one entry per distinct rule in the order of its
+// first root, each naming the providers that carry it, sorted.
+func precedenceRules(roots []RootReport, kind Type) []PrecedenceRule {
+	out := []PrecedenceRule{}
+	index := map[Precedence]int{}
+	for _, r := range roots {
+		if r.Precedence == nil || (kind != "" && r.Type.OrSkill() != kind) {
+			continue
+		}
+		i, ok := index[*r.Precedence]
+		if !ok {
+			i = len(out)
+			index[*r.Precedence] = i
+			out = append(out, PrecedenceRule{Providers: []string{}, Precedence: *r.Precedence, Rule: r.Precedence.Rule()})
+		}
+		if !slices.Contains(out[i].Providers, r.Provider) {
+			out[i].Providers = append(out[i].Providers, r.Provider)
+		}
+	}
+	for _, r := range out {
+		slices.Sort(r.Providers)
 	}
 	return out
 }

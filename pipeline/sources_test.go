@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,18 +18,28 @@ func TestTypeOrSkill(t *testing.T) {
 }
 
 // TestSnapshotSources checks the sources report: the zero root and record
-// type reported as skill, --kind filtering of roots, hidden copies and
-// counts, and the JSON keys `ccski sources --json` prints.
+// type reported as skill, --kind filtering of roots, hidden copies,
+// precedence rules and counts, and the JSON keys `ccski sources --json`
+// prints.
 func TestSnapshotSources(t *testing.T) {
+	personal := &Precedence{Prefer: LocationUser, Option: "providers.claude.precedence", HostPrefers: LocationUser,
+		HostRule: "Claude Code ranks personal over project"}
+	// An equal rule from another provider plugin is the same rule.
+	personalToo := *personal
+	repo := &Precedence{Prefer: LocationProject, Option: "providers.codex.precedence", HostPrefers: LocationProject,
+		HostRule: "Codex ranks repo over user"}
 	skill := &Record{ID: "claude:pdf", File: "/u/pdf/SKILL.md"}
 	skillCopy := &Record{ID: "codex:pdf", File: "/c/pdf/SKILL.md"}
 	cmdRec := &Record{ID: "claude:/deploy", Type: TypeCommand, File: "/u/commands/deploy.md"}
 	cmdCopy := &Record{ID: "claude@user:/deploy", Type: TypeCommand, File: "/h/commands/deploy.md"}
 	roots := []RootReport{
-		{Root: Root{Path: "/u", Provider: "claude", Source: "claude", Location: LocationUser, Kind: KindUserAgent}, Exists: true, Skills: 1},
-		{Root: Root{Path: "/c", Provider: "codex", Source: "codex", Location: LocationUser, Kind: KindUserAgent, Type: TypeSkill}, Exists: true, Skills: 1},
+		{Root: Root{Path: "/u", Provider: "claude", Source: "claude", Location: LocationUser, Kind: KindUserAgent,
+			Precedence: personal}, Exists: true, Skills: 1},
+		{Root: Root{Path: "/c", Provider: "codex", Source: "codex", Location: LocationUser, Kind: KindUserAgent, Type: TypeSkill,
+			Precedence: repo}, Exists: true, Skills: 1},
+		{Root: Root{Path: "/s", Provider: "codex", Source: "codex", Location: LocationSystem, Kind: KindSystem}, Exists: true},
 		{Root: Root{Path: "/u/commands", Provider: "claude", Source: "commands", Location: LocationUser, Kind: KindUserAgent, Type: TypeCommand,
-			Plugin: &PluginInfo{Plugin: "p", Marketplace: "m", Version: "1"}}, Exists: false, Skills: 2},
+			Plugin: &PluginInfo{Plugin: "p", Marketplace: "m", Version: "1"}, Precedence: &personalToo}, Exists: false, Skills: 2},
 	}
 	drops := []Drop{
 		{Record: skillCopy, Stage: "priority", Reason: "shadowed", By: skill},
@@ -44,13 +56,26 @@ func TestSnapshotSources(t *testing.T) {
 		kind                Type
 		roots               []string
 		hidden              []string
+		rules               []string
 		discovered, visible int
 	}{
-		{"", []string{"/u", "/c", "/u/commands"}, []string{"codex:pdf", "claude@user:/deploy"}, 4, 2},
-		{TypeSkill, []string{"/u", "/c"}, []string{"codex:pdf"}, 2, 1},
-		{TypeCommand, []string{"/u/commands"}, []string{"claude@user:/deploy"}, 2, 1},
+		{"", []string{"/u", "/c", "/s", "/u/commands"}, []string{"codex:pdf", "claude@user:/deploy"},
+			[]string{"claude: " + personal.Rule(), "codex: " + repo.Rule()}, 4, 2},
+		{TypeSkill, []string{"/u", "/c", "/s"}, []string{"codex:pdf"},
+			[]string{"claude: " + personal.Rule(), "codex: " + repo.Rule()}, 2, 1},
+		{TypeCommand, []string{"/u/commands"}, []string{"claude@user:/deploy"}, []string{"claude: " + personal.Rule()}, 2, 1},
 	} {
 		rep := snap.Sources(tc.kind)
+		var gotRules []string
+		for _, r := range rep.Precedence {
+			gotRules = append(gotRules, strings.Join(r.Providers, ", ")+": "+r.Rule)
+		}
+		if d := cmp.Diff(tc.rules, gotRules); d != "" {
+			t.Errorf("kind %q precedence (-want +got):\n%s", tc.kind, d)
+		}
+		if d := cmp.Diff(DefaultPriority(), rep.Priority); d != "" {
+			t.Errorf("kind %q: a snapshot without a priority reports the default (-want +got):\n%s", tc.kind, d)
+		}
 		var gotRoots, gotHidden []string
 		for _, r := range rep.Roots {
 			gotRoots = append(gotRoots, r.Path)
@@ -76,12 +101,20 @@ func TestSnapshotSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"roots":[{"path":"/u/commands","type":"command","provider":"claude","source":"commands","location":"user",` +
+	want := `{"priority":["custom","project","workspace-agent","workspace-shared","workspace-root","user-agent",` +
+		`"user-shared","system","plugin"],"precedence":[{"providers":["claude"],"prefer":"user",` +
+		`"option":"providers.claude.precedence","hostPrefers":"user","hostRule":"Claude Code ranks personal over project",` +
+		`"rule":"Claude Code ranks personal over project (providers.claude.precedence: user)"}],` +
+		`"roots":[{"path":"/u/commands","type":"command","provider":"claude","source":"commands","location":"user",` +
 		`"kind":"user-agent","exists":false,"skills":2,"pluginInfo":{"pluginName":"p","marketplace":"m","version":"1"}}],` +
 		`"diagnostics":[],"hidden":[{"id":"claude@user:/deploy","file":"/h/commands/deploy.md","stage":"filter","reason":"excluded"}],` +
 		`"discovered":2,"visible":1}`
 	if string(got) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", got, want)
+	}
+	snap.Priority = []Kind{KindPlugin, KindCustom}
+	if got := snap.Sources("").Priority; !slices.Equal(got, snap.Priority) {
+		t.Errorf("Priority = %v, want the snapshot's %v", got, snap.Priority)
 	}
 	got, _ = json.Marshal(snap.Sources(TypeSkill).Hidden)
 	if want := `[{"id":"codex:pdf","file":"/c/pdf/SKILL.md","stage":"priority","reason":"shadowed","by":"claude:pdf"}]`; string(got) != want {

@@ -143,3 +143,36 @@ func WorkspaceRoots(env Env, sub string, tmpl pipeline.Root) []pipeline.Root {
 	}
 	return out
 }
+
+// ResolvePrecedence returns env with ClaudePrecedence and CodexPrecedence
+// set from the values of providers.claude.precedence and
+// providers.codex.precedence ("" keeps the host's order). A value other
+// than user or project is an error naming the key.
+func ResolvePrecedence(env Env, claude, codex string) (Env, error) {
+	var err error
+	if env.ClaudePrecedence, err = ClaudeOrder.Precedence(claude); err != nil {
+		return env, err
+	}
+	if env.CodexPrecedence, err = CodexOrder.Precedence(codex); err != nil {
+		return env, err
+	}
+	return env, nil
+}
+
+// ClaudeRule returns ClaudePrecedence, or Claude Code's own order for an
+// Env that leaves it nil.
+func (e Env) ClaudeRule() *pipeline.Precedence {
+	if e.ClaudePrecedence != nil {
+		return e.ClaudePrecedence
+	}
+	return ClaudeOrder.Default()
+}
+
+// CodexRule returns CodexPrecedence, or Codex's own order for an Env that
+// leaves it nil.
+func (e Env) CodexRule() *pipeline.Precedence {
+	if e.CodexPrecedence != nil {
+		return e.CodexPrecedence
+	}
+	return CodexOrder.Default()
+}

@@ -27,10 +27,19 @@ import (
 type Options struct {
 	// Dynamic turns on discovery of .<agent>/skills folders.
 	Dynamic bool `koanf:"dynamic"`
+	// Precedence is the level whose copy of a skill wins when one name is
+	// both in a project folder and in a user folder of this provider:
+	// "project" (the default, as Codex, Gemini CLI and OpenClaw rank them)
+	// or "user". It applies to every agent this provider plans, the
+	// dynamic ones included.
+	Precedence string `koanf:"precedence"`
 }
 
 // Agents is the shared and dynamic agents provider.
-type Agents struct{ opts Options }
+type Agents struct {
+	opts Options
+	rule *pipeline.Precedence
+}
 
 // New builds the provider from its options.
 func New(options map[string]any) (providers.Provider, error) {
@@ -38,6 +47,11 @@ func New(options map[string]any) (providers.Provider, error) {
 	if err := providers.Decode("agents", options, &a.opts); err != nil {
 		return nil, err
 	}
+	rule, err := providers.AgentsOrder.Precedence(a.opts.Precedence)
+	if err != nil {
+		return nil, err
+	}
+	a.rule = rule
 	return a, nil
 }
 
@@ -65,7 +79,8 @@ var reserved = map[string]bool{
 var agentName = regexp.MustCompile(`^\.[a-zA-Z][a-zA-Z0-9_-]*$`)
 
 // Plan lists workspace roots before user roots; within each level, agent
-// folders, then shared folders, then skills/.
+// folders, then shared folders, then skills/. Every root carries the
+// provider's precedence rule.
 func (a *Agents) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	var roots []pipeline.Root
 	for i, ws := range env.WorkspaceDirs {
@@ -89,6 +104,9 @@ func (a *Agents) Plan(_ context.Context, env providers.Env) (providers.Plan, err
 	roots = append(roots,
 		root(filepath.Join(env.UserDir, ".agents", "skills"), "agents", pipeline.LocationUser, pipeline.KindUserShared, 0),
 		root(filepath.Join(env.UserDir, ".agent", "skills"), "agents", pipeline.LocationUser, pipeline.KindUserShared, 0))
+	for i := range roots {
+		roots[i].Precedence = a.rule
+	}
 	return providers.Plan{Roots: roots}, nil
 }
 

@@ -24,6 +24,11 @@ func TestNew(t *testing.T) {
 			WantErr: []string{"providers.agents", `unknown key "dynamik"`, `did you mean "dynamic"?`}},
 		{Name: "not a bool", Options: map[string]any{"dynamic": "sometimes"},
 			WantErr: []string{"providers.agents"}},
+		{Name: "precedence user", Options: map[string]any{"precedence": "user"}},
+		{Name: "precedence in any case", Options: map[string]any{"precedence": " Project "}},
+		{Name: "unknown precedence", Options: map[string]any{"precedence": "projet"},
+			WantErr: []string{"providers.agents.precedence", `invalid value "projet"`, `did you mean "project"?`,
+				"use user", "or project"}},
 	})
 }
 
@@ -39,9 +44,10 @@ func TestPlanLayout(t *testing.T) {
 		"home/.zed/skills/":        "",
 	})
 	abs := func(rel string) string { return filepath.Join(base, filepath.FromSlash(rel)) }
+	rule := providers.AgentsOrder.Default()
 	r := func(rel, provider string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
 		return pipeline.Root{Path: abs(rel), Provider: provider, Source: "agents", Location: loc, Kind: kind,
-			Depth: depth, Optional: true}
+			Depth: depth, Optional: true, Precedence: rule}
 	}
 	const (
 		proj = pipeline.LocationProject
@@ -78,6 +84,15 @@ func TestPlanLayout(t *testing.T) {
 			dynamicOff = append(dynamicOff, x)
 		}
 	}
+	// precedence user gives every root, dynamic ones included, the
+	// reversed rule.
+	userFirst := &pipeline.Precedence{Prefer: pipeline.LocationUser, Option: "providers.agents.precedence",
+		HostPrefers: pipeline.LocationProject, HostRule: "Codex, Gemini CLI and OpenClaw rank project over user"}
+	var dynamicUser []pipeline.Root
+	for _, x := range dynamicOn {
+		x.Precedence = userFirst
+		dynamicUser = append(dynamicUser, x)
+	}
 
 	env := providers.NewEnv(abs("home"), abs("repo/sub"), providertest.Vars(nil))
 	tests := []struct {
@@ -89,6 +104,7 @@ func TestPlanLayout(t *testing.T) {
 		{"dynamic true", map[string]any{"dynamic": true}, dynamicOn},
 		{"dynamic false", map[string]any{"dynamic": false}, dynamicOff},
 		{"dynamic \"false\" from the environment", map[string]any{"dynamic": "false"}, dynamicOff},
+		{"precedence user", map[string]any{"precedence": "user"}, dynamicUser},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

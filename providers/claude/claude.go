@@ -21,6 +21,13 @@ type Options struct {
 	// this provider, commands and marketplace all read, so that the option
 	// moves every Claude root at once.
 	Home string `koanf:"home"`
+	// Precedence is the level whose copy of a skill wins when one name is
+	// both in the Claude folder and in the project: "user" (the default,
+	// as Claude Code ranks personal skills over project ones) or
+	// "project". Like Home, it is validated here and applied by engine.New
+	// through providers.Env.ClaudePrecedence, which this provider and
+	// commands (for .claude/commands) both read.
+	Precedence string `koanf:"precedence"`
 }
 
 // Claude is the Claude Code provider.
@@ -32,6 +39,9 @@ func New(options map[string]any) (providers.Provider, error) {
 	if err := providers.Decode("claude", options, &c.opts); err != nil {
 		return nil, err
 	}
+	if _, err := providers.ClaudeOrder.Precedence(c.opts.Precedence); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -39,15 +49,17 @@ func New(options map[string]any) (providers.Provider, error) {
 func (c *Claude) Name() string { return "claude" }
 
 // Plan lists the workspace roots, nearest first, then the user root,
-// skills/ in env's Claude folder.
+// skills/ in env's Claude folder. Every root carries env's Claude rule
+// (providers.Env.ClaudeRule).
 func (c *Claude) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
+	rule := env.ClaudeRule()
 	roots := providers.WorkspaceRoots(env, filepath.Join(".claude", "skills"), pipeline.Root{
 		Provider: "claude", Source: "claude", Location: pipeline.LocationProject,
-		Kind: pipeline.KindWorkspaceAgent, Optional: true,
+		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: rule,
 	})
 	roots = append(roots, pipeline.Root{
 		Path: filepath.Join(env.ClaudeDir(), "skills"), Provider: "claude", Source: "claude",
-		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true,
+		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: rule,
 	})
 	return providers.Plan{Roots: roots}, nil
 }

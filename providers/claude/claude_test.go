@@ -22,17 +22,27 @@ func TestNew(t *testing.T) {
 			WantErr: []string{"providers.claude", `unknown key "hom"`, `did you mean "home"?`}},
 		{Name: "option of another provider", Options: map[string]any{"system_dirs": []any{"/x"}},
 			WantErr: []string{"providers.claude", `unknown key "system_dirs"`}},
+		{Name: "precedence user", Options: map[string]any{"precedence": "user"}},
+		{Name: "precedence project", Options: map[string]any{"precedence": "project"}},
+		{Name: "unknown precedence", Options: map[string]any{"precedence": "personal"},
+			WantErr: []string{"providers.claude.precedence", `invalid value "personal"`, "use user", "or project"}},
+		{Name: "precedence not a string", Options: map[string]any{"precedence": []any{"user"}},
+			WantErr: []string{"providers.claude", "precedence"}},
 	})
 }
 
+// personal is Claude Code's own order, the rule of every root by default.
+var personal = providers.ClaudeOrder.Default()
+
 func wsRoot(path string, depth int) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "claude", Source: "claude",
-		Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, Depth: depth, Optional: true}
+		Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, Depth: depth, Optional: true,
+		Precedence: personal}
 }
 
 func userRoot(path string) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "claude", Source: "claude",
-		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true}
+		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: personal}
 }
 
 func TestPlan(t *testing.T) {
@@ -42,7 +52,8 @@ func TestPlan(t *testing.T) {
 		options map[string]any
 		dirs    []string // workspace folders, slash-separated, nearest first
 		env     map[string]string
-		home    string // Env.ClaudeHome, slash-separated
+		home    string               // Env.ClaudeHome, slash-separated
+		rule    *pipeline.Precedence // Env.ClaudePrecedence
 		want    []pipeline.Root
 	}{
 		{
@@ -96,6 +107,16 @@ func TestPlan(t *testing.T) {
 			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/cfg/skills")},
 		},
 		{
+			// engine.New puts the option in Env.ClaudePrecedence, so that
+			// the commands provider ranks .claude/commands by it too.
+			name:    "the precedence option is applied through Env, not by the provider",
+			options: map[string]any{"precedence": "user"},
+			dirs:    []string{"/w"},
+			rule:    projectFirst,
+			want: []pipeline.Root{withRule(wsRoot("/w/.claude/skills", 0), projectFirst),
+				withRule(userRoot("/u/.claude/skills"), projectFirst)},
+		},
+		{
 			name: "workspace roots do not move with CLAUDE_CONFIG_DIR",
 			dirs: wsDirs[1:],
 			env:  map[string]string{"CLAUDE_CONFIG_DIR": filepath.FromSlash("/cfg")},
@@ -107,6 +128,7 @@ func TestPlan(t *testing.T) {
 			p := providertest.MustNew(t, New, tt.options)
 			env := providertest.Env("/u", tt.env, tt.dirs...)
 			env.ClaudeHome = filepath.FromSlash(tt.home)
+			env.ClaudePrecedence = tt.rule
 			roots := providertest.PlanRoots(t, p, env)
 			providertest.CheckRoots(t, tt.want, roots)
 			for _, r := range roots {
@@ -116,6 +138,15 @@ func TestPlan(t *testing.T) {
 			}
 		})
 	}
+}
+
+// projectFirst is the rule of providers.claude.precedence: project.
+var projectFirst = &pipeline.Precedence{Prefer: pipeline.LocationProject, Option: "providers.claude.precedence",
+	HostPrefers: pipeline.LocationUser, HostRule: "Claude Code ranks personal over project"}
+
+func withRule(r pipeline.Root, rule *pipeline.Precedence) pipeline.Root {
+	r.Precedence = rule
+	return r
 }
 
 // TestPlanReadsEnvNotProcess checks that CLAUDE_CONFIG_DIR is read through

@@ -1,8 +1,15 @@
 // Package codex plans the skill roots of OpenAI Codex: skills/ in the Codex
 // folder (providers.Env.CodexHome: the home option, else $CODEX_HOME, else
 // ~/.codex), .codex/skills in the workspace and its ancestors up to the
-// repository root, and the machine-wide /etc/codex/skills. Codex keeps its bundled skills in the hidden .system
-// folder, which the scanner skips like every hidden folder.
+// repository root, Codex's bundled skills and the machine-wide
+// /etc/codex/skills.
+//
+// Codex writes its bundled skills (skill-creator, skill-installer, ...)
+// to the hidden skills/.system folder of the Codex folder and loads them
+// in its System scope, below the user's skills. The walk of skills/ skips
+// hidden folders, so .system is planned as a root of its own, at location
+// and kind system: its skills are listed as Codex system skills and lose
+// to a user or project copy of the same name.
 package codex
 
 import (
@@ -22,7 +29,18 @@ type Options struct {
 	Home string `koanf:"home"`
 	// SystemDirs are machine-wide skill folders, scanned when present.
 	SystemDirs []string `koanf:"system_dirs"`
+	// Precedence is the level whose copy of a skill wins when one name is
+	// both in the project and in the Codex folder: "project" (the default,
+	// as Codex ranks repo skills over user ones) or "user". Like Home, it
+	// is validated here and applied by engine.New through
+	// providers.Env.CodexPrecedence, which this provider and commands (for
+	// Codex prompts) both read.
+	Precedence string `koanf:"precedence"`
 }
+
+// SystemFolder is the folder below skills/ in the Codex folder where Codex
+// writes its bundled skills.
+const SystemFolder = ".system"
 
 // Codex is the Codex provider.
 type Codex struct{ opts Options }
@@ -33,6 +51,9 @@ func New(options map[string]any) (providers.Provider, error) {
 	if err := providers.Decode("codex", options, &c.opts); err != nil {
 		return nil, err
 	}
+	if _, err := providers.CodexOrder.Precedence(c.opts.Precedence); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -40,20 +61,28 @@ func New(options map[string]any) (providers.Provider, error) {
 func (c *Codex) Name() string { return "codex" }
 
 // Plan lists the workspace roots, nearest first, the user root (skills/ in
-// env's Codex folder), then the system roots.
+// env's Codex folder), the bundled skills (skills/.system there), then the
+// machine-wide system roots. The workspace and user roots carry env's
+// Codex rule (providers.Env.CodexRule); system roots need none, as their
+// kind ranks below both levels.
 func (c *Codex) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
+	rule := env.CodexRule()
 	roots := providers.WorkspaceRoots(env, filepath.Join(".codex", "skills"), pipeline.Root{
 		Provider: "codex", Source: "codex", Location: pipeline.LocationProject,
-		Kind: pipeline.KindWorkspaceAgent, Optional: true,
+		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: rule,
 	})
+	user := filepath.Join(env.CodexDir(), "skills")
 	roots = append(roots, pipeline.Root{
-		Path: filepath.Join(env.CodexDir(), "skills"), Provider: "codex", Source: "codex",
-		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true,
+		Path: user, Provider: "codex", Source: "codex",
+		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: rule,
+	}, pipeline.Root{
+		Path: filepath.Join(user, SystemFolder), Provider: "codex", Source: "codex",
+		Location: pipeline.LocationSystem, Kind: pipeline.KindSystem, Optional: true,
 	})
 	for _, d := range c.opts.SystemDirs {
 		roots = append(roots, pipeline.Root{
 			Path: d, Provider: "codex", Source: "codex",
-			Location: pipeline.LocationUser, Kind: pipeline.KindSystem, Optional: true,
+			Location: pipeline.LocationSystem, Kind: pipeline.KindSystem, Optional: true,
 		})
 	}
 	return providers.Plan{Roots: roots}, nil

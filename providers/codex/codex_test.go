@@ -23,8 +23,15 @@ func TestNew(t *testing.T) {
 			WantErr: []string{"providers.codex", `unknown key "system_dir"`, `did you mean "system_dirs"?`}},
 		{Name: "misspelt home", Options: map[string]any{"hmoe": "/x"},
 			WantErr: []string{"providers.codex", `unknown key "hmoe"`, `did you mean "home"?`}},
+		{Name: "precedence user", Options: map[string]any{"precedence": "user"}},
+		{Name: "unknown precedence", Options: map[string]any{"precedence": "repo"},
+			WantErr: []string{"providers.codex.precedence", `invalid value "repo"`, "use user", "or project"}},
 	})
 }
+
+// repoFirst is Codex's own order, the rule of its workspace and user roots
+// by default.
+var repoFirst = providers.CodexOrder.Default()
 
 func root(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "codex", Source: "codex",
@@ -32,15 +39,35 @@ func root(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pip
 }
 
 func wsRoot(path string, depth int) pipeline.Root {
-	return root(path, pipeline.LocationProject, pipeline.KindWorkspaceAgent, depth)
+	r := root(path, pipeline.LocationProject, pipeline.KindWorkspaceAgent, depth)
+	r.Precedence = repoFirst
+	return r
 }
 
-func userRoot(path string) pipeline.Root {
-	return root(path, pipeline.LocationUser, pipeline.KindUserAgent, 0)
+// userRoots are the user root, skills/ in the Codex folder home, and the
+// root of Codex's bundled skills below it.
+func userRoots(home string) []pipeline.Root {
+	r := root(home+"/skills", pipeline.LocationUser, pipeline.KindUserAgent, 0)
+	r.Precedence = repoFirst
+	return []pipeline.Root{r, sysRoot(home + "/skills/.system")}
 }
 
 func sysRoot(path string) pipeline.Root {
-	return root(path, pipeline.LocationUser, pipeline.KindSystem, 0)
+	return root(path, pipeline.LocationSystem, pipeline.KindSystem, 0)
+}
+
+// roots joins single roots and lists of roots.
+func roots(parts ...any) []pipeline.Root {
+	var out []pipeline.Root
+	for _, p := range parts {
+		switch p := p.(type) {
+		case pipeline.Root:
+			out = append(out, p)
+		case []pipeline.Root:
+			out = append(out, p...)
+		}
+	}
+	return out
 }
 
 func TestPlan(t *testing.T) {
@@ -49,32 +76,33 @@ func TestPlan(t *testing.T) {
 		options map[string]any
 		dirs    []string
 		env     map[string]string
-		home    string // Env.CodexHome
+		home    string               // Env.CodexHome
+		rule    *pipeline.Precedence // Env.CodexPrecedence
 		want    []pipeline.Root
 	}{
 		{
-			name: "no options: workspace roots nearest first, then the user root",
+			name: "no options: workspace roots nearest first, then the user root and the bundled skills",
 			dirs: []string{"/r/a", "/r"},
-			want: []pipeline.Root{wsRoot("/r/a/.codex/skills", 0), wsRoot("/r/.codex/skills", 1), userRoot("/u/.codex/skills")},
+			want: roots(wsRoot("/r/a/.codex/skills", 0), wsRoot("/r/.codex/skills", 1), userRoots("/u/.codex")),
 		},
 		{
 			name:    "default options plan /etc/codex/skills last",
 			options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}},
 			dirs:    []string{"/w"},
-			want:    []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/u/.codex/skills"), sysRoot("/etc/codex/skills")},
+			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/u/.codex"), sysRoot("/etc/codex/skills")),
 		},
 		{
-			name: "CODEX_HOME replaces ~/.codex",
+			name: "CODEX_HOME replaces ~/.codex, bundled skills included",
 			dirs: []string{"/w"},
 			env:  map[string]string{"CODEX_HOME": "/ch"},
-			want: []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/ch/skills")},
+			want: roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch")),
 		},
 		{
 			name: "Env.CodexHome beats CODEX_HOME",
 			dirs: []string{"/w"},
 			env:  map[string]string{"CODEX_HOME": "/ch"},
 			home: "/alt",
-			want: []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/alt/skills")},
+			want: roots(wsRoot("/w/.codex/skills", 0), userRoots("/alt")),
 		},
 		{
 			// engine.New puts the option in Env.CodexHome, so that the
@@ -83,25 +111,39 @@ func TestPlan(t *testing.T) {
 			options: map[string]any{"home": "/alt"},
 			dirs:    []string{"/w"},
 			home:    "/ch",
-			want:    []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/ch/skills")},
+			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch")),
 		},
 		{
 			name:    "empty home option falls back to CODEX_HOME",
 			options: map[string]any{"home": ""},
 			dirs:    []string{"/w"},
 			env:     map[string]string{"CODEX_HOME": "/ch"},
-			want:    []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/ch/skills")},
+			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch")),
 		},
 		{
 			name:    "several system dirs in order, from an environment-style string",
 			options: map[string]any{"system_dirs": "/s1,/s2"},
 			dirs:    []string{"/w"},
-			want:    []pipeline.Root{wsRoot("/w/.codex/skills", 0), userRoot("/u/.codex/skills"), sysRoot("/s1"), sysRoot("/s2")},
+			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/u/.codex"), sysRoot("/s1"), sysRoot("/s2")),
 		},
 		{
 			name:    "empty system dirs",
 			options: map[string]any{"system_dirs": []any{}},
-			want:    []pipeline.Root{userRoot("/u/.codex/skills")},
+			want:    userRoots("/u/.codex"),
+		},
+		{
+			// engine.New puts the option in Env.CodexPrecedence, so that
+			// the commands provider ranks Codex prompts by it too; system
+			// roots carry no rule.
+			name:    "the precedence option is applied through Env, not by the provider",
+			options: map[string]any{"precedence": "project", "system_dirs": []any{"/s"}},
+			dirs:    []string{"/w"},
+			rule:    userFirst,
+			want: func() []pipeline.Root {
+				rs := roots(wsRoot("/w/.codex/skills", 0), userRoots("/u/.codex"), sysRoot("/s"))
+				rs[0].Precedence, rs[1].Precedence = userFirst, userFirst
+				return rs
+			}(),
 		},
 	}
 	for _, tt := range tests {
@@ -109,25 +151,32 @@ func TestPlan(t *testing.T) {
 			p := providertest.MustNew(t, New, tt.options)
 			env := providertest.Env("/u", tt.env, tt.dirs...)
 			env.CodexHome = filepath.FromSlash(tt.home)
+			env.CodexPrecedence = tt.rule
 			providertest.CheckRoots(t, tt.want, providertest.PlanRoots(t, p, env))
 		})
 	}
 }
 
+// userFirst is the rule of providers.codex.precedence: user.
+var userFirst = &pipeline.Precedence{Prefer: pipeline.LocationUser, Option: "providers.codex.precedence",
+	HostPrefers: pipeline.LocationProject, HostRule: "Codex ranks repo over user"}
+
 func TestPlanReadsEnvNotProcess(t *testing.T) {
 	t.Setenv("CODEX_HOME", "/from-process")
 	plan := providertest.Plan(t, providertest.MustNew(t, New, nil), providertest.Env("/u", nil))
-	providertest.CheckRoots(t, []pipeline.Root{userRoot("/u/.codex/skills")}, plan.Roots)
+	providertest.CheckRoots(t, userRoots("/u/.codex"), plan.Roots)
 }
 
 type found struct {
-	Name string
-	Kind pipeline.Kind
-	Root string // relative to the tree
+	Name     string
+	Location pipeline.Location
+	Kind     pipeline.Kind
+	Root     string // relative to the tree
 }
 
 // TestPlanScan scans the planned roots over the testdata tree. The bundled
-// skills in .system are never found; system dirs give KindSystem records.
+// skills in .system are found once, by their own root, as system skills;
+// system dirs give system records too.
 func TestPlanScan(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -145,11 +194,13 @@ func TestPlanScan(t *testing.T) {
 				}}
 			},
 			want: []found{
-				{"repo-skill", pipeline.KindWorkspaceAgent, "repo/.codex/skills"},
-				{"nested", pipeline.KindUserAgent, "home/.codex/skills"},
-				{"my-skill", pipeline.KindUserAgent, "home/.codex/skills"},
-				{"sys-skill", pipeline.KindSystem, "etc/codex/skills"},
-				{"opt-skill", pipeline.KindSystem, "opt/codex/skills"},
+				{"repo-skill", pipeline.LocationProject, pipeline.KindWorkspaceAgent, "repo/.codex/skills"},
+				{"nested", pipeline.LocationUser, pipeline.KindUserAgent, "home/.codex/skills"},
+				{"my-skill", pipeline.LocationUser, pipeline.KindUserAgent, "home/.codex/skills"},
+				{"bundled", pipeline.LocationSystem, pipeline.KindSystem, "home/.codex/skills/.system"},
+				{"skill-creator", pipeline.LocationSystem, pipeline.KindSystem, "home/.codex/skills/.system"},
+				{"sys-skill", pipeline.LocationSystem, pipeline.KindSystem, "etc/codex/skills"},
+				{"opt-skill", pipeline.LocationSystem, pipeline.KindSystem, "opt/codex/skills"},
 			},
 		},
 		{
@@ -158,8 +209,9 @@ func TestPlanScan(t *testing.T) {
 				return map[string]string{"CODEX_HOME": filepath.Join(base, "codexhome")}
 			},
 			want: []found{
-				{"repo-skill", pipeline.KindWorkspaceAgent, "repo/.codex/skills"},
-				{"env-skill", pipeline.KindUserAgent, "codexhome/skills"},
+				{"repo-skill", pipeline.LocationProject, pipeline.KindWorkspaceAgent, "repo/.codex/skills"},
+				{"env-skill", pipeline.LocationUser, pipeline.KindUserAgent, "codexhome/skills"},
+				{"bundled", pipeline.LocationSystem, pipeline.KindSystem, "codexhome/skills/.system"},
 			},
 		},
 		{
@@ -169,8 +221,8 @@ func TestPlanScan(t *testing.T) {
 				return map[string]string{"CODEX_HOME": filepath.Join(base, "codexhome")}
 			},
 			want: []found{
-				{"repo-skill", pipeline.KindWorkspaceAgent, "repo/.codex/skills"},
-				{"alt-skill", pipeline.KindUserAgent, "alt/skills"},
+				{"repo-skill", pipeline.LocationProject, pipeline.KindWorkspaceAgent, "repo/.codex/skills"},
+				{"alt-skill", pipeline.LocationUser, pipeline.KindUserAgent, "alt/skills"},
 			},
 		},
 	}
@@ -193,10 +245,10 @@ func TestPlanScan(t *testing.T) {
 				if r.Provider != "codex" {
 					t.Errorf("record %s has provider %q", r.Name, r.Provider)
 				}
-				if strings.Contains(r.Dir, ".system") {
-					t.Errorf("bundled skill %s at %s was found", r.Name, r.Dir)
+				if strings.Contains(r.Dir, SystemFolder) && filepath.Base(r.Root) != SystemFolder {
+					t.Errorf("bundled skill %s at %s was found by the walk of %s, not by its own root", r.Name, r.Dir, r.Root)
 				}
-				got = append(got, found{r.Name, r.Kind, providertest.Rel(t, base, r.Root)})
+				got = append(got, found{r.Name, r.Location, r.Kind, providertest.Rel(t, base, r.Root)})
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("records mismatch (-want +got):\n%s", diff)

@@ -50,24 +50,28 @@ func (c *Commands) Name() string { return "commands" }
 
 // Plan lists the Claude workspace roots, nearest first, the Claude user
 // root, then the Codex prompts root. Every root is optional: most machines
-// have none of them, and a missing one only means no commands.
+// have none of them, and a missing one only means no commands. Claude's
+// roots carry env's Claude rule and Codex's its Codex rule, so that
+// commands rank their copies as the host's skills do.
 func (c *Commands) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	var roots []pipeline.Root
 	if c.opts.Claude {
+		rule := env.ClaudeRule()
 		roots = providers.WorkspaceRoots(env, filepath.Join(".claude", "commands"), pipeline.Root{
 			Provider: "claude", Source: "commands", Location: pipeline.LocationProject,
-			Kind: pipeline.KindWorkspaceAgent, Optional: true, Type: pipeline.TypeCommand,
+			Kind: pipeline.KindWorkspaceAgent, Optional: true, Type: pipeline.TypeCommand, Precedence: rule,
 		})
 		roots = append(roots, pipeline.Root{
 			Path: filepath.Join(env.ClaudeDir(), "commands"), Provider: "claude", Source: "commands",
 			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Type: pipeline.TypeCommand,
+			Precedence: rule,
 		})
 	}
 	if c.opts.Codex {
 		roots = append(roots, pipeline.Root{
 			Path: filepath.Join(env.CodexDir(), "prompts"), Provider: "codex", Source: "commands",
 			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true,
-			Type: pipeline.TypeCommand, Flat: true,
+			Type: pipeline.TypeCommand, Flat: true, Precedence: env.CodexRule(),
 		})
 	}
 	return providers.Plan{Roots: roots}, nil

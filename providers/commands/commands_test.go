@@ -40,12 +40,21 @@ func TestNew(t *testing.T) {
 
 func claudeRoot(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "claude", Source: "commands", Location: loc,
-		Kind: kind, Depth: depth, Optional: true, Type: pipeline.TypeCommand}
+		Kind: kind, Depth: depth, Optional: true, Type: pipeline.TypeCommand, Precedence: providers.ClaudeOrder.Default()}
 }
 
 func codexRoot(path string) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "codex", Source: "commands",
-		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Type: pipeline.TypeCommand, Flat: true}
+		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Type: pipeline.TypeCommand, Flat: true,
+		Precedence: providers.CodexOrder.Default()}
+}
+
+// withRule returns rs with every root's precedence set to rule.
+func withRule(rule *pipeline.Precedence, rs ...pipeline.Root) []pipeline.Root {
+	for i := range rs {
+		rs[i].Precedence = rule
+	}
+	return rs
 }
 
 func TestPlan(t *testing.T) {
@@ -56,8 +65,11 @@ func TestPlan(t *testing.T) {
 		options map[string]any
 		env     map[string]string
 		// homes are Env.ClaudeHome and Env.CodexHome, as engine.New sets
-		// them from providers.claude.home and providers.codex.home.
+		// them from providers.claude.home and providers.codex.home, and
+		// rules Env.ClaudePrecedence and Env.CodexPrecedence, set from
+		// the precedence options.
 		homes [2]string
+		rules [2]*pipeline.Precedence
 		want  []pipeline.Root
 	}{
 		{name: "workspace folders nearest first, then the user folder, then Codex prompts",
@@ -84,6 +96,13 @@ func TestPlan(t *testing.T) {
 				claudeRoot("/claude-home/commands", user, userKind, 0),
 				codexRoot("/codex-home/prompts"),
 			}},
+		{name: "the precedence options (through Env) rank each host's commands",
+			rules: [2]*pipeline.Precedence{mustRule(t, providers.ClaudeOrder, "project"), mustRule(t, providers.CodexOrder, "user")},
+			want: append(withRule(mustRule(t, providers.ClaudeOrder, "project"),
+				claudeRoot("/r/app/.claude/commands", proj, wsKind, 0),
+				claudeRoot("/r/.claude/commands", proj, wsKind, 1),
+				claudeRoot("/u/.claude/commands", user, userKind, 0)),
+				withRule(mustRule(t, providers.CodexOrder, "user"), codexRoot("/u/.codex/prompts"))...)},
 		{name: "claude off", options: map[string]any{"claude": false},
 			want: []pipeline.Root{codexRoot("/u/.codex/prompts")}},
 		{name: "codex off", options: map[string]any{"codex": false},
@@ -99,9 +118,19 @@ func TestPlan(t *testing.T) {
 			p := providertest.MustNew(t, New, tt.options)
 			env := providertest.Env("/u", tt.env, "/r/app", "/r")
 			env.ClaudeHome, env.CodexHome = filepath.FromSlash(tt.homes[0]), filepath.FromSlash(tt.homes[1])
+			env.ClaudePrecedence, env.CodexPrecedence = tt.rules[0], tt.rules[1]
 			providertest.CheckRoots(t, tt.want, providertest.PlanRoots(t, p, env))
 		})
 	}
+}
+
+func mustRule(t *testing.T, order providers.HostOrder, value string) *pipeline.Precedence {
+	t.Helper()
+	p, err := order.Precedence(value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestPlanAndScan plans over testdata/tree and scans the roots: nested
