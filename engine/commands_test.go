@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -20,7 +21,7 @@ var commandTree = map[string]string{
 	"repo/.claude/commands/frontend/review.md":  "# Review the frontend\n",
 	"home/.codex/prompts/sp.specify.md":         "---\ndescription: Specify.\n---\n$ARGUMENTS\n",
 	pluginDir + "/commands/plugin-only.md":      "Only in the plugin.\n",
-	pluginDir + "/commands/frontend/review.md":  "Plugin review: loses to the workspace copy.\n",
+	pluginDir + "/commands/frontend/review.md":  "Plugin review: the plugin's own, beside the workspace one.\n",
 	"home/.claude/commands/broken.md":           "---\ndescription: [unclosed\n---\n",
 	"home/.claude/commands/skills-are-apart.md": "A command named like no skill.\n",
 }
@@ -36,11 +37,14 @@ func TestSnapshotCommands(t *testing.T) {
 		ids = append(ids, r.ID)
 	}
 	sort.Strings(ids)
+	// The plugin's frontend:review is tools:frontend:review, not a copy
+	// of the workspace's frontend:review.
 	want := []string{
+		"claude:/@tools:frontend:review",
 		"claude:/@tools:plugin-only",
 		"claude:/frontend:review",
 		"claude:/skills-are-apart",
-		"claude@project:/deploy",
+		"claude@user:/deploy",
 		"codex:/sp.specify",
 	}
 	if d := cmp.Diff(want, ids); d != "" {
@@ -51,8 +55,9 @@ func TestSnapshotCommands(t *testing.T) {
 			t.Errorf("Skills() holds the command %s", r.ID)
 		}
 	}
-	if r, err := snap.Resolve("claude@project:/deploy"); err != nil || r.Description != "Deploy (nearest workspace)." || r.Depth != 0 {
-		t.Errorf("deploy = %+v, %v; want the nearest workspace copy", r, err)
+	// Claude Code ranks personal over project, commands as skills.
+	if r, err := snap.Resolve("deploy"); err != nil || r.Description != "Deploy (user)." {
+		t.Errorf("deploy = %+v, %v; want the personal copy", r, err)
 	}
 
 	// Every hidden copy is explained.
@@ -63,9 +68,8 @@ func TestSnapshotCommands(t *testing.T) {
 		}
 	}
 	wantReasons := map[string]string{
-		"claude@project:/deploy#2":       "shadowed by claude@project:/deploy (nearer workspace: depth 0 over 1)",
-		"claude@user:/deploy":            "shadowed by claude@project:/deploy (higher priority: workspace-agent over user-agent)",
-		"claude:/@tools:frontend:review": "shadowed by claude:/frontend:review (higher priority: workspace-agent over plugin)",
+		"claude@project:/deploy":   "shadowed by claude@user:/deploy (" + personalRule + ")",
+		"claude@project:/deploy#2": "shadowed by claude@user:/deploy (" + personalRule + ")",
 	}
 	if d := cmp.Diff(wantReasons, reasons); d != "" {
 		t.Errorf("hidden commands (-want +got):\n%s", d)
@@ -113,6 +117,38 @@ func TestSnapshotCommands(t *testing.T) {
 	}
 }
 
+// personalRule is how a drop names Claude's default precedence.
+const personalRule = "Claude Code ranks personal over project (providers.claude.precedence: user)"
+
+// TestCommandPrecedence checks that providers.claude.precedence ranks
+// Claude's commands as it ranks its skills: with project, the nearest
+// workspace copy of deploy wins, and the drops say why.
+func TestCommandPrecedence(t *testing.T) {
+	m := newMachine(t)
+	m.write(t, commandTree)
+	cfg := m.config()
+	cfg.Providers["claude"] = configs.Provider{Enabled: true, Options: map[string]any{"precedence": "project"}}
+	snap, _ := snapshot(t, m.engine(t, cfg))
+	checkInvariants(t, snap)
+	if r, err := snap.Resolve("deploy"); err != nil || r.Description != "Deploy (nearest workspace)." || r.Depth != 0 {
+		t.Fatalf("deploy = %+v, %v; want the nearest workspace copy", r, err)
+	}
+	reasons := map[string]string{}
+	for _, d := range snap.Drops {
+		if d.Record.IsCommand() && strings.Contains(d.Record.ID, "deploy") {
+			reasons[d.Record.ID] = d.Reason
+		}
+	}
+	want := map[string]string{
+		"claude@project:/deploy#2": "shadowed by claude@project:/deploy (nearer workspace: depth 0 over 1)",
+		"claude@user:/deploy": "shadowed by claude@project:/deploy (project over user (providers.claude.precedence: project; " +
+			"by default, Claude Code ranks personal over project))",
+	}
+	if d := cmp.Diff(want, reasons); d != "" {
+		t.Errorf("hidden deploy copies (-want +got):\n%s", d)
+	}
+}
+
 // TestCommandFilters checks that the filter grammar selects commands by
 // id, provider and name, and that the providers' switches work.
 func TestCommandFilters(t *testing.T) {
@@ -126,16 +162,18 @@ func TestCommandFilters(t *testing.T) {
 		want    []string
 	}{
 		{name: "exclude by id", exclude: []string{"codex:/sp.specify"},
-			want: []string{"claude:/@tools:plugin-only", "claude:/frontend:review", "claude:/skills-are-apart", "claude@project:/deploy"}},
+			want: []string{"claude:/@tools:frontend:review", "claude:/@tools:plugin-only", "claude:/frontend:review",
+				"claude:/skills-are-apart", "claude@user:/deploy"}},
 		{name: "include a provider", include: []string{"codex"}, want: []string{"codex:/sp.specify"}},
 		{name: "exclude by name glob", exclude: []string{"claude:*review*", "claude:deploy"},
 			want: []string{"claude:/@tools:plugin-only", "claude:/skills-are-apart", "codex:/sp.specify"}},
 		{name: "include every copy of one command", include: []string{"all:deploy"},
 			want: []string{"claude@project:/deploy", "claude@project:/deploy#2", "claude@user:/deploy"}},
 		{name: "Codex prompts off", off: map[string]map[string]any{"commands": {"claude": true, "codex": false}},
-			want: []string{"claude:/@tools:plugin-only", "claude:/frontend:review", "claude:/skills-are-apart", "claude@project:/deploy"}},
+			want: []string{"claude:/@tools:frontend:review", "claude:/@tools:plugin-only", "claude:/frontend:review",
+				"claude:/skills-are-apart", "claude@user:/deploy"}},
 		{name: "plugin commands off", off: map[string]map[string]any{"marketplace": {"commands": false}},
-			want: []string{"claude:/frontend:review", "claude:/skills-are-apart", "claude@project:/deploy", "codex:/sp.specify"}},
+			want: []string{"claude:/frontend:review", "claude:/skills-are-apart", "claude@user:/deploy", "codex:/sp.specify"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,6 +33,9 @@ type Engine struct {
 	mu    sync.Mutex
 	plans map[string]providers.Plan // last good plan per provider
 	cache *scan.Cache
+	// built is true once a Snapshot succeeded: later ones accept filter
+	// tokens that name nothing, as warnings (see filters.Settings.Lenient).
+	built bool
 }
 
 // Stats describe one discovery run.
@@ -58,17 +61,26 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // enabled: the commands and marketplace providers read the same folders),
 // else what env already holds, else $CLAUDE_CONFIG_DIR and $CODEX_HOME,
 // else <user dir>/.claude and <user dir>/.codex (see
-// providers.ResolveHomes).
+// providers.ResolveHomes). Their precedence rules are worked out here too,
+// from providers.claude.precedence and providers.codex.precedence, for the
+// same reason: the commands provider ranks Claude's and Codex's commands
+// by them (see providers.ResolvePrecedence).
 func New(cfg configs.Config, env providers.Env) (*Engine, error) {
-	claudeHome, err := homeOption(cfg, "claude")
-	if err != nil {
-		return nil, err
+	var opts [4]string
+	for i, o := range []struct{ provider, key string }{
+		{"claude", "home"}, {"codex", "home"}, {"claude", "precedence"}, {"codex", "precedence"},
+	} {
+		v, err := stringOption(cfg, o.provider, o.key)
+		if err != nil {
+			return nil, err
+		}
+		opts[i] = v
 	}
-	codexHome, err := homeOption(cfg, "codex")
+	env = providers.ResolveHomes(env, opts[0], opts[1])
+	env, err := providers.ResolvePrecedence(env, opts[2], opts[3])
 	if err != nil {
-		return nil, err
+		return nil, &ConfigError{err}
 	}
-	env = providers.ResolveHomes(env, claudeHome, codexHome)
 	e := &Engine{cfg: cfg, env: env, plans: map[string]providers.Plan{},
 		scanOpts: scan.Options{MaxDepth: cfg.Limits.MaxDepth, MaxDirs: cfg.Limits.MaxDirs}}
 	known := map[string]bool{}
@@ -99,31 +111,29 @@ func New(cfg configs.Config, env providers.Env) (*Engine, error) {
 	return e, nil
 }
 
-// homeOption returns the value of providers.<name>.home, "" when unset. It
-// is decoded as the provider decodes it (a number or boolean, as from an
-// environment variable, becomes a string), and a value that is no string
-// at all is a *ConfigError.
-func homeOption(cfg configs.Config, name string) (string, error) {
-	v, ok := cfg.Providers[name].Options["home"]
+// stringOption returns the value of providers.<name>.<key>, "" when unset.
+// It is decoded as the provider decodes it (a number or boolean, as from
+// an environment variable, becomes a string), and a value that is no
+// string at all is a *ConfigError.
+func stringOption(cfg configs.Config, name, key string) (string, error) {
+	v, ok := cfg.Providers[name].Options[key]
 	if !ok || v == nil {
 		return "", nil
 	}
-	var out struct {
-		Home string `koanf:"home"`
-	}
-	if err := providers.Decode(name, map[string]any{"home": v}, &out); err != nil {
+	var out map[string]string
+	if err := providers.Decode(name, map[string]any{key: v}, &out); err != nil {
 		return "", &ConfigError{err}
 	}
-	return out.Home, nil
+	return out[key], nil
 }
 
 // CheckFilters reports a *ConfigError when the include, exclude, state or
 // priority settings cannot work, without discovering anything: a server
 // checks them before it starts, then discovers in the background.
 func (e *Engine) CheckFilters() error {
-	if _, err := filters.Build(filters.Settings{
+	if err := filters.Check(filters.Settings{
 		State: e.cfg.State, Include: e.cfg.Include, Exclude: e.cfg.Exclude, Priority: e.cfg.Priority,
-	}, nil); err != nil {
+	}); err != nil {
 		return &ConfigError{err}
 	}
 	return nil
@@ -155,6 +165,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 
 	var roots []pipeline.Root
 	var diags []pipeline.Diagnostic
+	var disabled []pipeline.DisabledPlugin
 	for _, p := range e.providers {
 		plan, err := p.Plan(ctx, e.env)
 		if err != nil {
@@ -174,6 +185,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 		}
 		roots = append(roots, plan.Roots...)
 		diags = append(diags, plan.Diagnostics...)
+		disabled = append(disabled, plan.Disabled...)
 	}
 	roots, dd := uniqueRoots(roots)
 	diags = append(diags, dd...)
@@ -188,15 +200,24 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	diags = append(diags, res.Diagnostics...)
 	pipeline.AssignIDs(res.Records)
 
-	stages, err := filters.Build(filters.Settings{
-		State: e.cfg.State, Include: e.cfg.Include, Exclude: e.cfg.Exclude, Priority: e.cfg.Priority,
-	}, res.Records)
+	fs := filters.Settings{State: e.cfg.State, Include: e.cfg.Include, Exclude: e.cfg.Exclude,
+		Priority: e.cfg.Priority, Lenient: e.built}
+	stages, err := filters.Build(fs, res.Records)
 	if err != nil {
 		return nil, Stats{}, &ConfigError{err}
 	}
+	if e.built {
+		for _, err := range filters.Unmatched(fs, res.Records) {
+			diags = append(diags, pipeline.Diagnostic{Severity: pipeline.SeverityWarning, Code: "filter-names-nothing",
+				Message: err.Error() + "; it selects nothing until such a skill exists again"})
+		}
+	}
+	e.built = true
 	visible, drops := pipeline.Run(stages, slices.Clone(res.Records))
 	snap := pipeline.NewSnapshot(res.Records, visible, drops, res.Reports, diags)
 	snap.Folders = res.Dirs
+	snap.Priority = e.kindOrder()
+	snap.Disabled = disabled
 	return snap, Stats{Roots: len(roots), Records: len(res.Records), Visible: len(visible),
 		FilesRead: res.FilesRead, Duration: time.Since(start)}, nil
 }
@@ -234,6 +255,22 @@ func uniqueRoots(roots []pipeline.Root) ([]pipeline.Root, []pipeline.Diagnostic)
 		out = append(out, r)
 	}
 	return out, diags
+}
+
+// kindOrder returns the full root kind order of the priority setting, the
+// kinds it leaves out following in their default order (see
+// filters.NewPriority); nil when the setting is invalid, which
+// filters.Build reports.
+func (e *Engine) kindOrder() []pipeline.Kind {
+	kinds := make([]pipeline.Kind, len(e.cfg.Priority))
+	for i, k := range e.cfg.Priority {
+		kinds[i] = pipeline.Kind(k)
+	}
+	p, err := filters.NewPriority(kinds, nil)
+	if err != nil {
+		return nil
+	}
+	return p.Kinds()
 }
 
 // IsConfigError reports whether err is a configuration problem.

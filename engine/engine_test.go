@@ -71,17 +71,17 @@ func newMachine(t *testing.T) *machine {
 		skill(d, "pdf")
 	}
 	skill("repo/sub/.claude/skills", "xlsx") // nearer workspace folder ...
-	skill("repo/.claude/skills", "xlsx")     // ... beats the repository root ...
-	skill("home/.claude/skills", "xlsx")     // ... beats the user folder
+	skill("repo/.claude/skills", "xlsx")     // ... beats the repository root; the user folder
+	skill("home/.claude/skills", "xlsx")     // beats both (Claude's precedence), unless set to project
 	skill("home/.claude/skills", "user-only")
 	skill("home/.codex/skills", "docx") // user beats system beats plugin
 	skill("etc/codex/skills", "docx")
 	skill(pluginDir+"/skills", "docx")
-	skill("home/.codex/skills/.system", "bundled") // Codex's own; never found
+	skill("home/.codex/skills/.system", "bundled") // Codex's own: a system skill
 	skill("repo/.agents/skills", "shared")         // workspace-shared beats user-shared
 	skill("home/.agents/skills", "shared")
-	skill("repo/skills", "root-skill")         // workspace-root beats user-agent
-	skill("home/.claude/skills", "root-skill") // (kind order, not provider)
+	skill("repo/skills", "root-skill")         // workspace-root loses to Claude's personal copy,
+	skill("home/.claude/skills", "root-skill") // ranked above every workspace kind
 	skill("home/.cursor/skills", "cursor-only")
 	skill("repo/sub/.windsurf/skills", "windsurf-only")
 	skill("etc/codex/skills", "sys-only")
@@ -180,9 +180,12 @@ func TestSnapshotVisible(t *testing.T) {
 		}
 	}
 	common := map[string]where{
-		"xlsx": claudeWS0, "user-only": claudeUser, "docx": codexUser, "shared": agentsShared,
-		"root-skill": agentsRoot, "cursor-only": cursorUser, "windsurf-only": windsurfWS,
-		"sys-only": codexSystem, "plugin-only": plugin,
+		"xlsx": claudeUser, "user-only": claudeUser, "docx": codexUser, "shared": agentsShared,
+		"root-skill": claudeUser, "cursor-only": cursorUser, "windsurf-only": windsurfWS,
+		"sys-only": codexSystem, "bundled": codexSystem,
+		// A plugin's skills are keyed by their plugin: never copies of
+		// another root's skills.
+		"@tools:pdf": plugin, "@tools:docx": plugin, "@tools:plugin-only": plugin,
 	}
 	with := func(over map[string]where) map[string]where {
 		out := map[string]where{}
@@ -208,21 +211,28 @@ func TestSnapshotVisible(t *testing.T) {
 			want: with(map[string]where{"pdf": custom}),
 		},
 		{
-			name:   "without custom the workspace beats the user folder",
+			name:   "without custom, Claude's personal copy beats its workspace copies",
 			config: disable("custom"),
-			want:   with(map[string]where{"pdf": claudeWS1}),
+			want:   with(map[string]where{"pdf": claudeUser}),
+		},
+		{
+			name: "with Claude's precedence project, the nearer workspace beats the user folder",
+			config: func(c *configs.Config) {
+				disable("custom")(c)
+				c.Providers["claude"] = configs.Provider{Enabled: true, Options: map[string]any{"precedence": "project"}}
+			},
+			want: with(map[string]where{"pdf": claudeWS1, "xlsx": claudeWS0, "root-skill": agentsRoot}),
 		},
 		{
 			name:   "without claude, equal user-agent copies fall to provider order",
 			config: disable("custom", "claude"),
-			want: with(map[string]where{"pdf": codexUser, "xlsx": {}, "user-only": {}, "root-skill": agentsRoot,
-				"plugin-only": plugin}),
+			want:   with(map[string]where{"pdf": codexUser, "xlsx": {}, "user-only": {}, "root-skill": agentsRoot}),
 		},
 		{
-			name:   "a dynamic user agent beats user-shared, system and plugin",
+			name:   "a dynamic user agent beats user-shared and system",
 			config: disable("custom", "claude", "codex"),
-			want: with(map[string]where{"pdf": cursorUser, "xlsx": {}, "user-only": {}, "docx": plugin,
-				"sys-only": {}}),
+			want: with(map[string]where{"pdf": cursorUser, "xlsx": {}, "user-only": {}, "docx": {},
+				"root-skill": agentsRoot, "sys-only": {}, "bundled": {}}),
 		},
 		{
 			name: "agents alone: shared copies and dynamic agents",
@@ -241,15 +251,15 @@ func TestSnapshotVisible(t *testing.T) {
 			want: map[string]where{"pdf": agentsUser, "shared": agentsShared, "root-skill": agentsRoot},
 		},
 		{
-			name:   "plugin is the lowest",
+			name:   "plugin skills are never copies of other skills",
 			config: disable("custom", "claude", "agents"),
 			want: map[string]where{"pdf": codexUser, "docx": codexUser, "sys-only": codexSystem,
-				"plugin-only": plugin},
+				"bundled": codexSystem, "@tools:pdf": plugin, "@tools:docx": plugin, "@tools:plugin-only": plugin},
 		},
 		{
 			name:   "a priority setting reorders kinds",
-			config: func(c *configs.Config) { c.Priority = []string{"plugin"} },
-			want:   with(map[string]where{"pdf": plugin, "docx": plugin}),
+			config: func(c *configs.Config) { c.Priority = []string{"system"} },
+			want:   with(map[string]where{"pdf": codexSystem, "docx": codexSystem}),
 		},
 	}
 	m := newMachine(t)
@@ -328,8 +338,8 @@ func checkInvariants(t *testing.T, snap *pipeline.Snapshot) {
 	}
 }
 
-// TestSnapshotAll checks that All holds every copy of every skill, that
-// the bundled Codex skills are never read, and the ids of the pdf copies.
+// TestSnapshotAll checks that All holds every copy of every skill, the
+// bundled Codex skills in .system included, and the ids of the pdf copies.
 func TestSnapshotAll(t *testing.T) {
 	m := newMachine(t)
 	snap, st := snapshot(t, m.engine(t, m.config()))
@@ -338,7 +348,7 @@ func TestSnapshotAll(t *testing.T) {
 	pdfIDs := map[string]string{}
 	for _, r := range snap.All {
 		count[r.DedupeKey()]++
-		if r.DedupeKey() == "pdf" {
+		if r.ShortName() == "pdf" {
 			rel, err := filepath.Rel(m.base, r.Dir)
 			if err != nil {
 				t.Fatal(err)
@@ -346,9 +356,11 @@ func TestSnapshotAll(t *testing.T) {
 			pdfIDs[filepath.ToSlash(rel)] = r.ID
 		}
 	}
+	// The plugin's skills are keyed by their plugin, apart from the others.
 	wantCount := map[string]int{
-		"pdf": 8, "xlsx": 3, "user-only": 1, "docx": 3, "shared": 2, "root-skill": 2,
-		"cursor-only": 1, "windsurf-only": 1, "sys-only": 1, "plugin-only": 1,
+		"pdf": 7, "xlsx": 3, "user-only": 1, "docx": 2, "shared": 2, "root-skill": 2,
+		"cursor-only": 1, "windsurf-only": 1, "sys-only": 1, "bundled": 1,
+		"@tools:pdf": 1, "@tools:docx": 1, "@tools:plugin-only": 1,
 	}
 	if diff := cmp.Diff(wantCount, count); diff != "" {
 		t.Errorf("copies per skill mismatch (-want +got):\n%s", diff)
@@ -358,7 +370,7 @@ func TestSnapshotAll(t *testing.T) {
 		"repo/.claude/skills/pdf": "claude@project:pdf",
 		"home/.claude/skills/pdf": "claude@user:pdf",
 		"home/.codex/skills/pdf":  "codex@user:pdf",
-		"etc/codex/skills/pdf":    "codex@user:pdf#2",
+		"etc/codex/skills/pdf":    "codex@system:pdf",
 		"home/.cursor/skills/pdf": "cursor:pdf",
 		"home/.agents/skills/pdf": "agents:pdf",
 		pluginDir + "/skills/pdf": "claude:@tools:pdf",
@@ -441,6 +453,40 @@ func TestConfigErrors(t *testing.T) {
 			},
 			atNew:   true,
 			wantErr: []string{"providers.agents"},
+		},
+		{
+			// The commands provider ranks Claude's commands by this rule,
+			// so it is checked even with the claude provider off.
+			name: "bad Claude precedence, provider disabled",
+			config: func(c *configs.Config) {
+				c.Providers["claude"] = configs.Provider{Enabled: false, Options: map[string]any{"precedence": "personal"}}
+			},
+			atNew:   true,
+			wantErr: []string{"providers.claude.precedence", `invalid value "personal"`, "use user", "or project"},
+		},
+		{
+			name: "bad Codex precedence",
+			config: func(c *configs.Config) {
+				c.Providers["codex"] = configs.Provider{Enabled: true, Options: map[string]any{"precedence": "repo"}}
+			},
+			atNew:   true,
+			wantErr: []string{"providers.codex.precedence", `invalid value "repo"`},
+		},
+		{
+			name: "Codex precedence not a string",
+			config: func(c *configs.Config) {
+				c.Providers["codex"] = configs.Provider{Enabled: true, Options: map[string]any{"precedence": []any{"user"}}}
+			},
+			atNew:   true,
+			wantErr: []string{"providers.codex", "precedence"},
+		},
+		{
+			name: "bad agents precedence",
+			config: func(c *configs.Config) {
+				c.Providers["agents"] = configs.Provider{Enabled: true, Options: map[string]any{"precedence": "both"}}
+			},
+			atNew:   true,
+			wantErr: []string{"providers.agents.precedence", `invalid value "both"`},
 		},
 		{
 			name: "bad custom dir",
@@ -616,7 +662,7 @@ func TestRescan(t *testing.T) {
 		t.Error("the second Snapshot returned the same snapshot object")
 	}
 
-	file := m.abs("repo/sub/.claude/skills/xlsx/SKILL.md")
+	file := m.abs("home/.claude/skills/xlsx/SKILL.md") // the visible copy
 	if err := os.WriteFile(file, []byte(skillMD("xlsx", "Edited spreadsheets description.")), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -702,5 +748,52 @@ func TestProviderNames(t *testing.T) {
 	sort.Strings(names)
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("configs.Default providers differ from the registry (-registry +default):\n%s", diff)
+	}
+}
+
+// TestRescanKeepsFollowingWhenAFilterTokenGoesStale checks that a filter
+// token naming nothing fails the first discovery (a typo is caught at
+// once) but not a later rescan: a skill named in the configuration may be
+// removed while a server runs, and the server must go on following the
+// disk, with a warning that says which token selects nothing.
+func TestRescanKeepsFollowingWhenAFilterTokenGoesStale(t *testing.T) {
+	m := newMachine(t)
+	cfg := m.config()
+	cfg.Exclude = []string{"user-only"}
+
+	typo := cfg
+	typo.Exclude = []string{"user-onyl"}
+	if _, _, err := m.engine(t, typo).Snapshot(context.Background()); err == nil ||
+		!strings.Contains(err.Error(), `"user-onyl"`) {
+		t.Fatalf("first Snapshot with a token naming nothing: err = %v, want an error naming the token", err)
+	}
+
+	e := m.engine(t, cfg)
+	first, _ := snapshot(t, e)
+	for _, d := range first.Diagnostics {
+		if d.Code == "filter-names-nothing" {
+			t.Errorf("unexpected diagnostic while the token names a skill: %+v", d)
+		}
+	}
+	if err := os.RemoveAll(m.abs("home/.claude/skills/user-only")); err != nil {
+		t.Fatal(err)
+	}
+	m.write(t, map[string]string{"repo/sub/.claude/skills/new-one/SKILL.md": skillMD("new-one", "New.")})
+	second, _, err := e.Snapshot(context.Background())
+	if err != nil {
+		t.Fatalf("rescan after the excluded skill was removed: %v", err)
+	}
+	if _, err := second.Resolve("new-one"); err != nil {
+		t.Errorf("the rescan did not pick up a new skill: %v", err)
+	}
+	var warned bool
+	for _, d := range second.Diagnostics {
+		if d.Code == "filter-names-nothing" && d.Severity == pipeline.SeverityWarning &&
+			strings.Contains(d.Message, `"user-only"`) {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Errorf("no filter-names-nothing warning naming the stale token in %+v", second.Diagnostics)
 	}
 }

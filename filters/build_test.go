@@ -25,8 +25,8 @@ func TestBuildStages(t *testing.T) {
 	if diff := cmp.Diff(autoWinners, ids(out)); diff != "" {
 		t.Errorf("default settings keep (-want +got):\n%s", diff)
 	}
-	if len(dropped) != 5 {
-		t.Errorf("default settings drop %d records, want the 5 shadowed copies", len(dropped))
+	if len(dropped) != 3 {
+		t.Errorf("default settings drop %d records, want the 3 shadowed copies", len(dropped))
 	}
 }
 
@@ -138,15 +138,14 @@ func TestBuildProvidersFromScan(t *testing.T) {
 func TestBuildPriority(t *testing.T) {
 	records := []*pipeline.Record{
 		{ID: "claude:pdf", Name: "pdf", Provider: "claude", Kind: pipeline.KindWorkspaceAgent, ModTime: t0},
-		{ID: "claude:@x:pdf", Name: "x:pdf", Provider: "claude", Kind: pipeline.KindPlugin, ModTime: t0.Add(-time.Hour),
-			Plugin: &pipeline.PluginInfo{Plugin: "x"}},
+		{ID: "codex:pdf", Name: "pdf", Provider: "codex", Kind: pipeline.KindUserAgent, ModTime: t0.Add(-time.Hour)},
 	}
 	for _, tt := range []struct {
 		priority []string
 		want     string
 	}{
 		{nil, "claude:pdf"},
-		{[]string{"plugin"}, "claude:@x:pdf"},
+		{[]string{"user-agent"}, "codex:pdf"},
 	} {
 		stages, err := Build(Settings{Priority: tt.priority}, records)
 		if err != nil {

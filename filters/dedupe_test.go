@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestPathDedupe(t *testing.T) {
@@ -42,15 +43,15 @@ func TestDuplicates(t *testing.T) {
 	for r, info := range Duplicates(records, nil) {
 		got[r.ID] = info
 	}
+	// The plugin's example-skills:pdf and the scoped docs:pdf are not
+	// copies of pdf: their qualified names differ.
 	want := map[string]DupInfo{
-		"claude:pdf":                 {Group: 1},
-		"codex:PDF":                  {Group: 1},
-		"claude:@example-skills:pdf": {Group: 1},
-		"custom:docs:pdf":            {Group: 1, Winner: true},
-		"cursor:review":              {Group: 2, Winner: true},
-		"agents:review":              {Group: 2},
-		"codex:foo":                  {Group: 3},
-		"claude:foo":                 {Group: 3, Winner: true},
+		"claude:pdf":    {Group: 1},
+		"codex:PDF":     {Group: 1, Winner: true},
+		"cursor:review": {Group: 2, Winner: true},
+		"agents:review": {Group: 2},
+		"codex:foo":     {Group: 3},
+		"claude:foo":    {Group: 3, Winner: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Duplicates (-want +got):\n%s", diff)
@@ -94,4 +95,111 @@ func TestPathDedupeCommands(t *testing.T) {
 		t.Errorf("drops (-want +got):\n%s", diff)
 	}
 	checkPartition(t, in, out, dropped)
+}
+
+// TestAutoDedupeQualifiedNames checks that auto keeps one copy per fully
+// qualified name: the same-named commands and skills of different plugins,
+// and a plugin skill beside a local skill of the same short name, are all
+// kept, while one plugin installed from two marketplaces, or a user and a
+// project copy, are copies.
+func TestAutoDedupeQualifiedNames(t *testing.T) {
+	plugin := func(name, market string) *pipeline.PluginInfo {
+		return &pipeline.PluginInfo{Plugin: name, Marketplace: market, Version: "1.0.0"}
+	}
+	cmd := func(id, name string, p *pipeline.PluginInfo, kind pipeline.Kind) *pipeline.Record {
+		return &pipeline.Record{ID: id, Name: name, Type: pipeline.TypeCommand, Provider: "claude", Plugin: p, Kind: kind,
+			Dir: "/" + id, ModTime: t0}
+	}
+	skill := func(id, name string, p *pipeline.PluginInfo, kind pipeline.Kind) *pipeline.Record {
+		r := cmd(id, name, p, kind)
+		r.Type = ""
+		return r
+	}
+	tests := []struct {
+		name    string
+		records []*pipeline.Record
+		kept    []string
+		shadow  map[string]string // loser id -> winner id
+	}{
+		{"commands of two plugins", []*pipeline.Record{
+			cmd("claude:/@ship-mate:setup", "ship-mate:setup", plugin("ship-mate", "a"), pipeline.KindPlugin),
+			cmd("claude:/@conductor:setup", "conductor:setup", plugin("conductor", "b"), pipeline.KindPlugin),
+		}, []string{"claude:/@ship-mate:setup", "claude:/@conductor:setup"}, nil},
+		{"a plugin skill and a local skill", []*pipeline.Record{
+			skill("claude:@document-skills:docx", "document-skills:docx", plugin("document-skills", "a"), pipeline.KindPlugin),
+			skill("claude:docx", "docx", nil, pipeline.KindWorkspaceAgent),
+		}, []string{"claude:@document-skills:docx", "claude:docx"}, nil},
+		{"a plugin command and a user command of the same short name", []*pipeline.Record{
+			cmd("claude:/@tools:review", "tools:review", plugin("tools", "a"), pipeline.KindPlugin),
+			cmd("claude:/review", "review", nil, pipeline.KindUserAgent),
+		}, []string{"claude:/@tools:review", "claude:/review"}, nil},
+		{"one plugin from two marketplaces", []*pipeline.Record{
+			cmd("claude@plugin:/@tools:review", "tools:review", plugin("tools", "a"), pipeline.KindPlugin),
+			cmd("claude@plugin:/@tools:review#2", "tools:review", plugin("tools", "b"), pipeline.KindPlugin),
+		}, []string{"claude@plugin:/@tools:review"},
+			map[string]string{"claude@plugin:/@tools:review#2": "claude@plugin:/@tools:review"}},
+		{"a user and a project copy", []*pipeline.Record{
+			skill("claude@user:pdf", "pdf", nil, pipeline.KindUserAgent),
+			skill("claude@project:pdf", "PDF", nil, pipeline.KindWorkspaceAgent),
+		}, []string{"claude@project:pdf"}, map[string]string{"claude@user:pdf": "claude@project:pdf"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, dropped := Include(nil, nil).Apply(tt.records)
+			if diff := cmp.Diff(tt.kept, ids(out)); diff != "" {
+				t.Errorf("kept (-want +got):\n%s", diff)
+			}
+			got := map[string]string{}
+			for _, d := range dropped {
+				got[d.Record.ID] = d.By.ID
+			}
+			if diff := cmp.Diff(tt.shadow, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("shadowed (-want +got):\n%s", diff)
+			}
+			checkPartition(t, tt.records, out, dropped)
+		})
+	}
+}
+
+// TestBuildBarsShadowedCopies checks that a copy that lost the dedupe is
+// marked with the exclude token that would hide it too, so that it is not
+// served by name, and that a copy whose winner alone is excluded stays
+// loadable.
+func TestBuildBarsShadowedCopies(t *testing.T) {
+	records := []*pipeline.Record{
+		{ID: "claude:pdf", Name: "pdf", Provider: "claude", Kind: pipeline.KindUserAgent, Dir: "/u/pdf", ModTime: t0},
+		{ID: "codex:pdf", Name: "pdf", Provider: "codex", Kind: pipeline.KindWorkspaceAgent, Dir: "/w/pdf", ModTime: t0},
+	}
+	tests := []struct {
+		exclude  string
+		barred   string
+		loadable bool
+	}{
+		{"", "", true},
+		{"pdf", "excluded by --exclude pdf", false},
+		{"claude", "excluded by --exclude claude", false},
+		{"claude:pdf", "excluded by --exclude claude:pdf", false},
+		{"codex", "", true},
+	}
+	for _, tt := range tests {
+		var exc []string
+		if tt.exclude != "" {
+			exc = []string{tt.exclude}
+		}
+		stages, err := Build(Settings{Exclude: exc}, records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, dropped := pipeline.Run(stages, records)
+		var d *pipeline.Drop
+		for i := range dropped {
+			if dropped[i].Record == records[0] {
+				d = &dropped[i]
+			}
+		}
+		if d == nil || d.By != records[1] || d.Barred != tt.barred || d.Loadable() != tt.loadable {
+			t.Errorf("--exclude %q: drop of claude:pdf = %+v; want shadowed by codex:pdf, barred %q, loadable %v",
+				tt.exclude, d, tt.barred, tt.loadable)
+		}
+	}
 }

@@ -22,7 +22,11 @@
 //     and never dedupes, so excluding the winner of a skill does not bring
 //     back the copy it shadowed; to show that copy, include it by id.
 //
-// Every removed record is reported as a pipeline.Drop with a reason.
+// Every removed record is reported as a pipeline.Drop with a reason. A
+// copy that lost a dedupe is still served when a name designates it
+// exactly (pipeline.Snapshot.Load), unless an exclude token also matches
+// it: Exclude is a pipeline.Screen, so the drop's Barred field records
+// that token.
 //
 // # Tokens
 //
@@ -37,16 +41,18 @@
 //	<provider>                  every skill of one provider; file = custom
 //	<provider>:<glob>           that provider's skills whose name matches
 //	all:<glob>, auto:<glob>     any provider; auto dedupes
-//	<provider>@<loc>:<glob>     also only at location project, user, plugin
-//	                            or custom; all@ and auto@ work too, and the
+//	<provider>@<loc>:<glob>     also only at location project, user, plugin,
+//	                            custom or system; all@ and auto@ work too, and the
 //	                            ":<glob>" part may be left out
 //	@plugins                    every plugin skill
 //	@plugins:<plugin>           the skills of the plugins matching the glob
 //	@plugins:<plugin>:<skill>   ... whose short name matches the skill glob
 //	@<plugin>:<skill>           one plugin-qualified skill (globs allowed)
 //	claude:@...                 the same as @... (only claude has plugins)
-//	<name>                      that skill from any provider; include keeps
-//	                            the winner, exclude removes every copy
+//	<name>                      that skill from any provider or plugin (by
+//	                            name or short name); include keeps the
+//	                            winner of each qualified name, exclude
+//	                            removes every copy
 //	<x>:<glob>                  with x not a provider: the full name, as in
 //	                            example-skills:pdf or a scoped docs:pdf
 //	<record id>                 exactly that record, e.g. claude@user:pdf or
@@ -60,13 +66,31 @@
 // exactly that record, before the grammar is consulted, so every id the
 // list command prints can be pasted as a token.
 //
+// A token that names nothing in the scan is an error (a *TokenError with
+// suggestions from the provider and plugin names), in include and exclude
+// alike, rather than a filter that silently selects nothing: a bare word
+// or an <x>:<glob> pair that is no provider and matches no record's id,
+// name or short name (--include codx), and a <provider>@<loc> token whose
+// provider no registered provider gives and no record carries. Providers
+// are known without a scan from the registry (providers/all); a token whose
+// grammar fixes its meaning (claude:<glob>, @plugins:...) is never
+// unknown, since a provider may have no skills today.
+//
 // # Priority
 //
-// Copies of one skill share a DedupeKey, the lower-cased short name, so
-// PDF and pdf are copies. Commands are grouped apart from skills, by their
-// whole name less any plugin prefix ("frontend:review" and
-// "backend:review" are two commands). The winner has the higher-priority root kind
-// (custom first by default, then project, workspace-agent, ...); then the
+// Copies of one skill share a DedupeKey, the lower-cased fully qualified
+// name (see pipeline.Record.DedupeKey), so PDF and pdf are copies, and so
+// are one plugin's skill or command installed from two marketplaces. The
+// same-named commands or skills of two plugins are not copies, nor is a
+// plugin skill of a local skill of the same short name, nor a scoped
+// docs:pdf of pdf: Claude Code keeps each plugin's names apart. Commands
+// are grouped apart from skills, by their whole name ("frontend:review"
+// and "backend:review" are two commands). The winner has the
+// higher-priority root kind
+// (custom first by default, then project, workspace-agent, ...), as its
+// provider's precedence places it: a provider whose rule prefers its user
+// copies (Claude, by default) has them ranked just above every workspace
+// kind (see Priority and pipeline.Precedence); then the
 // nearer workspace (smaller Depth); then the newer SKILL.md; then the
 // earlier provider in DefaultProviders order, other providers following
 // alphabetically; then the smaller folder path, so the choice is always

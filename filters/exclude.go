@@ -2,6 +2,8 @@ package filters
 
 import "github.com/ccski/ccski/pipeline"
 
+var _ pipeline.Screen = (*exclude)(nil)
+
 // exclude drops the records any token matches.
 type exclude struct {
 	tokens []Token
@@ -27,22 +29,48 @@ func (s *exclude) Apply(in []*pipeline.Record) ([]*pipeline.Record, []pipeline.D
 	if sc == nil {
 		sc = newScope(in)
 	}
-	sels := make([]selector, len(s.tokens))
-	for i, t := range s.tokens {
-		sels[i] = t.resolve(sc)
-	}
+	sels := s.selectors(sc)
 	var out []*pipeline.Record
 	var dropped []pipeline.Drop
-next:
 	for _, r := range in {
-		for i, sel := range sels {
-			if sel.match(r) {
-				dropped = append(dropped, pipeline.Drop{Record: r,
-					Reason: "excluded by --exclude " + s.tokens[i].text})
-				continue next
-			}
+		if why := s.reason(sels, r); why != "" {
+			dropped = append(dropped, pipeline.Drop{Record: r, Reason: why})
+			continue
 		}
 		out = append(out, r)
 	}
 	return out, dropped
+}
+
+// Bars says whether Apply would drop r, and why, for a record an earlier
+// stage dropped as a copy of another (see pipeline.Screen). A stage built
+// by Exclude, without the whole scan, reads the tokens against r alone.
+func (s *exclude) Bars(r *pipeline.Record) string {
+	if len(s.tokens) == 0 {
+		return ""
+	}
+	sc := s.scope
+	if sc == nil {
+		sc = newScope([]*pipeline.Record{r})
+	}
+	return s.reason(s.selectors(sc), r)
+}
+
+// selectors resolves the tokens for a scan.
+func (s *exclude) selectors(sc *scope) []selector {
+	sels := make([]selector, len(s.tokens))
+	for i, t := range s.tokens {
+		sels[i] = t.resolve(sc)
+	}
+	return sels
+}
+
+// reason names the first token whose selector matches r, or is "".
+func (s *exclude) reason(sels []selector, r *pipeline.Record) string {
+	for i, sel := range sels {
+		if sel.match(r) {
+			return "excluded by --exclude " + s.tokens[i].text
+		}
+	}
+	return ""
 }

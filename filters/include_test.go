@@ -8,9 +8,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// autoWinners is what auto keeps from scan(): one copy per skill, each at
-// the position of the skill's first copy.
-var autoWinners = []string{"custom:docs:pdf", "claude:@document-skills:docx", "cursor:review", "claude:foo", "gemini:codex"}
+// autoWinners is what auto keeps from scan(): one copy per fully qualified
+// name, each at the position of its first copy. The plugin skill
+// example-skills:pdf and the scoped docs:pdf are not copies of pdf.
+var autoWinners = []string{"codex:PDF", "claude:@example-skills:pdf", "claude:@document-skills:docx", "custom:docs:pdf",
+	"cursor:review", "claude:foo", "gemini:codex"}
 
 func TestIncludeSelection(t *testing.T) {
 	tests := []struct {
@@ -22,13 +24,15 @@ func TestIncludeSelection(t *testing.T) {
 		{"auto", []string{"auto"}, autoWinners},
 		{"all keeps every copy", []string{"all"}, ids(scan())},
 		{"provider", []string{"claude"}, []string{"claude:pdf", "claude:@example-skills:pdf", "claude:@document-skills:docx", "claude:foo"}},
-		{"bare name keeps one winner", []string{"pdf"}, []string{"custom:docs:pdf"}},
-		{"bare name is case-insensitive", []string{"PDF"}, []string{"custom:docs:pdf"}},
+		{"bare name keeps one winner per qualified name", []string{"pdf"},
+			[]string{"codex:PDF", "claude:@example-skills:pdf", "custom:docs:pdf"}},
+		{"bare name is case-insensitive", []string{"PDF"}, []string{"codex:PDF", "claude:@example-skills:pdf", "custom:docs:pdf"}},
 		{"auto glob dedupes", []string{"auto:*o*"}, []string{"claude:@document-skills:docx", "custom:docs:pdf", "claude:foo", "gemini:codex"}},
 		{"all glob does not dedupe", []string{"all:foo"}, []string{"codex:foo", "claude:foo"}},
 		{"auto dedupes only within its token", []string{"auto,codex:foo"}, append(append([]string{}, autoWinners...), "codex:foo")},
 		{"an earlier token keeps a record auto would shadow", []string{"codex:foo", "auto"},
-			[]string{"codex:foo", "custom:docs:pdf", "claude:@document-skills:docx", "cursor:review", "claude:foo", "gemini:codex"}},
+			[]string{"codex:foo", "codex:PDF", "claude:@example-skills:pdf", "claude:@document-skills:docx", "custom:docs:pdf",
+				"cursor:review", "claude:foo", "gemini:codex"}},
 		{"union in order of first selection", []string{"review,claude,all:review"},
 			[]string{"cursor:review", "claude:pdf", "claude:@example-skills:pdf", "claude:@document-skills:docx", "claude:foo", "agents:review"}},
 		{"auto within a location", []string{"auto@project"}, []string{"codex:PDF", "cursor:review", "claude:foo"}},
@@ -50,9 +54,7 @@ func TestIncludeDrops(t *testing.T) {
 	in := scan()
 	out, dropped := Include(nil, nil).Apply(in)
 	want := []drop{
-		{ID: "claude:pdf", By: "custom:docs:pdf", Reason: "shadowed by custom:docs:pdf (higher priority: custom over user-agent)"},
-		{ID: "codex:PDF", By: "custom:docs:pdf", Reason: "shadowed by custom:docs:pdf (higher priority: custom over workspace-agent)"},
-		{ID: "claude:@example-skills:pdf", By: "custom:docs:pdf", Reason: "shadowed by custom:docs:pdf (higher priority: custom over plugin)"},
+		{ID: "claude:pdf", By: "codex:PDF", Reason: "shadowed by codex:PDF (higher priority: workspace-agent over user-agent)"},
 		{ID: "agents:review", By: "cursor:review", Reason: "shadowed by cursor:review (higher priority: workspace-agent over user-shared)"},
 		{ID: "codex:foo", By: "claude:foo", Reason: "shadowed by claude:foo (higher priority: workspace-agent over user-agent)"},
 	}
@@ -64,12 +66,11 @@ func TestIncludeDrops(t *testing.T) {
 	// A record no token selects is not shadowed, and the reason quotes
 	// the tokens as one flag value.
 	out, dropped = Include(mustParse(t, "codex", "pdf"), nil).Apply(in)
-	if diff := cmp.Diff([]string{"codex:PDF", "codex:foo", "custom:docs:pdf"}, ids(out)); diff != "" {
+	if diff := cmp.Diff([]string{"codex:PDF", "codex:foo", "claude:@example-skills:pdf", "custom:docs:pdf"}, ids(out)); diff != "" {
 		t.Errorf("kept (-want +got):\n%s", diff)
 	}
 	want = []drop{
-		{ID: "claude:pdf", By: "custom:docs:pdf", Reason: "shadowed by custom:docs:pdf (higher priority: custom over user-agent)"},
-		{ID: "claude:@example-skills:pdf", By: "custom:docs:pdf", Reason: "shadowed by custom:docs:pdf (higher priority: custom over plugin)"},
+		{ID: "claude:pdf", By: "codex:PDF", Reason: "shadowed by codex:PDF (higher priority: workspace-agent over user-agent)"},
 		{ID: "claude:@document-skills:docx", Reason: "not selected by --include codex,pdf"},
 		{ID: "cursor:review", Reason: "not selected by --include codex,pdf"},
 		{ID: "agents:review", Reason: "not selected by --include codex,pdf"},
@@ -150,13 +151,13 @@ func TestIncludeTieBreaks(t *testing.T) {
 }
 
 func TestIncludeCustomPriority(t *testing.T) {
-	p, err := NewPriority([]pipeline.Kind{pipeline.KindPlugin}, nil)
+	p, err := NewPriority([]pipeline.Kind{pipeline.KindUserAgent}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out, _ := Include(mustParse(t, "pdf"), p).Apply(scan())
-	if diff := cmp.Diff([]string{"claude:@example-skills:pdf"}, ids(out)); diff != "" {
-		t.Errorf("with plugin first (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]string{"claude:pdf", "claude:@example-skills:pdf", "custom:docs:pdf"}, ids(out)); diff != "" {
+		t.Errorf("with user-agent first (-want +got):\n%s", diff)
 	}
 }
 

@@ -22,7 +22,9 @@ var recordKeys = []string{"description", "disabled", "file", "hasAssets", "hasRe
 
 var pluginInfoKeys = []string{"marketplace", "pluginName", "version"}
 
-// Ids of the default list: one copy of each enabled skill.
+// Ids of the default list: one copy of each enabled skill, per fully
+// qualified name (the plugin's doc-tools:pdf and the scoped docs:pdf are
+// not copies of pdf).
 var defaultIDs = []string{
 	"agents:bom-skill",
 	"agents:changelog",
@@ -30,12 +32,16 @@ var defaultIDs = []string{
 	"agents@project:shared-notes",
 	"agents@project:team-notes",
 	"claude:@design-tools:canvas",
+	"claude:@doc-tools:pdf",
+	"claude:@doc-tools:xlsx",
 	"claude:@lint-kit:lint-fix",
 	"claude:@lint-kit:lint-rules",
 	"claude:commit-helper",
 	"claude:repo-guide",
 	"claude:use-when",
 	"claude:xlsx",
+	"claude@user:pdf",
+	"codex:codex-bundled",
 	"codex:crlf-notes",
 	"codex:format-code",
 	"codex:sys-audit",
@@ -51,19 +57,17 @@ var defaultIDs = []string{
 var allOnlyIDs = []string{
 	"agents:old-helper",
 	"agents@user:shared-notes",
-	"claude:@doc-tools:pdf",
-	"claude:@doc-tools:xlsx",
 	"claude@project:pdf",
-	"claude@user:pdf",
 	"codex:pdf",
 	"codex:review",
 	"gemini:format-code",
 }
 
-// Names that must never appear in any output: Codex's hidden .system
-// skill, the marketplace skill no plugin declares, the skill of the plugin
-// the workspace disables, and the broken skills.
-var neverListed = []string{"codex-bundled", "unused-skill", "legacy-report", "bad-yaml", "no-description", "utf8-bad"}
+// Names that must never appear in any output: the marketplace skill no
+// plugin declares, the skill of the plugin the workspace disables, and the
+// broken skills. (Codex's bundled .system skill is listed, as a Codex
+// system skill: see TestCodexSystemSkills.)
+var neverListed = []string{"unused-skill", "legacy-report", "bad-yaml", "no-description", "utf8-bad"}
 
 type record struct {
 	ID          string `json:"id"`
@@ -232,7 +236,7 @@ func TestNeverListed(t *testing.T) {
 	for _, args := range [][]string{{"list", "--all"}, {"list", "--all", "--json"}, {"search", "--limit=0", "skill"}} {
 		r := run(t, m, args...)
 		mustOK(t, r)
-		for _, name := range append(neverListed, ".system") {
+		for _, name := range neverListed {
 			if strings.Contains(r.stdout, name) {
 				t.Errorf("ccski %s shows %q:\n%s", strings.Join(args, " "), name, r.stdout)
 			}
@@ -443,9 +447,6 @@ func TestSourcesJSON(t *testing.T) {
 			state = strings.Repeat("*", root.Skills)
 		}
 		roots[rootKey{rel(root.Path), root.Provider, plugin}] = root.Kind + " " + state
-		if strings.Contains(root.Path, ".system") {
-			t.Errorf("root %s is inside .system", root.Path)
-		}
 	}
 	for key, want := range map[rootKey]string{
 		{"extra/docs", "custom", ""}:                                                           "custom **",
@@ -453,6 +454,7 @@ func TestSourcesJSON(t *testing.T) {
 		{"work/repo/.claude/skills", "claude", ""}:                                             "workspace-agent **",
 		{"home/.claude/skills", "claude", ""}:                                                  "user-agent ****",
 		{"home/.codex/skills", "codex", ""}:                                                    "user-agent ****",
+		{"home/.codex/skills/.system", "codex", ""}:                                            "system *",
 		{"work/repo/.codex/skills", "codex", ""}:                                               "workspace-agent missing",
 		{"etc/codex/skills", "codex", ""}:                                                      "system *",
 		{"work/repo/.cursor/skills", "cursor", ""}:                                             "workspace-agent *",
@@ -519,8 +521,7 @@ func TestSourcesJSON(t *testing.T) {
 		"agents:old-helper":           `state: disabled (its file is .SKILL.md); use state "disabled" or "all" to see it`,
 		"codex:review":                "include: shadowed by gemini:review (newer file)",
 		"gemini:format-code":          "include: shadowed by codex:format-code (provider order: codex before gemini)",
-		"claude@project:pdf":          "include: shadowed by custom:docs:pdf (higher priority: custom over workspace-agent)",
-		"claude:@doc-tools:xlsx":      "include: shadowed by claude:xlsx (higher priority: user-agent over plugin)",
+		"claude@project:pdf":          "include: shadowed by claude@user:pdf (Claude Code ranks personal over project (providers.claude.precedence: user))",
 		"agents@project:team-notes#2": "include: shadowed by agents@project:team-notes (higher priority: workspace-shared over workspace-root)",
 	} {
 		if got := hidden[id]; got != want {
@@ -787,8 +788,8 @@ func TestUnknownVariable(t *testing.T) {
 }
 
 // TestBareNameFilters checks the <name> token: --exclude hides every copy
-// of that skill and nothing else; --include keeps its highest priority
-// copy only.
+// of that skill and nothing else; --include keeps the highest priority
+// copy of each fully qualified name it matches.
 func TestBareNameFilters(t *testing.T) {
 	m := newMachine(t)
 	got := ids(listRecords(t, m, "--exclude=shared-notes"))
@@ -802,7 +803,7 @@ func TestBareNameFilters(t *testing.T) {
 			t.Errorf("--all --exclude=pdf still lists %s", id)
 		}
 	}
-	if diff := cmp.Diff([]string{"custom:docs:pdf"}, ids(listRecords(t, m, "--include=pdf"))); diff != "" {
+	if diff := cmp.Diff([]string{"claude:@doc-tools:pdf", "claude@user:pdf", "custom:docs:pdf"}, ids(listRecords(t, m, "--include=pdf"))); diff != "" {
 		t.Errorf("--include=pdf (-want +got):\n%s", diff)
 	}
 }

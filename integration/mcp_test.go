@@ -413,9 +413,9 @@ func TestMCPStdioSkillTool(t *testing.T) {
 				if !strings.Contains(msg, "not found") || !strings.Contains(msg, "custom:docs:pdf") {
 					t.Errorf("not found: %q, want suggestions including custom:docs:pdf", msg)
 				}
-				// A hidden copy is not found either.
-				if msg := loadError(t, ctx, s.cs, "codex:pdf"); !strings.Contains(msg, "not found") {
-					t.Errorf("hidden copy: %q", msg)
+				// A copy the dedupe hides still loads by its id.
+				if text, err := loadSkill(ctx, s.cs, "codex:pdf"); err != nil || !strings.HasPrefix(text, "Loading: codex:pdf\n") {
+					t.Errorf("hidden copy by id: %v\n%s", err, text)
 				}
 
 				// Malformed calls are JSON-RPC invalid params.
@@ -454,8 +454,11 @@ func TestMCPStdioSkillTool(t *testing.T) {
 						t.Errorf("--include=codex lists %+v", e)
 					}
 				}
-				if msg := loadError(t, ctx, s.cs, "claude:commit-helper"); !strings.Contains(msg, "not found") {
-					t.Errorf("claude skill under --include=codex: %q, want not found", msg)
+				// A skill the filters leave out is not served, and the error
+				// says why.
+				if msg := loadError(t, ctx, s.cs, "claude:commit-helper"); !strings.Contains(msg, "is hidden") ||
+					!strings.Contains(msg, "not selected by --include codex") {
+					t.Errorf("claude skill under --include=codex: %q, want hidden: not selected by --include codex", msg)
 				}
 				s.mustExit0(t, 3*time.Second)
 			})

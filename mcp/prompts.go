@@ -148,15 +148,24 @@ func promptOf(name string, r *pipeline.Record) *sdk.Prompt {
 }
 
 // unknownPromptMiddleware answers prompts/get for a name that is not a
-// prompt with an invalid-params error that suggests close names; the SDK's
-// own answer has no suggestions.
+// registered prompt. A name that designates one command exactly (an id,
+// or the name of a copy dedupe hid) gets that command, found by the rule
+// the skill tool and `ccski info` use (pipeline.Snapshot.Load); with
+// Options.SkillPrompts, a skill when no command answers. Any other name
+// is an invalid-params error that says why: the command is hidden by the
+// filters, its plugin is disabled, or it is unknown, with close prompt
+// names (the SDK's own answer has no suggestions).
 func (s *Server) unknownPromptMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if method == "prompts/get" {
 			if gr, ok := req.(*sdk.GetPromptRequest); ok && gr.Params != nil {
 				live := *s.prompts.live.Load()
 				if _, ok := live[gr.Params.Name]; !ok {
-					return nil, unknownPrompt(gr.Params.Name, live)
+					r, err := s.promptByName(gr.Params.Name)
+					if err != nil {
+						return nil, unknownPrompt(gr.Params.Name, live, err)
+					}
+					return s.renderPrompt(gr.Params.Name, r, gr.Params.Arguments)
 				}
 			}
 		}
@@ -164,8 +173,28 @@ func (s *Server) unknownPromptMiddleware(next sdk.MethodHandler) sdk.MethodHandl
 	}
 }
 
-// unknownPrompt is the error for a name no prompt has.
-func unknownPrompt(name string, live map[string]promptEntry) error {
+// promptByName finds the record a name that is no registered prompt
+// designates: a command, else (with skill prompts) a skill.
+func (s *Server) promptByName(name string) (*pipeline.Record, error) {
+	snap := s.snap.Load()
+	if snap == nil || strings.TrimSpace(name) == "" {
+		return nil, &pipeline.NotFoundError{Name: name}
+	}
+	r, err := snap.Load(name, pipeline.TypeCommand)
+	var nf *pipeline.NotFoundError
+	if s.prompts.skills && errors.As(err, &nf) {
+		r, err = snap.Load(name, pipeline.TypeSkill)
+	}
+	return r, err
+}
+
+// unknownPrompt is the error for a name no prompt has; why is the lookup
+// error. A name that is only not found gets close prompt names.
+func unknownPrompt(name string, live map[string]promptEntry, why error) error {
+	var nf *pipeline.NotFoundError
+	if why != nil && !errors.As(why, &nf) {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("prompt %q: %v", name, why)}
+	}
 	names := make([]string, 0, len(live))
 	for n := range live {
 		names = append(names, n)
@@ -179,36 +208,42 @@ func unknownPrompt(name string, live map[string]promptEntry) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 }
 
-// getPrompt answers prompts/get: the file's body, without frontmatter,
-// with the input substituted once.
+// getPrompt answers prompts/get for a registered prompt.
 func (s *Server) getPrompt(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 	name := req.Params.Name
 	live := *s.prompts.live.Load()
 	e, ok := live[name]
 	if !ok {
-		return nil, unknownPrompt(name, live)
+		return nil, unknownPrompt(name, live, nil)
 	}
+	return s.renderPrompt(name, e.rec, req.Params.Arguments)
+}
+
+// renderPrompt is the prompts/get answer for the record r asked for as
+// name: the file's body, without frontmatter, with the input substituted
+// once.
+func (s *Server) renderPrompt(name string, r *pipeline.Record, args map[string]string) (*sdk.GetPromptResult, error) {
 	size := 0
-	for _, v := range req.Params.Arguments {
+	for _, v := range args {
 		size += len(v)
 	}
 	if size > MaxPromptInput {
 		return nil, invalidParams(errInputTooLarge)
 	}
-	input := req.Params.Arguments[PromptArgument]
-	data, err := os.ReadFile(e.rec.File)
+	input := args[PromptArgument]
+	data, err := os.ReadFile(r.File)
 	if err != nil {
-		s.log.Error("prompt read failed", "prompt", name, "file", e.rec.File, "err", err)
+		s.log.Error("prompt read failed", "prompt", name, "file", r.File, "err", err)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("prompt %s could not be read: %v", name, unwrapPath(err))}
 	}
 	body, err := skillmd.CommandBody(data)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
-			Message: fmt.Sprintf("prompt %s: %s changed and its frontmatter cannot be read: %v", name, e.rec.File, err)}
+			Message: fmt.Sprintf("prompt %s: %s changed and its frontmatter cannot be read: %v", name, r.File, err)}
 	}
 	return &sdk.GetPromptResult{
-		Description: e.rec.Description,
+		Description: r.Description,
 		Messages: []*sdk.PromptMessage{{Role: "user",
 			Content: &sdk.TextContent{Text: Expand(string(body), input)}}},
 	}, nil

@@ -213,7 +213,7 @@ func (s *Server) readResource(_ context.Context, req *sdk.ReadResourceRequest) (
 	if err != nil {
 		return nil, invalidParams(fmt.Sprintf("%s: %v", uri, err))
 	}
-	r, err := snap.ResolveSkill(name)
+	r, err := snap.Load(name, pipeline.TypeSkill) // as the skill tool finds it
 	if err != nil {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}

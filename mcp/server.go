@@ -308,9 +308,10 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	s.syncPrompts(snap)
 	s.syncResources(snap)
 	// The skill tool lists and loads skills only, within the catalogue
-	// budget; skills_search follows the cut (catalog.go).
-	desc, omitted := Catalogue(snap.Skills(), s.tools.catalog)
-	s.syncSearch(omitted > 0)
+	// budget; skills_search is served while the catalogue is not complete
+	// (catalog.go).
+	desc, shown := Catalogue(snap.Skills(), s.tools.catalog)
+	s.syncSearch(!shown.Complete())
 	if desc == s.desc {
 		s.readyOnce.Do(func() { close(s.ready) })
 		return false
@@ -352,6 +353,9 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 			return nil, invalidParams("arguments must be an object with a string property \"name\"")
 		}
 	}
+	if err := onlyName(args); err != nil {
+		return nil, err
+	}
 	raw, ok := args["name"]
 	if !ok {
 		return nil, invalidParams("missing required argument \"name\": the skill to load")
@@ -363,7 +367,8 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 	if strings.TrimSpace(name) == "" {
 		return nil, invalidParams("argument \"name\" must not be empty")
 	}
-	r, err := snap.ResolveSkill(name)
+	// An id or qualified name reaches a copy dedupe hid (pipeline.Load).
+	r, err := snap.Load(name, pipeline.TypeSkill)
 	if err != nil {
 		return toolError(lookupMessage(err)), nil
 	}
@@ -377,24 +382,6 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 
 func toolError(msg string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
-}
-
-// lookupMessage turns a resolution error into text for the model.
-func lookupMessage(err error) string {
-	var nf *pipeline.NotFoundError
-	var amb *pipeline.AmbiguousError
-	switch {
-	case errors.As(err, &nf):
-		if len(nf.Suggestions) == 0 {
-			return fmt.Sprintf("Skill %q not found. Use a name from <available_skills> in the skill tool's description.", nf.Name)
-		}
-		return fmt.Sprintf("Skill %q not found. Did you mean: %s? Call the skill tool again with one of these names.",
-			nf.Name, strings.Join(nf.Suggestions, ", "))
-	case errors.As(err, &amb):
-		return fmt.Sprintf("Skill name %q is ambiguous: it matches %s. Call the skill tool again with one of these names.",
-			amb.Name, strings.Join(amb.Candidates, ", "))
-	}
-	return err.Error()
 }
 
 // LoadText is the text a successful load returns: a header, a blank line,

@@ -176,7 +176,7 @@ func skillProperties(extra map[string]any) map[string]any {
 		"name":        str("The skill's name (plugin skills: plugin:name)."),
 		"description": str("What the skill is for and when to use it."),
 		"provider":    str("The agent the skill belongs to: claude, codex, agents, gemini, custom, ..."),
-		"location":    str("Where it is installed: project, user, plugin or custom."),
+		"location":    str("Where it is installed: project, user, plugin, custom or system."),
 		"path":        str("The skill's folder."),
 		"file":        str("The skill's SKILL.md file."),
 	}

@@ -431,12 +431,13 @@ func TestSnapshot(t *testing.T) {
 }
 
 func TestRecordNames(t *testing.T) {
+	// The key is the whole name: a name outside a plugin is not split.
 	tests := []struct{ name, short, key string }{
 		{"pdf", "pdf", "pdf"},
-		{"example-skills:PDF", "PDF", "pdf"},
-		{"a:b:C", "C", "c"},
+		{"example-skills:PDF", "PDF", "example-skills:pdf"},
+		{"a:b:C", "C", "a:b:c"},
 		{"", "", ""},
-		{"trailing:", "", ""},
+		{"trailing:", "", "trailing:"},
 	}
 	for _, tc := range tests {
 		rec := &Record{Name: tc.name}

@@ -14,6 +14,10 @@ const (
 	LocationUser    Location = "user"
 	LocationPlugin  Location = "plugin"
 	LocationCustom  Location = "custom"
+	// LocationSystem holds the skills an agent ships or an administrator
+	// installs for the whole machine: Codex's bundled skills in
+	// $CODEX_HOME/skills/.system and /etc/codex/skills.
+	LocationSystem Location = "system"
 )
 
 // Kind classifies the root a record came from. The priority stage ranks
@@ -29,7 +33,7 @@ const (
 	KindWorkspaceRoot   Kind = "workspace-root"   // <ws>/skills
 	KindUserAgent       Kind = "user-agent"       // ~/.claude/skills, ~/.<agent>/skills
 	KindUserShared      Kind = "user-shared"      // ~/.agents/skills
-	KindSystem          Kind = "system"           // /etc/codex/skills
+	KindSystem          Kind = "system"           // $CODEX_HOME/skills/.system, /etc/codex/skills
 	KindPlugin          Kind = "plugin"           // Claude plugin skills
 )
 
@@ -88,12 +92,15 @@ type Record struct {
 	// Provider is the agent the skill belongs to: claude, codex, agents,
 	// gemini, openclaw, a dynamic ".<agent>" name, project or custom.
 	Provider string
-	// Location is project, user, plugin or custom.
+	// Location is project, user, plugin, custom or system.
 	Location Location
 	// Kind and Depth place the record's root in the priority order; Depth
 	// counts workspace ancestors (0 = the workspace itself).
 	Kind  Kind
 	Depth int
+	// Precedence is the rule of the record's provider for its user and
+	// project copies (see Root.Precedence); nil when it has none.
+	Precedence *Precedence
 	// Root is the root folder the skill was found under.
 	Root string
 	// Dir is the skill folder and File its SKILL.md (or .SKILL.md); for a
@@ -132,8 +139,8 @@ type Record struct {
 }
 
 // ShortName is the last ":"-separated segment of the name ("pdf" for
-// "example-skills:pdf"). Duplicates are detected on the lower-cased short
-// name.
+// "example-skills:pdf"). Name matching uses it (filter globs, search, the
+// loosest tier of Resolve); dedupe does not: see DedupeKey.
 func (r *Record) ShortName() string {
 	if i := strings.LastIndexByte(r.Name, ':'); i >= 0 {
 		return r.Name[i+1:]
@@ -145,21 +152,45 @@ func (r *Record) ShortName() string {
 func (r *Record) IsCommand() bool { return r.Type == TypeCommand }
 
 // DedupeKey is the key under which copies of one skill are grouped: the
-// lower-cased short name. Commands get a "/" prefix, so a command never
-// shadows a skill of the same name or the other way round. A command's
-// folders are part of its name ("frontend:review" and "backend:review" are
-// two commands), so its key is the whole name less the plugin prefix: a
-// plugin's "review" command and a user's "review" command are copies.
+// record's fully qualified name, lower-cased. Two records are copies only
+// when those are equal, as Claude Code keeps every plugin's names apart:
+//
+//   - A plugin record's key is its plugin and its name within the plugin
+//     ("@tools:review"). The same plugin installed from two marketplaces,
+//     or at two scopes, gives copies; the "setup" commands of two plugins
+//     are two commands, and a plugin skill never shadows a local skill of
+//     the same short name.
+//   - Any other record's key is its whole name: "pdf" from the user and
+//     from the project are copies, while "frontend:review" and
+//     "backend:review" (command folders), or a scoped "docs:pdf" and
+//     "pdf", are not.
+//
+// Commands get a "/" prefix, so a command never shadows a skill of the
+// same name or the other way round.
 func (r *Record) DedupeKey() string {
-	if r.IsCommand() {
-		name := r.Name
-		if r.Plugin != nil && len(name) > len(r.Plugin.Plugin) && name[len(r.Plugin.Plugin)] == ':' &&
-			strings.EqualFold(name[:len(r.Plugin.Plugin)], r.Plugin.Plugin) {
-			name = name[len(r.Plugin.Plugin)+1:]
-		}
-		return "/" + strings.ToLower(name)
+	key := strings.ToLower(r.Name)
+	if r.Plugin != nil {
+		key = "@" + strings.ToLower(r.Plugin.Plugin) + ":" + strings.ToLower(r.pluginLocalName())
 	}
-	return strings.ToLower(r.ShortName())
+	if r.IsCommand() {
+		key = "/" + key
+	}
+	return key
+}
+
+// pluginLocalName is a plugin record's name within its plugin: Name less
+// the "<plugin>:" prefix ("git:commit" for the command
+// "tools:git:commit" of plugin tools). For a record that is no plugin's,
+// or whose name does not start with its plugin's, it is Name.
+func (r *Record) pluginLocalName() string {
+	if r.Plugin == nil {
+		return r.Name
+	}
+	p := r.Plugin.Plugin
+	if len(r.Name) > len(p) && r.Name[len(p)] == ':' && strings.EqualFold(r.Name[:len(p)], p) {
+		return r.Name[len(p)+1:]
+	}
+	return r.Name
 }
 
 // Root is a folder a provider asks the scanner to search, with everything
@@ -175,6 +206,11 @@ type Root struct {
 	Location Location
 	Kind     Kind
 	Depth    int
+	// Precedence is the planning provider's rule for copies found both at
+	// its user level and at its project level, given to every record found
+	// here; nil for roots that are neither (custom, skill_dirs, system,
+	// plugin).
+	Precedence *Precedence
 	// Prefix is prepended as "<prefix>:" to every skill name found here.
 	Prefix string
 	// Plugin labels the records as plugin skills.

@@ -28,11 +28,28 @@ func (e *NotFoundError) Error() string {
 type AmbiguousError struct {
 	Name       string
 	Candidates []string // the id of every match
+	// Reasons, when set, says why each candidate (in the same order) is
+	// hidden: Snapshot.Lookup sets it when the name matches only hidden
+	// records.
+	Reasons []string
 }
 
 func (e *AmbiguousError) Error() string {
 	return fmt.Sprintf("skill name %q is ambiguous: it matches %s; use one of these ids",
-		e.Name, strings.Join(e.Candidates, ", "))
+		e.Name, e.List())
+}
+
+// List names the candidates, comma-separated, each followed by why it is
+// hidden when Reasons says so.
+func (e *AmbiguousError) List() string {
+	parts := make([]string, len(e.Candidates))
+	for i, id := range e.Candidates {
+		parts[i] = id
+		if i < len(e.Reasons) && e.Reasons[i] != "" {
+			parts[i] += " (hidden: " + e.Reasons[i] + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Index resolves names to records. It is built once per snapshot and is
@@ -94,6 +111,16 @@ func (x *Index) ByID(id string) *Record {
 // Resolve returns the one record that name designates. It returns a
 // *NotFoundError or an *AmbiguousError otherwise.
 func (x *Index) Resolve(name string) (*Record, error) {
+	r, err := x.match(name)
+	if nf, ok := err.(*NotFoundError); ok {
+		nf.Suggestions = x.Suggest(name, 3)
+	}
+	return r, err
+}
+
+// match is Resolve without suggestions, which cost a pass over every
+// record: Snapshot.Lookup asks several indexes and suggests only once.
+func (x *Index) match(name string) (*Record, error) {
 	k := strings.ToLower(strings.TrimSpace(name))
 	for i, tier := range x.tiers {
 		switch m := tier[k]; len(m) {
@@ -117,7 +144,7 @@ func (x *Index) Resolve(name string) (*Record, error) {
 			return nil, &AmbiguousError{Name: name, Candidates: ids}
 		}
 	}
-	return nil, &NotFoundError{Name: name, Suggestions: x.Suggest(name, 3)}
+	return nil, &NotFoundError{Name: name}
 }
 
 // Suggest returns up to n ids close to name: first those that contain its

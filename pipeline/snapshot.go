@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"strings"
 	"sync"
 	"time"
 )
@@ -32,6 +33,14 @@ type Snapshot struct {
 	// Folders lists every folder discovery listed, symlinks resolved: what
 	// a watcher watches to see skills appear, change or go.
 	Folders []string
+	// Disabled lists the installed plugins that the settings turn off, so
+	// that Lookup can say why a name qualified with one finds nothing.
+	Disabled []DisabledPlugin
+	// Priority is the root kind order that ranked copies of one skill,
+	// highest first, as the engine configured it; nil means
+	// DefaultPriority. A provider's Precedence adjusts it for its own
+	// user and project copies.
+	Priority []Kind
 	// Created is when the snapshot was built.
 	Created time.Time
 
@@ -47,6 +56,16 @@ type Snapshot struct {
 	commands   []*Record
 	skillsOnce sync.Once
 	skillIndex *Index
+	// Lookup's indexes: the visible commands, the hidden skills and
+	// commands, and the drop of each hidden record.
+	commandsOnce sync.Once
+	commandIndex *Index
+	hiddenOnce   sync.Once
+	hidden       [2]*Index
+	dropsOnce    sync.Once
+	dropOf       map[*Record]int
+	idsOnce      sync.Once
+	ids          map[string]*Record
 }
 
 // NewSnapshot builds a snapshot and its name-resolution indexes. It takes
@@ -58,10 +77,14 @@ func NewSnapshot(all, visible []*Record, drops []Drop, roots []RootReport, diags
 	}
 }
 
-// Warm builds the index ResolveSkill uses now, so that the first call does
-// not pay for it. The MCP server calls it before it publishes a snapshot;
-// the other indexes are built only if something asks for them.
-func (s *Snapshot) Warm() { s.skillsIndex() }
+// Warm builds what ResolveSkill and Load of a skill use now (the visible
+// skills' index and the id table), so that the first call does not pay for
+// it. The MCP server calls it before it publishes a snapshot; the other
+// indexes are built only if something asks for them.
+func (s *Snapshot) Warm() {
+	s.skillsIndex()
+	s.idTable()
+}
 
 // split divides the visible records by type, keeping their order. When
 // there are no commands, Skills is Visible itself.
@@ -133,7 +156,26 @@ func (s *Snapshot) ResolveAny(name string) (*Record, error) { return s.allIndex(
 
 // ByID returns the discovered record, visible or not, whose id is id
 // (case-insensitive), or nil.
-func (s *Snapshot) ByID(id string) *Record { return s.allIndex().ByID(id) }
+func (s *Snapshot) ByID(id string) *Record {
+	return s.idTable()[strings.ToLower(strings.TrimSpace(id))]
+}
+
+// idTable maps every record's lower-cased id to the record; AssignIDs
+// makes ids unique, and an id records share anyway maps to nil.
+func (s *Snapshot) idTable() map[string]*Record {
+	s.idsOnce.Do(func() {
+		s.ids = make(map[string]*Record, len(s.All))
+		for _, r := range s.All {
+			k := strings.ToLower(r.ID)
+			if _, dup := s.ids[k]; dup {
+				s.ids[k] = nil // shared: the id designates no one record
+				continue
+			}
+			s.ids[k] = r
+		}
+	})
+	return s.ids
+}
 
 func (s *Snapshot) allIndex() *Index {
 	s.allOnce.Do(func() { s.all = NewIndex(s.All) })
@@ -142,10 +184,16 @@ func (s *Snapshot) allIndex() *Index {
 
 // DropOf returns the drop that removed r, if any.
 func (s *Snapshot) DropOf(r *Record) (Drop, bool) {
-	for _, d := range s.Drops {
-		if d.Record == r {
-			return d, true
+	s.dropsOnce.Do(func() {
+		s.dropOf = make(map[*Record]int, len(s.Drops))
+		for i, d := range s.Drops {
+			if _, dup := s.dropOf[d.Record]; !dup {
+				s.dropOf[d.Record] = i
+			}
 		}
+	})
+	if i, ok := s.dropOf[r]; ok {
+		return s.Drops[i], true
 	}
 	return Drop{}, false
 }

@@ -32,10 +32,15 @@ func TestCommandsNeverCollideWithSkills(t *testing.T) {
 	}
 }
 
-// TestCommandDedupeKeys checks which commands are copies of each other: a
-// command's folders are part of its name, and a plugin prefix is not.
-func TestCommandDedupeKeys(t *testing.T) {
-	plugin := &PluginInfo{Plugin: "tools"}
+// TestDedupeKeys checks which records are copies of each other: only
+// those whose fully qualified names are equal, that is the same plugin and
+// name, or the same name outside any plugin.
+func TestDedupeKeys(t *testing.T) {
+	tools := &PluginInfo{Plugin: "tools", Marketplace: "m1"}
+	toolsElsewhere := &PluginInfo{Plugin: "Tools", Marketplace: "m2", Version: "2.0.0"}
+	shipMate := &PluginInfo{Plugin: "ship-mate", Marketplace: "m1"}
+	conductor := &PluginInfo{Plugin: "conductor", Marketplace: "m2"}
+	docs := &PluginInfo{Plugin: "document-skills", Marketplace: "anthropic-agent-skills"}
 	tests := []struct {
 		name string
 		a, b Record
@@ -43,20 +48,29 @@ func TestCommandDedupeKeys(t *testing.T) {
 	}{
 		{"same name in two roots", Record{Name: "deploy", Type: TypeCommand},
 			Record{Name: "Deploy", Type: TypeCommand}, true},
+		{"same skill for the user and the project", Record{Name: "pdf"}, Record{Name: "PDF"}, true},
 		{"same file name in two folders", Record{Name: "frontend:review", Type: TypeCommand},
 			Record{Name: "backend:review", Type: TypeCommand}, false},
 		{"nested and top-level", Record{Name: "frontend:review", Type: TypeCommand},
 			Record{Name: "review", Type: TypeCommand}, false},
-		{"a plugin command and a user command", Record{Name: "tools:review", Type: TypeCommand, Plugin: plugin},
-			Record{Name: "review", Type: TypeCommand}, true},
-		{"a nested plugin command keeps its folder", Record{Name: "tools:git:commit", Type: TypeCommand, Plugin: plugin},
-			Record{Name: "commit", Type: TypeCommand}, false},
-		{"a plugin prefix is only stripped for plugin records", Record{Name: "tools:review", Type: TypeCommand},
+		{"commands of two plugins", Record{Name: "ship-mate:setup", Type: TypeCommand, Plugin: shipMate},
+			Record{Name: "conductor:setup", Type: TypeCommand, Plugin: conductor}, false},
+		{"skills of two plugins", Record{Name: "ship-mate:pdf", Plugin: shipMate},
+			Record{Name: "conductor:pdf", Plugin: conductor}, false},
+		{"one plugin from two marketplaces", Record{Name: "tools:review", Type: TypeCommand, Plugin: tools},
+			Record{Name: "Tools:Review", Type: TypeCommand, Plugin: toolsElsewhere}, true},
+		{"a plugin skill whose name holds a colon keeps its plugin", Record{Name: "x:y", Plugin: tools},
+			Record{Name: "x:y", Plugin: shipMate}, false},
+		{"a plugin command and a user command", Record{Name: "tools:review", Type: TypeCommand, Plugin: tools},
 			Record{Name: "review", Type: TypeCommand}, false},
+		{"a plugin command and a user command in a folder named like it",
+			Record{Name: "tools:review", Type: TypeCommand, Plugin: tools},
+			Record{Name: "tools:review", Type: TypeCommand}, false},
+		{"a plugin skill and a local skill", Record{Name: "document-skills:docx", Plugin: docs},
+			Record{Name: "docx"}, false},
+		{"a scoped name and a bare one", Record{Name: "docs:pdf"}, Record{Name: "pdf"}, false},
 		{"a command never shares a key with a skill", Record{Name: "review", Type: TypeCommand},
 			Record{Name: "review"}, false},
-		{"skills still dedupe by short name", Record{Name: "tools:pdf", Plugin: plugin},
-			Record{Name: "pdf"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -45,6 +45,15 @@ type Env struct {
 	// $CODEX_HOME, else <user dir>/.codex, resolved like ClaudeHome. The
 	// codex and commands providers take it from here, through CodexDir.
 	CodexHome string
+	// ClaudePrecedence and CodexPrecedence rank the user and project copies
+	// of Claude's and Codex's skills and commands:
+	// providers.claude.precedence and providers.codex.precedence, else the
+	// host's own order. engine.New sets them from the options (see
+	// ResolvePrecedence); the claude, codex and commands providers read
+	// them through ClaudeRule and CodexRule, so that a skill and a command
+	// of one host follow one rule.
+	ClaudePrecedence *pipeline.Precedence
+	CodexPrecedence  *pipeline.Precedence
 }
 
 // Plan is what a provider returns: the roots to scan, in its own priority
@@ -52,6 +61,9 @@ type Env struct {
 type Plan struct {
 	Roots       []pipeline.Root
 	Diagnostics []pipeline.Diagnostic
+	// Disabled lists the installed plugins the settings turn off, whose
+	// roots are not planned (the marketplace provider).
+	Disabled []pipeline.DisabledPlugin
 }
 
 // Provider plans the roots of one kind of skill location.
@@ -73,7 +85,13 @@ type Entry struct {
 	Name string
 	// Doc is a one-line description for help and the JSON Schema.
 	Doc string
-	New Factory
+	// Labels are the provider names the entry's roots give their records
+	// (pipeline.Record.Provider), which filter tokens and ids use: the
+	// marketplace entry's plugin skills are "claude", the agents entry
+	// gives "agents", "gemini" and "openclaw". Dynamic agents found at
+	// scan time (".cursor/skills" gives "cursor") come on top of these.
+	Labels []string
+	New    Factory
 }
 
 // Decode decodes options into out (a pointer to the provider's options

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -32,8 +31,11 @@ func newInfo(a *app) *cobra.Command {
 		Long: `Show a skill's metadata and the first lines of its SKILL.md.
 
 <name> is an id from "ccski list", a provider-qualified name (codex:pdf), a
-plugin name (example-skills:pdf) or a short name that is not ambiguous. A copy
-hidden by dedupe or filters is still shown, with the reason it is hidden.`,
+plugin name (example-skills:pdf) or a short name that is not ambiguous. It is
+resolved as the MCP skill tool resolves it: a skill wins over a command of the
+same name (give the command's id, such as claude:/deploy, to see the command).
+A copy hidden by dedupe or filters is still shown, with the reason it is
+hidden.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := a.load(cmd, withSnapshot)
@@ -68,42 +70,18 @@ hidden by dedupe or filters is still shown, with the reason it is hidden.`,
 	return cmd
 }
 
-// resolveForInfo resolves among visible records first; a name that only a
-// hidden record answers to resolves to it, with the reason it is hidden.
-// An id always designates exactly its own record, visible or hidden: a
-// visible record that merely answers to the same text (the plugin skill
-// doc-tools:xlsx answers to "claude:xlsx") must not take the id of a hidden
-// one.
+// resolveForInfo finds the record name designates with the rule the skill
+// tool and prompts/get use (pipeline.Snapshot.LookupAny: an id designates
+// exactly its own record, a skill wins over a same-named command, and a
+// name only hidden records answer to finds them). It also returns why the
+// record is hidden, or "" when it is visible: info explains every record,
+// including those the MCP server would refuse to serve.
 func resolveForInfo(s *pipeline.Snapshot, name string) (*pipeline.Record, string, error) {
-	if r := s.ByID(name); r != nil {
-		return r, hiddenReason(s, r), nil
-	}
-	r, err := s.Resolve(name)
-	if err == nil {
-		return r, "", nil
-	}
-	var nf *pipeline.NotFoundError
-	if !errors.As(err, &nf) {
+	f, err := s.LookupAny(name)
+	if err != nil {
 		return nil, "", err
 	}
-	h, herr := s.ResolveAny(name)
-	if herr != nil {
-		return nil, "", err // the visible set's suggestions are the useful ones
-	}
-	return h, hiddenReason(s, h), nil
-}
-
-// hiddenReason says why r is not visible, or "" when it is.
-func hiddenReason(s *pipeline.Snapshot, r *pipeline.Record) string {
-	for _, v := range s.Visible {
-		if v == r {
-			return ""
-		}
-	}
-	if d, ok := s.DropOf(r); ok {
-		return d.Reason
-	}
-	return "not selected by the filters"
+	return f.Record, f.Hidden(), nil
 }
 
 // preview returns the first lines of content, or all of it, and how many
@@ -127,7 +105,7 @@ func renderInfo(a *app, r *pipeline.Record, hidden string, size int, content str
 	w := a.stdout
 	fmt.Fprintln(w, st.bold(r.ID))
 	if r.Description != "" {
-		fmt.Fprintln(w, wrap(r.Description, width(), "  "))
+		fmt.Fprintln(w, wrap(r.Description, width(w), "  "))
 	}
 	fmt.Fprintln(w)
 	field := func(k, v string) { fmt.Fprintf(w, "  %-11s %s\n", k+":", v) }

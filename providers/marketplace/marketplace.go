@@ -108,7 +108,7 @@ func (m *Marketplace) Plan(ctx context.Context, env providers.Env) (providers.Pl
 	if err != nil {
 		return providers.Plan{}, fmt.Errorf("marketplace: planning plugin skills: %w", err)
 	}
-	return providers.Plan{Roots: roots, Diagnostics: p.diags}, nil
+	return providers.Plan{Roots: roots, Diagnostics: p.diags, Disabled: p.disabled}, nil
 }
 
 // planner holds the state of one Plan call.
@@ -126,6 +126,8 @@ type planner struct {
 	known      map[string]string
 	markets    map[string]*marketManifest
 	diags      []pipeline.Diagnostic
+	// disabled lists the installed plugins enabledPlugins turns off.
+	disabled []pipeline.DisabledPlugin
 	// commands says whether plugin command roots are planned.
 	commands bool
 	// cmdSource records, per plugin key, where its command paths come
@@ -190,6 +192,7 @@ func (p *planner) run(ctx context.Context) ([]pipeline.Root, error) {
 		if e, ok := enabled[key]; ok && !e.enabled {
 			p.report(pipeline.SeverityInfo, "plugin-disabled", e.file,
 				"plugin %s is disabled in %s; set enabledPlugins[%q] to true there to load its skills", key, e.file, key)
+			p.disabled = append(p.disabled, pipeline.DisabledPlugin{Plugin: in.plugin, Marketplace: in.market, Settings: e.file})
 			continue
 		}
 		if planned, ok := p.planPlugin(in); ok {

@@ -420,6 +420,17 @@ func TestPlanEnablement(t *testing.T) {
 					t.Errorf("disabled message = %q", d.Message)
 				}
 			}
+			// A disabled plugin is also reported as data, with the
+			// settings file that turns it off, for name lookups.
+			var wantOff []pipeline.DisabledPlugin
+			for _, k := range want {
+				if k.Code == "plugin-disabled" {
+					wantOff = append(wantOff, pipeline.DisabledPlugin{Plugin: "tools", Marketplace: "acme", Settings: k.Path})
+				}
+			}
+			if diff := cmp.Diff(wantOff, plan.Disabled); diff != "" {
+				t.Errorf("disabled plugins (-want +got):\n%s", diff)
+			}
 		})
 	}
 }

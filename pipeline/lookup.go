@@ -1,0 +1,263 @@
+package pipeline
+
+// Name lookup for serving and explaining records. The listing shows the
+// visible records only, but a name that designates one record exactly
+// still reaches it when dedupe hid it: the skill tool, prompts/get and
+// `ccski info` all go through Lookup, so they agree on what a name means
+// and on why a record cannot be served.
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// DisabledPlugin is an installed Claude plugin that the settings turn off:
+// its skills and commands are not scanned, so a name qualified with it
+// finds nothing. Lookup says so instead of suggesting unrelated names.
+type DisabledPlugin struct {
+	// Plugin and Marketplace name it, as in "plugin@marketplace".
+	Plugin      string `json:"plugin"`
+	Marketplace string `json:"marketplace"`
+	// Settings is the settings file whose enabledPlugins value turns it
+	// off (the last one that names it).
+	Settings string `json:"settings"`
+}
+
+// Key is the plugin's enabledPlugins key, "plugin@marketplace".
+func (p DisabledPlugin) Key() string { return p.Plugin + "@" + p.Marketplace }
+
+// Found is the record a name designates and, when the record is not
+// visible, the drop that hid it.
+type Found struct {
+	Record *Record
+	// Drop is nil when Record is visible.
+	Drop *Drop
+}
+
+// Hidden says why the record is hidden (Drop.Explain), or is "" when it is
+// visible.
+func (f Found) Hidden() string {
+	if f.Drop == nil {
+		return ""
+	}
+	return f.Drop.Explain()
+}
+
+// Loadable reports whether the record may be served: it is visible, or
+// only a dedupe hid it (Drop.Loadable).
+func (f Found) Loadable() bool { return f.Drop == nil || f.Drop.Loadable() }
+
+// HiddenError is returned by Load when the name designates a record that
+// the user's filters hide (excluded, not selected, disabled by .SKILL.md).
+type HiddenError struct {
+	Name   string
+	Record *Record
+	// Reason is Drop.Explain of the record's drop.
+	Reason string
+}
+
+func (e *HiddenError) Error() string {
+	what := fmt.Sprintf("%s %q", noun(e.Record.Type), e.Name)
+	if !strings.EqualFold(strings.TrimSpace(e.Name), e.Record.ID) {
+		what += " (" + e.Record.ID + ")"
+	}
+	return what + " is hidden: " + e.Reason
+}
+
+// PluginDisabledError is returned when no record answers to a name that is
+// qualified with a plugin the settings disable.
+type PluginDisabledError struct {
+	Name string
+	// Plugins are the disabled installs of that plugin, one per
+	// marketplace.
+	Plugins []DisabledPlugin
+}
+
+func (e *PluginDisabledError) Error() string {
+	var where []string
+	for _, p := range e.Plugins {
+		where = append(where, fmt.Sprintf("%s enabledPlugins: %q: true", p.Settings, p.Key()))
+	}
+	return fmt.Sprintf("%q is not available: plugin %s is disabled (enable it in %s)",
+		e.Name, e.Plugins[0].Plugin, strings.Join(where, ", or in "))
+}
+
+func noun(t Type) string {
+	if t == TypeCommand {
+		return "command"
+	}
+	return "skill"
+}
+
+// Lookup finds the record of type typ (TypeSkill or TypeCommand) that name
+// designates, visible or hidden, case-insensitively:
+//
+//  1. A record id designates exactly that record, whatever else answers
+//     to the same text.
+//  2. Otherwise the visible records are searched as Index.Resolve does
+//     (the first tier with a match decides):
+//     one match is the answer and several are an *AmbiguousError.
+//  3. A name no visible record answers to is searched among the hidden
+//     records the same way. One match is the answer, with its drop;
+//     several are an *AmbiguousError whose Reasons say why each is hidden.
+//  4. Nothing answers: a *PluginDisabledError when the name is qualified
+//     with a plugin the settings disable, else a *NotFoundError that
+//     suggests visible records of the type.
+//
+// Use Load to serve a record's content; Lookup also finds records the
+// user's filters hide, for explaining them.
+func (s *Snapshot) Lookup(name string, typ Type) (Found, error) {
+	f, err := s.find(name, typ)
+	if err == errNoMatch {
+		return Found{}, s.notFound(name, s.visibleIndexOf(typ))
+	}
+	return f, err
+}
+
+// LookupAny is Lookup over skills and commands with one rule: a skill that
+// answers to the name wins over a command, as a same-named skill wins
+// over a command in Claude Code, so `ccski info NAME` shows what the skill
+// tool loads. Commands are searched only when no skill, visible or
+// hidden, answers; suggestions then name visible records of both types.
+func (s *Snapshot) LookupAny(name string) (Found, error) {
+	f, err := s.find(name, TypeSkill)
+	if err == errNoMatch {
+		f, err = s.find(name, TypeCommand)
+	}
+	if err == errNoMatch {
+		return Found{}, s.notFound(name, s.visibleIndex())
+	}
+	return f, err
+}
+
+// Load is Lookup for serving a record's content. A hidden record is
+// returned only when Found.Loadable holds, that is when a copy of the
+// same name won the dedupe and no user filter would hide it; any other
+// hidden record is a *HiddenError that says why it is hidden.
+func (s *Snapshot) Load(name string, typ Type) (*Record, error) {
+	f, err := s.Lookup(name, typ)
+	if err != nil {
+		return nil, err
+	}
+	if !f.Loadable() {
+		return nil, &HiddenError{Name: strings.TrimSpace(name), Record: f.Record, Reason: f.Hidden()}
+	}
+	return f.Record, nil
+}
+
+// errNoMatch is find's answer when no record of the type answers.
+var errNoMatch = errors.New("no record answers to the name")
+
+// find is steps 1 to 3 of Lookup; it returns errNoMatch for step 4.
+func (s *Snapshot) find(name string, typ Type) (Found, error) {
+	if r := s.ByID(name); r != nil && r.Type.OrSkill() == typ {
+		return s.found(r), nil
+	}
+	r, err := s.visibleIndexOf(typ).match(name)
+	if err == nil {
+		return Found{Record: r}, nil
+	}
+	var nf *NotFoundError
+	if !errors.As(err, &nf) {
+		return Found{}, err
+	}
+	r, err = s.hiddenIndexOf(typ).match(name)
+	if err == nil {
+		return s.found(r), nil
+	}
+	var amb *AmbiguousError
+	if errors.As(err, &amb) {
+		amb.Reasons = make([]string, len(amb.Candidates))
+		for i, id := range amb.Candidates {
+			amb.Reasons[i] = s.found(s.ByID(id)).Hidden()
+		}
+		return Found{}, amb
+	}
+	return Found{}, errNoMatch
+}
+
+// found pairs r with its drop.
+func (s *Snapshot) found(r *Record) Found {
+	if d, ok := s.DropOf(r); ok {
+		return Found{Record: r, Drop: &d}
+	}
+	return Found{Record: r}
+}
+
+// notFound is step 4 of Lookup: x suggests names.
+func (s *Snapshot) notFound(name string, x *Index) error {
+	if off := s.disabledFor(name); len(off) > 0 {
+		return &PluginDisabledError{Name: strings.TrimSpace(name), Plugins: off}
+	}
+	return &NotFoundError{Name: name, Suggestions: x.Suggest(name, 3)}
+}
+
+// disabledFor returns the disabled plugins that name is qualified with:
+// "plugin:skill" and its id forms ("@plugin:skill", "claude:@plugin:skill",
+// "claude@plugin:/@plugin:cmd", "claude:plugin:skill").
+func (s *Snapshot) disabledFor(name string) []DisabledPlugin {
+	if len(s.Disabled) == 0 {
+		return nil
+	}
+	var out []DisabledPlugin
+	for _, q := range qualifiers(name) {
+		for _, p := range s.Disabled {
+			if strings.EqualFold(p.Plugin, q) {
+				out = append(out, p)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// qualifiers returns the words a name may be qualified with, in order:
+// its first ":"-separated word and the next one, which is the plugin when
+// the first is a provider ("claude", "claude@plugin"). A leading "/" or
+// "@" is not part of a word, and a word that no ":" follows qualifies
+// nothing.
+func qualifiers(name string) []string {
+	rest := strings.TrimSpace(name)
+	var out []string
+	for range 2 {
+		rest = strings.TrimLeft(rest, "/@")
+		head, tail, ok := strings.Cut(rest, ":")
+		if !ok || head == "" || tail == "" {
+			break
+		}
+		out = append(out, head)
+		rest = tail
+	}
+	return out
+}
+
+// visibleIndexOf is the index of the visible records of type typ.
+func (s *Snapshot) visibleIndexOf(typ Type) *Index {
+	if typ == TypeCommand {
+		s.commandsOnce.Do(func() { s.commandIndex = NewIndex(s.Commands()) })
+		return s.commandIndex
+	}
+	return s.skillsIndex()
+}
+
+// hiddenIndexOf is the index of the hidden records of type typ.
+func (s *Snapshot) hiddenIndexOf(typ Type) *Index {
+	s.hiddenOnce.Do(func() {
+		var skills, commands []*Record
+		for _, d := range s.Drops {
+			if d.Record.IsCommand() {
+				commands = append(commands, d.Record)
+			} else {
+				skills = append(skills, d.Record)
+			}
+		}
+		s.hidden = [2]*Index{NewIndex(skills), NewIndex(commands)}
+	})
+	if typ == TypeCommand {
+		return s.hidden[1]
+	}
+	return s.hidden[0]
+}
