@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // TokenError reports a filter token that cannot be parsed. Its message says
@@ -16,13 +17,20 @@ type TokenError struct {
 	Token string
 	// Reason explains the problem and suggests a valid form.
 	Reason string
+	// Suggestions are close valid tokens, best first, for a token that
+	// names nothing in the scan (see Build).
+	Suggestions []string
 }
 
 func (e *TokenError) Error() string {
 	if e.Token == "" {
 		return "empty filter token: " + e.Reason
 	}
-	return fmt.Sprintf("invalid filter token %q: %s", e.Token, e.Reason)
+	msg := fmt.Sprintf("invalid filter token %q: %s", e.Token, e.Reason)
+	if len(e.Suggestions) > 0 {
+		msg += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
+	}
+	return msg
 }
 
 // DefaultProviders returns the built-in provider names in the order used to
@@ -32,15 +40,20 @@ func DefaultProviders() []string {
 	return []string{"custom", "project", "agents", "claude", "codex", "gemini", "openclaw"}
 }
 
-// isBuiltin reports whether p (lower-cased) is a built-in provider name.
-// Dynamic providers found in the records are known in addition to these.
-func isBuiltin(p string) bool {
-	switch p {
-	case "custom", "project", "agents", "claude", "codex", "gemini", "openclaw":
-		return true
+// builtin holds the provider names of the registered providers (see
+// all.ProviderNames).
+var builtin = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range all.ProviderNames() {
+		m[strings.ToLower(p)] = true
 	}
-	return false
-}
+	return m
+}()
+
+// isBuiltin reports whether p (lower-cased) is the provider name of a
+// registered provider. Dynamic providers found in the records are known in
+// addition to these.
+func isBuiltin(p string) bool { return builtin[p] }
 
 // canonProvider lower-cases a provider name and maps the alias "file" to
 // "custom".
@@ -246,30 +259,39 @@ func parsePlugins(s string) (selector, string) {
 
 // locationList names the values accepted after "@" in
 // "<provider>@<location>".
-const locationList = "project, user, plugin, custom"
+const locationList = "project, user, plugin, custom, system"
 
 // parseLocation returns the location named by s (lower-cased).
 func parseLocation(s string) (pipeline.Location, bool) {
 	switch l := pipeline.Location(s); l {
-	case pipeline.LocationProject, pipeline.LocationUser, pipeline.LocationPlugin, pipeline.LocationCustom:
+	case pipeline.LocationProject, pipeline.LocationUser, pipeline.LocationPlugin, pipeline.LocationCustom,
+		pipeline.LocationSystem:
 		return l, true
 	}
 	return "", false
 }
 
 // scope is what a token needs to know about the scan to be resolved: the
-// provider names present and the record ids.
+// provider names present and the record ids; and, to tell a token that
+// names nothing from one that names something, the records and the plugin
+// names.
 type scope struct {
 	providers map[string]bool
 	ids       map[string]bool
+	plugins   map[string]bool
+	records   []*pipeline.Record
 }
 
-// newScope collects the lower-cased providers and ids of records.
+// newScope collects the lower-cased providers, ids and plugin names of
+// records.
 func newScope(records []*pipeline.Record) *scope {
-	sc := &scope{providers: map[string]bool{}, ids: map[string]bool{}}
+	sc := &scope{providers: map[string]bool{}, ids: map[string]bool{}, plugins: map[string]bool{}, records: records}
 	for _, r := range records {
 		sc.providers[strings.ToLower(r.Provider)] = true
 		sc.ids[strings.ToLower(r.ID)] = true
+		if r.Plugin != nil {
+			sc.plugins[strings.ToLower(r.Plugin.Plugin)] = true
+		}
 	}
 	return sc
 }

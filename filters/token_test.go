@@ -34,6 +34,7 @@ func TestParse(t *testing.T) {
 		{"file@custom:x", Token{text: "file@custom:x",
 			sel: selector{provider: "custom", loc: pipeline.LocationCustom, name: "x"}}},
 		{"claude@user", Token{text: "claude@user", sel: selector{provider: "claude", loc: pipeline.LocationUser}}},
+		{"codex@system", Token{text: "codex@system", sel: selector{provider: "codex", loc: pipeline.LocationSystem}}},
 		{"auto@project", Token{text: "auto@project", sel: selector{loc: pipeline.LocationProject, dedupe: true}}},
 		{"all@user:p*", Token{text: "all@user:p*", sel: selector{loc: pipeline.LocationUser, name: "p*"}}},
 		{"@plugins", Token{text: "@plugins", sel: all}},
@@ -92,9 +93,9 @@ func TestParseErrors(t *testing.T) {
 		{"codex@user:@x:y", "codex@user:@x:y", `invalid filter token "codex@user:@x:y": only the claude provider has plugins; use @plugins or claude:@plugins`},
 		{":pdf", ":pdf", `invalid filter token ":pdf": nothing before ':'; use <provider>:<name>, all:<name> or a bare <name>`},
 		{"codex:", "codex:", `invalid filter token "codex:": nothing after ':'; use codex for all its skills or codex:<name> for some`},
-		{"codex@", "codex@", `invalid filter token "codex@": no location after '@'; valid locations: project, user, plugin, custom`},
-		{"codex@:pdf", "codex@:pdf", `invalid filter token "codex@:pdf": no location after '@'; valid locations: project, user, plugin, custom`},
-		{"codex@home:pdf", "codex@home:pdf", `invalid filter token "codex@home:pdf": unknown location "home"; valid locations: project, user, plugin, custom`},
+		{"codex@", "codex@", `invalid filter token "codex@": no location after '@'; valid locations: project, user, plugin, custom, system`},
+		{"codex@:pdf", "codex@:pdf", `invalid filter token "codex@:pdf": no location after '@'; valid locations: project, user, plugin, custom, system`},
+		{"codex@home:pdf", "codex@home:pdf", `invalid filter token "codex@home:pdf": unknown location "home"; valid locations: project, user, plugin, custom, system`},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)

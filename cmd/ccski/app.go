@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -153,6 +154,7 @@ func newRoot(a *app) *cobra.Command {
 		return usageErr(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})
 	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a), newMCP(a), newValidate(a))
+	a.registerCompletions(root)
 	return root
 }
 
@@ -200,6 +202,12 @@ const (
 // load reads the configuration layers and, as deep as d asks, builds the
 // engine and discovers.
 func (a *app) load(cmd *cobra.Command, d depth) (*loaded, error) {
+	return a.loadWith(cmd, d, nil)
+}
+
+// loadWith is load, with adjust (when not nil) applied to the effective
+// configuration before the engine is built.
+func (a *app) loadWith(cmd *cobra.Command, d depth, adjust func(*configs.Config)) (*loaded, error) {
 	a.setup(cmd)
 	fs := cmd.Flags()
 	cwd, err := os.Getwd()
@@ -227,11 +235,18 @@ func (a *app) load(cmd *cobra.Command, d depth) (*loaded, error) {
 		return l, nil
 	}
 	cfg := ld.Config
+	if adjust != nil {
+		adjust(&cfg)
+	}
 	userDir := cfg.UserDir
 	if userDir == "" {
 		userDir = home
 	}
 	if cfg.Workspace != "" {
+		if err := checkFolder(cfg.Workspace); err != nil {
+			return nil, usageErr(fmt.Errorf("workspace %s %w (set by %s); give an existing project folder",
+				cfg.Workspace, err, ld.Sources["workspace"]))
+		}
 		ws = cfg.Workspace
 	}
 	e, err := engine.New(cfg, providers.NewEnv(userDir, ws, os.Getenv))
@@ -255,6 +270,21 @@ func (a *app) load(cmd *cobra.Command, d depth) (*loaded, error) {
 	}
 	l.engine, l.snap, l.stats = e, snap, stats
 	return l, nil
+}
+
+// checkFolder returns an error, worded to follow the path, unless p is a
+// folder.
+func checkFolder(p string) error {
+	st, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("does not exist")
+	case err != nil:
+		return fmt.Errorf("cannot be read: %w", errors.Unwrap(err))
+	case !st.IsDir():
+		return errors.New("is not a folder")
+	}
+	return nil
 }
 
 // setEnviron is os.Environ without the variables set to "": an empty
@@ -301,8 +331,10 @@ func (a *app) printError(err error) {
 		je.Code, je.Suggestions = "not_found", nf.Suggestions
 	case errors.As(err, &amb):
 		je.Code, je.Candidates = "ambiguous", amb.Candidates
+	case errors.As(err, new(*pipeline.PluginDisabledError)):
+		je.Code = "plugin_disabled"
 	case errors.As(err, &tok):
-		je.Code = "invalid_filter"
+		je.Code, je.Suggestions = "invalid_filter", tok.Suggestions
 	default:
 		var ee *exitError
 		if errors.As(err, &ee) && ee.code == exitUsage {

@@ -15,7 +15,14 @@ type configJSON struct {
 	Config  map[string]any    `json:"config"`
 	Sources map[string]string `json:"sources"`
 	Files   []string          `json:"files"`
+	// Redacted lists the keys whose values are secrets, shown as
+	// configs.RedactedValue.
+	Redacted []string `json:"redacted,omitempty"`
 }
+
+// redactedNote ends the text output when a secret was redacted.
+const redactedNote = "Secrets are shown as " + configs.RedactedValue +
+	" and never printed; the layer in parentheses says where each is set."
 
 func newConfig(a *app) *cobra.Command {
 	cmd := &cobra.Command{
@@ -23,7 +30,8 @@ func newConfig(a *app) *cobra.Command {
 		Short: "Show the effective configuration and which layer set each value",
 		Long: `Show the effective configuration: every key, its value, and the layer that
 set it (default, user config, project config, CCSKI_* environment variable or
-flag). Layers apply in that order, each overriding the ones before.`,
+flag). Layers apply in that order, each overriding the ones before. Secrets
+(mcp.auth_token) are shown as <redacted>, in text and JSON alike.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			l, err := a.load(cmd, configOnly)
@@ -36,10 +44,11 @@ flag). Layers apply in that order, each overriding the ones before.`,
 				files = []string{}
 			}
 			if a.json {
-				return a.writeJSON(configJSON{Config: jsonTree(cfg.Tree()), Sources: l.cfg.Sources, Files: files})
+				tree, redacted := configs.Redact(jsonTree(cfg.Tree()))
+				return a.writeJSON(configJSON{Config: tree, Sources: l.cfg.Sources, Files: files, Redacted: redacted})
 			}
 			st := style(a.color)
-			flat := cfg.Flat()
+			flat, redacted := configs.Redact(cfg.Flat())
 			keys := make([]string, 0, len(flat))
 			for k := range flat {
 				keys = append(keys, k)
@@ -61,6 +70,10 @@ flag). Layers apply in that order, each overriding the ones before.`,
 					v = st.bold(v)
 				}
 				fmt.Fprintf(a.stdout, "%-38s %s  %s\n", k, v, st.dim("("+src+")"))
+			}
+			if len(redacted) > 0 {
+				fmt.Fprintln(a.stdout)
+				fmt.Fprintln(a.stdout, st.dim(redactedNote))
 			}
 			return nil
 		},

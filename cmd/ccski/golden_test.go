@@ -97,6 +97,7 @@ var goldenCases = []goldenCase{
 	{name: "list_kind_command", args: "list --kind command $STD", files: commandFiles},
 	{name: "list_kind_command_json", args: "list --kind=command --json $STD", files: commandFiles, json: true},
 	{name: "list_kind_command_none", args: "list --kind command $STD"},
+	{name: "list_disabled_commands", args: "list --disabled $STD", files: commandFiles},
 
 	// info
 	{name: "info", args: "info commit-helper $STD"},
@@ -129,6 +130,13 @@ var goldenCases = []goldenCase{
 		env: map[string]string{"CCSKI_LIMITS__MAX_DEPTH": "4"}},
 	{name: "config_json", args: "config --json --port 4000 --user-dir $HOME",
 		env: map[string]string{"CCSKI_LIMITS__MAX_DEPTH": "4"}, json: true},
+	{name: "config_secret", args: "config --user-dir $HOME", env: map[string]string{"CCSKI_AUTH_TOKEN": "s3cret-token"}},
+	{name: "config_secret_json", args: "config --json --auth-token s3cret-token --user-dir $HOME", json: true},
+
+	// shell completion (cobra's hidden command)
+	{name: "complete_info", args: "__complete info $STD claude:c"},
+	{name: "complete_include", args: "__complete list $STD --include codex,@plugins:"},
+	{name: "complete_format", args: "__complete validate --format s"},
 
 	// usage errors
 	{name: "usage_unknown_flag", args: "list --bogus", code: 2},
@@ -139,6 +147,9 @@ var goldenCases = []goldenCase{
 	{name: "usage_missing_arg", args: "info", code: 2},
 	{name: "usage_bad_kind", args: "list --kind skills $STD", code: 2},
 	{name: "usage_bad_kind_json", args: "sources --kind agent --json $STD", code: 2, json: true},
+	{name: "usage_unknown_filter", args: "list --include=codx $STD", code: 2},
+	{name: "usage_unknown_filter_json", args: "list --json --exclude=claude,codx:pdf $STD", code: 2, json: true},
+	{name: "usage_missing_workspace", args: "list --workspace $MACHINE/nope $STD", code: 2},
 }
 
 // expandArgs splits a case's argument string on spaces and expands the

@@ -157,7 +157,7 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 		byProvider[r.Provider] = append(byProvider[r.Provider], r)
 	}
 	sortProviders(provs)
-	wd := width()
+	wd := width(w)
 	for _, p := range provs {
 		group := byProvider[p]
 		fmt.Fprintf(w, "%s\n", st.heading(fmt.Sprintf("%s (%d)", p, len(group))))
@@ -200,17 +200,21 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 	}
 }
 
-// footer says what is hidden and where to look for problems.
+// footer says what is hidden and where to look for problems. Skills and
+// commands filtered out are counted apart: with --disabled, every enabled
+// command is filtered out too, and is no skill.
 func footer(w io.Writer, st style, drops []pipeline.Drop, diagnostics []pipeline.Diagnostic) {
-	var shadowed, samePath, filtered int
+	var shadowed, samePath, filteredSkills, filteredCmds int
 	for _, d := range drops {
 		switch {
 		case d.Stage == filters.PathDedupe().Name():
 			samePath++ // --all does not bring these back
 		case d.By != nil:
 			shadowed++
+		case d.Record.IsCommand():
+			filteredCmds++
 		default:
-			filtered++
+			filteredSkills++
 		}
 	}
 	var notes []string
@@ -220,8 +224,15 @@ func footer(w io.Writer, st style, drops []pipeline.Drop, diagnostics []pipeline
 	if samePath > 0 {
 		notes = append(notes, plural(samePath, "copy of an already listed folder hidden", "copies of already listed folders hidden"))
 	}
-	if filtered > 0 {
-		notes = append(notes, plural(filtered, "skill filtered out", "skills filtered out"))
+	var filtered []string
+	if filteredSkills > 0 {
+		filtered = append(filtered, plural(filteredSkills, "skill", "skills"))
+	}
+	if filteredCmds > 0 {
+		filtered = append(filtered, plural(filteredCmds, "command", "commands"))
+	}
+	if len(filtered) > 0 {
+		notes = append(notes, strings.Join(filtered, " and ")+" filtered out")
 	}
 	problems := 0
 	for _, d := range diagnostics {

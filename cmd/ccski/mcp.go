@@ -45,8 +45,10 @@ Codex prompts) are served as MCP prompts, and with --skill-prompts every skill
 is a prompt too. The same discovery flags and ccski.yaml filters as
 "ccski list" apply.
 --tools adds skills_list, skills_search, sources and ask. When the list of
-skills is longer than --catalog characters (default 16000) it is cut and
-skills_search is served. Skill files are resources: skill://<id>/<path>.
+skills is longer than --catalog characters (default 16000) it degrades: every
+skill named first, then shortened descriptions, then full entries, shared
+across providers and plugins; skills_search is served. Skill files are
+resources: skill://<id>/<path>.
 Changes on disk reach clients within a second (file watcher) and at every
 --refresh-interval (rescan); clients are told with notifications/tools/list_changed.
 
@@ -196,6 +198,9 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 	if err == nil || errors.Is(err, actors.ErrSignal) || errors.Is(err, context.Canceled) {
 		return nil
 	}
+	if ee := (*exitError)(nil); errors.As(err, &ee) {
+		return err // an actor chose the exit code
+	}
 	return failErr(err)
 }
 
@@ -218,6 +223,9 @@ func discover(ctx context.Context, r *mcp.Refresher, log *slog.Logger, refresh b
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
+		}
+		if engine.IsConfigError(err) { // a filter token that names nothing in the scan
+			return usageErr(err)
 		}
 		return failErr(fmt.Errorf("discovery failed: %w", err))
 	}

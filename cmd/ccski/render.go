@@ -2,11 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/term"
 
 	"github.com/ccski/ccski/pipeline"
 )
@@ -79,14 +82,41 @@ func sortProviders(ps []string) {
 	})
 }
 
-var locationOrder = []pipeline.Location{pipeline.LocationCustom, pipeline.LocationProject, pipeline.LocationUser, pipeline.LocationPlugin}
+var locationOrder = []pipeline.Location{pipeline.LocationCustom, pipeline.LocationProject, pipeline.LocationUser,
+	pipeline.LocationSystem, pipeline.LocationPlugin}
 
-// width is the terminal width for wrapping: $COLUMNS, else 80, at most 120.
-func width() int {
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
-		return min(max(n, 40), 120)
+// width is the width to wrap text written to w at (see wrapWidth).
+func width(w io.Writer) int { return wrapWidth(terminalColumns(w), os.Getenv("COLUMNS")) }
+
+// wrapWidth is the width to wrap text at: the terminal's width when the
+// output is a terminal (cols > 0), else $COLUMNS (a shell variable most
+// shells do not export, so the terminal's own size comes first), else 80;
+// kept between 40 and 120, since longer lines of prose read badly.
+func wrapWidth(cols int, columnsVar string) int {
+	n := cols
+	if n <= 0 {
+		if v, err := strconv.Atoi(strings.TrimSpace(columnsVar)); err == nil && v > 0 {
+			n = v
+		}
 	}
-	return 80
+	if n <= 0 {
+		return 80
+	}
+	return min(max(n, 40), 120)
+}
+
+// terminalColumns returns the width of the terminal w writes to, or 0
+// when w is no terminal.
+func terminalColumns(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return cols
 }
 
 // wrap breaks text into lines of at most w characters, each prefixed with
@@ -134,4 +164,47 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// renderRoots prints one line per root: a mark, the label (provider,
+// location and plugin), what the root gave, then its path. The label and
+// count columns are as wide as their widest entry, so a long plugin name
+// never pushes a line out of line; the path, the one column of unbounded
+// width, comes last.
+func renderRoots(w io.Writer, st style, roots []pipeline.SourceRoot) {
+	type row struct {
+		label, count string
+		exists       bool
+		path         string
+	}
+	rows := make([]row, len(roots))
+	labelW, countW := 0, 0
+	for i, r := range roots {
+		label := r.Provider + " " + string(r.Location)
+		if r.Plugin != nil {
+			label += " " + r.Plugin.Plugin + "@" + r.Plugin.Marketplace
+		}
+		count := plural(r.Skills, "skill", "skills")
+		if r.Type == pipeline.TypeCommand {
+			count = plural(r.Skills, "command", "commands")
+		}
+		if !r.Exists {
+			count = "missing"
+		}
+		rows[i] = row{label: label, count: count, exists: r.Exists, path: r.Path}
+		labelW = max(labelW, utf8.RuneCountInString(label))
+		countW = max(countW, utf8.RuneCountInString(count))
+	}
+	for _, r := range rows {
+		mark, count := st.green("✓"), padRight(r.count, countW)
+		if !r.exists {
+			mark, count = st.dim("-"), st.dim(count)
+		}
+		fmt.Fprintf(w, "  %s %s  %s  %s\n", mark, padRight(r.label, labelW), count, r.path)
+	}
+}
+
+// padRight pads s with spaces to n characters.
+func padRight(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
 }

@@ -61,7 +61,7 @@ match.`,
 				r := h.Record
 				fmt.Fprintf(w, "- %s  %s\n", st.cyan(r.ID), st.dim("("+string(r.Location)+")"))
 				if r.Description != "" {
-					fmt.Fprintln(w, st.dim(wrap(r.Description, width(), "    ")))
+					fmt.Fprintln(w, st.dim(wrap(r.Description, width(w), "    ")))
 				}
 				if h.Snippet != "" {
 					fmt.Fprintln(w, "    "+st.yellow("» ")+h.Snippet)

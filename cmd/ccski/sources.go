@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -65,20 +67,7 @@ func renderSources(a *app, s pipeline.SourcesReport, c typeCounts) {
 	st := style(a.color)
 	w := a.stdout
 	fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("Roots (%d)", len(s.Roots))))
-	for _, r := range s.Roots {
-		mark, count := st.green("✓"), plural(r.Skills, "skill", "skills")
-		if r.Type == pipeline.TypeCommand {
-			count = plural(r.Skills, "command", "commands")
-		}
-		if !r.Exists {
-			mark, count = st.dim("-"), st.dim("missing")
-		}
-		label := r.Provider + " " + string(r.Location)
-		if r.Plugin != nil {
-			label += " " + r.Plugin.Plugin + "@" + r.Plugin.Marketplace
-		}
-		fmt.Fprintf(w, "  %s %-24s %s  %s\n", mark, label, r.Path, count)
-	}
+	renderRoots(w, st, s.Roots)
 	fmt.Fprintln(w)
 	if c.showSkills {
 		fmt.Fprintf(w, "%d skills discovered, %d visible.\n", c.skills.Discovered, c.skills.Visible)
@@ -86,6 +75,7 @@ func renderSources(a *app, s pipeline.SourcesReport, c typeCounts) {
 	if c.showCmds {
 		fmt.Fprintf(w, "%d commands discovered, %d visible.\n", c.commands.Discovered, c.commands.Visible)
 	}
+	renderPrecedence(w, st, s)
 	if len(s.Hidden) > 0 {
 		fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Hidden (%d)", len(s.Hidden))))
 		for _, d := range s.Hidden {
@@ -115,5 +105,25 @@ func renderSources(a *app, s pipeline.SourcesReport, c typeCounts) {
 			where = fmt.Sprintf("%s:%d", d.Path, d.Line)
 		}
 		fmt.Fprintf(w, "  %s [%s] %s\n      %s\n", sev, d.Code, where, d.Message)
+	}
+}
+
+// renderPrecedence says how copies of one skill are ranked: the root kind
+// order, then each provider's rule for its own user and project copies.
+func renderPrecedence(w io.Writer, st style, s pipeline.SourcesReport) {
+	fmt.Fprintf(w, "\n%s\n\n", st.heading("Precedence"))
+	kinds := make([]string, len(s.Priority))
+	for i, k := range s.Priority {
+		kinds[i] = string(k)
+	}
+	wd := width(w)
+	text := "Copies of one skill rank by root kind (priority): " + strings.Join(kinds, ", ") + "."
+	if len(s.Precedence) > 0 {
+		text += " Each provider's user and project copies rank by its rule:"
+	}
+	fmt.Fprintln(w, wrap(text, wd, "  "))
+	for _, r := range s.Precedence {
+		item := wrap(strings.Join(r.Providers, ", ")+": "+r.Rule, wd, "    ")
+		fmt.Fprintln(w, "  -"+item[3:])
 	}
 }

@@ -1,12 +1,16 @@
 package all
 
 import (
+	"context"
+	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/providers"
 )
 
 // TestRegistryMatchesDefaults checks that every registered provider has a
@@ -55,5 +59,45 @@ func TestRegistryRejectsUnknownOptions(t *testing.T) {
 		if _, err := e.New(map[string]any{"no_such_option": true}); err == nil {
 			t.Errorf("%s accepted an unknown option", e.Name)
 		}
+	}
+}
+
+// TestLabelsCoverPlans checks that every root a registered provider plans
+// carries one of the entry's Labels, so that ProviderNames, which filter
+// tokens read, names every provider a record can have (dynamic agents
+// aside: the user folder here holds none).
+func TestLabelsCoverPlans(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	env := providers.NewEnv(home, ws, func(string) string { return "" })
+	defaults := configs.Default().Providers
+	for _, e := range Registry() {
+		if len(e.Labels) == 0 {
+			t.Errorf("%s has no Labels", e.Name)
+			continue
+		}
+		opts := map[string]any{}
+		for k, v := range defaults[e.Name].Options {
+			opts[k] = v
+		}
+		if e.Name == "custom" || e.Name == "project" {
+			opts["dirs"] = []any{filepath.Join(ws, "extra")}
+		}
+		p, err := e.New(opts)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		plan, err := p.Plan(context.Background(), env)
+		if err != nil {
+			t.Fatalf("%s: Plan: %v", e.Name, err)
+		}
+		for _, r := range plan.Roots {
+			if !slices.Contains(e.Labels, r.Provider) {
+				t.Errorf("%s plans root %s with provider %q, not one of its Labels %q", e.Name, r.Path, r.Provider, e.Labels)
+			}
+		}
+	}
+	want := []string{"custom", "project", "claude", "codex", "agents", "gemini", "openclaw"}
+	if d := cmp.Diff(want, ProviderNames()); d != "" {
+		t.Errorf("ProviderNames (-want +got):\n%s", d)
 	}
 }

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/all"
+	"github.com/ccski/ccski/validate"
+)
+
+// Shell completion. Cobra adds the "completion" command, which prints the
+// script for a shell, and the hidden "__complete" command the script calls
+// with the words typed so far. The functions here answer it: the ids of
+// the discovered skills and commands for info's argument, filter tokens
+// for --include and --exclude, and the values of every flag that takes
+// one of a fixed set. Completions go to stdout, one per line, and nothing
+// else does: discovery never prints, and a discovery that fails completes
+// nothing.
+
+// completionDescWidth caps the description shown beside a completion.
+const completionDescWidth = 60
+
+// registerCompletions adds the completion functions to every command
+// below root.
+func (a *app) registerCompletions(root *cobra.Command) {
+	for _, cmd := range root.Commands() {
+		if cmd.Name() == "info" {
+			cmd.ValidArgsFunction = a.completeRecordIDs
+		}
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if fn := a.flagCompletion(cmd, f.Name); fn != nil {
+				_ = cmd.RegisterFlagCompletionFunc(f.Name, fn)
+			}
+		})
+	}
+}
+
+// completionFunc is what cobra calls to complete a flag value or an
+// argument.
+type completionFunc = func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective)
+
+// flagCompletion returns the completion function of cmd's flag name, or
+// nil to leave the shell's default (file names).
+func (a *app) flagCompletion(cmd *cobra.Command, name string) completionFunc {
+	switch name {
+	case "include", "exclude":
+		return a.completeFilterTokens
+	case "kind":
+		if cmd.Name() == "validate" {
+			return fixedValues(stringsOf(validate.Kinds))
+		}
+		return fixedValues([]string{string(pipeline.TypeSkill), string(pipeline.TypeCommand)})
+	case "format":
+		return fixedValues(stringsOf(validate.Formats))
+	case "profile":
+		return fixedValues(stringsOf(validate.Profiles))
+	case "transport":
+		return fixedValues(configs.Values("mcp.transport"))
+	case "log-level":
+		return fixedValues(configs.Values("mcp.log_level"))
+	case "log-format":
+		return fixedValues(configs.Values("mcp.log_format"))
+	case "tools":
+		values := configs.Values("mcp.tools")
+		return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return completeList(toComplete, values, nil), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+		}
+	case "workspace", "user-dir", "skill-dir", "claude-plugins-root":
+		return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveFilterDirs
+		}
+	case "config":
+		return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return []cobra.Completion{"yaml", "yml"}, cobra.ShellCompDirectiveFilterFileExt
+		}
+	}
+	return nil
+}
+
+// fixedValues completes one of values.
+func fixedValues(values []string) completionFunc {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		var out []cobra.Completion
+		for _, v := range values {
+			if hasPrefixFold(v, toComplete) {
+				out = append(out, v)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeRecordIDs completes info's one argument with the id of every
+// visible skill and command, under the filters given so far, each with
+// its description.
+func (a *app) completeRecordIDs(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	l, err := a.load(cmd, withSnapshot)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, r := range l.snap.Visible {
+		if hasPrefixFold(r.ID, toComplete) {
+			out = append(out, cobra.CompletionWithDesc(r.ID, completionDesc(r.Description)))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeFilterTokens completes the last comma-separated token of an
+// --include or --exclude value: auto, all, @plugins, every provider, every
+// plugin (@plugins:<plugin>) and the id of every record of the scan,
+// hidden ones included (an id brings back a hidden copy). The filters
+// themselves are not applied: a half-typed one must not empty the list.
+func (a *app) completeFilterTokens(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	l, err := a.loadWith(cmd, withSnapshot, func(c *configs.Config) {
+		c.Include, c.Exclude, c.State = nil, nil, "all"
+	})
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	values := []string{"auto", "all", "@plugins"}
+	descs := map[string]string{"auto": "every skill, one copy of each", "all": "every copy",
+		"@plugins": "every Claude plugin skill"}
+	providers := all.ProviderNames()
+	var plugins []string
+	for _, r := range l.snap.All {
+		if !slices.Contains(providers, r.Provider) {
+			providers = append(providers, r.Provider)
+		}
+		if r.Plugin != nil && !slices.Contains(plugins, r.Plugin.Plugin) {
+			plugins = append(plugins, r.Plugin.Plugin)
+		}
+	}
+	for _, p := range providers {
+		values = append(values, p)
+		descs[p] = "provider"
+	}
+	for _, p := range plugins {
+		values = append(values, "@plugins:"+p)
+		descs["@plugins:"+p] = "the skills of plugin " + p
+	}
+	for _, r := range l.snap.All {
+		values = append(values, r.ID)
+		descs[r.ID] = completionDesc(r.Description)
+	}
+	return completeList(toComplete, values, descs), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+}
+
+// completeList completes the last comma-separated entry of toComplete
+// with values that start with it (ignoring case), leaving out values the
+// earlier entries already name. Each completion repeats the earlier
+// entries, since the shell replaces the whole word.
+func completeList(toComplete string, values []string, descs map[string]string) []cobra.Completion {
+	head, last := "", toComplete
+	if i := strings.LastIndex(toComplete, ","); i >= 0 {
+		head, last = toComplete[:i+1], toComplete[i+1:]
+	}
+	given := strings.Split(strings.ToLower(head), ",")
+	var out []cobra.Completion
+	seen := map[string]bool{}
+	for _, v := range values {
+		if seen[v] || slices.Contains(given, strings.ToLower(v)) || !hasPrefixFold(v, last) {
+			continue
+		}
+		seen[v] = true
+		out = append(out, cobra.CompletionWithDesc(head+v, descs[v]))
+	}
+	return out
+}
+
+// completionDesc is a description on one line, cut to
+// completionDescWidth characters.
+func completionDesc(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= completionDescWidth {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:completionDescWidth-1])) + "…"
+}
+
+// hasPrefixFold reports whether s starts with prefix, ignoring case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// stringsOf converts a list of string-typed values.
+func stringsOf[T ~string](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return out
+}
