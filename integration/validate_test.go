@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -748,5 +749,100 @@ func TestValidateDiscoveredNamespaces(t *testing.T) {
 	rep, r = validateReport(t, proj, home, ".claude/skills", filepath.Join(home, ".codex", "skills"))
 	if r.code != 1 || len(rep.Findings) != 2 || rep.Findings[0].Code != "duplicate-name" {
 		t.Errorf("want the two same-named skills reported\n%s", r)
+	}
+}
+
+// bigFolder creates dir with more folders below it than a walk's folder
+// budget (20,000), shaped like a virtualenv's site-packages.
+func bigFolder(t *testing.T, dir string) {
+	t.Helper()
+	site := filepath.Join(dir, "lib", "python3.12", "site-packages")
+	if err := os.MkdirAll(site, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 150 { // one mkdir per folder: this is most of the test's time
+		pkg := filepath.Join(site, "pkg"+strconv.Itoa(i))
+		if err := os.Mkdir(pkg, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for j := range 140 {
+			if err := os.Mkdir(filepath.Join(pkg, "mod"+strconv.Itoa(j)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestValidateLargeHiddenFolders runs validate on repositories holding a
+// hidden folder larger than the walk's folder budget. A .venv is not
+// entered at all; any other large hidden folder is searched after the rest
+// of the tree, under a budget of its own, and a warning names it. Each
+// case once gave no-skill-found (or no-command-found) with exit 1: the
+// hidden folder sorts before skills/ and used up the one budget first,
+// and with --kind command that happened silently.
+func TestValidateLargeHiddenFolders(t *testing.T) {
+	t.Parallel() // making 21,000 folders is slow on some file systems
+	root := testfs.TempDir(t)
+	testfs.Write(t, root, map[string]string{
+		"repo/README.md":                      "# Repo\n",
+		"repo/skills/good/SKILL.md":           skillMD("good", "A good skill."),
+		"other/skills/good/SKILL.md":          skillMD("good", "A good skill."),
+		"other/tools/commands/build.md":       "---\ndescription: Build it.\n---\nBuild $ARGUMENTS.\n",
+		"other/.data":                         "-> ../repo/.venv", // as large, under another name
+		"commands-only/.claude/commands/a.md": "---\ndescription: Do a.\n---\nDo a.\n",
+	})
+	bigFolder(t, filepath.Join(root, "repo", ".venv"))
+	hiddenLimit := "the search of hidden folders stopped in this one after 20000 of them"
+	for _, tt := range []struct {
+		args             []string
+		skills, commands int
+		warning          string // the file of the one walk-problem warning, or ""
+	}{
+		{[]string{"repo"}, 1, 0, ""},
+		{[]string{"--kind", "all", "repo"}, 1, 0, ""},
+		{[]string{"other"}, 1, 0, "other/.data"},
+		{[]string{"--kind", "all", "other"}, 1, 1, "other/.data"},
+		{[]string{"--kind", "command", "other"}, 0, 1, "other/.data"},
+	} {
+		rep, r := validateReport(t, root, root, tt.args...)
+		if r.code != 0 || rep.Summary.Skills != tt.skills || rep.Summary.Commands != tt.commands {
+			t.Errorf("validate %v: want exit 0, %d skills, %d commands\n%s", tt.args, tt.skills, tt.commands, r)
+			continue
+		}
+		var warnings []string
+		for _, f := range rep.Findings {
+			if f.Code != "walk-problem" || f.Severity != "warning" || !strings.Contains(f.Message, hiddenLimit) {
+				t.Errorf("validate %v: unexpected finding %+v", tt.args, f)
+			}
+			warnings = append(warnings, filepath.ToSlash(f.File))
+		}
+		if want := []string{tt.warning}; tt.warning != "" && !slices.Equal(warnings, want) ||
+			tt.warning == "" && len(warnings) != 0 {
+			t.Errorf("validate %v: walk-problem warnings on %v, want %q\n%s", tt.args, warnings, tt.warning, r)
+		}
+	}
+}
+
+// TestValidateCommandsHint checks that validating, as skills (the
+// default), a folder that holds only slash commands fails with a message
+// that points at --kind command, and that --kind command then passes.
+func TestValidateCommandsHint(t *testing.T) {
+	home, _ := commandsHome(t)
+	cmds := filepath.Join(home, ".claude", "plugins", "cache", "claude-code-plugins", "commit-commands", "1.0.0",
+		"commands")
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string // in stdout
+	}{
+		{[]string{cmds}, 1, "no skill was found in this folder, but it holds 3 slash commands (such as " +
+			"clean_gone.md), which are checked only with --kind command or --kind all"},
+		{[]string{filepath.Join(home, ".claude")}, 0, "0 errors"}, // it holds a skill
+		{[]string{"--kind", "command", cmds}, 0, "(0 skills, 3 commands checked)"},
+	} {
+		r := validateIn(t, home, home, tt.args...)
+		if r.code != tt.code || !strings.Contains(r.stdout, tt.want) {
+			t.Errorf("validate %v: want exit %d and %q\n%s", tt.args, tt.code, tt.want, r)
+		}
 	}
 }

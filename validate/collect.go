@@ -52,16 +52,19 @@ func (e *PathError) Unwrap() error { return e.Err }
 // A file is validated as it is: as a skill, or as a command with
 // KindCommand, or with KindAll when it is a .md file not named SKILL.md.
 //
-// A folder's skills are found with the discovery walker (scan.Scan) with
-// hidden folders included (.system, .curated, .claude/skills, ...) but
-// .git and node_modules: it finds SKILL.md, disabled .SKILL.md and
-// lowercase skill.md folders and stops at a skill folder. A folder's
-// commands are the .md files of its commands folders (.claude/commands, a
+// A folder is searched by one walk of the discovery walker (scan.Scan) as
+// a repository (scan.Options Hidden and Commands): hidden folders are
+// entered (.system, .curated, .claude/skills, ...), after the others and
+// under a folder budget of their own, and the folders tools make (.git,
+// node_modules, .venv, caches, ...) are not. It finds SKILL.md, disabled
+// .SKILL.md and lowercase skill.md folders and stops at a skill folder,
+// and it finds the commands of every commands folder (.claude/commands, a
 // plugin's commands/) and of .codex/prompts; a folder named commands or
 // prompts is itself one.
 //
 // Problems of the walk and a path holding nothing to check become
-// findings.
+// findings; a folder with no skill that holds commands says how to check
+// them.
 func Collect(ctx context.Context, paths []string, kind Kind) ([]Target, []Finding, error) {
 	c := collector{seen: map[string]bool{}}
 	for _, p := range paths {
@@ -73,15 +76,9 @@ func Collect(ctx context.Context, paths []string, kind Kind) ([]Target, []Findin
 			c.add(p, fileType(p, kind))
 			continue
 		}
-		found := 0
-		if kind.Skills() {
-			found += c.skills(ctx, p)
-		}
-		if kind.Commands() {
-			found += c.commands(ctx, p)
-		}
+		found, commands := c.folder(ctx, p, kind)
 		if found == 0 && ctx.Err() == nil {
-			c.findings = append(c.findings, nothingFound(p, kind))
+			c.findings = append(c.findings, nothingFound(p, kind, commands))
 		}
 	}
 	slices.SortFunc(c.targets, func(a, b Target) int { return strings.Compare(a.File, b.File) })
@@ -130,137 +127,61 @@ func isSkillFileName(base string) bool {
 	return strings.EqualFold(base, scan.SkillFile) || strings.EqualFold(base, scan.DisabledFile)
 }
 
-// skills adds the skills below dir and returns how many it found.
-func (c *collector) skills(ctx context.Context, dir string) int {
+// folder adds the skills and commands below dir that kind asks for, found
+// by one walk, and returns how many files it found (added now or by an
+// earlier PATH) and the command files it left out (kind asks for skills
+// only), sorted.
+func (c *collector) folder(ctx context.Context, dir string, kind Kind) (int, []string) {
 	opt := scan.DefaultOptions()
-	opt.Hidden, opt.NoCache = true, true
+	opt.Hidden, opt.Commands, opt.NoCache = true, true, true
 	res := scan.Scan(ctx, []pipeline.Root{customRoot(dir)}, opt)
 	found := 0
-	for _, r := range res.Records {
-		c.add(r.File, pipeline.TypeSkill)
-		found++
-	}
-	for _, d := range res.Diagnostics {
-		switch base := filepath.Base(d.Path); {
-		case d.Code == "lowercase-skill-file":
-			if f := lowercaseFile(d.Path); f != "" {
-				c.add(f, pipeline.TypeSkill)
-				found++
+	var left []string // command files kind leaves out
+	leftSeen := map[string]bool{}
+	take := func(file string, typ pipeline.Type) {
+		switch {
+		case typ == pipeline.TypeCommand && !kind.Commands():
+			if !leftSeen[file] {
+				leftSeen[file] = true
+				left = append(left, file)
 			}
-		case base == scan.SkillFile || base == scan.DisabledFile:
-			// A skill the walker found but could not load: exactly
-			// the ones validation must explain.
-			c.add(d.Path, pipeline.TypeSkill)
-			found++
+		case typ != pipeline.TypeCommand && !kind.Skills():
 		default:
-			if f, ok := walkFinding(d); ok {
-				c.findings = append(c.findings, f)
-			}
+			c.add(file, typ)
+			found++
 		}
 	}
-	return found
-}
-
-// commands adds the commands below dir and returns how many it found.
-func (c *collector) commands(ctx context.Context, dir string) int {
-	roots := commandRoots(ctx, dir)
-	if len(roots) == 0 {
-		return 0
-	}
-	opt := scan.DefaultOptions()
-	opt.NoCache = true
-	res := scan.Scan(ctx, roots, opt)
-	found := 0
 	for _, r := range res.Records {
-		c.add(r.File, pipeline.TypeCommand)
-		found++
+		take(r.File, r.Type)
 	}
 	for _, d := range res.Diagnostics {
 		if f, ok := walkFinding(d); ok {
 			c.findings = append(c.findings, f)
-		} else if strings.HasSuffix(d.Path, commandExt) && c.add(d.Path, pipeline.TypeCommand) {
-			// A command discovery skips (its frontmatter is broken):
-			// validation says why.
-			found++
+			continue
+		}
+		switch base := filepath.Base(d.Path); {
+		case d.Code == "lowercase-skill-file":
+			if f := lowercaseFile(d.Path); f != "" {
+				take(f, pipeline.TypeSkill)
+			}
+		case base == scan.SkillFile || base == scan.DisabledFile:
+			// A skill the walker found but could not load: exactly
+			// the ones validation must explain.
+			take(d.Path, pipeline.TypeSkill)
+		case strings.HasSuffix(base, commandExt):
+			// A command discovery skips (its frontmatter is broken,
+			// say): validation says why.
+			take(d.Path, pipeline.TypeCommand)
 		}
 	}
-	return found
-}
-
-// commandRoots returns the command folders of dir: dir itself when it is
-// named commands or prompts, else every commands folder below it and every
-// prompts folder of a .codex folder, searched like skills (hidden folders
-// included, .git and node_modules not, skill folders not entered, within
-// the walker's depth and folder bounds).
-func commandRoots(ctx context.Context, dir string) []pipeline.Root {
-	if r, ok := commandRoot(dir); ok {
-		return []pipeline.Root{r}
-	}
-	var out []pipeline.Root
-	bounds := scan.DefaultOptions()
-	visited := map[string]bool{} // real paths: a symlink loop is entered once
-	var visit func(d, real string, depth int)
-	visit = func(d, real string, depth int) {
-		if visited[real] || len(visited) >= bounds.MaxDirs || ctx.Err() != nil {
-			return
-		}
-		visited[real] = true
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			return // the skill walk reports unreadable folders
-		}
-		for _, e := range ents {
-			if isSkillFileName(e.Name()) {
-				return // a skill folder: its files belong to the skill
-			}
-		}
-		for _, e := range ents {
-			name := e.Name()
-			if name == ".git" || name == "node_modules" {
-				continue
-			}
-			child, childReal := filepath.Join(d, name), filepath.Join(real, name)
-			if e.Type()&fs.ModeSymlink != 0 {
-				if childReal, err = filepath.EvalSymlinks(child); err != nil || !isDirPath(childReal) {
-					continue
-				}
-			} else if !e.IsDir() {
-				continue
-			}
-			if r, ok := commandRoot(child); ok && (name == "commands" || filepath.Base(d) == ".codex") {
-				out = append(out, r)
-				continue
-			}
-			if depth < bounds.MaxDepth {
-				visit(child, childReal, depth+1)
-			}
-		}
-	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		visit(dir, real, 0)
-	}
-	return out
-}
-
-// commandRoot returns the command root for a folder named commands (whose
-// sub-folders namespace the commands, as in Claude Code) or prompts
-// (flat, as Codex reads it).
-func commandRoot(dir string) (pipeline.Root, bool) {
-	r := customRoot(dir)
-	r.Type = pipeline.TypeCommand
-	switch filepath.Base(dir) {
-	case "commands":
-		return r, true
-	case "prompts":
-		r.Flat = true
-		return r, true
-	}
-	return r, false
+	slices.Sort(left)
+	return found, left
 }
 
 // nothingFound is the finding for a folder PATH that holds nothing of
-// kind.
-func nothingFound(p string, kind Kind) Finding {
+// kind; commands are the command files found below it, which kind left
+// out.
+func nothingFound(p string, kind Kind, commands []string) Finding {
 	switch kind {
 	case KindCommand:
 		return Finding{Code: CodeNoCommandFound, File: p, Message: "no command was found in this folder (commands " +
@@ -268,12 +189,26 @@ func nothingFound(p string, kind Kind) Finding {
 			".codex/prompts): check the path, or give the commands folder itself"}
 	case KindAll:
 		return Finding{Code: CodeNoSkillFound, File: p, Message: "no skill or command was found in this folder (a " +
-			"skill is a folder holding SKILL.md, a command a .md file in a commands folder; .git and node_modules " +
-			"are not searched): check the path"}
+			"skill is a folder holding SKILL.md, a command a .md file in a commands folder; " + notSearched +
+			" are not searched): check the path"}
+	}
+	if len(commands) > 0 {
+		example := commands[0]
+		if r, err := filepath.Rel(p, example); err == nil {
+			example = r
+		}
+		return Finding{Code: CodeNoSkillFound, File: p, Message: fmt.Sprintf("no skill was found in this folder, "+
+			"but it holds %s (such as %s), which are checked only with --kind command or --kind all: add one of "+
+			"them, or check the path", plural(len(commands), "slash command", "slash commands"),
+			filepath.ToSlash(example))}
 	}
 	return Finding{Code: CodeNoSkillFound, File: p, Message: "no skill was found in this folder (a skill is a " +
-		"folder holding SKILL.md; .git and node_modules are not searched): check the path"}
+		"folder holding SKILL.md; " + notSearched + " are not searched): check the path"}
 }
+
+// notSearched names the folders a PATH's walk leaves out (see
+// scan.Options.Hidden).
+const notSearched = ".git, node_modules and tool folders such as .venv"
 
 // walkFinding turns a problem of the walk into a finding.
 func walkFinding(d pipeline.Diagnostic) (Finding, bool) {
@@ -292,6 +227,10 @@ func walkFinding(d pipeline.Diagnostic) (Finding, bool) {
 	case "walk-limit":
 		f.Message = fmt.Sprintf("the search stopped after %d folders, so some skills were not validated: "+
 			"validate smaller folders", scan.DefaultOptions().MaxDirs)
+	case "hidden-walk-limit":
+		f.Message = fmt.Sprintf("the search of hidden folders stopped in this one after %d of them (every other "+
+			"folder was searched first), so skills in hidden folders may not have been validated: validate "+
+			"this folder directly, or the folders in it that hold skills", scan.DefaultOptions().MaxDirs)
 	default:
 		return f, false
 	}
@@ -323,11 +262,6 @@ func lowercaseFile(dir string) string {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
-}
-
-func isDirPath(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }
 
 // DiscoveredTargets lists what discovery found, as kind asks (the zero

@@ -93,6 +93,8 @@ func TestCollectKinds(t *testing.T) {
 		"cmds/commands/sub/b.md":                          goodCommand,
 		"notes.md":                                        goodCommand,
 		"SKILL.md":                                        skillFile("x"),
+		"deep/commands/top.md":                            goodCommand,
+		"deep/1/2/3/4/5/6/commands/far.md":                goodCommand, // deeper than the walk's bound
 	})
 	skills := []string{"skill repo/.claude/skills/notes/SKILL.md", "skill repo/plugins/lint-kit/skills/lint/SKILL.md"}
 	commands := []string{"command repo/.claude/commands/deploy.md", "command repo/.claude/commands/frontend/review.md",
@@ -117,6 +119,10 @@ func TestCollectKinds(t *testing.T) {
 		{KindCommand, []string{"repo/docs"}, nil, []string{"no-command-found repo/docs"}},
 		{KindAll, []string{"repo/docs"}, nil, []string{"no-skill-found repo/docs"}},
 		{KindAll, []string{"cmds"}, []string{"command cmds/commands/a.md", "command cmds/commands/sub/b.md"}, nil},
+		// One walk, one set of bounds: the command search reports its
+		// limits as the skill search does.
+		{KindCommand, []string{"deep"}, []string{"command deep/commands/top.md"},
+			[]string{"depth-limit deep/1/2/3/4/5/6/commands"}},
 	} {
 		got, codes := collected(t, tt.kind, tt.paths...)
 		if d := cmp.Diff(tt.want, got); d != "" {
@@ -250,6 +256,54 @@ func TestDuplicateNamesByKey(t *testing.T) {
 		}
 		if dups != tt.dups {
 			t.Errorf("keys %q: %d duplicate-name findings, want %d: %+v", tt.keys, dups, tt.dups, rep.Findings)
+		}
+	}
+}
+
+// TestNothingFoundHint checks the no-skill-found finding of a folder that
+// holds no skill: when it holds slash commands, which only --kind command
+// and --kind all check, it says so and names one; otherwise it says what a
+// skill is.
+func TestNothingFoundHint(t *testing.T) {
+	t.Chdir(testfs.TempDir(t))
+	testfs.Write(t, ".", map[string]string{
+		"tools/.claude/commands/deploy.md":       goodCommand,
+		"tools/.claude/commands/ops/rollback.md": goodCommand,
+		"tools/.codex/prompts/plan.md":           goodCommand,
+		"one/commands/deploy.md":                 "---\ndescription: [never closed\n---\n", // broken: still a command
+		"docs/README.md":                         "# Docs\n",
+		"docs/prompts/not-codex.md":              goodCommand,
+	})
+	for _, tt := range []struct {
+		kind Kind
+		path string
+		want string // the message, or "" for no finding
+	}{
+		{KindSkill, "tools", "no skill was found in this folder, but it holds 3 slash commands (such as " +
+			".claude/commands/deploy.md), which are checked only with --kind command or --kind all: add one of " +
+			"them, or check the path"},
+		{KindSkill, "one", "no skill was found in this folder, but it holds 1 slash command (such as " +
+			"commands/deploy.md), which are checked only with --kind command or --kind all: add one of them, or " +
+			"check the path"},
+		{KindSkill, "docs", "no skill was found in this folder (a skill is a folder holding SKILL.md; .git, " +
+			"node_modules and tool folders such as .venv are not searched): check the path"},
+		{KindAll, "tools", ""},
+		{KindCommand, "tools", ""},
+	} {
+		_, pre, err := Collect(context.Background(), []string{tt.path}, tt.kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, f := range pre {
+			if f.Code == CodeNoSkillFound {
+				got = f.Message
+			} else {
+				t.Errorf("%s %s: unexpected finding %+v", tt.kind, tt.path, f)
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%s %s: no-skill-found message\n got %q\nwant %q", tt.kind, tt.path, got, tt.want)
 		}
 	}
 }

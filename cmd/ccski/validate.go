@@ -33,7 +33,8 @@ Codex would reject or mangle, and explain how to fix each finding.
 
 Each PATH is a SKILL.md, a skill folder, or any folder: every skill below it
 is checked (disabled .SKILL.md and lowercase skill.md ones too), hidden
-folders included but .git and node_modules. With no PATH, every skill ccski
+folders included (searched after the others), but not .git, node_modules or
+the folders tools make (.venv, caches, ...). With no PATH, every skill ccski
 discovers is checked; the discovery flags apply.
 
 Slash commands are checked only with --kind command or --kind all, against

@@ -2,15 +2,18 @@
 // folder found under them into a pipeline.Record. It is the only code that
 // walks skill folders. Walks are bounded in depth and folder count, follow
 // symlinked folders with a loop guard, and skip .git, node_modules and
-// (unless Options.Hidden) hidden folders. Only the frontmatter of each
-// SKILL.md is read, on a bounded worker pool; a Cache lets a rescan skip
-// files whose size and modification time have not changed.
+// (unless Options.Hidden) hidden folders; skip.go lists the folders left
+// out. Only the frontmatter of each SKILL.md is read, on a bounded worker
+// pool; a Cache lets a rescan skip files whose size and modification time
+// have not changed.
 //
 // Command roots (Root.Type == pipeline.TypeCommand) are walked the same way
 // and under the same bounds, but every *.md file in them is a command
 // named after its path ("frontend/review.md" is "frontend:review"). A
 // command file is small and read whole, since its description may come
-// from the body.
+// from the body. With Options.Commands, the walk of a skill root also
+// finds the command folders below it and walks them so, under the same
+// bounds: one walk finds both, as validating a repository needs.
 package scan
 
 import (
@@ -44,6 +47,8 @@ type Options struct {
 	// MaxDepth is how many folder levels below a root are searched.
 	MaxDepth int
 	// MaxDirs is how many folders one root may hold before the walk stops.
+	// With Hidden, the hidden folders have a budget of their own of the
+	// same size, spent after the rest of the tree is walked (see Hidden).
 	MaxDirs int
 	// Workers is the size of the parsing pool; 0 picks one from GOMAXPROCS.
 	Workers int
@@ -54,13 +59,32 @@ type Options struct {
 	// rescan: building it costs memory at the scan's peak.
 	NoCache bool
 	// Hidden makes the walks enter hidden folders too (.system, .curated,
-	// .claude, ...), all but .git; node_modules stays skipped. Discovery
-	// leaves it off, as the agents do (Codex keeps its bundled skills in
-	// a hidden .system folder); validating a repository turns it on, since
-	// repositories such as openai/skills keep their skills in hidden
-	// folders. Listings are cached with their hidden folders, so one
-	// Cache serves scans with and without it.
+	// .claude, ...): a repository walk. Discovery leaves it off, as the
+	// agents do (Codex keeps its bundled skills in a hidden .system
+	// folder); validating a repository turns it on, since repositories
+	// such as openai/skills keep their skills in hidden folders.
+	//
+	// A repository walk skips the folders tools create in a checkout
+	// (.git, node_modules, .venv, .tox, .mypy_cache, ...: see
+	// skippedFolders), and it walks every other folder before any hidden
+	// one: hidden folders are set aside as they are met and walked once
+	// the rest of the tree is done, under a MaxDirs budget of their own,
+	// so that a large hidden folder cannot stop the walk before the
+	// skills in ordinary folders are found. Listings are cached with
+	// their hidden folders, so one Cache serves scans with and without
+	// it.
 	Hidden bool
+	// Commands makes the walk of a skill root also collect slash
+	// commands, as validating a repository needs: a folder named
+	// commands, or one named prompts inside a .codex folder, is walked as
+	// a command root is (its *.md files are commands, namespaced by
+	// sub-folder under commands, top level only under prompts, as Codex
+	// reads them), and so is the root itself when it is named commands
+	// or prompts. A skill folder stays a skill folder, inside a command
+	// folder too: its files belong to the skill. Hidden sub-folders of a
+	// command folder are not read. Discovery leaves it off: the
+	// providers plan its command roots.
+	Commands bool
 }
 
 // DefaultOptions are the built-in bounds.
@@ -68,8 +92,9 @@ func DefaultOptions() Options { return Options{MaxDepth: 6, MaxDirs: 20000} }
 
 // Result is what a scan found.
 type Result struct {
-	// Records in root order, then in path order within a root. Ids are
-	// not assigned yet.
+	// Records in root order, then in path order within a root, except
+	// that with Options.Hidden the skills of hidden folders come after
+	// the others. Ids are not assigned yet.
 	Records []*pipeline.Record
 	// Reports has one entry per root, in the order given.
 	Reports []pipeline.RootReport
@@ -251,12 +276,13 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now
 	w.exists = true
 	if root.Type == pipeline.TypeCommand {
 		wk.visited = map[string]bool{}
-		wk.visitCommands(ctx, opt, root.Path, real, 0, "")
+		wk.visitCommands(ctx, opt, root.Path, real, 0, "", root.Flat)
 	} else if root.Skills != nil {
 		wk.declared(real)
 	} else {
 		wk.visited = map[string]bool{}
 		wk.visit(ctx, opt, root.Path, real, 0)
+		wk.visitHidden(ctx, opt)
 	}
 	return *w
 }
@@ -271,6 +297,21 @@ type walker struct {
 	visited  map[string]bool
 	dirs     int
 	depthHit bool
+	// hidden are the hidden folders set aside by a repository walk
+	// (Options.Hidden), to be walked once the rest of the tree is done.
+	hidden []pending
+	// inHidden is set while they are walked: hiddenDirs then counts the
+	// folders against their own budget, and hiddenTop is the set-aside
+	// folder being walked.
+	inHidden   bool
+	hiddenDirs int
+	hiddenTop  string
+}
+
+// pending is a folder set aside by a walk, with the depth it lies at.
+type pending struct {
+	dir, realDir string
+	depth        int
 }
 
 // declared reads exactly the skill folders the root lists. Each parent
@@ -349,9 +390,57 @@ func (wk *walker) visit(ctx context.Context, opt Options, dir, realDir string, d
 			return
 		}
 	}
-	wk.descend(opt, dir, realDir, depth, l, func(child, childReal, _ string) {
+	if opt.Commands {
+		if flat, ok := commandFolder(dir, realDir, depth); ok {
+			wk.commandsIn(ctx, opt, dir, realDir, depth, "", flat, l)
+			return
+		}
+	}
+	wk.descend(opt, dir, realDir, depth, l.subdirs, func(child, childReal, _ string) {
 		wk.visit(ctx, opt, child, childReal, depth+1)
 	})
+	if opt.Hidden {
+		wk.descend(opt, dir, realDir, depth, l.hidden, func(child, childReal, _ string) {
+			wk.hidden = append(wk.hidden, pending{dir: child, realDir: childReal, depth: depth + 1})
+		})
+	}
+}
+
+// visitHidden walks the hidden folders a repository walk set aside, in
+// the order met; the hidden folders found in them are set aside in turn
+// and walked after them.
+func (wk *walker) visitHidden(ctx context.Context, opt Options) {
+	wk.inHidden = true
+	for i := 0; i < len(wk.hidden) && ctx.Err() == nil; i++ {
+		p := wk.hidden[i]
+		wk.hiddenTop = p.dir
+		wk.visit(ctx, opt, p.dir, p.realDir, p.depth)
+	}
+	wk.hidden = nil
+}
+
+// commandFolder reports whether a repository walk (Options.Commands)
+// takes dir, depth levels below the root, for a command folder, and
+// whether that folder is flat: a folder named commands (whose sub-folders
+// namespace its commands, as Claude Code reads them), or prompts (top
+// level only, as Codex reads them) inside a .codex folder. The root
+// itself is one when it is named either. A prompts folder's parent is
+// read from realDir too, since dir may be relative ("prompts" in a walk of
+// ".").
+func commandFolder(dir, realDir string, depth int) (flat, ok bool) {
+	if depth == 0 {
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs // "." names the folder it is
+		}
+	}
+	switch filepath.Base(dir) {
+	case "commands":
+		return false, true
+	case "prompts":
+		return true, depth == 0 || filepath.Base(filepath.Dir(dir)) == ".codex" ||
+			filepath.Base(filepath.Dir(realDir)) == ".codex"
+	}
+	return false, false
 }
 
 // enter counts a folder against the walk's bounds and lists it. It returns
@@ -363,13 +452,25 @@ func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string) *
 		return nil
 	}
 	wk.visited[realDir] = true
-	wk.dirs++
-	if wk.dirs > opt.MaxDirs {
-		if wk.dirs == opt.MaxDirs+1 {
-			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "walk-limit", root.Path,
-				"stopped after %d folders; raise limits.max_dirs or point the root at a smaller tree", opt.MaxDirs))
+	if wk.inHidden {
+		wk.hiddenDirs++
+		if wk.hiddenDirs > opt.MaxDirs {
+			if wk.hiddenDirs == opt.MaxDirs+1 {
+				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "hidden-walk-limit", wk.hiddenTop,
+					"stopped searching hidden folders after %d of them, in this one (every other folder was "+
+						"searched first): point the walk at a smaller tree", opt.MaxDirs))
+			}
+			return nil
 		}
-		return nil
+	} else {
+		wk.dirs++
+		if wk.dirs > opt.MaxDirs {
+			if wk.dirs == opt.MaxDirs+1 {
+				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "walk-limit", root.Path,
+					"stopped after %d folders; raise limits.max_dirs or point the root at a smaller tree", opt.MaxDirs))
+			}
+			return nil
+		}
 	}
 	l, err := wk.list(realDir)
 	if err != nil {
@@ -381,14 +482,31 @@ func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string) *
 	return l
 }
 
-// visitCommands collects the command files of one folder and, unless the
-// root is flat, searches its sub-folders. prefix is the name prefix the
-// folder's path gives ("frontend:").
-func (wk *walker) visitCommands(ctx context.Context, opt Options, dir, realDir string, depth int, prefix string) {
+// visitCommands collects the command files of one folder and, unless it
+// is flat, searches its sub-folders. prefix is the name prefix the
+// folder's path gives ("frontend:"). In a repository walk
+// (Options.Commands), a skill folder is a skill, not searched for
+// commands.
+func (wk *walker) visitCommands(ctx context.Context, opt Options, dir, realDir string, depth int, prefix string, flat bool) {
 	l := wk.enter(ctx, opt, dir, realDir)
 	if l == nil {
 		return
 	}
+	if opt.Commands {
+		c, ok, d := inspect(wk.idx, wk.root, dir, realDir, l)
+		wk.w.diags = append(wk.w.diags, d...)
+		if ok {
+			wk.w.cands = append(wk.w.cands, c)
+			return
+		}
+	}
+	wk.commandsIn(ctx, opt, dir, realDir, depth, prefix, flat, l)
+}
+
+// commandsIn collects the command files of a listed folder and, unless it
+// is flat, searches its sub-folders (hidden ones never: agents do not
+// read them).
+func (wk *walker) commandsIn(ctx context.Context, opt Options, dir, realDir string, depth int, prefix string, flat bool, l *listing) {
 	w := &wk.w
 	for _, f := range l.commands {
 		if f.link { // a symlink: a command only if it leads to a file
@@ -400,26 +518,25 @@ func (wk *walker) visitCommands(ctx context.Context, opt Options, dir, realDir s
 		w.cands = append(w.cands, candidate{root: wk.idx, dir: dir, realDir: realDir,
 			file: filepath.Join(dir, f.name), name: prefix + strings.TrimSuffix(f.name, commandExt)})
 	}
-	if wk.root.Flat {
+	if flat {
 		return
 	}
-	wk.descend(opt, dir, realDir, depth, l, func(child, childReal, name string) {
-		wk.visitCommands(ctx, opt, child, childReal, depth+1, prefix+name+":")
+	wk.descend(opt, dir, realDir, depth, l.subdirs, func(child, childReal, name string) {
+		wk.visitCommands(ctx, opt, child, childReal, depth+1, prefix+name+":", false)
 	})
 }
 
-// descend calls fn for every sub-folder of a listed folder that the walk
-// may enter: symlinks are resolved (a broken one or a loop is reported),
-// and folders deeper than the depth bound are not entered. Hidden folders
-// are entered only with Options.Hidden.
-func (wk *walker) descend(opt Options, dir, realDir string, depth int, l *listing, fn func(child, childReal, name string)) {
+// descend calls fn for every folder of subdirs, sub-folders of a listed
+// folder, that the walk may enter: a repository walk (Options.Hidden)
+// leaves out the tool folders (see skipped), symlinks are resolved (a
+// broken one or a loop is reported), and folders deeper than the depth
+// bound are not entered.
+func (wk *walker) descend(opt Options, dir, realDir string, depth int, subdirs []subdir, fn func(child, childReal, name string)) {
 	w, root := &wk.w, wk.root
-	subdirs := l.subdirs
-	if opt.Hidden && len(l.hidden) > 0 {
-		subdirs = append(slices.Clip(l.hidden), l.subdirs...)
-		slices.SortFunc(subdirs, func(a, b subdir) int { return strings.Compare(a.name, b.name) })
-	}
 	for _, sub := range subdirs {
+		if opt.Hidden && skipped(sub.name, true) {
+			continue
+		}
 		child := filepath.Join(dir, sub.name)
 		childReal := child // the same string when no symlink is involved: one allocation
 		if realDir != dir {
@@ -461,10 +578,12 @@ type listing struct {
 	skill, disabled, lower bool
 	refs, scripts, assets  bool
 	// subdirs are the folders (or symlinks) to descend into, sorted;
-	// hidden folders and node_modules are left out.
+	// hidden folders and the folders no walk enters (node_modules) are
+	// left out.
 	subdirs []subdir
-	// hidden are the hidden folders (or symlinks) but .git, sorted: the
-	// walks enter them only with Options.Hidden.
+	// hidden are the hidden folders (or symlinks) but the ones no walk
+	// enters (.git), sorted: the walks enter them only with
+	// Options.Hidden.
 	hidden []subdir
 	// commands are the *.md files (or symlinks named so), sorted; hidden
 	// files and SKILL.md are left out.
@@ -534,8 +653,8 @@ func (wk *walker) list(realDir string) (*listing, error) {
 		case "assets":
 			l.assets = isDir(realDir, e)
 		}
-		if strings.HasPrefix(name, ".") || name == "node_modules" {
-			if name[0] == '.' && name != ".git" {
+		if strings.HasPrefix(name, ".") || skipped(name, false) {
+			if name[0] == '.' && !skipped(name, false) {
 				if e.IsDir() {
 					l.hidden = append(l.hidden, subdir{name: name})
 				} else if e.Type()&fs.ModeSymlink != 0 && isDir(realDir, e) {
