@@ -92,7 +92,7 @@ func TestPrecedenceOrder(t *testing.T) {
 				r.ModTime = t0.Add(time.Hour)
 				return r
 			}(),
-			explain: "claude user skills rank above every project skill (providers.claude.precedence: user)",
+			explain: "claude user copies are ranked above the project kinds, and so above this one (providers.claude.precedence: user)",
 		},
 		{
 			name:    "a lifted skill that the kind order ranks first anyway is explained by the kind order",
@@ -119,13 +119,33 @@ func TestPrecedenceOrder(t *testing.T) {
 			explain: "higher priority: user-agent over user-shared",
 		},
 		{
-			// With user kinds first in priority, Codex's project copy is
-			// lifted above them and still wins.
-			name:     "precedence project lifts workspace kinds over a user-first priority",
+			// With user kinds first in priority, custom and skill_dirs
+			// follow them and stand between them and the workspace kinds:
+			// a rule lifts a copy only over the other level's kinds
+			// directly above its own, so the explicit order wins.
+			name:     "a priority that puts other kinds between the levels stops the lift",
 			priority: []pipeline.Kind{pipeline.KindUserAgent, pipeline.KindUserShared},
-			winner:   rec("codex@project:x", "codex", pipeline.KindWorkspaceAgent, 0, codexProject),
-			loser:    rec("codex@user:x", "codex", pipeline.KindUserAgent, 0, codexProject),
-			explain:  "Codex ranks repo over user (providers.codex.precedence: project)",
+			winner:   rec("codex@user:x", "codex", pipeline.KindUserAgent, 0, codexProject),
+			loser:    rec("codex@project:x", "codex", pipeline.KindWorkspaceAgent, 0, codexProject),
+			explain:  "higher priority: user-agent over workspace-agent",
+		},
+		{
+			// The lift never crosses a kind listed between the levels:
+			// the custom folder listed above the user kinds still wins.
+			name:     "a lifted personal skill never jumps over a custom folder ranked above it",
+			priority: []pipeline.Kind{pipeline.KindWorkspaceShared, pipeline.KindWorkspaceRoot, pipeline.KindCustom},
+			winner:   rec("custom:x", "custom", pipeline.KindCustom, 0, nil),
+			loser:    rec("claude@user:x", "claude", pipeline.KindUserAgent, 0, claudeUser),
+			explain:  "higher priority: custom over user-agent",
+		},
+		{
+			// ... while it still crosses the workspace kinds directly
+			// above its own.
+			name:     "a lifted personal skill crosses the workspace kinds directly above it",
+			priority: []pipeline.Kind{pipeline.KindCustom, pipeline.KindProject, pipeline.KindWorkspaceShared},
+			winner:   rec("claude@user:x", "claude", pipeline.KindUserAgent, 0, claudeUser),
+			loser:    rec("claude@project:x", "claude", pipeline.KindWorkspaceAgent, 0, claudeUser),
+			explain:  "Claude Code ranks personal over project (providers.claude.precedence: user)",
 		},
 		{
 			name:     "a user-first priority alone ranks a user copy without a rule first",

@@ -14,19 +14,24 @@ import (
 // provider's precedence (pipeline.Precedence), and records compare by rank
 // first, so the order is total and transitive whatever the mix of
 // providers. The kind order puts every workspace kind before every user
-// kind by default. A record at the level its precedence prefers, whose
-// kind the kind order puts below a kind of the other level, is lifted to
-// just above the highest kind of that other level, keeping the order of
-// the kinds it lifts: with Claude's default precedence (user), a skill in
-// ~/.claude/skills ranks just above every workspace kind, so it wins over
-// the project's .claude/skills copy, while custom folders and skill_dirs
-// still rank first.
+// kind by default. A record at the level its precedence prefers is lifted
+// over the kinds of the other level listed directly above its own kind
+// (the unbroken run of them; any other kind ends it), to just above the
+// highest of that run, keeping the order of the kinds it lifts: with
+// Claude's default precedence (user), a skill in ~/.claude/skills ranks
+// just above the workspace kinds, so it wins over the project's
+// .claude/skills copy, while custom folders and skill_dirs, which the
+// default order lists above the workspace kinds, still rank first; so
+// does any kind that the priority setting places between them.
 type Priority struct {
 	kinds     []pipeline.Kind       // every kind, highest first
 	kindRank  map[pipeline.Kind]int // index into kinds
 	providers map[string]int        // lower-cased name -> index in the order
-	// top is, for each level, the index of its highest-ranked kind.
-	top map[pipeline.Location]int
+	// runTop is, for each kind index i of a project or user kind, the
+	// index of the highest kind of the unbroken run of the other level's
+	// kinds directly above kind i, or -1 when kind i-1 is not of the
+	// other level: where a lifted record of kind i ranks.
+	runTop []int
 }
 
 // NewPriority builds a ranking. kinds lists root kinds from the highest
@@ -61,12 +66,12 @@ func NewPriority(kinds []pipeline.Kind, providerOrder []string) (*Priority, erro
 			add(k)
 		}
 	}
-	p.top = map[pipeline.Location]int{}
+	p.runTop = make([]int, len(p.kinds))
 	for i, k := range p.kinds {
-		if l := k.Level(); l != "" {
-			if _, ok := p.top[l]; !ok {
-				p.top[l] = i
-			}
+		p.runTop[i] = -1
+		other := pipeline.OtherLevel(k.Level())
+		for j := i - 1; other != "" && j >= 0 && p.kinds[j].Level() == other; j-- {
+			p.runTop[i] = j
 		}
 	}
 	if providerOrder == nil {
@@ -130,14 +135,13 @@ func (p *Priority) rank(r *pipeline.Record) rank {
 // its kind.
 func (p *Priority) liftTo(r *pipeline.Record, i int) (int, bool) {
 	pr := r.Precedence
-	if pr == nil || r.Kind.Level() == "" || r.Kind.Level() != pr.Prefer {
+	if pr == nil || i >= len(p.kinds) || r.Kind.Level() == "" || r.Kind.Level() != pr.Prefer {
 		return 0, false
 	}
-	t, ok := p.top[pipeline.OtherLevel(pr.Prefer)]
-	if !ok || i < t {
-		return 0, false
+	if t := p.runTop[i]; t >= 0 {
+		return t, true
 	}
-	return t, true
+	return 0, false
 }
 
 func (a rank) less(b rank) bool {
@@ -255,8 +259,8 @@ func (p *Priority) precedenceRule(winner, loser *pipeline.Record) string {
 		if loser.Kind.Level() == other {
 			return pr.Rule()
 		}
-		return fmt.Sprintf("%s %s skills rank above every %s skill (%s: %s)", winner.Provider, pr.Prefer, other,
-			pr.Option, pr.Prefer)
+		return fmt.Sprintf("%s %s copies are ranked above the %s kinds, and so above this one (%s: %s)",
+			winner.Provider, pr.Prefer, other, pr.Option, pr.Prefer)
 	}
 	if loser.Precedence != nil && *loser.Precedence == *pr && winner.Kind.Level() == pr.Prefer &&
 		loser.Kind.Level() == other {
