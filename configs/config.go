@@ -19,6 +19,15 @@ type Config struct {
 	// Include means "auto".
 	Include []string `koanf:"include"`
 	Exclude []string `koanf:"exclude"`
+	// IncludeFromFile and ExcludeFromFile say that Include and Exclude
+	// were set by a config file (the user config or the project
+	// ccski.yaml), not by the defaults, a CCSKI_ variable or a flag. Load
+	// sets them; they are no keys. A shared ccski.yaml may name a skill
+	// that some of the machines reading it lack, so the engine warns about
+	// such a list's tokens that name nothing instead of failing (see
+	// filters.Settings).
+	IncludeFromFile bool `koanf:"-"`
+	ExcludeFromFile bool `koanf:"-"`
 	// State is enabled, disabled or all.
 	State string `koanf:"state"`
 	// Priority orders root kinds for dedupe, highest first. Each of the

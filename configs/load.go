@@ -136,11 +136,15 @@ func Load(o Options) (*Loaded, error) {
 	layers = append(layers, envL, flagL)
 
 	merged := koanf.New(".")
+	fromFile := map[string]bool{} // the keys a config file set last
 	for _, ly := range layers {
 		if err := merged.Load(confmap.Provider(ly.data, ""), nil); err != nil {
 			return nil, fmt.Errorf("configs: merge: %w", err)
 		}
 		maps.Copy(res.Sources, ly.labels)
+		for k := range ly.labels {
+			fromFile[k] = ly.file
+		}
 	}
 
 	// --all shows every state, and every skill unless a layer chose what
@@ -158,6 +162,7 @@ func Load(o Options) (*Loaded, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("configs: decode: %w", err)
 	}
+	res.Config.IncludeFromFile, res.Config.ExcludeFromFile = fromFile["include"], fromFile["exclude"]
 	return res, nil
 }
 
@@ -214,6 +219,8 @@ func MillisecondsHook(from, to reflect.Type, data any) (any, error) {
 type layer struct {
 	data   map[string]any
 	labels map[string]string
+	// file marks the layer of a config file.
+	file bool
 }
 
 // source tells the validator where a layer's values come from.
@@ -402,7 +409,7 @@ func (l *loader) fileLayer(path, label string, optional bool) (*layer, error) {
 	if err := k.Load(rawbytes.Provider(b), yaml.Parser()); err != nil {
 		return nil, fmt.Errorf("configs: %s: %w", label, err)
 	}
-	ly := &layer{data: map[string]any{}, labels: map[string]string{}}
+	ly := &layer{data: map[string]any{}, labels: map[string]string{}, file: true}
 	src := source{label: func(string) string { return label }, base: filepath.Dir(path)}
 	if err := l.walk(l.spec.root, "", k.Raw(), ly, src); err != nil {
 		return nil, err

@@ -181,6 +181,48 @@ func TestLayerOrder(t *testing.T) {
 	}
 }
 
+// TestFilterListsFromFile checks that Config says whether include and
+// exclude come from a config file, each on its own: the layer that set a
+// list last decides, and --all, a variable or a flag is no file.
+func TestFilterListsFromFile(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name             string
+		user, project    string
+		vars, args       []string
+		include, exclude bool
+	}{
+		{name: "defaults"},
+		{name: "project file", project: "exclude: [team-skill]\n", exclude: true},
+		{name: "user file", user: "include: [auto]\nexclude: [x]\n", include: true, exclude: true},
+		{name: "variable over file", project: "include: [auto]\nexclude: [x]\n",
+			vars: []string{"CCSKI_EXCLUDE=codex"}, include: true},
+		{name: "flag over file", user: "include: [auto]\n", args: []string{"--include", "codex"}},
+		{name: "--all is a flag", project: "exclude: [x]\n", args: []string{"--all"}, exclude: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			root := tempDir(t)
+			home := mkdir(t, filepath.Join(root, "home"))
+			repo := mkdir(t, filepath.Join(root, "repo"))
+			mkdir(t, filepath.Join(repo, ".git"))
+			if tt.user != "" {
+				write(t, filepath.Join(home, ".config", "ccski", "config.yaml"), tt.user)
+			}
+			if tt.project != "" {
+				write(t, filepath.Join(repo, "ccski.yaml"), tt.project)
+			}
+			o := Options{Workspace: repo, Home: home, Environ: func() []string { return tt.vars }, Flags: flags(t, tt.args...)}
+			c := mustLoad(t, o).Config
+			if c.IncludeFromFile != tt.include || c.ExcludeFromFile != tt.exclude {
+				t.Errorf("IncludeFromFile, ExcludeFromFile = %v, %v; want %v, %v (include %q, exclude %q)",
+					c.IncludeFromFile, c.ExcludeFromFile, tt.include, tt.exclude, c.Include, c.Exclude)
+			}
+		})
+	}
+}
+
 func TestUserConfigLocation(t *testing.T) {
 	t.Parallel()
 	root := tempDir(t)

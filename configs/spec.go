@@ -163,7 +163,7 @@ func structNode(t reflect.Type, defaults Config) (*node, error) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("koanf"), ",")
-		if name == "" {
+		if name == "" || name == "-" {
 			continue
 		}
 		child, err := typeNode(f.Type, defaults)
@@ -296,7 +296,7 @@ func structMap(v reflect.Value) map[string]any {
 	t := v.Type()
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("koanf"), ",")
-		if name == "" {
+		if name == "" || name == "-" {
 			continue
 		}
 		out[name] = valueMap(v.Field(i))

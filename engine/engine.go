@@ -33,8 +33,9 @@ type Engine struct {
 	mu    sync.Mutex
 	plans map[string]providers.Plan // last good plan per provider
 	cache *scan.Cache
-	// built is true once a Snapshot succeeded: later ones accept filter
-	// tokens that name nothing, as warnings (see filters.Settings.Lenient).
+	// built is true once a Snapshot succeeded: later ones accept every
+	// filter token that names nothing, as a warning (see
+	// filters.Settings).
 	built bool
 }
 
@@ -200,17 +201,22 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	diags = append(diags, res.Diagnostics...)
 	pipeline.AssignIDs(res.Records)
 
+	// A filter token that names nothing fails the first discovery when
+	// the user typed it (a flag or a CCSKI_ variable): a typo is caught
+	// at once. One from a config file is a warning from the start, since
+	// a shared ccski.yaml may name a skill this machine lacks, and so is
+	// every token on later rescans, since skills come and go while a
+	// server runs.
 	fs := filters.Settings{State: e.cfg.State, Include: e.cfg.Include, Exclude: e.cfg.Exclude,
-		Priority: e.cfg.Priority, Lenient: e.built}
+		Priority: e.cfg.Priority, Providers: all.ProviderNames(), Disabled: disabled,
+		LenientInclude: e.built || e.cfg.IncludeFromFile, LenientExclude: e.built || e.cfg.ExcludeFromFile}
 	stages, err := filters.Build(fs, res.Records)
 	if err != nil {
 		return nil, Stats{}, &ConfigError{err}
 	}
-	if e.built {
-		for _, err := range filters.Unmatched(fs, res.Records) {
-			diags = append(diags, pipeline.Diagnostic{Severity: pipeline.SeverityWarning, Code: "filter-names-nothing",
-				Message: err.Error() + "; it selects nothing until such a skill exists again"})
-		}
+	for _, err := range filters.Unmatched(fs, res.Records) {
+		diags = append(diags, pipeline.Diagnostic{Severity: pipeline.SeverityWarning, Code: FilterNamesNothing,
+			Message: err.Error() + "; it selects nothing for now"})
 	}
 	e.built = true
 	visible, drops := pipeline.Run(stages, slices.Clone(res.Records))
@@ -272,6 +278,10 @@ func (e *Engine) kindOrder() []pipeline.Kind {
 	}
 	return p.Kinds()
 }
+
+// FilterNamesNothing is the code of the warning diagnostic for a filter
+// token that names nothing in a scan that went on without it.
+const FilterNamesNothing = "filter-names-nothing"
 
 // IsConfigError reports whether err is a configuration problem.
 func IsConfigError(err error) bool {

@@ -81,7 +81,7 @@ func newMachine(t *testing.T) *machine {
 	skill("repo/.agents/skills", "shared")         // workspace-shared beats user-shared
 	skill("home/.agents/skills", "shared")
 	skill("repo/skills", "root-skill")         // workspace-root loses to Claude's personal copy,
-	skill("home/.claude/skills", "root-skill") // ranked above every workspace kind
+	skill("home/.claude/skills", "root-skill") // ranked just above the workspace kinds
 	skill("home/.cursor/skills", "cursor-only")
 	skill("repo/sub/.windsurf/skills", "windsurf-only")
 	skill("etc/codex/skills", "sys-only")
@@ -795,5 +795,105 @@ func TestRescanKeepsFollowingWhenAFilterTokenGoesStale(t *testing.T) {
 	}
 	if !warned {
 		t.Errorf("no filter-names-nothing warning naming the stale token in %+v", second.Diagnostics)
+	}
+}
+
+// TestFilterTokensNamingNothing checks where a filter token that names
+// nothing on the machine fails the first discovery: when the user typed it
+// (a flag or a variable, which the engine cannot tell apart), the typo is a
+// configuration error; when a config file holds it, the discovery goes on
+// and a warning names the token, since a shared ccski.yaml may name a skill
+// that this machine lacks. Each list is judged by where it came from.
+func TestFilterTokensNamingNothing(t *testing.T) {
+	m := newMachine(t)
+	tests := []struct {
+		name             string
+		include, exclude []string
+		incFile, excFile bool
+		err              string   // in the error; "" when Snapshot succeeds
+		warn             []string // the tokens the warnings name
+		hidden           string   // a skill the filters must still hide
+	}{
+		{name: "exclude flag", exclude: []string{"team-only"}, err: `exclude: invalid filter token "team-only"`},
+		{name: "exclude from a file", exclude: []string{"team-only", "user-only"}, excFile: true,
+			warn: []string{`"team-only"`}, hidden: "user-only"},
+		{name: "include from a file", include: []string{"auto", "team-only"}, incFile: true, warn: []string{`"team-only"`}},
+		{name: "unknown provider from a file", exclude: []string{"codx@user"}, excFile: true,
+			warn: []string{`unknown provider "codx"; did you mean codex?`}},
+		{name: "a typed list stays strict beside a file's", include: []string{"auto", "user-onyl"},
+			exclude: []string{"team-only"}, excFile: true, err: `include: invalid filter token "user-onyl"`},
+		{name: "unknown plugin flag", include: []string{"@plugins:tols"}, err: `no installed plugin is named tols; did you mean @plugins:tools?`},
+		{name: "unknown plugin from a file", include: []string{"auto", "@plugins:tols"}, incFile: true,
+			warn: []string{`"@plugins:tols"`}},
+		{name: "unknown plugin skill flag", include: []string{"@tools:pfd"}, err: `no skill or command of plugin tools is named pfd`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := m.config()
+			cfg.Include, cfg.Exclude = tt.include, tt.exclude
+			cfg.IncludeFromFile, cfg.ExcludeFromFile = tt.incFile, tt.excFile
+			snap, _, err := m.engine(t, cfg).Snapshot(context.Background())
+			if tt.err != "" {
+				if !IsConfigError(err) || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("Snapshot error = %v, want a config error holding %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Snapshot: %v", err)
+			}
+			var warned []string
+			for _, d := range snap.Diagnostics {
+				if d.Code == FilterNamesNothing {
+					if d.Severity != pipeline.SeverityWarning {
+						t.Errorf("%s diagnostic is a %s, want a warning", d.Code, d.Severity)
+					}
+					warned = append(warned, d.Message)
+				}
+			}
+			if len(warned) != len(tt.warn) {
+				t.Fatalf("warnings %q, want one for each of %q", warned, tt.warn)
+			}
+			for i, w := range tt.warn {
+				if !strings.Contains(warned[i], w) {
+					t.Errorf("warning %q does not hold %q", warned[i], w)
+				}
+			}
+			if _, err := snap.Resolve("pdf"); err != nil {
+				t.Errorf("pdf is not visible: %v", err)
+			}
+			if tt.hidden != "" {
+				if _, err := snap.Resolve(tt.hidden); err == nil {
+					t.Errorf("%s is visible; the file's other tokens must still apply", tt.hidden)
+				}
+			}
+		})
+	}
+}
+
+// TestIncludeDisabledPlugin checks that an include token naming a plugin
+// the settings disable says so, with the file to enable it in, and that an
+// exclude token may name it.
+func TestIncludeDisabledPlugin(t *testing.T) {
+	m := newMachine(t)
+	m.write(t, map[string]string{"home/.claude/settings.json": `{"enabledPlugins": {"tools@market": false}}`})
+	settings := m.abs("home/.claude/settings.json")
+
+	cfg := m.config()
+	cfg.Include = []string{"@plugins:tools"}
+	_, _, err := m.engine(t, cfg).Snapshot(context.Background())
+	want := `include: invalid filter token "@plugins:tools": plugin tools is disabled (enable it in ` + settings +
+		` enabledPlugins: "tools@market": true)`
+	if !IsConfigError(err) || err.Error() != want {
+		t.Errorf("--include @plugins:tools: err = %v\nwant %s", err, want)
+	}
+
+	cfg = m.config()
+	cfg.Exclude = []string{"@plugins:tools", "@tools:pdf"}
+	snap, _ := snapshot(t, m.engine(t, cfg))
+	for _, d := range snap.Diagnostics {
+		if d.Code == FilterNamesNothing {
+			t.Errorf("excluding a disabled plugin warned: %s", d.Message)
+		}
 	}
 }

@@ -6,7 +6,8 @@ import (
 	"github.com/ccski/ccski/pipeline"
 )
 
-// Settings are the user's filter choices, as given by flags or config.
+// Settings are the user's filter choices, as given by flags or config,
+// and what Build needs to know besides the scan to read them.
 type Settings struct {
 	// State is "enabled" (the default when empty), "disabled" or "all".
 	State string
@@ -16,50 +17,75 @@ type Settings struct {
 	// Priority lists root kinds from the highest priority down; empty
 	// means pipeline.DefaultPriority().
 	Priority []string
-	// Lenient makes Build accept include and exclude tokens that name
-	// nothing in the scan (see Unmatched). A long-running server sets it
-	// for every rescan after the first: a skill named in the configuration
-	// may come and go while it runs, and a rescan that failed would freeze
-	// the served list until a restart.
-	Lenient bool
+	// Providers are the provider names the registered providers give
+	// their records (the engine passes all.ProviderNames()). A word that
+	// names one of them is a provider even in a scan without any of its
+	// skills; the providers of the scanned records, such as a dynamic
+	// cursor, are providers too.
+	Providers []string
+	// Disabled are the installed plugins the settings turn off
+	// (pipeline.Snapshot.Disabled). Their skills are not in the scan, so
+	// an include token that names only such plugins selects nothing:
+	// Build says the plugin is disabled rather than unknown. An exclude
+	// token may name them: what it hides is hidden already.
+	Disabled []pipeline.DisabledPlugin
+	// LenientInclude and LenientExclude make Build accept the tokens of
+	// that list that name nothing in the scan (see Unmatched); the tokens
+	// of a strict list must each name something. The engine makes a list
+	// lenient when it comes from a config file, which a machine without
+	// the skill it names shares with others, and for every rescan of a
+	// long-running server after the first, since a skill may come and go
+	// while it runs and a rescan that failed would freeze the served list
+	// until a restart.
+	LenientInclude, LenientExclude bool
 }
 
 // Build parses cfg and returns the filter stages in their order of
-// application: state, include, path dedupe, exclude. records is the whole
-// scan; it is read to learn the provider names and record ids, so that
-// every token means the same thing in every stage, whatever earlier
-// stages removed, and to reject a token that names nothing in it (an
-// unknown provider, plugin, skill or command), which would otherwise
-// silently select nothing: the error is a *TokenError with suggestions.
+// application: state, exclude, include, path dedupe. The user's choices
+// (state and exclude) run before the dedupes (include's and the
+// path dedupe), so that every copy a dedupe drops passed them, and
+// excluding the winner of a skill promotes its next copy. records is the
+// whole scan; it is read to learn the provider names, plugin names and
+// record ids, so that every token means the same thing in every stage,
+// whatever earlier stages removed, and to reject a token of a strict list
+// that names nothing in it (an unknown provider, plugin, skill or
+// command), which would otherwise silently select nothing: the error is a
+// *TokenError with suggestions.
 func Build(cfg Settings, records []*pipeline.Record) ([]pipeline.Stage, error) {
 	p, err := parse(cfg)
 	if err != nil {
 		return nil, err
 	}
-	sc := newScope(records)
-	if !cfg.Lenient {
-		if errs := sc.unmatched(p); len(errs) > 0 {
-			return nil, errs[0]
-		}
+	sc := newScope(records, cfg.Providers, cfg.Disabled)
+	strict := p
+	if cfg.LenientInclude {
+		strict.include = nil
+	}
+	if cfg.LenientExclude {
+		strict.exclude = nil
+	}
+	if errs := sc.unmatched(strict); len(errs) > 0 {
+		return nil, errs[0]
 	}
 	return []pipeline.Stage{
 		p.state,
+		&exclude{tokens: p.exclude, scope: sc},
 		newInclude(p.include, p.prio, sc),
 		PathDedupe(),
-		&exclude{tokens: p.exclude, scope: sc},
 	}, nil
 }
 
 // Unmatched returns an error for every include and exclude token of cfg
-// that names nothing in records (the errors Build reports unless
-// cfg.Lenient is set), in the order the tokens are given, or nil. Settings
-// that do not parse give nil: Check and Build report those.
+// that names nothing in records, lenient or not, in the order the tokens
+// are given, or nil: after a Build that succeeded, the tokens of the
+// lenient lists that select nothing, for a warning. Settings that do not
+// parse give nil: Check and Build report those.
 func Unmatched(cfg Settings, records []*pipeline.Record) []error {
 	p, err := parse(cfg)
-	if err != nil {
+	if err != nil || len(p.include)+len(p.exclude) == 0 {
 		return nil
 	}
-	return newScope(records).unmatched(p)
+	return newScope(records, cfg.Providers, cfg.Disabled).unmatched(p)
 }
 
 // unmatched checks the include tokens, then the exclude tokens, against
@@ -67,12 +93,12 @@ func Unmatched(cfg Settings, records []*pipeline.Record) []error {
 func (sc *scope) unmatched(p parsed) []error {
 	var errs []error
 	for _, t := range p.include {
-		if err := sc.unknown(t); err != nil {
+		if err := sc.unknown(t, false); err != nil {
 			errs = append(errs, fmt.Errorf("include: %w", err))
 		}
 	}
 	for _, t := range p.exclude {
-		if err := sc.unknown(t); err != nil {
+		if err := sc.unknown(t, true); err != nil {
 			errs = append(errs, fmt.Errorf("exclude: %w", err))
 		}
 	}

@@ -18,7 +18,7 @@ func TestBuildStages(t *testing.T) {
 	for _, s := range stages {
 		names = append(names, s.Name())
 	}
-	if diff := cmp.Diff([]string{"state", "include", "path-dedupe", "exclude"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"state", "exclude", "include", "path-dedupe"}, names); diff != "" {
 		t.Errorf("stage order (-want +got):\n%s", diff)
 	}
 	out, dropped := pipeline.Run(stages, scan())
@@ -56,13 +56,15 @@ func TestBuildRun(t *testing.T) {
 	if diff := cmp.Diff(want, ids(out)); diff != "" {
 		t.Errorf("kept (-want +got):\n%s", diff)
 	}
+	// The exclude filter runs before the dedupes: the bare name review
+	// removes both copies, neither of which met the other in a dedupe.
 	wantDrops := []drop{
 		{ID: "claude:old", Stage: "state", Reason: `disabled (its file is .SKILL.md); use state "disabled" or "all" to see it`},
-		{ID: "agents:review", Stage: "include", By: "cursor:review", Reason: "shadowed by cursor:review (higher priority: workspace-agent over user-shared)"},
-		{ID: "codex:foo", Stage: "include", By: "claude:foo", Reason: "shadowed by claude:foo (higher priority: workspace-agent over user-agent)"},
-		{ID: "agents:pdf", Stage: "path-dedupe", By: "custom:docs:pdf", Reason: "same folder as custom:docs:pdf"},
 		{ID: "claude:@document-skills:docx", Stage: "exclude", Reason: "excluded by --exclude claude:@document-skills:docx"},
 		{ID: "cursor:review", Stage: "exclude", Reason: "excluded by --exclude review"},
+		{ID: "agents:review", Stage: "exclude", Reason: "excluded by --exclude review"},
+		{ID: "codex:foo", Stage: "include", By: "claude:foo", Reason: "shadowed by claude:foo (higher priority: workspace-agent over user-agent)"},
+		{ID: "agents:pdf", Stage: "path-dedupe", By: "custom:docs:pdf", Reason: "same folder as custom:docs:pdf"},
 	}
 	if diff := cmp.Diff(wantDrops, drops(dropped)); diff != "" {
 		t.Errorf("drops (-want +got):\n%s", diff)

@@ -91,18 +91,10 @@ func (pathDedupe) Apply(in []*pipeline.Record) ([]*pipeline.Record, []pipeline.D
 	var out []*pipeline.Record
 	var dropped []pipeline.Drop
 	for _, r := range in {
-		dir := r.RealDir
-		if dir == "" {
-			dir = r.Dir
-		}
-		if dir == "" {
+		key, what := folderKey(r)
+		if key == "" {
 			out = append(out, r)
 			continue
-		}
-		key, what := filepath.Clean(dir), "folder"
-		if r.IsCommand() {
-			// "\x00" keeps command keys apart from folder keys.
-			key, what = "\x00"+filepath.Join(key, filepath.Base(r.File)), "file"
 		}
 		if first, ok := seen[key]; ok {
 			dropped = append(dropped, pipeline.Drop{Record: r, Reason: "same " + what + " as " + first.ID, By: first})
@@ -112,4 +104,23 @@ func (pathDedupe) Apply(in []*pipeline.Record) ([]*pipeline.Record, []pipeline.D
 		out = append(out, r)
 	}
 	return out, dropped
+}
+
+// folderKey returns what makes r the same skill as another record reached
+// through another root: its folder (RealDir, or Dir when RealDir is
+// empty), or for a command its file in that folder, and which of the two
+// it is ("folder" or "file"). The key is "" for a record with no folder.
+func folderKey(r *pipeline.Record) (key, what string) {
+	dir := r.RealDir
+	if dir == "" {
+		dir = r.Dir
+	}
+	if dir == "" {
+		return "", ""
+	}
+	if r.IsCommand() {
+		// "\x00" keeps command keys apart from folder keys.
+		return "\x00" + filepath.Join(filepath.Clean(dir), filepath.Base(r.File)), "file"
+	}
+	return filepath.Clean(dir), "folder"
 }

@@ -1,6 +1,7 @@
 package filters
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/ccski/ccski/pipeline"
@@ -161,45 +162,71 @@ func TestAutoDedupeQualifiedNames(t *testing.T) {
 	}
 }
 
-// TestBuildBarsShadowedCopies checks that a copy that lost the dedupe is
-// marked with the exclude token that would hide it too, so that it is not
-// served by name, and that a copy whose winner alone is excluded stays
-// loadable.
-func TestBuildBarsShadowedCopies(t *testing.T) {
+// TestBuildExcludesBeforeDedupe checks that the exclude filter runs
+// before the dedupe: excluding the winner of a skill, by id or by
+// provider, promotes its next copy, a bare name still removes every copy,
+// and every copy a dedupe drops is loadable, since no filter hides it.
+func TestBuildExcludesBeforeDedupe(t *testing.T) {
 	records := []*pipeline.Record{
-		{ID: "claude:pdf", Name: "pdf", Provider: "claude", Kind: pipeline.KindUserAgent, Dir: "/u/pdf", ModTime: t0},
-		{ID: "codex:pdf", Name: "pdf", Provider: "codex", Kind: pipeline.KindWorkspaceAgent, Dir: "/w/pdf", ModTime: t0},
+		{ID: "cursor:pdf", Name: "pdf", Provider: "cursor", Kind: pipeline.KindWorkspaceAgent, Dir: "/w/.cursor/pdf", ModTime: t0},
+		{ID: "gemini:pdf", Name: "pdf", Provider: "gemini", Kind: pipeline.KindUserAgent, Dir: "/u/.gemini/pdf", ModTime: t0},
+		{ID: "agents:pdf", Name: "pdf", Provider: "agents", Kind: pipeline.KindUserShared, Dir: "/u/.agents/pdf", ModTime: t0},
 	}
+	const (
+		byCursor = "shadowed by cursor:pdf (higher priority: workspace-agent over %s)"
+		byGemini = "shadowed by gemini:pdf (higher priority: user-agent over user-shared)"
+	)
 	tests := []struct {
-		exclude  string
-		barred   string
-		loadable bool
+		name    string
+		exclude string
+		visible []string
+		drops   []drop
 	}{
-		{"", "", true},
-		{"pdf", "excluded by --exclude pdf", false},
-		{"claude", "excluded by --exclude claude", false},
-		{"claude:pdf", "excluded by --exclude claude:pdf", false},
-		{"codex", "", true},
+		{"nothing excluded", "", []string{"cursor:pdf"}, []drop{
+			{ID: "gemini:pdf", Stage: "include", By: "cursor:pdf", Reason: fmt.Sprintf(byCursor, "user-agent")},
+			{ID: "agents:pdf", Stage: "include", By: "cursor:pdf", Reason: fmt.Sprintf(byCursor, "user-shared")},
+		}},
+		{"the winner by id promotes the next copy", "cursor:pdf", []string{"gemini:pdf"}, []drop{
+			{ID: "cursor:pdf", Stage: "exclude", Reason: "excluded by --exclude cursor:pdf"},
+			{ID: "agents:pdf", Stage: "include", By: "gemini:pdf", Reason: byGemini},
+		}},
+		{"the winner's provider promotes the next copy", "cursor", []string{"gemini:pdf"}, []drop{
+			{ID: "cursor:pdf", Stage: "exclude", Reason: "excluded by --exclude cursor"},
+			{ID: "agents:pdf", Stage: "include", By: "gemini:pdf", Reason: byGemini},
+		}},
+		{"a loser leaves the winner", "gemini", []string{"cursor:pdf"}, []drop{
+			{ID: "gemini:pdf", Stage: "exclude", Reason: "excluded by --exclude gemini"},
+			{ID: "agents:pdf", Stage: "include", By: "cursor:pdf", Reason: fmt.Sprintf(byCursor, "user-shared")},
+		}},
+		{"a bare name removes every copy", "PDF", []string{}, []drop{
+			{ID: "cursor:pdf", Stage: "exclude", Reason: "excluded by --exclude PDF"},
+			{ID: "gemini:pdf", Stage: "exclude", Reason: "excluded by --exclude PDF"},
+			{ID: "agents:pdf", Stage: "exclude", Reason: "excluded by --exclude PDF"},
+		}},
 	}
 	for _, tt := range tests {
-		var exc []string
-		if tt.exclude != "" {
-			exc = []string{tt.exclude}
-		}
-		stages, err := Build(Settings{Exclude: exc}, records)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, dropped := pipeline.Run(stages, records)
-		var d *pipeline.Drop
-		for i := range dropped {
-			if dropped[i].Record == records[0] {
-				d = &dropped[i]
+		t.Run(tt.name, func(t *testing.T) {
+			var exc []string
+			if tt.exclude != "" {
+				exc = []string{tt.exclude}
 			}
-		}
-		if d == nil || d.By != records[1] || d.Barred != tt.barred || d.Loadable() != tt.loadable {
-			t.Errorf("--exclude %q: drop of claude:pdf = %+v; want shadowed by codex:pdf, barred %q, loadable %v",
-				tt.exclude, d, tt.barred, tt.loadable)
-		}
+			stages, err := Build(Settings{Exclude: exc}, records)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, dropped := pipeline.Run(stages, records)
+			if diff := cmp.Diff(tt.visible, ids(out)); diff != "" {
+				t.Errorf("visible (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.drops, drops(dropped)); diff != "" {
+				t.Errorf("drops (-want +got):\n%s", diff)
+			}
+			for _, d := range dropped {
+				if want := d.Stage == "include"; d.Loadable() != want {
+					t.Errorf("%s dropped by %s: Loadable() = %v, want %v", d.Record.ID, d.Stage, d.Loadable(), want)
+				}
+			}
+			checkPartition(t, records, out, dropped)
+		})
 	}
 }

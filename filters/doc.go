@@ -8,7 +8,14 @@
 //
 //  1. State keeps enabled skills (the default), disabled skills (a folder
 //     holding .SKILL.md) or both.
-//  2. Include keeps the union of the selections of its tokens, in token
+//  2. Exclude drops every record any of its tokens matches, and every
+//     record in the same folder as one of those (a skill reached through
+//     a symlinked root is that skill, not another copy). It never
+//     dedupes: a bare name removes every copy of that skill. It runs
+//     before the dedupes, so excluding the copy that would win a skill
+//     (by id, provider or location) promotes the next copy, as if the
+//     excluded one were not installed.
+//  3. Include keeps the union of the selections of its tokens, in token
 //     order. With no include token the list is "auto". A deduping token
 //     (auto, auto:<glob> or a bare name) keeps one copy of each skill within
 //     its own selection: the copy that wins by Priority. So
@@ -16,17 +23,14 @@
 //     in addition, codex's foo. A record dropped here either lost a dedupe
 //     (the Drop names the winner and why it won) or was selected by no
 //     token.
-//  3. PathDedupe drops a record whose resolved folder was already kept,
+//  4. PathDedupe drops a record whose resolved folder was already kept,
 //     such as one skill reached through two symlinked roots.
-//  4. Exclude drops every record any of its tokens matches. It runs last
-//     and never dedupes, so excluding the winner of a skill does not bring
-//     back the copy it shadowed; to show that copy, include it by id.
 //
-// Every removed record is reported as a pipeline.Drop with a reason. A
-// copy that lost a dedupe is still served when a name designates it
-// exactly (pipeline.Snapshot.Load), unless an exclude token also matches
-// it: Exclude is a pipeline.Screen, so the drop's Barred field records
-// that token.
+// Every removed record is reported as a pipeline.Drop with a reason. The
+// user's choices (state, exclude) apply before any dedupe, so a copy that
+// lost a dedupe passed them all, and it is still served when a name
+// designates it exactly (pipeline.Snapshot.Load); a record the user's
+// choices drop is not.
 //
 // # Tokens
 //
@@ -58,23 +62,36 @@
 //	<record id>                 exactly that record, e.g. claude@user:pdf or
 //	                            codex@project:x#2
 //
-// Whether a word is a provider depends on the scan: the built-in providers
-// (custom, project, agents, claude, codex, gemini, openclaw) and every
-// provider present in the records, such as a discovered cursor, are
+// Whether a word is a provider depends on the scan: the names the
+// registered providers give their records (custom, project, agents,
+// claude, codex, gemini, openclaw; the engine passes them in
+// Settings.Providers, since this package does not know the registry) and
+// every provider present in the records, such as a discovered cursor, are
 // providers; a provider name wins over a skill of the same name (use
 // all:<name> for the skill). A token equal to a record id always selects
 // exactly that record, before the grammar is consulted, so every id the
 // list command prints can be pasted as a token.
 //
-// A token that names nothing in the scan is an error (a *TokenError with
-// suggestions from the provider and plugin names), in include and exclude
-// alike, rather than a filter that silently selects nothing: a bare word
-// or an <x>:<glob> pair that is no provider and matches no record's id,
-// name or short name (--include codx), and a <provider>@<loc> token whose
-// provider no registered provider gives and no record carries. Providers
-// are known without a scan from the registry (providers/all); a token whose
-// grammar fixes its meaning (claude:<glob>, @plugins:...) is never
-// unknown, since a provider may have no skills today.
+// A token that names nothing in the scan (a *TokenError with suggestions
+// from the provider, plugin and skill names), in include and exclude
+// alike, is an error rather than a filter that silently selects nothing:
+// a bare word or an <x>:<glob> pair that is no provider and matches no
+// record's id, name or short name (--include codx); a <provider>@<loc>
+// token whose provider is neither registered nor carried by a record; and
+// a plugin token whose plugin glob matches no plugin of the scan
+// (@plugins:nonexist), or whose skill glob matches no skill or command of
+// the plugins it matches. A plugin that is installed but disabled in the
+// settings (Settings.Disabled) has no records: an include token naming it
+// is told so, with the settings file to enable it in, while an exclude
+// token may name it, since what it hides is hidden already. A token whose
+// grammar fixes its meaning otherwise (auto, all, claude:<glob>,
+// @plugins) is never unknown, since a provider may have no skills today.
+//
+// Whether such a token fails Build is the caller's choice, per list
+// (Settings.LenientInclude, Settings.LenientExclude): the engine makes
+// the lists from a config file lenient, since a shared ccski.yaml may name
+// a skill that some machines lack, and Unmatched lists the tokens that
+// name nothing, for a warning.
 //
 // # Priority
 //

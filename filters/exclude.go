@@ -1,8 +1,10 @@
 package filters
 
-import "github.com/ccski/ccski/pipeline"
+import (
+	"fmt"
 
-var _ pipeline.Screen = (*exclude)(nil)
+	"github.com/ccski/ccski/pipeline"
+)
 
 // exclude drops the records any token matches.
 type exclude struct {
@@ -12,29 +14,52 @@ type exclude struct {
 
 // Exclude returns the stage that drops every record matched by any of the
 // tokens. It never dedupes: auto means the same as all, and a bare name
-// removes every copy of that skill and nothing else. Providers and record
-// ids are taken from the stage's input; Build instead fixes them from the
-// whole scan.
+// removes every copy of that skill and nothing else. A record in the same
+// folder as a dropped one (a skill reached through a symlinked root, see
+// PathDedupe) is the same skill, not another copy: it is dropped too.
+// Providers and record ids are taken from the stage's input; Build
+// instead fixes them from the whole scan.
 func Exclude(tokens []Token) pipeline.Stage { return &exclude{tokens: tokens} }
 
 // Name returns "exclude".
 func (*exclude) Name() string { return "exclude" }
 
-// Apply drops each record matched by a token, naming the first such token.
+// Apply drops each record matched by a token, naming the first such token,
+// and each record in the folder of a record so dropped, naming that record
+// too.
 func (s *exclude) Apply(in []*pipeline.Record) ([]*pipeline.Record, []pipeline.Drop) {
 	if len(s.tokens) == 0 {
 		return in, nil
 	}
 	sc := s.scope
 	if sc == nil {
-		sc = newScope(in)
+		sc = newScope(in, nil, nil)
 	}
-	sels := s.selectors(sc)
+	sels := make([]selector, len(s.tokens))
+	for i, t := range s.tokens {
+		sels[i] = t.resolve(sc)
+	}
+	matched := map[*pipeline.Record]int{}    // record -> the token that matched it
+	folders := map[string]*pipeline.Record{} // folder key -> the first matched record there
+	for _, r := range in {
+		if i := firstMatch(sels, r); i >= 0 {
+			matched[r] = i
+			if k, _ := folderKey(r); k != "" && folders[k] == nil {
+				folders[k] = r
+			}
+		}
+	}
 	var out []*pipeline.Record
 	var dropped []pipeline.Drop
 	for _, r := range in {
-		if why := s.reason(sels, r); why != "" {
-			dropped = append(dropped, pipeline.Drop{Record: r, Reason: why})
+		if i, ok := matched[r]; ok {
+			dropped = append(dropped, pipeline.Drop{Record: r, Reason: "excluded by --exclude " + s.tokens[i].text})
+			continue
+		}
+		if k, what := folderKey(r); k != "" && folders[k] != nil {
+			twin := folders[k]
+			dropped = append(dropped, pipeline.Drop{Record: r, Reason: fmt.Sprintf("excluded by --exclude %s (same %s as %s)",
+				s.tokens[matched[twin]].text, what, twin.ID)})
 			continue
 		}
 		out = append(out, r)
@@ -42,35 +67,12 @@ func (s *exclude) Apply(in []*pipeline.Record) ([]*pipeline.Record, []pipeline.D
 	return out, dropped
 }
 
-// Bars says whether Apply would drop r, and why, for a record an earlier
-// stage dropped as a copy of another (see pipeline.Screen). A stage built
-// by Exclude, without the whole scan, reads the tokens against r alone.
-func (s *exclude) Bars(r *pipeline.Record) string {
-	if len(s.tokens) == 0 {
-		return ""
-	}
-	sc := s.scope
-	if sc == nil {
-		sc = newScope([]*pipeline.Record{r})
-	}
-	return s.reason(s.selectors(sc), r)
-}
-
-// selectors resolves the tokens for a scan.
-func (s *exclude) selectors(sc *scope) []selector {
-	sels := make([]selector, len(s.tokens))
-	for i, t := range s.tokens {
-		sels[i] = t.resolve(sc)
-	}
-	return sels
-}
-
-// reason names the first token whose selector matches r, or is "".
-func (s *exclude) reason(sels []selector, r *pipeline.Record) string {
+// firstMatch returns the index of the first of sels that matches r, or -1.
+func firstMatch(sels []selector, r *pipeline.Record) int {
 	for i, sel := range sels {
 		if sel.match(r) {
-			return "excluded by --exclude " + s.tokens[i].text
+			return i
 		}
 	}
-	return ""
+	return -1
 }

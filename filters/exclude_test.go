@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/pipeline"
 )
 
 func TestExclude(t *testing.T) {
@@ -49,5 +51,54 @@ func TestExcludeReasons(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, drops(dropped)); diff != "" {
 		t.Errorf("drops (-want +got):\n%s", diff)
+	}
+}
+
+// TestExcludeSameFolder checks that a record in the folder (or, for a
+// command, the file) of an excluded record is excluded with it: a skill
+// reached through a symlinked root is the same skill, not a copy to
+// promote. A copy in another folder stays.
+func TestExcludeSameFolder(t *testing.T) {
+	records := []*pipeline.Record{
+		{ID: "claude:foo", Name: "foo", Provider: "claude", Dir: "/u/.claude/skills/foo", RealDir: "/u/.claude/skills/foo"},
+		{ID: "agents:foo", Name: "foo", Provider: "agents", Dir: "/u/.agents/skills/foo", RealDir: "/u/.claude/skills/foo"},
+		{ID: "codex:foo", Name: "foo", Provider: "codex", Dir: "/u/.codex/skills/foo", RealDir: "/u/.codex/skills/foo"},
+		{ID: "claude:/x", Name: "x", Provider: "claude", Type: pipeline.TypeCommand, Dir: "/u/.claude/commands",
+			File: "/u/.claude/commands/x.md"},
+		{ID: "claude:/y", Name: "y", Provider: "claude", Type: pipeline.TypeCommand, Dir: "/u/.claude/commands",
+			File: "/u/.claude/commands/y.md"},
+		{ID: "codex:/x", Name: "x", Provider: "codex", Type: pipeline.TypeCommand, Dir: "/u/.codex/prompts",
+			RealDir: "/u/.claude/commands", File: "/u/.codex/prompts/x.md"},
+	}
+	tests := []struct {
+		tokens []string
+		kept   []string
+		drops  []drop
+	}{
+		{[]string{"claude"}, []string{"codex:foo"}, []drop{
+			{ID: "claude:foo", Reason: "excluded by --exclude claude"},
+			{ID: "agents:foo", Reason: "excluded by --exclude claude (same folder as claude:foo)"},
+			{ID: "claude:/x", Reason: "excluded by --exclude claude"},
+			{ID: "claude:/y", Reason: "excluded by --exclude claude"},
+			{ID: "codex:/x", Reason: "excluded by --exclude claude (same file as claude:/x)"},
+		}},
+		{[]string{"agents:foo"}, []string{"codex:foo", "claude:/x", "claude:/y", "codex:/x"}, []drop{
+			{ID: "claude:foo", Reason: "excluded by --exclude agents:foo (same folder as agents:foo)"},
+			{ID: "agents:foo", Reason: "excluded by --exclude agents:foo"},
+		}},
+		{[]string{"codex:/x"}, []string{"claude:foo", "agents:foo", "codex:foo", "claude:/y"}, []drop{
+			{ID: "claude:/x", Reason: "excluded by --exclude codex:/x (same file as codex:/x)"},
+			{ID: "codex:/x", Reason: "excluded by --exclude codex:/x"},
+		}},
+	}
+	for _, tt := range tests {
+		out, dropped := Exclude(mustParse(t, tt.tokens...)).Apply(records)
+		if diff := cmp.Diff(tt.kept, ids(out)); diff != "" {
+			t.Errorf("--exclude %q keeps (-want +got):\n%s", tt.tokens, diff)
+		}
+		if diff := cmp.Diff(tt.drops, drops(dropped)); diff != "" {
+			t.Errorf("--exclude %q drops (-want +got):\n%s", tt.tokens, diff)
+		}
+		checkPartition(t, records, out, dropped)
 	}
 }

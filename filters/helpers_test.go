@@ -51,6 +51,10 @@ func scan() []*pipeline.Record {
 	}
 }
 
+// registered are the provider names of the registered providers, as the
+// engine passes them in Settings.Providers (all.ProviderNames).
+var registered = []string{"custom", "project", "claude", "codex", "agents", "gemini", "openclaw"}
+
 // ids returns the ids of records, in order.
 func ids(records []*pipeline.Record) []string {
 	out := []string{}

@@ -44,7 +44,7 @@ func (*include) Name() string { return "include" }
 func (s *include) Apply(in []*pipeline.Record) ([]*pipeline.Record, []pipeline.Drop) {
 	sc := s.scope
 	if sc == nil {
-		sc = newScope(in)
+		sc = newScope(in, nil, nil)
 	}
 	kept := map[*pipeline.Record]bool{}
 	lostTo := map[*pipeline.Record]*pipeline.Record{}

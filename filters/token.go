@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/providers/all"
 )
 
 // TokenError reports a filter token that cannot be parsed. Its message says
@@ -40,21 +39,6 @@ func DefaultProviders() []string {
 	return []string{"custom", "project", "agents", "claude", "codex", "gemini", "openclaw"}
 }
 
-// builtin holds the provider names of the registered providers (see
-// all.ProviderNames).
-var builtin = func() map[string]bool {
-	m := map[string]bool{}
-	for _, p := range all.ProviderNames() {
-		m[strings.ToLower(p)] = true
-	}
-	return m
-}()
-
-// isBuiltin reports whether p (lower-cased) is the provider name of a
-// registered provider. Dynamic providers found in the records are known in
-// addition to these.
-func isBuiltin(p string) bool { return builtin[p] }
-
 // canonProvider lower-cases a provider name and maps the alias "file" to
 // "custom".
 func canonProvider(p string) string {
@@ -71,11 +55,11 @@ type form int
 const (
 	// formFixed tokens mean the same whatever providers exist.
 	formFixed form = iota
-	// formWord is a bare word: a provider if one has that name, else a
-	// skill name.
+	// formWord is a bare word: a provider if one has that name (see
+	// scope), else a skill name.
 	formWord
-	// formPair is "x:y" with x not a built-in provider: provider x and
-	// name y if x is a discovered provider, else the full name "x:y".
+	// formPair is "x:y" with x a plain word: provider x and name y if x
+	// is a provider, else the full name "x:y".
 	formPair
 )
 
@@ -168,6 +152,8 @@ func Parse(tok string) (Token, error) {
 		return fail("nothing before ':'; use <provider>:<name>, all:<name> or a bare <name>")
 	}
 	prov, locText, hasAt := strings.Cut(head, "@")
+	// "file" is the grammar's alias of custom: a provider in every scan.
+	alias := prov == "file"
 	prov = canonProvider(prov)
 	if hasAt {
 		loc, ok := parseLocation(locText)
@@ -180,15 +166,18 @@ func Parse(tok string) (Token, error) {
 		t.sel.loc = loc
 	}
 	anyProvider := prov == "all" || prov == "auto"
+	// fixed: the head is no plain word, so whether it is a provider does
+	// not depend on the scan.
+	fixed := hasAt || anyProvider || alias
 	if anyProvider {
 		t.sel.dedupe = prov == "auto"
-	} else if hasAt || isBuiltin(prov) {
+	} else if fixed {
 		t.sel.provider = prov
 	}
 
 	if !hasColon {
-		if hasAt || anyProvider || isBuiltin(prov) {
-			return t, nil // "codex", "file", "claude@user", "all@project"
+		if fixed {
+			return t, nil // "file", "claude@user", "all@project"
 		}
 		t.form, t.head = formWord, s
 		return t, nil
@@ -204,11 +193,14 @@ func Parse(tok string) (Token, error) {
 		if reason != "" {
 			return fail("%s", reason)
 		}
-		sel.provider, sel.loc, sel.dedupe = t.sel.provider, t.sel.loc, t.sel.dedupe
+		sel.loc, sel.dedupe = t.sel.loc, t.sel.dedupe
+		if !anyProvider {
+			sel.provider = prov // claude
+		}
 		t.sel = sel
 		return t, nil
 	}
-	if !hasAt && !anyProvider && !isBuiltin(prov) {
+	if !fixed {
 		t.form, t.head, t.tail = formPair, prov, rest
 		return t, nil
 	}
@@ -272,20 +264,29 @@ func parseLocation(s string) (pipeline.Location, bool) {
 }
 
 // scope is what a token needs to know about the scan to be resolved: the
-// provider names present and the record ids; and, to tell a token that
-// names nothing from one that names something, the records and the plugin
-// names.
+// provider names and the record ids; and, to tell a token that names
+// nothing from one that names something, the records and the plugin names,
+// enabled and disabled.
 type scope struct {
 	providers map[string]bool
 	ids       map[string]bool
 	plugins   map[string]bool
 	records   []*pipeline.Record
+	// disabled maps the lower-cased name of every installed plugin the
+	// settings turn off to its installs.
+	disabled map[string][]pipeline.DisabledPlugin
 }
 
 // newScope collects the lower-cased providers, ids and plugin names of
-// records.
-func newScope(records []*pipeline.Record) *scope {
-	sc := &scope{providers: map[string]bool{}, ids: map[string]bool{}, plugins: map[string]bool{}, records: records}
+// records. registered are provider names known besides those the records
+// carry (the registered providers, which may have no skills in a scan),
+// and disabled the installed plugins the settings turn off.
+func newScope(records []*pipeline.Record, registered []string, disabled []pipeline.DisabledPlugin) *scope {
+	sc := &scope{providers: map[string]bool{}, ids: map[string]bool{}, plugins: map[string]bool{}, records: records,
+		disabled: map[string][]pipeline.DisabledPlugin{}}
+	for _, p := range registered {
+		sc.providers[canonProvider(p)] = true
+	}
 	for _, r := range records {
 		sc.providers[strings.ToLower(r.Provider)] = true
 		sc.ids[strings.ToLower(r.ID)] = true
@@ -293,14 +294,18 @@ func newScope(records []*pipeline.Record) *scope {
 			sc.plugins[strings.ToLower(r.Plugin.Plugin)] = true
 		}
 	}
+	for _, d := range disabled {
+		k := strings.ToLower(d.Plugin)
+		sc.disabled[k] = append(sc.disabled[k], d)
+	}
 	return sc
 }
 
-func (sc *scope) isProvider(p string) bool { return isBuiltin(p) || sc.providers[p] }
+func (sc *scope) isProvider(p string) bool { return sc.providers[p] }
 
 // resolve fixes the meaning of t for a scan. A token equal to a record id
 // selects that record only; a word or pair is read as a provider when the
-// scan has a provider of that name.
+// scope knows a provider of that name.
 func (t Token) resolve(sc *scope) selector {
 	if id := strings.ToLower(t.text); sc.ids[id] {
 		return selector{id: id}

@@ -17,12 +17,14 @@ func TestParse(t *testing.T) {
 	}{
 		{"auto", Token{text: "auto", sel: selector{dedupe: true}}},
 		{" All ", Token{text: "All"}},
-		{"codex", Token{text: "codex", sel: selector{provider: "codex"}}},
+		// Whether a plain word is a provider depends on the scan (see
+		// TestResolve): Parse leaves it open.
+		{"codex", Token{text: "codex", form: formWord, head: "codex"}},
 		{"file", Token{text: "file", sel: selector{provider: "custom"}}},
 		{"FILE:Notes", Token{text: "FILE:Notes", sel: selector{provider: "custom", name: "notes"}}},
-		{"codex:p*", Token{text: "codex:p*", sel: selector{provider: "codex", name: "p*"}}},
-		{"claude:example-skills:pdf", Token{text: "claude:example-skills:pdf",
-			sel: selector{provider: "claude", name: "example-skills:pdf"}}},
+		{"codex:p*", Token{text: "codex:p*", form: formPair, head: "codex", tail: "p*"}},
+		{"claude:example-skills:pdf", Token{text: "claude:example-skills:pdf", form: formPair, head: "claude",
+			tail: "example-skills:pdf"}},
 		{"all:pdf", Token{text: "all:pdf", sel: selector{name: "pdf"}}},
 		{"auto:pd?", Token{text: "auto:pd?", sel: selector{name: "pd?", dedupe: true}}},
 		{"codex@user:pdf", Token{text: "codex@user:pdf",
@@ -223,6 +225,9 @@ func TestSelect(t *testing.T) {
 		{"docs:*", []string{"custom:docs:pdf"}},
 		{"nosuch:pdf", []string{}},
 		{"nosuch", []string{}},
+		// A registered provider without records is a provider still.
+		{"openclaw", []string{}},
+		{"openclaw:*", []string{}},
 		// A record id selects exactly that record, although the grammar
 		// would also select the plugin pdf through its short name.
 		{"claude:pdf", []string{"claude:pdf"}},
@@ -230,7 +235,7 @@ func TestSelect(t *testing.T) {
 		{"custom:docs:pdf", []string{"custom:docs:pdf"}},
 	}
 	records := scan()
-	sc := newScope(records)
+	sc := newScope(records, registered, nil)
 	for _, tt := range tests {
 		tok, err := Parse(tt.tok)
 		if err != nil {
@@ -266,7 +271,7 @@ func TestDynamicProviders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := ids(tok.resolve(newScope(tt.records)).selectFrom(tt.records))
+		got := ids(tok.resolve(newScope(tt.records, nil, nil)).selectFrom(tt.records))
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s: %q selects (-want +got):\n%s", tt.name, tt.tok, diff)
 		}

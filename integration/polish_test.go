@@ -20,15 +20,20 @@ import (
 )
 
 // TestUnknownFilterTokens checks that a filter token naming nothing on the
-// machine is a usage error with a did-you-mean wherever it comes from
-// (flag, variable, config file; include or exclude), that the forms that
-// name something still work, and that ccski mcp refuses such a token too.
+// machine is a usage error with a did-you-mean when the user typed it
+// (flag or variable; include or exclude), that the forms that name
+// something still work, and that ccski mcp refuses such a token too. A
+// token from a config file is a warning instead (see
+// TestConfigFilterTokenNamingNothing).
 func TestUnknownFilterTokens(t *testing.T) {
 	m := newMachine(t)
 	cfg := filepath.Join(t.TempDir(), "exclude.yaml")
 	if err := os.WriteFile(cfg, []byte("exclude: [codx]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The workspace disables legacy-tools in .claude/settings.json.
+	legacyOff := `plugin legacy-tools is disabled (enable it in ` + filepath.Join(m.Workspace, ".claude", "settings.json") +
+		` enabledPlugins: "legacy-tools@demo-market": true)`
 	cases := []struct {
 		name string
 		args []string
@@ -40,12 +45,22 @@ func TestUnknownFilterTokens(t *testing.T) {
 			`include: invalid filter token "codx": it names no provider, plugin, skill or command; did you mean codex?`},
 		{"exclude flag", []string{"list", "--exclude", "claude,codx"}, nil, 2, `exclude: invalid filter token "codx"`},
 		{"include variable", []string{"sources"}, map[string]string{"CCSKI_INCLUDE": "codx"}, 2, `did you mean codex?`},
-		{"exclude in config", []string{"list", "--config", cfg}, nil, 2, `exclude: invalid filter token "codx"`},
+		{"exclude in config", []string{"list", "--config", cfg}, nil, 0, ""},
 		{"unknown provider with location", []string{"list", "--include", "codx@user"}, nil, 2,
 			`unknown provider "codx"; did you mean codex?`},
 		{"unknown pair", []string{"info", "pdf", "--include", "codx:pdf"}, nil, 2, `did you mean codex:pdf?`},
 		{"plugin name alone", []string{"list", "--include", "doc-tools"}, nil, 2, `use @plugins:doc-tools`},
 		{"plugin skill typo", []string{"list", "--include", "doc-tools:pfd"}, nil, 2, `did you mean doc-tools:pdf?`},
+		{"unknown plugin", []string{"list", "--include", "@plugins:nonexist"}, nil, 2,
+			`include: invalid filter token "@plugins:nonexist": no installed plugin is named nonexist`},
+		{"plugin typo", []string{"list", "--exclude", "@plugins:doc-tool"}, nil, 2, `did you mean @plugins:doc-tools?`},
+		{"plugin token skill typo", []string{"list", "--include", "@doc-tools:pfd"}, nil, 2,
+			`no skill or command of plugin doc-tools is named pfd; did you mean @doc-tools:pdf?`},
+		{"disabled plugin", []string{"list", "--include", "@plugins:legacy-tools"}, nil, 2, legacyOff},
+		{"disabled plugin skill", []string{"list", "--include", "legacy-tools:legacy-report"}, nil, 2, legacyOff},
+
+		{"excluding a disabled plugin", []string{"list", "--exclude", "@plugins:legacy-tools"}, nil, 0, ""},
+		{"plugin token", []string{"list", "--include", "@plugins:doc-tools,@lint-kit:lint-*"}, nil, 0, ""},
 
 		{"plugin full name", []string{"list", "--include", "doc-tools:pdf"}, nil, 0, ""},
 		{"scoped name", []string{"list", "--include", "docs:pdf"}, nil, 0, ""},
@@ -331,15 +346,40 @@ func TestCompletion(t *testing.T) {
 	m := newMachine(t)
 	flags := []string{"--user-dir", m.Home, "--skill-dir", m.SkillDirFlag()}
 
-	t.Run("info ids", func(t *testing.T) {
+	t.Run("info ids and names", func(t *testing.T) {
 		var recs []record
 		decodeOnly(t, run(t, m, "list", "--json"), &recs)
 		got, dir := completions(t, m, runOpts{}, append(append([]string{"info"}, flags...), "")...)
-		if d := cmp.Diff(sorted(ids(recs)), sorted(got)); d != "" {
-			t.Errorf("info completes (-visible ids +got):\n%s", d)
+		if d := cmp.Diff(ids(recs), sorted(got[:min(len(recs), len(got))])); d != "" {
+			t.Errorf("info completes first (-visible ids +got):\n%s", d)
 		}
 		if dir != ":4" {
 			t.Errorf("directive %s, want :4 (no file completion)", dir)
+		}
+		// Then names and short names, each once and each one that info
+		// resolves to one record.
+		seen := map[string]bool{}
+		for _, v := range got {
+			if seen[strings.ToLower(v)] {
+				t.Errorf("info completes %q twice", v)
+			}
+			seen[strings.ToLower(v)] = true
+		}
+		names := got[min(len(recs), len(got)):]
+		for _, want := range []string{"lint-fix", "lint-kit:lint-fix", "commit-helper", "pdf"} {
+			if !slices.Contains(names, want) {
+				t.Errorf("info completes the names %q, missing %q", names, want)
+			}
+		}
+		for _, name := range names {
+			if r := run(t, m, "info", name, "--json"); r.code != 0 {
+				t.Errorf("info completes %q, which info does not resolve:\n%s", name, r)
+			}
+		}
+		// A short name completes from its start, ignoring case, as
+		// `info brainstorming` works for claude:@superpowers:brainstorming.
+		if got, _ := completions(t, m, runOpts{}, append(append([]string{"info"}, flags...), "LINT-R")...); !cmp.Equal(got, []string{"lint-rules"}) {
+			t.Errorf("info LINT-R completes %q, want [lint-rules]", got)
 		}
 		got, _ = completions(t, m, runOpts{}, append(append([]string{"info"}, flags...), "CLAUDE:@doc")...)
 		if d := cmp.Diff([]string{"claude:@doc-tools:pdf", "claude:@doc-tools:xlsx"}, got); d != "" {
@@ -365,6 +405,11 @@ func TestCompletion(t *testing.T) {
 			if !slices.Contains(got, want) {
 				t.Errorf("--include completes %q, missing %q", got, want)
 			}
+		}
+		// Names and short names are tokens too: a bare name selects every
+		// copy of it.
+		if got := tokens(t, runOpts{}, "--include", "codex,LINT-F"); !cmp.Equal(got, []string{"codex,lint-fix"}) {
+			t.Errorf("--include codex,LINT-F completes %q, want [codex,lint-fix]", got)
 		}
 		got = tokens(t, runOpts{}, "--exclude", "codex,cl")
 		if !slices.Contains(got, "codex,claude") {

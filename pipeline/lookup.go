@@ -9,19 +9,33 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // DisabledPlugin is an installed Claude plugin that the settings turn off:
 // its skills and commands are not scanned, so a name qualified with it
-// finds nothing. Lookup says so instead of suggesting unrelated names.
+// finds nothing, and neither does the bare name of one of its skills or
+// commands. Lookup says so instead of suggesting unrelated names.
 type DisabledPlugin struct {
+	// Provider is the provider label its records would carry ("claude"),
+	// so that "claude:<skill>" is recognised as well as "<skill>"; empty
+	// means only bare names are.
+	Provider string `json:"provider,omitempty"`
 	// Plugin and Marketplace name it, as in "plugin@marketplace".
 	Plugin      string `json:"plugin"`
 	Marketplace string `json:"marketplace"`
 	// Settings is the settings file whose enabledPlugins value turns it
 	// off (the last one that names it).
 	Settings string `json:"settings"`
+	// Skills and Commands are the names its skills and commands would
+	// have within the plugin, sorted: skill folder names and command file
+	// names without ".md" ("frontend:review" for commands/frontend/
+	// review.md). The provider takes them from folder listings only, never
+	// from the files, so a skill whose frontmatter renames it is known by
+	// its folder name.
+	Skills   []string `json:"skills,omitempty"`
+	Commands []string `json:"commands,omitempty"`
 }
 
 // Key is the plugin's enabledPlugins key, "plugin@marketplace".
@@ -35,13 +49,13 @@ type Found struct {
 	Drop *Drop
 }
 
-// Hidden says why the record is hidden (Drop.Explain), or is "" when it is
-// visible.
+// Hidden says why the record is hidden (the drop's Reason), or is "" when
+// it is visible.
 func (f Found) Hidden() string {
 	if f.Drop == nil {
 		return ""
 	}
-	return f.Drop.Explain()
+	return f.Drop.Reason
 }
 
 // Loadable reports whether the record may be served: it is visible, or
@@ -53,7 +67,7 @@ func (f Found) Loadable() bool { return f.Drop == nil || f.Drop.Loadable() }
 type HiddenError struct {
 	Name   string
 	Record *Record
-	// Reason is Drop.Explain of the record's drop.
+	// Reason is the Reason of the record's drop.
 	Reason string
 }
 
@@ -66,21 +80,65 @@ func (e *HiddenError) Error() string {
 }
 
 // PluginDisabledError is returned when no record answers to a name that is
-// qualified with a plugin the settings disable.
+// qualified with a plugin the settings disable, or that is the bare name
+// of a skill or command of such a plugin.
 type PluginDisabledError struct {
 	Name string
-	// Plugins are the disabled installs of that plugin, one per
-	// marketplace.
+	// Plugins are the disabled installs the name designates, one per
+	// plugin and marketplace.
 	Plugins []DisabledPlugin
+	// Members, for a name that is not qualified with a plugin, are the
+	// skills or commands of those plugins that it names, in the order of
+	// Plugins; nil for a plugin-qualified name.
+	Members []DisabledMember
+}
+
+// DisabledMember is a skill or command of a disabled plugin that a bare
+// name designates.
+type DisabledMember struct {
+	Plugin string
+	Type   Type
+	// Name is its name within the plugin.
+	Name string
+}
+
+// String is the member as the user would name it once the plugin is
+// enabled: "skill superpowers:brainstorming", "command
+// /superpowers:write-plan".
+func (m DisabledMember) String() string {
+	if m.Type == TypeCommand {
+		return "command /" + m.Plugin + ":" + m.Name
+	}
+	return "skill " + m.Plugin + ":" + m.Name
 }
 
 func (e *PluginDisabledError) Error() string {
-	var where []string
+	var parts []string
+	var plugins []string // distinct plugin names, in order
 	for _, p := range e.Plugins {
-		where = append(where, fmt.Sprintf("%s enabledPlugins: %q: true", p.Settings, p.Key()))
+		if !slices.Contains(plugins, p.Plugin) {
+			plugins = append(plugins, p.Plugin)
+		}
 	}
-	return fmt.Sprintf("%q is not available: plugin %s is disabled (enable it in %s)",
-		e.Name, e.Plugins[0].Plugin, strings.Join(where, ", or in "))
+	for _, name := range plugins {
+		var where, members []string
+		for _, p := range e.Plugins {
+			if p.Plugin == name {
+				where = append(where, fmt.Sprintf("%s enabledPlugins: %q: true", p.Settings, p.Key()))
+			}
+		}
+		for _, m := range e.Members {
+			if m.Plugin == name && !slices.Contains(members, m.String()) {
+				members = append(members, m.String())
+			}
+		}
+		part := fmt.Sprintf("plugin %s is disabled (enable it in %s)", name, strings.Join(where, ", or in "))
+		if len(members) > 0 {
+			part = "it names the " + strings.Join(members, " and the ") + ", but " + part
+		}
+		parts = append(parts, part)
+	}
+	return fmt.Sprintf("%q is not available: %s", e.Name, strings.Join(parts, "; "))
 }
 
 func noun(t Type) string {
@@ -102,7 +160,9 @@ func noun(t Type) string {
 //     records the same way. One match is the answer, with its drop;
 //     several are an *AmbiguousError whose Reasons say why each is hidden.
 //  4. Nothing answers: a *PluginDisabledError when the name is qualified
-//     with a plugin the settings disable, else a *NotFoundError that
+//     with a plugin the settings disable, or is the name of a skill (or
+//     command, for TypeCommand) of such a plugin, bare, provider-qualified
+//     or as the name within the plugin; else a *NotFoundError that
 //     suggests visible records of the type.
 //
 // Use Load to serve a record's content; Lookup also finds records the
@@ -110,7 +170,7 @@ func noun(t Type) string {
 func (s *Snapshot) Lookup(name string, typ Type) (Found, error) {
 	f, err := s.find(name, typ)
 	if err == errNoMatch {
-		return Found{}, s.notFound(name, s.visibleIndexOf(typ))
+		return Found{}, s.notFound(name, s.visibleIndexOf(typ), typ)
 	}
 	return f, err
 }
@@ -119,14 +179,15 @@ func (s *Snapshot) Lookup(name string, typ Type) (Found, error) {
 // answers to the name wins over a command, as a same-named skill wins
 // over a command in Claude Code, so `ccski info NAME` shows what the skill
 // tool loads. Commands are searched only when no skill, visible or
-// hidden, answers; suggestions then name visible records of both types.
+// hidden, answers; suggestions then name visible records of both types,
+// and a disabled plugin's skills and commands both count.
 func (s *Snapshot) LookupAny(name string) (Found, error) {
 	f, err := s.find(name, TypeSkill)
 	if err == errNoMatch {
 		f, err = s.find(name, TypeCommand)
 	}
 	if err == errNoMatch {
-		return Found{}, s.notFound(name, s.visibleIndex())
+		return Found{}, s.notFound(name, s.visibleIndex(), TypeSkill, TypeCommand)
 	}
 	return f, err
 }
@@ -185,12 +246,66 @@ func (s *Snapshot) found(r *Record) Found {
 	return Found{Record: r}
 }
 
-// notFound is step 4 of Lookup: x suggests names.
-func (s *Snapshot) notFound(name string, x *Index) error {
+// notFound is step 4 of Lookup: x suggests names, and types are the types
+// of a disabled plugin's members that a bare name may designate.
+func (s *Snapshot) notFound(name string, x *Index, types ...Type) error {
 	if off := s.disabledFor(name); len(off) > 0 {
 		return &PluginDisabledError{Name: strings.TrimSpace(name), Plugins: off}
 	}
+	if off, members := s.disabledMembers(name, types); len(off) > 0 {
+		return &PluginDisabledError{Name: strings.TrimSpace(name), Plugins: off, Members: members}
+	}
 	return &NotFoundError{Name: name, Suggestions: x.Suggest(name, 3)}
+}
+
+// disabledMembers returns the disabled plugins that have a skill or
+// command, of one of types, that name designates without naming the
+// plugin, and those members. A name designates a member as it would
+// designate the record the member would give (see NewIndex): by its name
+// within the plugin ("frontend:review") or its last word ("review"), bare
+// or after "<provider>:" (and "/" for a command).
+func (s *Snapshot) disabledMembers(name string, types []Type) ([]DisabledPlugin, []DisabledMember) {
+	q := strings.ToLower(strings.TrimSpace(name))
+	if len(s.Disabled) == 0 || q == "" {
+		return nil, nil
+	}
+	var off []DisabledPlugin
+	var members []DisabledMember
+	for _, p := range s.Disabled {
+		found := false
+		for _, typ := range types {
+			list := p.Skills
+			if typ == TypeCommand {
+				list = p.Commands
+			}
+			for _, n := range list {
+				if designatesMember(q, p.Provider, typ, strings.ToLower(n)) {
+					members = append(members, DisabledMember{Plugin: p.Plugin, Type: typ, Name: n})
+					found = true
+				}
+			}
+		}
+		if found {
+			off = append(off, p)
+		}
+	}
+	return off, members
+}
+
+// designatesMember reports whether the lower-cased query q names the
+// member n (lower-cased) of type typ of a plugin of provider.
+func designatesMember(q, provider string, typ Type, n string) bool {
+	short := n[strings.LastIndexByte(n, ':')+1:]
+	rest := q
+	if provider != "" {
+		if r, ok := strings.CutPrefix(q, strings.ToLower(provider)+":"); ok {
+			rest = r
+		}
+	}
+	if typ == TypeCommand {
+		rest = strings.TrimPrefix(rest, "/")
+	}
+	return rest != "" && (rest == n || rest == short)
 }
 
 // disabledFor returns the disabled plugins that name is qualified with:

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // lookupSnapshot is a snapshot whose hidden records were dropped for every
@@ -16,7 +14,8 @@ import (
 //	            to it (loadable); codex:pdf excluded by the user
 //	lint:       custom:lint visible; codex@user:lint and codex@project:lint
 //	            both lost to it ("codex:lint" names both)
-//	fmt:        agents:fmt lost a dedupe, and --exclude would hide it too
+//	fmt:        claude:fmt visible; agents:fmt excluded by the user, so it
+//	            never met its copy in a dedupe
 //	xlsx:       claude:xlsx not selected by --include; the visible plugin
 //	            skill claude:@doc-tools:xlsx answers to "claude:xlsx" too
 //	deploy:     a visible skill and a visible command share the name
@@ -24,7 +23,10 @@ import (
 //	review:     the command claude@plugin:/@tools:review#2 lost to its
 //	            copy from another marketplace
 //	docx:       a plugin skill and a local skill, both visible
-//	superpowers is disabled in the settings
+//	superpowers is disabled in the settings; it has the skills
+//	            brainstorming and pdf and the commands write-plan and review
+//	ideas       is disabled too; it also has a skill brainstorming, and a
+//	            command in a sub-folder, frontend:review
 func lookupSnapshot(t *testing.T) (*Snapshot, map[string]*Record) {
 	t.Helper()
 	plugin := func(name, market string) *PluginInfo { return &PluginInfo{Plugin: name, Marketplace: market} }
@@ -55,20 +57,20 @@ func lookupSnapshot(t *testing.T) (*Snapshot, map[string]*Record) {
 		by[r.ID] = r
 	}
 	hidden := map[*Record]Drop{}
-	lose := func(id, winner, barred string) {
-		hidden[by[id]] = Drop{Record: by[id], Stage: "include", By: by[winner], Barred: barred,
+	lose := func(id, winner string) {
+		hidden[by[id]] = Drop{Record: by[id], Stage: "include", By: by[winner],
 			Reason: "shadowed by " + winner + " (higher priority)"}
 	}
 	drop := func(id, stage, reason string) {
 		hidden[by[id]] = Drop{Record: by[id], Stage: stage, Reason: reason}
 	}
-	lose("claude@user:pdf", "claude@project:pdf", "")
+	lose("claude@user:pdf", "claude@project:pdf")
 	drop("codex:pdf", "exclude", "excluded by --exclude codex")
-	lose("codex@user:lint", "custom:lint", "")
-	lose("codex@project:lint", "custom:lint", "")
-	lose("agents:fmt", "claude:fmt", "excluded by --exclude agents")
+	lose("codex@user:lint", "custom:lint")
+	lose("codex@project:lint", "custom:lint")
+	drop("agents:fmt", "exclude", "excluded by --exclude agents")
 	drop("claude:xlsx", "include", "not selected by --include @plugins")
-	lose("claude@plugin:/@tools:review#2", "claude@plugin:/@tools:review", "")
+	lose("claude@plugin:/@tools:review#2", "claude@plugin:/@tools:review")
 	var visible []*Record
 	var drops []Drop
 	for _, r := range all {
@@ -79,7 +81,12 @@ func lookupSnapshot(t *testing.T) (*Snapshot, map[string]*Record) {
 		}
 	}
 	s := NewSnapshot(all, visible, drops, nil, nil)
-	s.Disabled = []DisabledPlugin{{Plugin: "superpowers", Marketplace: "m", Settings: "/h/.claude/settings.json"}}
+	s.Disabled = []DisabledPlugin{
+		{Provider: "claude", Plugin: "superpowers", Marketplace: "m", Settings: "/h/.claude/settings.json",
+			Skills: []string{"brainstorming", "pdf"}, Commands: []string{"review", "write-plan"}},
+		{Provider: "claude", Plugin: "ideas", Marketplace: "m2", Settings: "/w/.claude/settings.local.json",
+			Skills: []string{"brainstorming"}, Commands: []string{"frontend:review"}},
+	}
 	return s, by
 }
 
@@ -104,8 +111,8 @@ func TestLoad(t *testing.T) {
 		{"a name only hidden copies answer to", "codex:lint", TypeSkill, "", "ambiguous",
 			[]string{"codex@user:lint (hidden: shadowed by custom:lint", "codex@project:lint (hidden: shadowed by custom:lint"}},
 		{"one of those copies by its id", "codex@project:lint", TypeSkill, "codex@project:lint", "", nil},
-		{"a dedupe loser the exclude filter would hide too", "agents:fmt", TypeSkill, "", "hidden",
-			[]string{"shadowed by claude:fmt (higher priority); also excluded by --exclude agents"}},
+		{"an excluded copy of a visible skill", "agents:fmt", TypeSkill, "", "hidden",
+			[]string{`skill "agents:fmt" is hidden: excluded by --exclude agents`}},
 		{"an id wins over a visible alias", "claude:xlsx", TypeSkill, "", "hidden",
 			[]string{"not selected by --include @plugins"}},
 		{"the plugin skill by its plugin name", "doc-tools:xlsx", TypeSkill, "claude:@doc-tools:xlsx", "", nil},
@@ -127,6 +134,21 @@ func TestLoad(t *testing.T) {
 		{"a disabled plugin's command by id", "claude@plugin:/@superpowers:plan", TypeCommand, "", "disabled",
 			[]string{"plugin superpowers is disabled"}},
 		{"a bare name is no plugin's", "superpowers", TypeSkill, "", "not-found", nil},
+		{"a disabled plugin's skill by its bare name", "Brainstorming", TypeSkill, "", "disabled",
+			[]string{`"Brainstorming" is not available: it names the skill superpowers:brainstorming, but plugin superpowers ` +
+				`is disabled (enable it in /h/.claude/settings.json enabledPlugins: "superpowers@m": true); ` +
+				`it names the skill ideas:brainstorming, but plugin ideas is disabled (enable it in ` +
+				`/w/.claude/settings.local.json enabledPlugins: "ideas@m2": true)`}},
+		{"a disabled plugin's skill by provider and name", "claude:brainstorming", TypeSkill, "", "disabled",
+			[]string{"the skill superpowers:brainstorming, but plugin superpowers is disabled"}},
+		{"another provider's name is not the plugin's", "codex:brainstorming", TypeSkill, "", "not-found", nil},
+		{"a disabled plugin's command by its bare name", "write-plan", TypeCommand, "", "disabled",
+			[]string{`"write-plan" is not available: it names the command /superpowers:write-plan, but plugin superpowers is disabled`}},
+		{"a command in a sub-folder by its name in the plugin", "frontend:review", TypeCommand, "", "disabled",
+			[]string{"the command /ideas:frontend:review, but plugin ideas is disabled"}},
+		{"a disabled plugin's command never answers for a skill", "write-plan", TypeSkill, "", "not-found", nil},
+		{"a visible skill wins over a disabled plugin's", "pdf", TypeSkill, "claude@project:pdf", "", nil},
+		{"a visible command wins over a disabled plugin's", "review", TypeCommand, "claude@plugin:/@tools:review", "", nil},
 		{"a typo suggests visible skills only", "pdff", TypeSkill, "", "not-found", []string{"claude@project:pdf"}},
 	}
 	for _, tt := range tests {
@@ -175,7 +197,7 @@ func TestLookupAny(t *testing.T) {
 		{"ship-mate:setup", "claude:/@ship-mate:setup", ""},
 		{"codex:pdf", "codex:pdf", "excluded by --exclude codex"},
 		{"claude@user:pdf", "claude@user:pdf", "shadowed by claude@project:pdf (higher priority)"},
-		{"agents:fmt", "agents:fmt", "shadowed by claude:fmt (higher priority); also excluded by --exclude agents"},
+		{"agents:fmt", "agents:fmt", "excluded by --exclude agents"},
 	}
 	for _, tt := range tests {
 		f, err := s.LookupAny(tt.query)
@@ -195,8 +217,14 @@ func TestLookupAny(t *testing.T) {
 	if !errors.As(err, &nf) || !slices.Contains(nf.Suggestions, "claude:deploy") || !slices.Contains(nf.Suggestions, "claude:/deploy") {
 		t.Errorf("LookupAny(depoly) = %v; want the skill and the command suggested", err)
 	}
-	if _, err := s.LookupAny("superpowers:x"); !strings.Contains(fmtErr(err), "plugin superpowers is disabled") {
-		t.Errorf("LookupAny(superpowers:x) = %v", err)
+	for query, want := range map[string]string{
+		"superpowers:x": `"superpowers:x" is not available: plugin superpowers is disabled`,
+		"write-plan":    "it names the command /superpowers:write-plan, but plugin superpowers is disabled",
+		"brainstorming": "it names the skill superpowers:brainstorming, but plugin superpowers is disabled",
+	} {
+		if _, err := s.LookupAny(query); !strings.Contains(fmtErr(err), want) {
+			t.Errorf("LookupAny(%s) = %v, want it to hold %q", query, err, want)
+		}
 	}
 }
 
@@ -205,71 +233,4 @@ func fmtErr(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-// screenStage drops the records whose provider is barred, and is a Screen.
-type screenStage struct{ barred string }
-
-func (s screenStage) Name() string { return "exclude" }
-func (s screenStage) Apply(in []*Record) ([]*Record, []Drop) {
-	var out []*Record
-	var d []Drop
-	for _, r := range in {
-		if why := s.Bars(r); why != "" {
-			d = append(d, Drop{Record: r, Reason: why})
-		} else {
-			out = append(out, r)
-		}
-	}
-	return out, d
-}
-func (s screenStage) Bars(r *Record) string {
-	if r.Provider == s.barred {
-		return "excluded by --exclude " + s.barred
-	}
-	return ""
-}
-
-// TestRunBarsDedupeLosers checks that a record that lost a dedupe is
-// marked with the reason a later Screen stage would drop it for, and that
-// only such losers are Loadable.
-func TestRunBarsDedupeLosers(t *testing.T) {
-	recs := []*Record{
-		{ID: "claude:pdf", Name: "pdf", Provider: "claude"},
-		{ID: "codex:pdf", Name: "pdf", Provider: "codex"},
-		{ID: "agents:pdf", Name: "pdf", Provider: "agents"},
-		{ID: "gemini:x", Name: "x", Provider: "gemini"},
-	}
-	dedupe := funcStage{"include", func(in []*Record) ([]*Record, []Drop) {
-		var out []*Record
-		var d []Drop
-		for _, r := range in {
-			if r.Name == "pdf" && r.Provider != "claude" {
-				d = append(d, Drop{Record: r, Reason: "shadowed by claude:pdf", By: recs[0]})
-			} else {
-				out = append(out, r)
-			}
-		}
-		return out, d
-	}}
-	out, dropped := Run([]Stage{dedupe, screenStage{"codex"}, screenStage{"gemini"}}, recs)
-	if d := cmp.Diff([]string{"claude:pdf"}, ids(out)); d != "" {
-		t.Errorf("kept (-want +got):\n%s", d)
-	}
-	type got struct {
-		ID, Barred, Explain string
-		Loadable            bool
-	}
-	var have []got
-	for _, d := range dropped {
-		have = append(have, got{d.Record.ID, d.Barred, d.Explain(), d.Loadable()})
-	}
-	want := []got{
-		{"codex:pdf", "excluded by --exclude codex", "shadowed by claude:pdf; also excluded by --exclude codex", false},
-		{"agents:pdf", "", "shadowed by claude:pdf", true},
-		{"gemini:x", "", "excluded by --exclude gemini", false},
-	}
-	if d := cmp.Diff(want, have); d != "" {
-		t.Errorf("drops (-want +got):\n%s", d)
-	}
 }

@@ -231,6 +231,13 @@ func discover(ctx context.Context, r *mcp.Refresher, log *slog.Logger, refresh b
 	}
 	log.Info("skills discovered", "skills", len(snap.Skills()), "commands", len(snap.Commands()),
 		"discovered", len(snap.All), "took", stats.Duration.Round(time.Microsecond))
+	// A config file's filter token that names nothing here does not stop
+	// the server (see engine.Snapshot), so say so where its operator looks.
+	for _, d := range snap.Diagnostics {
+		if d.Code == engine.FilterNamesNothing {
+			log.Warn("a filter token names nothing; serving without it", "warning", d.Message)
+		}
+	}
 	if !refresh {
 		<-ctx.Done()
 		return nil
