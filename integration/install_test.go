@@ -2,7 +2,10 @@ package integration
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -10,6 +13,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ccski/ccski/internal/testfs"
 )
 
 // repoFile reads a file of the repository, relative to its root.
@@ -54,22 +59,7 @@ func codeBlocks(md string) []codeBlock {
 // with a version (nothing is published there).
 func TestReadmeInstallStory(t *testing.T) {
 	readme := repoFile(t, "README.md")
-	blocks := codeBlocks(readme)
-	if len(blocks) == 0 {
-		t.Fatal("README has no code block")
-	}
-	first := blocks[0]
-	var commands []string
-	testCmd := ""
-	for i, line := range first.lines {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		commands = append(commands, line)
-		if i > 0 && strings.Contains(strings.ToLower(first.lines[i-1]), "run the tests") {
-			testCmd = line
-		}
-	}
+	first, commands, testCmd := readmeFirstBlock(t)
 	if len(commands) != 2 || !strings.HasPrefix(commands[0], "go install ./cmd/ccski && ") {
 		t.Errorf("the README's first block must hold the install-from-a-clone command and the test command; got %q", commands)
 	}
@@ -107,6 +97,98 @@ func TestReadmeInstallStory(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readmeFirstBlock returns the README's first code block, its commands
+// (the lines that are neither blank nor comments) and the command under
+// its "Run the tests" comment.
+func readmeFirstBlock(t *testing.T) (first codeBlock, commands []string, testCmd string) {
+	t.Helper()
+	blocks := codeBlocks(repoFile(t, "README.md"))
+	if len(blocks) == 0 {
+		t.Fatal("README has no code block")
+	}
+	first = blocks[0]
+	for i, line := range first.lines {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		commands = append(commands, line)
+		if i > 0 && strings.Contains(strings.ToLower(first.lines[i-1]), "run the tests") {
+			testCmd = line
+		}
+	}
+	return first, commands, testCmd
+}
+
+// TestReadmeFirstCommandRuns runs the README's first command in this
+// clone as a new user would, with GOBIN unset and set: it must install
+// ccski and run the binary it installed, wherever go install put it, and
+// list the bundled examples. A fresh GOPATH and HOME stand for the user's;
+// the build and module caches are this machine's, and GOPROXY=off keeps
+// it off the network.
+func TestReadmeFirstCommandRuns(t *testing.T) {
+	registerSourcesOnce(t) // go install reads them in another process
+	_, commands, _ := readmeFirstBlock(t)
+	if len(commands) == 0 {
+		t.Fatal("the README's first block has no command")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv := func(name string) string {
+		out, err := exec.Command("go", "env", name).Output()
+		if err != nil {
+			t.Fatalf("go env %s: %v", name, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	caches := map[string]string{"GOCACHE": goEnv("GOCACHE"), "GOMODCACHE": goEnv("GOMODCACHE")}
+	for _, withGOBIN := range []bool{false, true} {
+		t.Run(fmt.Sprintf("GOBIN set %v", withGOBIN), func(t *testing.T) {
+			base := testfs.TempDir(t)
+			vars := map[string]string{"HOME": filepath.Join(base, "home"), "GOPATH": filepath.Join(base, "gopath"),
+				"GOENV": "off", "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": "-buildvcs=false",
+				"COLUMNS": "80", "GOBIN": ""}
+			maps.Copy(vars, caches)
+			want := filepath.Join(base, "gopath", "bin", "ccski")
+			if withGOBIN {
+				vars["GOBIN"] = filepath.Join(base, "gobin")
+				want = filepath.Join(base, "gobin", "ccski")
+			}
+			cmd := exec.Command("sh", "-c", commands[0])
+			cmd.Dir = root
+			for _, kv := range os.Environ() {
+				if k, _, _ := strings.Cut(kv, "="); !hasKey(vars, k) {
+					cmd.Env = append(cmd.Env, kv)
+				}
+			}
+			for k, v := range vars {
+				if v != "" {
+					cmd.Env = append(cmd.Env, k+"="+v)
+				}
+			}
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s (GOBIN %q): %v\n%s", commands[0], vars["GOBIN"], err, out)
+			}
+			if _, err := os.Stat(want); err != nil {
+				t.Errorf("go install did not put ccski at %s: %v", want, err)
+			}
+			for _, skill := range []string{"custom:commit-message", "custom:pdf-tools", "custom:release-notes"} {
+				if !strings.Contains(string(out), skill) {
+					t.Errorf("the first command does not list the example %s:\n%s", skill, out)
+				}
+			}
+		})
+	}
+}
+
+// hasKey reports whether m has the key k.
+func hasKey[V any](m map[string]V, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // TestLicenseChangelogRelease checks that the license the README names is

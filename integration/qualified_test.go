@@ -5,7 +5,9 @@ package integration
 // share the name "setup", the plugin document-skills has a docx skill
 // while the project has its own .claude/skills/docx, a project skill and
 // a project command share the name "deploy", a skill has a user and a
-// project copy, and the plugin superpowers is installed but disabled. The
+// project copy, and the plugins superpowers (in its own cache folder) and
+// claude-api (sharing the anthropic-agent-skills clone with
+// document-skills, as on a real machine) are installed but disabled. The
 // binary is driven as a user and an MCP client do: list, info and
 // `ccski mcp` over stdio.
 
@@ -32,7 +34,8 @@ import (
 // qualifiedTree is the regression machine, built in a temporary folder.
 type qualifiedTree struct {
 	home, ws string
-	// settings is the user settings file that disables superpowers.
+	// settings is the user settings file that disables superpowers and
+	// claude-api.
 	settings string
 }
 
@@ -78,12 +81,14 @@ func newQualifiedTree(t *testing.T) qualifiedTree {
 	testfs.Write(t, base, map[string]string{
 		"home/.claude/settings.json": mustJSON(obj{"enabledPlugins": obj{
 			"ship-mate@harbor": true, "conductor@orchestra": true,
-			"document-skills@anthropic-agent-skills": true, "superpowers@superpowers-marketplace": false}}),
+			"document-skills@anthropic-agent-skills": true, "superpowers@superpowers-marketplace": false,
+			"claude-api@anthropic-agent-skills": false}}),
 		"home/.claude/plugins/known_marketplaces.json": mustJSON(known),
 		"home/.claude/plugins/installed_plugins.json": mustJSON(obj{"version": 2, "plugins": obj{
 			"ship-mate@harbor":                       install(cache("harbor", "ship-mate", "1.0.0"), "1.0.0"),
 			"conductor@orchestra":                    install(cache("orchestra", "conductor", "2.3.0"), "2.3.0"),
 			"document-skills@anthropic-agent-skills": install(filepath.Join(plugins, "marketplaces", "anthropic-agent-skills"), "1.0.0"),
+			"claude-api@anthropic-agent-skills":      install(filepath.Join(plugins, "marketplaces", "anthropic-agent-skills"), "1.0.0"),
 			"superpowers@superpowers-marketplace":    install(cache("superpowers-marketplace", "superpowers", "4.0.0"), "4.0.0"),
 		}}),
 		"home/.claude/plugins/marketplaces/harbor/.claude-plugin/marketplace.json": market("harbor",
@@ -91,8 +96,11 @@ func newQualifiedTree(t *testing.T) qualifiedTree {
 		"home/.claude/plugins/marketplaces/orchestra/.claude-plugin/marketplace.json": market("orchestra",
 			obj{"name": "conductor", "source": "./conductor"}),
 		"home/.claude/plugins/marketplaces/anthropic-agent-skills/.claude-plugin/marketplace.json": market("anthropic-agent-skills",
-			obj{"name": "document-skills", "source": "./", "strict": false, "skills": []string{"./skills/docx"}}),
+			obj{"name": "document-skills", "source": "./", "strict": false, "skills": []string{"./skills/docx"}},
+			obj{"name": "claude-api", "source": "./", "strict": false, "skills": []string{"./skills/claude-api"}}),
 		"home/.claude/plugins/marketplaces/anthropic-agent-skills/skills/docx/SKILL.md": pluginDocx,
+		"home/.claude/plugins/marketplaces/anthropic-agent-skills/skills/claude-api/SKILL.md": "---\nname: claude-api\n" +
+			"description: Build apps with the Claude API.\n---\n# Claude API\n",
 		"home/.claude/plugins/marketplaces/superpowers-marketplace/.claude-plugin/marketplace.json": market("superpowers-marketplace",
 			obj{"name": "superpowers", "source": "./"}),
 		"home/.claude/plugins/cache/harbor/ship-mate/1.0.0/.claude-plugin/plugin.json":                    `{"name": "ship-mate", "version": "1.0.0"}`,
@@ -199,6 +207,37 @@ func TestQualifiedNamesCLI(t *testing.T) {
 	if r.code != 1 || je.Code != "plugin_disabled" || !strings.Contains(je.Error, want) {
 		t.Errorf("info --json of a disabled plugin's skill: want code plugin_disabled\n%s", r)
 	}
+
+	// A disabled plugin's skill or command by its bare name: the plugin
+	// and the settings file too.
+	for name, want := range q.disabledByBareName() {
+		r := q.run(t, "info", name)
+		if r.code != 1 || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "did you mean") {
+			t.Errorf("info %s: want exit 1 and %q\n%s", name, want, r)
+		}
+		r = q.run(t, "info", name, "--json")
+		var je struct{ Error, Code string }
+		decodeOnly(t, r, &je)
+		if r.code != 1 || je.Code != "plugin_disabled" {
+			t.Errorf("info %s --json: want code plugin_disabled\n%s", name, r)
+		}
+	}
+}
+
+// disabledByBareName maps bare names of the disabled plugins' skills and
+// commands to what a lookup of each must say.
+func (q qualifiedTree) disabledByBareName() map[string]string {
+	enable := func(key string) string {
+		return ` (enable it in ` + q.settings + ` enabledPlugins: "` + key + `": true)`
+	}
+	return map[string]string{
+		"claude-api": `"claude-api" is not available: it names the skill claude-api:claude-api, but plugin claude-api is disabled` +
+			enable("claude-api@anthropic-agent-skills"),
+		"brainstorming": `"brainstorming" is not available: it names the skill superpowers:brainstorming, but plugin superpowers is disabled` +
+			enable("superpowers@superpowers-marketplace"),
+		"write-plan": `"write-plan" is not available: it names the command /superpowers:write-plan, but plugin superpowers is disabled` +
+			enable("superpowers@superpowers-marketplace"),
+	}
 }
 
 // TestQualifiedNamesMCP checks the skill tool and prompts on the
@@ -279,6 +318,18 @@ func TestQualifiedNamesMCP(t *testing.T) {
 			var we *jsonrpc.Error
 			if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || !strings.Contains(we.Message, want) {
 				t.Errorf("prompt of a disabled plugin: %v, want invalid params holding %q", err, want)
+			}
+			// And by their bare names: the skill tool for skills,
+			// prompts/get for commands.
+			bare := q.disabledByBareName()
+			for _, name := range []string{"claude-api", "brainstorming"} {
+				if msg := loadError(t, ctx, cs, name); !strings.Contains(msg, bare[name]) || strings.Contains(msg, "Did you mean") {
+					t.Errorf("skill %s: %q, want it to hold %q", name, msg, bare[name])
+				}
+			}
+			_, err = cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "write-plan"})
+			if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || !strings.Contains(we.Message, bare["write-plan"]) {
+				t.Errorf("prompt write-plan: %v, want invalid params holding %q", err, bare["write-plan"])
 			}
 
 			// The schema forbids other arguments, and the tool says so.

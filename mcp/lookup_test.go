@@ -26,7 +26,9 @@ import (
 //	commands: the setup commands of plugins ship-mate and conductor are
 //	          both visible; claude@user:/deploy lost to the project's copy;
 //	          codex:/sp.plan is excluded
-//	plugin superpowers@m is disabled in <home>/.claude/settings.json
+//	plugin superpowers@m is disabled in <home>/.claude/settings.json; it
+//	          has the skills brainstorming and pdf and the command
+//	          write-plan
 type hiddenFixture struct {
 	snap     *pipeline.Snapshot
 	byID     map[string]*pipeline.Record
@@ -81,7 +83,8 @@ func newHiddenFixture(t *testing.T) hiddenFixture {
 	visible, drops := pipeline.Run(stages, slices.Clone(all))
 	f := hiddenFixture{snap: pipeline.NewSnapshot(all, visible, drops, nil, nil), byID: map[string]*pipeline.Record{},
 		settings: filepath.Join(base, "home", ".claude", "settings.json")}
-	f.snap.Disabled = []pipeline.DisabledPlugin{{Plugin: "superpowers", Marketplace: "m", Settings: f.settings}}
+	f.snap.Disabled = []pipeline.DisabledPlugin{{Provider: "claude", Plugin: "superpowers", Marketplace: "m",
+		Settings: f.settings, Skills: []string{"brainstorming", "pdf"}, Commands: []string{"write-plan"}}}
 	for _, r := range all {
 		f.byID[r.ID] = r
 	}
@@ -115,6 +118,10 @@ func TestSkillToolReachesEveryNamedSkill(t *testing.T) {
 				f.settings + ` enabledPlugins: "superpowers@m": true)`}},
 		{name: "a disabled plugin's skill by id", arg: "claude:@superpowers:brainstorming",
 			errHas: []string{"plugin superpowers is disabled"}},
+		{name: "a disabled plugin's skill by its bare name", arg: "brainstorming",
+			errHas: []string{`Skill "brainstorming" is not available: it names the skill superpowers:brainstorming, ` +
+				`but plugin superpowers is disabled (enable it in ` + f.settings + ` enabledPlugins: "superpowers@m": true).`}},
+		{name: "a visible skill wins over a disabled plugin's", arg: "pdf", wantID: "claude@project:pdf"},
 	}
 	for _, pv := range protocolVersions {
 		t.Run(pvName(pv), func(t *testing.T) {
@@ -186,6 +193,8 @@ func TestPromptsReachEveryNamedCommand(t *testing.T) {
 			has: []string{`prompt "codex:/sp.plan"`, "is hidden: excluded by --exclude codex:/sp.plan"}},
 		{name: "a disabled plugin's command", prompt: "superpowers:write-plan",
 			has: []string{"plugin superpowers is disabled (enable it in " + f.settings + " enabledPlugins"}},
+		{name: "a disabled plugin's command by its bare name", prompt: "write-plan",
+			has: []string{"it names the command /superpowers:write-plan, but plugin superpowers is disabled (enable it in " + f.settings}},
 		{name: "an unknown name still gets suggestions", prompt: "deplyo", has: []string{`unknown prompt "deplyo"; did you mean deploy`}},
 	}
 	for _, tt := range tests {
@@ -269,5 +278,40 @@ func TestResourcesReachDedupeLosers(t *testing.T) {
 	}
 	if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ResourceScheme + EscapeID("codex:xlsx") + "/SKILL.md"}); err == nil {
 		t.Error("resources/read served an excluded skill")
+	}
+}
+
+// TestSkillPromptWinsOverDisabledCommand checks that with skill prompts a
+// name no prompt is registered under loads the visible skill it names even
+// when a disabled plugin has a command of that name, and that without
+// skill prompts the disabled command is what the name is said to mean.
+func TestSkillPromptWinsOverDisabledCommand(t *testing.T) {
+	f := newHiddenFixture(t)
+	f.snap.Disabled[0].Commands = append(f.snap.Disabled[0].Commands, "pdf")
+	tests := []struct {
+		name         string
+		skillPrompts bool
+		want         string // the prompt's text; "" for an error
+		has          string // what the error holds
+	}{
+		{name: "skill prompts", skillPrompts: true, want: "# pdf\n"},
+		{name: "commands only", has: "it names the command /superpowers:pdf, but plugin superpowers is disabled"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := New(f.snap, Options{Logger: discard(), SkillPrompts: tt.skillPrompts})
+			ctx := testCtx(t, 10*time.Second)
+			cs := connect(t, srv, "", nil)
+			got, err := promptText(ctx, cs, "claude:pdf", nil)
+			if tt.want != "" {
+				if err != nil || got != tt.want {
+					t.Errorf("prompts/get claude:pdf = %q, %v; want %q", got, err, tt.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.has) {
+				t.Errorf("prompts/get claude:pdf = %q, %v; want an error holding %q", got, err, tt.has)
+			}
+		})
 	}
 }

@@ -174,7 +174,9 @@ func (s *Server) unknownPromptMiddleware(next sdk.MethodHandler) sdk.MethodHandl
 }
 
 // promptByName finds the record a name that is no registered prompt
-// designates: a command, else (with skill prompts) a skill.
+// designates: a command, else (with skill prompts) a skill. A skill also
+// wins over a disabled plugin's command of that name, as a visible record
+// always does; when no skill answers either, the command's answer stands.
 func (s *Server) promptByName(name string) (*pipeline.Record, error) {
 	snap := s.snap.Load()
 	if snap == nil || strings.TrimSpace(name) == "" {
@@ -182,8 +184,11 @@ func (s *Server) promptByName(name string) (*pipeline.Record, error) {
 	}
 	r, err := snap.Load(name, pipeline.TypeCommand)
 	var nf *pipeline.NotFoundError
-	if s.prompts.skills && errors.As(err, &nf) {
-		r, err = snap.Load(name, pipeline.TypeSkill)
+	if s.prompts.skills && (errors.As(err, &nf) || errors.As(err, new(*pipeline.PluginDisabledError))) {
+		sr, serr := snap.Load(name, pipeline.TypeSkill)
+		if serr == nil || !errors.As(serr, &nf) {
+			return sr, serr
+		}
 	}
 	return r, err
 }

@@ -16,9 +16,9 @@ import (
 
 // Shell completion. Cobra adds the "completion" command, which prints the
 // script for a shell, and the hidden "__complete" command the script calls
-// with the words typed so far. The functions here answer it: the ids of
-// the discovered skills and commands for info's argument, filter tokens
-// for --include and --exclude, and the values of every flag that takes
+// with the words typed so far. The functions here answer it: the ids and
+// names of the discovered skills and commands for info's argument, filter
+// tokens for --include and --exclude, and the values of every flag that takes
 // one of a fixed set. Completions go to stdout, one per line, and nothing
 // else does: discovery never prints, and a discovery that fails completes
 // nothing.
@@ -97,8 +97,9 @@ func fixedValues(values []string) completionFunc {
 }
 
 // completeRecordIDs completes info's one argument with the id of every
-// visible skill and command, under the filters given so far, each with
-// its description.
+// visible skill and command, under the filters given so far, and with
+// their names and short names that info resolves to one record, each with
+// the description of the record it shows.
 func (a *app) completeRecordIDs(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -108,9 +109,25 @@ func (a *app) completeRecordIDs(cmd *cobra.Command, args []string, toComplete st
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	var out []cobra.Completion
+	seen := map[string]bool{}
+	add := func(value string, r *pipeline.Record) {
+		if k := strings.ToLower(value); !seen[k] && hasPrefixFold(value, toComplete) {
+			seen[k] = true
+			out = append(out, cobra.CompletionWithDesc(value, completionDesc(r.Description)))
+		}
+	}
 	for _, r := range l.snap.Visible {
-		if hasPrefixFold(r.ID, toComplete) {
-			out = append(out, cobra.CompletionWithDesc(r.ID, completionDesc(r.Description)))
+		add(r.ID, r)
+	}
+	for _, r := range l.snap.Visible {
+		for _, name := range []string{r.Name, r.ShortName()} {
+			if seen[strings.ToLower(name)] || !hasPrefixFold(name, toComplete) {
+				continue
+			}
+			// Only a name that shows one record, as info would show it.
+			if f, err := l.snap.LookupAny(name); err == nil {
+				add(name, f.Record)
+			}
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
@@ -118,8 +135,9 @@ func (a *app) completeRecordIDs(cmd *cobra.Command, args []string, toComplete st
 
 // completeFilterTokens completes the last comma-separated token of an
 // --include or --exclude value: auto, all, @plugins, every provider, every
-// plugin (@plugins:<plugin>) and the id of every record of the scan,
-// hidden ones included (an id brings back a hidden copy). The filters
+// plugin (@plugins:<plugin>), the id of every record of the scan, hidden
+// ones included (an id brings back a hidden copy), and every name and
+// short name (a bare name selects every copy of it). The filters
 // themselves are not applied: a half-typed one must not empty the list.
 func (a *app) completeFilterTokens(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	l, err := a.loadWith(cmd, withSnapshot, func(c *configs.Config) {
@@ -153,13 +171,22 @@ func (a *app) completeFilterTokens(cmd *cobra.Command, _ []string, toComplete st
 		values = append(values, r.ID)
 		descs[r.ID] = completionDesc(r.Description)
 	}
+	for _, r := range l.snap.All {
+		for _, name := range []string{r.Name, r.ShortName()} {
+			if _, ok := descs[name]; !ok {
+				values = append(values, name)
+				descs[name] = "everything named " + name
+			}
+		}
+	}
 	return completeList(toComplete, values, descs), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
 // completeList completes the last comma-separated entry of toComplete
-// with values that start with it (ignoring case), leaving out values the
-// earlier entries already name. Each completion repeats the earlier
-// entries, since the shell replaces the whole word.
+// with values that start with it (ignoring case), once each (ignoring
+// case: the first spelling stays), leaving out values the earlier entries
+// already name. Each completion repeats the earlier entries, since the
+// shell replaces the whole word.
 func completeList(toComplete string, values []string, descs map[string]string) []cobra.Completion {
 	head, last := "", toComplete
 	if i := strings.LastIndex(toComplete, ","); i >= 0 {
@@ -169,10 +196,11 @@ func completeList(toComplete string, values []string, descs map[string]string) [
 	var out []cobra.Completion
 	seen := map[string]bool{}
 	for _, v := range values {
-		if seen[v] || slices.Contains(given, strings.ToLower(v)) || !hasPrefixFold(v, last) {
+		k := strings.ToLower(v)
+		if seen[k] || slices.Contains(given, k) || !hasPrefixFold(v, last) {
 			continue
 		}
-		seen[v] = true
+		seen[k] = true
 		out = append(out, cobra.CompletionWithDesc(head+v, descs[v]))
 	}
 	return out

@@ -136,6 +136,8 @@ var goldenCases = []goldenCase{
 	// shell completion (cobra's hidden command)
 	{name: "complete_info", args: "__complete info $STD claude:c"},
 	{name: "complete_include", args: "__complete list $STD --include codex,@plugins:"},
+	{name: "complete_info_name", args: "__complete info $STD LINT"},
+	{name: "complete_include_name", args: "__complete list $STD --include codex,lint"},
 	{name: "complete_format", args: "__complete validate --format s"},
 
 	// usage errors

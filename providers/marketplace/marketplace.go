@@ -179,6 +179,7 @@ func (p *planner) run(ctx context.Context) ([]pipeline.Root, error) {
 	enabled := p.loadEnablement()
 	p.known = p.loadKnownMarketplaces()
 	var roots []pipeline.Root
+	var off []install // the disabled plugins, in the order of p.disabled
 	for _, key := range keys {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -192,7 +193,9 @@ func (p *planner) run(ctx context.Context) ([]pipeline.Root, error) {
 		if e, ok := enabled[key]; ok && !e.enabled {
 			p.report(pipeline.SeverityInfo, "plugin-disabled", e.file,
 				"plugin %s is disabled in %s; set enabledPlugins[%q] to true there to load its skills", key, e.file, key)
-			p.disabled = append(p.disabled, pipeline.DisabledPlugin{Plugin: in.plugin, Marketplace: in.market, Settings: e.file})
+			p.disabled = append(p.disabled, pipeline.DisabledPlugin{Provider: providerLabel, Plugin: in.plugin,
+				Marketplace: in.market, Settings: e.file})
+			off = append(off, in)
 			continue
 		}
 		if planned, ok := p.planPlugin(in); ok {
@@ -201,6 +204,14 @@ func (p *planner) run(ctx context.Context) ([]pipeline.Root, error) {
 				roots = append(roots, p.planCommands(in, planned[0])...)
 			}
 		}
+	}
+	// After the enabled plugins, so that the problems of a marketplace
+	// they share are reported by them (memberNames drops its own).
+	for i, in := range off {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p.disabled[i].Skills, p.disabled[i].Commands = p.memberNames(in)
 	}
 	return roots, nil
 }
@@ -810,15 +821,25 @@ func (s *skillSet) holdsChildOf(dir string) bool {
 	return false
 }
 
-// planPlugin works out the skill folders of the active install of one
-// enabled plugin and returns its skill roots: the install folder with the
-// declared skills, when there are any or there is nothing else to show,
-// then the skills/ folder to walk, if any.
-func (p *planner) planPlugin(in install) ([]pipeline.Root, bool) {
+// layout is where the skills and commands of a plugin's active install
+// are, as its manifests declare them.
+type layout struct {
+	// dir is the plugin's own folder (see pluginDir).
+	dir     string
+	skills  *skillSet
+	cmds    commandSource
+	version string
+}
+
+// resolvePlugin works out the layout of the active install of one plugin:
+// its skill folders, where its commands are and its version. It is the
+// one reading of a plugin's manifests, for an enabled plugin's roots
+// (planPlugin) and for a disabled plugin's names (memberNames).
+func (p *planner) resolvePlugin(in install) (layout, bool) {
 	if st, err := os.Stat(in.path); err != nil || !st.IsDir() {
 		p.report(pipeline.SeverityWarning, "plugin-install-missing", in.path,
 			"install folder of plugin %s is missing or not a folder; reinstall it with /plugin in Claude Code", in.key)
-		return nil, false
+		return layout{}, false
 	}
 	market := p.marketplace(in.market)
 	entry := market.entries[in.plugin]
@@ -852,8 +873,21 @@ func (p *planner) planPlugin(in install) ([]pipeline.Root, bool) {
 			p.creditDefault(skills, in, dir, true)
 		}
 	}
-	p.cmdSource[in.key] = cmds
 	version = firstNonEmpty(version, in.version, entryVersion(entry), "unknown")
+	return layout{dir: dir, skills: skills, cmds: cmds, version: version}, true
+}
+
+// planPlugin works out the skill folders of the active install of one
+// enabled plugin and returns its skill roots: the install folder with the
+// declared skills, when there are any or there is nothing else to show,
+// then the skills/ folder to walk, if any.
+func (p *planner) planPlugin(in install) ([]pipeline.Root, bool) {
+	l, ok := p.resolvePlugin(in)
+	if !ok {
+		return nil, false
+	}
+	skills := l.skills
+	p.cmdSource[in.key] = l.cmds
 	base := pipeline.Root{
 		Path:     in.path,
 		Provider: providerLabel,
@@ -861,7 +895,7 @@ func (p *planner) planPlugin(in install) ([]pipeline.Root, bool) {
 		Location: pipeline.LocationPlugin,
 		Kind:     pipeline.KindPlugin,
 		Prefix:   in.plugin,
-		Plugin:   &pipeline.PluginInfo{Plugin: in.plugin, Marketplace: in.market, Version: version},
+		Plugin:   &pipeline.PluginInfo{Plugin: in.plugin, Marketplace: in.market, Version: l.version},
 	}
 	var roots []pipeline.Root
 	if len(skills.dirs) > 0 || len(skills.walk) == 0 { // declared skills, or nothing at all to show
@@ -903,30 +937,33 @@ func (p *planner) pluginDir(in install, market *marketManifest, entry *marketEnt
 // declared path that exists (a folder of commands or one .md file), or its
 // commands/ folder when it has one. A plugin without commands gets no root.
 func (p *planner) planCommands(in install, skills pipeline.Root) []pipeline.Root {
-	src := p.cmdSource[in.key]
-	root := func(path string) pipeline.Root {
-		return pipeline.Root{Path: path, Provider: providerLabel, Source: sourceLabel, Location: pipeline.LocationPlugin,
-			Kind: pipeline.KindPlugin, Prefix: skills.Prefix, Plugin: skills.Plugin, Type: pipeline.TypeCommand,
-			Optional: true}
+	var roots []pipeline.Root
+	for _, path := range p.commandPaths(in, p.cmdSource[in.key]) {
+		roots = append(roots, pipeline.Root{Path: path, Provider: providerLabel, Source: sourceLabel,
+			Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: skills.Prefix, Plugin: skills.Plugin,
+			Type: pipeline.TypeCommand, Optional: true})
 	}
+	return roots
+}
+
+// commandPaths returns the command paths of src without duplicates: each
+// declared path that exists (a folder of commands or one .md file), or the
+// commands/ folder when nothing is declared and it exists.
+func (p *planner) commandPaths(in install, src commandSource) []string {
 	if !src.declared {
 		dir := filepath.Join(src.dir, defaultCommandsFolder)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return nil
 		}
-		return []pipeline.Root{root(dir)}
+		return []string{dir}
 	}
-	var roots []pipeline.Root
-	seen := map[string]bool{}
+	var paths []string
 	for _, decl := range src.paths {
-		path, ok := p.commandPath(in, src, decl)
-		if !ok || seen[path] {
-			continue
+		if path, ok := p.commandPath(in, src, decl); ok && !slices.Contains(paths, path) {
+			paths = append(paths, path)
 		}
-		seen[path] = true
-		roots = append(roots, root(path))
 	}
-	return roots
+	return paths
 }
 
 // commandPath resolves one declared command path: relative, inside the

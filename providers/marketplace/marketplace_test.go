@@ -421,11 +421,13 @@ func TestPlanEnablement(t *testing.T) {
 				}
 			}
 			// A disabled plugin is also reported as data, with the
-			// settings file that turns it off, for name lookups.
+			// settings file that turns it off and its skills' names, for
+			// name lookups.
 			var wantOff []pipeline.DisabledPlugin
 			for _, k := range want {
 				if k.Code == "plugin-disabled" {
-					wantOff = append(wantOff, pipeline.DisabledPlugin{Plugin: "tools", Marketplace: "acme", Settings: k.Path})
+					wantOff = append(wantOff, pipeline.DisabledPlugin{Provider: "claude", Plugin: "tools", Marketplace: "acme",
+						Settings: k.Path, Skills: []string{"lint"}})
 				}
 			}
 			if diff := cmp.Diff(wantOff, plan.Disabled); diff != "" {
