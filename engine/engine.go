@@ -19,7 +19,7 @@ import (
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/all"
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/scan"
 )
 
 // Engine discovers skills. It is safe for concurrent use; scans are
@@ -253,8 +253,8 @@ func uniqueRoots(roots []pipeline.Root) ([]pipeline.Root, []pipeline.Diagnostic)
 		}
 		if first, ok := seen[key]; ok {
 			diags = append(diags, pipeline.Diagnostic{Severity: pipeline.SeverityInfo, Code: "root-planned-twice",
-				Provider: r.Provider, Path: r.Path,
-				Message: fmt.Sprintf("folder is also a %s %s root; scanned once as that", first.Provider, first.Location)})
+				Provider: r.Agent, Path: r.Path,
+				Message: fmt.Sprintf("folder is also a %s %s root; scanned once as that", first.Agent, first.Location)})
 			continue
 		}
 		seen[key] = r

@@ -140,7 +140,7 @@ type where struct {
 
 func (w where) String() string { return fmt.Sprintf("%s/%s/%d", w.Provider, w.Kind, w.Depth) }
 
-func whereOf(r *pipeline.Record) where { return where{r.Provider, r.Kind, r.Depth} }
+func whereOf(r *pipeline.Record) where { return where{r.Agent, r.Kind, r.Depth} }
 
 // visibleBy maps each visible record's short name to where it came from.
 func visibleBy(snap *pipeline.Snapshot) map[string]where {
@@ -414,13 +414,13 @@ func TestDisabledProviderPlansNothing(t *testing.T) {
 			}
 			snap, _ := snapshot(t, e)
 			for _, r := range snap.Roots {
-				if r.Source == name {
+				if r.Provider == name {
 					t.Errorf("disabled provider %s planned %s", name, r.Path)
 				}
 			}
 			if name == "codex" {
 				for _, r := range snap.All {
-					if r.Provider == "codex" {
+					if r.Agent == "codex" {
 						t.Errorf("codex record %s found with codex disabled", r.ID)
 					}
 				}

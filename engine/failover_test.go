@@ -97,7 +97,7 @@ func TestProviderFailureKeepsPreviousPlan(t *testing.T) {
 			})
 			e := m.engine(t, m.config())
 			fake := &flaky{name: "codex", fails: tt.fails, plan: providers.Plan{
-				Roots: []pipeline.Root{{Path: m.abs("fake"), Provider: "codex", Source: "codex",
+				Roots: []pipeline.Root{{Path: m.abs("fake"), Agent: "codex", Provider: "codex",
 					Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent}},
 				Diagnostics: []pipeline.Diagnostic{{Severity: pipeline.SeverityInfo, Code: "fake-note",
 					Provider: "codex", Message: "planned by the fake"}},
@@ -108,7 +108,7 @@ func TestProviderFailureKeepsPreviousPlan(t *testing.T) {
 				snap, _ := snapshot(t, e)
 				var got outcome
 				for _, r := range snap.All {
-					if r.Provider == "codex" {
+					if r.Agent == "codex" {
 						got.Records = append(got.Records, r.ID)
 					}
 				}
@@ -230,8 +230,8 @@ func TestProviderOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Provider != "project" || r.Kind != pipeline.KindProject || filepath.Dir(r.Dir) != m.abs("repo/team-skills") {
-		t.Errorf("deploy = %s %s in %s, want the project copy", r.Provider, r.Kind, r.Dir)
+	if r.Agent != "project" || r.Kind != pipeline.KindProject || filepath.Dir(r.Dir) != m.abs("repo/team-skills") {
+		t.Errorf("deploy = %s %s in %s, want the project copy", r.Agent, r.Kind, r.Dir)
 	}
 	if !strings.HasPrefix(r.ID, "project:") {
 		t.Errorf("id %q", r.ID)

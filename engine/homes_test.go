@@ -127,15 +127,15 @@ func TestHomesMoveEveryRoot(t *testing.T) {
 				if r.Location != pipeline.LocationUser && r.Location != pipeline.LocationPlugin {
 					continue
 				}
-				if r.Provider != "claude" && r.Provider != "codex" {
+				if r.Agent != "claude" && r.Agent != "codex" {
 					continue
 				}
 				home := claudeHome
-				if r.Provider == "codex" {
+				if r.Agent == "codex" {
 					home = codexHome
 				}
 				if !strings.HasPrefix(r.Path, home+string(filepath.Separator)) {
-					t.Errorf("%s root %s (source %s) is not in %s", r.Provider, r.Path, r.Source, home)
+					t.Errorf("%s root %s (source %s) is not in %s", r.Agent, r.Path, r.Provider, home)
 				}
 				seen[r.Path] = true
 			}
@@ -149,7 +149,7 @@ func TestHomesMoveEveryRoot(t *testing.T) {
 			var got []string
 			for _, r := range snap.All {
 				if r.Location == pipeline.LocationUser || r.Location == pipeline.LocationPlugin {
-					got = append(got, r.Provider+" "+r.Name)
+					got = append(got, r.Agent+" "+r.Name)
 				}
 			}
 			sort.Strings(got)

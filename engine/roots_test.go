@@ -19,10 +19,10 @@ import (
 func TestUniqueRootsKeepsPluginsSharingAFolder(t *testing.T) {
 	dir := t.TempDir()
 	roots := []pipeline.Root{
-		{Path: dir, Provider: "claude", Prefix: "doc-tools", Skills: []string{"pdf"}},
-		{Path: dir, Provider: "claude", Prefix: "examples", Skills: []string{"demo"}},
-		{Path: dir, Provider: "claude", Location: pipeline.LocationProject},
-		{Path: dir + "/", Provider: "claude", Location: pipeline.LocationUser},
+		{Path: dir, Agent: "claude", Prefix: "doc-tools", Skills: []string{"pdf"}},
+		{Path: dir, Agent: "claude", Prefix: "examples", Skills: []string{"demo"}},
+		{Path: dir, Agent: "claude", Location: pipeline.LocationProject},
+		{Path: dir + "/", Agent: "claude", Location: pipeline.LocationUser},
 	}
 	out, diags := uniqueRoots(roots)
 	if len(out) != 3 {

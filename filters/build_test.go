@@ -34,10 +34,10 @@ func TestBuildStages(t *testing.T) {
 // and checks that every drop names its stage, its reason and its winner.
 func TestBuildRun(t *testing.T) {
 	records := append(scan(),
-		&pipeline.Record{ID: "claude:old", Name: "old", Provider: "claude", Kind: pipeline.KindUserAgent, Disabled: true,
+		&pipeline.Record{ID: "claude:old", Name: "old", Agent: "claude", Kind: pipeline.KindUserAgent, Disabled: true,
 			Dir: "/home/u/.claude/skills/old"},
 		// A symlink to the custom pdf folder, found under ~/.agents/skills.
-		&pipeline.Record{ID: "agents:pdf", Name: "pdf", Provider: "agents", Kind: pipeline.KindUserShared,
+		&pipeline.Record{ID: "agents:pdf", Name: "pdf", Agent: "agents", Kind: pipeline.KindUserShared,
 			Dir: "/home/u/.agents/skills/pdf", RealDir: "/opt/docs/pdf"},
 	)
 	for _, r := range records {
@@ -76,13 +76,13 @@ func TestBuildRun(t *testing.T) {
 // located and numbered ones, works as a token for exactly its record.
 func TestBuildRecordIDs(t *testing.T) {
 	records := []*pipeline.Record{
-		{Name: "x", Provider: "codex", Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, Dir: "/repo/.codex/skills/x"},
-		{Name: "x", Provider: "codex", Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, Depth: 1, Dir: "/.codex/skills/x"},
-		{Name: "x", Provider: "codex", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Dir: "/home/u/.codex/skills/x"},
-		{Name: "pdf", Provider: "claude", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Dir: "/home/u/.claude/skills/pdf"},
-		{Name: "example-skills:pdf", Provider: "claude", Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin,
+		{Name: "x", Agent: "codex", Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, Dir: "/repo/.codex/skills/x"},
+		{Name: "x", Agent: "codex", Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, Depth: 1, Dir: "/.codex/skills/x"},
+		{Name: "x", Agent: "codex", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Dir: "/home/u/.codex/skills/x"},
+		{Name: "pdf", Agent: "claude", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Dir: "/home/u/.claude/skills/pdf"},
+		{Name: "example-skills:pdf", Agent: "claude", Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin,
 			Plugin: &pipeline.PluginInfo{Plugin: "example-skills"}, Dir: "/p/a/pdf"},
-		{Name: "example-skills:pdf", Provider: "claude", Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin,
+		{Name: "example-skills:pdf", Agent: "claude", Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin,
 			Plugin: &pipeline.PluginInfo{Plugin: "example-skills"}, Dir: "/p/b/pdf"},
 	}
 	pipeline.AssignIDs(records)
@@ -118,8 +118,8 @@ func TestBuildRecordIDs(t *testing.T) {
 // provider, so excluding it cannot remove a skill of the same name.
 func TestBuildProvidersFromScan(t *testing.T) {
 	records := []*pipeline.Record{
-		{ID: "cursor:review", Name: "review", Provider: "cursor", Kind: pipeline.KindWorkspaceAgent, Disabled: true},
-		{ID: "claude:cursor", Name: "cursor", Provider: "claude", Kind: pipeline.KindUserAgent},
+		{ID: "cursor:review", Name: "review", Agent: "cursor", Kind: pipeline.KindWorkspaceAgent, Disabled: true},
+		{ID: "claude:cursor", Name: "cursor", Agent: "claude", Kind: pipeline.KindUserAgent},
 	}
 	stages, err := Build(Settings{Exclude: []string{"cursor"}}, records)
 	if err != nil {
@@ -139,8 +139,8 @@ func TestBuildProvidersFromScan(t *testing.T) {
 
 func TestBuildPriority(t *testing.T) {
 	records := []*pipeline.Record{
-		{ID: "claude:pdf", Name: "pdf", Provider: "claude", Kind: pipeline.KindWorkspaceAgent, ModTime: t0},
-		{ID: "codex:pdf", Name: "pdf", Provider: "codex", Kind: pipeline.KindUserAgent, ModTime: t0.Add(-time.Hour)},
+		{ID: "claude:pdf", Name: "pdf", Agent: "claude", Kind: pipeline.KindWorkspaceAgent, ModTime: t0},
+		{ID: "codex:pdf", Name: "pdf", Agent: "codex", Kind: pipeline.KindUserAgent, ModTime: t0.Add(-time.Hour)},
 	}
 	for _, tt := range []struct {
 		priority []string

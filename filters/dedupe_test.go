@@ -108,7 +108,7 @@ func TestAutoDedupeQualifiedNames(t *testing.T) {
 		return &pipeline.PluginInfo{Plugin: name, Marketplace: market, Version: "1.0.0"}
 	}
 	cmd := func(id, name string, p *pipeline.PluginInfo, kind pipeline.Kind) *pipeline.Record {
-		return &pipeline.Record{ID: id, Name: name, Type: pipeline.TypeCommand, Provider: "claude", Plugin: p, Kind: kind,
+		return &pipeline.Record{ID: id, Name: name, Type: pipeline.TypeCommand, Agent: "claude", Plugin: p, Kind: kind,
 			Dir: "/" + id, ModTime: t0}
 	}
 	skill := func(id, name string, p *pipeline.PluginInfo, kind pipeline.Kind) *pipeline.Record {
@@ -168,9 +168,9 @@ func TestAutoDedupeQualifiedNames(t *testing.T) {
 // and every copy a dedupe drops is loadable, since no filter hides it.
 func TestBuildExcludesBeforeDedupe(t *testing.T) {
 	records := []*pipeline.Record{
-		{ID: "cursor:pdf", Name: "pdf", Provider: "cursor", Kind: pipeline.KindWorkspaceAgent, Dir: "/w/.cursor/pdf", ModTime: t0},
-		{ID: "gemini:pdf", Name: "pdf", Provider: "gemini", Kind: pipeline.KindUserAgent, Dir: "/u/.gemini/pdf", ModTime: t0},
-		{ID: "agents:pdf", Name: "pdf", Provider: "agents", Kind: pipeline.KindUserShared, Dir: "/u/.agents/pdf", ModTime: t0},
+		{ID: "cursor:pdf", Name: "pdf", Agent: "cursor", Kind: pipeline.KindWorkspaceAgent, Dir: "/w/.cursor/pdf", ModTime: t0},
+		{ID: "gemini:pdf", Name: "pdf", Agent: "gemini", Kind: pipeline.KindUserAgent, Dir: "/u/.gemini/pdf", ModTime: t0},
+		{ID: "agents:pdf", Name: "pdf", Agent: "agents", Kind: pipeline.KindUserShared, Dir: "/u/.agents/pdf", ModTime: t0},
 	}
 	const (
 		byCursor = "shadowed by cursor:pdf (higher priority: workspace-agent over %s)"

@@ -60,14 +60,14 @@ func TestExcludeReasons(t *testing.T) {
 // promote. A copy in another folder stays.
 func TestExcludeSameFolder(t *testing.T) {
 	records := []*pipeline.Record{
-		{ID: "claude:foo", Name: "foo", Provider: "claude", Dir: "/u/.claude/skills/foo", RealDir: "/u/.claude/skills/foo"},
-		{ID: "agents:foo", Name: "foo", Provider: "agents", Dir: "/u/.agents/skills/foo", RealDir: "/u/.claude/skills/foo"},
-		{ID: "codex:foo", Name: "foo", Provider: "codex", Dir: "/u/.codex/skills/foo", RealDir: "/u/.codex/skills/foo"},
-		{ID: "claude:/x", Name: "x", Provider: "claude", Type: pipeline.TypeCommand, Dir: "/u/.claude/commands",
+		{ID: "claude:foo", Name: "foo", Agent: "claude", Dir: "/u/.claude/skills/foo", RealDir: "/u/.claude/skills/foo"},
+		{ID: "agents:foo", Name: "foo", Agent: "agents", Dir: "/u/.agents/skills/foo", RealDir: "/u/.claude/skills/foo"},
+		{ID: "codex:foo", Name: "foo", Agent: "codex", Dir: "/u/.codex/skills/foo", RealDir: "/u/.codex/skills/foo"},
+		{ID: "claude:/x", Name: "x", Agent: "claude", Type: pipeline.TypeCommand, Dir: "/u/.claude/commands",
 			File: "/u/.claude/commands/x.md"},
-		{ID: "claude:/y", Name: "y", Provider: "claude", Type: pipeline.TypeCommand, Dir: "/u/.claude/commands",
+		{ID: "claude:/y", Name: "y", Agent: "claude", Type: pipeline.TypeCommand, Dir: "/u/.claude/commands",
 			File: "/u/.claude/commands/y.md"},
-		{ID: "codex:/x", Name: "x", Provider: "codex", Type: pipeline.TypeCommand, Dir: "/u/.codex/prompts",
+		{ID: "codex:/x", Name: "x", Agent: "codex", Type: pipeline.TypeCommand, Dir: "/u/.codex/prompts",
 			RealDir: "/u/.claude/commands", File: "/u/.codex/prompts/x.md"},
 	}
 	tests := []struct {

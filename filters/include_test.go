@@ -84,7 +84,7 @@ func TestIncludeDrops(t *testing.T) {
 
 func TestIncludeTieBreaks(t *testing.T) {
 	rec := func(id, provider string, kind pipeline.Kind, depth int, mod time.Time, dir string) *pipeline.Record {
-		return &pipeline.Record{ID: id, Name: "pdf", Provider: provider, Kind: kind, Depth: depth, ModTime: mod, Dir: dir}
+		return &pipeline.Record{ID: id, Name: "pdf", Agent: provider, Kind: kind, Depth: depth, ModTime: mod, Dir: dir}
 	}
 	tests := []struct {
 		name    string
@@ -131,8 +131,8 @@ func TestIncludeTieBreaks(t *testing.T) {
 		{
 			name: "case-insensitive key",
 			records: []*pipeline.Record{
-				{ID: "claude:PDF", Name: "PDF", Provider: "claude", Kind: pipeline.KindUserAgent, ModTime: t0},
-				{ID: "codex:pdf", Name: "pdf", Provider: "codex", Kind: pipeline.KindWorkspaceAgent, ModTime: t0},
+				{ID: "claude:PDF", Name: "PDF", Agent: "claude", Kind: pipeline.KindUserAgent, ModTime: t0},
+				{ID: "codex:pdf", Name: "pdf", Agent: "codex", Kind: pipeline.KindWorkspaceAgent, ModTime: t0},
 			},
 			winner: "codex:pdf",
 			reason: "shadowed by codex:pdf (higher priority: workspace-agent over user-agent)",
@@ -166,9 +166,9 @@ func TestIncludeCustomPriority(t *testing.T) {
 // shadows is kept when an earlier one selected it.
 func TestIncludeFirstWinner(t *testing.T) {
 	in := []*pipeline.Record{
-		{ID: "codex:pdf", Name: "pdf", Provider: "codex", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, ModTime: t0},
-		{ID: "claude@user:pdf", Name: "pdf", Provider: "claude", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, ModTime: t0},
-		{ID: "claude@project:pdf", Name: "pdf", Provider: "claude", Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, ModTime: t0},
+		{ID: "codex:pdf", Name: "pdf", Agent: "codex", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, ModTime: t0},
+		{ID: "claude@user:pdf", Name: "pdf", Agent: "claude", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, ModTime: t0},
+		{ID: "claude@project:pdf", Name: "pdf", Agent: "claude", Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, ModTime: t0},
 	}
 	out, dropped := Include(mustParse(t, "auto@user,auto"), nil).Apply(in)
 	if diff := cmp.Diff([]string{"claude@user:pdf", "claude@project:pdf"}, ids(out)); diff != "" {

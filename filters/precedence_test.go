@@ -33,7 +33,7 @@ func TestPrecedenceOrder(t *testing.T) {
 	codexUser := precedence(t, providers.CodexOrder, "user")
 	agents := precedence(t, providers.AgentsOrder, "")
 	rec := func(id, provider string, kind pipeline.Kind, depth int, pr *pipeline.Precedence) *pipeline.Record {
-		return &pipeline.Record{ID: id, Name: "x", Provider: provider, Kind: kind, Depth: depth, Precedence: pr,
+		return &pipeline.Record{ID: id, Name: "x", Agent: provider, Kind: kind, Depth: depth, Precedence: pr,
 			ModTime: t0, Dir: "/" + id}
 	}
 	tests := []struct {
@@ -192,7 +192,7 @@ func TestPrecedenceTotalOrder(t *testing.T) {
 	for i := range 60 {
 		recs = append(recs, &pipeline.Record{
 			ID:         fmt.Sprintf("r%02d", i),
-			Provider:   provs[rng.IntN(len(provs))],
+			Agent:      provs[rng.IntN(len(provs))],
 			Kind:       kinds[rng.IntN(len(kinds))],
 			Depth:      rng.IntN(2),
 			ModTime:    t0.Add(time.Duration(rng.IntN(2)) * time.Hour),
@@ -245,7 +245,7 @@ func BenchmarkPriorityBest(b *testing.B) {
 	kinds := pipeline.DefaultPriority()
 	group := make([]*pipeline.Record, 1000)
 	for i := range group {
-		group[i] = &pipeline.Record{ID: fmt.Sprintf("r%d", i), Provider: "claude", Kind: kinds[i%len(kinds)],
+		group[i] = &pipeline.Record{ID: fmt.Sprintf("r%d", i), Agent: "claude", Kind: kinds[i%len(kinds)],
 			ModTime: t0, Dir: fmt.Sprintf("/d%d", i)}
 		if i%2 == 0 {
 			group[i].Precedence = rule

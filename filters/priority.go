@@ -194,7 +194,7 @@ func (p *Priority) compare(a, b *pipeline.Record) (criterion, bool) {
 	if !a.ModTime.Equal(b.ModTime) {
 		return byTime, a.ModTime.After(b.ModTime)
 	}
-	if c := p.compareProviders(a.Provider, b.Provider); c != 0 {
+	if c := p.compareProviders(a.Agent, b.Agent); c != 0 {
 		return byProvider, c < 0
 	}
 	if a.Dir != b.Dir {
@@ -234,7 +234,7 @@ func (p *Priority) Explain(winner, loser *pipeline.Record) string {
 	case byTime:
 		return "newer file"
 	case byProvider:
-		return fmt.Sprintf("provider order: %s before %s", winner.Provider, loser.Provider)
+		return fmt.Sprintf("provider order: %s before %s", winner.Agent, loser.Agent)
 	case byDir:
 		return "equal rank; earlier folder path"
 	case byID:
@@ -260,7 +260,7 @@ func (p *Priority) precedenceRule(winner, loser *pipeline.Record) string {
 			return pr.Rule()
 		}
 		return fmt.Sprintf("%s %s copies are ranked above the %s kinds, and so above this one (%s: %s)",
-			winner.Provider, pr.Prefer, other, pr.Option, pr.Prefer)
+			winner.Agent, pr.Prefer, other, pr.Option, pr.Prefer)
 	}
 	if loser.Precedence != nil && *loser.Precedence == *pr && winner.Kind.Level() == pr.Prefer &&
 		loser.Kind.Level() == other {

@@ -9,7 +9,7 @@ import (
 )
 
 func TestPriorityLess(t *testing.T) {
-	base := pipeline.Record{Name: "pdf", Provider: "claude", Kind: pipeline.KindWorkspaceAgent, ModTime: t0, Dir: "/a"}
+	base := pipeline.Record{Name: "pdf", Agent: "claude", Kind: pipeline.KindWorkspaceAgent, ModTime: t0, Dir: "/a"}
 	mk := func(id string, f func(*pipeline.Record)) *pipeline.Record {
 		r := base
 		r.ID = id
@@ -27,7 +27,7 @@ func TestPriorityLess(t *testing.T) {
 			// on mtime.
 			name: "custom beats a newer workspace-agent",
 			winner: mk("custom:pdf", func(r *pipeline.Record) {
-				r.Provider, r.Kind, r.ModTime = "custom", pipeline.KindCustom, t0.Add(-time.Hour)
+				r.Agent, r.Kind, r.ModTime = "custom", pipeline.KindCustom, t0.Add(-time.Hour)
 			}),
 			loser:   mk("claude:pdf", func(r *pipeline.Record) {}),
 			explain: "higher priority: custom over workspace-agent",
@@ -58,26 +58,26 @@ func TestPriorityLess(t *testing.T) {
 		},
 		{
 			name:    "newer file wins on equal kind and depth",
-			winner:  mk("new", func(r *pipeline.Record) { r.ModTime = t0.Add(time.Second); r.Provider = "openclaw" }),
+			winner:  mk("new", func(r *pipeline.Record) { r.ModTime = t0.Add(time.Second); r.Agent = "openclaw" }),
 			loser:   mk("old", func(r *pipeline.Record) {}),
 			explain: "newer file",
 		},
 		{
 			name:    "provider order breaks a time tie",
-			winner:  mk("agents:pdf", func(r *pipeline.Record) { r.Provider, r.Dir = "agents", "/z" }),
+			winner:  mk("agents:pdf", func(r *pipeline.Record) { r.Agent, r.Dir = "agents", "/z" }),
 			loser:   mk("claude:pdf", func(r *pipeline.Record) {}),
 			explain: "provider order: agents before claude",
 		},
 		{
 			name:    "built-in provider beats a dynamic one",
-			winner:  mk("openclaw:pdf", func(r *pipeline.Record) { r.Provider = "openclaw" }),
-			loser:   mk("amp:pdf", func(r *pipeline.Record) { r.Provider = "amp" }),
+			winner:  mk("openclaw:pdf", func(r *pipeline.Record) { r.Agent = "openclaw" }),
+			loser:   mk("amp:pdf", func(r *pipeline.Record) { r.Agent = "amp" }),
 			explain: "provider order: openclaw before amp",
 		},
 		{
 			name:    "dynamic providers rank alphabetically",
-			winner:  mk("cursor:pdf", func(r *pipeline.Record) { r.Provider = "cursor" }),
-			loser:   mk("zed:pdf", func(r *pipeline.Record) { r.Provider = "zed" }),
+			winner:  mk("cursor:pdf", func(r *pipeline.Record) { r.Agent = "cursor" }),
+			loser:   mk("zed:pdf", func(r *pipeline.Record) { r.Agent = "zed" }),
 			explain: "provider order: cursor before zed",
 		},
 		{
@@ -126,16 +126,16 @@ func TestNewPriorityOrder(t *testing.T) {
 		t.Errorf("Kinds (-want +got):\n%s", diff)
 	}
 
-	user := &pipeline.Record{ID: "claude@user:pdf", Provider: "claude", Kind: pipeline.KindUserAgent}
-	plugin := &pipeline.Record{ID: "claude:@x:pdf", Provider: "claude", Kind: pipeline.KindPlugin}
-	ws := &pipeline.Record{ID: "claude@project:pdf", Provider: "claude", Kind: pipeline.KindWorkspaceAgent}
+	user := &pipeline.Record{ID: "claude@user:pdf", Agent: "claude", Kind: pipeline.KindUserAgent}
+	plugin := &pipeline.Record{ID: "claude:@x:pdf", Agent: "claude", Kind: pipeline.KindPlugin}
+	ws := &pipeline.Record{ID: "claude@project:pdf", Agent: "claude", Kind: pipeline.KindWorkspaceAgent}
 	if !p.Less(user, plugin) || !p.Less(plugin, ws) {
 		t.Error("listed kinds must rank first and in the given order, before the omitted ones")
 	}
 
-	codex := &pipeline.Record{ID: "codex:pdf", Provider: "codex", Kind: pipeline.KindUserAgent}
-	custom := &pipeline.Record{ID: "custom:pdf", Provider: "custom", Kind: pipeline.KindUserAgent}
-	claude := &pipeline.Record{ID: "claude:pdf", Provider: "claude", Kind: pipeline.KindUserAgent}
+	codex := &pipeline.Record{ID: "codex:pdf", Agent: "codex", Kind: pipeline.KindUserAgent}
+	custom := &pipeline.Record{ID: "custom:pdf", Agent: "custom", Kind: pipeline.KindUserAgent}
+	claude := &pipeline.Record{ID: "claude:pdf", Agent: "claude", Kind: pipeline.KindUserAgent}
 	if !p.Less(codex, custom) {
 		t.Error("codex is listed first in the provider order and must win over custom")
 	}

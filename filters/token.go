@@ -288,7 +288,7 @@ func newScope(records []*pipeline.Record, registered []string, disabled []pipeli
 		sc.providers[canonProvider(p)] = true
 	}
 	for _, r := range records {
-		sc.providers[strings.ToLower(r.Provider)] = true
+		sc.providers[strings.ToLower(r.Agent)] = true
 		sc.ids[strings.ToLower(r.ID)] = true
 		if r.Plugin != nil {
 			sc.plugins[strings.ToLower(r.Plugin.Plugin)] = true
@@ -330,7 +330,7 @@ func (s selector) match(r *pipeline.Record) bool {
 	if s.id != "" {
 		return strings.ToLower(r.ID) == s.id
 	}
-	if s.provider != "" && strings.ToLower(r.Provider) != s.provider {
+	if s.provider != "" && strings.ToLower(r.Agent) != s.provider {
 		return false
 	}
 	if s.loc != "" && r.Location != s.loc {

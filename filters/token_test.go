@@ -251,9 +251,9 @@ func TestSelect(t *testing.T) {
 // TestDynamicProviders checks that a word is a provider exactly when the
 // scan has a record of that provider.
 func TestDynamicProviders(t *testing.T) {
-	named := &pipeline.Record{ID: "claude:cursor", Name: "cursor", Provider: "claude", Kind: pipeline.KindUserAgent}
-	cursor := &pipeline.Record{ID: "cursor:review", Name: "review", Provider: "Cursor", Kind: pipeline.KindWorkspaceAgent}
-	other := &pipeline.Record{ID: "claude:review", Name: "review", Provider: "claude", Kind: pipeline.KindUserAgent}
+	named := &pipeline.Record{ID: "claude:cursor", Name: "cursor", Agent: "claude", Kind: pipeline.KindUserAgent}
+	cursor := &pipeline.Record{ID: "cursor:review", Name: "review", Agent: "Cursor", Kind: pipeline.KindWorkspaceAgent}
+	other := &pipeline.Record{ID: "claude:review", Name: "review", Agent: "claude", Kind: pipeline.KindUserAgent}
 
 	tests := []struct {
 		name    string

@@ -182,13 +182,13 @@ func resolveSources(snap *pipeline.Snapshot, sources []string) ([]*pipeline.Reco
 	providers := map[string]string{} // lower-cased -> as written
 	var roots []string
 	for _, r := range snap.Roots {
-		providers[strings.ToLower(r.Provider)] = r.Provider
+		providers[strings.ToLower(r.Agent)] = r.Agent
 		if r.Type != pipeline.TypeCommand {
 			roots = append(roots, r.Path)
 		}
 	}
 	for _, r := range skills {
-		providers[strings.ToLower(r.Provider)] = r.Provider
+		providers[strings.ToLower(r.Agent)] = r.Agent
 	}
 	chosen := map[*pipeline.Record]bool{}
 	var problems []string
@@ -205,7 +205,7 @@ func resolveSources(snap *pipeline.Snapshot, sources []string) ([]*pipeline.Reco
 			continue
 		case providers[strings.ToLower(src)] != "":
 			for _, r := range skills {
-				if strings.EqualFold(r.Provider, src) {
+				if strings.EqualFold(r.Agent, src) {
 					pick(r)
 				}
 			}

@@ -55,9 +55,9 @@ func askSkills(t *testing.T) ([]*pipeline.Record, *pipeline.Snapshot) {
 		spec("codex", "review", "Read every hunk twice."),
 		spec("claude", "deploy", "Deploy with make ship."))
 	roots := []pipeline.RootReport{
-		{Root: pipeline.Root{Path: recs[0].Root, Provider: "claude"}, Exists: true, Skills: 2},
-		{Root: pipeline.Root{Path: recs[1].Root, Provider: "codex"}, Exists: true, Skills: 2},
-		{Root: pipeline.Root{Path: filepath.Join(t.TempDir(), "gemini"), Provider: "gemini"}, Exists: false},
+		{Root: pipeline.Root{Path: recs[0].Root, Agent: "claude"}, Exists: true, Skills: 2},
+		{Root: pipeline.Root{Path: recs[1].Root, Agent: "codex"}, Exists: true, Skills: 2},
+		{Root: pipeline.Root{Path: filepath.Join(t.TempDir(), "gemini"), Agent: "gemini"}, Exists: false},
 	}
 	return recs, pipeline.NewSnapshot(recs, recs, nil, roots, nil)
 }

@@ -170,7 +170,7 @@ func newPlan(recs []*pipeline.Record) *plan {
 	var last groupKey
 	g := -1
 	for i, r := range recs {
-		k := groupKey{provider: r.Provider}
+		k := groupKey{provider: r.Agent}
 		if r.Plugin != nil {
 			k.plugin, k.marketplace = r.Plugin.Plugin, r.Plugin.Marketplace
 		}

@@ -81,7 +81,7 @@ func machineSkills(n int) []*pipeline.Record {
 			for k := 0; b.Len() < 40+(i*97+g*31)%260; k++ {
 				b.WriteString(" " + words[(i*7+k*13+g)%len(words)])
 			}
-			r := &pipeline.Record{Name: name, Description: strings.TrimSuffix(b.String(), ".") + ".", Provider: grp.provider, Location: grp.loc}
+			r := &pipeline.Record{Name: name, Description: strings.TrimSuffix(b.String(), ".") + ".", Agent: grp.provider, Location: grp.loc}
 			if grp.plugin != "" {
 				r.Name = grp.plugin + ":" + name
 				r.Plugin = &pipeline.PluginInfo{Plugin: grp.plugin, Marketplace: grp.market, Version: "1.0.0"}
@@ -98,7 +98,7 @@ func groupOf(r *pipeline.Record) string {
 	if r.Plugin != nil {
 		return "plugin " + r.Plugin.Plugin + "@" + r.Plugin.Marketplace
 	}
-	return "provider " + r.Provider
+	return "provider " + r.Agent
 }
 
 // listedNames returns the <name> entries of a description, in order.
@@ -551,7 +551,7 @@ func TestEscapedLen(t *testing.T) {
 		if got := escapedLen(s); got != want {
 			t.Errorf("escapedLen(%q) = %d, want %d", s, got, want)
 		}
-		r := &pipeline.Record{ID: "codex:" + s, Description: s, Provider: "codex", Location: pipeline.LocationUser}
+		r := &pipeline.Record{ID: "codex:" + s, Description: s, Agent: "codex", Location: pipeline.LocationUser}
 		var b strings.Builder
 		writeEntry(&b, r)
 		if got, want := entryLen(r), utf8.RuneCountInString(b.String()); got != want {

@@ -55,7 +55,7 @@ func writeEntry(b *strings.Builder, r *pipeline.Record) {
 	b.WriteString(entryDescription)
 	escape(b, r.Description)
 	b.WriteString(entryProvider)
-	escape(b, r.Provider)
+	escape(b, r.Agent)
 	b.WriteString(entryLocation)
 	escape(b, string(r.Location))
 	b.WriteString(entryEnd)
@@ -64,7 +64,7 @@ func writeEntry(b *strings.Builder, r *pipeline.Record) {
 // entryLen is the length in characters of r's <skill> entry.
 func entryLen(r *pipeline.Record) int {
 	return len(entryName+entryDescription+entryProvider+entryLocation+entryEnd) +
-		escapedLen(r.ID) + escapedLen(r.Description) + escapedLen(r.Provider) + escapedLen(string(r.Location))
+		escapedLen(r.ID) + escapedLen(r.Description) + escapedLen(r.Agent) + escapedLen(string(r.Location))
 }
 
 // escapedLen is the length in characters of s once escaped, counted as

@@ -92,7 +92,7 @@ func makeRecords(t *testing.T, base string, specs ...skillSpec) []*pipeline.Reco
 			t.Fatal(err)
 		}
 		recs = append(recs, &pipeline.Record{
-			Name: s.name, Description: s.desc, Provider: s.provider, Location: loc,
+			Name: s.name, Description: s.desc, Agent: s.provider, Location: loc,
 			Root: filepath.Dir(dir), Dir: dir, File: file, RealDir: dir,
 			Plugin: s.plugin, Size: st.Size(), ModTime: st.ModTime(),
 		})

@@ -53,7 +53,7 @@ func newHiddenFixture(t *testing.T) hiddenFixture {
 	command := func(provider string, loc pipeline.Location, name, body string, p *pipeline.PluginInfo) *pipeline.Record {
 		file := filepath.Join(base, "commands", provider, string(loc), strings.ReplaceAll(name, ":", "_")+".md")
 		writeFile(t, file, []byte(body))
-		return &pipeline.Record{Type: pipeline.TypeCommand, Name: name, Description: name, Provider: provider,
+		return &pipeline.Record{Type: pipeline.TypeCommand, Name: name, Description: name, Agent: provider,
 			Location: loc, Dir: filepath.Dir(file), File: file, RealDir: filepath.Dir(file), Plugin: p}
 	}
 	commands := []*pipeline.Record{

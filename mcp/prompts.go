@@ -21,7 +21,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/providers/skillmd"
+	"github.com/ccski/ccski/skillmd"
 )
 
 // PromptArgument is the name of the one argument every prompt takes: the
@@ -121,7 +121,7 @@ func (s *Server) syncPrompts(snap *pipeline.Snapshot) bool {
 // promptSignature sums up everything a prompt shows and reads.
 func promptSignature(r *pipeline.Record) string {
 	handoffs, _ := json.Marshal(r.Handoffs)
-	return strings.Join([]string{r.ID, string(r.Type), r.File, r.Provider, r.Description, r.ArgumentHint,
+	return strings.Join([]string{r.ID, string(r.Type), r.File, r.Agent, r.Description, r.ArgumentHint,
 		string(handoffs), strconv.FormatInt(r.Size, 10), strconv.FormatInt(r.ModTime.UnixNano(), 10)}, "\x00")
 }
 
@@ -135,7 +135,7 @@ func promptOf(name string, r *pipeline.Record) *sdk.Prompt {
 	if typ == "" {
 		typ = pipeline.TypeSkill
 	}
-	meta := sdk.Meta{"file": r.File, "provider": r.Provider, "id": r.ID, "type": string(typ)}
+	meta := sdk.Meta{"file": r.File, "provider": r.Agent, "id": r.ID, "type": string(typ)}
 	if r.Handoffs != nil {
 		meta["handoffs"] = r.Handoffs
 	}

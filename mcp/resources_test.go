@@ -236,7 +236,7 @@ func TestResourceConfinement(t *testing.T) {
 	if err := os.Symlink(realDir, linkedDir); err != nil {
 		t.Skipf("symlinks unavailable: %v", err)
 	}
-	linked := &pipeline.Record{Name: "linked", Description: "Linked.", Provider: "agents", Location: pipeline.LocationUser,
+	linked := &pipeline.Record{Name: "linked", Description: "Linked.", Agent: "agents", Location: pipeline.LocationUser,
 		Dir: linkedDir, File: filepath.Join(linkedDir, "SKILL.md"), RealDir: realDir}
 	all := append(recs, linked)
 	pipeline.AssignIDs(all)

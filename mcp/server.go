@@ -389,7 +389,7 @@ func toolError(msg string) *sdk.CallToolResult {
 func LoadText(r *pipeline.Record, data []byte) string {
 	var b strings.Builder
 	b.Grow(len(data) + 256)
-	fmt.Fprintf(&b, "Loading: %s\nBase directory: %s\nProvider: %s\nLocation: %s\n", r.ID, r.Dir, r.Provider, r.Location)
+	fmt.Fprintf(&b, "Loading: %s\nBase directory: %s\nProvider: %s\nLocation: %s\n", r.ID, r.Dir, r.Agent, r.Location)
 	if r.Plugin != nil {
 		fmt.Fprintf(&b, "Plugin: %s@%s (%s)\n", r.Plugin.Plugin, r.Plugin.Marketplace, r.Plugin.Version)
 	}

@@ -203,7 +203,7 @@ func wantLoad(t *testing.T, r *pipeline.Record) string {
 	if r.Plugin != nil {
 		plugin = fmt.Sprintf("Plugin: %s@%s (%s)\n", r.Plugin.Plugin, r.Plugin.Marketplace, r.Plugin.Version)
 	}
-	return fmt.Sprintf("Loading: %s\nBase directory: %s\nProvider: %s\nLocation: %s\n%s\n", r.ID, r.Dir, r.Provider, r.Location, plugin) + string(data)
+	return fmt.Sprintf("Loading: %s\nBase directory: %s\nProvider: %s\nLocation: %s\n%s\n", r.ID, r.Dir, r.Agent, r.Location, plugin) + string(data)
 }
 
 func TestLoadText(t *testing.T) {

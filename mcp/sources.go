@@ -203,7 +203,7 @@ func Sources(snap *pipeline.Snapshot) SourcesOutput {
 		}
 	}
 	for _, r := range snap.Visible {
-		p := provider(r.Provider)
+		p := provider(r.Agent)
 		if r.IsCommand() {
 			p.Commands++
 		} else {

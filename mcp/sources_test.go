@@ -17,17 +17,17 @@ func TestSourcesTool(t *testing.T) {
 		skillSpec{provider: "codex", name: "pdf", desc: "Another PDF."},
 		skillSpec{provider: "codex", name: "review", desc: "Review."})
 	claudeRoot, codexRoot := recs[0].Root, recs[1].Root
-	cmd := &pipeline.Record{Type: pipeline.TypeCommand, Name: "deploy", Provider: "claude", Location: pipeline.LocationUser,
+	cmd := &pipeline.Record{Type: pipeline.TypeCommand, Name: "deploy", Agent: "claude", Location: pipeline.LocationUser,
 		File: filepath.Join(base, "commands", "deploy.md")}
 	all := append(append([]*pipeline.Record{}, recs...), cmd)
 	pipeline.AssignIDs(all)
 	visible := []*pipeline.Record{recs[0], recs[2], cmd} // codex:pdf is hidden by the claude copy
 	roots := []pipeline.RootReport{
-		{Root: pipeline.Root{Path: claudeRoot, Provider: "claude", Source: "claude", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent}, Exists: true, Skills: 1},
-		{Root: pipeline.Root{Path: codexRoot, Provider: "codex", Source: "codex", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent}, Exists: true, Skills: 2},
-		{Root: pipeline.Root{Path: filepath.Join(base, "empty"), Provider: "gemini", Source: "agents", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent}, Exists: true},
-		{Root: pipeline.Root{Path: filepath.Join(base, "nowhere"), Provider: "codex", Source: "codex", Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent}, Exists: false},
-		{Root: pipeline.Root{Path: filepath.Join(base, "commands"), Provider: "claude", Source: "commands", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Type: pipeline.TypeCommand}, Exists: true, Skills: 1},
+		{Root: pipeline.Root{Path: claudeRoot, Agent: "claude", Provider: "claude", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent}, Exists: true, Skills: 1},
+		{Root: pipeline.Root{Path: codexRoot, Agent: "codex", Provider: "codex", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent}, Exists: true, Skills: 2},
+		{Root: pipeline.Root{Path: filepath.Join(base, "empty"), Agent: "gemini", Provider: "agents", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent}, Exists: true},
+		{Root: pipeline.Root{Path: filepath.Join(base, "nowhere"), Agent: "codex", Provider: "codex", Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent}, Exists: false},
+		{Root: pipeline.Root{Path: filepath.Join(base, "commands"), Agent: "claude", Provider: "commands", Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Type: pipeline.TypeCommand}, Exists: true, Skills: 1},
 	}
 	diags := []pipeline.Diagnostic{
 		{Severity: pipeline.SeverityError, Code: "x", Path: filepath.Join(codexRoot, "broken", "SKILL.md"), Message: "bad"},
@@ -51,7 +51,7 @@ func TestSourcesTool(t *testing.T) {
 			wantStatus := []string{StatusOK, StatusOK, StatusEmpty, StatusMissing, StatusOK}
 			wantType := []pipeline.Type{"skill", "skill", "skill", "skill", "command"}
 			for i, r := range got.Roots {
-				if r.Path != roots[i].Path || r.Provider != roots[i].Provider || r.Exists != roots[i].Exists ||
+				if r.Path != roots[i].Path || r.Provider != roots[i].Agent || r.Exists != roots[i].Exists ||
 					r.Skills != roots[i].Skills || r.Status != wantStatus[i] || r.Type != wantType[i] || r.Kind != roots[i].Kind {
 					t.Errorf("root %d = %+v", i, r)
 				}
@@ -90,7 +90,7 @@ func TestSourcesNothingFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := func(dir string, exists bool) pipeline.RootReport {
-		return pipeline.RootReport{Root: pipeline.Root{Path: filepath.Join(base, dir), Provider: "claude",
+		return pipeline.RootReport{Root: pipeline.Root{Path: filepath.Join(base, dir), Agent: "claude",
 			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent}, Exists: exists}
 	}
 	hidden := makeRecords(t, base, skillSpec{provider: "codex", name: "x", desc: "X."})

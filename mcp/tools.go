@@ -17,8 +17,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/providers/skillmd"
 	"github.com/ccski/ccski/search"
+	"github.com/ccski/ccski/skillmd"
 )
 
 // The names of the optional tools. Tool names use only letters, digits,
@@ -125,7 +125,7 @@ type SkillInfo struct {
 }
 
 func skillInfo(r *pipeline.Record) SkillInfo {
-	return SkillInfo{ID: r.ID, Name: r.Name, Description: r.Description, Provider: r.Provider,
+	return SkillInfo{ID: r.ID, Name: r.Name, Description: r.Description, Provider: r.Agent,
 		Location: string(r.Location), Path: r.Dir, File: r.File}
 }
 

@@ -211,7 +211,7 @@ func TestSkillsList(t *testing.T) {
 				t.Fatalf("%d skills, want %d", len(all.Skills), len(recs))
 			}
 			for i, r := range recs { // priority order, every field
-				want := SkillInfo{ID: r.ID, Name: r.Name, Description: r.Description, Provider: r.Provider,
+				want := SkillInfo{ID: r.ID, Name: r.Name, Description: r.Description, Provider: r.Agent,
 					Location: string(r.Location), Path: r.Dir, File: r.File}
 				if got := all.Skills[i]; got != want {
 					t.Errorf("skill %d = %+v, want %+v", i, got, want)

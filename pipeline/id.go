@@ -9,12 +9,12 @@ import (
 // "<provider>:<name>", or "<provider>:@<plugin>:<skill>" for plugin skills.
 // Commands have a "/" before the name ("claude:/deploy"), so they never
 // collide with skills.
-func baseID(r *Record) string { return r.Provider + ":" + qualifiedName(r) }
+func baseID(r *Record) string { return r.Agent + ":" + qualifiedName(r) }
 
 // locatedID qualifies the base id with the location:
 // "<provider>@<location>:<name>".
 func locatedID(r *Record) string {
-	return r.Provider + "@" + string(r.Location) + ":" + qualifiedName(r)
+	return r.Agent + "@" + string(r.Location) + ":" + qualifiedName(r)
 }
 
 // qualifiedName is the name as it appears in ids.

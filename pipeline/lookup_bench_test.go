@@ -10,7 +10,7 @@ import (
 func benchSnapshot(n int) *Snapshot {
 	all := make([]*Record, n)
 	for i := range all {
-		all[i] = &Record{Name: fmt.Sprintf("skill-%d", i), Provider: "claude", Location: LocationUser}
+		all[i] = &Record{Name: fmt.Sprintf("skill-%d", i), Agent: "claude", Location: LocationUser}
 		if i%10 == 9 {
 			all[i].Name, all[i].Location = all[i-1].Name, LocationProject
 		}

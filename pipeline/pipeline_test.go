@@ -15,7 +15,7 @@ var examplePlugin = &PluginInfo{Plugin: "example-skills", Marketplace: "anthropi
 // r builds a record: provider, location and name, plus a plugin for
 // plugin-location records whose name has a "<plugin>:" prefix.
 func r(provider string, loc Location, name string) *Record {
-	rec := &Record{Provider: provider, Location: loc, Name: name, Description: "d"}
+	rec := &Record{Agent: provider, Location: loc, Name: name, Description: "d"}
 	if loc == LocationPlugin {
 		p := *examplePlugin
 		p.Plugin, _, _ = strings.Cut(name, ":")
@@ -289,9 +289,9 @@ func TestResolve(t *testing.T) {
 
 func TestResolveTierOrder(t *testing.T) {
 	// a's id equals b's full name equals c's short name.
-	a := &Record{ID: "x", Provider: "p", Name: "one", Location: LocationUser}
-	b := &Record{ID: "p:two", Provider: "p", Name: "x", Location: LocationUser}
-	c := &Record{ID: "p:three:x", Provider: "p", Name: "three:x", Location: LocationUser}
+	a := &Record{ID: "x", Agent: "p", Name: "one", Location: LocationUser}
+	b := &Record{ID: "p:two", Agent: "p", Name: "x", Location: LocationUser}
+	c := &Record{ID: "p:three:x", Agent: "p", Name: "three:x", Location: LocationUser}
 	for _, order := range [][]*Record{{a, b, c}, {c, b, a}, {b, c, a}} {
 		x := NewIndex(order)
 		if got, err := x.Resolve("X"); err != nil || got != a {
@@ -494,12 +494,12 @@ func TestRun(t *testing.T) {
 	stages := []Stage{
 		dropIf("location", "", func(rec *Record) bool { return rec.Location == LocationPlugin }),
 		reverse,
-		dropIf("provider", "", func(rec *Record) bool { return rec.Provider == "claude" }),
+		dropIf("provider", "", func(rec *Record) bool { return rec.Agent == "claude" }),
 		funcStage{"record", func(in []*Record) ([]*Record, []Drop) {
 			seenByThird = ids(in)
 			return in, nil
 		}},
-		dropIf("dedupe", "custom-stage", func(rec *Record) bool { return rec.Provider == "openclaw" }),
+		dropIf("dedupe", "custom-stage", func(rec *Record) bool { return rec.Agent == "openclaw" }),
 	}
 	out, dropped := Run(stages, slices.Clone(recs))
 

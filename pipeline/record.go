@@ -89,9 +89,12 @@ type Record struct {
 	// space folded to one space. A command without one has the first
 	// non-empty line of its body, leading '#' and spaces trimmed.
 	Description string
-	// Provider is the agent the skill belongs to: claude, codex, agents,
-	// gemini, openclaw, a dynamic ".<agent>" name, project or custom.
-	Provider string
+	// Agent is the agent label of the record: the agent it belongs to
+	// (claude, codex, agents, gemini, openclaw, a dynamic ".<agent>" name),
+	// or project or custom. Ids, filter tokens and JSON output call it the
+	// provider, as users see it; Root.Provider is the provider plugin that
+	// planned the record's root.
+	Agent string
 	// Location is project, user, plugin, custom or system.
 	Location Location
 	// Kind and Depth place the record's root in the priority order; Depth
@@ -198,11 +201,11 @@ func (r *Record) pluginLocalName() string {
 type Root struct {
 	// Path is the folder to scan.
 	Path string
-	// Provider is the provider name given to the records.
-	Provider string
-	// Source is the name of the provider plugin that planned this root
+	// Agent is the agent label given to the records (see Record.Agent).
+	Agent string
+	// Provider is the name of the provider plugin that planned this root
 	// (claude, codex, agents, marketplace, project, custom).
-	Source   string
+	Provider string
 	Location Location
 	Kind     Kind
 	Depth    int

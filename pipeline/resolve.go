@@ -90,12 +90,12 @@ func NewIndex(records []*Record) *Index {
 		add(1, r.Name, r)
 		add(1, baseID(r), r)
 		add(1, locatedID(r), r)
-		add(1, r.Provider+":"+r.Name, r)
+		add(1, r.Agent+":"+r.Name, r)
 		if r.Plugin != nil {
 			add(1, "@"+r.Name, r)
 		}
 		add(2, r.ShortName(), r)
-		add(2, r.Provider+":"+r.ShortName(), r)
+		add(2, r.Agent+":"+r.ShortName(), r)
 	}
 	return x
 }

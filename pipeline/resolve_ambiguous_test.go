@@ -11,10 +11,10 @@ import (
 // record it answers to, including those that match only by short name.
 func TestAmbiguousListsEveryMatch(t *testing.T) {
 	recs := []*Record{
-		{Name: "pdf", Provider: "claude", Location: LocationUser},
-		{Name: "pdf", Provider: "codex", Location: LocationUser},
-		{Name: "docs:pdf", Provider: "custom", Location: LocationCustom},
-		{Name: "pdf-tools", Provider: "agents", Location: LocationUser},
+		{Name: "pdf", Agent: "claude", Location: LocationUser},
+		{Name: "pdf", Agent: "codex", Location: LocationUser},
+		{Name: "docs:pdf", Agent: "custom", Location: LocationCustom},
+		{Name: "pdf-tools", Agent: "agents", Location: LocationUser},
 	}
 	AssignIDs(recs)
 	_, err := NewIndex(recs).Resolve("PDF")

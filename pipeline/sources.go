@@ -82,7 +82,7 @@ func (s *Snapshot) Sources(kind Type) SourcesReport {
 		if kind != "" && t != kind {
 			continue
 		}
-		out.Roots = append(out.Roots, SourceRoot{Path: r.Path, Type: t, Provider: r.Provider, Source: r.Source,
+		out.Roots = append(out.Roots, SourceRoot{Path: r.Path, Type: t, Provider: r.Agent, Source: r.Provider,
 			Location: r.Location, Kind: r.Kind, Exists: r.Exists, Skills: r.Skills, Plugin: r.Plugin})
 	}
 	for _, d := range s.Drops {
@@ -123,8 +123,8 @@ func precedenceRules(roots []RootReport, kind Type) []PrecedenceRule {
 			index[*r.Precedence] = i
 			out = append(out, PrecedenceRule{Providers: []string{}, Precedence: *r.Precedence, Rule: r.Precedence.Rule()})
 		}
-		if !slices.Contains(out[i].Providers, r.Provider) {
-			out[i].Providers = append(out[i].Providers, r.Provider)
+		if !slices.Contains(out[i].Providers, r.Agent) {
+			out[i].Providers = append(out[i].Providers, r.Agent)
 		}
 	}
 	for _, r := range out {

@@ -33,12 +33,12 @@ func TestSnapshotSources(t *testing.T) {
 	cmdRec := &Record{ID: "claude:/deploy", Type: TypeCommand, File: "/u/commands/deploy.md"}
 	cmdCopy := &Record{ID: "claude@user:/deploy", Type: TypeCommand, File: "/h/commands/deploy.md"}
 	roots := []RootReport{
-		{Root: Root{Path: "/u", Provider: "claude", Source: "claude", Location: LocationUser, Kind: KindUserAgent,
+		{Root: Root{Path: "/u", Agent: "claude", Provider: "claude", Location: LocationUser, Kind: KindUserAgent,
 			Precedence: personal}, Exists: true, Skills: 1},
-		{Root: Root{Path: "/c", Provider: "codex", Source: "codex", Location: LocationUser, Kind: KindUserAgent, Type: TypeSkill,
+		{Root: Root{Path: "/c", Agent: "codex", Provider: "codex", Location: LocationUser, Kind: KindUserAgent, Type: TypeSkill,
 			Precedence: repo}, Exists: true, Skills: 1},
-		{Root: Root{Path: "/s", Provider: "codex", Source: "codex", Location: LocationSystem, Kind: KindSystem}, Exists: true},
-		{Root: Root{Path: "/u/commands", Provider: "claude", Source: "commands", Location: LocationUser, Kind: KindUserAgent, Type: TypeCommand,
+		{Root: Root{Path: "/s", Agent: "codex", Provider: "codex", Location: LocationSystem, Kind: KindSystem}, Exists: true},
+		{Root: Root{Path: "/u/commands", Agent: "claude", Provider: "commands", Location: LocationUser, Kind: KindUserAgent, Type: TypeCommand,
 			Plugin: &PluginInfo{Plugin: "p", Marketplace: "m", Version: "1"}, Precedence: &personalToo}, Exists: false, Skills: 2},
 	}
 	drops := []Drop{

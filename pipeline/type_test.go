@@ -12,9 +12,9 @@ import (
 // the same name get distinct ids and dedupe keys, and that both resolve.
 func TestCommandsNeverCollideWithSkills(t *testing.T) {
 	recs := []*Record{
-		{Name: "deploy", Provider: "claude", Location: LocationUser},
-		{Name: "deploy", Provider: "claude", Location: LocationUser, Type: TypeCommand},
-		{Name: "example:review", Provider: "claude", Location: LocationPlugin, Type: TypeCommand, Plugin: &PluginInfo{Plugin: "example"}},
+		{Name: "deploy", Agent: "claude", Location: LocationUser},
+		{Name: "deploy", Agent: "claude", Location: LocationUser, Type: TypeCommand},
+		{Name: "example:review", Agent: "claude", Location: LocationPlugin, Type: TypeCommand, Plugin: &PluginInfo{Plugin: "example"}},
 	}
 	AssignIDs(recs)
 	got := []string{recs[0].ID, recs[1].ID, recs[2].ID}
@@ -85,10 +85,10 @@ func TestDedupeKeys(t *testing.T) {
 // and that ResolveSkill never answers with a command.
 func TestSnapshotSkillsAndCommands(t *testing.T) {
 	recs := []*Record{
-		{Name: "deploy", Provider: "claude", Location: LocationUser, Type: TypeCommand},
-		{Name: "pdf", Provider: "claude", Location: LocationUser},
-		{Name: "review", Provider: "claude", Location: LocationUser, Type: TypeCommand},
-		{Name: "deploy", Provider: "codex", Location: LocationUser},
+		{Name: "deploy", Agent: "claude", Location: LocationUser, Type: TypeCommand},
+		{Name: "pdf", Agent: "claude", Location: LocationUser},
+		{Name: "review", Agent: "claude", Location: LocationUser, Type: TypeCommand},
+		{Name: "deploy", Agent: "codex", Location: LocationUser},
 	}
 	AssignIDs(recs)
 	snap := NewSnapshot(recs, recs, nil, nil, nil)
@@ -143,8 +143,8 @@ func TestSnapshotSkillsAndCommands(t *testing.T) {
 // TestByID checks exact-id lookup over every discovered record.
 func TestByID(t *testing.T) {
 	recs := []*Record{
-		{Name: "pdf", Provider: "claude", Location: LocationUser},
-		{Name: "pdf", Provider: "claude", Location: LocationProject},
+		{Name: "pdf", Agent: "claude", Location: LocationUser},
+		{Name: "pdf", Agent: "claude", Location: LocationProject},
 	}
 	AssignIDs(recs)
 	s := NewSnapshot(recs, recs[:1], nil, nil, nil)

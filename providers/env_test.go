@@ -282,7 +282,7 @@ func TestResolveHomes(t *testing.T) {
 }
 
 func TestWorkspaceRoots(t *testing.T) {
-	tmpl := pipeline.Root{Path: "/ignored", Provider: "claude", Source: "claude",
+	tmpl := pipeline.Root{Path: "/ignored", Agent: "claude", Provider: "claude",
 		Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, Depth: 7, Prefix: "p", Optional: true}
 	tests := []struct {
 		name string
@@ -295,11 +295,11 @@ func TestWorkspaceRoots(t *testing.T) {
 			dirs: []string{"/r/a/b", "/r/a", "/r"},
 			sub:  filepath.Join(".claude", "skills"),
 			want: []pipeline.Root{
-				{Path: "/r/a/b/.claude/skills", Provider: "claude", Source: "claude", Location: pipeline.LocationProject,
+				{Path: "/r/a/b/.claude/skills", Agent: "claude", Provider: "claude", Location: pipeline.LocationProject,
 					Kind: pipeline.KindWorkspaceAgent, Depth: 0, Prefix: "p", Optional: true},
-				{Path: "/r/a/.claude/skills", Provider: "claude", Source: "claude", Location: pipeline.LocationProject,
+				{Path: "/r/a/.claude/skills", Agent: "claude", Provider: "claude", Location: pipeline.LocationProject,
 					Kind: pipeline.KindWorkspaceAgent, Depth: 1, Prefix: "p", Optional: true},
-				{Path: "/r/.claude/skills", Provider: "claude", Source: "claude", Location: pipeline.LocationProject,
+				{Path: "/r/.claude/skills", Agent: "claude", Provider: "claude", Location: pipeline.LocationProject,
 					Kind: pipeline.KindWorkspaceAgent, Depth: 2, Prefix: "p", Optional: true},
 			},
 		},
@@ -308,7 +308,7 @@ func TestWorkspaceRoots(t *testing.T) {
 			dirs: []string{"/w"},
 			sub:  "skills",
 			want: []pipeline.Root{
-				{Path: "/w/skills", Provider: "claude", Source: "claude", Location: pipeline.LocationProject,
+				{Path: "/w/skills", Agent: "claude", Provider: "claude", Location: pipeline.LocationProject,
 					Kind: pipeline.KindWorkspaceAgent, Depth: 0, Prefix: "p", Optional: true},
 			},
 		},

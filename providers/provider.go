@@ -1,7 +1,7 @@
 // Package providers defines how ccski finds skill roots. A provider knows
 // where one kind of agent keeps its skills and returns those places as
 // roots; it never reads skills and never filters. The scanner (package
-// providers/scan) reads the roots, and the pipeline decides what is shown.
+// package scan) reads the roots, and the pipeline decides what is shown.
 //
 // Each provider lives in its own sub-package and is listed once, in
 // Builtin. A provider decodes and validates its own options strictly.

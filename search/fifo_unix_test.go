@@ -19,7 +19,7 @@ func TestFIFOBodyNeverBlocks(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	recs := []*pipeline.Record{{Name: "pipe", Provider: "claude", Description: "A named pipe.", File: fifo}}
+	recs := []*pipeline.Record{{Name: "pipe", Agent: "claude", Description: "A named pipe.", File: fifo}}
 	pipeline.AssignIDs(recs)
 	done := make(chan []Hit, 2)
 	go func() {

@@ -20,7 +20,7 @@ import (
 	"github.com/agnivade/levenshtein"
 
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/providers/skillmd"
+	"github.com/ccski/ccski/skillmd"
 )
 
 // MaxBody caps how much of each SKILL.md a content search reads, in bytes:

@@ -26,10 +26,10 @@ func records(t *testing.T) []*pipeline.Record {
 		return p
 	}
 	recs := []*pipeline.Record{
-		{Name: "pdf", Provider: "claude", Description: "Extract text and tables from PDF files.", File: body("pdf", "Use pdftotext for layout.\n")},
-		{Name: "pdf-forms", Provider: "codex", Description: "Fill PDF forms.", File: body("pdf-forms", "Forms need fields.\n")},
-		{Name: "commit-message", Provider: "agents", Description: "Write a commit message from the staged diff.", File: body("commit-message", "Run git diff --staged first.\n")},
-		{Name: "example-skills:xlsx", Provider: "claude", Plugin: &pipeline.PluginInfo{Plugin: "example-skills"}, Description: "Spreadsheets: formulas and charts.", File: body("xlsx", "Charts are built with the chart API; the 文档 layer too.\n")},
+		{Name: "pdf", Agent: "claude", Description: "Extract text and tables from PDF files.", File: body("pdf", "Use pdftotext for layout.\n")},
+		{Name: "pdf-forms", Agent: "codex", Description: "Fill PDF forms.", File: body("pdf-forms", "Forms need fields.\n")},
+		{Name: "commit-message", Agent: "agents", Description: "Write a commit message from the staged diff.", File: body("commit-message", "Run git diff --staged first.\n")},
+		{Name: "example-skills:xlsx", Agent: "claude", Plugin: &pipeline.PluginInfo{Plugin: "example-skills"}, Description: "Spreadsheets: formulas and charts.", File: body("xlsx", "Charts are built with the chart API; the 文档 layer too.\n")},
 	}
 	pipeline.AssignIDs(recs)
 	return recs
@@ -146,7 +146,7 @@ func TestScores(t *testing.T) {
 // snippets of the hits returned.
 func TestMetadataMatchReadsNoBody(t *testing.T) {
 	recs := records(t)[:2] // claude:pdf, codex:pdf-forms
-	gone := &pipeline.Record{Name: "pdf-merge", Provider: "claude", Description: "Merge PDF files.",
+	gone := &pipeline.Record{Name: "pdf-merge", Agent: "claude", Description: "Merge PDF files.",
 		File: filepath.Join(t.TempDir(), "missing", "SKILL.md")}
 	recs = append(recs, gone)
 	pipeline.AssignIDs(recs)
@@ -246,7 +246,7 @@ func TestBodyCap(t *testing.T) {
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	recs := []*pipeline.Record{{Name: "big", Provider: "claude", Description: "d", File: file}}
+	recs := []*pipeline.Record{{Name: "big", Agent: "claude", Description: "d", File: file}}
 	pipeline.AssignIDs(recs)
 	if hits, _ := Rank(recs, "early", Options{Content: true}); len(hits) != 1 {
 		t.Errorf("early: %v, want the skill", ids(hits))
@@ -266,7 +266,7 @@ func TestBOMBody(t *testing.T) {
 	if err := os.WriteFile(file, []byte("\ufeffalpha beta"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	recs := []*pipeline.Record{{Name: "bom", Provider: "claude", File: file}}
+	recs := []*pipeline.Record{{Name: "bom", Agent: "claude", File: file}}
 	pipeline.AssignIDs(recs)
 	hits, _ := Rank(recs, "alpha", Options{Content: true})
 	if len(hits) != 1 || hits[0].Snippet != "alpha beta" {

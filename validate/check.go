@@ -12,7 +12,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/ccski/ccski/providers/skillmd"
+	"github.com/ccski/ccski/skillmd"
 )
 
 var bom = []byte("\ufeff")

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/scan"
 )
 
 // Target is one file to validate: a skill file (SKILL.md, a disabled
@@ -238,7 +238,7 @@ func walkFinding(d pipeline.Diagnostic) (Finding, bool) {
 }
 
 func customRoot(p string) pipeline.Root {
-	return pipeline.Root{Path: p, Provider: "custom", Source: "custom", Location: pipeline.LocationCustom,
+	return pipeline.Root{Path: p, Agent: "custom", Provider: "custom", Location: pipeline.LocationCustom,
 		Kind: pipeline.KindCustom}
 }
 
@@ -277,7 +277,7 @@ func DiscoveredTargets(snap *pipeline.Snapshot, kind Kind) []Target {
 			c.add(r.File, pipeline.TypeCommand)
 		case !r.IsCommand() && kind.Skills():
 			if c.add(r.File, pipeline.TypeSkill) {
-				c.targets[len(c.targets)-1].Key = r.Provider + "\x00" + r.Name
+				c.targets[len(c.targets)-1].Key = r.Agent + "\x00" + r.Name
 			}
 		}
 	}

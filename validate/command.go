@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ccski/ccski/providers/skillmd"
+	"github.com/ccski/ccski/skillmd"
 )
 
 // CommandKeys are the frontmatter keys Claude Code and Codex read in a

@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ccski/ccski/providers/skillmd"
+	"github.com/ccski/ccski/skillmd"
 )
 
 // Fix applies the safe, mechanical repairs to the content of a skill file

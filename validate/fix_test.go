@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ccski/ccski/providers/skillmd"
+	"github.com/ccski/ccski/skillmd"
 )
 
 func TestFix(t *testing.T) {

@@ -153,7 +153,7 @@ func TestParseKind(t *testing.T) {
 // a record (such as a shadowed copy).
 func TestDiscoveredTargets(t *testing.T) {
 	rec := func(typ pipeline.Type, file string) *pipeline.Record {
-		return &pipeline.Record{Type: typ, File: file, Name: filepath.Base(filepath.Dir(file)), Provider: "claude"}
+		return &pipeline.Record{Type: typ, File: file, Name: filepath.Base(filepath.Dir(file)), Agent: "claude"}
 	}
 	skill := rec("", "/h/.claude/skills/a/SKILL.md")
 	cmd := rec(pipeline.TypeCommand, "/w/.claude/commands/deploy.md")

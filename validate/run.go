@@ -13,7 +13,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/scan"
 )
 
 // Options control a validation run.

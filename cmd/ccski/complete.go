@@ -152,8 +152,8 @@ func (a *app) completeFilterTokens(cmd *cobra.Command, _ []string, toComplete st
 	providers := all.ProviderNames()
 	var plugins []string
 	for _, r := range l.snap.All {
-		if !slices.Contains(providers, r.Provider) {
-			providers = append(providers, r.Provider)
+		if !slices.Contains(providers, r.Agent) {
+			providers = append(providers, r.Agent)
 		}
 		if r.Plugin != nil && !slices.Contains(plugins, r.Plugin.Plugin) {
 			plugins = append(plugins, r.Plugin.Plugin)

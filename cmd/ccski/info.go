@@ -110,7 +110,7 @@ func renderInfo(a *app, r *pipeline.Record, hidden string, size int, content str
 	fmt.Fprintln(w)
 	field := func(k, v string) { fmt.Fprintf(w, "  %-11s %s\n", k+":", v) }
 	field("Name", r.Name)
-	field("Provider", r.Provider)
+	field("Provider", r.Agent)
 	field("Location", string(r.Location))
 	field("File", r.File)
 	field("Size", formatBytes(int64(size)))

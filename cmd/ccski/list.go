@@ -151,10 +151,10 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 	byProvider := map[string][]*pipeline.Record{}
 	var provs []string
 	for _, r := range recs {
-		if _, ok := byProvider[r.Provider]; !ok {
-			provs = append(provs, r.Provider)
+		if _, ok := byProvider[r.Agent]; !ok {
+			provs = append(provs, r.Agent)
 		}
-		byProvider[r.Provider] = append(byProvider[r.Provider], r)
+		byProvider[r.Agent] = append(byProvider[r.Agent], r)
 	}
 	sortProviders(provs)
 	wd := width(w)

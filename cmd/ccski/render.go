@@ -52,7 +52,7 @@ type recordJSON struct {
 
 func toJSON(r *pipeline.Record) recordJSON {
 	return recordJSON{
-		ID: r.ID, Type: r.Type.OrSkill(), Name: r.Name, Description: r.Description, Provider: r.Provider, Location: r.Location,
+		ID: r.ID, Type: r.Type.OrSkill(), Name: r.Name, Description: r.Description, Provider: r.Agent, Location: r.Location,
 		Path: r.Dir, File: r.File, Disabled: r.Disabled, HasReferences: r.HasReferences,
 		HasScripts: r.HasScripts, HasAssets: r.HasAssets, PluginInfo: r.Plugin,
 	}

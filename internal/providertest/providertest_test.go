@@ -122,7 +122,7 @@ func TestCheckNew(t *testing.T) {
 }
 
 func TestPlanHelpers(t *testing.T) {
-	roots := []pipeline.Root{{Path: "/a", Provider: "p"}}
+	roots := []pipeline.Root{{Path: "/a", Agent: "p"}}
 	diag := pipeline.Diagnostic{Code: "c"}
 	p := &fake{name: "p", plan: providers.Plan{Roots: roots, Diagnostics: []pipeline.Diagnostic{diag}}}
 	env := Env("/u", nil, "/w")
@@ -141,7 +141,7 @@ func TestPlanHelpers(t *testing.T) {
 		t.Errorf("PlanRoots with a diagnostic: failures %q", r.msgs)
 	}
 
-	r = record(t, func(tb testing.TB) { CheckRoots(tb, roots, []pipeline.Root{{Path: "/a", Provider: "p", Depth: 1}}) })
+	r = record(t, func(tb testing.TB) { CheckRoots(tb, roots, []pipeline.Root{{Path: "/a", Agent: "p", Depth: 1}}) })
 	if len(r.msgs) != 1 || !strings.Contains(r.msgs[0], "roots mismatch (-want +got)") || !strings.Contains(r.msgs[0], "Depth") {
 		t.Errorf("CheckRoots of different roots: failures %q", r.msgs)
 	}

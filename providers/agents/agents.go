@@ -111,7 +111,7 @@ func (a *Agents) Plan(_ context.Context, env providers.Env) (providers.Plan, err
 }
 
 func root(path, provider string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
-	return pipeline.Root{Path: path, Provider: provider, Source: "agents", Location: loc, Kind: kind,
+	return pipeline.Root{Path: path, Agent: provider, Provider: "agents", Location: loc, Kind: kind,
 		Depth: depth, Optional: true}
 }
 
@@ -134,7 +134,7 @@ func dynamic(dir string, loc pipeline.Location, kind pipeline.Kind, depth int) [
 		}
 		roots = append(roots, root(skills, strings.ToLower(n[1:]), loc, kind, depth))
 	}
-	sort.SliceStable(roots, func(i, j int) bool { return roots[i].Provider < roots[j].Provider })
+	sort.SliceStable(roots, func(i, j int) bool { return roots[i].Agent < roots[j].Agent })
 	return roots
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/scan"
 )
 
 func TestNew(t *testing.T) {
@@ -46,7 +46,7 @@ func TestPlanLayout(t *testing.T) {
 	abs := func(rel string) string { return filepath.Join(base, filepath.FromSlash(rel)) }
 	rule := providers.AgentsOrder.Default()
 	r := func(rel, provider string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
-		return pipeline.Root{Path: abs(rel), Provider: provider, Source: "agents", Location: loc, Kind: kind,
+		return pipeline.Root{Path: abs(rel), Agent: provider, Provider: "agents", Location: loc, Kind: kind,
 			Depth: depth, Optional: true, Precedence: rule}
 	}
 	const (
@@ -80,7 +80,7 @@ func TestPlanLayout(t *testing.T) {
 		r("home/.agents/skills", "agents", user, pipeline.KindUserShared, 0),
 		r("home/.agent/skills", "agents", user, pipeline.KindUserShared, 0))
 	for _, x := range dynamicOn {
-		if x.Provider != "cursor" && x.Provider != "roo" && x.Provider != "zed" {
+		if x.Agent != "cursor" && x.Agent != "roo" && x.Agent != "zed" {
 			dynamicOff = append(dynamicOff, x)
 		}
 	}
@@ -254,8 +254,8 @@ func TestDynamic(t *testing.T) {
 					rest = append(rest, r)
 					continue
 				}
-				got = append(got, dyn{r.Provider, providertest.Rel(t, base, r.Path), r.Location, r.Kind})
-				if r.Source != "agents" || !r.Optional || r.Depth != 0 {
+				got = append(got, dyn{r.Agent, providertest.Rel(t, base, r.Path), r.Location, r.Kind})
+				if r.Provider != "agents" || !r.Optional || r.Depth != 0 {
 					t.Errorf("dynamic root %+v: want Source agents, Optional, Depth 0", r)
 				}
 			}
@@ -331,7 +331,7 @@ func TestPlanScan(t *testing.T) {
 			}
 			var got []found
 			for _, r := range res.Records {
-				got = append(got, found{r.Name, r.Provider, r.Location, r.Kind})
+				got = append(got, found{r.Name, r.Agent, r.Location, r.Kind})
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("records mismatch (-want +got):\n%s", diff)

@@ -91,8 +91,8 @@ func TestLabelsCoverPlans(t *testing.T) {
 			t.Fatalf("%s: Plan: %v", e.Name, err)
 		}
 		for _, r := range plan.Roots {
-			if !slices.Contains(e.Labels, r.Provider) {
-				t.Errorf("%s plans root %s with provider %q, not one of its Labels %q", e.Name, r.Path, r.Provider, e.Labels)
+			if !slices.Contains(e.Labels, r.Agent) {
+				t.Errorf("%s plans root %s with provider %q, not one of its Labels %q", e.Name, r.Path, r.Agent, e.Labels)
 			}
 		}
 	}

@@ -54,11 +54,11 @@ func (c *Claude) Name() string { return "claude" }
 func (c *Claude) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	rule := env.ClaudeRule()
 	roots := providers.WorkspaceRoots(env, filepath.Join(".claude", "skills"), pipeline.Root{
-		Provider: "claude", Source: "claude", Location: pipeline.LocationProject,
+		Agent: "claude", Provider: "claude", Location: pipeline.LocationProject,
 		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: rule,
 	})
 	roots = append(roots, pipeline.Root{
-		Path: filepath.Join(env.ClaudeDir(), "skills"), Provider: "claude", Source: "claude",
+		Path: filepath.Join(env.ClaudeDir(), "skills"), Agent: "claude", Provider: "claude",
 		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: rule,
 	})
 	return providers.Plan{Roots: roots}, nil

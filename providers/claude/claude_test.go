@@ -10,7 +10,7 @@ import (
 	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/scan"
 )
 
 func TestNew(t *testing.T) {
@@ -35,13 +35,13 @@ func TestNew(t *testing.T) {
 var personal = providers.ClaudeOrder.Default()
 
 func wsRoot(path string, depth int) pipeline.Root {
-	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "claude", Source: "claude",
+	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "claude", Provider: "claude",
 		Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, Depth: depth, Optional: true,
 		Precedence: personal}
 }
 
 func userRoot(path string) pipeline.Root {
-	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "claude", Source: "claude",
+	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "claude", Provider: "claude",
 		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: personal}
 }
 
@@ -228,8 +228,8 @@ func TestPlanScan(t *testing.T) {
 			}
 			var got []found
 			for _, r := range res.Records {
-				if r.Provider != "claude" {
-					t.Errorf("record %s has provider %q", r.Name, r.Provider)
+				if r.Agent != "claude" {
+					t.Errorf("record %s has provider %q", r.Name, r.Agent)
 				}
 				got = append(got, found{r.Name, r.Location, r.Kind, r.Depth, providertest.Rel(t, base, r.Root)})
 			}

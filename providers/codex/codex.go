@@ -68,20 +68,20 @@ func (c *Codex) Name() string { return "codex" }
 func (c *Codex) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	rule := env.CodexRule()
 	roots := providers.WorkspaceRoots(env, filepath.Join(".codex", "skills"), pipeline.Root{
-		Provider: "codex", Source: "codex", Location: pipeline.LocationProject,
+		Agent: "codex", Provider: "codex", Location: pipeline.LocationProject,
 		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: rule,
 	})
 	user := filepath.Join(env.CodexDir(), "skills")
 	roots = append(roots, pipeline.Root{
-		Path: user, Provider: "codex", Source: "codex",
+		Path: user, Agent: "codex", Provider: "codex",
 		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: rule,
 	}, pipeline.Root{
-		Path: filepath.Join(user, SystemFolder), Provider: "codex", Source: "codex",
+		Path: filepath.Join(user, SystemFolder), Agent: "codex", Provider: "codex",
 		Location: pipeline.LocationSystem, Kind: pipeline.KindSystem, Optional: true,
 	})
 	for _, d := range c.opts.SystemDirs {
 		roots = append(roots, pipeline.Root{
-			Path: d, Provider: "codex", Source: "codex",
+			Path: d, Agent: "codex", Provider: "codex",
 			Location: pipeline.LocationSystem, Kind: pipeline.KindSystem, Optional: true,
 		})
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/scan"
 )
 
 func TestNew(t *testing.T) {
@@ -34,7 +34,7 @@ func TestNew(t *testing.T) {
 var repoFirst = providers.CodexOrder.Default()
 
 func root(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
-	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "codex", Source: "codex",
+	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "codex", Provider: "codex",
 		Location: loc, Kind: kind, Depth: depth, Optional: true}
 }
 
@@ -242,8 +242,8 @@ func TestPlanScan(t *testing.T) {
 			}
 			var got []found
 			for _, r := range res.Records {
-				if r.Provider != "codex" {
-					t.Errorf("record %s has provider %q", r.Name, r.Provider)
+				if r.Agent != "codex" {
+					t.Errorf("record %s has provider %q", r.Name, r.Agent)
 				}
 				if strings.Contains(r.Dir, SystemFolder) && filepath.Base(r.Root) != SystemFolder {
 					t.Errorf("bundled skill %s at %s was found by the walk of %s, not by its own root", r.Name, r.Dir, r.Root)

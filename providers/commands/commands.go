@@ -58,18 +58,18 @@ func (c *Commands) Plan(_ context.Context, env providers.Env) (providers.Plan, e
 	if c.opts.Claude {
 		rule := env.ClaudeRule()
 		roots = providers.WorkspaceRoots(env, filepath.Join(".claude", "commands"), pipeline.Root{
-			Provider: "claude", Source: "commands", Location: pipeline.LocationProject,
+			Agent: "claude", Provider: "commands", Location: pipeline.LocationProject,
 			Kind: pipeline.KindWorkspaceAgent, Optional: true, Type: pipeline.TypeCommand, Precedence: rule,
 		})
 		roots = append(roots, pipeline.Root{
-			Path: filepath.Join(env.ClaudeDir(), "commands"), Provider: "claude", Source: "commands",
+			Path: filepath.Join(env.ClaudeDir(), "commands"), Agent: "claude", Provider: "commands",
 			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Type: pipeline.TypeCommand,
 			Precedence: rule,
 		})
 	}
 	if c.opts.Codex {
 		roots = append(roots, pipeline.Root{
-			Path: filepath.Join(env.CodexDir(), "prompts"), Provider: "codex", Source: "commands",
+			Path: filepath.Join(env.CodexDir(), "prompts"), Agent: "codex", Provider: "commands",
 			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true,
 			Type: pipeline.TypeCommand, Flat: true, Precedence: env.CodexRule(),
 		})

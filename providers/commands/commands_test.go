@@ -10,7 +10,7 @@ import (
 	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/scan"
 )
 
 func TestNew(t *testing.T) {
@@ -39,12 +39,12 @@ func TestNew(t *testing.T) {
 }
 
 func claudeRoot(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
-	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "claude", Source: "commands", Location: loc,
+	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "claude", Provider: "commands", Location: loc,
 		Kind: kind, Depth: depth, Optional: true, Type: pipeline.TypeCommand, Precedence: providers.ClaudeOrder.Default()}
 }
 
 func codexRoot(path string) pipeline.Root {
-	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "codex", Source: "commands",
+	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "codex", Provider: "commands",
 		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Type: pipeline.TypeCommand, Flat: true,
 		Precedence: providers.CodexOrder.Default()}
 }
@@ -173,7 +173,7 @@ func TestPlanAndScan(t *testing.T) {
 				if !r.IsCommand() {
 					t.Errorf("%s is not a command", r.Name)
 				}
-				s := r.Provider + " " + string(r.Location) + " " + r.Name + ": " + r.Description
+				s := r.Agent + " " + string(r.Location) + " " + r.Name + ": " + r.Description
 				if r.ArgumentHint != "" {
 					s += " [" + r.ArgumentHint + "]"
 				}

@@ -80,7 +80,7 @@ func (c *Custom) Plan(_ context.Context, env providers.Env) (providers.Plan, err
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(env.Workspace, p)
 		}
-		roots = append(roots, pipeline.Root{Path: filepath.Clean(p), Provider: "custom", Source: "custom",
+		roots = append(roots, pipeline.Root{Path: filepath.Clean(p), Agent: "custom", Provider: "custom",
 			Location: pipeline.LocationCustom, Kind: pipeline.KindCustom, Prefix: d.scope})
 	}
 	return providers.Plan{Roots: roots}, nil

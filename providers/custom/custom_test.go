@@ -11,7 +11,7 @@ import (
 	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/scan"
 )
 
 func TestSplit(t *testing.T) {
@@ -77,7 +77,7 @@ func TestNew(t *testing.T) {
 }
 
 func root(path, prefix string) pipeline.Root {
-	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "custom", Source: "custom",
+	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "custom", Provider: "custom",
 		Location: pipeline.LocationCustom, Kind: pipeline.KindCustom, Prefix: prefix}
 }
 
@@ -178,8 +178,8 @@ func TestPlanScan(t *testing.T) {
 			rel := func(p string) string { return providertest.Rel(t, base, p) }
 			var got []rec
 			for _, r := range res.Records {
-				if r.Provider != "custom" {
-					t.Errorf("record %s has provider %q", r.Name, r.Provider)
+				if r.Agent != "custom" {
+					t.Errorf("record %s has provider %q", r.Name, r.Agent)
 				}
 				got = append(got, rec{r.Name, rel(r.Dir), r.Location, r.Kind, r.HasReferences})
 			}

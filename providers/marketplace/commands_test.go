@@ -13,7 +13,7 @@ import (
 func (h *harness) cmdRoot(key, version, path string) pipeline.Root {
 	plugin, market, _ := splitKey(key)
 	return pipeline.Root{
-		Path: h.abs(path), Provider: "claude", Source: "marketplace",
+		Path: h.abs(path), Agent: "claude", Provider: "marketplace",
 		Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: plugin,
 		Plugin: &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version},
 		Type:   pipeline.TypeCommand, Optional: true,

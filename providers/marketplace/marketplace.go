@@ -890,8 +890,8 @@ func (p *planner) planPlugin(in install) ([]pipeline.Root, bool) {
 	p.cmdSource[in.key] = l.cmds
 	base := pipeline.Root{
 		Path:     in.path,
-		Provider: providerLabel,
-		Source:   sourceLabel,
+		Agent:    providerLabel,
+		Provider: sourceLabel,
 		Location: pipeline.LocationPlugin,
 		Kind:     pipeline.KindPlugin,
 		Prefix:   in.plugin,
@@ -939,7 +939,7 @@ func (p *planner) pluginDir(in install, market *marketManifest, entry *marketEnt
 func (p *planner) planCommands(in install, skills pipeline.Root) []pipeline.Root {
 	var roots []pipeline.Root
 	for _, path := range p.commandPaths(in, p.cmdSource[in.key]) {
-		roots = append(roots, pipeline.Root{Path: path, Provider: providerLabel, Source: sourceLabel,
+		roots = append(roots, pipeline.Root{Path: path, Agent: providerLabel, Provider: sourceLabel,
 			Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: skills.Prefix, Plugin: skills.Plugin,
 			Type: pipeline.TypeCommand, Optional: true})
 	}

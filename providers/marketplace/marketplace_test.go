@@ -17,7 +17,7 @@ import (
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/scan"
 )
 
 // pluginsDir is the default plugins root, relative to the harness base.
@@ -116,7 +116,7 @@ func (h *harness) plan(options map[string]any) providers.Plan {
 func (h *harness) root(key, version, path string, skills ...string) pipeline.Root {
 	plugin, market, _ := splitKey(key)
 	return pipeline.Root{
-		Path: h.abs(path), Provider: "claude", Source: "marketplace",
+		Path: h.abs(path), Agent: "claude", Provider: "marketplace",
 		Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: plugin,
 		Plugin: &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version},
 		Skills: h.absAll(skills...),
@@ -128,7 +128,7 @@ func (h *harness) root(key, version, path string, skills ...string) pipeline.Roo
 func (h *harness) walked(key, version, skillsDir string) pipeline.Root {
 	plugin, market, _ := splitKey(key)
 	return pipeline.Root{
-		Path: h.abs(skillsDir), Provider: "claude", Source: "marketplace",
+		Path: h.abs(skillsDir), Agent: "claude", Provider: "marketplace",
 		Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: plugin,
 		Plugin: &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version},
 		Flat:   true,

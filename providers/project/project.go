@@ -39,7 +39,7 @@ func (p *Project) Plan(_ context.Context, env providers.Env) (providers.Plan, er
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(env.Workspace, d)
 		}
-		roots = append(roots, pipeline.Root{Path: filepath.Clean(d), Provider: "project", Source: "project",
+		roots = append(roots, pipeline.Root{Path: filepath.Clean(d), Agent: "project", Provider: "project",
 			Location: pipeline.LocationProject, Kind: pipeline.KindProject})
 	}
 	return providers.Plan{Roots: roots}, nil

@@ -11,7 +11,7 @@ import (
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/scan"
+	"github.com/ccski/ccski/scan"
 )
 
 func TestNew(t *testing.T) {
@@ -25,7 +25,7 @@ func TestNew(t *testing.T) {
 }
 
 func root(path string) pipeline.Root {
-	return pipeline.Root{Path: filepath.FromSlash(path), Provider: "project", Source: "project",
+	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "project", Provider: "project",
 		Location: pipeline.LocationProject, Kind: pipeline.KindProject}
 }
 
@@ -93,7 +93,7 @@ func TestPlanScan(t *testing.T) {
 	}
 	var got []rec
 	for _, r := range res.Records {
-		got = append(got, rec{r.Name, r.Provider, r.Location, r.Kind, r.Dir})
+		got = append(got, rec{r.Name, r.Agent, r.Location, r.Kind, r.Dir})
 	}
 	want := []rec{{"deploy", "project", pipeline.LocationProject, pipeline.KindProject, filepath.Join(ws, "team", "deploy")}}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -36,8 +36,8 @@ func TestDirsListsWatchableFolders(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := Scan(context.Background(), []pipeline.Root{
-		{Path: filepath.Join(base, "root"), Provider: "claude"},
-		{Path: filepath.Join(base, "plugin"), Provider: "claude", Skills: []string{"skills/d"}},
+		{Path: filepath.Join(base, "root"), Agent: "claude"},
+		{Path: filepath.Join(base, "plugin"), Agent: "claude", Skills: []string{"skills/d"}},
 	}, Options{})
 	got := slices.Clone(res.Dirs)
 	slices.Sort(got)
@@ -62,7 +62,7 @@ func TestListingCacheFollowsFolderTime(t *testing.T) {
 	base := t.TempDir()
 	testfs.Write(t, base, map[string]string{"root/cat/a/SKILL.md": "---\nname: a\ndescription: A.\n---\n"})
 	testfs.Age(t, base, time.Hour)
-	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Provider: "claude"}}
+	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Agent: "claude"}}
 	first := Scan(context.Background(), roots, Options{})
 	cat := filepath.Join(base, "root", "cat")
 	st, err := os.Stat(cat)
@@ -109,7 +109,7 @@ func TestRacyFilesAreReadAgain(t *testing.T) {
 	if err := os.Chtimes(file, now, now); err != nil {
 		t.Fatal(err)
 	}
-	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Provider: "claude"}}
+	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Agent: "claude"}}
 	first := Scan(context.Background(), roots, Options{})
 	if err := os.WriteFile(file, []byte("---\nname: a\ndescription: Z.\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestFIFONeverBlocks(t *testing.T) {
 	}
 	done := make(chan Result, 1)
 	go func() {
-		done <- Scan(context.Background(), []pipeline.Root{{Path: filepath.Join(base, "root"), Provider: "claude"}}, Options{})
+		done <- Scan(context.Background(), []pipeline.Root{{Path: filepath.Join(base, "root"), Agent: "claude"}}, Options{})
 	}()
 	select {
 	case res := <-done:
@@ -163,7 +163,7 @@ func TestMidWriteKeepsLastGoodReading(t *testing.T) {
 	base := t.TempDir()
 	testfs.Write(t, base, map[string]string{"root/a/SKILL.md": "---\nname: a\ndescription: Good.\n---\n"})
 	testfs.Age(t, base, time.Hour)
-	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Provider: "claude"}}
+	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Agent: "claude"}}
 	first := Scan(context.Background(), roots, Options{})
 	file := filepath.Join(base, "root", "a", "SKILL.md")
 	if err := os.WriteFile(file, nil, 0o644); err != nil { // truncated, as an editor does mid-write
@@ -200,7 +200,7 @@ func TestNoCacheGivesTheSameRecords(t *testing.T) {
 		"root/b/.SKILL.md":    "---\nname: b\ndescription: B.\n---\n",
 	})
 	testfs.Age(t, base, time.Hour)
-	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Provider: "claude"}}
+	roots := []pipeline.Root{{Path: filepath.Join(base, "root"), Agent: "claude"}}
 	with := Scan(context.Background(), roots, Options{})
 	without := Scan(context.Background(), roots, Options{NoCache: true})
 	if without.Cache != nil {

@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/providers/skillmd"
+	"github.com/ccski/ccski/skillmd"
 )
 
 // File names that mark a skill folder.
@@ -232,7 +232,7 @@ type walk struct {
 }
 
 func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, args ...any) pipeline.Diagnostic {
-	return pipeline.Diagnostic{Severity: sev, Code: code, Provider: root.Provider, Path: path,
+	return pipeline.Diagnostic{Severity: sev, Code: code, Provider: root.Agent, Path: path,
 		Message: fmt.Sprintf(format, args...)}
 }
 
@@ -913,7 +913,7 @@ func buildCommand(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Rec
 		Type:         pipeline.TypeCommand,
 		Name:         name,
 		Description:  e.command.Description,
-		Provider:     root.Provider,
+		Agent:        root.Agent,
 		Location:     root.Location,
 		Kind:         root.Kind,
 		Depth:        root.Depth,
@@ -968,7 +968,7 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 	return &pipeline.Record{
 		Name:          name,
 		Description:   skillmd.FoldSpace(e.front.Description),
-		Provider:      root.Provider,
+		Agent:         root.Agent,
 		Location:      root.Location,
 		Kind:          root.Kind,
 		Depth:         root.Depth,

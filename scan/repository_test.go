@@ -98,7 +98,7 @@ func TestCommandsOption(t *testing.T) {
 			if tt.chdir == "" {
 				path = filepath.Join(base, filepath.FromSlash(tt.root))
 			}
-			res := Scan(context.Background(), []pipeline.Root{{Path: path, Provider: "custom"}}, tt.opt)
+			res := Scan(context.Background(), []pipeline.Root{{Path: path, Agent: "custom"}}, tt.opt)
 			var got, diags []string
 			for _, r := range res.Records {
 				got = append(got, string(r.Type.OrSkill())+" "+r.Name+" "+rel(dir, r.File))

@@ -58,7 +58,7 @@ func summarize(base string, res Result) ([]rec, []dg, []rep) {
 	var recs []rec
 	for _, r := range res.Records {
 		x := rec{
-			Name: r.Name, Description: r.Description, Provider: r.Provider, Location: r.Location,
+			Name: r.Name, Description: r.Description, Provider: r.Agent, Location: r.Location,
 			Dir: rel(base, r.Dir), File: rel(base, r.File), RealDir: rel(base, r.RealDir), Root: rel(base, r.Root),
 			Disabled: r.Disabled, Refs: r.HasReferences, Scripts: r.HasScripts, Assets: r.HasAssets,
 			Plugin: r.Plugin,
@@ -81,7 +81,7 @@ func summarize(base string, res Result) ([]rec, []dg, []rep) {
 
 // root is a user-level claude root at base/path.
 func root(base, path string) pipeline.Root {
-	return pipeline.Root{Path: filepath.Join(base, filepath.FromSlash(path)), Provider: "claude", Source: "claude",
+	return pipeline.Root{Path: filepath.Join(base, filepath.FromSlash(path)), Agent: "claude", Provider: "claude",
 		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent}
 }
 
@@ -264,7 +264,7 @@ func TestScan(t *testing.T) {
 			},
 			roots: func(base string) []pipeline.Root {
 				r := root(base, "docs")
-				r.Prefix, r.Provider, r.Location, r.Kind = "docs", "custom", pipeline.LocationCustom, pipeline.KindCustom
+				r.Prefix, r.Agent, r.Location, r.Kind = "docs", "custom", pipeline.LocationCustom, pipeline.KindCustom
 				return []pipeline.Root{r}
 			},
 			want: []rec{
@@ -526,7 +526,7 @@ func checkDiagnostics(t *testing.T, roots []pipeline.Root, res Result) {
 	t.Helper()
 	providers := map[string]bool{}
 	for _, r := range roots {
-		providers[r.Provider] = true
+		providers[r.Agent] = true
 	}
 	for _, d := range res.Diagnostics {
 		if d.Message == "" || d.Path == "" || !providers[d.Provider] {

@@ -34,7 +34,7 @@ func TestFlatSkillRoot(t *testing.T) {
 	write("skills/off/.SKILL.md", skill("off", "a disabled skill"))
 	write("skills/notes/README.md", "not a skill")
 
-	root := pipeline.Root{Path: filepath.Join(base, "skills"), Provider: "claude", Flat: true,
+	root := pipeline.Root{Path: filepath.Join(base, "skills"), Agent: "claude", Flat: true,
 		Plugin: &pipeline.PluginInfo{Plugin: "p", Marketplace: "m", Version: "1"}}
 	res := Scan(context.Background(), []pipeline.Root{root}, DefaultOptions())
 	var got []string

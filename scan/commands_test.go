@@ -42,7 +42,7 @@ func summarizeCommands(t *testing.T, base string, res Result) []cmdRec {
 
 // cmdRoot is a command root at base/path.
 func cmdRoot(base, path string) pipeline.Root {
-	return pipeline.Root{Path: filepath.Join(base, filepath.FromSlash(path)), Provider: "claude", Source: "commands",
+	return pipeline.Root{Path: filepath.Join(base, filepath.FromSlash(path)), Agent: "claude", Provider: "commands",
 		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Type: pipeline.TypeCommand, Optional: true}
 }
 
@@ -106,7 +106,7 @@ func TestScanCommands(t *testing.T) {
 			},
 			roots: func(b string) []pipeline.Root {
 				r := cmdRoot(b, "cmds")
-				r.Flat, r.Provider = true, "codex"
+				r.Flat, r.Agent = true, "codex"
 				return []pipeline.Root{r}
 			},
 			want:    []cmdRec{cmdIn("", "top", "Top.")},

@@ -38,7 +38,7 @@ var hiddenTree = map[string]string{
 func TestHiddenOption(t *testing.T) {
 	base := testfs.TempDir(t)
 	testfs.Write(t, base, hiddenTree)
-	roots := []pipeline.Root{{Path: filepath.Join(base, "repo"), Provider: "custom"}}
+	roots := []pipeline.Root{{Path: filepath.Join(base, "repo"), Agent: "custom"}}
 	for _, tt := range []struct {
 		hidden bool
 		want   []string
@@ -68,7 +68,7 @@ func TestHiddenOptionSharesCache(t *testing.T) {
 	base := testfs.TempDir(t)
 	testfs.Write(t, base, hiddenTree)
 	testfs.Age(t, base, time.Hour)
-	roots := []pipeline.Root{{Path: filepath.Join(base, "repo"), Provider: "custom"}}
+	roots := []pipeline.Root{{Path: filepath.Join(base, "repo"), Agent: "custom"}}
 	first := Scan(context.Background(), roots, Options{})
 	second := Scan(context.Background(), roots, Options{Hidden: true, Cache: first.Cache})
 	third := Scan(context.Background(), roots, Options{Cache: second.Cache})
@@ -129,7 +129,7 @@ func TestHiddenBudget(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			base := testfs.TempDir(t)
 			testfs.Write(t, base, tt.tree)
-			res := Scan(context.Background(), []pipeline.Root{{Path: filepath.Join(base, "repo"), Provider: "custom"}},
+			res := Scan(context.Background(), []pipeline.Root{{Path: filepath.Join(base, "repo"), Agent: "custom"}},
 				Options{Hidden: true, MaxDirs: 100})
 			var got, diags []string
 			for _, r := range res.Records {
@@ -166,7 +166,7 @@ func TestSkippedFolders(t *testing.T) {
 	}
 	base := testfs.TempDir(t)
 	testfs.Write(t, base, tree)
-	roots := []pipeline.Root{{Path: filepath.Join(base, "repo"), Provider: "custom"}}
+	roots := []pipeline.Root{{Path: filepath.Join(base, "repo"), Agent: "custom"}}
 	for _, tt := range []struct {
 		hidden bool
 		want   []string
