@@ -486,10 +486,10 @@ func TestSourcesJSON(t *testing.T) {
 		}
 	}
 	for key, line := range map[diagKey]int{
-		{"invalid-yaml", "home/.claude/skills/bad-yaml/SKILL.md"}:               2,
-		{"missing-description", "home/.claude/skills/no-description/SKILL.md"}:  2,
+		{"yaml-syntax", "home/.claude/skills/bad-yaml/SKILL.md"}:                2,
+		{"description-missing", "home/.claude/skills/no-description/SKILL.md"}:  2,
 		{"invalid-utf8", "home/.agents/skills/utf8-bad/SKILL.md"}:               2,
-		{"invalid-yaml-recovered", "home/.claude/skills/use-when/SKILL.md"}:     3,
+		{"unquoted-colon", "home/.claude/skills/use-when/SKILL.md"}:             3,
 		{"byte-order-mark", "home/.agents/skills/bom-skill/SKILL.md"}:           1,
 		{"broken-symlink", "home/.codex/skills/cycle"}:                          0,
 		{"symlink-loop", "home/.agents/skills/loop/back"}:                       0,

@@ -43,7 +43,8 @@ func buildAndRun(m *testing.M) int {
 	if runtime.GOOS == "windows" {
 		binary += ".exe"
 	}
-	build := exec.Command("go", "build", "-o", binary, "../cmd/ccski")
+	// ccski_hold lets a test hold a skill load in flight (mcp/hold_ccskihold.go).
+	build := exec.Command("go", "build", "-tags", "ccski_hold", "-o", binary, "../cmd/ccski")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "building ccski: %v\n", err)

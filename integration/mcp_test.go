@@ -871,20 +871,17 @@ func TestMCPStdioStdinClose(t *testing.T) {
 	}
 }
 
-// slowCall is a tool call held in flight by a named pipe standing in for
-// a SKILL.md.
+// slowCall is a tool call held in flight: the binary is built with the
+// ccski_hold tag, so a load of a SKILL.md waits while <file>.hold exists.
 type slowCall struct {
-	want    string   // what the call must return
-	content []byte   // what to write into the pipe
-	pipe    *os.File // the pipe's write end, open once the server reads
-	done    chan error
+	want string // what the call must return
+	hold string // the file whose removal lets the call finish
+	done chan error
 }
 
-// startSlowCall replaces the SKILL.md of claude:xlsx with a named pipe,
-// after the server has listed the skill, and calls it: the call blocks
-// reading the pipe until finish writes the file's content. It returns once
-// the server has opened the pipe, that is, with the call in flight. The
-// server must run with --no-refresh: a rescan would block on the pipe too.
+// startSlowCall calls claude:xlsx, after the server has listed it, with
+// its SKILL.md held: it returns once the server is waiting in the load,
+// that is, with the call in flight, until finish lets it go.
 func startSlowCall(t *testing.T, ctx context.Context, m *machine.Machine, cs *sdk.ClientSession, stderr fmt.Stringer) *slowCall {
 	t.Helper()
 	var rec record
@@ -900,17 +897,11 @@ func startSlowCall(t *testing.T, ctx context.Context, m *machine.Machine, cs *sd
 	if _, ok := findEntry(entries, rec.ID); !ok {
 		t.Fatalf("%s not listed", rec.ID)
 	}
-	c := &slowCall{want: loadText(t, rec), done: make(chan error, 1)}
-	var err error
-	if c.content, err = os.ReadFile(rec.File); err != nil {
+	c := &slowCall{want: loadText(t, rec), hold: rec.File + ".hold", done: make(chan error, 1)}
+	if err := os.WriteFile(c.hold, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(rec.File); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(rec.File, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() { _ = os.Remove(c.hold) })
 	go func() {
 		text, err := loadSkill(ctx, cs, rec.ID)
 		if err == nil && text != c.want {
@@ -918,38 +909,24 @@ func startSlowCall(t *testing.T, ctx context.Context, m *machine.Machine, cs *sd
 		}
 		c.done <- err
 	}()
-	// Opening a pipe for writing returns once a reader has opened it.
-	opened := make(chan error, 1)
-	go func() {
-		f, err := os.OpenFile(rec.File, os.O_WRONLY, 0)
-		c.pipe = f
-		opened <- err
-	}()
-	select {
-	case err := <-opened:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatalf("the server never opened the pipe\nstderr:\n%s", stderr)
+	if !waitUntil(10*time.Second, func() bool { _, err := os.Stat(rec.File + ".held"); return err == nil }) {
+		t.Fatalf("the server never started the load\nstderr:\n%s", stderr)
 	}
-	t.Cleanup(func() { _ = c.pipe.Close() })
 	return c
 }
 
-// finish writes the content into the pipe and checks that the call in
-// flight returns it.
+// finish lets the held load go and checks that the call in flight
+// returns the file's content.
 func (c *slowCall) finish(t *testing.T, stderr fmt.Stringer) {
 	t.Helper()
 	select {
 	case err := <-c.done:
-		t.Fatalf("the call returned before the pipe was written: %v", err)
+		t.Fatalf("the call returned before it was let go: %v", err)
 	default:
 	}
-	if _, err := c.pipe.Write(c.content); err != nil {
+	if err := os.Remove(c.hold); err != nil {
 		t.Fatal(err)
 	}
-	_ = c.pipe.Close()
 	select {
 	case err := <-c.done:
 		if err != nil {

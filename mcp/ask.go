@@ -24,7 +24,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/skillmd"
 )
 
 // askRequestID names the sampling request in the input-request map.
@@ -73,7 +76,7 @@ func (s *Server) askTool() *sdk.Tool {
 	}
 	return &sdk.Tool{
 		Name:  ToolAsk,
-		Title: "Ask about skills",
+		Title: toolTitle(ToolAsk),
 		Description: "Answer a question from the skills of the named sources: their SKILL.md files (" + limitText + ") and the question " +
 			"go to this client's own model through MCP sampling, and its answer comes back. Sources are provider names " +
 			"(claude, codex, agents, custom, ...), absolute folders (a root listed by the sources tool, or any folder holding skills), " +
@@ -246,7 +249,7 @@ func resolveSources(snap *pipeline.Snapshot, sources []string) ([]*pipeline.Reco
 			}
 		}
 		msg := fmt.Sprintf("unknown source %q", src)
-		if sug := pipeline.SuggestNames(src, candidates, 3); len(sug) > 0 {
+		if sug := suggest.Names(src, candidates, 3); len(sug) > 0 {
 			msg += " (did you mean " + strings.Join(sug, ", ") + "?)"
 		}
 		problems = append(problems, msg)
@@ -294,14 +297,16 @@ func askContext(recs []*pipeline.Record, limit int, warn func(string, ...any)) (
 	var first *pipeline.Record // the first file left out
 	var firstText string
 	for _, r := range recs {
-		data, err := os.ReadFile(r.File)
+		data, more, err := safefile.ReadPrefix(r.File, skillmd.MaxSkillFile)
 		if err != nil {
 			warn("ask: skill unreadable", "id", r.ID, "file", r.File, "err", err)
 			continue
 		}
 		text := string(data)
 		n := utf8.RuneCountInString(text)
-		if limit > 0 && used+n > limit {
+		// A file over the cap is too large to send whole under any limit;
+		// its beginning can still be the one cut.
+		if more || limit > 0 && used+n > limit {
 			if first == nil {
 				first, firstText = r, text
 			}
@@ -314,7 +319,11 @@ func askContext(recs []*pipeline.Record, limit int, warn func(string, ...any)) (
 	if len(out.Skills) == 0 && first != nil {
 		out.Omitted = out.Omitted[1:] // first is the first omitted
 		out.Truncated = true
-		write(first, string([]rune(firstText)[:limit])+"\n[… cut here: the rest of this file is over the size cap]")
+		cut := []rune(firstText)
+		if limit > 0 && limit < len(cut) {
+			cut = cut[:limit]
+		}
+		write(first, string(cut)+"\n[… cut here: the rest of this file is over the size cap]")
 	}
 	if len(out.Omitted) > 0 {
 		fmt.Fprintf(&b, "Also in these sources but left out for size: %s.\n", strings.Join(out.Omitted, ", "))

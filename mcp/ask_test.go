@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/skillmd"
 )
 
 // stubModel is the client's model in the tests: it records every
@@ -241,5 +242,30 @@ func TestAskContextCap(t *testing.T) {
 				t.Error("the cut file was sent whole")
 			}
 		})
+	}
+}
+
+// TestAskContextSkipsRunawayFile: a SKILL.md over skillmd.MaxSkillFile is
+// never sent whole, even with no context cap: it is left out for size,
+// and only its beginning is cut in when nothing else fits.
+func TestAskContextSkipsRunawayFile(t *testing.T) {
+	recs := makeRecords(t, t.TempDir(),
+		skillSpec{provider: "claude", name: "huge", desc: "Runaway."},
+		skillSpec{provider: "claude", name: "small", desc: "Small."})
+	if err := os.Truncate(recs[0].File, skillmd.MaxSkillFile+1); err != nil {
+		t.Fatal(err)
+	}
+	text, out := askContext(recs, 0, func(string, ...any) {})
+	if !slices.Equal(out.Skills, []string{recs[1].ID}) || !slices.Equal(out.Omitted, []string{recs[0].ID}) || out.Truncated {
+		t.Errorf("skills %q, omitted %q, truncated %v; want the small one sent and the huge one left out",
+			out.Skills, out.Omitted, out.Truncated)
+	}
+	if len(text) > 1<<20 {
+		t.Errorf("the context is %d bytes", len(text))
+	}
+	text, out = askContext(recs[:1], 0, func(string, ...any) {})
+	if !out.Truncated || len(out.Skills) != 1 || len(text) > skillmd.MaxSkillFile+1024 ||
+		!strings.Contains(text, "[… cut here") {
+		t.Errorf("alone: %d bytes, %+v; want its first %d bytes, marked as cut", len(text), out, skillmd.MaxSkillFile)
 	}
 }

@@ -20,6 +20,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/skillmd"
 )
@@ -205,7 +207,7 @@ func unknownPrompt(name string, live map[string]promptEntry, why error) error {
 		names = append(names, n)
 	}
 	msg := fmt.Sprintf("unknown prompt %q", name)
-	if sug := pipeline.SuggestNames(name, names, 3); len(sug) > 0 {
+	if sug := suggest.Names(name, names, 3); len(sug) > 0 {
 		msg += "; did you mean " + strings.Join(sug, ", ") + "?"
 	} else if len(names) == 0 {
 		msg += "; this server has no prompts"
@@ -236,7 +238,11 @@ func (s *Server) renderPrompt(name string, r *pipeline.Record, args map[string]s
 		return nil, invalidParams(errInputTooLarge)
 	}
 	input := args[PromptArgument]
-	data, err := os.ReadFile(r.File)
+	limit := int64(skillmd.MaxSkillFile)
+	if r.Type == pipeline.TypeCommand {
+		limit = skillmd.MaxCommandSize // what discovery reads of a command
+	}
+	data, err := safefile.Read(r.File, limit)
 	if err != nil {
 		s.log.Error("prompt read failed", "prompt", name, "file", r.File, "err", err)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,

@@ -22,7 +22,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"mime"
 	"net/url"
@@ -34,6 +33,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -227,9 +227,12 @@ func (s *Server) readResource(_ context.Context, req *sdk.ReadResourceRequest) (
 		return nil, sdk.ResourceNotFoundError(uri)
 	case errors.Is(err, errOutside):
 		return nil, invalidParams(fmt.Sprintf("%s: %v; use a path inside it, such as references/<file>", uri, err))
-	case errors.As(err, &big):
+	case errors.As(err, &big) && big.size > 0:
 		return nil, invalidParams(fmt.Sprintf("%s: the file is %d bytes, over the %d KiB limit for skill resources; read it from disk instead",
 			uri, big.size, MaxResourceBytes>>10))
+	case errors.As(err, &big): // it grew while it was read
+		return nil, invalidParams(fmt.Sprintf("%s: the file is over the %d KiB limit for skill resources; read it from disk instead",
+			uri, MaxResourceBytes>>10))
 	case err != nil:
 		return nil, invalidParams(fmt.Sprintf("%s: %v", uri, err))
 	}
@@ -243,6 +246,8 @@ func (s *Server) readResource(_ context.Context, req *sdk.ReadResourceRequest) (
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{c}}, nil
 }
 
+// tooLargeError is the error for a file over MaxResourceBytes; size is 0
+// when the file grew past the cap while it was read.
 type tooLargeError struct{ size int64 }
 
 func (e *tooLargeError) Error() string { return fmt.Sprintf("file of %d bytes is too large", e.size) }
@@ -289,40 +294,31 @@ func readInSkill(r *pipeline.Record, rel string) ([]byte, error) {
 	if err != nil || !filepath.IsLocal(inside) {
 		return nil, errOutside
 	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, errors.New("the path is a folder: name a file inside it")
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errors.New("the path is not a regular file") // a FIFO would block
-	}
-	if st.Size() > MaxResourceBytes {
-		return nil, &tooLargeError{st.Size()}
-	}
 	root, err := os.OpenRoot(realDir)
 	if err != nil {
 		return nil, unwrapPath(err)
 	}
 	defer root.Close()
-	f, err := root.Open(inside)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, errOutside // os.Root refuses a path that escapes
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxResourceBytes+1))
-	if err != nil {
+	// The os.Root keeps the read inside even if a symlink changed since
+	// the check above; safefile refuses a FIFO or device without waiting.
+	data, err := safefile.ReadIn(root, inside, MaxResourceBytes)
+	var odd *safefile.NotRegularError
+	var big *safefile.TooLargeError
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.As(err, &big):
+		return nil, &tooLargeError{big.Size}
+	case errors.As(err, &odd) && odd.Mode.IsDir():
+		return nil, errors.New("the path is a folder: name a file inside it")
+	case errors.As(err, &odd):
+		return nil, fmt.Errorf("the path is a %s, not a regular file", safefile.Kind(odd.Mode))
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	case errors.Is(err, fs.ErrPermission):
 		return nil, unwrapPath(err)
 	}
-	if len(data) > MaxResourceBytes {
-		return nil, &tooLargeError{int64(len(data))}
-	}
-	return data, nil
+	return nil, errOutside // os.Root refuses a path that escapes
 }
 
 // mimeTypes maps the extensions skills commonly bundle to a MIME type, so

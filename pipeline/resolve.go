@@ -2,13 +2,9 @@ package pipeline
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/agnivade/levenshtein"
-	"github.com/sahilm/fuzzy"
+	"github.com/ccski/ccski/internal/suggest"
 )
 
 // NotFoundError is returned when no record matches a name.
@@ -59,17 +55,15 @@ type Index struct {
 	// tiers are searched in order: ids, then qualified and full names,
 	// then short names. The first tier with a match decides.
 	tiers [3]map[string][]*Record
-	// ids, lowerIDs and lowerNames (short name, name) are per record, in
-	// order, lower-cased once here for Suggest.
-	ids        []string
-	lowerIDs   []string
-	lowerNames [][2]string
+	// ids and names (short name, name) are per record, in order, for
+	// Suggest.
+	ids   []string
+	names [][2]string
 }
 
 // NewIndex builds the index for records, whose ids must be assigned.
 func NewIndex(records []*Record) *Index {
-	x := &Index{records: records, ids: make([]string, len(records)),
-		lowerIDs: make([]string, len(records)), lowerNames: make([][2]string, len(records))}
+	x := &Index{records: records, ids: make([]string, len(records)), names: make([][2]string, len(records))}
 	for i := range x.tiers {
 		x.tiers[i] = make(map[string][]*Record, len(records))
 	}
@@ -84,8 +78,7 @@ func NewIndex(records []*Record) *Index {
 	}
 	for i, r := range records {
 		x.ids[i] = r.ID
-		x.lowerIDs[i] = strings.ToLower(r.ID)
-		x.lowerNames[i] = [2]string{strings.ToLower(r.ShortName()), strings.ToLower(r.Name)}
+		x.names[i] = [2]string{r.ShortName(), r.Name}
 		add(0, r.ID, r)
 		add(1, r.Name, r)
 		add(1, baseID(r), r)
@@ -147,79 +140,9 @@ func (x *Index) match(name string) (*Record, error) {
 	return nil, &NotFoundError{Name: name}
 }
 
-// Suggest returns up to n ids close to name: first those that contain its
-// characters in order (fuzzy subsequence), then those within a small edit
-// distance of the id, the name or the short name. It ranks like
-// SuggestNames, over the ids in record order.
+// Suggest returns up to n ids close to name, ranked by suggest.Names: the
+// ids that hold its letters in order first, then those whose id, name or
+// short name it misspells or starts with.
 func (x *Index) Suggest(name string, n int) []string {
-	q := strings.ToLower(strings.TrimSpace(name))
-	if q == "" || n <= 0 {
-		return nil
-	}
-	return rankSuggestions(q, x.ids, x.lowerIDs, n, func(i int) int {
-		return min(levenshtein.ComputeDistance(q, x.lowerNames[i][0]),
-			levenshtein.ComputeDistance(q, x.lowerNames[i][1]),
-			levenshtein.ComputeDistance(q, x.lowerIDs[i]))
-	})
-}
-
-// SuggestNames returns up to n of names close to query, closest first:
-// those that contain its characters in order (fuzzy subsequence, best
-// match first), then those within a small edit distance (at most a third
-// of the query's length plus one, and at most 3), fewer edits first, ties
-// to the smaller name. Case and surrounding white space are ignored. It
-// returns nil for a blank query, n <= 0 or no names; names is not
-// modified.
-func SuggestNames(query string, names []string, n int) []string {
-	q := strings.ToLower(strings.TrimSpace(query))
-	if q == "" || n <= 0 || len(names) == 0 {
-		return nil
-	}
-	sorted := slices.Sorted(slices.Values(names))
-	lower := make([]string, len(sorted))
-	for i, s := range sorted {
-		lower[i] = strings.ToLower(s)
-	}
-	return rankSuggestions(q, sorted, lower, n, func(i int) int {
-		return levenshtein.ComputeDistance(q, lower[i])
-	})
-}
-
-// rankSuggestions returns up to n of names for the lower-cased query q.
-// lower holds names lower-cased, in the same order, and dist(i) is the edit
-// distance from q to candidate i. The first n fuzzy matches of q in lower
-// rank 0 to n-1 in match order (on equal scores, the earlier in names
-// first); a candidate within the edit limit ranks 10+dist(i). A name
-// keeps its best rank, and equal ranks go to the smaller name. The result
-// is never nil.
-func rankSuggestions(q string, names, lower []string, n int, dist func(i int) int) []string {
-	rank := map[string]int{}
-	note := func(name string, r int) {
-		if old, ok := rank[name]; !ok || r < old {
-			rank[name] = r
-		}
-	}
-	for i, m := range fuzzy.Find(q, lower) {
-		if i >= n {
-			break
-		}
-		note(names[m.Index], i) // ranks 0..n-1
-	}
-	limit := min(utf8.RuneCountInString(q)/3+1, 3)
-	for i := range names {
-		if d := dist(i); d <= limit {
-			note(names[i], 10+d)
-		}
-	}
-	out := make([]string, 0, len(rank))
-	for name := range rank {
-		out = append(out, name)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if rank[out[i]] != rank[out[j]] {
-			return rank[out[i]] < rank[out[j]]
-		}
-		return out[i] < out[j]
-	})
-	return out[:min(n, len(out))]
+	return suggest.NamesBy(name, x.ids, n, func(i int) []string { return x.names[i][:] })
 }

@@ -119,35 +119,3 @@ func TestDecode(t *testing.T) {
 		})
 	}
 }
-
-func TestDidYouMean(t *testing.T) {
-	tests := []struct {
-		name  string
-		key   string
-		valid []string
-		want  string
-	}{
-		{"one edit", "hom", []string{"home"}, `; did you mean "home"?`},
-		{"closest of several", "sytem_dirs", []string{"home", "system_dirs", "dynamic"}, `; did you mean "system_dirs"?`},
-		{"case-insensitive distance", "HOME", []string{"home"}, `; did you mean "home"?`},
-		{"the key itself is never suggested", "home", []string{"home"}, ""},
-		{"the key itself is skipped for the next closest", "home", []string{"home", "homes"}, `; did you mean "homes"?`},
-		{"no valid keys", "home", nil, ""},
-		{"short key: distance 2 is close", "abc", []string{"axy"}, `; did you mean "axy"?`},
-		{"short key: distance 3 is too far", "xyz", []string{"abc"}, ""},
-		{"two-letter key far from a long one", "ab", []string{"home"}, ""},
-		{"9 letters: distance 3 is close", "aaaaaaaaa", []string{"aaaaaabbb"}, `; did you mean "aaaaaabbb"?`},
-		{"9 letters: distance 4 is too far", "aaaaaaaaa", []string{"aaaaabbbb"}, ""},
-		{"12 letters: distance 4 is close", "aaaaaaaaaaaa", []string{"aaaaaaaabbbb"}, `; did you mean "aaaaaaaabbbb"?`},
-		{"12 letters: distance 5 is too far", "aaaaaaaaaaaa", []string{"aaaaaaabbbbb"}, ""},
-		{"ties break alphabetically", "hom", []string{"home", "homa"}, `; did you mean "homa"?`},
-		{"ties break alphabetically whatever the order", "hom", []string{"homa", "home"}, `; did you mean "homa"?`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := DidYouMean(tt.key, tt.valid); got != tt.want {
-				t.Errorf("DidYouMean(%q, %q) = %q, want %q", tt.key, tt.valid, got, tt.want)
-			}
-		})
-	}
-}

@@ -123,8 +123,8 @@ func TestScanCommands(t *testing.T) {
 			roots: func(b string) []pipeline.Root { return []pipeline.Root{cmdRoot(b, "cmds")} },
 			want:  []cmdRec{cmdIn("", "a-good", "Good."), cmdIn("", "d-good", "Also good.")},
 			diags: []dg{
-				{pipeline.SeverityWarning, "unterminated-frontmatter", "cmds/b-unclosed.md", 1},
-				{pipeline.SeverityWarning, "invalid-yaml", "cmds/c-badyaml.md", 3},
+				{pipeline.SeverityWarning, "command-unclosed-frontmatter", "cmds/b-unclosed.md", 1},
+				{pipeline.SeverityWarning, "command-yaml-syntax", "cmds/c-badyaml.md", 3},
 			},
 			reports: []rep{{true, 2}},
 		},
@@ -135,8 +135,8 @@ func TestScanCommands(t *testing.T) {
 			},
 			roots: func(b string) []pipeline.Root { return []pipeline.Root{cmdRoot(b, "cmds")} },
 			want: []cmdRec{{Name: "issue", Description: "Fix issue $1.", Hint: "[issue] [priority]",
-				Dir: "cmds", File: "cmds/issue.md", RealDir: "cmds", Diags: []string{"argument-hint-unquoted"}}},
-			diags: []dg{{pipeline.SeverityWarning, "argument-hint-unquoted", "cmds/issue.md", 2}},
+				Dir: "cmds", File: "cmds/issue.md", RealDir: "cmds", Diags: []string{"command-argument-hint-unquoted"}}},
+			diags: []dg{{pipeline.SeverityWarning, "command-argument-hint-unquoted", "cmds/issue.md", 2}},
 		},
 		{
 			name: "missing and empty roots give nothing and no problem",
@@ -238,7 +238,7 @@ func TestScanCommands(t *testing.T) {
 					t.Errorf("diagnostic %s without a message", d.Code)
 				}
 				if d.Severity == pipeline.SeverityWarning && strings.HasSuffix(d.Path, ".md") &&
-					d.Code != "broken-symlink" && d.Code != "argument-hint-unquoted" && !strings.Contains(d.Message, "(command skipped)") {
+					d.Code != "broken-symlink" && d.Code != "command-argument-hint-unquoted" && !strings.Contains(d.Message, "(command skipped)") {
 					t.Errorf("diagnostic %s on %s does not say the command is skipped: %s", d.Code, d.Path, d.Message)
 				}
 			}

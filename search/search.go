@@ -275,7 +275,7 @@ func readBody(file string) string {
 	b, err := readFile(file, MaxBody)
 	switch {
 	case errors.Is(err, skillmd.ErrTruncated):
-		b = trimPartialRune(b)
+		b = skillmd.TrimPartialRune(b)
 	case err != nil:
 		return ""
 	}
@@ -284,17 +284,3 @@ func readBody(file string) string {
 
 // readFile is skillmd.ReadBody; tests count the reads through it.
 var readFile = skillmd.ReadBody
-
-// trimPartialRune drops an incomplete UTF-8 sequence that a cut left at
-// the end of b.
-func trimPartialRune(b []byte) []byte {
-	for i := 1; i <= utf8.UTFMax && i <= len(b); i++ {
-		if utf8.RuneStart(b[len(b)-i]) {
-			if !utf8.FullRune(b[len(b)-i:]) {
-				return b[:len(b)-i]
-			}
-			break
-		}
-	}
-	return b
-}

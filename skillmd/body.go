@@ -3,11 +3,16 @@ package skillmd
 import (
 	"bytes"
 	"errors"
-	"fmt"
-	"io"
-	"os"
-	"syscall"
+	"unicode/utf8"
+
+	"github.com/ccski/ccski/internal/safefile"
 )
+
+// MaxSkillFile caps the size of a SKILL.md that ccski reads whole: for the
+// skill tool, ask, info --full and validate. It is generous (a SKILL.md is
+// meant to stay under 500 lines) and only keeps a runaway file from being
+// held in memory and sent to a client.
+const MaxSkillFile = 16 << 20
 
 // ErrTruncated is returned by ReadBody, with the body of the bytes it read,
 // when the file is longer than the cap it was given.
@@ -40,34 +45,31 @@ func splitBody(data []byte) ([]byte, error) {
 }
 
 // ReadBody reads the file at path, at most limit bytes of it, and returns its
-// Body. It only reads regular files: the file is opened without blocking,
-// so a FIFO or a device in a skill folder is an error, not a hang. When the
-// file holds more than limit bytes, ReadBody returns the body of its first
-// limit bytes together with ErrTruncated. limit < 0 means no cap.
+// Body. It reads through safefile: a FIFO, a device or a folder in a skill
+// folder is an error, not a hang. When the file holds more than limit
+// bytes, ReadBody returns the body of its first limit bytes together with
+// ErrTruncated.
 func ReadBody(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	data, more, err := safefile.ReadPrefix(path, limit)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &os.PathError{Op: "read", Path: path,
-			Err: fmt.Errorf("not a regular file (%v); only plain files are read", st.Mode().Type())}
-	}
-	var r io.Reader = f
-	if limit >= 0 {
-		r = io.LimitReader(f, limit+1)
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	if limit >= 0 && int64(len(data)) > limit {
-		return Body(data[:limit]), ErrTruncated
+	if more {
+		return Body(data), ErrTruncated
 	}
 	return Body(data), nil
+}
+
+// TrimPartialRune drops an incomplete UTF-8 sequence that a cut (a read of
+// the first n bytes of a file) left at the end of b.
+func TrimPartialRune(b []byte) []byte {
+	for i := 1; i <= utf8.UTFMax && i <= len(b); i++ {
+		if utf8.RuneStart(b[len(b)-i]) {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				return b[:len(b)-i]
+			}
+			break
+		}
+	}
+	return b
 }

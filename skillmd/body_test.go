@@ -55,7 +55,6 @@ func TestReadBody(t *testing.T) {
 		want  string
 		cut   bool
 	}{
-		{-1, "0123456789", false},
 		{n, "0123456789", false},
 		{n + 100, "0123456789", false},
 		{n - 4, "012345", true},
@@ -72,5 +71,22 @@ func TestReadBody(t *testing.T) {
 	}
 	if _, err := ReadBody(dir, 10); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("directory: err %v, want not a regular file", err)
+	}
+}
+
+func TestTrimPartialRune(t *testing.T) {
+	e := "é" // two bytes
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{"abc", "abc"},
+		{"ab" + e, "ab" + e},
+		{"ab" + e[:1], "ab"},
+		{"€"[:2], ""},
+		{"a€"[:3], "a"},
+		{"a€", "a€"},
+	} {
+		if got := string(TrimPartialRune([]byte(tt.in))); got != tt.want {
+			t.Errorf("TrimPartialRune(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

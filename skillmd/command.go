@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ccski/ccski/problems"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -52,11 +53,11 @@ func DecodeCommand(data []byte) (Command, []Problem) {
 		c.Description = firstLine(bytes.TrimPrefix(data, bom))
 		return c, nil
 	case errors.Is(err, ErrUnterminated):
-		return c, []Problem{{Code: "unterminated-frontmatter", Fatal: true, Line: 1, Message: err.Error()}}
+		return c, []Problem{{Code: problems.CommandUnclosedFrontmatter, Fatal: true, Line: 1, Message: err.Error()}}
 	case errors.Is(err, ErrTooLarge):
-		return c, []Problem{{Code: "frontmatter-too-large", Fatal: true, Line: 1, Message: err.Error()}}
+		return c, []Problem{{Code: problems.CommandUnclosedFrontmatter, Fatal: true, Line: 1, Message: err.Error()}}
 	case err != nil:
-		return c, []Problem{{Code: "unreadable", Fatal: true, Message: err.Error()}}
+		return c, []Problem{{Code: problems.Unreadable, Fatal: true, Message: err.Error()}}
 	}
 	c.HasFrontmatter = true
 	probs := decodeCommandFront(h, &c)
@@ -87,7 +88,7 @@ func CommandBody(data []byte) ([]byte, error) {
 func decodeCommandFront(h *Head, c *Command) []Problem {
 	raw := h.Raw
 	if !utf8.Valid(raw) {
-		return []Problem{{Code: "invalid-utf8", Fatal: true, Line: h.StartLine,
+		return []Problem{{Code: problems.CommandYAMLSyntax, Fatal: true, Line: h.StartLine,
 			Message: "frontmatter is not valid UTF-8: save the file as UTF-8"}}
 	}
 	var probs []Problem
@@ -96,12 +97,12 @@ func decodeCommandFront(h *Head, c *Command) []Problem {
 		line, msg := yamlErrorLine(err, h.StartLine)
 		fixed, hintLine, ok := quoteArgumentHint(raw)
 		if !ok || yaml.Unmarshal(fixed, &doc) != nil {
-			return []Problem{{Code: "invalid-yaml", Fatal: true, Line: line,
+			return []Problem{{Code: problems.CommandYAMLSyntax, Fatal: true, Line: line,
 				Message: "invalid YAML in frontmatter: " + msg + hintFor(msg, raw)}}
 		}
 		// The one common case: argument-hint: [a] [b], which is not YAML
 		// but is what Claude Code's documentation shows.
-		probs = append(probs, Problem{Code: "argument-hint-unquoted", Line: h.StartLine + hintLine,
+		probs = append(probs, Problem{Code: problems.CommandArgumentHintQuotes, Line: h.StartLine + hintLine,
 			Message: "argument-hint is not valid YAML as written (" + msg + "); it was read as text: quote it"})
 		raw = fixed
 	}
@@ -113,7 +114,7 @@ func decodeCommandFront(h *Head, c *Command) []Problem {
 		return probs
 	}
 	if m.Kind != yaml.MappingNode {
-		return []Problem{{Code: "not-a-mapping", Fatal: true, Line: h.StartLine,
+		return []Problem{{Code: problems.CommandYAMLSyntax, Fatal: true, Line: h.StartLine,
 			Message: "frontmatter must be a YAML mapping of keys to values, such as description: what the command does"}}
 	}
 	lines := strings.Split(string(raw), "\n")
@@ -126,7 +127,7 @@ func decodeCommandFront(h *Head, c *Command) []Problem {
 		switch k.Value {
 		case "description":
 			if v.Kind != yaml.ScalarNode {
-				probs = append(probs, Problem{Code: "field-not-string", Line: line,
+				probs = append(probs, Problem{Code: problems.CommandDescriptionType, Line: line,
 					Message: fmt.Sprintf("description must be a string, not a %s; the first line of the body is used instead", kindName(v.Kind))})
 				continue
 			}
@@ -144,7 +145,7 @@ func decodeCommandFront(h *Head, c *Command) []Problem {
 		case "handoffs":
 			data, err := nodeData(v, map[*yaml.Node]bool{}, new(int))
 			if err != nil {
-				probs = append(probs, Problem{Code: "handoffs-invalid", Line: line,
+				probs = append(probs, Problem{Code: problems.CommandHandoffs, Line: line,
 					Message: "handoffs " + err.Error() + "; they are left out"})
 				continue
 			}

@@ -74,7 +74,7 @@ func agree(t *testing.T, raw string) {
 	if d := cmp.Diff(wantF, f); d != "" {
 		t.Errorf("quick disagrees with YAML on %q (-yaml +quick):\n%s", raw, d)
 	}
-	if d := cmp.Diff(wantP, checkFields(f, h.StartLine)); d != "" {
+	if d := cmp.Diff(wantP, checkFields(f, h.StartLine, nil)); d != "" {
 		t.Errorf("quick's problems differ from YAML's on %q (-yaml +quick):\n%s", raw, d)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ccski/ccski/problems"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -24,6 +25,8 @@ const MaxFrontmatter = 64 << 10
 // Problem is something wrong with a SKILL.md file. Line is 1-based in the
 // whole file, or 0 when unknown.
 type Problem struct {
+	// Code is one of package problems' codes, the one ccski validate
+	// reports for the same problem.
 	Code    string
 	Fatal   bool // the skill cannot be used
 	Line    int
@@ -147,15 +150,15 @@ type Front struct {
 func Decode(h *Head) (Front, []Problem) {
 	raw := h.Raw
 	if !utf8.Valid(raw) {
-		return Front{}, []Problem{{Code: "invalid-utf8", Fatal: true, Line: h.StartLine,
+		return Front{}, []Problem{{Code: problems.InvalidUTF8, Fatal: true, Line: h.StartLine,
 			Message: "frontmatter is not valid UTF-8: save the file as UTF-8"}}
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return Front{}, []Problem{{Code: "empty-frontmatter", Fatal: true, Line: h.StartLine,
+		return Front{}, []Problem{{Code: problems.EmptyFrontmatter, Fatal: true, Line: h.StartLine,
 			Message: "frontmatter is empty: add name: and description: lines between the --- delimiters"}}
 	}
 	if f, ok := quick(raw); ok {
-		return f, checkFields(f, h.StartLine)
+		return f, checkFields(f, h.StartLine, nil)
 	}
 	return decodeYAML(h)
 }
@@ -169,19 +172,20 @@ func decodeYAML(h *Head) (Front, []Problem) {
 		f, ok := lenient(raw)
 		line, msg := yamlErrorLine(err, h.StartLine)
 		if !ok {
-			return Front{}, []Problem{{Code: "invalid-yaml", Fatal: true, Line: line,
+			return Front{}, []Problem{{Code: yamlCode(msg, raw, false), Fatal: true, Line: line,
 				Message: "invalid YAML in frontmatter: " + msg + hintFor(msg, raw)}}
 		}
-		probs = append(probs, Problem{Code: "invalid-yaml-recovered", Line: line,
+		probs = append(probs, Problem{Code: yamlCode(msg, raw, true), Line: line,
 			Message: "invalid YAML in frontmatter (" + msg + "); name and description were read line by line" + hintFor(msg, raw)})
-		return f, append(probs, checkFields(f, h.StartLine)...)
+		return f, append(probs, checkFields(f, h.StartLine, nil)...)
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return Front{}, []Problem{{Code: "not-a-mapping", Fatal: true, Line: h.StartLine,
+		return Front{}, []Problem{{Code: problems.NotAMapping, Fatal: true, Line: h.StartLine,
 			Message: "frontmatter must be a YAML mapping of keys to values, such as name: my-skill"}}
 	}
 	m := doc.Content[0]
 	var f Front
+	wrong := map[string]bool{} // fields of the wrong type, already reported
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		var dst *string
@@ -198,13 +202,14 @@ func decodeYAML(h *Head) (Front, []Problem) {
 			v = v.Alias
 		}
 		if v.Kind != yaml.ScalarNode {
-			probs = append(probs, Problem{Code: "field-not-string", Fatal: true, Line: line,
+			probs = append(probs, Problem{Code: problems.WrongType, Fatal: true, Line: line,
 				Message: fmt.Sprintf("%s must be a string, not a %s", k.Value, kindName(v.Kind))})
+			wrong[k.Value] = true
 			continue
 		}
 		if v.Tag != "!!str" && v.Tag != "" && v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 &&
 			v.Tag != "!!null" {
-			probs = append(probs, Problem{Code: "typed-scalar", Line: line,
+			probs = append(probs, Problem{Code: problems.TypedScalar, Line: line,
 				Message: fmt.Sprintf("%s is read as a %s (%s); quote it to make it a string", k.Value,
 					strings.TrimPrefix(v.Tag, "!!"), v.Value)})
 		}
@@ -213,18 +218,30 @@ func decodeYAML(h *Head) (Front, []Problem) {
 		}
 		*dst = v.Value
 	}
-	return f, append(probs, checkFields(f, h.StartLine)...)
+	return f, append(probs, checkFields(f, h.StartLine, wrong)...)
 }
 
-func checkFields(f Front, line int) []Problem {
+// checkFields reports a missing or empty name or description, except a
+// field in wrong, whose type was reported already.
+func checkFields(f Front, line int, wrong map[string]bool) []Problem {
 	var probs []Problem
-	if !f.HasDescription || strings.TrimSpace(f.Description) == "" {
-		probs = append(probs, Problem{Code: "missing-description", Fatal: true, Line: line,
-			Message: "description is missing or empty: add description: followed by what the skill does and when to use it"})
+	switch {
+	case wrong["description"]:
+	case !f.HasDescription:
+		probs = append(probs, Problem{Code: problems.DescriptionMissing, Fatal: true, Line: line,
+			Message: "description is missing: add description: followed by what the skill does and when to use it"})
+	case strings.TrimSpace(f.Description) == "":
+		probs = append(probs, Problem{Code: problems.DescriptionEmpty, Fatal: true, Line: line,
+			Message: "description is empty: add what the skill does and when to use it after description:"})
 	}
-	if !f.HasName || strings.TrimSpace(f.Name) == "" {
-		probs = append(probs, Problem{Code: "missing-name", Line: line,
-			Message: "name is missing or empty; the folder name is used instead: add name: <folder-name>"})
+	switch {
+	case wrong["name"]:
+	case !f.HasName:
+		probs = append(probs, Problem{Code: problems.NameMissing, Line: line,
+			Message: "name is missing; the folder name is used instead: add name: <folder-name>"})
+	case strings.TrimSpace(f.Name) == "":
+		probs = append(probs, Problem{Code: problems.NameEmpty, Line: line,
+			Message: "name is empty; the folder name is used instead: set name: <folder-name>"})
 	}
 	return probs
 }
@@ -311,6 +328,21 @@ func hintFor(msg string, raw []byte) string {
 		return "; quote values that start with @ or `"
 	}
 	return ""
+}
+
+// yamlCode names a YAML error with validate's code (package problems): a
+// value read line by line because it holds an unquoted ": " is
+// unquoted-colon, a frontmatter with a tab-indented line yaml-tab-indent,
+// anything else yaml-syntax. recovered says whether the lenient reading
+// read the fields.
+func yamlCode(msg string, raw []byte, recovered bool) string {
+	switch {
+	case recovered && strings.Contains(msg, "mapping values are not allowed"):
+		return problems.UnquotedColon
+	case tabIndented(raw):
+		return problems.YAMLTab
+	}
+	return problems.YAMLSyntax
 }
 
 // tabIndented reports whether a line of raw is indented with a tab.

@@ -128,7 +128,7 @@ func TestGoldenExpectations(t *testing.T) {
 	tests := map[string]want{
 		"minimal-valid":                  {name: "pdf", desc: "Extract text and tables from PDF files."},
 		"crlf":                           {name: "pdf", desc: "Read PDFs."},
-		"crlf-colon-in-description":      {name: "pdf", desc: "Use when: the user has a PDF", codes: []string{"invalid-yaml-recovered"}, lines: []int{4}},
+		"crlf-colon-in-description":      {name: "pdf", desc: "Use when: the user has a PDF", codes: []string{"unquoted-colon"}, lines: []int{4}},
 		"bom":                            {name: "pdf", desc: "Read PDFs."},
 		"leading-blank-line":             {name: "pdf", desc: "Read PDFs."},
 		"trailing-spaces-on-delimiters":  {name: "pdf", desc: "Read PDFs."},
@@ -141,29 +141,29 @@ func TestGoldenExpectations(t *testing.T) {
 		"whitespace-block":               {codes: []string{"empty-frontmatter"}, lines: []int{2}, fatal: true},
 		"dashes-in-value-and-body":       {name: "pdf", desc: "before --- after"},
 		"closing-at-eof-without-newline": {name: "pdf", desc: "Read PDFs."},
-		"colon-in-description":           {name: "pdf", desc: "Use when: the user has a PDF", codes: []string{"invalid-yaml-recovered"}, lines: []int{3}},
-		"colon-after-leading-blank":      {name: "pdf", desc: "Use when: the user has a PDF and wants tables", codes: []string{"invalid-yaml-recovered"}, lines: []int{6}},
-		"colon-with-block-scalar":        {name: "pdf: tools", desc: "Extract text from PDFs.", codes: []string{"invalid-yaml-recovered"}, lines: []int{2}},
-		"invalid-yaml-unrecoverable":     {codes: []string{"invalid-yaml"}, lines: []int{2}, fatal: true},
-		"broken-flow-not-recovered":      {codes: []string{"invalid-yaml"}, lines: []int{2}, fatal: true},
-		"unclosed-quote-not-recovered":   {codes: []string{"invalid-yaml"}, lines: []int{3}, fatal: true},
-		"reserved-character":             {name: "pdf", desc: "`pdf` helper", codes: []string{"invalid-yaml-recovered"}, lines: []int{3}},
+		"colon-in-description":           {name: "pdf", desc: "Use when: the user has a PDF", codes: []string{"unquoted-colon"}, lines: []int{3}},
+		"colon-after-leading-blank":      {name: "pdf", desc: "Use when: the user has a PDF and wants tables", codes: []string{"unquoted-colon"}, lines: []int{6}},
+		"colon-with-block-scalar":        {name: "pdf: tools", desc: "Extract text from PDFs.", codes: []string{"unquoted-colon"}, lines: []int{2}},
+		"invalid-yaml-unrecoverable":     {codes: []string{"yaml-syntax"}, lines: []int{2}, fatal: true},
+		"broken-flow-not-recovered":      {codes: []string{"yaml-syntax"}, lines: []int{2}, fatal: true},
+		"unclosed-quote-not-recovered":   {codes: []string{"yaml-syntax"}, lines: []int{3}, fatal: true},
+		"reserved-character":             {name: "pdf", desc: "`pdf` helper", codes: []string{"yaml-syntax"}, lines: []int{3}},
 		"list-document":                  {codes: []string{"not-a-mapping"}, lines: []int{2}, fatal: true},
 		"scalar-document":                {codes: []string{"not-a-mapping"}, lines: []int{2}, fatal: true},
 		"comment-only":                   {codes: []string{"not-a-mapping"}, lines: []int{2}, fatal: true},
 		"typed-scalars":                  {name: "123", desc: "true", codes: []string{"typed-scalar", "typed-scalar"}, lines: []int{2, 3}},
 		"quoted-typed-scalars":           {name: "123", desc: "true"},
-		"name-missing":                   {desc: "Read PDFs.", codes: []string{"missing-name"}, lines: []int{2}},
-		"name-null":                      {desc: "Read PDFs.", codes: []string{"missing-name"}, lines: []int{2}},
-		"description-missing":            {name: "pdf", codes: []string{"missing-description"}, lines: []int{2}, fatal: true},
-		"description-empty":              {name: "pdf", codes: []string{"missing-description"}, lines: []int{2}, fatal: true},
-		"description-whitespace":         {name: "pdf", desc: "   ", codes: []string{"missing-description"}, lines: []int{2}, fatal: true},
-		"description-list":               {name: "pdf", codes: []string{"field-not-string", "missing-description"}, lines: []int{3, 2}, fatal: true},
-		"name-mapping":                   {desc: "Read PDFs.", codes: []string{"field-not-string", "missing-name"}, lines: []int{2, 2}, fatal: true},
+		"name-missing":                   {desc: "Read PDFs.", codes: []string{"name-missing"}, lines: []int{2}},
+		"name-null":                      {desc: "Read PDFs.", codes: []string{"name-empty"}, lines: []int{2}},
+		"description-missing":            {name: "pdf", codes: []string{"description-missing"}, lines: []int{2}, fatal: true},
+		"description-empty":              {name: "pdf", codes: []string{"description-empty"}, lines: []int{2}, fatal: true},
+		"description-whitespace":         {name: "pdf", desc: "   ", codes: []string{"description-empty"}, lines: []int{2}, fatal: true},
+		"description-list":               {name: "pdf", codes: []string{"wrong-type"}, lines: []int{3}, fatal: true},
+		"name-mapping":                   {desc: "Read PDFs.", codes: []string{"wrong-type"}, lines: []int{2}, fatal: true},
 		"block-scalar-folded":            {name: "pdf", desc: "Extract text and tables from PDF files.\nUse when: a PDF is attached."},
 		"block-scalar-literal":           {name: "pdf", desc: "Line one: with colon\nLine two\n"},
 		"anchors-aliases":                {name: "pdf", desc: "Read PDFs."},
-		"tab-indentation":                {codes: []string{"invalid-yaml"}, lines: []int{3}, fatal: true},
+		"tab-indentation":                {codes: []string{"yaml-tab-indent"}, lines: []int{3}, fatal: true},
 		"tab-after-colon":                {name: "pdf", desc: "Read PDFs."},
 		"invalid-utf8":                   {codes: []string{"invalid-utf8"}, lines: []int{2}, fatal: true},
 		"duplicate-keys":                 {name: "second", desc: "Read PDFs."},
@@ -410,7 +410,7 @@ func TestDecodeLineOffset(t *testing.T) {
 	raw := []byte("license: MIT\nname: 7\ndescription: Use when: x\n")
 	for _, start := range []int{2, 10} {
 		_, probs := Decode(&Head{Raw: raw, StartLine: start})
-		want := []Problem{{Code: "invalid-yaml-recovered", Line: start + 2}}
+		want := []Problem{{Code: "unquoted-colon", Line: start + 2}}
 		if diff := cmp.Diff(want, probs, cmp.Comparer(func(a, b Problem) bool {
 			return a.Code == b.Code && a.Line == b.Line && a.Fatal == b.Fatal
 		})); diff != "" {

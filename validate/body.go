@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ccski/ccski/internal/suggest"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -172,7 +173,7 @@ func nearbyFile(dir, p string) string {
 		for _, e := range ents {
 			names = append(names, e.Name())
 		}
-		if s := closest(base, names); s != "" {
+		if s := suggest.Closest(base, names); s != "" {
 			return parent + s
 		}
 	}

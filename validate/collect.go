@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/problems"
 	"github.com/ccski/ccski/scan"
 )
 
@@ -214,20 +215,20 @@ const notSearched = ".git, node_modules and tool folders such as .venv"
 func walkFinding(d pipeline.Diagnostic) (Finding, bool) {
 	f := Finding{Code: CodeWalkProblem, File: d.Path}
 	switch d.Code {
-	case "depth-limit":
+	case problems.DepthLimit:
 		f.Code = CodeDepthLimit
 		f.Message = fmt.Sprintf("this folder is more than %d levels below the PATH, so it was not searched and "+
 			"skills in it were not validated: validate it directly", scan.DefaultOptions().MaxDepth)
-	case "broken-symlink":
+	case problems.BrokenSymlink:
 		target, _ := os.Readlink(d.Path)
 		f.Message = fmt.Sprintf("this symlink points at %s, which does not exist; whatever it should lead to was "+
 			"not validated: fix or remove the link", target)
-	case "folder-unreadable", "root-unreadable":
+	case problems.FolderUnreadable, problems.RootUnreadable:
 		f.Message = "this folder cannot be read, so skills in it were not validated: fix its permissions"
-	case "walk-limit":
+	case problems.WalkLimit:
 		f.Message = fmt.Sprintf("the search stopped after %d folders, so some skills were not validated: "+
 			"validate smaller folders", scan.DefaultOptions().MaxDirs)
-	case "hidden-walk-limit":
+	case problems.HiddenWalkLimit:
 		f.Message = fmt.Sprintf("the search of hidden folders stopped in this one after %d of them (every other "+
 			"folder was searched first), so skills in hidden folders may not have been validated: validate "+
 			"this folder directly, or the folders in it that hold skills", scan.DefaultOptions().MaxDirs)

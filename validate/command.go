@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/skillmd"
 )
 
@@ -62,24 +63,24 @@ func (c *checker) commandProblem(p skillmd.Problem) {
 		skipped = " (ccski skips the command, and agents cannot read its fields)"
 	}
 	switch p.Code {
-	case "unterminated-frontmatter", "frontmatter-too-large":
+	case CodeCommandUnclosedFrontmatter:
 		c.add(CodeCommandUnclosedFrontmatter, max(p.Line, 1), 1, fmt.Sprintf("the --- on this line opens a "+
 			"frontmatter that is never closed within %d KiB%s: add a line holding only --- after the last field, "+
 			"or remove this line if the command has no frontmatter", skillmd.MaxFrontmatter>>10, skipped), "")
-	case "invalid-utf8", "invalid-yaml", "not-a-mapping":
+	case CodeCommandYAMLSyntax:
 		c.add(CodeCommandYAMLSyntax, p.Line, 0, strings.TrimSuffix(p.Message, ".")+skipped+
 			": fix the frontmatter at this line, or quote the value (a value that starts with [, { or @, or "+
 			"holds \": \", must be quoted)", "")
-	case "argument-hint-unquoted":
+	case CodeCommandArgumentHintQuotes:
 		c.add(CodeCommandArgumentHintQuotes, p.Line, 0, "argument-hint is not valid YAML as written (a value "+
 			"that starts with [ or { must be one YAML list or mapping); ccski reads it as text, but strict YAML "+
 			"readers reject the whole frontmatter: quote the value, argument-hint: \"[a] [b]\"", "")
-	case "field-not-string":
+	case CodeCommandDescriptionType:
 		c.add(CodeCommandDescriptionType, p.Line, 0, "description must be text, not a list or mapping; agents "+
 			"fall back to the first line of the body: write it as one string", "")
-	case "handoffs-invalid":
+	case CodeCommandHandoffs:
 		c.add(CodeCommandHandoffs, p.Line, 0, p.Message+": write them out in full, without YAML aliases", "")
-	case "unreadable":
+	case CodeUnreadable:
 		c.add(CodeUnreadable, 0, 0, "cannot read the command file ("+p.Message+")"+skipped, "")
 	default:
 		if p.Fatal {
@@ -123,7 +124,7 @@ func (c *checker) commandFields(h *skillmd.Head) {
 			if k.Kind != yaml.ScalarNode || slices.Contains(CommandKeys, k.Value) {
 				continue
 			}
-			if s := closest(k.Value, CommandKeys); s != "" {
+			if s := suggest.Closest(k.Value, CommandKeys); s != "" {
 				c.add(CodeCommandUnknownKey, line, col, fmt.Sprintf("unknown key %s: did you mean %s? Agents "+
 					"ignore a misspelt key: rename it", k.Value, s), s)
 			}

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ccski/ccski/internal/suggest"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/unicode/norm"
 )
@@ -79,7 +80,7 @@ func (c *checker) fields(root *yaml.Node, raw []byte, start int) {
 			if k.Kind != yaml.ScalarNode {
 				name = "a " + kindName(k)
 			}
-			if s := closest(k.Value, knownKeys); s != "" && s != k.Value {
+			if s := suggest.Closest(k.Value, knownKeys); s != "" && s != k.Value {
 				c.add(CodeUnknownKey, line, col, fmt.Sprintf("unknown key %s: did you mean %s? Rename it; a "+
 					"misspelt key is ignored by agents and rejected by uploads", name, s), s)
 				continue

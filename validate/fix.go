@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/skillmd"
 )
 
@@ -206,7 +207,7 @@ func moveUnknownKeys(raw []byte, root *yaml.Node) ([]byte, []string) {
 	var entries, keys []string
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
-		if classifyKey(k) != keyUnknown || closest(k.Value, knownKeys) != "" ||
+		if classifyKey(k) != keyUnknown || suggest.Closest(k.Value, knownKeys) != "" ||
 			slices.Contains(existing, k.Value) || slices.Contains(keys, k.Value) ||
 			movable(k, v, lines, nextKeyLine(root, i)) != "" {
 			continue

@@ -162,9 +162,9 @@ func TestDiscoveredTargets(t *testing.T) {
 		All:     []*pipeline.Record{skill, cmd, shadowed},
 		Visible: []*pipeline.Record{skill, cmd},
 		Diagnostics: []pipeline.Diagnostic{
-			{Severity: pipeline.SeverityError, Code: "invalid-yaml", Path: "/h/.claude/skills/bad/SKILL.md"},
-			{Severity: pipeline.SeverityWarning, Code: "invalid-yaml", Path: "/h/.claude/commands/broken.md"},
-			{Severity: pipeline.SeverityWarning, Code: "argument-hint-unquoted", Path: "/h/.claude/commands/deploy.md"},
+			{Severity: pipeline.SeverityError, Code: "yaml-syntax", Path: "/h/.claude/skills/bad/SKILL.md"},
+			{Severity: pipeline.SeverityWarning, Code: "command-yaml-syntax", Path: "/h/.claude/commands/broken.md"},
+			{Severity: pipeline.SeverityWarning, Code: "command-argument-hint-unquoted", Path: "/h/.claude/commands/deploy.md"},
 			{Severity: pipeline.SeverityWarning, Code: "root-missing", Path: "/h/.claude/commands"},
 		},
 	}

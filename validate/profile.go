@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
+	"github.com/ccski/ccski/internal/suggest"
 )
 
 // Profile names a set of severities: which findings are errors, which are
@@ -72,62 +72,8 @@ func (s Severity) rank() int {
 // didYouMean returns ` (did you mean "x"?)` for the closest of names, or
 // "" when none is close.
 func didYouMean(s string, names []string) string {
-	if c := closest(s, names); c != "" {
+	if c := suggest.Closest(s, names); c != "" {
 		return fmt.Sprintf(" (did you mean %q?)", c)
 	}
 	return ""
-}
-
-// closest returns the name of names nearest to s, or "" when none is
-// close enough to be a likely typo. Case, "_" and "-" are ignored first;
-// then an edit distance of at most 2 that is at most a third of the
-// length, or one swap of adjacent letters, counts as close; failing that,
-// a name that starts with s, or that s starts with, when the shorter has
-// at least four letters and the longer at most twice as many.
-func closest(s string, names []string) string {
-	fold := func(x string) string {
-		return strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(x))
-	}
-	fs := fold(s)
-	if fs == "" {
-		return ""
-	}
-	best, bestD := "", 1<<30
-	for _, n := range names {
-		fn := fold(n)
-		if fn == fs {
-			return n
-		}
-		d := levenshtein.ComputeDistance(fs, fn)
-		if transposed(fs, fn) {
-			d = 1
-		}
-		if d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if bestD == 1 || bestD <= 2 && bestD*3 <= len(fs) {
-		return best
-	}
-	// One name starting with the other ("claude-code", "meta").
-	for _, n := range names {
-		fn := fold(n)
-		short, long := min(len(fn), len(fs)), max(len(fn), len(fs))
-		if short >= 4 && long <= 2*short && (strings.HasPrefix(fn, fs) || strings.HasPrefix(fs, fn)) {
-			return n
-		}
-	}
-	return ""
-}
-
-// transposed reports whether a becomes b by swapping two adjacent bytes.
-func transposed(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }

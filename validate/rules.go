@@ -1,5 +1,7 @@
 package validate
 
+import "github.com/ccski/ccski/problems"
+
 // Rule describes one finding code: what it means, how to fix it and how
 // serious it is under each profile. Codes are stable: they may be added,
 // never renamed.
@@ -32,80 +34,81 @@ func (r Rule) Severity(p Profile) Severity {
 	return r.Spec
 }
 
-// The finding codes.
+// The finding codes, from the vocabulary discovery shares (package
+// problems).
 const (
-	CodeNoFrontmatter          = "no-frontmatter"
-	CodeUnclosedFrontmatter    = "unclosed-frontmatter"
-	CodeEmptyFrontmatter       = "empty-frontmatter"
-	CodeFrontmatterTooLarge    = "frontmatter-too-large"
-	CodeLeadingBlankLine       = "leading-blank-line"
-	CodeByteOrderMark          = "byte-order-mark"
-	CodeCRLF                   = "crlf-line-endings"
-	CodeDelimiterTrailingSpace = "delimiter-trailing-space"
-	CodeTripleDashInValue      = "triple-dash-in-value"
-	CodeTripleDashInBody       = "triple-dash-in-body"
-	CodeInvalidUTF8            = "invalid-utf8"
-	CodeUnreadable             = "unreadable"
+	CodeNoFrontmatter          = problems.NoFrontmatter
+	CodeUnclosedFrontmatter    = problems.UnclosedFrontmatter
+	CodeEmptyFrontmatter       = problems.EmptyFrontmatter
+	CodeFrontmatterTooLarge    = problems.FrontmatterTooLarge
+	CodeLeadingBlankLine       = problems.LeadingBlankLine
+	CodeByteOrderMark          = problems.ByteOrderMark
+	CodeCRLF                   = problems.CRLF
+	CodeDelimiterTrailingSpace = problems.DelimiterTrailingSpace
+	CodeTripleDashInValue      = problems.TripleDashInValue
+	CodeTripleDashInBody       = problems.TripleDashInBody
+	CodeInvalidUTF8            = problems.InvalidUTF8
+	CodeUnreadable             = problems.Unreadable
 
-	CodeYAMLSyntax     = "yaml-syntax"
-	CodeYAMLTab        = "yaml-tab-indent"
-	CodeUnquotedColon  = "unquoted-colon"
-	CodeNotAMapping    = "not-a-mapping"
-	CodeDuplicateKey   = "duplicate-key"
-	CodeYAMLAnchor     = "yaml-anchor"
-	CodeFlowCollection = "yaml-flow-collection"
-	CodeTypedScalar    = "typed-scalar"
-	CodeWrongType      = "wrong-type"
+	CodeYAMLSyntax     = problems.YAMLSyntax
+	CodeYAMLTab        = problems.YAMLTab
+	CodeUnquotedColon  = problems.UnquotedColon
+	CodeNotAMapping    = problems.NotAMapping
+	CodeDuplicateKey   = problems.DuplicateKey
+	CodeYAMLAnchor     = problems.YAMLAnchor
+	CodeFlowCollection = problems.FlowCollection
+	CodeTypedScalar    = problems.TypedScalar
+	CodeWrongType      = problems.WrongType
 
-	CodeNameMissing        = "name-missing"
-	CodeNameEmpty          = "name-empty"
-	CodeNameTooLong        = "name-too-long"
-	CodeNameUppercase      = "name-uppercase"
-	CodeNameInvalidChars   = "name-invalid-chars"
-	CodeNameHyphenEdge     = "name-hyphen-edge"
-	CodeNameDoubleHyphen   = "name-double-hyphen"
-	CodeNameNonASCII       = "name-non-ascii"
-	CodeNameWhitespace     = "name-whitespace"
-	CodeNameFolderMismatch = "name-folder-mismatch"
+	CodeNameMissing        = problems.NameMissing
+	CodeNameEmpty          = problems.NameEmpty
+	CodeNameTooLong        = problems.NameTooLong
+	CodeNameUppercase      = problems.NameUppercase
+	CodeNameInvalidChars   = problems.NameInvalidChars
+	CodeNameHyphenEdge     = problems.NameHyphenEdge
+	CodeNameDoubleHyphen   = problems.NameDoubleHyphen
+	CodeNameNonASCII       = problems.NameNonASCII
+	CodeNameWhitespace     = problems.NameWhitespace
+	CodeNameFolderMismatch = problems.NameFolderMismatch
 
-	CodeDescriptionMissing       = "description-missing"
-	CodeDescriptionEmpty         = "description-empty"
-	CodeDescriptionTooLong       = "description-too-long"
-	CodeDescriptionMultiline     = "description-multiline"
-	CodeDescriptionAngleBrackets = "description-angle-brackets"
-	CodeDescriptionListingCap    = "description-over-listing-cap"
+	CodeDescriptionMissing       = problems.DescriptionMissing
+	CodeDescriptionEmpty         = problems.DescriptionEmpty
+	CodeDescriptionTooLong       = problems.DescriptionTooLong
+	CodeDescriptionMultiline     = problems.DescriptionMultiline
+	CodeDescriptionAngleBrackets = problems.DescriptionAngleBrackets
+	CodeDescriptionListingCap    = problems.DescriptionListingCap
 
-	CodeCompatibilityLength    = "compatibility-length"
-	CodeMetadataValueNotString = "metadata-value-not-string"
-	CodeAllowedToolsList       = "allowed-tools-list"
-	CodeUnknownKey             = "unknown-key"
-	CodeClaudeExtensionKey     = "claude-extension-key"
+	CodeCompatibilityLength    = problems.CompatibilityLength
+	CodeMetadataValueNotString = problems.MetadataValueNotString
+	CodeAllowedToolsList       = problems.AllowedToolsList
+	CodeUnknownKey             = problems.UnknownKey
+	CodeClaudeExtensionKey     = problems.ClaudeExtensionKey
 
-	CodeDuplicateName      = "duplicate-name"
-	CodeEnabledAndDisabled = "enabled-and-disabled"
-	CodeLowercaseSkillFile = "lowercase-skill-file"
-	CodeSymlinkedSkill     = "symlinked-skill"
-	CodeNoSkillFound       = "no-skill-found"
-	CodeWalkProblem        = "walk-problem"
-	CodeDepthLimit         = "depth-limit"
+	CodeDuplicateName      = problems.DuplicateName
+	CodeEnabledAndDisabled = problems.EnabledAndDisabled
+	CodeLowercaseSkillFile = problems.LowercaseSkillFile
+	CodeSymlinkedSkill     = problems.SymlinkedSkill
+	CodeNoSkillFound       = problems.NoSkillFound
+	CodeWalkProblem        = problems.WalkProblem
+	CodeDepthLimit         = problems.DepthLimit
 
-	CodeBrokenLink       = "broken-link"
-	CodeLinkOutsideSkill = "link-outside-skill"
-	CodeBodyTooLong      = "body-too-long"
+	CodeBrokenLink       = problems.BrokenLink
+	CodeLinkOutsideSkill = problems.LinkOutsideSkill
+	CodeBodyTooLong      = problems.BodyTooLong
 
-	CodeManagedTree = "managed-tree"
+	CodeManagedTree = problems.ManagedTree
 
-	CodeCommandUnclosedFrontmatter = "command-unclosed-frontmatter"
-	CodeCommandYAMLSyntax          = "command-yaml-syntax"
-	CodeCommandArgumentHintQuotes  = "command-argument-hint-unquoted"
-	CodeCommandDescriptionType     = "command-description-type"
-	CodeCommandArgumentHintType    = "command-argument-hint-type"
-	CodeCommandAllowedToolsType    = "command-allowed-tools-type"
-	CodeCommandHandoffs            = "command-handoffs-invalid"
-	CodeCommandUnknownKey          = "command-unknown-key"
-	CodeCommandEmpty               = "command-empty"
-	CodeCommandNameChars           = "command-name-chars"
-	CodeNoCommandFound             = "no-command-found"
+	CodeCommandUnclosedFrontmatter = problems.CommandUnclosedFrontmatter
+	CodeCommandYAMLSyntax          = problems.CommandYAMLSyntax
+	CodeCommandArgumentHintQuotes  = problems.CommandArgumentHintQuotes
+	CodeCommandDescriptionType     = problems.CommandDescriptionType
+	CodeCommandArgumentHintType    = problems.CommandArgumentHintType
+	CodeCommandAllowedToolsType    = problems.CommandAllowedToolsType
+	CodeCommandHandoffs            = problems.CommandHandoffs
+	CodeCommandUnknownKey          = problems.CommandUnknownKey
+	CodeCommandEmpty               = problems.CommandEmpty
+	CodeCommandNameChars           = problems.CommandNameChars
+	CodeNoCommandFound             = problems.NoCommandFound
 )
 
 // Short names for the severity table.

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +14,9 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/scan"
+	"github.com/ccski/ccski/skillmd"
 )
 
 // Options control a validation run.
@@ -127,14 +130,20 @@ func checkTarget(t Target, opt Options, md *parser.Parser) result {
 	var r result
 	file := t.File
 	r.disabled = strings.HasPrefix(filepath.Base(file), ".")
-	data, err := os.ReadFile(file)
+	data, err := safefile.Read(file, skillmd.MaxSkillFile)
 	if err != nil {
-		what := "skill"
+		what, fix := "skill", "make it a readable regular file"
 		if t.IsCommand() {
 			what = "command"
 		}
+		if errors.Is(err, safefile.ErrTooLarge) {
+			fix = "move detail into files under references/"
+			if t.IsCommand() {
+				fix = "split it into smaller commands"
+			}
+		}
 		r.findings = []Finding{{Code: CodeUnreadable, File: file, Message: "cannot read the " + what + " file (" +
-			unwrapPathErr(err) + "): make it a readable regular file"}}
+			unwrapPathErr(err) + "): " + fix}}
 		return r
 	}
 	if t.IsCommand() {

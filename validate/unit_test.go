@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccski/ccski/internal/suggest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -28,8 +29,8 @@ func TestClosest(t *testing.T) {
 		"namespace":     "",
 		"":              "",
 	} {
-		if got := closest(in, knownKeys); got != want {
-			t.Errorf("closest(%q) = %q, want %q", in, got, want)
+		if got := suggest.Closest(in, knownKeys); got != want {
+			t.Errorf("suggest.Closest(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

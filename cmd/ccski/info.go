@@ -1,14 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/skillmd"
 )
 
 const previewLines = 20
@@ -47,20 +49,23 @@ hidden.`,
 			if err != nil {
 				return failErr(err)
 			}
-			data, err := os.ReadFile(r.File)
+			data, size, cut, err := readForInfo(r.File, full)
 			if err != nil {
-				return failErr(fmt.Errorf("read %s: %w", r.File, err))
+				return failErr(err)
 			}
 			content, more := preview(string(data), full)
+			if cut {
+				more = -1 // the rest was not read, so its lines are not counted
+			}
 			if a.json {
 				diags := r.Diagnostics
 				if diags == nil {
 					diags = []pipeline.Diagnostic{}
 				}
-				return a.writeJSON(infoJSON{recordJSON: toJSON(r), Size: int64(len(data)), Modified: r.ModTime,
-					Hidden: hidden, Diagnostics: diags, Content: content, Truncated: more > 0})
+				return a.writeJSON(infoJSON{recordJSON: toJSON(r), Size: size, Modified: r.ModTime,
+					Hidden: hidden, Diagnostics: diags, Content: content, Truncated: more != 0})
 			}
-			renderInfo(a, r, hidden, len(data), content, more)
+			renderInfo(a, r, hidden, size, content, more)
 			return nil
 		},
 	}
@@ -84,6 +89,36 @@ func resolveForInfo(s *pipeline.Snapshot, name string) (*pipeline.Record, string
 	return f.Record, f.Hidden(), nil
 }
 
+// previewBytes is how much of a SKILL.md info reads without --full: a
+// whole ordinary SKILL.md (the spec asks for under 500 lines), so that the
+// lines left out are counted, but never all of a runaway file to show 20
+// lines of it.
+const previewBytes = 256 << 10
+
+// readForInfo reads what info shows of file: all of it with full (up to
+// skillmd.MaxSkillFile), else its first previewBytes. size is the file's
+// size; cut reports that the file holds more than was read. The file is
+// read through safefile: a FIFO or a device is refused, never waited on.
+func readForInfo(file string, full bool) (data []byte, size int64, cut bool, err error) {
+	f, st, err := safefile.Open(file)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer f.Close()
+	if full {
+		data, err = safefile.ReadAll(f, st, skillmd.MaxSkillFile)
+		if errors.Is(err, safefile.ErrTooLarge) {
+			err = fmt.Errorf("%w: page it instead (less %s)", err, file)
+		}
+		return data, st.Size(), false, err
+	}
+	data, cut, err = safefile.Prefix(f, st, previewBytes)
+	if cut {
+		data = skillmd.TrimPartialRune(data)
+	}
+	return data, st.Size(), cut, err
+}
+
 // preview returns the first lines of content, or all of it, and how many
 // lines were left out.
 func preview(content string, full bool) (string, int) {
@@ -100,7 +135,9 @@ func preview(content string, full bool) (string, int) {
 	return strings.Join(lines[:previewLines], ""), len(lines) - previewLines
 }
 
-func renderInfo(a *app, r *pipeline.Record, hidden string, size int, content string, more int) {
+// renderInfo prints info's text. more is how many lines of the file
+// content leaves out, or -1 when the file was not read to its end.
+func renderInfo(a *app, r *pipeline.Record, hidden string, size int64, content string, more int) {
 	st := style(a.color)
 	w := a.stdout
 	fmt.Fprintln(w, st.bold(r.ID))
@@ -113,7 +150,7 @@ func renderInfo(a *app, r *pipeline.Record, hidden string, size int, content str
 	field("Provider", r.Agent)
 	field("Location", string(r.Location))
 	field("File", r.File)
-	field("Size", formatBytes(int64(size)))
+	field("Size", formatBytes(size))
 	field("Modified", r.ModTime.Local().Format(time.DateTime))
 	var res []string
 	for _, x := range []struct {
@@ -130,6 +167,17 @@ func renderInfo(a *app, r *pipeline.Record, hidden string, size int, content str
 	field("Resources", strings.Join(res, " "))
 	if r.Plugin != nil {
 		field("Plugin", fmt.Sprintf("%s@%s (%s)", r.Plugin.Plugin, r.Plugin.Marketplace, r.Plugin.Version))
+	}
+	if m := r.OpenAI; m != nil {
+		if m.DisplayName != "" {
+			field("Shown as", m.DisplayName)
+		}
+		if m.ShortDescription != "" {
+			field("Summary", m.ShortDescription)
+		}
+		if m.AllowImplicitInvocation != nil && !*m.AllowImplicitInvocation {
+			field("Invocation", "explicit only (agents/openai.yaml: allow_implicit_invocation: false)")
+		}
 	}
 	switch {
 	case hidden != "":
@@ -151,7 +199,10 @@ func renderInfo(a *app, r *pipeline.Record, hidden string, size int, content str
 	if !strings.HasSuffix(content, "\n") {
 		fmt.Fprintln(w)
 	}
-	if more > 0 {
+	switch {
+	case more > 0:
 		fmt.Fprintln(w, st.dim(fmt.Sprintf("… (%s more, use --full to show all)", plural(more, "line", "lines"))))
+	case more < 0:
+		fmt.Fprintln(w, st.dim(fmt.Sprintf("… (more lines of a %s file, use --full to show all)", formatBytes(size))))
 	}
 }

@@ -1,28 +1,25 @@
-//go:build unix
-
 package mcp
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
 
-// TestDrainWaitsForRunningCall holds a load open on a FIFO standing in for
-// SKILL.md: Drain must time out while it runs, refuse new calls meanwhile,
-// and succeed once it finishes.
+// TestDrainWaitsForRunningCall holds a load in flight (its read waits
+// until the test lets it go): Drain must time out while it runs, refuse
+// new calls meanwhile, and succeed once it finishes.
 func TestDrainWaitsForRunningCall(t *testing.T) {
 	for _, pv := range protocolVersions {
 		t.Run(pvName(pv), func(t *testing.T) {
 			recs := makeRecords(t, t.TempDir(), skillSpec{provider: "claude", name: "slow", desc: "blocks"})
-			fifo := filepath.Join(t.TempDir(), "SKILL.md")
-			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-				t.Skipf("mkfifo: %v", err)
+			release := make(chan struct{})
+			orig := readSkill
+			readSkill = func(string) ([]byte, error) {
+				<-release
+				return []byte("slow body"), nil
 			}
-			recs[0].File = fifo
+			t.Cleanup(func() { readSkill = orig })
 			srv := New(snapOf(recs), Options{})
 			ctx := testCtx(t, 10*time.Second)
 			cs := connect(t, srv, pv, nil)
@@ -53,13 +50,7 @@ func TestDrainWaitsForRunningCall(t *testing.T) {
 				t.Fatalf("call while draining: %v %+v, want a shutting-down error", err, res)
 			}
 
-			// Let the running call finish: write to the FIFO.
-			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, _ = w.WriteString("slow body")
-			_ = w.Close()
+			close(release) // let the running call finish
 
 			if !srv.Drain(5 * time.Second) {
 				t.Fatal("Drain returned false after the call finished")
