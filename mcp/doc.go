@@ -7,6 +7,8 @@
 // notifications/tools/list_changed to every session.
 //
 // The package also holds the HTTP front (Origin check, bearer token, body
-// cap, /healthz), the refresher that rebuilds snapshots, and the file
-// watcher that pokes it.
+// cap, /healthz) and Serve, the server's lifecycle: transport, signals,
+// draining on shutdown, and new snapshots from a Discovery (the live
+// refresher of package engine/live, which owns rescans and the file
+// watcher; this package does not import it).
 package mcp

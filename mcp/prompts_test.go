@@ -19,6 +19,7 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/engine"
+	"github.com/ccski/ccski/engine/live"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 )
@@ -159,7 +160,7 @@ func TestPromptsList(t *testing.T) {
 			broken = append(broken, d)
 		}
 	}
-	if len(broken) != 1 || broken[0].Severity != pipeline.SeverityWarning || broken[0].Code != "invalid-yaml" {
+	if len(broken) != 1 || broken[0].Severity != pipeline.SeverityWarning || broken[0].Code != "command-yaml-syntax" {
 		t.Errorf("diagnostics of broken.md: %+v", broken)
 	}
 	srv := New(snap, Options{Logger: discard()})
@@ -382,7 +383,7 @@ func (p *promptChanges) wait(d time.Duration) bool {
 	}
 }
 
-// TestPromptsListChanged drives a Refresher over a real tree: adding,
+// TestPromptsListChanged drives a live.Refresher over a real tree: adding,
 // editing and removing a command file each reach the client as
 // prompts/list_changed, and a rescan that changes nothing sends none.
 func TestPromptsListChanged(t *testing.T) {
@@ -393,7 +394,7 @@ func TestPromptsListChanged(t *testing.T) {
 			writeFile(t, tr.cmdFile("first.md"), []byte("First command.\n"))
 			eng := newEngine(t, tr.home, tr.ws)
 			srv := New(snapshot(t, eng), Options{Logger: discard()})
-			ref := NewRefresher(srv, eng, 0, discard(), nil)
+			ref := refresherFor(srv, eng, live.Options{})
 			changes := &promptChanges{ch: make(chan struct{}, 100)}
 			tools := newChangeCounter()
 			opts := changes.options()

@@ -33,6 +33,12 @@ type Snapshot struct {
 	// Folders lists every folder discovery listed, symlinks resolved: what
 	// a watcher watches to see skills appear, change or go.
 	Folders []string
+	// Manifests lists the files the providers read, or looked for, to
+	// plan the roots (settings.json, installed_plugins.json, each
+	// marketplace.json and plugin.json, ...), sorted and without repeats:
+	// what a watcher watches to see a plugin enabled, installed or
+	// changed. See providers.Plan.Manifests.
+	Manifests []string
 	// Disabled lists the installed plugins that the settings turn off, so
 	// that Lookup can say why a name qualified with one finds nothing.
 	Disabled []DisabledPlugin

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/providers"
 )
 
 func newList(a *app) *cobra.Command {
@@ -48,18 +48,9 @@ ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 				})
 				return writeJSONArray(a.stdout, recs)
 			}
-			cfg := l.cfg.Config
 			// Badge duplicates with the ranking the filters used, so that
 			// "preferred" is the copy the default list shows.
-			kinds := make([]pipeline.Kind, len(cfg.Priority))
-			for i, k := range cfg.Priority {
-				kinds[i] = pipeline.Kind(k)
-			}
-			prio, err := filters.NewPriority(kinds, nil)
-			if err != nil {
-				return usageErr(err)
-			}
-			renderList(a.stdout, style(a.color), l.snap, cfg.State, prio, kind)
+			renderList(a.stdout, style(a.color), l.snap, l.cfg.Config.State, l.engine.Priority(), kind)
 			return nil
 		},
 	}
@@ -83,7 +74,7 @@ func kindFlag(cmd *cobra.Command) (pipeline.Type, error) {
 		return k, nil
 	}
 	return "", usageErr(fmt.Errorf("invalid --kind %q: use skill or command%s", v,
-		providers.DidYouMean(strings.ToLower(v), []string{"skill", "command"})))
+		suggest.DidYouMean(strings.ToLower(v), []string{"skill", "command"})))
 }
 
 // ofKind returns the records of one type, or all of them for "".

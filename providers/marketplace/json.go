@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -21,18 +19,20 @@ import (
 // object is a decoded JSON object whose values are decoded on demand.
 type object map[string]json.RawMessage
 
-// readObject reads file as a JSON object. It returns found=false, with no
+// readObject reads file as a JSON object, and records it in the plan's
+// manifests whether or not it exists. It returns found=false, with no
 // diagnostic, when the file does not exist. Any other problem is a warning
 // with code "<kind>-unreadable", "<kind>-malformed" or "<kind>-invalid",
 // and ok=false.
 func (p *planner) readObject(file, kind string) (obj object, found, ok bool) {
+	p.manifests = append(p.manifests, file) // read or looked for: either way, watched
 	data, err := readLimited(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, false
 	}
 	if err != nil {
 		hint := "check the file's permissions"
-		if errors.Is(err, errNotPlainFile) {
+		if errors.Is(err, safefile.ErrNotRegular) {
 			hint = "only plain files are read; replace it with one"
 		}
 		p.report(pipeline.SeverityWarning, kind+"-unreadable", file,
@@ -54,52 +54,17 @@ func (p *planner) readObject(file, kind string) (obj object, found, ok bool) {
 	return obj, true, true
 }
 
-// errNotPlainFile is wrapped by readLimited's error for a folder, FIFO,
-// device or socket.
-var errNotPlainFile = errors.New("not a regular file")
-
-// readLimited reads file, refusing folders and files over
-// maxManifestSize bytes. It never blocks: the file is opened without
-// waiting (a FIFO would otherwise wait for a writer while the engine's lock
-// is held) and anything but a regular file is refused, not read.
+// readLimited reads file through safefile, refusing folders, special
+// files and files over maxManifestSize bytes. It never blocks: a FIFO
+// would otherwise wait for a writer while the engine's lock is held. The
+// error for a refused file does not repeat the path, which the caller's
+// message names.
 func readLimited(file string) ([]byte, error) {
-	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
+	data, err := safefile.Read(file, maxManifestSize)
+	if errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge) {
+		return nil, errors.Unwrap(err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case st.IsDir():
-		return nil, fmt.Errorf("it is a folder, %w", errNotPlainFile)
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("it is a %s, %w", specialKind(st.Mode()), errNotPlainFile)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxManifestSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading: %w", err)
-	}
-	if len(data) > maxManifestSize {
-		return nil, fmt.Errorf("it is larger than %d bytes", maxManifestSize)
-	}
-	return data, nil
-}
-
-// specialKind names the type of a file that is neither a folder nor a
-// regular file.
-func specialKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return fmt.Sprintf("special file (%v)", m.Type())
+	return data, err
 }
 
 // syntaxError returns nil when data is one valid JSON value, otherwise a

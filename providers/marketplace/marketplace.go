@@ -55,16 +55,32 @@ const (
 type Options struct {
 	// PluginsFile is Claude's installed_plugins.json (default
 	// <plugins root>/installed_plugins.json).
-	PluginsFile string `koanf:"plugins_file"`
+	PluginsFile string `koanf:"plugins_file" config:"path" doc:"Path of Claude's installed_plugins.json. Empty means plugins/installed_plugins.json in the Claude folder."`
 	// PluginsRoot is Claude's plugins folder (default <Claude config
 	// folder>/plugins, where the config folder is providers.Env.ClaudeHome:
 	// providers.claude.home, else $CLAUDE_CONFIG_DIR, else
 	// <user dir>/.claude).
-	PluginsRoot string `koanf:"plugins_root"`
+	PluginsRoot string `koanf:"plugins_root" config:"path" doc:"Base folder for relative plugin install paths. Empty means plugins/ in the Claude folder."`
 	// Commands also plans the command roots of each enabled plugin
 	// (default true).
-	Commands bool `koanf:"commands"`
+	Commands bool `koanf:"commands" doc:"Also read the commands of enabled plugins (their commands/ folder or the paths plugin.json lists), served by ccski mcp as MCP prompts."`
 }
+
+// Entry describes the provider to the registry (package providers/all).
+func Entry() providers.Entry {
+	return providers.Entry{
+		Name:    "marketplace",
+		Doc:     "Claude plugin skills, read from installed_plugins.json.",
+		Options: func() any { return defaultOptions() },
+		Labels:  []providers.Label{{Name: providerLabel}},
+		Folders: []string{".claude"},
+		Kinds:   []pipeline.Kind{pipeline.KindPlugin},
+		New:     New,
+	}
+}
+
+// defaultOptions returns the options a key left out keeps.
+func defaultOptions() *Options { return &Options{Commands: true} }
 
 // Marketplace is the provider for the skills of Claude Code plugins. It is
 // immutable and safe for concurrent use.
@@ -74,7 +90,7 @@ var _ providers.Provider = (*Marketplace)(nil)
 
 // New builds the provider from its options, rejecting unknown keys.
 func New(options map[string]any) (providers.Provider, error) {
-	m := &Marketplace{opts: Options{Commands: true}}
+	m := &Marketplace{opts: *defaultOptions()}
 	// Decode's error already names providers.marketplace and the key.
 	if err := providers.Decode("marketplace", options, &m.opts); err != nil {
 		return nil, err
@@ -99,7 +115,7 @@ func (m *Marketplace) Plan(ctx context.Context, env providers.Env) (providers.Pl
 	if err != nil {
 		return providers.Plan{}, fmt.Errorf("marketplace: planning plugin skills: %w", err)
 	}
-	return providers.Plan{Roots: roots, Diagnostics: p.diags, Disabled: p.disabled}, nil
+	return providers.Plan{Roots: roots, Diagnostics: p.diags, Disabled: p.disabled, Manifests: p.manifests}, nil
 }
 
 // planner holds the state of one Plan call.
@@ -119,6 +135,9 @@ type planner struct {
 	diags      []pipeline.Diagnostic
 	// disabled lists the installed plugins enabledPlugins turns off.
 	disabled []pipeline.DisabledPlugin
+	// manifests lists every file readObject was asked for, in order
+	// (providers.Plan.Manifests).
+	manifests []string
 	// commands says whether plugin command roots are planned.
 	commands bool
 	// cmdSource records, per plugin key, where its command paths come

@@ -1,4 +1,4 @@
-package mcp
+package live
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 type watchFixture struct {
 	tree
 	snap  *pipeline.Snapshot
-	w     *Watcher
+	w     *watcher
 	pokes chan struct{}
 	n     atomic.Int32
 }
@@ -33,7 +33,7 @@ func newWatchFixture(t *testing.T, setup func(t *testing.T, tr *tree)) *watchFix
 	}
 	writeFile(t, f.userSkill("alpha"), skillMD("alpha", "Alpha skill"))
 	f.snap = snapshot(t, newEngine(t, f.home, f.ws))
-	w, err := NewWatcher(func() {
+	w, err := newWatcher(func() {
 		f.n.Add(1)
 		f.pokes <- struct{}{}
 	}, discard())
@@ -41,19 +41,16 @@ func newWatchFixture(t *testing.T, setup func(t *testing.T, tr *tree)) *watchFix
 		t.Fatal(err)
 	}
 	f.w = w
-	w.Sync(f.snap)
+	w.sync(f.snap)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- w.Run(ctx) }()
+	done := make(chan struct{})
+	go func() { w.run(ctx); close(done) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Run returned %v, want nil", err)
-			}
+		case <-done:
 		case <-time.After(5 * time.Second):
-			t.Error("Run did not return after cancel")
+			t.Error("run did not return after cancel")
 		}
 	})
 	return f
@@ -94,7 +91,31 @@ func symlinkedHome(t *testing.T, tr *tree) {
 	}
 }
 
+// withProjectClaude gives the workspace a .claude/skills folder, so that
+// .claude itself is neither a listed folder nor the parent of a missing
+// root.
+func withProjectClaude(t *testing.T, tr *tree) {
+	writeFile(t, filepath.Join(tr.ws, ".claude", "skills", "proj", "SKILL.md"), skillMD("proj", "Project skill"))
+}
+
+// withLinkedSettings installs the plugin with the user settings file a
+// symlink into a dotfiles folder, as dotfile managers set it up.
+func withLinkedSettings(t *testing.T, tr *tree) {
+	withPlugin(t, tr)
+	target := filepath.Join(filepath.Dir(tr.home), "dotfiles", "claude", "settings.json")
+	writeJSON(t, target, enabled(false))
+	if err := os.Remove(tr.userSettings()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, tr.userSettings()); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+}
+
 func TestWatcher(t *testing.T) {
+	market := func(tr tree) string {
+		return filepath.Join(tr.plugins(), "marketplaces", "live-market", ".claude-plugin", "marketplace.json")
+	}
 	tests := []struct {
 		name  string
 		setup func(t *testing.T, tr *tree)
@@ -160,6 +181,63 @@ func TestWatcher(t *testing.T) {
 		{"symlinked home: SKILL.md edited", symlinkedHome, func(t *testing.T, f *watchFixture) {
 			writeFile(t, f.userSkill("alpha"), skillMD("alpha", "Alpha, edited"))
 		}, true},
+
+		// The files the providers read.
+		{"plugins file created", nil, func(t *testing.T, f *watchFixture) {
+			withPlugin(t, &f.tree)
+		}, true},
+		{"user settings edited", withPlugin, func(t *testing.T, f *watchFixture) {
+			writeJSON(t, f.userSettings(), enabled(true))
+		}, true},
+		{"user settings replaced by rename", withPlugin, func(t *testing.T, f *watchFixture) {
+			replaceFile(t, f.userSettings(), []byte(`{"enabledPlugins": {}}`))
+		}, true},
+		{"user settings removed", withPlugin, func(t *testing.T, f *watchFixture) {
+			if err := os.Remove(f.userSettings()); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"user settings created", func(t *testing.T, tr *tree) {
+			withPlugin(t, tr)
+			if err := os.Remove(tr.userSettings()); err != nil {
+				t.Fatal(err)
+			}
+		}, func(t *testing.T, f *watchFixture) {
+			writeJSON(t, f.userSettings(), enabled(true))
+		}, true},
+		{"project local settings created beside a skills folder", func(t *testing.T, tr *tree) {
+			withPlugin(t, tr)
+			withProjectClaude(t, tr)
+		}, func(t *testing.T, f *watchFixture) {
+			writeJSON(t, filepath.Join(f.ws, ".claude", "settings.local.json"), enabled(true))
+		}, true},
+		{"project settings created with their folder", withPlugin, func(t *testing.T, f *watchFixture) {
+			writeJSON(t, filepath.Join(f.ws, ".claude", "settings.json"), enabled(true))
+		}, true},
+		{"symlinked settings: the target edited", withLinkedSettings, func(t *testing.T, f *watchFixture) {
+			writeJSON(t, filepath.Join(filepath.Dir(f.home), "dotfiles", "claude", "settings.json"), enabled(true))
+		}, true},
+		{"installed_plugins.json rewritten", withPlugin, func(t *testing.T, f *watchFixture) {
+			writeJSON(t, filepath.Join(f.plugins(), "installed_plugins.json"), map[string]any{"version": 2, "plugins": map[string]any{}})
+		}, true},
+		{"known_marketplaces.json replaced by rename", withPlugin, func(t *testing.T, f *watchFixture) {
+			replaceFile(t, filepath.Join(f.plugins(), "known_marketplaces.json"), []byte("{}"))
+		}, true},
+		{"marketplace.json edited", withPlugin, func(t *testing.T, f *watchFixture) {
+			writeJSON(t, market(f.tree), map[string]any{"name": "live-market", "plugins": []any{}})
+		}, true},
+		{"plugin.json edited", withPlugin, func(t *testing.T, f *watchFixture) {
+			writeJSON(t, filepath.Join(f.pluginDir(), ".claude-plugin", "plugin.json"), map[string]any{"name": "toggler", "version": "1.0.1"})
+		}, true},
+		{"other files beside the settings", withPlugin, func(t *testing.T, f *watchFixture) {
+			claude := filepath.Join(f.home, ".claude")
+			writeFile(t, filepath.Join(claude, "history.jsonl"), []byte("{}\n"))
+			writeFile(t, filepath.Join(claude, "settings.json.bak"), []byte("{}"))
+			writeFile(t, filepath.Join(f.plugins(), "install-counts-cache.json"), []byte("{}"))
+			if err := os.Mkdir(filepath.Join(claude, "todos"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -193,31 +271,31 @@ func TestWatcherDebounce(t *testing.T) {
 }
 
 // TestWatcherSync follows the snapshot: a folder that appears is watched
-// after the next Sync, one that goes away is dropped.
+// after the next sync, one that goes away is dropped.
 func TestWatcherSync(t *testing.T) {
 	f := newWatchFixture(t, nil)
-	before := f.w.Len()
+	before := f.w.len()
 	if before == 0 {
 		t.Fatal("nothing watched")
 	}
 	eng := newEngine(t, f.home, f.ws)
 
 	writeFile(t, f.userSkill("beta"), skillMD("beta", "Beta"))
-	f.w.Sync(snapshot(t, eng))
-	if got := f.w.Len(); got != before+1 {
+	f.w.sync(snapshot(t, eng))
+	if got := f.w.len(); got != before+1 {
 		t.Errorf("watching %d folders after a skill was added, want %d", got, before+1)
 	}
 	f.settle()
 	writeFile(t, f.userSkill("beta"), skillMD("beta", "Beta, edited"))
 	if !f.poked(2 * time.Second) {
-		t.Error("an edit in a folder added by Sync did not poke")
+		t.Error("an edit in a folder added by sync did not poke")
 	}
 
 	if err := os.RemoveAll(filepath.Dir(f.userSkill("beta"))); err != nil {
 		t.Fatal(err)
 	}
-	f.w.Sync(snapshot(t, eng))
-	if got := f.w.Len(); got != before {
+	f.w.sync(snapshot(t, eng))
+	if got := f.w.len(); got != before {
 		t.Errorf("watching %d folders after the skill was removed, want %d", got, before)
 	}
 
@@ -225,36 +303,43 @@ func TestWatcherSync(t *testing.T) {
 	// parent that stood in for it is still watched for the other
 	// missing roots.
 	writeFile(t, filepath.Join(f.home, ".agents", "skills", "new", "SKILL.md"), skillMD("new", "New"))
-	f.w.Sync(snapshot(t, eng))
+	f.w.sync(snapshot(t, eng))
 	f.settle()
 	writeFile(t, filepath.Join(f.home, ".agents", "skills", "new", "SKILL.md"), skillMD("new", "New, edited"))
 	if !f.poked(2 * time.Second) {
 		t.Error("an edit under a root that appeared did not poke")
 	}
+
+	// A plugin is installed: its manifests' folders are watched from the
+	// next sync on, and an edit there pokes.
+	withPlugin(t, &f.tree)
+	f.w.sync(snapshot(t, eng))
+	f.settle()
+	writeJSON(t, filepath.Join(f.pluginDir(), ".claude-plugin", "plugin.json"), map[string]any{"name": "toggler", "version": "2"})
+	if !f.poked(2 * time.Second) {
+		t.Error("an edit of plugin.json of a plugin installed since the first sync did not poke")
+	}
 }
 
 func TestWatcherRunStops(t *testing.T) {
-	w, err := NewWatcher(func() {}, discard())
+	w, err := newWatcher(func() {}, discard())
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr := newTree(t)
 	snap := snapshot(t, newEngine(t, tr.home, tr.ws))
-	w.Sync(snap)
+	w.sync(snap)
 	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- w.Run(ctx) }()
+	done := make(chan struct{})
+	go func() { w.run(ctx); close(done) }()
 	cancel()
 	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run = %v, want nil", err)
-		}
+	case <-done:
 	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return after cancel")
+		t.Fatal("run did not return after cancel")
 	}
-	// Sync after Run ended must not panic or block.
-	w.Sync(snap)
+	// sync after run ended must not panic or block.
+	w.sync(snap)
 }
 
 func TestExistingParent(t *testing.T) {

@@ -1,19 +1,24 @@
-package mcp
+package live
 
 import (
+	"bytes"
 	"context"
-	"net/url"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/engine"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
 )
 
 func TestCompare(t *testing.T) {
@@ -71,41 +76,56 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-// refresherFixture is a server and refresher over a temporary tree that
-// starts with one user skill, alpha.
+// refresherFixture is a refresher over a temporary tree that starts with
+// one user skill, alpha, and serves its first snapshot. It counts the
+// snapshots its subscriber gets after that one and the engines Build
+// makes.
 type refresherFixture struct {
 	tree
 	eng       *engine.Engine
-	srv       *Server
 	ref       *Refresher
 	snapshots atomic.Int32
 	built     atomic.Int32
+	mu        sync.Mutex
+	last      *pipeline.Snapshot // the last snapshot the subscriber got
 }
 
-func newRefresherFixture(t *testing.T, interval time.Duration, o Options) *refresherFixture {
+func newRefresherFixture(t *testing.T, o Options) *refresherFixture {
 	t.Helper()
 	f := &refresherFixture{tree: newTree(t)}
 	writeFile(t, f.userSkill("alpha"), skillMD("alpha", "Alpha skill"))
 	f.eng = newEngine(t, f.home, f.ws)
-	f.srv = New(snapshot(t, f.eng), o)
-	f.ref = NewRefresher(f.srv, f.eng, interval, discard(), func(ws string) (*engine.Engine, error) {
+	if o.Logger == nil {
+		o.Logger = discard()
+	}
+	o.Build = func(ws string) (*engine.Engine, error) {
 		f.built.Add(1)
 		if _, err := os.Stat(ws); err != nil {
 			return nil, err
 		}
 		return newEngine(t, f.home, ws), nil
+	}
+	f.ref = New(f.eng, o)
+	f.ref.Subscribe(func(s *pipeline.Snapshot) {
+		f.snapshots.Add(1)
+		f.mu.Lock()
+		f.last = s
+		f.mu.Unlock()
 	})
-	f.ref.OnSnapshot = func(*pipeline.Snapshot) { f.snapshots.Add(1) }
+	if _, _, err := f.ref.First(testCtx(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	f.snapshots.Store(0)
 	return f
 }
 
 func (f *refresherFixture) has(name string) bool {
-	_, err := f.srv.Snapshot().Resolve(name)
+	_, err := f.ref.Snapshot().Resolve(name)
 	return err == nil
 }
 
 func TestRefresherRefresh(t *testing.T) {
-	f := newRefresherFixture(t, 0, Options{})
+	f := newRefresherFixture(t, Options{})
 	steps := []struct {
 		name    string
 		do      func(t *testing.T)
@@ -129,52 +149,76 @@ func TestRefresherRefresh(t *testing.T) {
 	}
 	for i, st := range steps {
 		st.do(t)
-		before := f.srv.Snapshot()
+		before := f.ref.Snapshot()
 		got := f.ref.Refresh(testCtx(t, 10*time.Second))
 		if got != st.want {
 			t.Errorf("%s: Refresh = %+v, want %+v", st.name, got, st.want)
 		}
-		if f.srv.Snapshot() == before {
-			t.Errorf("%s: the server still serves the old snapshot", st.name)
+		now := f.ref.Snapshot()
+		if now == before {
+			t.Errorf("%s: the old snapshot is still current", st.name)
 		}
-		if diff := cmp.Diff(st.wantIDs, visibleIDs(f.srv.Snapshot())); diff != "" {
+		if diff := cmp.Diff(st.wantIDs, visibleIDs(now)); diff != "" {
 			t.Errorf("%s: visible ids (-want +got):\n%s", st.name, diff)
 		}
 		if n := int(f.snapshots.Load()); n != i+1 {
-			t.Errorf("%s: OnSnapshot ran %d times in %d refreshes", st.name, n, i+1)
+			t.Errorf("%s: the subscriber ran %d times in %d refreshes", st.name, n, i+1)
 		}
-	}
-	if got := Describe(f.srv.Snapshot().Visible); got != f.srv.desc {
-		t.Error("the registered description is not the current snapshot's")
+		f.mu.Lock()
+		last := f.last
+		f.mu.Unlock()
+		if last != now {
+			t.Errorf("%s: the subscriber got another snapshot than the current one", st.name)
+		}
 	}
 }
 
 func TestRefresherRefreshFailureKeepsSnapshot(t *testing.T) {
-	f := newRefresherFixture(t, 0, Options{})
+	f := newRefresherFixture(t, Options{})
 	writeFile(t, f.userSkill("beta"), skillMD("beta", "Beta skill"))
-	before := f.srv.Snapshot()
+	before := f.ref.Snapshot()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if d := f.ref.Refresh(ctx); !d.Empty() {
 		t.Errorf("cancelled Refresh = %+v, want empty", d)
 	}
-	if f.srv.Snapshot() != before {
+	if f.ref.Snapshot() != before {
 		t.Error("a failed rescan replaced the snapshot")
 	}
 	if n := f.snapshots.Load(); n != 0 {
-		t.Errorf("OnSnapshot ran %d times after a failed rescan", n)
+		t.Errorf("the subscriber ran %d times after a failed rescan", n)
 	}
 }
 
-func TestRefresherRunPoke(t *testing.T) {
-	f := newRefresherFixture(t, 0, Options{})
-	// Two pokes before Run coalesce into one rescan.
-	f.ref.Poke()
-	f.ref.Poke()
+// TestRefresherLogsChanges checks the line a rescan that changed something
+// writes (the operator's view of a live refresh), and that a rescan that
+// changed nothing writes none.
+func TestRefresherLogsChanges(t *testing.T) {
+	var buf bytes.Buffer
+	f := newRefresherFixture(t, Options{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	ctx := testCtx(t, 10*time.Second)
+	f.ref.Refresh(ctx)
+	if strings.Contains(buf.String(), "skills refreshed") {
+		t.Errorf("a rescan that changed nothing logged:\n%s", buf.String())
+	}
+	writeFile(t, f.userSkill("beta"), skillMD("beta", "Beta skill"))
+	writeFile(t, f.userSkill("alpha"), skillMD("alpha", "Alpha skill, edited"))
+	f.ref.Refresh(ctx)
+	line := buf.String()
+	for _, want := range []string{"skills refreshed", "added=1", "removed=0", "changed=1", "skills=2"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("refresh line %q lacks %q", line, want)
+		}
+	}
+}
+
+// runRefresher runs f.ref until the test ends.
+func runRefresher(t *testing.T, ref *Refresher) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- f.ref.Run(ctx) }()
-	defer func() {
+	go func() { done <- ref.Run(ctx) }()
+	t.Cleanup(func() {
 		cancel()
 		select {
 		case err := <-done:
@@ -184,15 +228,21 @@ func TestRefresherRunPoke(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Error("Run did not return after cancel")
 		}
-	}()
-	if !eventually(2*time.Second, func() bool { return f.snapshots.Load() >= 1 }) {
+	})
+}
+
+func TestRefresherRunPoke(t *testing.T) {
+	f := newRefresherFixture(t, Options{})
+	// Two pokes before Run coalesce into one rescan, after Run's first.
+	f.ref.Poke()
+	f.ref.Poke()
+	runRefresher(t, f.ref)
+	if !eventually(2*time.Second, func() bool { return f.snapshots.Load() >= 2 }) {
 		t.Fatal("no rescan after two pokes")
 	}
 	time.Sleep(200 * time.Millisecond)
-	if n := f.snapshots.Load(); n > 2 {
-		t.Fatalf("%d rescans after two pokes, want at most 2", n)
-	} else if n != 1 {
-		t.Errorf("%d rescans after two pokes sent before Run, want 1 (pokes coalesce)", n)
+	if n := f.snapshots.Load(); n != 2 {
+		t.Errorf("%d snapshots after Run's first and two pokes sent before Run, want 2 (pokes coalesce)", n)
 	}
 
 	// A poke while running picks up a new skill.
@@ -214,27 +264,49 @@ func TestRefresherRunPoke(t *testing.T) {
 }
 
 func TestRefresherRunInterval(t *testing.T) {
-	f := newRefresherFixture(t, 20*time.Millisecond, Options{})
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- f.ref.Run(ctx) }()
+	f := newRefresherFixture(t, Options{Interval: 20 * time.Millisecond})
+	runRefresher(t, f.ref)
 	writeFile(t, f.userSkill("beta"), skillMD("beta", "Beta skill"))
 	if !eventually(2*time.Second, func() bool { return f.has("claude:beta") }) {
 		t.Error("periodic rescans did not pick up a new skill within 2s")
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run returned %v, want nil", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return after cancel")
+}
+
+// TestRefresherRunFirstError checks that Run returns the first discovery's
+// error at once, a configuration error as such, with the watcher on or
+// off, and notifies nobody.
+func TestRefresherRunFirstError(t *testing.T) {
+	for _, watch := range []bool{false, true} {
+		t.Run(fmt.Sprintf("watch=%v", watch), func(t *testing.T) {
+			tr := newTree(t)
+			cfg := configs.Default()
+			cfg.Include = []string{"no-such-skill"} // a flag's token must name something
+			eng, err := engine.New(cfg, providers.NewEnv(tr.home, tr.ws, func(string) string { return "" }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := New(eng, Options{Watch: watch, Interval: time.Hour, Logger: discard()})
+			var calls atomic.Int32
+			ref.Subscribe(func(*pipeline.Snapshot) { calls.Add(1) })
+			done := make(chan error, 1)
+			go func() { done <- ref.Run(t.Context()) }()
+			select {
+			case err = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Run did not return after its first discovery failed")
+			}
+			if !engine.IsConfigError(err) || !strings.Contains(err.Error(), "no-such-skill") {
+				t.Errorf("Run = %v, want a configuration error naming the token", err)
+			}
+			if n := calls.Load(); n != 0 || ref.Snapshot() != nil {
+				t.Errorf("after a failed first discovery: %d notifications, snapshot %v", n, ref.Snapshot())
+			}
+		})
 	}
 }
 
 func TestRefresherSetWorkspace(t *testing.T) {
-	f := newRefresherFixture(t, 0, Options{})
+	f := newRefresherFixture(t, Options{})
 	other := filepath.Join(t.TempDir(), "other ws")
 	writeFile(t, filepath.Join(other, ".claude", "skills", "wsonly", "SKILL.md"), skillMD("wsonly", "Workspace only"))
 	ctx := testCtx(t, 10*time.Second)
@@ -262,10 +334,16 @@ func TestRefresherSetWorkspace(t *testing.T) {
 			t.Errorf("%s: user skill lost", tt.name)
 		}
 	}
+	if got := f.ref.Workspace(); got != other {
+		t.Errorf("Workspace() = %q, want %q", got, other)
+	}
 
-	// Without a build function client roots are ignored.
-	ref := NewRefresher(f.srv, f.eng, 0, discard(), nil)
-	ref.SetWorkspace(ctx, t.TempDir()) // must not panic
+	// Without a Build function the engine builds its own.
+	ref := New(f.eng, Options{Logger: discard()})
+	ref.SetWorkspace(ctx, other)
+	if _, err := ref.Snapshot().Resolve("claude:wsonly"); err != nil || ref.Workspace() != other {
+		t.Errorf("default build: workspace %q, wsonly: %v", ref.Workspace(), err)
+	}
 }
 
 // TestRefresherSetWorkspaceRace runs periodic rescans of the old
@@ -273,7 +351,7 @@ func TestRefresherSetWorkspace(t *testing.T) {
 // rescan of the old workspace may overwrite the new one's snapshot.
 func TestRefresherSetWorkspaceRace(t *testing.T) {
 	for round := range 10 {
-		f := newRefresherFixture(t, time.Microsecond, Options{})
+		f := newRefresherFixture(t, Options{Interval: time.Microsecond})
 		other := filepath.Join(t.TempDir(), "other")
 		writeFile(t, filepath.Join(other, ".claude", "skills", "wsonly", "SKILL.md"), skillMD("wsonly", "Workspace only"))
 		ctx, cancel := context.WithCancel(t.Context())
@@ -295,128 +373,57 @@ func TestRefresherSetWorkspaceRace(t *testing.T) {
 	}
 }
 
-// rootsServer is a refresher fixture whose server hands client roots to
-// the refresher.
-func rootsServer(t *testing.T) *refresherFixture {
-	t.Helper()
-	var f *refresherFixture
-	use := func(ctx context.Context, ss *sdk.ServerSession) { f.ref.UseClientRoots(ctx, ss) }
-	f = newRefresherFixture(t, 0, Options{OnInitialized: use, OnRootsChanged: use})
-	return f
-}
-
-func fileURI(path string) string { return (&url.URL{Scheme: "file", Path: path}).String() }
-
-func TestUseClientRoots(t *testing.T) {
-	other := filepath.Join(t.TempDir(), "client root")
-	writeFile(t, filepath.Join(other, ".claude", "skills", "wsonly", "SKILL.md"), skillMD("wsonly", "Workspace only"))
-
-	tests := []struct {
-		name string
-		opts *sdk.ClientOptions
-		// roots are set before connecting; later after.
-		roots, later []*sdk.Root
-		want         bool
-	}{
-		{"file root at initialize", nil, []*sdk.Root{{URI: fileURI(other), Name: "ws"}}, nil, true},
-		{"first file root wins", nil, []*sdk.Root{{URI: "https://example.com/repo"}, {URI: fileURI(other)},
-			{URI: fileURI(t.TempDir())}}, nil, true},
-		{"roots changed after initialize", nil, nil, []*sdk.Root{{URI: fileURI(other)}}, true},
-		{"relative file root ignored", nil, []*sdk.Root{{URI: "file:relative/dir"}}, nil, false},
-		{"no roots capability", &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}},
-			[]*sdk.Root{{URI: fileURI(other)}}, nil, false},
+// TestRefresherWatchesSettings runs a refresher with the watcher on and no
+// periodic rescans: turning a plugin on in a settings file, or off again,
+// must reach the subscriber, as must a settings file created in the
+// project.
+func TestRefresherWatchesSettings(t *testing.T) {
+	tr := newTree(t)
+	withPlugin(t, &tr)
+	writeFile(t, tr.userSkill("alpha"), skillMD("alpha", "Alpha skill"))
+	ref := New(newEngine(t, tr.home, tr.ws), Options{Watch: true, Logger: discard()})
+	var mu sync.Mutex
+	var got *pipeline.Snapshot
+	ref.Subscribe(func(s *pipeline.Snapshot) {
+		mu.Lock()
+		got = s
+		mu.Unlock()
+	})
+	runRefresher(t, ref)
+	has := func() (visible, ok bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if got == nil {
+			return false, false
+		}
+		_, err := got.Resolve(pluginSkill)
+		return err == nil, true
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := rootsServer(t)
-			c := sdk.NewClient(&sdk.Implementation{Name: "roots-client", Version: "1"}, tt.opts)
-			c.AddRoots(tt.roots...)
-			st, ct := sdk.NewInMemoryTransports()
-			ss, err := f.srv.SDK().Connect(testCtx(t, 10*time.Second), st, nil)
-			if err != nil {
+	if !eventually(5*time.Second, func() bool { _, ok := has(); return ok }) {
+		t.Fatal("no first snapshot")
+	}
+	local := filepath.Join(tr.ws, ".claude", "settings.local.json")
+	steps := []struct {
+		name string
+		do   func(t *testing.T)
+		want bool
+	}{
+		{"user settings turn it on", func(t *testing.T) { writeJSON(t, tr.userSettings(), enabled(true)) }, true},
+		{"user settings turn it off, saved by rename", func(t *testing.T) {
+			replaceFile(t, tr.userSettings(), []byte(`{"enabledPlugins": {"`+pluginKey+`": false}}`))
+		}, false},
+		{"a project local settings file is created", func(t *testing.T) { writeJSON(t, local, enabled(true)) }, true},
+		{"the project local settings file is removed", func(t *testing.T) {
+			if err := os.Remove(local); err != nil {
 				t.Fatal(err)
 			}
-			t.Cleanup(func() { _ = ss.Close() })
-			cs := connectClient(t, c, ct, "2025-11-25")
-			if got := cs.InitializeResult().ProtocolVersion; got != "2025-11-25" {
-				t.Fatalf("negotiated %q, want 2025-11-25", got)
-			}
-			p := ss.InitializeParams()
-			if p == nil || p.Capabilities == nil {
-				t.Fatal("no initialize params on the server session")
-			}
-			if hasRoots := p.Capabilities.RootsV2 != nil; hasRoots != (tt.opts == nil) {
-				t.Errorf("server sees roots capability %v, want %v", hasRoots, tt.opts == nil)
-			}
-			if tt.later != nil {
-				// The initialize-time lookup finds no roots; a change
-				// notification must trigger a new one.
-				time.Sleep(50 * time.Millisecond)
-				if f.has("claude:wsonly") {
-					t.Fatal("workspace switched before the client had roots")
-				}
-				c.AddRoots(tt.later...)
-			}
-			wait := 2 * time.Second
-			if !tt.want {
-				wait = 300 * time.Millisecond
-			}
-			got := eventually(wait, func() bool { return f.has("claude:wsonly") })
-			if got != tt.want {
-				t.Errorf("workspace skill visible = %v, want %v", got, tt.want)
-			}
-			if tt.want {
-				f.ref.mu.Lock()
-				ws := f.ref.ws
-				f.ref.mu.Unlock()
-				if ws != other {
-					t.Errorf("refresher workspace %q, want %q", ws, other)
-				}
-			}
-		})
+		}, false},
 	}
-}
-
-// TestUseClientRootsNoInitialize covers 2026-07-28 sessions, which never
-// send initialize: the initialized hook does not run, and UseClientRoots on
-// such a session neither asks for roots nor switches the workspace.
-func TestUseClientRootsNoInitialize(t *testing.T) {
-	f := newRefresherFixture(t, 0, Options{})
-	var calls atomic.Int32
-	srv := New(f.srv.Snapshot(), Options{OnInitialized: func(ctx context.Context, ss *sdk.ServerSession) {
-		calls.Add(1)
-		f.ref.UseClientRoots(ctx, ss)
-	}})
-	other := t.TempDir()
-	c := sdk.NewClient(&sdk.Implementation{Name: "c", Version: "1"}, nil)
-	c.AddRoots(&sdk.Root{URI: fileURI(other)})
-	st, ct := sdk.NewInMemoryTransports()
-	ss, err := srv.SDK().Connect(testCtx(t, 5*time.Second), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cs := connectClient(t, c, ct, "")
-	if got := cs.InitializeResult().ProtocolVersion; got != "2026-07-28" {
-		t.Fatalf("negotiated %q, want 2026-07-28", got)
-	}
-	listAndCallAny(t, testCtx(t, 5*time.Second), cs)
-	f.ref.UseClientRoots(t.Context(), ss)
-	time.Sleep(100 * time.Millisecond)
-	if n := calls.Load(); n != 0 {
-		t.Errorf("initialized hook ran %d times for a 2026-07-28 session", n)
-	}
-	if n := f.built.Load(); n != 0 {
-		t.Errorf("built %d engines for a 2026-07-28 session", n)
-	}
-}
-
-// listAndCallAny checks the session works: one tool, and alpha loads.
-func listAndCallAny(t *testing.T, ctx context.Context, cs *sdk.ClientSession) {
-	t.Helper()
-	onlyTool(t, ctx, cs)
-	res, err := call(ctx, cs, map[string]any{"name": "alpha"})
-	if err != nil || res.IsError {
-		t.Fatalf("load alpha: %v %+v", err, res)
+	for _, st := range steps {
+		time.Sleep(3 * Debounce) // the previous step's events are spent
+		st.do(t)
+		if !eventually(2*time.Second, func() bool { v, _ := has(); return v == st.want }) {
+			t.Fatalf("%s: plugin skill visible = %v after 2s, want %v", st.name, !st.want, st.want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package mcp
+package live
 
 import (
 	"context"
@@ -20,56 +20,73 @@ import (
 // asks for a rescan, so a burst of writes costs one rescan.
 const Debounce = 75 * time.Millisecond
 
-// Watcher watches the folders of the current snapshot and pokes the
-// refresher when something in them changes. fsnotify is not recursive:
-// Sync watches exactly the folders discovery listed (Snapshot.Folders),
-// plus, for each root that does not exist yet, its nearest existing parent
-// so that creating the root is seen.
-type Watcher struct {
+// missingLevels is how many folders up the watcher looks for an existing
+// parent of a root or file that does not exist yet.
+const missingLevels = 3
+
+// watcher watches what the current snapshot was built from and pokes the
+// refresher when something there changes. fsnotify is not recursive: sync
+// watches exactly the folders discovery listed (Snapshot.Folders), where
+// every event counts, and, where only some names matter, the folder of
+// each file the providers read (Snapshot.Manifests) and the nearest
+// existing parent of each root or file that does not exist yet.
+// Watching a file's folder rather than the file itself sees an editor
+// that saves by writing a new file and renaming it over the old one, and a
+// file that appears.
+type watcher struct {
 	fs   *fsnotify.Watcher
 	poke func()
 	log  *slog.Logger
 
 	mu      sync.Mutex
 	watched map[string]bool
-	// pending maps a watched parent to the missing roots below it; events
-	// there count only when they lead towards one of them.
-	pending map[string][]string
-	full    bool // the watch limit was hit; periodic rescans cover the rest
+	// only maps a watched folder that discovery did not list to the paths
+	// below it that matter: an event there counts only when it names one
+	// of them or a folder on the way to one.
+	only map[string][]string
+	full bool // the watch limit was hit; periodic rescans cover the rest
 }
 
-// NewWatcher starts an fsnotify watcher that calls poke after changes.
-func NewWatcher(poke func(), log *slog.Logger) (*Watcher, error) {
+// newWatcher starts an fsnotify watcher that calls poke after changes.
+func newWatcher(poke func(), log *slog.Logger) (*watcher, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
 	}
-	return &Watcher{fs: fw, poke: poke, log: log, watched: map[string]bool{}, pending: map[string][]string{}}, nil
+	return &watcher{fs: fw, poke: poke, log: log, watched: map[string]bool{}, only: map[string][]string{}}, nil
 }
 
-// Sync makes the watched set match snap: new folders are added and gone
+// sync makes the watched set match snap: new folders are added and gone
 // ones removed.
-func (w *Watcher) Sync(snap *pipeline.Snapshot) {
-	want := make(map[string]bool, len(snap.Folders)+8)
+func (w *watcher) sync(snap *pipeline.Snapshot) {
+	want := make(map[string]bool, len(snap.Folders)+len(snap.Manifests)+8)
 	for _, d := range snap.Folders {
 		want[d] = true
 	}
-	pending := map[string][]string{}
-	for _, r := range snap.Roots {
-		if r.Exists {
-			continue
+	only := map[string][]string{}
+	target := func(dir, path string) {
+		if dir != "" && !want[dir] {
+			only[dir] = append(only[dir], path)
 		}
-		// Events name paths under the watched (symlink-resolved)
-		// parent, so the root is matched under that parent too.
-		if p, path := existingParent(r.Path, 3); p != "" && !want[p] {
-			pending[p] = append(pending[p], path)
+	}
+	for _, r := range snap.Roots {
+		if !r.Exists {
+			target(existingParent(r.Path, missingLevels))
+		}
+	}
+	for _, f := range snap.Manifests {
+		target(existingParent(f, missingLevels))
+		// A file that is a symlink (a dotfiles checkout) changes where
+		// it points to.
+		if real, err := filepath.EvalSymlinks(f); err == nil {
+			target(filepath.Dir(real), real)
 		}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.pending = pending
-	for p := range pending {
-		want[p] = true
+	w.only = only
+	for d := range only {
+		want[d] = true
 	}
 	for d := range w.watched {
 		if !want[d] {
@@ -94,29 +111,28 @@ func (w *Watcher) Sync(snap *pipeline.Snapshot) {
 		}
 		w.watched[d] = true
 	}
-	w.log.Debug("watching skill folders", "folders", len(w.watched), "pending_roots", len(pending))
+	w.log.Debug("watching skill folders", "folders", len(w.watched), "filtered", len(only), "manifests", len(snap.Manifests))
 }
 
-// Len is the number of watched folders.
-func (w *Watcher) Len() int {
+// len is the number of watched folders.
+func (w *watcher) len() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return len(w.watched)
 }
 
-// Run delivers events until ctx is done, then closes the watcher. It
-// returns nil.
-func (w *Watcher) Run(ctx context.Context) error {
+// run delivers events until ctx is done, then closes the watcher.
+func (w *watcher) run(ctx context.Context) {
 	defer w.fs.Close()
 	var timer *time.Timer
 	var fire <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case ev, ok := <-w.fs.Events:
 			if !ok {
-				return nil
+				return
 			}
 			if !w.relevant(ev) {
 				continue
@@ -132,7 +148,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 			w.poke()
 		case err, ok := <-w.fs.Errors:
 			if !ok {
-				return nil
+				return
 			}
 			w.log.Warn("file watcher error; periodic rescans continue", "err", err)
 			w.poke() // an overflow may have dropped events
@@ -141,9 +157,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 }
 
 // relevant filters out events that cannot change what is discovered:
-// attribute changes, editor swap and backup files, and, in the parent of
-// a missing root, anything not on the way to that root.
-func (w *Watcher) relevant(ev fsnotify.Event) bool {
+// attribute changes, editor swap and backup files, and, in a folder
+// watched only for some names, every other name.
+func (w *watcher) relevant(ev fsnotify.Event) bool {
 	if ev.Op == fsnotify.Chmod {
 		return false
 	}
@@ -152,15 +168,16 @@ func (w *Watcher) relevant(ev fsnotify.Event) bool {
 		strings.HasPrefix(base, ".#") || base == "4913" {
 		return false
 	}
+	dir := filepath.Dir(ev.Name)
 	w.mu.Lock()
-	roots, ok := w.pending[filepath.Dir(ev.Name)]
-	watchedDir := w.watched[filepath.Dir(ev.Name)]
+	targets, filtered := w.only[dir]
+	watchedDir := w.watched[dir]
 	w.mu.Unlock()
-	if !ok || !watchedDir {
+	if !filtered || !watchedDir {
 		return true
 	}
-	for _, r := range roots {
-		if r == ev.Name || strings.HasPrefix(r, ev.Name+string(filepath.Separator)) {
+	for _, t := range targets {
+		if t == ev.Name || strings.HasPrefix(t, ev.Name+string(filepath.Separator)) {
 			return true
 		}
 	}
@@ -169,6 +186,8 @@ func (w *Watcher) relevant(ev fsnotify.Event) bool {
 
 // existingParent returns the nearest existing ancestor of p at most up
 // levels up, symlinks resolved, and p re-rooted under it; or "", "".
+// Events name paths under the watched (resolved) folder, so p is matched
+// there too.
 func existingParent(p string, up int) (parent, path string) {
 	for d := filepath.Dir(p); up > 0; up, d = up-1, filepath.Dir(d) {
 		if st, err := os.Stat(d); err == nil && st.IsDir() {

@@ -1,0 +1,307 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	actors "github.com/oklog/run"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+// Shutdown bounds.
+const (
+	drainTimeout    = 2 * time.Second // tool calls in flight may finish
+	shutdownTimeout = 5 * time.Second // HTTP connections close
+	idleRelease     = time.Second     // idle time after which freed memory goes back to the system
+	// closeGrace is how long HTTP connections may take to close once the
+	// calls are drained and the sessions closed, before they are cut; and
+	// how long a rescan stuck in a read may hold the exit.
+	closeGrace = 500 * time.Millisecond
+)
+
+// Discovery keeps the served skills current: it builds the first snapshot
+// and every later one, and can switch to the workspace a client names.
+// The discovery layer's live refresher (package engine/live) is one; the
+// server depends on nothing more, so the file watcher stays out of its
+// dependencies.
+type Discovery interface {
+	// Subscribe registers fn to receive every new snapshot, the first one
+	// included. Serve subscribes before it calls Run.
+	Subscribe(fn func(*pipeline.Snapshot))
+	// Run builds the first snapshot, then keeps it current until ctx is
+	// done, and returns nil then. An error of the first discovery ends
+	// the server with that error.
+	Run(ctx context.Context) error
+	// SetWorkspace switches discovery to another workspace folder.
+	SetWorkspace(ctx context.Context, dir string)
+}
+
+// ServeOptions configure Serve.
+type ServeOptions struct {
+	// Options configure the server. OnInitialized and OnRootsChanged
+	// default to switching Discovery to the client's first file root.
+	Options
+	// Discovery provides the snapshots; required.
+	Discovery Discovery
+	// Transport is "stdio" (the default when empty), "http" (streamable
+	// HTTP at /mcp) or "sse".
+	Transport string
+	// Host and Port are where http and sse listen.
+	Host string
+	Port int
+	// HTTP configures the http and sse handler; its SSE field is set
+	// from Transport.
+	HTTP HTTPOptions
+	// Signals end the server gracefully, as the end of ctx does, with a
+	// line on the log naming the signal. None are caught when empty.
+	Signals []os.Signal
+	// Stdio is the stdio transport; nil means the process's standard
+	// input and output.
+	Stdio sdk.Transport
+}
+
+// Serve runs the MCP server until the client closes stdin (stdio), a
+// signal of o.Signals arrives or ctx is done, then shuts down: new calls
+// are refused, calls in flight get drainTimeout to finish and be answered,
+// and HTTP connections are closed. Discovery runs while the transport
+// already answers initialize, so a client's start-up timeout does not
+// wait for a large scan. After a burst of work, freed memory is given back
+// to the system once the server is idle. Serve returns nil on a clean
+// shutdown; an error of the first discovery is returned as Discovery.Run
+// gave it.
+func Serve(ctx context.Context, o ServeOptions) error {
+	if o.Discovery == nil {
+		return errors.New("mcp.Serve: no Discovery to serve skills from")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	log := o.Logger
+	roots := func(ctx context.Context, ss *sdk.ServerSession) { useClientRoots(ctx, ss, o.Discovery.SetWorkspace) }
+	if o.OnInitialized == nil {
+		o.OnInitialized = roots
+	}
+	if o.OnRootsChanged == nil {
+		o.OnRootsChanged = roots
+	}
+	srv := New(nil, o.Options)
+	o.Discovery.Subscribe(func(snap *pipeline.Snapshot) {
+		srv.Update(snap)
+		srv.Touch() // the old snapshot is garbage now: release it once idle
+	})
+	if o.Transport == "" {
+		o.Transport = "stdio"
+	}
+	log.Info("ccski MCP server starting", "version", o.Version, "transport", o.Transport)
+	// The actors stop in their own order when interrupted (stdio drains
+	// before it cancels), so their contexts do not end with ctx.
+	base := context.WithoutCancel(ctx)
+
+	var g actors.Group
+	// Signals, and the end of ctx: a line on the log, then every actor is
+	// interrupted.
+	{
+		execute, interrupt := actors.ContextHandler(ctx)
+		if len(o.Signals) > 0 {
+			execute, interrupt = actors.SignalHandler(ctx, o.Signals...)
+		}
+		g.Add(func() error {
+			err := execute()
+			if errors.Is(err, actors.ErrSignal) {
+				log.Info("signal received; shutting down", "signal", signalName(err))
+			}
+			return err
+		}, interrupt)
+	}
+	// Transport.
+	switch o.Transport {
+	case "stdio":
+		addStdio(base, &g, srv, o.Stdio, log)
+	case "http", "sse":
+		if err := addHTTP(&g, srv, o, log); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unknown transport %q: use stdio, http or sse", o.Transport)
+	}
+	// Memory: after a burst of work, give freed memory back once idle.
+	{
+		ctx, cancel := context.WithCancel(base)
+		g.Add(func() error { return srv.ReleaseWhenIdle(ctx, idleRelease) }, func(error) { cancel() })
+	}
+	// Discovery: the first snapshot while the transport already answers
+	// initialize, then rescans. A rescan blocked in a read the context
+	// cannot interrupt (a named pipe, a hung network mount) must not hold
+	// the exit.
+	{
+		ctx, cancel := context.WithCancel(base)
+		g.Add(func() error {
+			ran := make(chan error, 1)
+			go func() { ran <- o.Discovery.Run(ctx) }()
+			select {
+			case err := <-ran:
+				if err == nil && ctx.Err() == nil {
+					<-ctx.Done() // nothing left to refresh: keep serving
+				}
+				return err
+			case <-ctx.Done():
+				select {
+				case <-ran:
+				case <-time.After(closeGrace):
+					log.Warn("a rescan is still running; exiting without it")
+				}
+			}
+			return nil
+		}, func(error) { cancel() })
+	}
+	err := g.Run()
+	if err == nil || errors.Is(err, actors.ErrSignal) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// addStdio adds the stdio transport's actor: it serves until the client
+// closes stdin, and on interrupt drains the calls in flight before it
+// closes the session.
+func addStdio(base context.Context, g *actors.Group, srv *Server, tr sdk.Transport, log *slog.Logger) {
+	if tr == nil {
+		tr = &sdk.StdioTransport{}
+	}
+	ctx, cancel := context.WithCancel(base)
+	stopped := make(chan struct{})
+	g.Add(func() error {
+		ran := make(chan error, 1)
+		go func() { ran <- srv.SDK().Run(ctx, srv.Track(tr)) }()
+		var err error
+		select {
+		case err = <-ran:
+		case <-stopped:
+			// Closing the session waits for every handler; one stuck
+			// past the drain (a hung read) must not hold the exit.
+			select {
+			case err = <-ran:
+			case <-time.After(shutdownTimeout - drainTimeout):
+				log.Warn("a tool call did not finish; exiting without it")
+				return nil
+			}
+		}
+		if err == nil {
+			log.Info("client closed stdin; shutting down")
+		}
+		return err
+	}, func(error) {
+		srv.Drain(drainTimeout)
+		cancel()
+		close(stopped)
+	})
+}
+
+// addHTTP adds the HTTP listener actor for the http and sse transports.
+func addHTTP(g *actors.Group, srv *Server, o ServeOptions, log *slog.Logger) error {
+	addr := net.JoinHostPort(o.Host, strconv.Itoa(o.Port))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (use --port to pick another port)", addr, err)
+	}
+	if !LoopbackHost(strings.Trim(o.Host, "[]")) && o.HTTP.AuthToken == "" {
+		log.Warn("listening on a non-loopback address without a token: anyone who can reach it can read your skills; set --auth-token or CCSKI_AUTH_TOKEN",
+			"addr", ln.Addr().String())
+	}
+	ho := o.HTTP
+	ho.SSE = o.Transport == "sse"
+	hs := &http.Server{
+		Handler:           srv.Handler(ho),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	path := "/mcp"
+	if ho.SSE {
+		path = "/mcp (messages at /messages)"
+	}
+	log.Info("listening", "url", "http://"+ln.Addr().String()+path)
+	g.Add(func() error {
+		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}, func(error) {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		done := make(chan struct{})
+		go func() { _ = hs.Shutdown(ctx); close(done) }() // stop accepting; wait for requests
+		srv.Drain(drainTimeout)
+		// Open streams would hold Shutdown. Closing a session waits for its
+		// handlers, so a stuck one is bounded by the shutdown timeout.
+		closed := make(chan struct{})
+		go func() { srv.CloseSessions(); close(closed) }()
+		select {
+		case <-closed:
+		case <-ctx.Done():
+			log.Warn("a session did not close in time; exiting without it")
+		}
+		// Requests in flight are answered and sessions closed. A connection
+		// a client opened but never sent a request on still holds Shutdown
+		// for 5 s (net/http counts it idle only then): close what is left.
+		select {
+		case <-done:
+		case <-time.After(closeGrace):
+			_ = hs.Close()
+			<-done
+		}
+	})
+	return nil
+}
+
+// signalName names the signal of the signal actor's error. The actor
+// returns a *run.SignalError. Ask errors.As for the pointer type: with a
+// run.SignalError value as target, SignalError's own As method reports a
+// match without filling the target in, and its nil Signal panics.
+func signalName(err error) string {
+	var se *actors.SignalError
+	if errors.As(err, &se) && se != nil && se.Signal != nil {
+		return se.Signal.String()
+	}
+	return "unknown"
+}
+
+// useClientRoots asks the session for its roots, if the client has them,
+// and hands the first file root to setWorkspace. It is meant for the
+// server's initialized and roots-changed hooks, and returns at once.
+func useClientRoots(ctx context.Context, ss *sdk.ServerSession, setWorkspace func(context.Context, string)) {
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil {
+		return
+	}
+	go func() {
+		// The deadline is for the client's answer only: the rescan of the
+		// new workspace is a cold scan that may take longer, and cutting
+		// it short would leave the old skills served.
+		base := context.WithoutCancel(ctx)
+		lctx, cancel := context.WithTimeout(base, 5*time.Second)
+		res, err := ss.ListRoots(lctx, nil)
+		cancel()
+		if err != nil || res == nil {
+			return
+		}
+		for _, root := range res.Roots {
+			u, err := url.Parse(root.URI)
+			if err == nil && u.Scheme == "file" && filepath.IsAbs(u.Path) {
+				setWorkspace(base, u.Path)
+				return
+			}
+		}
+	}()
+}
