@@ -1,20 +1,26 @@
 package configs
 
-import "time"
+import (
+	"time"
+
+	"github.com/ccski/ccski/filters"
+)
 
 // Config is the effective configuration: the built-in defaults, the user
 // config, the project ccski.yaml, CCSKI_* variables and flags, merged in
 // that order. Every key is documented in ccski.yaml at the repository root
-// and described by ccski.schema.json.
+// and described by ccski.schema.json, both derived from this type, the
+// documentation in docs.go and the provider registry (see Example and
+// Schema). A field's config:"path" tag marks a path key (see Load).
 type Config struct {
 	// UserDir is the base of every user-level path; empty means the home
 	// folder.
-	UserDir string `koanf:"user_dir"`
+	UserDir string `koanf:"user_dir" config:"path"`
 	// Workspace is the project folder; empty means the current directory.
-	Workspace string `koanf:"workspace"`
+	Workspace string `koanf:"workspace" config:"path"`
 	// SkillDirs are extra skill roots for the project provider. Relative
 	// paths are relative to the file that lists them.
-	SkillDirs []string `koanf:"skill_dirs"`
+	SkillDirs []string `koanf:"skill_dirs" config:"path"`
 	// Include and Exclude are filter tokens (see package filters). An empty
 	// Include means "auto".
 	Include []string `koanf:"include"`
@@ -36,7 +42,9 @@ type Config struct {
 	Priority []string `koanf:"priority"`
 	// Limits bound every walk.
 	Limits Limits `koanf:"limits"`
-	// Providers holds one section per provider, keyed by provider name.
+	// Providers holds one section per provider, keyed by provider name:
+	// one per entry of the provider registry (package providers/all),
+	// whose options struct gives the keys, defaults and documentation.
 	Providers map[string]Provider `koanf:"providers"`
 	// MCP configures `ccski mcp`.
 	MCP MCP `koanf:"mcp"`
@@ -80,8 +88,8 @@ type MCP struct {
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
 	LogLevel  string `koanf:"log_level"`
 	LogFormat string `koanf:"log_format"`
-	// Tools are the tools served besides skill: skills_list,
-	// skills_search, sources, ask.
+	// Tools are the opt-in tools served besides skill (see package
+	// mcp/tools): skills_list, skills_search, sources, ask.
 	Tools []string `koanf:"tools"`
 	// Catalog is the character budget of the skill tool's list of
 	// skills; beyond it the list degrades (names first, then shortened
@@ -95,21 +103,18 @@ type MCP struct {
 	SkillPrompts bool `koanf:"skill_prompts"`
 }
 
-// Default returns the built-in defaults, the lowest layer.
-func Default() Config {
+// Default returns the built-in defaults, the lowest layer. The providers'
+// sections come from the provider registry: every provider enabled, with
+// the defaults of its options struct.
+func Default() Config { return defaults(builtin()) }
+
+// defaults returns the built-in defaults with the providers of reg.
+func defaults(reg registry) Config {
 	return Config{
-		State:    "enabled",
-		Priority: []string{"custom", "project", "workspace-agent", "workspace-shared", "workspace-root", "user-agent", "user-shared", "system", "plugin"},
-		Limits:   Limits{MaxDepth: 6, MaxDirs: 20000},
-		Providers: map[string]Provider{
-			"claude":      {Enabled: true, Options: map[string]any{"home": "", "precedence": "user"}},
-			"codex":       {Enabled: true, Options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}, "precedence": "project"}},
-			"agents":      {Enabled: true, Options: map[string]any{"dynamic": true, "precedence": "project"}},
-			"marketplace": {Enabled: true, Options: map[string]any{"plugins_file": "", "plugins_root": "", "commands": true}},
-			"project":     {Enabled: true, Options: map[string]any{}},
-			"custom":      {Enabled: true, Options: map[string]any{"dirs": []any{}}},
-			"commands":    {Enabled: true, Options: map[string]any{"claude": true, "codex": true}},
-		},
+		State:     filters.States()[0],
+		Priority:  kindNames(),
+		Limits:    Limits{MaxDepth: 6, MaxDirs: 20000},
+		Providers: reg.providerDefaults(),
 		MCP: MCP{
 			Transport:       "stdio",
 			Host:            "127.0.0.1",

@@ -26,20 +26,28 @@
 // outside its enumeration are errors that name the file, variable or flag,
 // the key, and the closest valid key or the valid values. Provider options
 // (the keys under providers.<name> other than enabled) are checked against
-// the option keys listed in Default and kept in Provider.Options for the
-// provider to decode.
+// the provider's options struct, which its registry entry gives (see
+// providers.Entry.Options and package providers/all), and kept in
+// Provider.Options for the provider to decode.
 //
-// Paths (user_dir, workspace, skill_dirs, providers.custom.dirs, the
-// marketplace plugins_file and plugins_root, the claude and codex home, and
+// Paths (the keys whose field has a config:"path" tag: user_dir,
+// workspace, skill_dirs, providers.custom.dirs, the marketplace
+// plugins_file and plugins_root, the claude and codex home, and
 // providers.codex.system_dirs) expand a leading "~/" to the home folder. A
 // relative path is made absolute against the folder of the config file that
 // set it, or, for variables and flags, against the workspace folder given to
 // Load (the current folder by default). A "?scope=name" suffix of a
-// providers.custom.dirs entry is kept after the resolved path.
+// providers.custom.dirs entry (config:"path,query") is kept after the
+// resolved path.
 //
 // mcp.refresh_interval takes a Go duration ("10s") or a whole number of
 // milliseconds (10000 or "10000").
 //
-// ccski.yaml at the repository root documents every key with its default
-// value, and Schema is its JSON Schema.
+// Nothing here lists the providers, the filter states or the MCP tools:
+// the defaults, the keys, the valid values, Example (the ccski.yaml at the
+// repository root, every key with its default value and documentation) and
+// Schema (its JSON Schema, configs/ccski.schema.json, printed by `ccski
+// config --schema`) are derived from Config, docs.go, the provider registry
+// and packages filters and mcp/tools. A test keeps the two checked-in files
+// equal to what is derived.
 package configs

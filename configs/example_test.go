@@ -2,11 +2,10 @@ package configs
 
 import (
 	"encoding/json"
-	"fmt"
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -14,12 +13,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/google/jsonschema-go/jsonschema"
 	"go.yaml.in/yaml/v3"
 )
 
 func mustSpec(t *testing.T) *spec {
 	t.Helper()
-	s, err := newSpec(Default())
+	s, err := newSpec(builtin())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,9 +44,37 @@ func TestSpecMatchesDefault(t *testing.T) {
 	if diff := cmp.Diff(mustSpec(t).leaves, defaultKeys()); diff != "" {
 		t.Errorf("spec keys differ from Default() keys (-spec +default):\n%s", diff)
 	}
-	for _, k := range pathKeys() {
-		if !slices.Contains(defaultKeys(), k) {
-			t.Errorf("path key %q is not a key", k)
+}
+
+// TestPathKeys checks that the path keys, now read from the config:"path"
+// tags of Config and of the providers' options structs, include the ones
+// Load has always resolved, that outside providers there are no others,
+// and that only providers.custom.dirs keeps a "?query" suffix. (A new
+// provider may add path keys of its own.)
+func TestPathKeys(t *testing.T) {
+	t.Parallel()
+	sp := mustSpec(t)
+	got := sp.pathKeys()
+	for _, k := range []string{
+		"providers.claude.home", "providers.codex.home", "providers.codex.system_dirs",
+		"providers.custom.dirs", "providers.marketplace.plugins_file", "providers.marketplace.plugins_root",
+	} {
+		if !slices.Contains(got, k) {
+			t.Errorf("%s is not a path key", k)
+		}
+	}
+	var top []string
+	for _, k := range got {
+		if !strings.HasPrefix(k, "providers.") {
+			top = append(top, k)
+		}
+	}
+	if diff := cmp.Diff([]string{"skill_dirs", "user_dir", "workspace"}, top); diff != "" {
+		t.Errorf("path keys outside providers (-want +got):\n%s", diff)
+	}
+	for _, k := range sp.leaves {
+		if got := sp.lookup(k).query; got != (k == "providers.custom.dirs") {
+			t.Errorf("%s: query = %t", k, got)
 		}
 	}
 }
@@ -116,8 +144,46 @@ func TestExampleDocumentsEveryKey(t *testing.T) {
 	walk(&doc, "")
 }
 
+// update rewrites the generated files that tests compare with what the
+// code derives: go test ./configs -run Generated -update.
+var update = flag.Bool("update", false, "rewrite ../ccski.yaml and ccski.schema.json from the code")
+
+// TestGenerated checks that the checked-in example ccski.yaml and JSON
+// Schema are what the code derives (Example, SchemaJSON); -update rewrites
+// them.
+func TestGenerated(t *testing.T) {
+	schema, err := SchemaJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := Example()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct {
+		path string
+		want []byte
+	}{{examplePath, example}, {"ccski.schema.json", schema}} {
+		if *update {
+			if err := os.WriteFile(f.path, f.want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(f.want), string(got)); diff != "" {
+			t.Errorf("%s is not what the code derives; run go test ./configs -run Generated -update "+
+				"(-derived +file):\n%s", f.path, diff)
+		}
+	}
+}
+
 // TestSchemaKeys checks that the schema describes exactly the keys of
-// Default(), with a description for each, and closes every object.
+// Default(), with a description and the default value for each leaf,
+// closes every object, and lists the loader's valid values.
 func TestSchemaKeys(t *testing.T) {
 	t.Parallel()
 	schema := loadSchema(t)
@@ -133,9 +199,12 @@ func TestSchemaKeys(t *testing.T) {
 		props, ok := s["properties"].(map[string]any)
 		if !ok {
 			leaves = append(leaves, key)
+			if _, ok := s["default"]; !ok {
+				t.Errorf("schema: %q has no default", key)
+			}
 			return
 		}
-		if s["type"] != "object" || s["additionalProperties"] != false {
+		if !slices.Contains(toStrings(anyList(s["type"])), "object") || s["additionalProperties"] != false {
 			t.Errorf("schema: %q must be type object with additionalProperties false", key)
 		}
 		for name, p := range props {
@@ -166,10 +235,11 @@ func TestSchemaKeys(t *testing.T) {
 }
 
 // TestSchemaValidates checks the example and the test files against the
-// schema: the schema accepts exactly the files Load accepts.
+// schema with the jsonschema-go validator: the schema accepts exactly the
+// files Load accepts, and every default it states is valid.
 func TestSchemaValidates(t *testing.T) {
 	t.Parallel()
-	schema := loadSchema(t)
+	rs := resolvedSchema(t)
 	files := []string{examplePath}
 	matches, err := filepath.Glob("testdata/*.yaml")
 	if err != nil {
@@ -185,28 +255,24 @@ func TestSchemaValidates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var doc any
-			if err := yaml.Unmarshal(b, &doc); err != nil {
-				t.Fatal(err)
-			}
-			schemaErrs := validate(schema, doc, "")
+			schemaErr := rs.Validate(yamlDoc(t, b))
 			o := options(t, tempDir(t))
 			o.ConfigFile, _ = filepath.Abs(f)
 			_, loadErr := Load(o)
-			if (len(schemaErrs) == 0) != (loadErr == nil) {
-				t.Errorf("schema errors %v, but Load error %v", schemaErrs, loadErr)
+			if (schemaErr == nil) != (loadErr == nil) {
+				t.Errorf("schema error %v, but Load error %v", schemaErr, loadErr)
 			}
 			if strings.HasPrefix(filepath.Base(f), "bad_") || strings.HasPrefix(filepath.Base(f), "unknown_") ||
 				strings.HasPrefix(filepath.Base(f), "misplaced_") || strings.HasPrefix(filepath.Base(f), "dotted_") {
-				if len(schemaErrs) == 0 {
+				if schemaErr == nil {
 					t.Error("schema accepts a bad file")
 				}
-			} else if len(schemaErrs) > 0 {
-				t.Errorf("schema rejects a good file: %v", schemaErrs)
+			} else if schemaErr != nil {
+				t.Errorf("schema rejects a good file: %v", schemaErr)
 			}
 		})
 	}
-	// A few values the schema must reject or accept.
+	// A few values the schema must reject or accept, as Load does.
 	for _, tt := range []struct {
 		doc string
 		ok  bool
@@ -215,26 +281,82 @@ func TestSchemaValidates(t *testing.T) {
 		{`mcp: {refresh_interval: "10000"}`, true},
 		{"mcp: {refresh_interval: 1m30s}", true},
 		{"mcp: {refresh_interval: ten}", false},
+		{"mcp: {refresh_interval: 0}", false},
 		{"mcp: {port: 0}", false},
+		{"mcp: {port: 65536}", false},
+		{"mcp: {tools: [ask, ask]}", false},
+		{"mcp: {catalog: -1}", false},
 		{"providers: {project: {dirs: [x]}}", false},
+		{"providers: {claude: {precedence: Project}}", false},
+		{"providers: {claude: {precedence: project}}", true},
 		{"state: maybe", false},
+		{"state:", false},
 		{"skill_dirs: [a, {b: c}]", false},
+		{"user_dir:\nskill_dirs:\nmcp:", true},
 	} {
-		var doc any
-		if err := yaml.Unmarshal([]byte(tt.doc), &doc); err != nil {
-			t.Fatal(err)
+		doc := yamlDoc(t, []byte(tt.doc))
+		schemaErr := rs.Validate(doc)
+		if (schemaErr == nil) != tt.ok {
+			t.Errorf("%s: schema error %v, want ok=%t", tt.doc, schemaErr, tt.ok)
 		}
-		if errs := validate(schema, doc, ""); (len(errs) == 0) != tt.ok {
-			t.Errorf("%s: schema errors %v, want ok=%t", tt.doc, errs, tt.ok)
+		dir := tempDir(t)
+		o := options(t, dir)
+		o.ConfigFile = write(t, filepath.Join(dir, "c.yaml"), tt.doc)
+		if _, err := Load(o); (err == nil) != tt.ok {
+			t.Errorf("%s: Load error %v, want ok=%t", tt.doc, err, tt.ok)
 		}
 	}
 }
 
+// resolvedSchema returns the checked-in schema, resolved with its defaults
+// validated.
+func resolvedSchema(t *testing.T) *jsonschema.Resolved {
+	t.Helper()
+	b, err := os.ReadFile("ccski.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("ccski.schema.json: %v", err)
+	}
+	rs, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		t.Fatalf("ccski.schema.json does not resolve: %v", err)
+	}
+	return rs
+}
+
+// yamlDoc decodes YAML into the JSON values a validator takes.
+func yamlDoc(t *testing.T, b []byte) any {
+	t.Helper()
+	var doc any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	j, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(j, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out == nil {
+		out = map[string]any{}
+	}
+	return out
+}
+
 func loadSchema(t *testing.T) map[string]any {
 	t.Helper()
+	b, err := os.ReadFile("ccski.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var s map[string]any
-	if err := json.Unmarshal(Schema, &s); err != nil {
-		t.Fatalf("Schema is not JSON: %v", err)
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("ccski.schema.json is not JSON: %v", err)
 	}
 	return s
 }
@@ -246,112 +368,18 @@ func schemaAt(s map[string]any, key string) map[string]any {
 	return s
 }
 
+// anyList returns v as a list: v itself, or a list holding it.
+func anyList(v any) []any {
+	if l, ok := v.([]any); ok {
+		return l
+	}
+	return []any{v}
+}
+
 func toStrings(v any) []string {
 	var out []string
 	for _, e := range v.([]any) {
 		out = append(out, e.(string))
 	}
 	return out
-}
-
-// validate checks v against the subset of JSON Schema that
-// ccski.schema.json uses: type, properties, additionalProperties, items,
-// enum, uniqueItems, oneOf, pattern, minimum and maximum.
-func validate(s map[string]any, v any, at string) []string {
-	var errs []string
-	fail := func(format string, a ...any) { errs = append(errs, at+": "+fmt.Sprintf(format, a...)) }
-	if alts, ok := s["oneOf"].([]any); ok {
-		n := 0
-		for _, alt := range alts {
-			if len(validate(alt.(map[string]any), v, at)) == 0 {
-				n++
-			}
-		}
-		if n != 1 {
-			fail("matches %d of oneOf", n)
-		}
-	}
-	if typ, ok := s["type"].(string); ok && !hasType(v, typ) {
-		fail("want %s, got %T", typ, v)
-		return errs
-	}
-	if enum, ok := s["enum"].([]any); ok && !slices.Contains(enum, v) {
-		fail("%v not in %v", v, enum)
-	}
-	if p, ok := s["pattern"].(string); ok {
-		if str, _ := v.(string); !regexp.MustCompile(p).MatchString(str) {
-			fail("%q does not match %s", str, p)
-		}
-	}
-	if n, ok := number(v); ok {
-		if m, ok := s["minimum"].(float64); ok && n < m {
-			fail("%v < %v", n, m)
-		}
-		if m, ok := s["maximum"].(float64); ok && n > m {
-			fail("%v > %v", n, m)
-		}
-	}
-	if m, ok := v.(map[string]any); ok {
-		props, _ := s["properties"].(map[string]any)
-		for k, e := range m {
-			ps, ok := props[k].(map[string]any)
-			if !ok {
-				if s["additionalProperties"] == false {
-					fail("unknown property %q", k)
-				}
-				continue
-			}
-			errs = append(errs, validate(ps, e, join(at, k))...)
-		}
-	}
-	if l, ok := v.([]any); ok {
-		if items, ok := s["items"].(map[string]any); ok {
-			for i, e := range l {
-				errs = append(errs, validate(items, e, fmt.Sprintf("%s[%d]", at, i))...)
-			}
-		}
-		if s["uniqueItems"] == true {
-			for i := range l {
-				if slices.Contains(l[:i], l[i]) {
-					fail("%v repeated", l[i])
-				}
-			}
-		}
-	}
-	return errs
-}
-
-func hasType(v any, typ string) bool {
-	switch typ {
-	case "object":
-		_, ok := v.(map[string]any)
-		return ok || v == nil // YAML "section:" with nothing under it
-	case "array":
-		_, ok := v.([]any)
-		return ok || v == nil
-	case "string":
-		_, ok := v.(string)
-		return ok || v == nil
-	case "boolean":
-		_, ok := v.(bool)
-		return ok
-	case "integer":
-		n, ok := number(v)
-		return ok && n == float64(int64(n))
-	}
-	return false
-}
-
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case float64:
-		return n, true
-	}
-	return 0, false
 }

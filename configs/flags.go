@@ -1,89 +1,146 @@
 package configs
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/knadh/koanf/providers/posflag"
 	"github.com/spf13/pflag"
+
+	"github.com/ccski/ccski/mcp/tools"
 )
 
-// AddFlags registers the discovery flags shared by every command. Their
-// defaults are empty: a flag counts only when given, and then beats every
-// other layer. --config is read by the caller and passed to Load as
-// Options.ConfigFile.
-func AddFlags(fs *pflag.FlagSet) {
-	fs.String("config", "", "read this config file instead of the nearest "+ProjectFile)
-	fs.StringSlice("include", nil, "show only skills matching these filters (comma-separated)")
-	fs.StringSlice("exclude", nil, "hide skills matching these filters (comma-separated)")
-	fs.Bool("all", false, "show enabled and disabled skills")
-	fs.Bool("disabled", false, "show only disabled skills")
-	fs.StringArray("skill-dir", nil, "add a skill folder, DIR or DIR?scope=NAME (repeatable)")
-	fs.String("user-dir", "", "use this folder instead of the home folder for user skills")
-	fs.String("workspace", "", "project folder (default: the current folder)")
-	fs.Bool("no-plugins", false, "skip Claude plugin skills")
-	fs.String("claude-plugins-file", "", "path of Claude's installed_plugins.json")
-	fs.String("claude-plugins-root", "", "base folder for relative Claude plugin paths")
+// flagType is how a flag takes its value.
+type flagType int
+
+const (
+	flagString flagType = iota
+	flagInt
+	flagBool
+	flagList  // comma-separated, repeatable (StringSlice)
+	flagMulti // repeatable, one value each (StringArray)
+)
+
+// flagSpec is one flag: its name, the flattened key it sets and how.
+type flagSpec struct {
+	name string
+	typ  flagType
+	// key is the flattened key the flag sets; "" for none (--config).
+	key string
+	// fixed is the value a switch flag sets when given (--no-plugins
+	// sets false, --all sets "all"); a switch given as false sets
+	// nothing. nil for a flag whose value is the key's (--stateless=false
+	// sets false).
+	fixed any
+	usage string
+	// mcp marks the flags of `ccski mcp` (AddMCPFlags).
+	mcp bool
 }
 
+// flagTable is the one list of the flags that set keys. AddFlags,
+// AddMCPFlags, the flag layer of Load and the example ccski.yaml's
+// comments read it. Their defaults are empty: a flag counts only when
+// given, and then beats every other layer.
+func flagTable() []flagSpec {
+	return []flagSpec{
+		{name: "config", usage: "read this config file instead of the nearest " + ProjectFile},
+		{name: "include", typ: flagList, key: "include", usage: "show only skills matching these filters (comma-separated)"},
+		{name: "exclude", typ: flagList, key: "exclude", usage: "hide skills matching these filters (comma-separated)"},
+		{name: "all", typ: flagBool, key: "state", fixed: "all", usage: "show enabled and disabled skills"},
+		{name: "disabled", typ: flagBool, key: "state", fixed: "disabled", usage: "show only disabled skills"},
+		{name: "skill-dir", typ: flagMulti, key: "providers.custom.dirs", usage: "add a skill folder, DIR or DIR?scope=NAME (repeatable)"},
+		{name: "user-dir", key: "user_dir", usage: "use this folder instead of the home folder for user skills"},
+		{name: "workspace", key: "workspace", usage: "project folder (default: the current folder)"},
+		{name: "no-plugins", typ: flagBool, key: "providers.marketplace.enabled", fixed: false, usage: "skip Claude plugin skills"},
+		{name: "claude-plugins-file", key: "providers.marketplace.plugins_file", usage: "path of Claude's installed_plugins.json"},
+		{name: "claude-plugins-root", key: "providers.marketplace.plugins_root", usage: "base folder for relative Claude plugin paths"},
+
+		{mcp: true, name: "transport", key: "mcp.transport", usage: "MCP transport: stdio, http or sse (default stdio)"},
+		{mcp: true, name: "host", key: "mcp.host", usage: "address to listen on for http and sse (default 127.0.0.1)"},
+		{mcp: true, name: "port", typ: flagInt, key: "mcp.port", usage: "port to listen on for http and sse (default 3000)"},
+		{mcp: true, name: "refresh-interval", key: "mcp.refresh_interval", usage: `time between rescans, e.g. "30s", or milliseconds`},
+		{mcp: true, name: "no-refresh", typ: flagBool, key: "mcp.refresh", fixed: false, usage: "never rescan: no periodic rescans and no watcher"},
+		{mcp: true, name: "no-watch", typ: flagBool, key: "mcp.watch", fixed: false, usage: "do not watch skill folders for changes"},
+		{mcp: true, name: "auth-token", key: "mcp.auth_token", usage: "bearer token HTTP clients must send"},
+		{mcp: true, name: "stateless", typ: flagBool, key: "mcp.stateless", usage: "serve HTTP without sessions"},
+		{mcp: true, name: "log-level", key: "mcp.log_level", usage: "log level: debug, info, warn or error (default info)"},
+		{mcp: true, name: "log-format", key: "mcp.log_format", usage: "log format: text or json (default text)"},
+		{mcp: true, name: "allowed-origin", typ: flagMulti, key: "mcp.allowed_origins", usage: "also accept this browser origin (repeatable)"},
+		{mcp: true, name: "tools", typ: flagList, key: "mcp.tools", usage: "also serve these tools: " + strings.Join(tools.OptIn(), ", ")},
+		{mcp: true, name: "catalog", typ: flagInt, key: "mcp.catalog", usage: "character budget of the skill tool's list of skills; 0: no budget (default 16000)"},
+		{mcp: true, name: "skill-prompts", typ: flagBool, key: "mcp.skill_prompts", fixed: true, usage: "also serve every skill as an MCP prompt"},
+	}
+}
+
+// AddFlags registers the discovery flags shared by every command. --config
+// is read by the caller and passed to Load as Options.ConfigFile.
+func AddFlags(fs *pflag.FlagSet) { addFlags(fs, false) }
+
 // AddMCPFlags registers the flags of `ccski mcp`.
-func AddMCPFlags(fs *pflag.FlagSet) {
-	fs.String("transport", "", "MCP transport: stdio, http or sse (default stdio)")
-	fs.String("host", "", "address to listen on for http and sse (default 127.0.0.1)")
-	fs.Int("port", 0, "port to listen on for http and sse (default 3000)")
-	fs.String("refresh-interval", "", `time between rescans, e.g. "30s", or milliseconds`)
-	fs.Bool("no-refresh", false, "never rescan: no periodic rescans and no watcher")
-	fs.Bool("no-watch", false, "do not watch skill folders for changes")
-	fs.String("auth-token", "", "bearer token HTTP clients must send")
-	fs.Bool("stateless", false, "serve HTTP without sessions")
-	fs.String("log-level", "", "log level: debug, info, warn or error (default info)")
-	fs.String("log-format", "", "log format: text or json (default text)")
-	fs.StringArray("allowed-origin", nil, "also accept this browser origin (repeatable)")
-	fs.StringSlice("tools", nil, "also serve these tools: skills_list, skills_search, sources, ask")
-	fs.Int("catalog", 0, "character budget of the skill tool's list of skills; 0: no budget (default 16000)")
-	fs.Bool("skill-prompts", false, "also serve every skill as an MCP prompt")
+func AddMCPFlags(fs *pflag.FlagSet) { addFlags(fs, true) }
+
+func addFlags(fs *pflag.FlagSet, mcp bool) {
+	for _, f := range flagTable() {
+		if f.mcp != mcp {
+			continue
+		}
+		switch f.typ {
+		case flagString:
+			fs.String(f.name, "", f.usage)
+		case flagInt:
+			fs.Int(f.name, 0, f.usage)
+		case flagBool:
+			fs.Bool(f.name, false, f.usage)
+		case flagList:
+			fs.StringSlice(f.name, nil, f.usage)
+		case flagMulti:
+			fs.StringArray(f.name, nil, f.usage)
+		}
+	}
 }
 
 // flagKey returns the flattened key a flag sets and, for flags that set a
 // fixed value when given (--all, --no-plugins, ...), that value. It
 // returns "" for flags that map to no key.
 func flagKey(name string) (key string, fixed any) {
-	switch name {
-	case "include", "exclude", "workspace":
-		return name, nil
-	case "all":
-		return "state", "all"
-	case "disabled":
-		return "state", "disabled"
-	case "skill-dir":
-		return "providers.custom.dirs", nil
-	case "user-dir":
-		return "user_dir", nil
-	case "no-plugins":
-		return "providers.marketplace.enabled", false
-	case "claude-plugins-file":
-		return "providers.marketplace.plugins_file", nil
-	case "claude-plugins-root":
-		return "providers.marketplace.plugins_root", nil
-	case "transport", "host", "port", "stateless":
-		return "mcp." + name, nil
-	case "refresh-interval":
-		return "mcp.refresh_interval", nil
-	case "no-refresh":
-		return "mcp.refresh", false
-	case "no-watch":
-		return "mcp.watch", false
-	case "auth-token":
-		return "mcp.auth_token", nil
-	case "log-level":
-		return "mcp.log_level", nil
-	case "log-format":
-		return "mcp.log_format", nil
-	case "allowed-origin":
-		return "mcp.allowed_origins", nil
-	case "tools", "catalog":
-		return "mcp." + name, nil
-	case "skill-prompts":
-		return "mcp.skill_prompts", true
+	for _, f := range flagTable() {
+		if f.name == name {
+			return f.key, f.fixed
+		}
 	}
 	return "", nil
+}
+
+// flagNote says which flags set key, for the example ccski.yaml: "Flag:
+// --include (comma-separated)." or "Flags: --all (state all), --disabled
+// (state disabled)."; "" when none does.
+func flagNote(key string) string {
+	var parts []string
+	for _, f := range flagTable() {
+		if f.key != key {
+			continue
+		}
+		p := "--" + f.name
+		switch {
+		case f.fixed == false:
+			p += " turns it off"
+		case f.fixed == true:
+		case f.fixed != nil:
+			p += fmt.Sprintf(" (%s %v)", key[strings.LastIndex(key, ".")+1:], f.fixed)
+		case f.typ == flagList:
+			p += " (comma-separated)"
+		case f.typ == flagMulti:
+			p += ", repeatable"
+		}
+		parts = append(parts, p)
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return "Flag: " + parts[0] + "."
+	}
+	return "Flags: " + strings.Join(parts, ", ") + "."
 }
 
 // flagValue returns the key and value a changed flag sets, or "" when it

@@ -80,9 +80,12 @@ type Loaded struct {
 // order (see the package documentation). Every layer is validated on its
 // own: unknown keys, wrong types and invalid values are errors that name
 // the layer, the key and, where one is close, the valid key meant.
-func Load(o Options) (*Loaded, error) {
-	defaults := Default()
-	sp, err := newSpec(defaults)
+func Load(o Options) (*Loaded, error) { return load(o, builtin()) }
+
+// load is Load with the providers of reg.
+func load(o Options, reg registry) (*Loaded, error) {
+	defaults := defaults(reg)
+	sp, err := newSpec(reg)
 	if err != nil {
 		return nil, err
 	}
@@ -627,7 +630,7 @@ func (l *loader) leaf(n *node, key string, v any, src source) (any, error) {
 		}
 	}
 	if n.path {
-		scoped := key == "providers.custom.dirs"
+		scoped := n.query
 		switch p := val.(type) {
 		case string:
 			if val, err = l.resolvePath(p, src.base); err != nil {

@@ -73,7 +73,7 @@ func empty(v any) bool {
 // set ("state", "mcp.transport", or each entry of the list "mcp.tools"),
 // in documentation order, or nil: for shell completion and messages.
 func Values(key string) []string {
-	sp, err := newSpec(Default())
+	sp, err := newSpec(builtin())
 	if err != nil {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -8,7 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccski/ccski/filters"
 	"github.com/ccski/ccski/internal/suggest"
+	"github.com/ccski/ccski/mcp/tools"
+	"github.com/ccski/ccski/pipeline"
 )
 
 // kind is the type a key accepts.
@@ -47,42 +51,53 @@ func (k kind) String() string {
 type node struct {
 	kind     kind
 	children map[string]*node
+	// order lists the keys of children in documentation order: the
+	// order of the struct fields, and of the registry for providers.
+	order []string
+	// doc documents the key in full sentences: the description in the
+	// JSON Schema and the comment in the example ccski.yaml.
+	doc string
 	// option marks a provider option: it lands in Provider.Options, where
 	// lists are kept as []any like in Default().
 	option bool
-	// path marks a key holding one path (string) or several (list).
-	path bool
+	// path marks a key holding one path (string) or several (list). A
+	// "?query" suffix of each path is kept as is when query is set too.
+	path, query bool
 	// enum lists the valid values of a string, or of each list entry.
 	enum []string
 	// unique forbids repeated list entries.
 	unique bool
-	// check reports a problem with an already converted value.
-	check func(v any) error
+	// check reports a problem with an already converted value; min and
+	// max are the bounds it enforces on a number, for the JSON Schema
+	// (a duration's are in milliseconds).
+	check    func(v any) error
+	min, max *float64
 }
 
-// spec is the tree of every valid key, built from Config and Default().
+// add adds child as the key name of the section n.
+func (n *node) add(name string, child *node) {
+	if n.children == nil {
+		n.children = map[string]*node{}
+	}
+	n.children[name] = child
+	n.order = append(n.order, name)
+}
+
+// spec is the tree of every valid key, built from Config and the
+// registry.
 type spec struct {
 	root   *node
 	leaves []string
 }
 
-// pathKeys lists the keys whose values are paths, resolved against the
-// folder of the file that set them.
-func pathKeys() []string {
-	return []string{
-		"user_dir", "workspace", "skill_dirs",
-		"providers.custom.dirs",
-		"providers.marketplace.plugins_file", "providers.marketplace.plugins_root",
-		"providers.claude.home",
-		"providers.codex.home", "providers.codex.system_dirs",
-	}
-}
-
-// newSpec builds the key tree for defaults: the fields of Config, and
-// under providers one section per provider in defaults with "enabled"
-// and that provider's option keys, typed after their default values.
-func newSpec(defaults Config) (*spec, error) {
-	root, err := structNode(reflect.TypeFor[Config](), defaults)
+// newSpec builds the key tree: the fields of Config, and under providers
+// one section per registered provider with "enabled" and that provider's
+// options (see providers.Entry.Options). The valid values of state,
+// priority and mcp.tools come from the packages that own them (filters,
+// pipeline, mcp/tools); the path keys from the config:"path" struct tags.
+// Every key must be documented.
+func newSpec(reg registry) (*spec, error) {
+	root, err := structNode(reflect.TypeFor[Config](), "", reg)
 	if err != nil {
 		return nil, err
 	}
@@ -99,37 +114,19 @@ func newSpec(defaults Config) (*spec, error) {
 		return nil
 	}
 	oneOf := func(valid ...string) func(*node) { return func(n *node) { n.enum = valid } }
+	uniqueOf := func(valid ...string) func(*node) { return func(n *node) { n.enum, n.unique = valid, true } }
 	rules := []struct {
 		key string
 		f   func(*node)
 	}{
-		{"state", oneOf("enabled", "disabled", "all")},
+		{"state", oneOf(filters.States()...)},
+		{"priority", uniqueOf(kindNames()...)},
 		{"mcp.transport", oneOf("stdio", "http", "sse")},
-		{"providers.claude.precedence", oneOf("user", "project")},
-		{"providers.codex.precedence", oneOf("user", "project")},
-		{"providers.agents.precedence", oneOf("user", "project")},
 		{"mcp.log_level", oneOf("debug", "info", "warn", "error")},
 		{"mcp.log_format", oneOf("text", "json")},
-		{"priority", func(n *node) { n.enum, n.unique = slices.Clone(defaults.Priority), true }},
-		{"mcp.port", func(n *node) {
-			n.check = func(v any) error {
-				if p := v.(int); p < 1 || p > 65535 {
-					return fmt.Errorf("port %d is out of range 1-65535", p)
-				}
-				return nil
-			}
-		}},
-		{"mcp.refresh_interval", func(n *node) {
-			n.check = func(v any) error {
-				if d := v.(time.Duration); d <= 0 {
-					return fmt.Errorf("interval %s must be positive", d)
-				}
-				return nil
-			}
-		}},
-		{"mcp.tools", func(n *node) {
-			n.enum, n.unique = []string{"skills_list", "skills_search", "sources", "ask"}, true
-		}},
+		{"mcp.port", intRange("port", 1, 65535)},
+		{"mcp.refresh_interval", positiveDuration("interval")},
+		{"mcp.tools", func(n *node) { uniqueOf(tools.OptIn()...)(n); n.doc = toolsDoc() }},
 		{"mcp.catalog", nonNegative},
 		{"mcp.ask_context", nonNegative},
 		{"limits.max_depth", nonNegative},
@@ -140,15 +137,65 @@ func newSpec(defaults Config) (*spec, error) {
 			return nil, err
 		}
 	}
-	for _, k := range pathKeys() {
-		if err := set(k, func(n *node) { n.path = true }); err != nil {
-			return nil, err
-		}
+	if err := checkDocs(root, ""); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
+// toolsDoc documents mcp.tools from the tool list.
+func toolsDoc() string {
+	var always, optIn []string
+	for _, t := range tools.All() {
+		if t.OptIn {
+			optIn = append(optIn, t.Name+" ("+t.Doc+")")
+		} else {
+			always = append(always, t.Name)
+		}
+	}
+	return "Tools served besides " + strings.Join(always, ", ") + ", which always is: " +
+		strings.Join(optIn, ", ") + "."
+}
+
+// kindNames lists the root kinds in their default priority order.
+func kindNames() []string {
+	var out []string
+	for _, k := range pipeline.DefaultPriority() {
+		out = append(out, string(k))
+	}
+	return out
+}
+
+// intRange checks that an int is between lo and hi; what names it in the
+// error.
+func intRange(what string, lo, hi int) func(*node) {
+	return func(n *node) {
+		n.min, n.max = ptr(float64(lo)), ptr(float64(hi))
+		n.check = func(v any) error {
+			if p := v.(int); p < lo || p > hi {
+				return fmt.Errorf("%s %d is out of range %d-%d", what, p, lo, hi)
+			}
+			return nil
+		}
+	}
+}
+
+// positiveDuration checks that a duration is above zero; what names it in
+// the error.
+func positiveDuration(what string) func(*node) {
+	return func(n *node) {
+		n.min = ptr(1.0) // one millisecond, the smallest plain number
+		n.check = func(v any) error {
+			if d := v.(time.Duration); d <= 0 {
+				return fmt.Errorf("%s %s must be positive", what, d)
+			}
+			return nil
+		}
+	}
+}
+
 func nonNegative(n *node) {
+	n.min = ptr(0.0)
 	n.check = func(v any) error {
 		if i := v.(int); i < 0 {
 			return fmt.Errorf("%d must not be negative", i)
@@ -157,74 +204,125 @@ func nonNegative(n *node) {
 	}
 }
 
-// structNode builds the section for a struct type with koanf tags.
-func structNode(t reflect.Type, defaults Config) (*node, error) {
-	n := &node{kind: kindSection, children: map[string]*node{}}
+func ptr[T any](v T) *T { return &v }
+
+// checkDocs reports the first key below n, at prefix, without
+// documentation.
+func checkDocs(n *node, prefix string) error {
+	for _, name := range n.order {
+		c, key := n.children[name], join(prefix, name)
+		if strings.TrimSpace(c.doc) == "" {
+			return fmt.Errorf("configs: spec: key %q is not documented", key)
+		}
+		if c.kind == kindSection {
+			if err := checkDocs(c, key); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// structNode builds the section for a struct type with koanf tags, at the
+// flattened key prefix. A field's documentation is its doc tag, else the
+// entry of docs for its key; a config tag marks paths (see
+// providers.Entry.Options).
+func structNode(t reflect.Type, prefix string, reg registry) (*node, error) {
+	n := &node{kind: kindSection}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("koanf"), ",")
 		if name == "" || name == "-" {
 			continue
 		}
-		child, err := typeNode(f.Type, defaults)
+		key := join(prefix, name)
+		child, err := typeNode(f.Type, key, reg)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		n.children[name] = child
+		if child.doc == "" {
+			child.doc = cmp.Or(f.Tag.Get("doc"), docs[key])
+		}
+		flags := tagFlags(f)
+		child.path, child.query = flags["path"], flags["query"]
+		n.add(name, child)
 	}
 	return n, nil
 }
 
-// typeNode builds the node for one field type.
-func typeNode(t reflect.Type, defaults Config) (*node, error) {
+// typeNode builds the node for one field type at the flattened key.
+func typeNode(t reflect.Type, key string, reg registry) (*node, error) {
 	switch {
 	case t == reflect.TypeFor[time.Duration]():
 		return &node{kind: kindDuration}, nil
 	case t == reflect.TypeFor[map[string]Provider]():
-		return providersNode(defaults)
+		return providersNode(reg)
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return &node{kind: kindString}, nil
+		return &node{kind: kindString, enum: enumOf(t)}, nil
 	case reflect.Bool:
 		return &node{kind: kindBool}, nil
 	case reflect.Int:
 		return &node{kind: kindInt}, nil
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.String {
-			return &node{kind: kindList}, nil
+			return &node{kind: kindList, enum: enumOf(t.Elem())}, nil
 		}
 	case reflect.Struct:
-		return structNode(t, defaults)
+		return structNode(t, key, reg)
 	}
-	return nil, fmt.Errorf("configs: spec: unsupported type %s", t)
+	return nil, fmt.Errorf("configs: spec: %s: unsupported type %s", key, t)
 }
 
-// providersNode builds the providers section: one section per provider in
-// defaults, holding "enabled" and the provider's option keys.
-func providersNode(defaults Config) (*node, error) {
-	n := &node{kind: kindSection, children: map[string]*node{}}
-	for name, p := range defaults.Providers {
-		sec := &node{kind: kindSection, children: map[string]*node{"enabled": {kind: kindBool}}}
-		for key, v := range p.Options {
-			var k kind
-			switch v.(type) {
-			case string:
-				k = kindString
-			case bool:
-				k = kindBool
-			case int:
-				k = kindInt
-			case []any, []string:
-				k = kindList
-			default:
-				return nil, fmt.Errorf("configs: spec: providers.%s.%s: unsupported default %T", name, key, v)
-			}
-			sec.children[key] = &node{kind: k, option: true}
+// providersNode builds the providers section: one section per registered
+// provider, in registry order, holding "enabled" and the provider's
+// options. A provider must document itself and each of its options.
+func providersNode(reg registry) (*node, error) {
+	n := &node{kind: kindSection}
+	for _, e := range reg.providers {
+		if _, dup := n.children[e.Name]; dup || e.Name == "" {
+			return nil, fmt.Errorf("configs: spec: provider %q is registered twice or has no name", e.Name)
 		}
-		n.children[name] = sec
+		sec := &node{kind: kindSection, doc: e.Doc}
+		sec.add("enabled", &node{kind: kindBool, doc: "Whether the provider runs."})
+		opts, err := providerOptions(e)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range opts {
+			key := "providers." + e.Name + "." + o.key
+			if o.key == "enabled" {
+				return nil, fmt.Errorf("configs: spec: %s: an option may not be called enabled", key)
+			}
+			c, err := typeNode(o.field.Type, key, reg)
+			if err != nil {
+				return nil, err
+			}
+			if c.kind == kindSection {
+				return nil, fmt.Errorf("configs: spec: %s: an option may not be a section", key)
+			}
+			if c.doc = o.field.Tag.Get("doc"); c.doc == "" {
+				return nil, fmt.Errorf("configs: spec: %s: the option has no doc tag", key)
+			}
+			flags := tagFlags(o.field)
+			c.option, c.path, c.query = true, flags["path"], flags["query"]
+			sec.add(o.key, c)
+		}
+		n.add(e.Name, sec)
 	}
 	return n, nil
+}
+
+// pathKeys lists the flattened keys whose values are paths, sorted.
+func (s *spec) pathKeys() []string {
+	var out []string
+	for _, k := range s.leaves {
+		if s.lookup(k).path {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // flattenSpec lists the flattened keys of every leaf below n.

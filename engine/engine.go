@@ -30,6 +30,13 @@ type Engine struct {
 	providers []providers.Provider
 	scanOpts  scan.Options
 
+	// filters are the filter settings of cfg; Snapshot adds what each
+	// scan knows (the disabled plugins, which lists are lenient). prio is
+	// the ranking of copies they set, nil when the priority setting is
+	// invalid (CheckFilters and Snapshot report that).
+	filters filters.Settings
+	prio    *filters.Priority
+
 	mu    sync.Mutex
 	plans map[string]providers.Plan // last good plan per provider
 	cache *scan.Cache
@@ -78,12 +85,20 @@ func New(cfg configs.Config, env providers.Env) (*Engine, error) {
 		opts[i] = v
 	}
 	env = providers.ResolveHomes(env, opts[0], opts[1])
+	env.Claimed = all.Claimed() // the folders no dynamic agent may take
 	env, err := providers.ResolvePrecedence(env, opts[2], opts[3])
 	if err != nil {
 		return nil, &ConfigError{err}
 	}
 	e := &Engine{cfg: cfg, env: env, plans: map[string]providers.Plan{},
-		scanOpts: scan.Options{MaxDepth: cfg.Limits.MaxDepth, MaxDirs: cfg.Limits.MaxDirs}}
+		scanOpts: scan.Options{MaxDepth: cfg.Limits.MaxDepth, MaxDirs: cfg.Limits.MaxDirs},
+		filters: filters.Settings{State: cfg.State, Include: cfg.Include, Exclude: cfg.Exclude,
+			Priority: cfg.Priority, Providers: all.ProviderNames()}}
+	kinds := make([]pipeline.Kind, len(cfg.Priority))
+	for i, k := range cfg.Priority {
+		kinds[i] = pipeline.Kind(k)
+	}
+	e.prio, _ = filters.NewPriority(kinds, e.filters.Providers) // nil when invalid: see the field
 	known := map[string]bool{}
 	for _, entry := range all.Registry() {
 		known[entry.Name] = true
@@ -132,9 +147,7 @@ func stringOption(cfg configs.Config, name, key string) (string, error) {
 // priority settings cannot work, without discovering anything: a server
 // checks them before it starts, then discovers in the background.
 func (e *Engine) CheckFilters() error {
-	if err := filters.Check(filters.Settings{
-		State: e.cfg.State, Include: e.cfg.Include, Exclude: e.cfg.Exclude, Priority: e.cfg.Priority,
-	}); err != nil {
+	if err := filters.Check(e.filters); err != nil {
 		return &ConfigError{err}
 	}
 	return nil
@@ -155,6 +168,21 @@ func (e *Engine) Env() providers.Env { return e.env }
 // Config returns the configuration the engine was built from.
 func (e *Engine) Config() configs.Config { return e.cfg }
 
+// Priority returns the ranking the filter stages use to pick one copy of a
+// skill among several: the one to badge "preferred" in a listing. It is nil
+// when the priority setting is invalid, which CheckFilters and Snapshot
+// report.
+func (e *Engine) Priority() *filters.Priority { return e.prio }
+
+// ForWorkspace returns a new engine with the same configuration, user
+// folder and variables, discovering for the workspace folder ws instead:
+// a server uses it when its client names another project folder. Relative
+// paths of the configuration are taken from ws, as New takes them from
+// the workspace it is given.
+func (e *Engine) ForWorkspace(ws string) (*Engine, error) {
+	return New(e.cfg, providers.NewEnv(e.env.UserDir, ws, e.env.Getenv))
+}
+
 // Snapshot runs a full discovery. Unchanged SKILL.md files (same size and
 // modification time as in the previous run) are not read again. A provider
 // that fails keeps its previous plan. The error is a *ConfigError when the
@@ -167,6 +195,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	var roots []pipeline.Root
 	var diags []pipeline.Diagnostic
 	var disabled []pipeline.DisabledPlugin
+	var manifests []string
 	for _, p := range e.providers {
 		plan, err := p.Plan(ctx, e.env)
 		if err != nil {
@@ -187,6 +216,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 		roots = append(roots, plan.Roots...)
 		diags = append(diags, plan.Diagnostics...)
 		disabled = append(disabled, plan.Disabled...)
+		manifests = append(manifests, plan.Manifests...)
 	}
 	roots, dd := uniqueRoots(roots)
 	diags = append(diags, dd...)
@@ -207,9 +237,10 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	// a shared ccski.yaml may name a skill this machine lacks, and so is
 	// every token on later rescans, since skills come and go while a
 	// server runs.
-	fs := filters.Settings{State: e.cfg.State, Include: e.cfg.Include, Exclude: e.cfg.Exclude,
-		Priority: e.cfg.Priority, Providers: all.ProviderNames(), Disabled: disabled,
-		LenientInclude: e.built || e.cfg.IncludeFromFile, LenientExclude: e.built || e.cfg.ExcludeFromFile}
+	fs := e.filters
+	fs.Disabled = disabled
+	fs.LenientInclude = e.built || e.cfg.IncludeFromFile
+	fs.LenientExclude = e.built || e.cfg.ExcludeFromFile
 	stages, err := filters.Build(fs, res.Records)
 	if err != nil {
 		return nil, Stats{}, &ConfigError{err}
@@ -222,7 +253,11 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	visible, drops := pipeline.Run(stages, slices.Clone(res.Records))
 	snap := pipeline.NewSnapshot(res.Records, visible, drops, res.Reports, diags)
 	snap.Folders = res.Dirs
-	snap.Priority = e.kindOrder()
+	slices.Sort(manifests)
+	snap.Manifests = slices.Compact(manifests)
+	if e.prio != nil {
+		snap.Priority = e.prio.Kinds()
+	}
 	snap.Disabled = disabled
 	return snap, Stats{Roots: len(roots), Records: len(res.Records), Visible: len(visible),
 		FilesRead: res.FilesRead, Duration: time.Since(start)}, nil
@@ -261,22 +296,6 @@ func uniqueRoots(roots []pipeline.Root) ([]pipeline.Root, []pipeline.Diagnostic)
 		out = append(out, r)
 	}
 	return out, diags
-}
-
-// kindOrder returns the full root kind order of the priority setting, the
-// kinds it leaves out following in their default order (see
-// filters.NewPriority); nil when the setting is invalid, which
-// filters.Build reports.
-func (e *Engine) kindOrder() []pipeline.Kind {
-	kinds := make([]pipeline.Kind, len(e.cfg.Priority))
-	for i, k := range e.cfg.Priority {
-		kinds[i] = pipeline.Kind(k)
-	}
-	p, err := filters.NewPriority(kinds, nil)
-	if err != nil {
-		return nil
-	}
-	return p.Kinds()
 }
 
 // FilterNamesNothing is the code of the warning diagnostic for a filter

@@ -25,7 +25,11 @@ func TestPrecedenceDefaults(t *testing.T) {
 			} `json:"providers"`
 		} `json:"properties"`
 	}
-	if err := json.Unmarshal(configs.Schema, &schema); err != nil {
+	b, err := configs.SchemaJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &schema); err != nil {
 		t.Fatal(err)
 	}
 	for _, order := range []providers.HostOrder{providers.ClaudeOrder, providers.CodexOrder, providers.AgentsOrder} {

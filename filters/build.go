@@ -21,7 +21,9 @@ type Settings struct {
 	// their records (the engine passes all.ProviderNames()). A word that
 	// names one of them is a provider even in a scan without any of its
 	// skills; the providers of the scanned records, such as a dynamic
-	// cursor, are providers too.
+	// cursor, are providers too. Their order breaks the last ties between
+	// equal copies of a skill (see NewPriority); providers it leaves out
+	// follow, alphabetically.
 	Providers []string
 	// Disabled are the installed plugins the settings turn off
 	// (pipeline.Snapshot.Disabled). Their skills are not in the scan, so
@@ -41,7 +43,7 @@ type Settings struct {
 }
 
 // Build parses cfg and returns the filter stages in their order of
-// application: state, exclude, include, path dedupe. The user's choices
+// application (see Stages): state, exclude, include, path dedupe. The user's choices
 // (state and exclude) run before the dedupes (include's and the
 // path dedupe), so that every copy a dedupe drops passed them, and
 // excluding the winner of a skill promotes its next copy. records is the
@@ -67,12 +69,11 @@ func Build(cfg Settings, records []*pipeline.Record) ([]pipeline.Stage, error) {
 	if errs := sc.unmatched(strict); len(errs) > 0 {
 		return nil, errs[0]
 	}
-	return []pipeline.Stage{
-		p.state,
-		&exclude{tokens: p.exclude, scope: sc},
-		newInclude(p.include, p.prio, sc),
-		PathDedupe(),
-	}, nil
+	out := make([]pipeline.Stage, len(stages))
+	for i, s := range stages {
+		out[i] = s.build(p, sc)
+	}
+	return out, nil
 }
 
 // Unmatched returns an error for every include and exclude token of cfg
@@ -130,7 +131,7 @@ func parse(cfg Settings) (parsed, error) {
 	for i, k := range cfg.Priority {
 		kinds[i] = pipeline.Kind(k)
 	}
-	prio, err := NewPriority(kinds, nil)
+	prio, err := NewPriority(kinds, cfg.Providers)
 	if err != nil {
 		return parsed{}, err
 	}

@@ -187,3 +187,44 @@ func TestBuildErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildFollowsStages checks that Build returns one stage per entry of
+// Stages, in that order, so that the list describes what runs.
+func TestBuildFollowsStages(t *testing.T) {
+	built, err := Build(Settings{Providers: registered}, scan())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, s := range built {
+		got = append(got, s.Name())
+	}
+	for _, s := range Stages() {
+		if s.Doc == "" {
+			t.Errorf("stage %s has no Doc", s.Name)
+		}
+		want = append(want, s.Name)
+	}
+	if d := cmp.Diff([]string{"state", "exclude", "include", "path-dedupe"}, want); d != "" {
+		t.Errorf("Stages (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Build's stages differ from Stages (-Stages +Build):\n%s", d)
+	}
+}
+
+// TestStatesAreAccepted checks that NewState accepts every value of
+// States, the valid values of the state key, and that the first is the
+// default.
+func TestStatesAreAccepted(t *testing.T) {
+	for _, s := range States() {
+		if _, err := NewState(s); err != nil {
+			t.Errorf("NewState(%q): %v", s, err)
+		}
+	}
+	def, _ := NewState("")
+	first, _ := NewState(States()[0])
+	if def != first {
+		t.Errorf("the default state is %v, not States()[0] %v", def, first)
+	}
+}

@@ -4,7 +4,7 @@
 //
 // # Stages
 //
-// Build returns four stages, applied in this order:
+// Build returns four stages (see Stages), applied in this order:
 //
 //  1. State keeps enabled skills (the default), disabled skills (a folder
 //     holding .SKILL.md) or both.
@@ -64,7 +64,7 @@
 //
 // Whether a word is a provider depends on the scan: the names the
 // registered providers give their records (custom, project, agents,
-// claude, codex, gemini, openclaw; the engine passes them in
+// claude, codex, gemini, openclaw, ...; the engine passes them in
 // Settings.Providers, since this package does not know the registry) and
 // every provider present in the records, such as a discovered cursor, are
 // providers; a provider name wins over a skill of the same name (use
@@ -109,7 +109,8 @@
 // copies (Claude, by default) has them ranked just above every workspace
 // kind (see Priority and pipeline.Precedence); then the
 // nearer workspace (smaller Depth); then the newer SKILL.md; then the
-// earlier provider in DefaultProviders order, other providers following
-// alphabetically; then the smaller folder path, so the choice is always
-// deterministic.
+// earlier provider in the order of Settings.Providers (the registry's:
+// custom, project, agents, then the agents alphabetically), other
+// providers following alphabetically; then the smaller folder path, so
+// the choice is always deterministic.
 package filters

@@ -52,8 +52,9 @@ func scan() []*pipeline.Record {
 }
 
 // registered are the provider names of the registered providers, as the
-// engine passes them in Settings.Providers (all.ProviderNames).
-var registered = []string{"custom", "project", "claude", "codex", "agents", "gemini", "openclaw"}
+// engine passes them in Settings.Providers (all.ProviderNames), in the
+// order that breaks the last ties.
+var registered = []string{"custom", "project", "agents", "claude", "codex", "gemini", "openclaw"}
 
 // ids returns the ids of records, in order.
 func ids(records []*pipeline.Record) []string {

@@ -38,8 +38,9 @@ type Priority struct {
 // priority down; kinds it leaves out follow in their default order (see
 // pipeline.DefaultPriority), and an empty list means the default order. An
 // unknown or repeated kind is an error. providerOrder breaks ties between
-// providers; nil means DefaultProviders, and providers it leaves out rank
-// after it, alphabetically.
+// providers (the engine passes the registry's order, all.ProviderNames);
+// providers it leaves out rank after it, alphabetically, and nil ranks
+// every provider alphabetically.
 func NewPriority(kinds []pipeline.Kind, providerOrder []string) (*Priority, error) {
 	defaults := pipeline.DefaultPriority()
 	valid := make(map[pipeline.Kind]bool, len(defaults))
@@ -73,9 +74,6 @@ func NewPriority(kinds []pipeline.Kind, providerOrder []string) (*Priority, erro
 		for j := i - 1; other != "" && j >= 0 && p.kinds[j].Level() == other; j-- {
 			p.runTop[i] = j
 		}
-	}
-	if providerOrder == nil {
-		providerOrder = DefaultProviders()
 	}
 	for _, name := range providerOrder {
 		name = canonProvider(name)

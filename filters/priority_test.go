@@ -93,7 +93,7 @@ func TestPriorityLess(t *testing.T) {
 			explain: "equal rank; earlier id",
 		},
 	}
-	p, err := NewPriority(nil, nil)
+	p, err := NewPriority(nil, registered)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,14 +165,34 @@ func TestNewPriorityErrors(t *testing.T) {
 	}
 }
 
-func TestDefaultProviders(t *testing.T) {
-	want := []string{"custom", "project", "agents", "claude", "codex", "gemini", "openclaw"}
-	got := DefaultProviders()
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("DefaultProviders (-want +got):\n%s", diff)
+// TestNewPriorityProviderOrder checks that the provider order breaking
+// the last ties is the one given (the engine gives the registry's), with
+// the providers it leaves out after it, alphabetically, and that without
+// one every provider ranks alphabetically: filters keeps no list of
+// providers of its own.
+func TestNewPriorityProviderOrder(t *testing.T) {
+	rec := func(agent string) *pipeline.Record {
+		return &pipeline.Record{ID: agent + ":pdf", Name: "pdf", Agent: agent, Kind: pipeline.KindWorkspaceAgent, Dir: "/a"}
 	}
-	got[0] = "changed"
-	if DefaultProviders()[0] != "custom" {
-		t.Error("DefaultProviders must return a new slice each call")
+	tests := []struct {
+		name          string
+		order         []string
+		winner, loser string
+	}{
+		{"listed first wins", registered, "openclaw", "amp"},
+		{"listed order", registered, "agents", "claude"},
+		{"unlisted alphabetically", registered, "cursor", "zed"},
+		{"a new registered agent", []string{"custom", "project", "agents", "claude", "cursor"}, "cursor", "amp"},
+		{"no order: alphabetical", nil, "amp", "openclaw"},
+		{"no order: alphabetical among built-ins", nil, "claude", "custom"},
+	}
+	for _, tt := range tests {
+		p, err := NewPriority(nil, tt.order)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, l := rec(tt.winner), rec(tt.loser); !p.Less(w, l) || p.Less(l, w) {
+			t.Errorf("%s: %s must win over %s with order %q", tt.name, tt.winner, tt.loser, tt.order)
+		}
 	}
 }

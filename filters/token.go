@@ -32,13 +32,6 @@ func (e *TokenError) Error() string {
 	return msg
 }
 
-// DefaultProviders returns the built-in provider names in the order used to
-// break ties between otherwise equal duplicates. Providers not in the list
-// rank after it, alphabetically. Every call returns a new slice.
-func DefaultProviders() []string {
-	return []string{"custom", "project", "agents", "claude", "codex", "gemini", "openclaw"}
-}
-
 // canonProvider lower-cases a provider name and maps the alias "file" to
 // "custom".
 func canonProvider(p string) string {

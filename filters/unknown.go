@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -41,7 +42,7 @@ func (sc *scope) unknown(t Token, exclude bool) *TokenError {
 		}
 		if p := t.sel.provider; p != "" && !sc.isProvider(p) {
 			return &TokenError{Token: t.text, Reason: fmt.Sprintf("unknown provider %q", p),
-				Suggestions: pipeline.SuggestNames(p, sc.providerNames(), maxSuggestions)}
+				Suggestions: suggest.Names(p, sc.providerNames(), maxSuggestions)}
 		}
 	case formWord:
 		if sc.isProvider(t.head) || sc.selects(t.resolve(sc)) {
@@ -54,9 +55,9 @@ func (sc *scope) unknown(t Token, exclude bool) *TokenError {
 			}
 			return &TokenError{Token: t.text, Reason: reason}
 		}
-		sugg := pipeline.SuggestNames(t.head, append(sc.providerNames(), sc.pluginTokens()...), maxSuggestions)
+		sugg := suggest.Names(t.head, append(sc.providerNames(), sc.pluginTokens()...), maxSuggestions)
 		if len(sugg) == 0 {
-			sugg = pipeline.SuggestNames(t.head, sc.shortNames(), maxSuggestions)
+			sugg = suggest.Names(t.head, sc.shortNames(), maxSuggestions)
 		}
 		return &TokenError{Token: t.text, Reason: "it names no provider, plugin, skill or command", Suggestions: sugg}
 	case formPair:
@@ -66,7 +67,7 @@ func (sc *scope) unknown(t Token, exclude bool) *TokenError {
 		if within := sc.namesUnder(t.head); len(within) > 0 {
 			return &TokenError{Token: t.text,
 				Reason:      fmt.Sprintf("no skill or command of %s is named %s", t.head, t.tail),
-				Suggestions: pipeline.SuggestNames(t.head+":"+t.tail, within, maxSuggestions)}
+				Suggestions: suggest.Names(t.head+":"+t.tail, within, maxSuggestions)}
 		}
 		if off := sc.disabled[t.head]; len(off) > 0 {
 			if exclude {
@@ -75,7 +76,7 @@ func (sc *scope) unknown(t Token, exclude bool) *TokenError {
 			return &TokenError{Token: t.text, Reason: disabledReason(off)}
 		}
 		var sugg []string
-		for _, h := range pipeline.SuggestNames(t.head, append(sc.providerNames(), slices.Collect(maps.Keys(sc.plugins))...), maxSuggestions) {
+		for _, h := range suggest.Names(t.head, append(sc.providerNames(), slices.Collect(maps.Keys(sc.plugins))...), maxSuggestions) {
 			sugg = append(sugg, h+":"+t.tail)
 		}
 		return &TokenError{Token: t.text,
@@ -113,7 +114,7 @@ func (sc *scope) unknownPlugin(t Token, exclude bool) *TokenError {
 			}
 		}
 		var sugg []string
-		for _, n := range pipeline.SuggestNames(name, slices.Collect(maps.Keys(set)), maxSuggestions) {
+		for _, n := range suggest.Names(name, slices.Collect(maps.Keys(set)), maxSuggestions) {
 			p := plugin
 			if len(matched) == 1 {
 				p = matched[0]
@@ -143,7 +144,7 @@ func (sc *scope) unknownPlugin(t Token, exclude bool) *TokenError {
 		known = append(known, p)
 	}
 	var sugg []string
-	for _, p := range pipeline.SuggestNames(plugin, known, maxSuggestions) {
+	for _, p := range suggest.Names(plugin, known, maxSuggestions) {
 		sugg = append(sugg, pluginToken(t, p, name))
 	}
 	verb := "is named"
@@ -177,7 +178,7 @@ func disabledReason(off []pipeline.DisabledPlugin) string {
 		j := i
 		var where []string
 		for ; j < len(off) && strings.EqualFold(off[j].Plugin, off[i].Plugin); j++ {
-			where = append(where, fmt.Sprintf("%s enabledPlugins: %q: true", off[j].Settings, off[j].Key()))
+			where = append(where, off[j].EnableHint())
 		}
 		parts = append(parts, fmt.Sprintf("plugin %s is disabled (enable it in %s)", off[i].Plugin, strings.Join(where, ", or in ")))
 		i = j

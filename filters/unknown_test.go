@@ -208,3 +208,19 @@ func TestCheckNeedsNoScan(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildDisabledPluginOfAnotherHost checks that an include token naming
+// a plugin another host disables (a Codex plugin turned off in
+// config.toml) says where that host turns it on, not Claude's
+// enabledPlugins.
+func TestBuildDisabledPluginOfAnotherHost(t *testing.T) {
+	off := []pipeline.DisabledPlugin{{Provider: "codex", Plugin: "linear", Marketplace: "openai-curated",
+		Settings: "/h/.codex/config.toml", Enable: `/h/.codex/config.toml: [plugins."linear@openai-curated"] enabled = true`}}
+	cfg := Settings{Include: []string{"auto,@plugins:linear"}, Providers: registered, Disabled: off}
+	_, err := Build(cfg, scan())
+	want := `include: invalid filter token "@plugins:linear": plugin linear is disabled ` +
+		`(enable it in /h/.codex/config.toml: [plugins."linear@openai-curated"] enabled = true)`
+	if err == nil || err.Error() != want {
+		t.Errorf("Build error = %v\nwant %s", err, want)
+	}
+}

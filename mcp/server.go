@@ -3,10 +3,8 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,11 +13,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/skillmd"
 )
 
 // ToolName is the name of the skill-loading tool.
-const ToolName = "skill"
+const ToolName = tools.Skill
 
 // Instructions tell the agent how to use the server.
 const Instructions = `This server gives you the Agent Skills installed on this machine. A skill is a folder of instructions, scripts and references for one kind of task. Before you start a task, read the skill tool's list of available skills; when one matches the task, call the skill tool with its name and follow the instructions it returns. Relative paths in a skill are relative to its base directory.`
@@ -30,8 +31,8 @@ type Options struct {
 	Version string
 	// Logger receives server logs; it must not write to stdout under stdio.
 	Logger *slog.Logger
-	// OnInitialized runs when a client session finishes initialising; the
-	// refresher uses it to read the client's roots.
+	// OnInitialized runs when a client session finishes initialising;
+	// Serve uses it to read the client's roots.
 	OnInitialized func(ctx context.Context, ss *sdk.ServerSession)
 	// OnRootsChanged runs when a client says its roots changed.
 	OnRootsChanged func(ctx context.Context, ss *sdk.ServerSession)
@@ -319,7 +320,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	s.desc = desc
 	s.sdk.AddTool(&sdk.Tool{
 		Name:        ToolName,
-		Title:       "Load a skill",
+		Title:       toolTitle(ToolName),
 		Description: desc,
 		InputSchema: inputSchema,
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
@@ -372,13 +373,18 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 	if err != nil {
 		return toolError(lookupMessage(err)), nil
 	}
-	data, err := os.ReadFile(r.File)
+	data, err := readSkill(r.File)
 	if err != nil {
 		s.log.Error("skill load failed", "id", r.ID, "file", r.File, "err", err)
-		return toolError(fmt.Sprintf("Skill %s could not be read: %v", r.ID, errors.Unwrap(err))), nil
+		return toolError(fmt.Sprintf("Skill %s could not be read: %v", r.ID, unwrapPath(err))), nil
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: LoadText(r, data)}}}, nil
 }
+
+// readSkill reads the SKILL.md the skill tool returns: through safefile,
+// so a FIFO or device is refused at once, and at most
+// skillmd.MaxSkillFile bytes. Tests replace it to hold a call in flight.
+var readSkill = func(file string) ([]byte, error) { return safefile.Read(file, skillmd.MaxSkillFile) }
 
 func toolError(msg string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}

@@ -80,7 +80,7 @@ func sourcesTool() *sdk.Tool {
 	}
 	return &sdk.Tool{
 		Name:  ToolSources,
-		Title: "Skill sources",
+		Title: toolTitle(ToolSources),
 		Description: "List every place searched for skills and slash commands (the roots), with provider, type (skill or command), " +
 			"whether the folder exists, how many it gave and a status (ok, empty, missing); then totals per provider, " +
 			"how many copies filters and dedupe hid, and how many problems were found. Use it to answer \"why is my skill missing?\" " +

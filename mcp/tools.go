@@ -16,22 +16,44 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/search"
 	"github.com/ccski/ccski/skillmd"
 )
 
-// The names of the optional tools. Tool names use only letters, digits,
-// '_' and '-', which every major client accepts.
+// The names of the optional tools, from the tool list (package
+// mcp/tools). Tool names use only letters, digits, '_' and '-', which
+// every major client accepts.
 const (
-	ToolSkillsList   = "skills_list"
-	ToolSkillsSearch = "skills_search"
-	ToolSources      = "sources"
-	ToolAsk          = "ask"
+	ToolSkillsList   = tools.SkillsList
+	ToolSkillsSearch = tools.SkillsSearch
+	ToolSources      = tools.Sources
+	ToolAsk          = tools.Ask
 )
 
-// OptionalTools lists the tools Options.Tools may name.
-var OptionalTools = []string{ToolSkillsList, ToolSkillsSearch, ToolSources, ToolAsk}
+// OptionalTools lists the tools Options.Tools may name: the opt-in tools
+// of the tool list.
+var OptionalTools = tools.OptIn()
+
+// toolTitle returns the title the tool list gives the tool name.
+func toolTitle(name string) string {
+	t, _ := tools.Lookup(name)
+	return t.Title
+}
+
+// optInTools registers each opt-in tool of the tool list when
+// Options.Tools names it; nil for skills_search, which syncSearch
+// registers whenever it is wanted. Every opt-in tool of the list has an
+// entry (a test checks it).
+func (s *Server) optInTools() map[string]func() {
+	return map[string]func(){
+		ToolSkillsList:   func() { sdk.AddTool(s.sdk, listTool(), s.callList) },
+		ToolSkillsSearch: nil,
+		ToolSources:      func() { sdk.AddTool(s.sdk, sourcesTool(), s.callSources) },
+		ToolAsk:          func() { sdk.AddTool(s.sdk, s.askTool(), s.callAsk) },
+	}
+}
 
 // Search limits: skills_search returns DefaultSearchLimit results unless
 // asked for up to MaxSearchLimit.
@@ -75,14 +97,11 @@ func (s *Server) initTools(o Options) {
 		}
 		s.tools.enabled[name] = true
 	}
-	if s.tools.enabled[ToolSkillsList] {
-		sdk.AddTool(s.sdk, listTool(), s.callList)
-	}
-	if s.tools.enabled[ToolSources] {
-		sdk.AddTool(s.sdk, sourcesTool(), s.callSources)
-	}
-	if s.tools.enabled[ToolAsk] {
-		sdk.AddTool(s.sdk, s.askTool(), s.callAsk)
+	register := s.optInTools()
+	for _, name := range OptionalTools { // in the list's order
+		if add := register[name]; add != nil && s.tools.enabled[name] {
+			add()
+		}
 	}
 }
 
@@ -191,7 +210,7 @@ var skillRequired = []any{"id", "name", "description", "provider", "location", "
 func listTool() *sdk.Tool {
 	return &sdk.Tool{
 		Name:  ToolSkillsList,
-		Title: "List skills",
+		Title: toolTitle(ToolSkillsList),
 		Description: "List the installed skills, in priority order, with their id, name, description, provider, location, folder and SKILL.md path. " +
 			"query keeps the skills whose id, name or description contains it (case-insensitive). includeBody adds each SKILL.md body without frontmatter " +
 			fmt.Sprintf("(up to %d KiB of bodies in all; omittedBodies counts the rest). Load a skill with the skill tool and its id.", MaxListBodies>>10),
@@ -229,7 +248,7 @@ func listTool() *sdk.Tool {
 func searchTool() *sdk.Tool {
 	return &sdk.Tool{
 		Name:  ToolSkillsSearch,
-		Title: "Search skills",
+		Title: toolTitle(ToolSkillsSearch),
 		Description: "Search every installed skill, including those the skill tool's list leaves out. Every word of query must occur " +
 			"(case-insensitive) in a skill's id, name, description or SKILL.md body (a small typo in a name word still matches). " +
 			"Results are ranked by how many words matched and where (name first, then id, description, body), with an excerpt around the first match. " +

@@ -2,8 +2,10 @@ package providers
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -41,6 +43,15 @@ var (
 // PrecedenceValues are the values providers.<name>.precedence accepts.
 var PrecedenceValues = []string{string(pipeline.LocationUser), string(pipeline.LocationProject)}
 
+// PrecedenceOption is the type of a provider's precedence option in its
+// options struct: user, project, or "" for the host's own order (see
+// HostOrder.Precedence). configs accepts only its Values in ccski.yaml and
+// lists them in the JSON Schema.
+type PrecedenceOption string
+
+// Values returns PrecedenceValues.
+func (PrecedenceOption) Values() []string { return slices.Clone(PrecedenceValues) }
+
 // Option is the ccski.yaml key of the order's option.
 func (h HostOrder) Option() string { return "providers." + h.Provider + ".precedence" }
 
@@ -66,5 +77,5 @@ func (h HostOrder) Precedence(value string) (*pipeline.Precedence, error) {
 		}
 	}
 	return nil, fmt.Errorf("%s: invalid value %q%s; use user (personal skills win) or project (the project's win)",
-		h.Option(), value, DidYouMean(v, PrecedenceValues))
+		h.Option(), value, suggest.DidYouMean(v, PrecedenceValues))
 }

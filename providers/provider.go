@@ -3,14 +3,14 @@
 // roots; it never reads skills and never filters. The scanner (package
 // package scan) reads the roots, and the pipeline decides what is shown.
 //
-// Each provider lives in its own sub-package and is listed once, in
-// Builtin. A provider decodes and validates its own options strictly.
+// Each provider lives in its own sub-package, describes itself with an
+// Entry (see entry.go) and is listed once, in package providers/all. A
+// provider decodes and validates its own options strictly.
 package providers
 
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 
 	"github.com/go-viper/mapstructure/v2"
@@ -54,6 +54,13 @@ type Env struct {
 	// of one host follow one rule.
 	ClaudePrecedence *pipeline.Precedence
 	CodexPrecedence  *pipeline.Precedence
+	// Claimed lists, lower-cased, the hidden folder names that registered
+	// providers stand for: the folders they plan (".claude", ".codex",
+	// ...), and their names and agent labels with a leading dot
+	// (".marketplace", ".custom"), which a dynamic agent must not pose as.
+	// The agents provider never takes them for a dynamic .<agent> folder.
+	// engine.New fills it from the registry (all.Claimed).
+	Claimed []string
 }
 
 // Plan is what a provider returns: the roots to scan, in its own priority
@@ -64,6 +71,12 @@ type Plan struct {
 	// Disabled lists the installed plugins the settings turn off, whose
 	// roots are not planned (the marketplace provider).
 	Disabled []pipeline.DisabledPlugin
+	// Manifests lists every file the provider read, or looked for and
+	// did not find, to work the roots out: settings, bookkeeping and
+	// manifest files, never skills. A change to one of them can change
+	// the plan, so a watcher watches them (pipeline.Snapshot.Manifests);
+	// a missing one counts, since creating it can change the plan too.
+	Manifests []string
 }
 
 // Provider plans the roots of one kind of skill location.
@@ -79,20 +92,6 @@ type Provider interface {
 // Factory builds a provider from its options in ccski.yaml (the keys under
 // providers.<name>, without "enabled"). It must reject unknown keys.
 type Factory func(options map[string]any) (Provider, error)
-
-// Entry is one registered provider.
-type Entry struct {
-	Name string
-	// Doc is a one-line description for help and the JSON Schema.
-	Doc string
-	// Labels are the provider names the entry's roots give their records
-	// (pipeline.Record.Provider), which filter tokens and ids use: the
-	// marketplace entry's plugin skills are "claude", the agents entry
-	// gives "agents", "gemini" and "openclaw". Dynamic agents found at
-	// scan time (".cursor/skills" gives "cursor") come on top of these.
-	Labels []string
-	New    Factory
-}
 
 // Decode decodes options into out (a pointer to the provider's options
 // struct, with koanf tags) strictly: an unknown key is an error that names
@@ -118,7 +117,7 @@ func Decode(provider string, options map[string]any, out any) error {
 	if len(md.Unused) > 0 {
 		sort.Strings(md.Unused)
 		return fmt.Errorf("providers.%s: unknown key %q%s", provider, md.Unused[0],
-			DidYouMean(md.Unused[0], fieldNames(options, md)))
+			suggest.DidYouMean(md.Unused[0], fieldNames(options, md)))
 	}
 	return nil
 }
@@ -132,15 +131,4 @@ func fieldNames(options map[string]any, md mapstructure.Metadata) []string {
 		names = append(names, k)
 	}
 	return names
-}
-
-// DidYouMean returns "; did you mean "x"?" for the closest of valid within
-// a small edit distance of key (see suggest.Closest), or "" when nothing is
-// close. An entry equal to key is never suggested.
-func DidYouMean(key string, valid []string) string {
-	others := slices.DeleteFunc(slices.Clone(valid), func(v string) bool { return v == key })
-	if best := suggest.Closest(key, others); best != "" {
-		return fmt.Sprintf("; did you mean %q?", best)
-	}
-	return ""
 }

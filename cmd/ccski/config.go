@@ -31,9 +31,21 @@ func newConfig(a *app) *cobra.Command {
 		Long: `Show the effective configuration: every key, its value, and the layer that
 set it (default, user config, project config, CCSKI_* environment variable or
 flag). Layers apply in that order, each overriding the ones before. Secrets
-(mcp.auth_token) are shown as <redacted>, in text and JSON alike.`,
+(mcp.auth_token) are shown as <redacted>, in text and JSON alike.
+
+--schema prints the JSON Schema of ccski.yaml instead, for editors: every
+key, its type, valid values, default and documentation, the providers'
+sections included. It reads no configuration.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if schema, _ := cmd.Flags().GetBool("schema"); schema {
+				b, err := configs.SchemaJSON()
+				if err != nil {
+					return err
+				}
+				_, err = a.stdout.Write(b)
+				return err
+			}
 			l, err := a.load(cmd, configOnly)
 			if err != nil {
 				return err
@@ -79,6 +91,7 @@ flag). Layers apply in that order, each overriding the ones before. Secrets
 		},
 	}
 	cmd.Flags().Bool("json", false, "print JSON only: config, sources and files")
+	cmd.Flags().Bool("schema", false, "print the JSON Schema of ccski.yaml and exit")
 	configs.AddFlags(cmd.Flags())
 	configs.AddMCPFlags(cmd.Flags())
 	return cmd

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // style wraps text in ANSI colour codes when colour is on.
@@ -48,33 +50,32 @@ type recordJSON struct {
 	HasScripts    bool                 `json:"hasScripts"`
 	HasAssets     bool                 `json:"hasAssets"`
 	PluginInfo    *pipeline.PluginInfo `json:"pluginInfo,omitempty"`
+	// OpenAI is the skill's agents/openai.yaml metadata, when it has any.
+	OpenAI *pipeline.OpenAIMetadata `json:"openai,omitempty"`
 }
 
 func toJSON(r *pipeline.Record) recordJSON {
 	return recordJSON{
 		ID: r.ID, Type: r.Type.OrSkill(), Name: r.Name, Description: r.Description, Provider: r.Agent, Location: r.Location,
 		Path: r.Dir, File: r.File, Disabled: r.Disabled, HasReferences: r.HasReferences,
-		HasScripts: r.HasScripts, HasAssets: r.HasAssets, PluginInfo: r.Plugin,
+		HasScripts: r.HasScripts, HasAssets: r.HasAssets, PluginInfo: r.Plugin, OpenAI: r.OpenAI,
 	}
 }
 
-// providerOrder sorts provider names: built-ins first, then the rest
-// alphabetically.
-var builtinProviders = []string{"custom", "project", "agents", "claude", "codex", "gemini", "openclaw"}
-
-func providerRank(p string) (int, string) {
-	for i, b := range builtinProviders {
-		if b == p {
+// sortProviders sorts provider names as the filters break ties: the
+// registered providers' names in the registry's order (all.ProviderNames),
+// then the rest (dynamic agents) alphabetically.
+func sortProviders(ps []string) {
+	order := all.ProviderNames()
+	rank := func(p string) (int, string) {
+		if i := slices.Index(order, p); i >= 0 {
 			return i, ""
 		}
+		return len(order), p
 	}
-	return len(builtinProviders), p
-}
-
-func sortProviders(ps []string) {
 	sort.Slice(ps, func(i, j int) bool {
-		ri, ni := providerRank(ps[i])
-		rj, nj := providerRank(ps[j])
+		ri, ni := rank(ps[i])
+		rj, nj := rank(ps[j])
 		if ri != rj {
 			return ri < rj
 		}

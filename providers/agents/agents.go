@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,13 +27,33 @@ import (
 // Options are the keys under providers.agents in ccski.yaml.
 type Options struct {
 	// Dynamic turns on discovery of .<agent>/skills folders.
-	Dynamic bool `koanf:"dynamic"`
+	Dynamic bool `koanf:"dynamic" doc:"Also discover .<agent>/skills folders of agents without a provider of their own (.cursor/skills, ...)."`
 	// Precedence is the level whose copy of a skill wins when one name is
 	// both in a project folder and in a user folder of this provider:
 	// "project" (the default, as Codex, Gemini CLI and OpenClaw rank them)
 	// or "user". It applies to every agent this provider plans, the
 	// dynamic ones included.
-	Precedence string `koanf:"precedence"`
+	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins when a skill is both in a project folder and in a user folder of these agents: project (as Codex, Gemini CLI and OpenClaw rank them) or user."`
+}
+
+// Entry describes the provider to the registry (package providers/all).
+func Entry() providers.Entry {
+	return providers.Entry{
+		Name: "agents",
+		Doc: "Shared agent folders (.agents/skills, skills/, .gemini/skills, ...) and dynamic agents: " +
+			"the .<agent>/skills folders of agents without a provider of their own.",
+		Options: func() any { return defaultOptions() },
+		Labels:  append([]providers.Label{{Name: "agents", Shared: true}}, namedLabels()...),
+		Folders: folders(),
+		Kinds: []pipeline.Kind{pipeline.KindWorkspaceAgent, pipeline.KindWorkspaceShared, pipeline.KindWorkspaceRoot,
+			pipeline.KindUserAgent, pipeline.KindUserShared},
+		New: New,
+	}
+}
+
+// defaultOptions returns the options a key left out keeps.
+func defaultOptions() *Options {
+	return &Options{Dynamic: true, Precedence: providers.PrecedenceOption(providers.AgentsOrder.Prefers)}
 }
 
 // Agents is the shared and dynamic agents provider.
@@ -43,11 +64,11 @@ type Agents struct {
 
 // New builds the provider from its options.
 func New(options map[string]any) (providers.Provider, error) {
-	a := &Agents{opts: Options{Dynamic: true}}
+	a := &Agents{opts: *defaultOptions()}
 	if err := providers.Decode("agents", options, &a.opts); err != nil {
 		return nil, err
 	}
-	rule, err := providers.AgentsOrder.Precedence(a.opts.Precedence)
+	rule, err := providers.AgentsOrder.Precedence(string(a.opts.Precedence))
 	if err != nil {
 		return nil, err
 	}
@@ -61,19 +82,52 @@ func (a *Agents) Name() string { return "agents" }
 // named lists the agents that have fixed folders in this provider.
 var named = []string{"gemini", "openclaw"}
 
-// reserved folders are never dynamic agents: version control, caches and
-// tool folders, the folders that dedicated providers or this one already
-// plan, and names that would pose as another provider or a filter keyword
-// (".project" would pass for skill_dirs, ".file" is an alias of custom,
-// "all" and "auto" are tokens). Keys are lower-case and matched
-// case-insensitively, since the provider name is lower-cased too (".Claude"
-// must not become a second "claude" provider).
-var reserved = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, ".cache": true, ".npm": true, ".yarn": true,
-	".pnpm-store": true, ".local": true, ".venv": true, ".tox": true, ".idea": true,
-	".agents": true, ".agent": true, ".claude": true, ".codex": true, ".gemini": true, ".openclaw": true,
-	".trash": true, ".ds_store": true,
-	".custom": true, ".project": true, ".marketplace": true, ".file": true, ".all": true, ".auto": true,
+// shared lists the folders, below a workspace folder or the user folder,
+// that several agents read.
+var shared = []string{".agents", ".agent"}
+
+// namedLabels returns the labels of the named agents.
+func namedLabels() []providers.Label {
+	labels := make([]providers.Label, len(named))
+	for i, n := range named {
+		labels[i] = providers.Label{Name: n}
+	}
+	return labels
+}
+
+// folders returns the hidden folders this provider plans itself.
+func folders() []string {
+	out := slices.Clone(shared)
+	for _, n := range named {
+		out = append(out, "."+n)
+	}
+	return out
+}
+
+// notAgents are hidden folders that are never dynamic agents whatever the
+// registry holds: version control, caches and tool folders, and the
+// filter keywords (".file" is an alias of custom, "all" and "auto" are
+// tokens). The folders and names of the registered providers, this one's
+// included, come on top of them (providers.Env.Claimed). Names are
+// lower-case and matched case-insensitively, since the agent label is
+// lower-cased too (".Claude" must not become a second "claude" agent).
+var notAgents = []string{
+	".git", ".hg", ".svn", ".cache", ".npm", ".yarn", ".pnpm-store", ".local", ".venv", ".tox", ".idea",
+	".trash", ".ds_store",
+	".file", ".all", ".auto",
+}
+
+// reservedSet returns the folder names, lower-cased, that are never
+// dynamic agents in env: notAgents, this provider's own folders and
+// names, and env.Claimed.
+func reservedSet(env providers.Env) map[string]bool {
+	set := map[string]bool{}
+	for _, list := range [][]string{notAgents, providers.Claimed([]providers.Entry{Entry()}), env.Claimed} {
+		for _, n := range list {
+			set[strings.ToLower(n)] = true
+		}
+	}
+	return set
 }
 
 var agentName = regexp.MustCompile(`^\.[a-zA-Z][a-zA-Z0-9_-]*$`)
@@ -83,12 +137,13 @@ var agentName = regexp.MustCompile(`^\.[a-zA-Z][a-zA-Z0-9_-]*$`)
 // provider's precedence rule.
 func (a *Agents) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	var roots []pipeline.Root
+	reserved := reservedSet(env)
 	for i, ws := range env.WorkspaceDirs {
 		for _, n := range named {
 			roots = append(roots, root(filepath.Join(ws, "."+n, "skills"), n, pipeline.LocationProject, pipeline.KindWorkspaceAgent, i))
 		}
 		if a.opts.Dynamic {
-			roots = append(roots, dynamic(ws, pipeline.LocationProject, pipeline.KindWorkspaceAgent, i)...)
+			roots = append(roots, dynamic(ws, reserved, pipeline.LocationProject, pipeline.KindWorkspaceAgent, i)...)
 		}
 		roots = append(roots,
 			root(filepath.Join(ws, ".agents", "skills"), "agents", pipeline.LocationProject, pipeline.KindWorkspaceShared, i),
@@ -99,7 +154,7 @@ func (a *Agents) Plan(_ context.Context, env providers.Env) (providers.Plan, err
 		roots = append(roots, root(filepath.Join(env.UserDir, "."+n, "skills"), n, pipeline.LocationUser, pipeline.KindUserAgent, 0))
 	}
 	if a.opts.Dynamic {
-		roots = append(roots, dynamic(env.UserDir, pipeline.LocationUser, pipeline.KindUserAgent, 0)...)
+		roots = append(roots, dynamic(env.UserDir, reserved, pipeline.LocationUser, pipeline.KindUserAgent, 0)...)
 	}
 	roots = append(roots,
 		root(filepath.Join(env.UserDir, ".agents", "skills"), "agents", pipeline.LocationUser, pipeline.KindUserShared, 0),
@@ -116,8 +171,9 @@ func root(path, provider string, loc pipeline.Location, kind pipeline.Kind, dept
 }
 
 // dynamic returns a root for each immediate hidden child of dir that holds
-// a skills folder, sorted by agent name.
-func dynamic(dir string, loc pipeline.Location, kind pipeline.Kind, depth int) []pipeline.Root {
+// a skills folder and whose lower-cased name is not reserved, sorted by
+// agent name.
+func dynamic(dir string, reserved map[string]bool, loc pipeline.Location, kind pipeline.Kind, depth int) []pipeline.Root {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -126,8 +127,14 @@ type dyn struct {
 	Kind     pipeline.Kind
 }
 
+// registryClaims is what engine.New puts in Env.Claimed from the built-in
+// registry besides this provider's own folders and names (all.Claimed;
+// this package's tests cannot import the registry, which imports it).
+var registryClaims = []string{".claude", ".codex", ".commands", ".custom", ".marketplace", ".project"}
+
 // TestDynamic checks which hidden children become dynamic agents, in a
-// workspace "ws" (outside any repository) and a user folder "home".
+// workspace "ws" (outside any repository) and a user folder "home", with
+// Env.Claimed holding registryClaims unless a case says otherwise.
 func TestDynamic(t *testing.T) {
 	wsAgent := func(provider, path string) dyn {
 		return dyn{provider, path, pipeline.LocationProject, pipeline.KindWorkspaceAgent}
@@ -136,9 +143,10 @@ func TestDynamic(t *testing.T) {
 		return dyn{provider, path, pipeline.LocationUser, pipeline.KindUserAgent}
 	}
 	tests := []struct {
-		name string
-		tree map[string]string
-		want []dyn
+		name    string
+		tree    map[string]string
+		claimed []string // Env.Claimed when not nil
+		want    []dyn
 	}{
 		{
 			name: "a .cursor/skills folder is the cursor agent",
@@ -174,6 +182,17 @@ func TestDynamic(t *testing.T) {
 				"ws/.project/skills/": "", "ws/.custom/skills/": "", "ws/.file/skills/": "",
 				"ws/.marketplace/skills/": "", "ws/.all/skills/": "", "home/.Auto/skills/": "",
 			},
+		},
+		{
+			name:    "a folder the registry claims is no dynamic agent, whatever its case",
+			tree:    map[string]string{"ws/.cursor/skills/": "", "home/.Cursor/skills/": "", "ws/.zed/skills/": ""},
+			claimed: append(slices.Clone(registryClaims), ".cursor"),
+			want:    []dyn{wsAgent("zed", "ws/.zed/skills")},
+		},
+		{
+			name:    "this provider's own folders are reserved without any claim",
+			tree:    map[string]string{"ws/.agents/skills/": "", "ws/.Agent/skills/": "", "home/.gemini/skills/": "", "home/.openclaw/skills/": ""},
+			claimed: []string{},
 		},
 		{
 			name: "a hidden child without skills/ is not planned",
@@ -233,6 +252,10 @@ func TestDynamic(t *testing.T) {
 			}
 			testfs.Write(t, base, tt.tree)
 			env := providertest.Env(filepath.Join(base, "home"), nil, filepath.Join(base, "ws"))
+			env.Claimed = registryClaims
+			if tt.claimed != nil {
+				env.Claimed = tt.claimed
+			}
 
 			// With dynamic off only the fixed roots are planned: gemini,
 			// openclaw, .agents, .agent and skills/ in the workspace, and
@@ -324,6 +347,7 @@ func TestPlanScan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo"), providertest.Vars(nil))
+			env.Claimed = registryClaims // as engine.New sets it
 			roots := providertest.PlanRoots(t, providertest.MustNew(t, New, tt.options), env)
 			res := scan.Scan(context.Background(), roots, scan.DefaultOptions())
 			if len(res.Diagnostics) != 0 {

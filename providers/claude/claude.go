@@ -20,14 +20,32 @@ type Options struct {
 	// to be validated: engine.New puts it in providers.Env.ClaudeHome, which
 	// this provider, commands and marketplace all read, so that the option
 	// moves every Claude root at once.
-	Home string `koanf:"home"`
+	Home string `koanf:"home" config:"path" doc:"Claude configuration folder. Empty means $CLAUDE_CONFIG_DIR, else <user dir>/.claude."`
 	// Precedence is the level whose copy of a skill wins when one name is
 	// both in the Claude folder and in the project: "user" (the default,
 	// as Claude Code ranks personal skills over project ones) or
 	// "project". Like Home, it is validated here and applied by engine.New
 	// through providers.Env.ClaudePrecedence, which this provider and
 	// commands (for .claude/commands) both read.
-	Precedence string `koanf:"precedence"`
+	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins when a skill (or command) is both in the Claude folder and in the project: user (personal, as Claude Code ranks them) or project."`
+}
+
+// Entry describes the provider to the registry (package providers/all).
+func Entry() providers.Entry {
+	return providers.Entry{
+		Name:    "claude",
+		Doc:     "Claude Code: ~/.claude/skills and .claude/skills in the workspace and its ancestors up to the repository root.",
+		Options: func() any { return defaultOptions() },
+		Labels:  []providers.Label{{Name: "claude"}},
+		Folders: []string{".claude"},
+		Kinds:   []pipeline.Kind{pipeline.KindWorkspaceAgent, pipeline.KindUserAgent},
+		New:     New,
+	}
+}
+
+// defaultOptions returns the options a key left out keeps.
+func defaultOptions() *Options {
+	return &Options{Precedence: providers.PrecedenceOption(providers.ClaudeOrder.Prefers)}
 }
 
 // Claude is the Claude Code provider.
@@ -35,11 +53,11 @@ type Claude struct{ opts Options }
 
 // New builds the provider from its options.
 func New(options map[string]any) (providers.Provider, error) {
-	c := &Claude{}
+	c := &Claude{opts: *defaultOptions()}
 	if err := providers.Decode("claude", options, &c.opts); err != nil {
 		return nil, err
 	}
-	if _, err := providers.ClaudeOrder.Precedence(c.opts.Precedence); err != nil {
+	if _, err := providers.ClaudeOrder.Precedence(string(c.opts.Precedence)); err != nil {
 		return nil, err
 	}
 	return c, nil

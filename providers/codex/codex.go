@@ -26,16 +26,41 @@ type Options struct {
 	// <user dir>/.codex). It is decoded here only to be validated:
 	// engine.New puts it in providers.Env.CodexHome, which this provider
 	// and commands both read.
-	Home string `koanf:"home"`
+	Home string `koanf:"home" config:"path" doc:"Codex folder. Empty means $CODEX_HOME, else <user dir>/.codex."`
 	// SystemDirs are machine-wide skill folders, scanned when present.
-	SystemDirs []string `koanf:"system_dirs"`
+	SystemDirs []string `koanf:"system_dirs" config:"path" doc:"Machine-wide skill folders, scanned when present."`
 	// Precedence is the level whose copy of a skill wins when one name is
 	// both in the project and in the Codex folder: "project" (the default,
 	// as Codex ranks repo skills over user ones) or "user". Like Home, it
 	// is validated here and applied by engine.New through
 	// providers.Env.CodexPrecedence, which this provider and commands (for
 	// Codex prompts) both read.
-	Precedence string `koanf:"precedence"`
+	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins when a skill is both in the project and in the Codex folder: project (repo, as Codex ranks them) or user."`
+}
+
+// Entry describes the provider to the registry (package providers/all).
+func Entry() providers.Entry {
+	return providers.Entry{
+		Name: "codex",
+		Doc: "OpenAI Codex: ~/.codex/skills, .codex/skills in the workspace and its ancestors, " +
+			"Codex's bundled skills (~/.codex/skills/.system) and machine-wide folders; " +
+			"the last two are listed at location system, below user skills.",
+		Options: func() any { return defaultOptions() },
+		Labels:  []providers.Label{{Name: "codex"}},
+		Folders: []string{".codex"},
+		Kinds:   []pipeline.Kind{pipeline.KindWorkspaceAgent, pipeline.KindUserAgent, pipeline.KindSystem},
+		New:     New,
+	}
+}
+
+// DefaultSystemDir is the machine-wide skill folder Codex reads, the
+// default of the system_dirs option.
+const DefaultSystemDir = "/etc/codex/skills"
+
+// defaultOptions returns the options a key left out keeps.
+func defaultOptions() *Options {
+	return &Options{SystemDirs: []string{DefaultSystemDir},
+		Precedence: providers.PrecedenceOption(providers.CodexOrder.Prefers)}
 }
 
 // SystemFolder is the folder below skills/ in the Codex folder where Codex
@@ -47,11 +72,11 @@ type Codex struct{ opts Options }
 
 // New builds the provider from its options.
 func New(options map[string]any) (providers.Provider, error) {
-	c := &Codex{}
+	c := &Codex{opts: *defaultOptions()}
 	if err := providers.Decode("codex", options, &c.opts); err != nil {
 		return nil, err
 	}
-	if _, err := providers.CodexOrder.Precedence(c.opts.Precedence); err != nil {
+	if _, err := providers.CodexOrder.Precedence(string(c.opts.Precedence)); err != nil {
 		return nil, err
 	}
 	return c, nil

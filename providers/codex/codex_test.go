@@ -56,6 +56,9 @@ func sysRoot(path string) pipeline.Root {
 	return root(path, pipeline.LocationSystem, pipeline.KindSystem, 0)
 }
 
+// defaultSys is the root of the system_dirs option's default.
+var defaultSys = sysRoot(DefaultSystemDir)
+
 // roots joins single roots and lists of roots.
 func roots(parts ...any) []pipeline.Root {
 	var out []pipeline.Root
@@ -81,9 +84,11 @@ func TestPlan(t *testing.T) {
 		want    []pipeline.Root
 	}{
 		{
-			name: "no options: workspace roots nearest first, then the user root and the bundled skills",
+			// An option left out keeps its default (the Entry's), so the
+			// machine-wide folder is planned without options too.
+			name: "no options: workspace roots nearest first, the user root, the bundled skills, /etc/codex/skills",
 			dirs: []string{"/r/a", "/r"},
-			want: roots(wsRoot("/r/a/.codex/skills", 0), wsRoot("/r/.codex/skills", 1), userRoots("/u/.codex")),
+			want: roots(wsRoot("/r/a/.codex/skills", 0), wsRoot("/r/.codex/skills", 1), userRoots("/u/.codex"), defaultSys),
 		},
 		{
 			name:    "default options plan /etc/codex/skills last",
@@ -95,14 +100,14 @@ func TestPlan(t *testing.T) {
 			name: "CODEX_HOME replaces ~/.codex, bundled skills included",
 			dirs: []string{"/w"},
 			env:  map[string]string{"CODEX_HOME": "/ch"},
-			want: roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch")),
+			want: roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch"), defaultSys),
 		},
 		{
 			name: "Env.CodexHome beats CODEX_HOME",
 			dirs: []string{"/w"},
 			env:  map[string]string{"CODEX_HOME": "/ch"},
 			home: "/alt",
-			want: roots(wsRoot("/w/.codex/skills", 0), userRoots("/alt")),
+			want: roots(wsRoot("/w/.codex/skills", 0), userRoots("/alt"), defaultSys),
 		},
 		{
 			// engine.New puts the option in Env.CodexHome, so that the
@@ -111,14 +116,14 @@ func TestPlan(t *testing.T) {
 			options: map[string]any{"home": "/alt"},
 			dirs:    []string{"/w"},
 			home:    "/ch",
-			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch")),
+			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch"), defaultSys),
 		},
 		{
 			name:    "empty home option falls back to CODEX_HOME",
 			options: map[string]any{"home": ""},
 			dirs:    []string{"/w"},
 			env:     map[string]string{"CODEX_HOME": "/ch"},
-			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch")),
+			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch"), defaultSys),
 		},
 		{
 			name:    "several system dirs in order, from an environment-style string",
@@ -164,7 +169,7 @@ var userFirst = &pipeline.Precedence{Prefer: pipeline.LocationUser, Option: "pro
 func TestPlanReadsEnvNotProcess(t *testing.T) {
 	t.Setenv("CODEX_HOME", "/from-process")
 	plan := providertest.Plan(t, providertest.MustNew(t, New, nil), providertest.Env("/u", nil))
-	providertest.CheckRoots(t, userRoots("/u/.codex"), plan.Roots)
+	providertest.CheckRoots(t, roots(userRoots("/u/.codex"), defaultSys), plan.Roots)
 }
 
 type found struct {

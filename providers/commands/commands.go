@@ -25,10 +25,27 @@ import (
 type Options struct {
 	// Claude reads .claude/commands in the workspace and in the Claude
 	// configuration folder.
-	Claude bool `koanf:"claude"`
+	Claude bool `koanf:"claude" doc:"Read .claude/commands in the workspace (up to the repository root) and in the Claude configuration folder."`
 	// Codex reads the Codex custom prompts in <Codex folder>/prompts.
-	Codex bool `koanf:"codex"`
+	Codex bool `koanf:"codex" doc:"Read the Codex custom prompts in ~/.codex/prompts (or $CODEX_HOME/prompts)."`
 }
+
+// Entry describes the provider to the registry (package providers/all).
+func Entry() providers.Entry {
+	return providers.Entry{
+		Name: "commands",
+		Doc: "Slash commands, served by ccski mcp as MCP prompts: .claude/commands and the Codex custom prompts. " +
+			"The commands of Claude plugins come from the marketplace provider.",
+		Options: func() any { return defaultOptions() },
+		Labels:  []providers.Label{{Name: "claude"}, {Name: "codex"}},
+		Folders: []string{".claude", ".codex"},
+		Kinds:   []pipeline.Kind{pipeline.KindWorkspaceAgent, pipeline.KindUserAgent},
+		New:     New,
+	}
+}
+
+// defaultOptions returns the options a key left out keeps.
+func defaultOptions() *Options { return &Options{Claude: true, Codex: true} }
 
 // Commands is the slash-command provider. It is immutable and safe for
 // concurrent use.
@@ -38,7 +55,7 @@ var _ providers.Provider = (*Commands)(nil)
 
 // New builds the provider from its options, rejecting unknown keys.
 func New(options map[string]any) (providers.Provider, error) {
-	c := &Commands{opts: Options{Claude: true, Codex: true}}
+	c := &Commands{opts: *defaultOptions()}
 	if err := providers.Decode("commands", options, &c.opts); err != nil {
 		return nil, err
 	}

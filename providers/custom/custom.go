@@ -18,7 +18,19 @@ import (
 // Options are the keys under providers.custom in ccski.yaml.
 type Options struct {
 	// Dirs are skill folders, each optionally followed by ?scope=name.
-	Dirs []string `koanf:"dirs"`
+	Dirs []string `koanf:"dirs" config:"path,query" doc:"Each entry is a tree of skills or one skill folder, optionally followed by ?scope=NAME to prefix its skill names with \"NAME:\"."`
+}
+
+// Entry describes the provider to the registry (package providers/all).
+func Entry() providers.Entry {
+	return providers.Entry{
+		Name:    "custom",
+		Doc:     "Explicit skill folders, with the highest priority.",
+		Options: func() any { return &Options{Dirs: []string{}} },
+		Labels:  []providers.Label{{Name: "custom", Shared: true}},
+		Kinds:   []pipeline.Kind{pipeline.KindCustom},
+		New:     New,
+	}
 }
 
 // Custom is the provider for explicitly given skill folders.

@@ -11,9 +11,22 @@ import (
 )
 
 // Options are the keys the engine passes to this provider: Dirs comes from
-// the top-level skill_dirs key of ccski.yaml.
+// the top-level skill_dirs key of ccski.yaml, so the provider has no key of
+// its own under providers.project besides enabled.
 type Options struct {
-	Dirs []string `koanf:"dirs"`
+	Dirs []string `koanf:"dirs" config:"-"`
+}
+
+// Entry describes the provider to the registry (package providers/all).
+func Entry() providers.Entry {
+	return providers.Entry{
+		Name:    "project",
+		Doc:     "The skill folders listed in skill_dirs.",
+		Options: func() any { return &Options{} },
+		Labels:  []providers.Label{{Name: "project", Shared: true}},
+		Kinds:   []pipeline.Kind{pipeline.KindProject},
+		New:     New,
+	}
 }
 
 // Project is the provider for configured project skill folders.

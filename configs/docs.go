@@ -1,0 +1,90 @@
+package configs
+
+// docs documents the keys and sections of Config by flattened key, in
+// full sentences: the description of each in the JSON Schema and the
+// comment above it in the example ccski.yaml. The flags that set a key are
+// added to the example's comment from the flag table (flags.go), and the
+// providers document their own sections and options (providers.Entry).
+// Keys whose valid values are listed by newSpec's rules get the list from
+// there, so the text here only explains them.
+var docs = map[string]string{
+	"user_dir":   "Base of every user-level path (~/.claude, ~/.codex, ~/.agents, ...). Empty means the home folder.",
+	"workspace":  "Project folder whose skills are found. Empty means the current folder.",
+	"skill_dirs": "Extra skill folders of this project, scanned by the project provider.",
+	"include": "Filter tokens (provider, location or skill names): only matching skills are shown. " +
+		"Empty means auto. A token here that names nothing on the machine (no provider, plugin, skill or " +
+		"command) is a warning, listed by ccski sources, so that a shared file may name a skill some " +
+		"machines lack; given as --include or CCSKI_INCLUDE it is an error.",
+	"exclude": "Filter tokens: matching skills are hidden, before duplicates are resolved, so hiding the " +
+		"copy that would win shows the next one. A token that names nothing is a warning, as for include.",
+	"state": "Which skills are shown: enabled, disabled or all.",
+	"priority": "Root kinds, highest first. When two skills share a fully qualified name (a plugin's skills " +
+		"are qualified by their plugin, so two plugins' skills never compete), the one found in the higher " +
+		"kind wins. Each kind may appear once. The providers with a precedence option then rank their own " +
+		"user and project copies by it (a personal Claude skill beats the project's copy by default). " +
+		"ccski sources shows the rules in force.",
+	"limits":           "Bounds on the walk of each skill root.",
+	"limits.max_depth": "How many folder levels below a root are searched.",
+	"limits.max_dirs":  "How many folders one root may hold before its walk stops.",
+	"providers":        "One section per provider: enabled, plus the provider's own options.",
+	"mcp":              "Settings of ccski mcp.",
+	"mcp.transport":    "How clients connect: stdio, http (streamable HTTP) or sse (legacy).",
+	"mcp.host":         "Address http and sse listen on.",
+	"mcp.port":         "Port http and sse listen on.",
+	"mcp.refresh":      "Rescan skills while serving (periodically and on changes).",
+	"mcp.refresh_interval": "Time between periodic rescans: a Go duration (\"30s\", \"2m\") or a whole " +
+		"number of milliseconds (30000).",
+	"mcp.watch":           "Watch skill folders for changes.",
+	"mcp.allowed_origins": "Browser origins accepted besides loopback ones.",
+	"mcp.auth_token": "Bearer token HTTP clients must send. Empty means none. Prefer the CCSKI_AUTH_TOKEN " +
+		"variable (or the flag) to a token in a file. ccski config shows it as <redacted>.",
+	"mcp.stateless":  "Serve HTTP without sessions, for replicas behind a load balancer.",
+	"mcp.log_level":  "Lowest level logged to stderr: debug, info, warn or error.",
+	"mcp.log_format": "Log format on stderr: text or json.",
+	// mcp.tools is documented by toolsDoc, from the tool list.
+	"mcp.catalog": "Character budget of the skill tool's list of skills. Claude Code gives its own skill " +
+		"listing about 1% of the context window (8,000 characters by default) and Codex about 2% (8,000 " +
+		"characters as a floor); 16,000 characters (about 4,000 tokens, 2% of a 200k-token window) keeps " +
+		"the list useful without crowding the context. Beyond it the list degrades: every skill named " +
+		"first, then shortened descriptions, then full entries, shared across providers and plugins; " +
+		"skills are left out only when not even the names fit. skills_search is then served. 0: no budget.",
+	"mcp.ask_context": "Cap on the SKILL.md text the ask tool sends to the client's model, in characters: " +
+		"whole files in priority order while they fit, the rest named as left out. 100,000 characters is " +
+		"about 25,000 tokens, an eighth of a 200k-token window, leaving room for the answer. 0: no cap.",
+	"mcp.skill_prompts": "Also serve every skill as an MCP prompt, so /skill-name works in hosts without " +
+		"native skills.",
+}
+
+// schemaTitle and schemaDescription head the JSON Schema.
+const (
+	schemaID          = "https://github.com/ccski/ccski/configs/ccski.schema.json"
+	schemaTitle       = "ccski configuration"
+	schemaDescription = "ccski.yaml (project) and ~/.config/ccski/config.yaml (user). Every key is optional; " +
+		"a missing key keeps its value from the layer below. Relative paths are relative to the file's " +
+		"folder, and a leading ~/ is the home folder."
+)
+
+// exampleHeader opens the example ccski.yaml, before the first key.
+const exampleHeader = `# yaml-language-server: $schema=configs/ccski.schema.json
+#
+# ccski configuration, with every key set to its built-in default.
+#
+# ccski reads, lowest first (a later layer overrides an earlier one key by
+# key; lists are replaced whole):
+#   1. built-in defaults (the values below);
+#   2. the user config: $XDG_CONFIG_HOME/ccski/config.yaml, else
+#      ~/.config/ccski/config.yaml;
+#   3. the project config: the nearest ccski.yaml from the workspace up to
+#      the repository root, or the file given with --config;
+#   4. CCSKI_* environment variables: the key in upper case with "__"
+#      between levels, e.g. CCSKI_MCP__PORT=8080,
+#      CCSKI_PROVIDERS__MARKETPLACE__ENABLED=false; lists are
+#      comma-separated, e.g. CCSKI_INCLUDE=codex,claude;
+#   5. command-line flags.
+#
+# Unknown keys are errors. Relative paths are relative to the folder of
+# this file, and a leading ~/ is the home folder.
+#
+# This file is generated from the code (go test ./configs -run Generated
+# -update), as is configs/ccski.schema.json.
+`

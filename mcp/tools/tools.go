@@ -1,0 +1,71 @@
+// Package tools lists the tools `ccski mcp` can serve. It is the one list
+// of them: package mcp registers each tool under its name and title and
+// checks that it has a handler for every entry, and the mcp.tools key of
+// the configuration (its valid values and its JSON Schema), the --tools
+// flag's help and its shell completion take their names from it. Adding a
+// tool is one entry here and its handler in package mcp.
+//
+// The list is a package of its own, importing nothing, because package
+// configs, which validates mcp.tools, sits below package mcp in the import
+// graph (mcp imports engine, which imports configs).
+package tools
+
+import "slices"
+
+// Tool describes one tool.
+type Tool struct {
+	// Name is the tool's name on the wire and in mcp.tools. It uses only
+	// letters, digits, '_' and '-', which every major client accepts.
+	Name string
+	// Title is the tool's human-readable title.
+	Title string
+	// Doc says in a few words what the tool does, for help and the
+	// configuration's documentation.
+	Doc string
+	// OptIn tools are served only when mcp.tools (or --tools) names them;
+	// the others always are.
+	OptIn bool
+}
+
+// The tool names.
+const (
+	Skill        = "skill"
+	SkillsList   = "skills_list"
+	SkillsSearch = "skills_search"
+	Sources      = "sources"
+	Ask          = "ask"
+)
+
+var list = []Tool{
+	{Name: Skill, Title: "Load a skill", Doc: "load a skill by name; its description lists the skills"},
+	{Name: SkillsList, Title: "List skills", Doc: "list the skills with their metadata", OptIn: true},
+	{Name: SkillsSearch, Title: "Search skills",
+		Doc: "search every skill; also served while the skill tool's list is cut", OptIn: true},
+	{Name: Sources, Title: "Skill sources", Doc: "where skills come from and why copies are hidden", OptIn: true},
+	{Name: Ask, Title: "Ask about skills", Doc: "answer a question from the skills of named sources", OptIn: true},
+}
+
+// All returns every tool, in the order the documentation lists them.
+func All() []Tool { return slices.Clone(list) }
+
+// OptIn returns the names of the opt-in tools, the values mcp.tools
+// accepts, in order.
+func OptIn() []string {
+	var names []string
+	for _, t := range list {
+		if t.OptIn {
+			names = append(names, t.Name)
+		}
+	}
+	return names
+}
+
+// Lookup returns the tool called name.
+func Lookup(name string) (Tool, bool) {
+	for _, t := range list {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
