@@ -3,6 +3,7 @@ module github.com/ccski/ccski
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/go-viper/mapstructure/v2 v2.5.0

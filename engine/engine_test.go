@@ -737,7 +737,8 @@ func TestSnapshotCancelled(t *testing.T) {
 }
 
 func TestProviderNames(t *testing.T) {
-	want := []string{"agents", "claude", "codex", "commands", "custom", "marketplace", "project"}
+	want := []string{"agents", "claude", "codex", "codex_plugins", "commands", "copilot", "custom",
+		"gemini_extensions", "marketplace", "project"}
 	if diff := cmp.Diff(want, ProviderNames()); diff != "" {
 		t.Errorf("ProviderNames mismatch (-want +got):\n%s", diff)
 	}

@@ -222,7 +222,8 @@ func TestProviderOrder(t *testing.T) {
 	for _, p := range e.providers {
 		names = append(names, p.Name())
 	}
-	if diff := cmp.Diff([]string{"custom", "project", "claude", "codex", "agents", "marketplace", "commands"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"custom", "project", "claude", "codex", "agents", "copilot", "marketplace",
+		"codex_plugins", "gemini_extensions", "commands"}, names); diff != "" {
 		t.Errorf("providers mismatch (-want +got):\n%s", diff)
 	}
 	snap, _ := snapshot(t, e)

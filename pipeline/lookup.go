@@ -13,10 +13,12 @@ import (
 	"strings"
 )
 
-// DisabledPlugin is an installed Claude plugin that the settings turn off:
-// its skills and commands are not scanned, so a name qualified with it
-// finds nothing, and neither does the bare name of one of its skills or
-// commands. Lookup says so instead of suggesting unrelated names.
+// DisabledPlugin is an installed plugin (of Claude Code, or of another
+// host: a Codex plugin, a Gemini CLI extension) that the host's settings
+// turn off: its skills and commands are not scanned, so a name qualified
+// with it finds nothing, and neither does the bare name of one of its
+// skills or commands. Lookup says so instead of suggesting unrelated
+// names.
 type DisabledPlugin struct {
 	// Provider is the provider label its records would carry ("claude"),
 	// so that "claude:<skill>" is recognised as well as "<skill>"; empty
@@ -28,6 +30,11 @@ type DisabledPlugin struct {
 	// Settings is the settings file whose enabledPlugins value turns it
 	// off (the last one that names it).
 	Settings string `json:"settings"`
+	// Enable says where and how to turn it on, for a host whose settings
+	// are not Claude's enabledPlugins: `~/.codex/config.toml:
+	// [plugins."p@m"] enabled = true`. Empty means the Claude form that
+	// EnableHint writes from Settings and Key.
+	Enable string `json:"enable,omitempty"`
 	// Skills and Commands are the names its skills and commands would
 	// have within the plugin, sorted: skill folder names and command file
 	// names without ".md" ("frontend:review" for commands/frontend/
@@ -40,6 +47,16 @@ type DisabledPlugin struct {
 
 // Key is the plugin's enabledPlugins key, "plugin@marketplace".
 func (p DisabledPlugin) Key() string { return p.Plugin + "@" + p.Marketplace }
+
+// EnableHint says where to turn the plugin on: Enable when the provider
+// set it, else the Claude settings file and its enabledPlugins entry
+// (`/h/.claude/settings.json enabledPlugins: "p@m": true`).
+func (p DisabledPlugin) EnableHint() string {
+	if p.Enable != "" {
+		return p.Enable
+	}
+	return fmt.Sprintf("%s enabledPlugins: %q: true", p.Settings, p.Key())
+}
 
 // Found is the record a name designates and, when the record is not
 // visible, the drop that hid it.
@@ -124,7 +141,7 @@ func (e *PluginDisabledError) Error() string {
 		var where, members []string
 		for _, p := range e.Plugins {
 			if p.Plugin == name {
-				where = append(where, fmt.Sprintf("%s enabledPlugins: %q: true", p.Settings, p.Key()))
+				where = append(where, p.EnableHint())
 			}
 		}
 		for _, m := range e.Members {

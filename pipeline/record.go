@@ -43,7 +43,8 @@ func DefaultPriority() []Kind {
 		KindWorkspaceRoot, KindUserAgent, KindUserShared, KindSystem, KindPlugin}
 }
 
-// PluginInfo identifies the Claude plugin a skill belongs to.
+// PluginInfo identifies the plugin a skill belongs to: a Claude or Codex
+// plugin, or a Gemini CLI extension.
 type PluginInfo struct {
 	Plugin      string `json:"pluginName"`
 	Marketplace string `json:"marketplace"`
@@ -118,8 +119,14 @@ type Record struct {
 	HasReferences bool
 	HasScripts    bool
 	HasAssets     bool
-	// Plugin is set for Claude plugin skills.
+	// Plugin is set for plugin skills (of a Claude or Codex plugin, or a
+	// Gemini CLI extension).
 	Plugin *PluginInfo
+	// OpenAI is what the skill's agents/openai.yaml tells Codex about it
+	// (display name, short description, icons, whether Codex may invoke it
+	// on its own), or nil when the skill has none or it says nothing
+	// usable. The scanner reads the file beside SKILL.md.
+	OpenAI *OpenAIMetadata
 	// Size and ModTime describe the SKILL.md file.
 	Size    int64
 	ModTime time.Time
@@ -252,4 +259,31 @@ type Diagnostic struct {
 	Path     string   `json:"path,omitempty"`
 	Line     int      `json:"line,omitempty"`
 	Message  string   `json:"message"`
+}
+
+// OpenAIMetadata is the part of a skill's agents/openai.yaml that Codex
+// shows and obeys: how its apps present the skill, and whether the model
+// may pick it on its own. Every field is optional; the empty string and
+// nil mean the file does not say.
+type OpenAIMetadata struct {
+	// DisplayName is the name Codex's apps show (interface.display_name).
+	DisplayName string `json:"displayName,omitempty"`
+	// ShortDescription is the one-line description they show
+	// (interface.short_description).
+	ShortDescription string `json:"shortDescription,omitempty"`
+	// IconSmall and IconLarge are the skill's icons, as paths: the file's
+	// values (below the skill's assets/ folder) joined to the skill
+	// folder (interface.icon_small, interface.icon_large).
+	IconSmall string `json:"iconSmall,omitempty"`
+	IconLarge string `json:"iconLarge,omitempty"`
+	// BrandColor is the skill's colour, such as "#F59E0B"
+	// (interface.brand_color).
+	BrandColor string `json:"brandColor,omitempty"`
+	// DefaultPrompt is the prompt the apps offer to start with the skill
+	// (interface.default_prompt).
+	DefaultPrompt string `json:"defaultPrompt,omitempty"`
+	// AllowImplicitInvocation is policy.allow_implicit_invocation: false
+	// means Codex uses the skill only when the user names it ($skill);
+	// nil means the file leaves it to Codex's default (allowed).
+	AllowImplicitInvocation *bool `json:"allowImplicitInvocation,omitempty"`
 }

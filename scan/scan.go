@@ -20,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,10 +28,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/problems"
 	"github.com/ccski/ccski/skillmd"
 )
 
@@ -119,6 +119,9 @@ type candidate struct {
 	refs     bool
 	scripts  bool
 	assets   bool
+	// agents is set when the skill folder holds an agents/ folder, where
+	// Codex looks for openai.yaml (see readOpenAI).
+	agents bool
 	// file and name are set for a command: its .md file (under dir) and
 	// the name its path gives.
 	file string
@@ -202,6 +205,9 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 			if res.Cache != nil && p.entry != nil && !racy(p.entry.mtime, now) {
 				res.Cache.put(p.file, p.entry)
 			}
+			if res.Cache != nil && p.meta != nil && !racy(p.meta.mtime, now) {
+				res.Cache.meta[p.metaFile] = p.meta
+			}
 			var rec *pipeline.Record
 			var diags []pipeline.Diagnostic
 			if cands[ci].file != "" {
@@ -210,7 +216,7 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 				rec, diags = build(roots[i], cands[ci], p)
 			}
 			if p.held {
-				diags = append(diags, diag(roots[i], pipeline.SeverityInfo, "held-previous-reading", p.file,
+				diags = append(diags, diag(roots[i], pipeline.SeverityInfo, problems.HeldPreviousReading, p.file,
 					"changed moments ago and could not be read (probably mid-write); the previous reading is served until it settles"))
 			}
 			res.Diagnostics = append(res.Diagnostics, diags...)
@@ -251,10 +257,10 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.exists = true
-			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-unreadable", root.Path,
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.RootUnreadable, root.Path,
 				"cannot open %s root: %v", what, err))
 		} else if !root.Optional {
-			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-missing", root.Path,
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.RootMissing, root.Path,
 				"%s root does not exist: create it or remove it from the configuration", what))
 		}
 		return *w
@@ -269,7 +275,7 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now
 		return *w
 	}
 	if err != nil || !st.IsDir() {
-		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "root-not-folder", root.Path,
+		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.RootNotFolder, root.Path,
 			"%s root is not a folder", what))
 		return *w
 	}
@@ -347,13 +353,13 @@ func (wk *walker) declared(real string) {
 			}
 		}
 		if rd == "" {
-			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "declared-skill-missing", dir,
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.DeclaredSkillMissing, dir,
 				"declared skill folder does not exist"))
 			continue
 		}
 		l, err := wk.list(rd)
 		if err != nil {
-			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "folder-unreadable", dir,
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.FolderUnreadable, dir,
 				"cannot read folder: %v", err))
 			continue
 		}
@@ -361,7 +367,7 @@ func (wk *walker) declared(real string) {
 		c, ok, d := inspect(wk.idx, root, dir, rd, l)
 		w.diags = append(w.diags, d...)
 		if !ok {
-			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "declared-skill-missing", dir,
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.DeclaredSkillMissing, dir,
 				"declared skill folder has no SKILL.md"))
 			continue
 		}
@@ -456,7 +462,7 @@ func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string) *
 		wk.hiddenDirs++
 		if wk.hiddenDirs > opt.MaxDirs {
 			if wk.hiddenDirs == opt.MaxDirs+1 {
-				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "hidden-walk-limit", wk.hiddenTop,
+				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.HiddenWalkLimit, wk.hiddenTop,
 					"stopped searching hidden folders after %d of them, in this one (every other folder was "+
 						"searched first): point the walk at a smaller tree", opt.MaxDirs))
 			}
@@ -466,7 +472,7 @@ func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string) *
 		wk.dirs++
 		if wk.dirs > opt.MaxDirs {
 			if wk.dirs == opt.MaxDirs+1 {
-				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "walk-limit", root.Path,
+				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.WalkLimit, root.Path,
 					"stopped after %d folders; raise limits.max_dirs or point the root at a smaller tree", opt.MaxDirs))
 			}
 			return nil
@@ -474,7 +480,7 @@ func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string) *
 	}
 	l, err := wk.list(realDir)
 	if err != nil {
-		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "folder-unreadable", dir,
+		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.FolderUnreadable, dir,
 			"cannot read folder: %v", err))
 		return nil
 	}
@@ -545,7 +551,7 @@ func (wk *walker) descend(opt Options, dir, realDir string, depth int, subdirs [
 		if sub.link {
 			r, err := filepath.EvalSymlinks(childReal)
 			if err != nil {
-				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, "broken-symlink", child,
+				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.BrokenSymlink, child,
 					"symlink cannot be followed: %v", err))
 				continue
 			}
@@ -554,7 +560,7 @@ func (wk *walker) descend(opt Options, dir, realDir string, depth int, subdirs [
 				continue
 			}
 			if wk.visited[r] {
-				w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, "symlink-loop", child,
+				w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, problems.SymlinkLoop, child,
 					"symlink leads to a folder already scanned (%s); skipped", r))
 				continue
 			}
@@ -563,7 +569,7 @@ func (wk *walker) descend(opt Options, dir, realDir string, depth int, subdirs [
 		if depth+1 > opt.MaxDepth {
 			if !wk.depthHit {
 				wk.depthHit = true
-				w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, "depth-limit", child,
+				w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, problems.DepthLimit, child,
 					"not searched: deeper than %d levels below the root (limits.max_depth)", opt.MaxDepth))
 			}
 			continue
@@ -577,6 +583,8 @@ type listing struct {
 	mtime                  time.Time
 	skill, disabled, lower bool
 	refs, scripts, assets  bool
+	// agents is set when an agents/ folder is present (see readOpenAI).
+	agents bool
 	// subdirs are the folders (or symlinks) to descend into, sorted;
 	// hidden folders and the folders no walk enters (node_modules) are
 	// left out.
@@ -652,6 +660,8 @@ func (wk *walker) list(realDir string) (*listing, error) {
 			l.scripts = isDir(realDir, e)
 		case "assets":
 			l.assets = isDir(realDir, e)
+		case openAIFolder:
+			l.agents = isDir(realDir, e)
 		}
 		if strings.HasPrefix(name, ".") || skipped(name, false) {
 			if name[0] == '.' && !skipped(name, false) {
@@ -709,14 +719,15 @@ func realPath(p string) (string, error) {
 
 // inspect decides whether a folder is a skill from its listing.
 func inspect(idx int, root pipeline.Root, dir, realDir string, l *listing) (candidate, bool, []pipeline.Diagnostic) {
-	c := candidate{root: idx, dir: dir, realDir: realDir, refs: l.refs, scripts: l.scripts, assets: l.assets}
+	c := candidate{root: idx, dir: dir, realDir: realDir, refs: l.refs, scripts: l.scripts, assets: l.assets,
+		agents: l.agents}
 	var diags []pipeline.Diagnostic
 	if l.skill && l.disabled {
-		diags = append(diags, diag(root, pipeline.SeverityWarning, "enabled-and-disabled", dir,
+		diags = append(diags, diag(root, pipeline.SeverityWarning, problems.EnabledAndDisabled, dir,
 			"both SKILL.md and .SKILL.md exist; SKILL.md is used: delete or merge .SKILL.md"))
 	}
 	if l.lower && !l.skill && !l.disabled {
-		diags = append(diags, diag(root, pipeline.SeverityWarning, "lowercase-skill-file", dir,
+		diags = append(diags, diag(root, pipeline.SeverityWarning, problems.LowercaseSkillFile, dir,
 			"found a lowercase skill.md; agents look for SKILL.md: rename it"))
 	}
 	c.disabled = l.disabled && !l.skill
@@ -744,6 +755,11 @@ type parsedSkill struct {
 	// held is set when the file changed moments ago and could not be read
 	// (most likely caught mid-write): entry is then the last good reading.
 	held bool
+	// metaFile and meta are the skill's agents/openai.yaml and its
+	// reading, when the skill folder has an agents/ folder and the file
+	// is there (see readOpenAI).
+	metaFile string
+	meta     *metaEntry
 }
 
 // open opens file for reading, unless the cache holds it with the same
@@ -758,18 +774,9 @@ func open(file string, cache *Cache, command bool) (f *os.File, st fs.FileInfo, 
 			return nil, st, e, nil
 		}
 	}
-	if f, err = os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0); err != nil {
+	// The info of the open file, not of the path: it is what is read.
+	if f, st, err = safefile.Open(file); err != nil {
 		return nil, nil, nil, err
-	}
-	if st == nil { // a new file: fstat the open file, no second path lookup
-		if st, err = f.Stat(); err != nil {
-			f.Close()
-			return nil, nil, nil, err
-		}
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, nil, fmt.Errorf("not a regular file (%v); only plain files are read", st.Mode().Type())
 	}
 	return f, st, nil, nil
 }
@@ -792,7 +799,11 @@ func parse(c candidate, cache *Cache, read *atomic.Int64, now time.Time) parsedS
 	if c.file != "" {
 		return hold(parseCommand(c, cache, read), cache, now)
 	}
-	return hold(parseSkill(c, cache, read), cache, now)
+	p := hold(parseSkill(c, cache, read), cache, now)
+	if c.agents {
+		p.metaFile, p.meta = readOpenAI(c.dir, cache)
+	}
+	return p
 }
 
 // parseSkill reads the frontmatter of one SKILL.md, unless the cache holds
@@ -818,12 +829,12 @@ func parseSkill(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	e := &cacheEntry{size: st.Size(), mtime: st.ModTime()}
 	h, err := skillmd.ReadHead(f)
 	if err != nil {
-		code := "no-frontmatter"
+		code := problems.NoFrontmatter
 		switch {
 		case errors.Is(err, skillmd.ErrUnterminated):
-			code = "unterminated-frontmatter"
+			code = problems.UnclosedFrontmatter
 		case errors.Is(err, skillmd.ErrTooLarge):
-			code = "frontmatter-too-large"
+			code = problems.FrontmatterTooLarge
 		case !errors.Is(err, skillmd.ErrNoFrontmatter):
 			p.err = err
 			return p
@@ -834,11 +845,11 @@ func parseSkill(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	}
 	e.front, e.probs = skillmd.Decode(h)
 	if h.LeadingBlank > 0 {
-		e.probs = append(e.probs, skillmd.Problem{Code: "leading-blank-line", Line: 1,
+		e.probs = append(e.probs, skillmd.Problem{Code: problems.LeadingBlankLine, Line: 1,
 			Message: "blank lines before the opening ---; some agents then find no frontmatter: delete them"})
 	}
 	if h.BOM {
-		e.probs = append(e.probs, skillmd.Problem{Code: "byte-order-mark", Line: 1,
+		e.probs = append(e.probs, skillmd.Problem{Code: problems.ByteOrderMark, Line: 1,
 			Message: "file starts with a byte order mark; some agents then find no frontmatter: save as UTF-8 without BOM"})
 	}
 	p.entry = e
@@ -862,19 +873,19 @@ func parseCommand(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	defer f.Close()
 	e := &cacheEntry{size: st.Size(), mtime: st.ModTime(), command: &skillmd.Command{}}
 	p.entry = e
-	if st.Size() > skillmd.MaxCommandSize {
-		e.probs = []skillmd.Problem{{Code: "command-too-large", Fatal: true, Message: fmt.Sprintf(
-			"command file is %d bytes, over the %d KiB limit: split it", st.Size(), skillmd.MaxCommandSize>>10)}}
+	data, err := safefile.ReadAll(f, st, skillmd.MaxCommandSize)
+	var big *safefile.TooLargeError
+	switch {
+	case errors.As(err, &big):
+		size := "larger than" // it grew since the stat
+		if big.Size > 0 {
+			size = safefile.Size(big.Size) + ", over"
+		}
+		e.probs = []skillmd.Problem{{Code: problems.Unreadable, Fatal: true, Message: fmt.Sprintf(
+			"command file is %s the %s limit: split it", size, safefile.Size(big.Limit))}}
 		return p
-	}
-	data, err := io.ReadAll(io.LimitReader(f, skillmd.MaxCommandSize+1))
-	if err != nil {
+	case err != nil:
 		p.entry, p.err = nil, err
-		return p
-	}
-	if len(data) > skillmd.MaxCommandSize { // it grew since the stat
-		e.probs = []skillmd.Problem{{Code: "command-too-large", Fatal: true, Message: fmt.Sprintf(
-			"command file is over the %d KiB limit: split it", skillmd.MaxCommandSize>>10)}}
 		return p
 	}
 	cmd, probs := skillmd.DecodeCommand(data)
@@ -887,7 +898,7 @@ func parseCommand(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 // still load.
 func buildCommand(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []pipeline.Diagnostic) {
 	if p.err != nil {
-		return nil, []pipeline.Diagnostic{diag(root, pipeline.SeverityWarning, "unreadable", p.file,
+		return nil, []pipeline.Diagnostic{diag(root, pipeline.SeverityWarning, problems.Unreadable, p.file,
 			"cannot read command file: %v (command skipped)", p.err)}
 	}
 	e := p.entry
@@ -935,7 +946,7 @@ func buildCommand(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Rec
 // the skill cannot be used.
 func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []pipeline.Diagnostic) {
 	if p.err != nil {
-		return nil, []pipeline.Diagnostic{diag(root, pipeline.SeverityError, "unreadable", p.file,
+		return nil, []pipeline.Diagnostic{diag(root, pipeline.SeverityError, problems.Unreadable, p.file,
 			"cannot read skill file: %v", p.err)}
 	}
 	e := p.entry
@@ -957,6 +968,11 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 			}
 		}
 		return nil, diags
+	}
+	var openAI *pipeline.OpenAIMetadata
+	if p.meta != nil {
+		openAI = p.meta.meta
+		diags = append(diags, p.meta.diagnostics(root, p.metaFile)...)
 	}
 	name := strings.TrimSpace(e.front.Name)
 	if name == "" {
@@ -982,6 +998,7 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 		HasScripts:    c.scripts,
 		HasAssets:     c.assets,
 		Plugin:        root.Plugin,
+		OpenAI:        openAI,
 		Size:          e.size,
 		ModTime:       e.mtime,
 		Diagnostics:   diags,
@@ -993,6 +1010,8 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 type Cache struct {
 	m    map[string]*cacheEntry
 	dirs map[string]*listing
+	// meta holds the readings of agents/openai.yaml files, by file.
+	meta map[string]*metaEntry
 }
 
 type cacheEntry struct {
@@ -1005,7 +1024,8 @@ type cacheEntry struct {
 }
 
 func newCache(n int) *Cache {
-	return &Cache{m: make(map[string]*cacheEntry, n), dirs: make(map[string]*listing, n)}
+	return &Cache{m: make(map[string]*cacheEntry, n), dirs: make(map[string]*listing, n),
+		meta: map[string]*metaEntry{}}
 }
 
 // hasDir reports whether the folder's listing was cached.

@@ -1,5 +1,19 @@
 // Package all lists every built-in provider. It is the one place a new
-// provider is registered.
+// provider is registered: each provider describes itself with an Entry
+// (see providers.Entry), and everything that depends on the set of
+// providers (the configuration's defaults, path keys, JSON Schema and
+// example, the filter grammar's provider names, the CLI's provider groups,
+// the folders the dynamic agents leave alone) is derived from Registry.
+//
+// To add a provider: write a package under providers/ with an options
+// struct (koanf, doc and config:"path" tags; a providers.PrecedenceOption
+// field for a precedence option), a New that decodes the options with
+// providers.Decode on top of the same defaults, a Provider whose Plan
+// returns roots with the Entry's labels and kinds, an interface guard
+// (var _ providers.Provider = (*X)(nil)) and a func Entry() providers.Entry;
+// add its Entry() to Registry; regenerate the example ccski.yaml and the
+// JSON Schema (go test ./configs -run Generated -update). The package must
+// not import configs, which imports this one.
 package all
 
 import (
@@ -7,46 +21,44 @@ import (
 	"github.com/ccski/ccski/providers/agents"
 	"github.com/ccski/ccski/providers/claude"
 	"github.com/ccski/ccski/providers/codex"
+	"github.com/ccski/ccski/providers/codexplugins"
 	"github.com/ccski/ccski/providers/commands"
+	"github.com/ccski/ccski/providers/copilot"
 	"github.com/ccski/ccski/providers/custom"
+	"github.com/ccski/ccski/providers/geminiext"
 	"github.com/ccski/ccski/providers/marketplace"
 	"github.com/ccski/ccski/providers/project"
 )
 
 // Registry returns the built-in providers in scan order. Scan order only
 // decides the order of records with equal priority and which copy of a
-// root planned twice is kept; ranking is the pipeline's job.
+// root planned twice is kept; ranking is the pipeline's job. It is also
+// the order of the providers' sections in the example ccski.yaml and the
+// JSON Schema.
 func Registry() []providers.Entry {
 	return []providers.Entry{
-		{Name: "custom", Doc: "folders given with --skill-dir (highest priority)", Labels: []string{"custom"}, New: custom.New},
-		{Name: "project", Doc: "skill_dirs listed in ccski.yaml", Labels: []string{"project"}, New: project.New},
-		{Name: "claude", Doc: "Claude Code: ~/.claude/skills and .claude/skills up to the repository root",
-			Labels: []string{"claude"}, New: claude.New},
-		{Name: "codex", Doc: "Codex: ~/.codex/skills (with its bundled .system skills), .codex/skills and /etc/codex/skills",
-			Labels: []string{"codex"}, New: codex.New},
-		{Name: "agents", Doc: "shared .agents/skills, skills/, .gemini, .openclaw and dynamic .<agent>/skills",
-			Labels: []string{"agents", "gemini", "openclaw"}, New: agents.New},
-		{Name: "marketplace", Doc: "skills and commands of enabled Claude Code plugins",
-			Labels: []string{"claude"}, New: marketplace.New},
-		{Name: "commands", Doc: "slash commands: .claude/commands up to the repository root, ~/.claude/commands and Codex prompts in ~/.codex/prompts",
-			Labels: []string{"claude", "codex"}, New: commands.New},
+		custom.Entry(),
+		project.Entry(),
+		claude.Entry(),
+		codex.Entry(),
+		agents.Entry(),
+		copilot.Entry(),
+		marketplace.Entry(),
+		codexplugins.Entry(),
+		geminiext.Entry(),
+		commands.Entry(),
 	}
 }
 
-// ProviderNames returns the provider names the records of the registered
-// providers carry (their Labels), each once, in registry order. Filter
-// tokens treat them as providers whether or not a scan found any of their
-// skills; dynamic agents come on top of them at scan time.
-func ProviderNames() []string {
-	var names []string
-	seen := map[string]bool{}
-	for _, e := range Registry() {
-		for _, l := range e.Labels {
-			if !seen[l] {
-				seen[l] = true
-				names = append(names, l)
-			}
-		}
-	}
-	return names
-}
+// ProviderNames returns the agent labels the records of the registered
+// providers carry (their Labels), each once, in the order of the CLI's
+// provider groups and of the last tie-break between equal copies (see
+// providers.LabelOrder). Filter tokens treat them as providers whether or
+// not a scan found any of their skills; dynamic agents come on top of them
+// at scan time.
+func ProviderNames() []string { return providers.LabelOrder(Registry()) }
+
+// Claimed returns the hidden folder names the registered providers stand
+// for, which the agents provider never takes for dynamic agents (see
+// providers.Env.Claimed).
+func Claimed() []string { return providers.Claimed(Registry()) }

@@ -1,17 +1,35 @@
-package all
+package all_test
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 )
+
+// defaultOptions returns a copy of the options configs.Default gives the
+// provider name.
+func defaultOptions(name string) map[string]any {
+	opts := map[string]any{}
+	for k, v := range configs.Default().Providers[name].Options {
+		opts[k] = v
+	}
+	return opts
+}
 
 // TestRegistryMatchesDefaults checks that every registered provider has a
 // section in the built-in configuration (and so in ccski.yaml and the
@@ -20,17 +38,9 @@ import (
 func TestRegistryMatchesDefaults(t *testing.T) {
 	defaults := configs.Default().Providers
 	var registered, configured []string
-	for _, e := range Registry() {
+	for _, e := range all.Registry() {
 		registered = append(registered, e.Name)
-		pc, ok := defaults[e.Name]
-		if !ok {
-			continue
-		}
-		opts := map[string]any{}
-		for k, v := range pc.Options {
-			opts[k] = v
-		}
-		p, err := e.New(opts)
+		p, err := e.New(defaultOptions(e.Name))
 		if err != nil {
 			t.Errorf("%s: New with the default options: %v", e.Name, err)
 			continue
@@ -55,30 +65,35 @@ func TestRegistryMatchesDefaults(t *testing.T) {
 // TestRegistryRejectsUnknownOptions checks that each provider decodes its
 // options strictly.
 func TestRegistryRejectsUnknownOptions(t *testing.T) {
-	for _, e := range Registry() {
+	for _, e := range all.Registry() {
 		if _, err := e.New(map[string]any{"no_such_option": true}); err == nil {
 			t.Errorf("%s accepted an unknown option", e.Name)
 		}
 	}
 }
 
-// TestLabelsCoverPlans checks that every root a registered provider plans
-// carries one of the entry's Labels, so that ProviderNames, which filter
-// tokens read, names every provider a record can have (dynamic agents
-// aside: the user folder here holds none).
-func TestLabelsCoverPlans(t *testing.T) {
+// TestEntriesDescribeTheirPlans checks each entry against what its
+// provider plans with the default options: every root carries one of the
+// entry's Labels (so that ProviderNames, which filter tokens read, names
+// every provider a record can have, dynamic agents aside), has one of its
+// Kinds, and lies, when it is in a hidden folder of the workspace or user
+// folder, in one of its Folders (so that the agents provider leaves that
+// folder alone). The Kinds are all known to the priority order.
+func TestEntriesDescribeTheirPlans(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
 	env := providers.NewEnv(home, ws, func(string) string { return "" })
-	defaults := configs.Default().Providers
-	for _, e := range Registry() {
-		if len(e.Labels) == 0 {
-			t.Errorf("%s has no Labels", e.Name)
+	known := pipeline.DefaultPriority()
+	for _, e := range all.Registry() {
+		if len(e.Labels) == 0 || len(e.Kinds) == 0 {
+			t.Errorf("%s has no Labels or no Kinds", e.Name)
 			continue
 		}
-		opts := map[string]any{}
-		for k, v := range defaults[e.Name].Options {
-			opts[k] = v
+		for _, k := range e.Kinds {
+			if !slices.Contains(known, k) {
+				t.Errorf("%s: kind %q is not in pipeline.DefaultPriority", e.Name, k)
+			}
 		}
+		opts := defaultOptions(e.Name)
 		if e.Name == "custom" || e.Name == "project" {
 			opts["dirs"] = []any{filepath.Join(ws, "extra")}
 		}
@@ -91,13 +106,116 @@ func TestLabelsCoverPlans(t *testing.T) {
 			t.Fatalf("%s: Plan: %v", e.Name, err)
 		}
 		for _, r := range plan.Roots {
-			if !slices.Contains(e.Labels, r.Agent) {
-				t.Errorf("%s plans root %s with provider %q, not one of its Labels %q", e.Name, r.Path, r.Agent, e.Labels)
+			if !slices.Contains(e.LabelNames(), r.Agent) {
+				t.Errorf("%s plans root %s with agent %q, not one of its Labels %q", e.Name, r.Path, r.Agent, e.LabelNames())
+			}
+			if !slices.Contains(e.Kinds, r.Kind) {
+				t.Errorf("%s plans root %s of kind %q, not one of its Kinds %q", e.Name, r.Path, r.Kind, e.Kinds)
+			}
+			for _, base := range []string{ws, home} {
+				rel, err := filepath.Rel(base, r.Path)
+				if err != nil || strings.HasPrefix(rel, "..") {
+					continue
+				}
+				if top := strings.Split(filepath.ToSlash(rel), "/")[0]; strings.HasPrefix(top, ".") && !slices.Contains(e.Folders, top) {
+					t.Errorf("%s plans root %s in %s, not one of its Folders %q", e.Name, r.Path, top, e.Folders)
+				}
 			}
 		}
 	}
-	want := []string{"custom", "project", "claude", "codex", "agents", "gemini", "openclaw"}
-	if d := cmp.Diff(want, ProviderNames()); d != "" {
+}
+
+// TestProviderNames checks the order of the registered agent labels: the
+// order of the CLI's groups and of the last tie-break, as it was when it
+// was a hand-kept list (shared labels first, then the agents
+// alphabetically).
+func TestProviderNames(t *testing.T) {
+	want := []string{"custom", "project", "agents", "claude", "codex", "copilot", "gemini", "openclaw"}
+	if d := cmp.Diff(want, all.ProviderNames()); d != "" {
 		t.Errorf("ProviderNames (-want +got):\n%s", d)
+	}
+}
+
+// TestClaimed checks the folders the dynamic agents leave alone: every
+// registered provider's folders, names and labels, as the agents
+// provider's hand-kept list held them, plus .commands, which that list
+// had missed.
+func TestClaimed(t *testing.T) {
+	want := []string{".agent", ".agents", ".claude", ".codex", ".codex_plugins", ".commands", ".copilot",
+		".custom", ".gemini", ".gemini_extensions", ".github", ".marketplace", ".openclaw", ".project"}
+	if d := cmp.Diff(want, all.Claimed()); d != "" {
+		t.Errorf("Claimed (-want +got):\n%s", d)
+	}
+}
+
+// agentLiteralsAllowed are the files outside providers/ that may spell a
+// registered agent's name as a string literal, and why. A provider for a
+// new host (Cursor, Copilot, ...) adds no file here: everything else that
+// depends on the set of providers is derived from the registry.
+var agentLiteralsAllowed = map[string]string{
+	// engine.New reads providers.claude.home, providers.codex.home and
+	// their precedence options once for every provider that reads those
+	// hosts' folders (claude, codex, commands, marketplace).
+	"engine/engine.go": "the Claude and Codex folders and precedence, shared by several providers",
+	// The filter grammar's plugin tokens (claude:@plugin): only Claude has
+	// plugins.
+	"filters/token.go": "claude:@<plugin> tokens",
+	// validate checks SKILL.md files against a host's rules.
+	"validate/profile.go": "the validate profiles",
+}
+
+// TestAgentNamesStayInProviders is the proof that adding a provider is a
+// new package and one line in this package: outside providers/, no
+// non-test Go file but the ones agentLiteralsAllowed lists spells the
+// name of a registered agent (a label that names an agent, not a shared
+// label such as custom or project, which are also location names) as a
+// string literal.
+func TestAgentNamesStayInProviders(t *testing.T) {
+	agents := map[string]bool{}
+	for _, e := range all.Registry() {
+		for _, l := range e.Labels {
+			if !l.Shared {
+				agents[l.Name] = true
+			}
+		}
+	}
+	root := filepath.Join("..", "..")
+	found := map[string][]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "providers" || d.Name() == "testdata" || (rel != "." && strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if v, err := strconv.Unquote(lit.Value); err == nil && agents[v] {
+					found[rel] = append(found[rel], v)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, names := range found {
+		if _, ok := agentLiteralsAllowed[file]; !ok {
+			t.Errorf("%s spells the agent names %q; derive them from the registry (package providers/all) instead", file, names)
+		}
 	}
 }
