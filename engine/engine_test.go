@@ -245,14 +245,14 @@ func TestSnapshotVisible(t *testing.T) {
 		{
 			name: "agents without dynamic discovery",
 			config: func(c *configs.Config) {
-				disable("custom", "claude", "codex", "marketplace")(c)
+				disable("custom", "claude", "codex", "marketplace", "cursor")(c)
 				c.Providers["agents"] = configs.Provider{Enabled: true, Options: map[string]any{"dynamic": false}}
 			},
 			want: map[string]where{"pdf": agentsUser, "shared": agentsShared, "root-skill": agentsRoot},
 		},
 		{
 			name:   "plugin skills are never copies of other skills",
-			config: disable("custom", "claude", "agents"),
+			config: disable("custom", "claude", "agents", "cursor"),
 			want: map[string]where{"pdf": codexUser, "docx": codexUser, "sys-only": codexSystem,
 				"bundled": codexSystem, "@tools:pdf": plugin, "@tools:docx": plugin, "@tools:plugin-only": plugin},
 		},
@@ -737,7 +737,7 @@ func TestSnapshotCancelled(t *testing.T) {
 }
 
 func TestProviderNames(t *testing.T) {
-	want := []string{"agents", "claude", "codex", "codex_plugins", "commands", "copilot", "custom",
+	want := []string{"agents", "claude", "codex", "codex_plugins", "commands", "copilot", "cursor", "custom",
 		"gemini_extensions", "marketplace", "project"}
 	if diff := cmp.Diff(want, ProviderNames()); diff != "" {
 		t.Errorf("ProviderNames mismatch (-want +got):\n%s", diff)

@@ -222,7 +222,7 @@ func TestProviderOrder(t *testing.T) {
 	for _, p := range e.providers {
 		names = append(names, p.Name())
 	}
-	if diff := cmp.Diff([]string{"custom", "project", "claude", "codex", "agents", "copilot", "marketplace",
+	if diff := cmp.Diff([]string{"custom", "project", "claude", "codex", "agents", "copilot", "cursor", "marketplace",
 		"codex_plugins", "gemini_extensions", "commands"}, names); diff != "" {
 		t.Errorf("providers mismatch (-want +got):\n%s", diff)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/ccski/ccski/providers/codexplugins"
 	"github.com/ccski/ccski/providers/commands"
 	"github.com/ccski/ccski/providers/copilot"
+	"github.com/ccski/ccski/providers/cursor"
 	"github.com/ccski/ccski/providers/custom"
 	"github.com/ccski/ccski/providers/geminiext"
 	"github.com/ccski/ccski/providers/marketplace"
@@ -43,6 +44,7 @@ func Registry() []providers.Entry {
 		codex.Entry(),
 		agents.Entry(),
 		copilot.Entry(),
+		cursor.Entry(),
 		marketplace.Entry(),
 		codexplugins.Entry(),
 		geminiext.Entry(),

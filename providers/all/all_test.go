@@ -130,7 +130,7 @@ func TestEntriesDescribeTheirPlans(t *testing.T) {
 // was a hand-kept list (shared labels first, then the agents
 // alphabetically).
 func TestProviderNames(t *testing.T) {
-	want := []string{"custom", "project", "agents", "claude", "codex", "copilot", "gemini", "openclaw"}
+	want := []string{"custom", "project", "agents", "claude", "codex", "copilot", "cursor", "gemini", "openclaw"}
 	if d := cmp.Diff(want, all.ProviderNames()); d != "" {
 		t.Errorf("ProviderNames (-want +got):\n%s", d)
 	}
@@ -142,7 +142,7 @@ func TestProviderNames(t *testing.T) {
 // had missed.
 func TestClaimed(t *testing.T) {
 	want := []string{".agent", ".agents", ".claude", ".codex", ".codex_plugins", ".commands", ".copilot",
-		".custom", ".gemini", ".gemini_extensions", ".github", ".marketplace", ".openclaw", ".project"}
+		".cursor", ".custom", ".gemini", ".gemini_extensions", ".github", ".marketplace", ".openclaw", ".project"}
 	if d := cmp.Diff(want, all.Claimed()); d != "" {
 		t.Errorf("Claimed (-want +got):\n%s", d)
 	}
