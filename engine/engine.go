@@ -195,7 +195,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	var roots []pipeline.Root
 	var diags []pipeline.Diagnostic
 	var disabled []pipeline.DisabledPlugin
-	var manifests []string
+	var manifests, listings []string
 	for _, p := range e.providers {
 		plan, err := p.Plan(ctx, e.env)
 		if err != nil {
@@ -217,6 +217,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 		diags = append(diags, plan.Diagnostics...)
 		disabled = append(disabled, plan.Disabled...)
 		manifests = append(manifests, plan.Manifests...)
+		listings = append(listings, plan.Listings...)
 	}
 	roots, dd := uniqueRoots(roots)
 	diags = append(diags, dd...)
@@ -255,6 +256,8 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	snap.Folders = res.Dirs
 	slices.Sort(manifests)
 	snap.Manifests = slices.Compact(manifests)
+	slices.Sort(listings)
+	snap.Listings = slices.Compact(listings)
 	if e.prio != nil {
 		snap.Priority = e.prio.Kinds()
 	}

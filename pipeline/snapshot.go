@@ -39,6 +39,9 @@ type Snapshot struct {
 	// what a watcher watches to see a plugin enabled, installed or
 	// changed. See providers.Plan.Manifests.
 	Manifests []string
+	// Listings lists the folders whose every entry the providers read as
+	// install state, sorted, each once. See providers.Plan.Listings.
+	Listings []string
 	// Disabled lists the installed plugins that the settings turn off, so
 	// that Lookup can say why a name qualified with one finds nothing.
 	Disabled []DisabledPlugin

@@ -77,6 +77,12 @@ type Plan struct {
 	// the plan, so a watcher watches them (pipeline.Snapshot.Manifests);
 	// a missing one counts, since creating it can change the plan too.
 	Manifests []string
+	// Listings lists folders whose entries are themselves install state
+	// (Gemini's extensions folder, a Codex plugin's version folders): a
+	// new or removed entry changes the plan, so a watcher watches them
+	// whole (pipeline.Snapshot.Listings), or their nearest existing
+	// parent while they do not exist.
+	Listings []string
 }
 
 // Provider plans the roots of one kind of skill location.

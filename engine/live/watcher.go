@@ -74,6 +74,15 @@ func (w *watcher) sync(snap *pipeline.Snapshot) {
 			target(existingParent(r.Path, missingLevels))
 		}
 	}
+	for _, d := range snap.Listings {
+		// A folder whose entries are install state is watched whole; a
+		// missing one through its nearest parent, until it is created.
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			want[d] = true
+			continue
+		}
+		target(existingParent(filepath.Join(d, "."), missingLevels))
+	}
 	for _, f := range snap.Manifests {
 		target(existingParent(f, missingLevels))
 		// A file that is a symlink (a dotfiles checkout) changes where

@@ -162,6 +162,28 @@ func TestWatcher(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, false},
+		{"Gemini extension installed", func(t *testing.T, tr *tree) {
+			if err := os.MkdirAll(filepath.Join(tr.home, ".gemini", "extensions"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, func(t *testing.T, f *watchFixture) {
+			// No index file: the new folder is the install.
+			if err := os.Mkdir(filepath.Join(f.home, ".gemini", "extensions", "conductor"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"Codex plugin version installed", func(t *testing.T, tr *tree) {
+			writeFile(t, filepath.Join(tr.home, ".codex", "config.toml"),
+				[]byte("[plugins.\"superpowers@superpowers-dev\"]\nenabled = true\n"))
+			if err := os.MkdirAll(filepath.Join(tr.home, ".codex", "plugins", "cache", "superpowers-dev", "superpowers"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, func(t *testing.T, f *watchFixture) {
+			dir := filepath.Join(f.home, ".codex", "plugins", "cache", "superpowers-dev", "superpowers", "6.2.0")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
 		{"missing user root created", nil, func(t *testing.T, f *watchFixture) {
 			writeFile(t, filepath.Join(f.home, ".agents", "skills", "new", "SKILL.md"), skillMD("new", "New"))
 		}, true},

@@ -136,7 +136,7 @@ func (p *Provider) Plan(ctx context.Context, env providers.Env) (providers.Plan,
 		return providers.Plan{}, fmt.Errorf("%s: planning plugin skills: %w", Name, err)
 	}
 	return providers.Plan{Roots: pl.roots, Diagnostics: pl.diags, Disabled: pl.disabled,
-		Manifests: pl.manifests}, nil
+		Manifests: pl.manifests, Listings: pl.listings}, nil
 }
 
 // planner holds the state of one Plan call.
@@ -148,6 +148,9 @@ type planner struct {
 	diags      []pipeline.Diagnostic
 	disabled   []pipeline.DisabledPlugin
 	manifests  []string
+	// listings are the version folders of the configured plugins: a new
+	// version (or a first install) is a new folder there.
+	listings []string
 	// markets are the marketplaces found so far, read on demand.
 	markets *marketplaces
 }

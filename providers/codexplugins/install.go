@@ -31,6 +31,7 @@ var versionSegment = regexp.MustCompile(`^[A-Za-z0-9._+-]+$`)
 // Codex accepts. ok is false when there is none.
 func (p *planner) activeInstall(e configEntry) (install, bool) {
 	base := filepath.Join(p.cacheDir, e.market, e.plugin)
+	p.listings = append(p.listings, base)
 	ents, err := os.ReadDir(base)
 	if err != nil {
 		return install{}, false

@@ -137,8 +137,10 @@ func (p *Provider) Plan(ctx context.Context, env providers.Env) (providers.Plan,
 	if err := pl.run(ctx); err != nil {
 		return providers.Plan{}, fmt.Errorf("%s: %w", Name, err)
 	}
+	// The extensions folder is the install state: a new extension is a new
+	// folder in it, with no index file to watch.
 	return providers.Plan{Roots: pl.roots, Diagnostics: pl.diags, Disabled: pl.disabled,
-		Manifests: pl.manifests}, nil
+		Manifests: pl.manifests, Listings: []string{dir}}, nil
 }
 
 // planner holds the state of one Plan call.
