@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -198,8 +200,11 @@ func addStdio(base context.Context, g *actors.Group, srv *Server, tr sdk.Transpo
 				return nil
 			}
 		}
-		if err == nil {
+		// A notification written after the client went away fails with
+		// a closed pipe: that is the client leaving, not a failure.
+		if err == nil || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) {
 			log.Info("client closed stdin; shutting down")
+			return nil
 		}
 		return err
 	}, func(error) {
