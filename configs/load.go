@@ -24,6 +24,7 @@ import (
 	"github.com/knadh/koanf/v2"
 	"github.com/spf13/pflag"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/suggest"
 )
 
@@ -398,10 +399,15 @@ func repoRoot(dir, home string) string {
 	}
 }
 
+// maxConfigFile caps the size of a config file: far above any real one.
+const maxConfigFile = 4 << 20
+
 // fileLayer reads and validates one config file. A missing file is no
 // layer when optional.
 func (l *loader) fileLayer(path, label string, optional bool) (*layer, error) {
-	b, err := os.ReadFile(path)
+	// A config file sits in a folder ccski does not control: never block
+	// on a FIFO, and refuse anything but a regular file of sane size.
+	b, err := safefile.Read(path, maxConfigFile)
 	if err != nil {
 		if optional && errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
