@@ -98,7 +98,7 @@ func (s *settingsReader) read(userFiles []string) locations {
 			}
 		case slices.Contains(otherDefaults, k), !e.on:
 		default:
-			loc := location{path: s.resolve(e.key, e.base), user: e.user || strings.HasPrefix(k, "~/")}
+			loc := location{path: s.resolve(e.key, e.base), user: e.user || k == "~" || strings.HasPrefix(k, "~/")}
 			if !slices.ContainsFunc(out.extra, func(l location) bool { return l.path == loc.path }) {
 				out.extra = append(out.extra, loc)
 			}
@@ -193,6 +193,9 @@ func (s *settingsReader) entries(file, base string) []entry {
 // an absolute path as it is, anything else below base.
 func (s *settingsReader) resolve(key, base string) string {
 	k := filepath.FromSlash(strings.ReplaceAll(key, `\`, "/"))
+	if strings.TrimRight(filepath.ToSlash(k), "/") == "~" {
+		return s.env.UserDir
+	}
 	if rest, ok := strings.CutPrefix(filepath.ToSlash(k), "~/"); ok {
 		return filepath.Join(s.env.UserDir, filepath.FromSlash(rest))
 	}
