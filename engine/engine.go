@@ -242,11 +242,11 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	fs.Disabled = disabled
 	fs.LenientInclude = e.built || e.cfg.IncludeFromFile
 	fs.LenientExclude = e.built || e.cfg.ExcludeFromFile
-	stages, err := filters.Build(fs, res.Records)
+	stages, unmatched, err := filters.BuildReport(fs, res.Records)
 	if err != nil {
 		return nil, Stats{}, &ConfigError{err}
 	}
-	for _, err := range filters.Unmatched(fs, res.Records) {
+	for _, err := range unmatched {
 		diags = append(diags, pipeline.Diagnostic{Severity: pipeline.SeverityWarning, Code: FilterNamesNothing,
 			Message: err.Error() + "; it selects nothing for now"})
 	}

@@ -32,7 +32,7 @@ type Settings struct {
 	// token may name them: what it hides is hidden already.
 	Disabled []pipeline.DisabledPlugin
 	// LenientInclude and LenientExclude make Build accept the tokens of
-	// that list that name nothing in the scan (see Unmatched); the tokens
+	// that list that name nothing in the scan (see BuildReport); the tokens
 	// of a strict list must each name something. The engine makes a list
 	// lenient when it comes from a config file, which a machine without
 	// the skill it names shares with others, and for every rescan of a
@@ -54,56 +54,48 @@ type Settings struct {
 // command), which would otherwise silently select nothing: the error is a
 // *TokenError with suggestions.
 func Build(cfg Settings, records []*pipeline.Record) ([]pipeline.Stage, error) {
+	stages, _, err := BuildReport(cfg, records)
+	return stages, err
+}
+
+// BuildReport is Build that also returns, when it succeeds, an error for
+// every token of a lenient list that names nothing in records, in the
+// order the tokens are given (include first), for a warning. The scan is
+// indexed and every token checked once, for both.
+func BuildReport(cfg Settings, records []*pipeline.Record) (out []pipeline.Stage, unmatched []error, err error) {
 	p, err := parse(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sc := newScope(records, cfg.Providers, cfg.Disabled)
-	strict := p
-	if cfg.LenientInclude {
-		strict.include = nil
+	inc, exc := sc.unmatched(p)
+	if len(inc) > 0 && !cfg.LenientInclude {
+		return nil, nil, inc[0]
 	}
-	if cfg.LenientExclude {
-		strict.exclude = nil
+	if len(exc) > 0 && !cfg.LenientExclude {
+		return nil, nil, exc[0]
 	}
-	if errs := sc.unmatched(strict); len(errs) > 0 {
-		return nil, errs[0]
-	}
-	out := make([]pipeline.Stage, len(stages))
+	out = make([]pipeline.Stage, len(stages))
 	for i, s := range stages {
 		out[i] = s.build(p, sc)
 	}
-	return out, nil
-}
-
-// Unmatched returns an error for every include and exclude token of cfg
-// that names nothing in records, lenient or not, in the order the tokens
-// are given, or nil: after a Build that succeeded, the tokens of the
-// lenient lists that select nothing, for a warning. Settings that do not
-// parse give nil: Check and Build report those.
-func Unmatched(cfg Settings, records []*pipeline.Record) []error {
-	p, err := parse(cfg)
-	if err != nil || len(p.include)+len(p.exclude) == 0 {
-		return nil
-	}
-	return newScope(records, cfg.Providers, cfg.Disabled).unmatched(p)
+	return out, append(inc, exc...), nil
 }
 
 // unmatched checks the include tokens, then the exclude tokens, against
-// the scan.
-func (sc *scope) unmatched(p parsed) []error {
-	var errs []error
+// the scan: an error for each that names nothing.
+func (sc *scope) unmatched(p parsed) (inc, exc []error) {
 	for _, t := range p.include {
 		if err := sc.unknown(t, false); err != nil {
-			errs = append(errs, fmt.Errorf("include: %w", err))
+			inc = append(inc, fmt.Errorf("include: %w", err))
 		}
 	}
 	for _, t := range p.exclude {
 		if err := sc.unknown(t, true); err != nil {
-			errs = append(errs, fmt.Errorf("exclude: %w", err))
+			exc = append(exc, fmt.Errorf("exclude: %w", err))
 		}
 	}
-	return errs
+	return inc, exc
 }
 
 // Check reports the errors of cfg that need no scan: an invalid state,

@@ -90,7 +90,7 @@
 // Whether such a token fails Build is the caller's choice, per list
 // (Settings.LenientInclude, Settings.LenientExclude): the engine makes
 // the lists from a config file lenient, since a shared ccski.yaml may name
-// a skill that some machines lack, and Unmatched lists the tokens that
+// a skill that some machines lack, and BuildReport lists the tokens that
 // name nothing, for a warning.
 //
 // # Priority

@@ -143,7 +143,7 @@ func TestBuildRegisteredProviders(t *testing.T) {
 
 // TestBuildLenientLists checks that a lenient list's tokens that name
 // nothing are accepted by Build, and those of a strict list are not, and
-// that Unmatched reports them all, include first, whatever the leniency.
+// that a successful BuildReport reports them all as warnings, include first.
 func TestBuildLenientLists(t *testing.T) {
 	const (
 		inc = `include: invalid filter token "nosuch": it names no provider, plugin, skill or command`
@@ -166,16 +166,20 @@ func TestBuildLenientLists(t *testing.T) {
 			cfg := Settings{Include: tt.include, Exclude: tt.exclude, Providers: registered,
 				LenientInclude: tt.lenInc, LenientExclude: tt.lenExc}
 			records := scan()
-			stages, err := Build(cfg, records)
+			stages, unmatched, err := BuildReport(cfg, records)
 			if got := fmtErr(err); got != tt.err {
 				t.Fatalf("Build error %q, want %q", got, tt.err)
 			}
-			if err == nil {
-				out, dropped := pipeline.Run(stages, records)
-				checkPartition(t, records, out, dropped)
+			if err != nil {
+				if stages != nil || unmatched != nil {
+					t.Errorf("a failed BuildReport returned stages %v and warnings %v", stages, unmatched)
+				}
+				return
 			}
+			out, dropped := pipeline.Run(stages, records)
+			checkPartition(t, records, out, dropped)
 			var got []string
-			for _, e := range Unmatched(cfg, records) {
+			for _, e := range unmatched {
 				got = append(got, e.Error())
 			}
 			want := []string{exc}
@@ -183,7 +187,7 @@ func TestBuildLenientLists(t *testing.T) {
 				want = []string{inc, exc}
 			}
 			if d := cmp.Diff(want, got); d != "" {
-				t.Errorf("Unmatched (-want +got):\n%s", d)
+				t.Errorf("BuildReport warnings (-want +got):\n%s", d)
 			}
 		})
 	}
