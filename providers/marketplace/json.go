@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/internal/hostfile"
 )
 
 // This file holds the JSON helpers: bounded, non-blocking reads of the
@@ -26,8 +26,8 @@ type object map[string]json.RawMessage
 // and ok=false.
 func (p *planner) readObject(file, kind string) (obj object, found, ok bool) {
 	p.manifests = append(p.manifests, file) // read or looked for: either way, watched
-	data, err := readLimited(file)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, found, err := hostfile.Read(file)
+	if !found {
 		return nil, false, false
 	}
 	if err != nil {
@@ -52,19 +52,6 @@ func (p *planner) readObject(file, kind string) (obj object, found, ok bool) {
 		return nil, true, false
 	}
 	return obj, true, true
-}
-
-// readLimited reads file through safefile, refusing folders, special
-// files and files over maxManifestSize bytes. It never blocks: a FIFO
-// would otherwise wait for a writer while the engine's lock is held. The
-// error for a refused file does not repeat the path, which the caller's
-// message names.
-func readLimited(file string) ([]byte, error) {
-	data, err := safefile.Read(file, maxManifestSize)
-	if errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge) {
-		return nil, errors.Unwrap(err)
-	}
-	return data, err
 }
 
 // syntaxError returns nil when data is one valid JSON value, otherwise a

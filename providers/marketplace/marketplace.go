@@ -33,8 +33,6 @@ import (
 const (
 	providerLabel = "claude"
 	sourceLabel   = "marketplace"
-	// maxManifestSize caps how much of one bookkeeping file is read.
-	maxManifestSize = 8 << 20
 )
 
 // Names of the files and folders this provider reads.

@@ -1,6 +1,7 @@
-// Package hostfile reads the small settings and manifest files that the
-// providers of other hosts plan from (a Codex config.toml and plugin.json,
-// a VS Code settings.json, a Gemini CLI gemini-extension.json): every read
+// Package hostfile reads the small settings and manifest files that
+// providers plan from (Claude's plugin bookkeeping and settings, a Codex
+// config.toml and plugin.json, a VS Code settings.json, a Gemini CLI
+// gemini-extension.json): every read
 // goes through package safefile (non-blocking, regular files only, capped
 // in size), JSON may carry comments and trailing commas where the host
 // allows them, and a syntax error names its line.
