@@ -77,8 +77,18 @@ func Collect(ctx context.Context, paths []string, kind Kind) ([]Target, []Findin
 			c.add(p, fileType(p, kind))
 			continue
 		}
-		found, commands := c.folder(ctx, p, kind)
-		if found == 0 && ctx.Err() == nil {
+		if c.folder(ctx, p, kind) == 0 && ctx.Err() == nil {
+			var commands []string
+			if kind == KindSkill {
+				// Only now walk for commands, to point at --kind command:
+				// a run that finds skills never reads a command file.
+				probe := collector{seen: map[string]bool{}}
+				probe.folder(ctx, p, KindCommand)
+				for _, t := range probe.targets {
+					commands = append(commands, t.File)
+				}
+				slices.Sort(commands)
+			}
 			c.findings = append(c.findings, nothingFound(p, kind, commands))
 		}
 	}
@@ -130,22 +140,15 @@ func isSkillFileName(base string) bool {
 
 // folder adds the skills and commands below dir that kind asks for, found
 // by one walk, and returns how many files it found (added now or by an
-// earlier PATH) and the command files it left out (kind asks for skills
-// only), sorted.
-func (c *collector) folder(ctx context.Context, dir string, kind Kind) (int, []string) {
+// earlier PATH).
+func (c *collector) folder(ctx context.Context, dir string, kind Kind) int {
 	opt := scan.DefaultOptions()
-	opt.Hidden, opt.Commands, opt.NoCache = true, true, true
+	opt.Hidden, opt.Commands, opt.NoCache = true, kind.Commands(), true
 	res := scan.Scan(ctx, []pipeline.Root{customRoot(dir)}, opt)
 	found := 0
-	var left []string // command files kind leaves out
-	leftSeen := map[string]bool{}
 	take := func(file string, typ pipeline.Type) {
 		switch {
 		case typ == pipeline.TypeCommand && !kind.Commands():
-			if !leftSeen[file] {
-				leftSeen[file] = true
-				left = append(left, file)
-			}
 		case typ != pipeline.TypeCommand && !kind.Skills():
 		default:
 			c.add(file, typ)
@@ -175,8 +178,7 @@ func (c *collector) folder(ctx context.Context, dir string, kind Kind) (int, []s
 			take(d.Path, pipeline.TypeCommand)
 		}
 	}
-	slices.Sort(left)
-	return found, left
+	return found
 }
 
 // nothingFound is the finding for a folder PATH that holds nothing of
