@@ -33,7 +33,8 @@ func qualifiedName(r *Record) string {
 // shares, compared case-insensitively. It is deterministic: the same records
 // in the same order get the same ids. Records that share a base id are
 // qualified with their location; records that still collide get "#2",
-// "#3", ... in slice order. It must run before the records are published.
+// "#3", ... in slice order. It also assigns every skill's SkillPath, by the
+// same rule. It must run before the records are published.
 func AssignIDs(records []*Record) {
 	groups := make(map[string][]*Record, len(records))
 	for _, r := range records {
@@ -65,4 +66,5 @@ func AssignIDs(records []*Record) {
 			}
 		}
 	}
+	assignSkillPaths(records)
 }

@@ -80,6 +80,12 @@ type Record struct {
 	// qualified with the location ("claude@user:pdf") and, if needed, an
 	// ordinal ("claude@project:pdf#2").
 	ID string
+	// SkillPath locates a skill in the MCP Skills Extension's namespace:
+	// its files are skill://<SkillPath>/<file>, and its last segment is
+	// the skill's name within its plugin or scope ("codex/pdf",
+	// "claude/plugins/document-skills/docx"). AssignIDs sets it, unique
+	// like ID; it is "" for commands. See skillpath.go.
+	SkillPath string
 	// Name is the frontmatter name, prefixed with the plugin name for
 	// plugin skills ("example-skills:pdf") and with the scope for custom
 	// dirs that set one ("docs:pdf"). A command's name is its path below

@@ -75,6 +75,8 @@ type Snapshot struct {
 	dropOf       map[*Record]int
 	idsOnce      sync.Once
 	ids          map[string]*Record
+	pathsOnce    sync.Once
+	paths        map[string]*Record
 }
 
 // NewSnapshot builds a snapshot and its name-resolution indexes. It takes

@@ -35,6 +35,15 @@ type HiddenCopy struct {
 	By string `json:"by,omitempty"`
 }
 
+// UnlistedSkill is a visible skill that the MCP Skills Extension's
+// skills/list leaves out, and why. It is still served by the skill tool
+// and by resources/read.
+type UnlistedSkill struct {
+	ID     string `json:"id"`
+	URI    string `json:"uri"`
+	Reason string `json:"reason"`
+}
+
 // PrecedenceRule is one provider rule in the sources report: the
 // providers whose roots carry it, and the rule itself.
 type PrecedenceRule struct {
@@ -59,6 +68,9 @@ type SourcesReport struct {
 	Roots       []SourceRoot     `json:"roots"`
 	Diagnostics []Diagnostic     `json:"diagnostics"`
 	Hidden      []HiddenCopy     `json:"hidden"`
+	// Unlisted are the visible skills skills/list leaves out (see
+	// Record.Unlistable).
+	Unlisted []UnlistedSkill `json:"unlisted"`
 	// Discovered and Visible count the records of the reported type.
 	Discovered int `json:"discovered"`
 	Visible    int `json:"visible"`
@@ -70,7 +82,7 @@ type SourcesReport struct {
 // filtered, and the report shares the snapshot's slice of them.
 func (s *Snapshot) Sources(kind Type) SourcesReport {
 	out := SourcesReport{Priority: s.Priority, Precedence: precedenceRules(s.Roots, kind),
-		Roots: []SourceRoot{}, Diagnostics: s.Diagnostics, Hidden: []HiddenCopy{}}
+		Roots: []SourceRoot{}, Diagnostics: s.Diagnostics, Hidden: []HiddenCopy{}, Unlisted: []UnlistedSkill{}}
 	if out.Priority == nil {
 		out.Priority = DefaultPriority()
 	}
@@ -94,6 +106,13 @@ func (s *Snapshot) Sources(kind Type) SourcesReport {
 			h.By = d.By.ID
 		}
 		out.Hidden = append(out.Hidden, h)
+	}
+	if kind != TypeCommand {
+		for _, r := range s.Skills() {
+			if why := r.Unlistable(); why != "" {
+				out.Unlisted = append(out.Unlisted, UnlistedSkill{ID: r.ID, URI: r.SkillURI(), Reason: why})
+			}
+		}
 	}
 	skills, commands := s.Tally()
 	switch kind {

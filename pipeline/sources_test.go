@@ -108,7 +108,7 @@ func TestSnapshotSources(t *testing.T) {
 		`"roots":[{"path":"/u/commands","type":"command","provider":"claude","source":"commands","location":"user",` +
 		`"kind":"user-agent","exists":false,"skills":2,"pluginInfo":{"pluginName":"p","marketplace":"m","version":"1"}}],` +
 		`"diagnostics":[],"hidden":[{"id":"claude@user:/deploy","file":"/h/commands/deploy.md","stage":"filter","reason":"excluded"}],` +
-		`"discovered":2,"visible":1}`
+		`"unlisted":[],"discovered":2,"visible":1}`
 	if string(got) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", got, want)
 	}
@@ -119,5 +119,20 @@ func TestSnapshotSources(t *testing.T) {
 	got, _ = json.Marshal(snap.Sources(TypeSkill).Hidden)
 	if want := `[{"id":"codex:pdf","file":"/c/pdf/SKILL.md","stage":"priority","reason":"shadowed","by":"claude:pdf"}]`; string(got) != want {
 		t.Errorf("hidden JSON:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestSourcesUnlisted(t *testing.T) {
+	good, bad := r("claude", LocationUser, "pdf"), r("claude", LocationUser, "My Skill")
+	all := []*Record{good, bad}
+	AssignIDs(all)
+	snap := NewSnapshot(all, all, nil, nil, nil)
+	got := snap.Sources("").Unlisted
+	if len(got) != 1 || got[0].ID != bad.ID || got[0].URI != "skill://claude/My%20Skill/SKILL.md" ||
+		!strings.Contains(got[0].Reason, "Agent Skills names are") {
+		t.Errorf("Unlisted = %+v, want only %s with the naming rule", got, bad.ID)
+	}
+	if got := snap.Sources(TypeCommand).Unlisted; len(got) != 0 {
+		t.Errorf("Unlisted for commands = %+v, want none", got)
 	}
 }

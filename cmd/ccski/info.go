@@ -145,11 +145,22 @@ func renderInfo(a *app, r *pipeline.Record, hidden string, size int64, content s
 		fmt.Fprintln(w, wrap(r.Description, width(w), "  "))
 	}
 	fmt.Fprintln(w)
-	field := func(k, v string) { fmt.Fprintf(w, "  %-11s %s\n", k+":", v) }
+	field := func(k, v string) {
+		if k != "" {
+			k += ":"
+		}
+		fmt.Fprintf(w, "  %-11s %s\n", k, v)
+	}
 	field("Name", r.Name)
 	field("Provider", r.Agent)
 	field("Location", string(r.Location))
 	field("File", r.File)
+	if uri := r.SkillURI(); uri != "" {
+		field("MCP URI", uri)
+		if why := r.Unlistable(); why != "" {
+			field("", st.yellow("not in MCP skills/list: "+why))
+		}
+	}
 	field("Size", formatBytes(size))
 	field("Modified", r.ModTime.Local().Format(time.DateTime))
 	var res []string

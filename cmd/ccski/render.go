@@ -52,6 +52,12 @@ type recordJSON struct {
 	PluginInfo    *pipeline.PluginInfo `json:"pluginInfo,omitempty"`
 	// OpenAI is the skill's agents/openai.yaml metadata, when it has any.
 	OpenAI *pipeline.OpenAIMetadata `json:"openai,omitempty"`
+	// URI is the skill's SEP-2640 resource URI, what MCP clients of
+	// `ccski mcp` read it as (skill://codex/pdf/SKILL.md); commands have
+	// none. Unlisted says why the extension's skills/list leaves the
+	// skill out (its name breaks the Agent Skills naming rules, ...).
+	URI      string `json:"uri,omitempty"`
+	Unlisted string `json:"unlisted,omitempty"`
 }
 
 func toJSON(r *pipeline.Record) recordJSON {
@@ -59,7 +65,16 @@ func toJSON(r *pipeline.Record) recordJSON {
 		ID: r.ID, Type: r.Type.OrSkill(), Name: r.Name, Description: r.Description, Provider: r.Agent, Location: r.Location,
 		Path: r.Dir, File: r.File, Disabled: r.Disabled, HasReferences: r.HasReferences,
 		HasScripts: r.HasScripts, HasAssets: r.HasAssets, PluginInfo: r.Plugin, OpenAI: r.OpenAI,
+		URI: r.SkillURI(), Unlisted: unlisted(r),
 	}
+}
+
+// unlisted is Record.Unlistable for a skill, "" for a command.
+func unlisted(r *pipeline.Record) string {
+	if r.IsCommand() {
+		return ""
+	}
+	return r.Unlistable()
 }
 
 // sortProviders sorts provider names as the filters break ties: the

@@ -82,6 +82,12 @@ func renderSources(a *app, s pipeline.SourcesReport, c typeCounts) {
 			fmt.Fprintf(w, "  %s  %s\n", st.cyan(d.ID), st.dim(d.Reason))
 		}
 	}
+	if len(s.Unlisted) > 0 {
+		fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Not in MCP skills/list (%d)", len(s.Unlisted))))
+		for _, u := range s.Unlisted {
+			fmt.Fprintf(w, "  %s  %s\n", st.cyan(u.ID), st.dim(u.Reason+"; still served by the skill tool"))
+		}
+	}
 	if len(s.Diagnostics) == 0 {
 		fmt.Fprintf(w, "\nNo problems found.\n")
 		return
