@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -143,7 +142,8 @@ func decodeCommandFront(h *Head, c *Command) []Problem {
 				c.ArgumentHint = valueText(lines, k)
 			}
 		case "handoffs":
-			data, err := nodeData(v, map[*yaml.Node]bool{}, new(int))
+			conv := converter{limit: maxHandoffNodes}
+			data, err := conv.data(v)
 			if err != nil {
 				probs = append(probs, Problem{Code: problems.CommandHandoffs, Line: line,
 					Message: "handoffs " + err.Error() + "; they are left out"})
@@ -210,121 +210,4 @@ func firstLine(body []byte) string {
 		}
 	}
 	return ""
-}
-
-// nodeData converts a YAML node to JSON-compatible data as written.
-// Aliases are expanded; one that contains itself is an error, as is a
-// value that expands past maxHandoffNodes nodes.
-func nodeData(n *yaml.Node, active map[*yaml.Node]bool, used *int) (any, error) {
-	if *used++; *used > maxHandoffNodes {
-		return nil, fmt.Errorf("expand to more than %d values", maxHandoffNodes)
-	}
-	switch n.Kind {
-	case yaml.DocumentNode:
-		if len(n.Content) == 0 {
-			return nil, nil
-		}
-		return nodeData(n.Content[0], active, used)
-	case yaml.AliasNode:
-		if n.Alias == nil {
-			return nil, nil
-		}
-		if active[n.Alias] {
-			return nil, fmt.Errorf("refer to themselves through the alias *%s, which JSON cannot hold", n.Value)
-		}
-		active[n.Alias] = true
-		defer delete(active, n.Alias)
-		return nodeData(n.Alias, active, used)
-	case yaml.SequenceNode:
-		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			v, err := nodeData(c, active, used)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	case yaml.MappingNode:
-		out := make(map[string]any, len(n.Content)/2)
-		var merged []map[string]any
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			for k.Kind == yaml.AliasNode && k.Alias != nil {
-				k = k.Alias
-			}
-			val, err := nodeData(v, active, used)
-			if err != nil {
-				return nil, err
-			}
-			if k.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("have a %s as a mapping key; keys must be plain values", kindName(k.Kind))
-			}
-			if k.ShortTag() == "!!merge" {
-				merged = append(merged, mergeMaps(val)...)
-				continue
-			}
-			out[k.Value] = val
-		}
-		// Merged keys never override keys written in the mapping; earlier
-		// merges win over later ones, as in YAML.
-		for _, mm := range merged {
-			for key, val := range mm {
-				if _, set := out[key]; !set {
-					out[key] = val
-				}
-			}
-		}
-		return out, nil
-	case yaml.ScalarNode:
-		return scalarData(n), nil
-	}
-	return nil, nil
-}
-
-// mergeMaps returns the mappings a merge key "<<" brings in: one mapping
-// or a list of them.
-func mergeMaps(v any) []map[string]any {
-	switch m := v.(type) {
-	case map[string]any:
-		return []map[string]any{m}
-	case []any:
-		var out []map[string]any
-		for _, e := range m {
-			if mm, ok := e.(map[string]any); ok {
-				out = append(out, mm)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-// scalarData types a scalar as YAML resolves it. Values JSON cannot hold
-// (NaN, infinities, timestamps, binary) stay the text written.
-func scalarData(n *yaml.Node) any {
-	switch n.ShortTag() {
-	case "!!null":
-		return nil
-	case "!!bool":
-		var b bool
-		if n.Decode(&b) == nil {
-			return b
-		}
-	case "!!int":
-		var i int64
-		if n.Decode(&i) == nil {
-			return i
-		}
-		var u uint64
-		if n.Decode(&u) == nil {
-			return u
-		}
-	case "!!float":
-		var f float64
-		if n.Decode(&f) == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return f
-		}
-	}
-	return n.Value
 }
