@@ -1,0 +1,231 @@
+package manifest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ccski/ccski/internal/safefile"
+)
+
+// racyWindow is how close to the hash a file's times may be for its digest
+// to be cached: a same-size edit within one tick of the file system's clock
+// would leave the stat unchanged. It matches the scanner's (package scan).
+const racyWindow = 2 * time.Second
+
+// Cache builds manifests and keeps the digests of the files it hashed. It
+// is safe for concurrent use. The zero Cache is ready to use.
+//
+// Entries are dropped by Sweep, by generation: each Build marks the files
+// it looks at, and Sweep forgets every file no Build looked at since the
+// previous Sweep. A server that builds the manifests of every skill it
+// serves after each rescan calls Sweep once that round is done; the files
+// of skills that are gone, and deleted or renamed files, are then
+// forgotten, and the cache holds about one entry per file served. A caller
+// that builds manifests only on demand calls Sweep less often (every few
+// rescans, or on a timer): a file stays cached while some Build looks at
+// it between two sweeps.
+type Cache struct {
+	mu      sync.Mutex
+	entries map[string]entry // by real path
+	gen     uint64           // the current generation
+
+	hashed      atomic.Int64
+	hashedBytes atomic.Int64
+
+	// now is time.Now, replaced in tests.
+	now func() time.Time
+}
+
+// entry is a cached digest.
+type entry struct {
+	id     fileID
+	digest string
+	gen    uint64 // the generation that last looked at it
+}
+
+// NewCache returns an empty Cache.
+func NewCache() *Cache {
+	return &Cache{entries: map[string]entry{}}
+}
+
+// Stats counts the work a Cache did.
+type Stats struct {
+	// Entries is the number of cached digests.
+	Entries int
+	// Hashed and HashedBytes count the files hashed and their bytes,
+	// since the Cache was made.
+	Hashed, HashedBytes int64
+}
+
+// Stats returns the cache's counts.
+func (c *Cache) Stats() Stats {
+	c.mu.Lock()
+	n := len(c.entries)
+	c.mu.Unlock()
+	return Stats{Entries: n, Hashed: c.hashed.Load(), HashedBytes: c.hashedBytes.Load()}
+}
+
+// Sweep forgets the digest of every file no Build looked at since the
+// previous Sweep (or since the Cache was made), and starts a new
+// generation. It returns the number of entries dropped.
+func (c *Cache) Sweep() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for k, e := range c.entries {
+		if e.gen != c.gen {
+			delete(c.entries, k)
+			n++
+		}
+	}
+	c.gen++
+	return n
+}
+
+// Build returns the manifest of the skill folder dir (see the package
+// documentation for which files it lists). A skill over a limit gives a
+// *LimitError; a folder or file that cannot be read gives an error naming
+// it.
+func (c *Cache) Build(dir string) (*Manifest, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("skill folder %s: %w", dir, err)
+	}
+	w := walker{dir: dir, real: real}
+	if err := w.walk(real, ""); err != nil {
+		if st, serr := os.Stat(real); serr == nil && !st.IsDir() {
+			return nil, fmt.Errorf("skill folder %s is a %s, not a folder", dir, safefile.Kind(st.Mode()))
+		}
+		return nil, err
+	}
+	m := &Manifest{Files: make([]File, len(w.files))}
+	for i, f := range w.files {
+		digest, size, err := c.digest(f)
+		if err != nil {
+			var lim *LimitError
+			if errors.As(err, &lim) {
+				lim.Dir = dir
+				return nil, err
+			}
+			return nil, fmt.Errorf("skill folder %s: %w", dir, err)
+		}
+		m.Files[i] = File{Path: f.rel, Size: size, Digest: digest}
+		m.Bytes += size
+	}
+	if m.Bytes > MaxBytes { // files grew since the walk
+		return nil, &LimitError{Dir: dir, Limit: TooManyBytes, Count: m.Bytes}
+	}
+	slices.SortFunc(m.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return m, nil
+}
+
+// Result is the outcome of one Build in BuildAll.
+type Result struct {
+	Manifest *Manifest
+	Err      error
+}
+
+// BuildAll builds the manifests of dirs in parallel, with
+// runtime.GOMAXPROCS(0) workers, and returns the results in the order of
+// dirs. It is for the first listing of a large catalogue, when nothing is
+// cached yet.
+func (c *Cache) BuildAll(dirs []string) []Result {
+	res := make([]Result, len(dirs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(dirs) {
+					return
+				}
+				m, err := c.Build(dirs[i])
+				res[i] = Result{Manifest: m, Err: err}
+			}
+		})
+	}
+	wg.Wait()
+	return res
+}
+
+// digest returns the digest and size of f, from the cache when f's stat
+// is the one cached.
+func (c *Cache) digest(f found) (string, int64, error) {
+	c.mu.Lock()
+	if e, ok := c.entries[f.real]; ok && e.id == f.id {
+		if e.gen != c.gen {
+			e.gen = c.gen
+			c.entries[f.real] = e
+		}
+		c.mu.Unlock()
+		return e.digest, f.id.size, nil
+	}
+	c.mu.Unlock()
+
+	digest, id, size, err := hashFile(f)
+	if err != nil {
+		return "", 0, err
+	}
+	c.hashed.Add(1)
+	c.hashedBytes.Add(size)
+	now := time.Now
+	if c.now != nil {
+		now = c.now
+	}
+	// Cache only what the walk saw, read whole, with times old enough
+	// that an edit since would have moved them.
+	if id == f.id && size == id.size && now().Sub(id.latest()) >= racyWindow {
+		c.mu.Lock()
+		if c.entries == nil {
+			c.entries = map[string]entry{}
+		}
+		c.entries[f.real] = entry{id: id, digest: digest, gen: c.gen}
+		c.mu.Unlock()
+	}
+	return digest, size, nil
+}
+
+// buffers recycles the read buffers of hashFile.
+var buffers = sync.Pool{New: func() any { return new([64 << 10]byte) }}
+
+// hashFile hashes the file f names. It opens without blocking and reads a
+// regular file only (safefile), at most MaxFileBytes. It returns the
+// digest, the open file's stat and the bytes hashed.
+func hashFile(f found) (string, fileID, int64, error) {
+	file, st, err := safefile.Open(f.real)
+	if err != nil {
+		return "", fileID{}, 0, fmt.Errorf("%s: %w", f.rel, err)
+	}
+	defer file.Close()
+	buf := buffers.Get().(*[64 << 10]byte)
+	defer buffers.Put(buf)
+	h := sha256.New()
+	n, err := io.CopyBuffer(h, io.LimitReader(file, MaxFileBytes+1), buf[:])
+	if err != nil {
+		return "", fileID{}, 0, fmt.Errorf("%s: %w", f.rel, err)
+	}
+	if n > MaxFileBytes { // it grew since the walk; Build fills in Dir
+		return "", fileID{}, 0, &LimitError{Limit: FileTooLarge, Path: f.rel, Count: n}
+	}
+	var sum [sha256.Size]byte
+	return formatDigest(h.Sum(sum[:0])), idOf(st), n, nil
+}
+
+// formatDigest writes "sha256:" and the hex digits of sum.
+func formatDigest(sum []byte) string {
+	b := make([]byte, 0, len("sha256:")+2*len(sum))
+	b = append(b, "sha256:"...)
+	return string(hex.AppendEncode(b, sum))
+}
