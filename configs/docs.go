@@ -38,7 +38,9 @@ var docs = map[string]string{
 	"mcp.allowed_origins": "Browser origins accepted besides loopback ones.",
 	"mcp.auth_token": "Bearer token HTTP clients must send. Empty means none. Prefer the CCSKI_AUTH_TOKEN " +
 		"variable (or the flag) to a token in a file. ccski config shows it as <redacted>.",
-	"mcp.stateless":  "Serve HTTP without sessions, for replicas behind a load balancer.",
+	"mcp.stateless": "Serve every HTTP client without a session, for replicas behind a load balancer. By default " +
+		"clients of protocol 2026-07-28 are served without one and older clients get a session; stateless, " +
+		"older clients get no list_changed notifications.",
 	"mcp.log_level":  "Lowest level logged to stderr: debug, info, warn or error.",
 	"mcp.log_format": "Log format on stderr: text or json.",
 	// mcp.tools is documented by toolsDoc, from the tool list.

@@ -62,7 +62,7 @@ func flagTable() []flagSpec {
 		{mcp: true, name: "no-refresh", typ: flagBool, key: "mcp.refresh", fixed: false, usage: "never rescan: no periodic rescans and no watcher"},
 		{mcp: true, name: "no-watch", typ: flagBool, key: "mcp.watch", fixed: false, usage: "do not watch skill folders for changes"},
 		{mcp: true, name: "auth-token", key: "mcp.auth_token", usage: "bearer token HTTP clients must send"},
-		{mcp: true, name: "stateless", typ: flagBool, key: "mcp.stateless", usage: "serve HTTP without sessions"},
+		{mcp: true, name: "stateless", typ: flagBool, key: "mcp.stateless", usage: "serve every HTTP client without a session (by default only 2026-07-28 clients)"},
 		{mcp: true, name: "log-level", key: "mcp.log_level", usage: "log level: debug, info, warn or error (default info)"},
 		{mcp: true, name: "log-format", key: "mcp.log_format", usage: "log format: text or json (default text)"},
 		{mcp: true, name: "allowed-origin", typ: flagMulti, key: "mcp.allowed_origins", usage: "also accept this browser origin (repeatable)"},

@@ -1293,12 +1293,13 @@ func TestMCPHTTP(t *testing.T) {
 			if err := errors.Join(errs...); err != nil {
 				t.Fatalf("%v\nstderr:\n%s", err, s.stderr)
 			}
-			if id := sessions[0].ID(); id == "" || id == sessions[1].ID() {
+			// 2025 clients get a session each; 2026-07-28 clients none.
+			if id := sessions[0].ID(); (id == "") != (p.version == "") || (id != "" && id == sessions[1].ID()) {
 				t.Errorf("session ids %q and %q", id, sessions[1].ID())
 			}
 			for _, cs := range sessions {
-				// 2026-07-28 needs a stateless handler: the client falls back.
-				if ir := cs.InitializeResult(); ir.ServerInfo.Name != "ccski" || ir.Instructions == "" || ir.ProtocolVersion != "2025-11-25" {
+				// Both eras are served on the one endpoint.
+				if ir := cs.InitializeResult(); ir.ServerInfo.Name != "ccski" || ir.Instructions == "" || ir.ProtocolVersion != negotiated(p.version) {
 					t.Errorf("initialize result %+v (protocol %s)", ir, ir.ProtocolVersion)
 				}
 			}

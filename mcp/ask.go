@@ -11,6 +11,10 @@ package mcp
 // retries; on earlier versions the server sends sampling/createMessage
 // itself (ServerSession.CreateMessage cannot be used inside a call on
 // 2026-07-28) and calls the handler again.
+//
+// Sampling is deprecated from protocol 2026-07-28 (SEP-2577): it still
+// works with clients that declare it, and the tool's description says
+// ask relies on it. A client without it gets errNoSampling at once.
 
 import (
 	"context"
@@ -42,9 +46,12 @@ const askSystemPrompt = "You answer one question using the Agent Skills in the u
 	"instead of guessing."
 
 // errNoSampling is the answer to a client without the sampling capability.
-var errNoSampling = errors.New("This client does not support sampling (the MCP sampling capability, sampling/createMessage), " +
-	"which the ask tool needs to put the question to the client's model. Load the relevant skills with the skill tool " +
-	"(skills_search finds them) and answer from them instead.")
+// A stateless HTTP server sees no capabilities of a client before
+// 2026-07-28 (there is no session), and could not send it a request.
+var errNoSampling = errors.New("This client does not support sampling (the MCP sampling capability, sampling/createMessage; " +
+	"deprecated since protocol 2026-07-28), which the ask tool needs to put the question to the client's model; " +
+	"a stateless HTTP server (--stateless) cannot use it with clients before 2026-07-28. " +
+	"Load the relevant skills with the skill tool (skills_search finds them) and answer from them instead.")
 
 // AskInput is the input of the ask tool.
 type AskInput struct {
@@ -80,7 +87,8 @@ func (s *Server) askTool() *sdk.Tool {
 		Description: "Answer a question from the skills of the named sources: their SKILL.md files (" + limitText + ") and the question " +
 			"go to this client's own model through MCP sampling, and its answer comes back. Sources are provider names " +
 			"(claude, codex, agents, custom, ...), absolute folders (a root listed by the sources tool, or any folder holding skills), " +
-			"or skill names; several sources combine. Needs a client that supports sampling.",
+			"or skill names; several sources combine. Relies on MCP sampling, which protocol 2026-07-28 deprecates: " +
+			"it needs a client that still supports sampling, and without one the call returns an error at once.",
 		InputSchema: map[string]any{
 			"type":     "object",
 			"required": []any{"sources", "question"},
@@ -104,7 +112,7 @@ func (s *Server) askTool() *sdk.Tool {
 			},
 			"additionalProperties": false,
 		},
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: toolAnnotations(ToolAsk),
 	}
 }
 

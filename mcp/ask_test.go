@@ -190,10 +190,24 @@ func TestAskWithoutSampling(t *testing.T) {
 			ctx := testCtx(t, 10*time.Second)
 			cs := connect(t, srv, pv, nil)
 			msg := wantToolError(t, callNamed(t, ctx, cs, ToolAsk, map[string]any{"sources": []string{"claude"}, "question": "q"}))
-			if !strings.Contains(msg, "This client does not support sampling") {
-				t.Errorf("error %q does not say the client lacks sampling", msg)
+			if !strings.Contains(msg, "This client does not support sampling") || !strings.Contains(msg, "deprecated since protocol 2026-07-28") {
+				t.Errorf("error %q does not say the client lacks sampling, deprecated since 2026-07-28", msg)
 			}
 		})
+	}
+}
+
+// TestAskDescribesSampling checks the ask tool says it relies on
+// sampling, which protocol 2026-07-28 deprecates.
+func TestAskDescribesSampling(t *testing.T) {
+	_, snap := askSkills(t)
+	srv := New(snap, Options{Logger: discard(), Tools: []string{ToolAsk}})
+	ctx := testCtx(t, 10*time.Second)
+	desc := listToolsByName(t, ctx, connect(t, srv, "", nil))[ToolAsk].Description
+	for _, want := range []string{"Relies on MCP sampling", "2026-07-28 deprecates"} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("ask description lacks %q:\n%s", want, desc)
+		}
 	}
 }
 

@@ -22,7 +22,10 @@ type HTTPOptions struct {
 	// POST /messages?sessionId=<id> delivers messages) instead of
 	// streamable HTTP at /mcp.
 	SSE bool
-	// Stateless serves streamable HTTP without sessions.
+	// Stateless serves every streamable HTTP request without a session,
+	// for replicas behind a load balancer. By default clients of protocol
+	// 2026-07-28 are served without a session and older clients get one
+	// (see streamable); stateless, older clients get no list_changed.
 	Stateless bool
 	// AuthToken, when set, must arrive as "Authorization: Bearer <token>".
 	AuthToken string
@@ -58,52 +61,159 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 			sse.ServeHTTP(w, r)
 		})))
 	} else {
-		h := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{
-			Stateless:           o.Stateless,
-			MaxRequestBodyBytes: MaxBody,
-			Logger:              sdkLogger(s.log),
-		})
-		mux.Handle("/mcp", s.guard(o, s.countCalls(h)))
+		mux.Handle("/mcp", s.guard(o, s.streamable(o, getServer)))
 	}
 	return mux
 }
 
-// countCalls makes Drain wait for a POST that carries a tools/call until
-// its handler returns, that is, until the response has been written:
-// closing the sessions first would drop it.
-func (s *Server) countCalls(next http.Handler) http.Handler {
+// statelessEra is the first protocol revision without sessions (SEP-2575):
+// its clients send no initialize and no Mcp-Session-Id, and name the
+// version in every request. The SDK does not export the constant.
+const statelessEra = "2026-07-28"
+
+// The streamable HTTP headers the router reads.
+const (
+	sessionHeader  = "Mcp-Session-Id"
+	protocolHeader = "Mcp-Protocol-Version"
+)
+
+// streamable serves streamable HTTP at /mcp. By default it speaks both
+// protocol eras on the one endpoint: requests of the stateless era
+// (newEra) go to a stateless handler, everything else (initialize, the
+// requests of a session, its GET stream and DELETE) to a stateful one; the
+// go-sdk's stateful handler alone refuses 2026-07-28 clients, and its
+// stateless one gives 2025 clients no session to push list_changed to.
+// With o.Stateless every request goes to the stateless handler. Both
+// handlers serve the one *sdk.Server, so CloseSessions and the tool-list
+// notifications reach the sessions of both.
+//
+// The body of a POST is read once here: Drain waits for one that carries
+// a tools/call until its handler returns, that is, until the response has
+// been written (closing the sessions first would drop it), and the era of
+// a request without a session is read from it.
+func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Server) http.Handler {
+	opts := func(stateless bool) *sdk.StreamableHTTPOptions {
+		return &sdk.StreamableHTTPOptions{Stateless: stateless, MaxRequestBodyBytes: MaxBody, Logger: sdkLogger(s.log)}
+	}
+	stateless := sdk.NewStreamableHTTPHandler(getServer, opts(true))
+	var stateful http.Handler
+	if !o.Stateless {
+		stateful = sdk.NewStreamableHTTPHandler(getServer, opts(false))
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := &postBody{}
 		if r.Method == http.MethodPost && r.Body != nil {
-			body, err := io.ReadAll(r.Body) // capped by guard
-			var rest io.Reader = bytes.NewReader(body)
+			raw, err := io.ReadAll(r.Body) // capped by guard
+			var rest io.Reader = bytes.NewReader(raw)
 			if err != nil {
 				rest = io.MultiReader(rest, errReader{err}) // the SDK answers the error as before
+			} else {
+				body.raw = raw
 			}
 			r.Body = io.NopCloser(rest)
-			if err == nil && isWork(body) {
-				s.unanswered.Add(1)
-				defer s.unanswered.Add(-1)
-			}
 		}
-		next.ServeHTTP(w, r)
+		if body.isWork() {
+			s.unanswered.Add(1)
+			defer s.unanswered.Add(-1)
+		}
+		if stateful != nil && !newEra(r, body) {
+			stateful.ServeHTTP(w, r)
+			return
+		}
+		stateless.ServeHTTP(w, r)
 	})
+}
+
+// newEra reports whether r comes from a client of the stateless era. It
+// applies the test the SDK's stateful handler applies before it refuses a
+// request: an Mcp-Protocol-Version header of 2026-07-28 or later, or a
+// request whose _meta names a protocol version (sdk.MetaKeyProtocolVersion).
+// A request with an Mcp-Session-Id belongs to a session of the stateful
+// handler, whatever else it carries.
+func newEra(r *http.Request, body *postBody) bool {
+	if r.Header.Get(sessionHeader) != "" {
+		return false
+	}
+	if r.Header.Get(protocolHeader) >= statelessEra {
+		return true
+	}
+	for _, m := range body.messages() {
+		if m.Method != "" && m.metaVersion() != "" {
+			return true
+		}
+	}
+	return false
 }
 
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
-// isWork reports whether body is a JSON-RPC request that Drain waits for
-// (see isWorkMethod).
-func isWork(body []byte) bool {
-	if !bytes.Contains(body, []byte("tools/call")) && !bytes.Contains(body, []byte("prompts/get")) &&
-		!bytes.Contains(body, []byte("resources/read")) {
+// postBody is the body of a POST, read in full, with its JSON-RPC messages
+// decoded on first use. raw is nil when the body could not be read.
+type postBody struct {
+	raw     []byte
+	decoded bool
+	msgs    []rpcMessage
+}
+
+// rpcMessage is what the HTTP front reads of a JSON-RPC message.
+type rpcMessage struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// messages returns the body's messages: one, or those of a batch; none
+// when it is not JSON-RPC (the SDK then answers the error).
+func (b *postBody) messages() []rpcMessage {
+	if b.decoded {
+		return b.msgs
+	}
+	b.decoded = true
+	raw := bytes.TrimLeft(b.raw, " \t\r\n")
+	if len(raw) == 0 {
+		return nil
+	}
+	if raw[0] == '[' {
+		if json.Unmarshal(raw, &b.msgs) != nil {
+			b.msgs = nil
+		}
+		return b.msgs
+	}
+	var m rpcMessage
+	if json.Unmarshal(raw, &m) == nil {
+		b.msgs = []rpcMessage{m}
+	}
+	return b.msgs
+}
+
+// metaVersion returns the protocol version the message's _meta names, as
+// the SDK reads it; "" when there is none.
+func (m rpcMessage) metaVersion() string {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if len(m.Params) == 0 || json.Unmarshal(m.Params, &p) != nil {
+		return ""
+	}
+	var v string
+	_ = json.Unmarshal(p.Meta[sdk.MetaKeyProtocolVersion], &v)
+	return v
+}
+
+// isWork reports whether the body holds a JSON-RPC request that Drain
+// waits for (see isWorkMethod).
+func (b *postBody) isWork() bool {
+	if !bytes.Contains(b.raw, []byte("tools/call")) && !bytes.Contains(b.raw, []byte("prompts/get")) &&
+		!bytes.Contains(b.raw, []byte("resources/read")) {
 		return false
 	}
-	var m struct {
-		Method string `json:"method"`
+	for _, m := range b.messages() {
+		if isWorkMethod(m.Method) {
+			return true
+		}
 	}
-	return json.Unmarshal(body, &m) == nil && isWorkMethod(m.Method)
+	return false
 }
 
 // guard applies the Origin check, the bearer token and the body cap.
@@ -152,8 +262,11 @@ func LoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// CloseSessions ends every session. Call it before http.Server.Shutdown:
-// open streams otherwise hold Shutdown for its whole timeout.
+// CloseSessions ends every session: those of 2025-era clients, with their
+// GET streams, and the per-request sessions of the stateless handler, among
+// them every open subscriptions/listen stream of a 2026-07-28 client. Call
+// it before http.Server.Shutdown: open streams otherwise hold Shutdown for
+// its whole timeout.
 func (s *Server) CloseSessions() {
 	for ss := range s.sdk.Sessions() {
 		_ = ss.Close()

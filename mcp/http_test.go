@@ -403,8 +403,10 @@ func TestHTTPClients(t *testing.T) {
 		// pushes says whether list_changed reaches the client.
 		pushes map[string]bool
 	}{
+		// Both eras on one endpoint: 2026-07-28 clients stateless, with
+		// subscriptions/listen, 2025 clients in a session.
 		{"streamable", HTTPOptions{},
-			map[string]string{"": "2025-11-25", "2025-11-25": "2025-11-25"},
+			map[string]string{"": "2026-07-28", "2025-11-25": "2025-11-25"},
 			map[string]bool{"": true, "2025-11-25": true}},
 		{"stateless", HTTPOptions{Stateless: true},
 			map[string]string{"": "2026-07-28", "2025-11-25": "2025-11-25"},
@@ -485,5 +487,156 @@ func TestCloseSessions(t *testing.T) {
 	srv.CloseSessions()
 	if !eventually(2*time.Second, func() bool { return count() == 0 }) {
 		t.Errorf("%d sessions left after CloseSessions", count())
+	}
+}
+
+// newEraMeta is a _meta object of a 2026-07-28 request.
+const newEraMeta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
+
+func TestNewEra(t *testing.T) {
+	const toolsList = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	withMeta := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":` + newEraMeta + `}}`
+	tests := []struct {
+		name   string
+		header map[string]string
+		body   string
+		want   bool
+	}{
+		{"initialize", nil, initializeBody, false},
+		{"2025 header", map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, toolsList, false},
+		{"2026 header", map[string]string{"Mcp-Protocol-Version": "2026-07-28"}, toolsList, true},
+		{"2026 header on a notification", map[string]string{"Mcp-Protocol-Version": "2026-07-28"},
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`, true},
+		{"2026 header without a body", map[string]string{"Mcp-Protocol-Version": "2026-07-28"}, "", true},
+		{"later header", map[string]string{"Mcp-Protocol-Version": "2027-01-01"}, toolsList, true},
+		{"_meta version without a header", nil, withMeta, true},
+		{"_meta version in a batch", nil, `[` + toolsList + `,` + withMeta + `]`, true},
+		{"_meta key with an escaped slash", nil,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28"}}}`, true},
+		{"_meta without a version", nil, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"progressToken":1}}}`, false},
+		{"empty _meta version", nil,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":""}}}`, false},
+		{"_meta version not a string", nil,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728}}}`, false},
+		{"_meta not an object", nil, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":"2026-07-28"}}`, false},
+		{"params an array", nil, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":["2026-07-28"]}`, false},
+		{"a response", nil, `{"jsonrpc":"2.0","id":2,"result":{"_meta":` + newEraMeta + `}}`, false},
+		{"not JSON", nil, `{"jsonrpc":`, false},
+		{"session with a 2026 header and _meta", map[string]string{"Mcp-Session-Id": "abc", "Mcp-Protocol-Version": "2026-07-28"}, withMeta, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+			for k, v := range tt.header {
+				r.Header.Set(k, v)
+			}
+			if got := newEra(r, &postBody{raw: []byte(tt.body)}); got != tt.want {
+				t.Errorf("newEra = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStreamableEras sends raw requests of both eras to /mcp: by default a
+// 2025 initialize gets a session and a 2026-07-28 server/discover is
+// answered statelessly with 2026-07-28 among the versions; with Stateless
+// neither gets a session.
+func TestStreamableEras(t *testing.T) {
+	discover := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + newEraMeta + `}}`
+	newEra := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}
+	for _, tt := range []struct {
+		name string
+		o    HTTPOptions
+		// session says whether initialize opens a session.
+		session bool
+	}{
+		{"both eras", HTTPOptions{}, true},
+		{"stateless", HTTPOptions{Stateless: true}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, ts := httpFixture(t, tt.o)
+			code, h, body := rawRequest(t, http.MethodPost, ts.URL+"/mcp", initializeBody, nil)
+			if code != http.StatusOK || !strings.Contains(body, `"protocolVersion":"2025-11-25"`) {
+				t.Errorf("initialize = %d %q", code, body)
+			}
+			if got := h.Get("Mcp-Session-Id") != ""; got != tt.session {
+				t.Errorf("initialize opened a session: %v, want %v", got, tt.session)
+			}
+
+			code, h, body = rawRequest(t, http.MethodPost, ts.URL+"/mcp", discover, newEra)
+			if code != http.StatusOK || !strings.Contains(body, `"supportedVersions":["2026-07-28"`) {
+				t.Errorf("server/discover = %d %q, want 2026-07-28 first among the supported versions", code, body)
+			}
+			if id := h.Get("Mcp-Session-Id"); id != "" {
+				t.Errorf("server/discover opened session %q", id)
+			}
+			// A 2026-07-28 client has no GET stream: the stateless handler
+			// allows POST only.
+			code, h, _ = rawRequest(t, http.MethodGet, ts.URL+"/mcp", "",
+				map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Accept": "text/event-stream"})
+			if code != http.StatusMethodNotAllowed || h.Get("Allow") != "POST" {
+				t.Errorf("GET with a 2026-07-28 header = %d (Allow %q), want 405 (Allow POST)", code, h.Get("Allow"))
+			}
+			// Only the 2025 session, if any, is left.
+			want := 0
+			if tt.session {
+				want = 1
+			}
+			if !eventually(2*time.Second, func() bool { return sessionCount(srv) == want }) {
+				t.Errorf("%d server sessions, want %d", sessionCount(srv), want)
+			}
+		})
+	}
+}
+
+// sessionCount counts the server's sessions, the per-request sessions of
+// the stateless handler included.
+func sessionCount(srv *Server) int {
+	n := 0
+	for range srv.SDK().Sessions() {
+		n++
+	}
+	return n
+}
+
+// TestCloseSessionsEndsStreams opens the streams each era holds open by
+// default (a 2025-11-25 session's GET stream, a 2026-07-28 client's
+// subscriptions/listen) on a real http.Server: after CloseSessions,
+// Shutdown must return at once, not at its deadline.
+func TestCloseSessionsEndsStreams(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		o    HTTPOptions
+		pvs  []string
+	}{
+		{"both eras", HTTPOptions{}, []string{"", "2025-11-25"}},
+		{"stateless", HTTPOptions{Stateless: true}, []string{""}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			recs := makeRecords(t, t.TempDir(), skillSpec{provider: "claude", name: "pdf", desc: "PDF files"})
+			srv := New(snapOf(recs), Options{Logger: discard()})
+			ts := httptest.NewServer(srv.Handler(tt.o))
+			t.Cleanup(ts.Close)
+			ctx := testCtx(t, 20*time.Second)
+			for _, pv := range tt.pvs {
+				// A list-changed handler makes a 2026-07-28 client open
+				// subscriptions/listen; a 2025 client opens its GET stream.
+				c := sdk.NewClient(&sdk.Implementation{Name: "c", Version: "1"}, newChangeCounter().options())
+				cs := connectClient(t, c, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, pv)
+				if got := cs.InitializeResult().ProtocolVersion; got != wantNegotiated(pv) {
+					t.Fatalf("negotiated %q, want %q", got, wantNegotiated(pv))
+				}
+				onlyTool(t, ctx, cs)
+			}
+			if !eventually(5*time.Second, func() bool { return sessionCount(srv) == len(tt.pvs) }) {
+				t.Fatalf("%d server sessions, want one per client (the listen stream or the session)", sessionCount(srv))
+			}
+			srv.CloseSessions()
+			sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			if err := ts.Config.Shutdown(sctx); err != nil {
+				t.Errorf("Shutdown after CloseSessions: %v; an open stream held it", err)
+			}
+		})
 	}
 }

@@ -53,7 +53,8 @@ type Discovery interface {
 // ServeOptions configure Serve.
 type ServeOptions struct {
 	// Options configure the server. OnInitialized and OnRootsChanged
-	// default to switching Discovery to the client's first file root.
+	// default to switching Discovery to the client's first file root
+	// (useClientRoots; clients before protocol 2026-07-28 only).
 	Options
 	// Discovery provides the snapshots; required.
 	Discovery Discovery
@@ -91,7 +92,13 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	log := o.Logger
-	roots := func(ctx context.Context, ss *sdk.ServerSession) { useClientRoots(ctx, ss, o.Discovery.SetWorkspace) }
+	// The server asks clients for their roots under asking, which ends
+	// first on shutdown: closing a session waits for the requests the
+	// server sent on it, and a client slow to answer roots/list would hold
+	// the exit.
+	asking, stopAsking := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopAsking()
+	roots := func(_ context.Context, ss *sdk.ServerSession) { useClientRoots(asking, ss, o.Discovery.SetWorkspace) }
 	if o.OnInitialized == nil {
 		o.OnInitialized = roots
 	}
@@ -130,9 +137,9 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	// Transport.
 	switch o.Transport {
 	case "stdio":
-		addStdio(base, &g, srv, o.Stdio, log)
+		addStdio(base, &g, srv, o.Stdio, log, stopAsking)
 	case "http", "sse":
-		if err := addHTTP(&g, srv, o, log); err != nil {
+		if err := addHTTP(&g, srv, o, log, stopAsking); err != nil {
 			return err
 		}
 	default:
@@ -176,9 +183,10 @@ func Serve(ctx context.Context, o ServeOptions) error {
 }
 
 // addStdio adds the stdio transport's actor: it serves until the client
-// closes stdin, and on interrupt drains the calls in flight before it
-// closes the session.
-func addStdio(base context.Context, g *actors.Group, srv *Server, tr sdk.Transport, log *slog.Logger) {
+// closes stdin, and on interrupt stops asking the client for roots
+// (stopAsking) and drains the calls in flight before it closes the
+// session.
+func addStdio(base context.Context, g *actors.Group, srv *Server, tr sdk.Transport, log *slog.Logger, stopAsking func()) {
 	if tr == nil {
 		tr = &sdk.StdioTransport{}
 	}
@@ -208,6 +216,7 @@ func addStdio(base context.Context, g *actors.Group, srv *Server, tr sdk.Transpo
 		}
 		return err
 	}, func(error) {
+		stopAsking()
 		srv.Drain(drainTimeout)
 		cancel()
 		close(stopped)
@@ -215,7 +224,9 @@ func addStdio(base context.Context, g *actors.Group, srv *Server, tr sdk.Transpo
 }
 
 // addHTTP adds the HTTP listener actor for the http and sse transports.
-func addHTTP(g *actors.Group, srv *Server, o ServeOptions, log *slog.Logger) error {
+// On interrupt it stops accepting connections, stops asking clients for
+// roots (stopAsking), drains the calls in flight and closes every session.
+func addHTTP(g *actors.Group, srv *Server, o ServeOptions, log *slog.Logger, stopAsking func()) error {
 	addr := net.JoinHostPort(o.Host, strconv.Itoa(o.Port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -247,6 +258,7 @@ func addHTTP(g *actors.Group, srv *Server, o ServeOptions, log *slog.Logger) err
 		defer cancel()
 		done := make(chan struct{})
 		go func() { _ = hs.Shutdown(ctx); close(done) }() // stop accepting; wait for requests
+		stopAsking()
 		srv.Drain(drainTimeout)
 		// Open streams would hold Shutdown. Closing a session waits for its
 		// handlers, so a stuck one is bounded by the shutdown timeout.
@@ -282,9 +294,20 @@ func signalName(err error) string {
 	return "unknown"
 }
 
+// rootsTimeout bounds the wait for a client's answer to roots/list.
+var rootsTimeout = 5 * time.Second
+
 // useClientRoots asks the session for its roots, if the client has them,
 // and hands the first file root to setWorkspace. It is meant for the
-// server's initialized and roots-changed hooks, and returns at once.
+// server's initialized and roots-changed hooks, and returns at once. ctx
+// bounds the question (besides rootsTimeout): pass one that lives as long
+// as the server, not the hook's, which ends with the notification. The
+// rescan of a new workspace is not cut short by it.
+//
+// Sessions of protocol 2026-07-28 or later never switch the workspace: they
+// send no initialize, and the SDK refuses ListRoots on them at once (that
+// revision deprecates roots and lets no server send a request of its
+// own), so the workspace stays --workspace or the server's working folder.
 func useClientRoots(ctx context.Context, ss *sdk.ServerSession, setWorkspace func(context.Context, string)) {
 	p := ss.InitializeParams()
 	if p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil {
@@ -295,7 +318,7 @@ func useClientRoots(ctx context.Context, ss *sdk.ServerSession, setWorkspace fun
 		// new workspace is a cold scan that may take longer, and cutting
 		// it short would leave the old skills served.
 		base := context.WithoutCancel(ctx)
-		lctx, cancel := context.WithTimeout(base, 5*time.Second)
+		lctx, cancel := context.WithTimeout(ctx, rootsTimeout)
 		res, err := ss.ListRoots(lctx, nil)
 		cancel()
 		if err != nil || res == nil {

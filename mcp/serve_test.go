@@ -56,7 +56,7 @@ func rootsServer(t *testing.T, o Options) *rootsFixture {
 	f := &rootsFixture{tree: newTree(t)}
 	writeFile(t, f.userSkill("alpha"), skillMD("alpha", "Alpha skill"))
 	eng := newEngine(t, f.home, f.ws)
-	use := func(ctx context.Context, ss *sdk.ServerSession) { useClientRoots(ctx, ss, f.ref.SetWorkspace) }
+	use := func(_ context.Context, ss *sdk.ServerSession) { useClientRoots(t.Context(), ss, f.ref.SetWorkspace) }
 	o.OnInitialized, o.OnRootsChanged = use, use
 	f.srv = New(nil, o)
 	f.ref = refresherFor(f.srv, eng, live.Options{Build: func(ws string) (*engine.Engine, error) {
@@ -145,9 +145,9 @@ func TestUseClientRoots(t *testing.T) {
 func TestUseClientRootsNoInitialize(t *testing.T) {
 	f := rootsServer(t, Options{})
 	var calls atomic.Int32
-	srv := New(f.srv.Snapshot(), Options{OnInitialized: func(ctx context.Context, ss *sdk.ServerSession) {
+	srv := New(f.srv.Snapshot(), Options{OnInitialized: func(_ context.Context, ss *sdk.ServerSession) {
 		calls.Add(1)
-		useClientRoots(ctx, ss, f.ref.SetWorkspace)
+		useClientRoots(t.Context(), ss, f.ref.SetWorkspace)
 	}})
 	other := t.TempDir()
 	c := sdk.NewClient(&sdk.Implementation{Name: "c", Version: "1"}, nil)
@@ -321,5 +321,79 @@ func TestServeContext(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve did not return after ctx ended")
+	}
+}
+
+// TestServeShutdownWhileAskingRoots connects a 2025-11-25 client that
+// never answers roots/list, then ends Serve: closing a session waits for
+// the requests the server sent on it, so the question must end with the
+// server instead of holding the exit until the bound on the transport's
+// shutdown (which logs a warning) or the roots timeout.
+func TestServeShutdownWhileAskingRoots(t *testing.T) {
+	orig := rootsTimeout
+	rootsTimeout = time.Hour
+	t.Cleanup(func() { rootsTimeout = orig })
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			tr := newTree(t)
+			writeFile(t, tr.userSkill("alpha"), skillMD("alpha", "Alpha skill"))
+			logs := &syncBuffer{}
+			ref := live.New(newEngine(t, tr.home, tr.ws), live.Options{Logger: discard()})
+			st, ct := sdk.NewInMemoryTransports()
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				done <- Serve(ctx, ServeOptions{Options: Options{Logger: slog.New(slog.NewTextHandler(logs, nil))},
+					Discovery: ref, Transport: transport, Host: "127.0.0.1", Stdio: st})
+			}()
+			var clientTr sdk.Transport = ct
+			if transport == "http" {
+				var url string
+				if !eventually(5*time.Second, func() bool {
+					_, rest, ok := strings.Cut(logs.String(), "msg=listening url=")
+					url, _, _ = strings.Cut(rest, "\n")
+					return ok
+				}) {
+					t.Fatalf("no listening line:\n%s", logs)
+				}
+				clientTr = &sdk.StreamableClientTransport{Endpoint: url}
+			}
+			// The client takes the roots/list request and never answers.
+			asked := make(chan struct{}, 1)
+			c := sdk.NewClient(&sdk.Implementation{Name: "silent-roots", Version: "1"}, nil)
+			c.AddRoots(&sdk.Root{URI: fileURI(t.TempDir())})
+			c.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+				return func(hctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+					if method == "roots/list" {
+						asked <- struct{}{}
+						<-t.Context().Done()
+						return nil, t.Context().Err()
+					}
+					return next(hctx, method, req)
+				}
+			})
+			cs := connectClient(t, c, clientTr, "2025-11-25")
+			listAndCallAny(t, testCtx(t, 10*time.Second), cs)
+			select {
+			case <-asked:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the server never asked for roots")
+			}
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Serve = %v, want nil", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("Serve did not return")
+			}
+			for _, warning := range []string{"did not finish", "did not close in time"} {
+				if strings.Contains(logs.String(), warning) {
+					t.Errorf("the unanswered roots/list held the shutdown:\n%s", logs)
+				}
+			}
+		})
 	}
 }

@@ -323,7 +323,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 		Title:       toolTitle(ToolName),
 		Description: desc,
 		InputSchema: inputSchema,
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: toolAnnotations(ToolName),
 	}, s.callSkill)
 	s.readyOnce.Do(func() { close(s.ready) })
 	return true

@@ -148,7 +148,7 @@ func sourcesTool() *sdk.Tool {
 			},
 			"additionalProperties": false,
 		},
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: toolAnnotations(ToolSources),
 	}
 }
 

@@ -40,3 +40,50 @@ func TestToolListIsServed(t *testing.T) {
 		t.Errorf("served tools %q, the list has %q", got, want)
 	}
 }
+
+// TestToolAnnotations checks the behaviour hints every tool is listed
+// with: all read-only and closed-world; all idempotent but ask, whose
+// every call samples the client's model again.
+func TestToolAnnotations(t *testing.T) {
+	want := map[string]struct{ readOnly, idempotent bool }{
+		toollist.Skill:        {true, true},
+		toollist.SkillsList:   {true, true},
+		toollist.SkillsSearch: {true, true},
+		toollist.Sources:      {true, true},
+		toollist.Ask:          {true, false},
+	}
+	srv := New(snapOf(toolSkills(t)), Options{Logger: discard(), Tools: toollist.OptIn()})
+	for _, pv := range protocolVersions {
+		t.Run(pvName(pv), func(t *testing.T) {
+			ctx := testCtx(t, 10*time.Second)
+			served := listToolsByName(t, ctx, connect(t, srv, pv, nil))
+			if len(served) != len(want) {
+				t.Errorf("%d tools served, want %d", len(served), len(want))
+			}
+			for name, w := range want {
+				tool, ok := served[name]
+				if !ok {
+					t.Errorf("tool %s is not served", name)
+					continue
+				}
+				a := tool.Annotations
+				if a == nil {
+					t.Errorf("tool %s has no annotations", name)
+					continue
+				}
+				if a.ReadOnlyHint != w.readOnly || a.IdempotentHint != w.idempotent {
+					t.Errorf("tool %s: readOnlyHint %v idempotentHint %v, want %v %v", name, a.ReadOnlyHint, a.IdempotentHint, w.readOnly, w.idempotent)
+				}
+				if a.OpenWorldHint == nil || *a.OpenWorldHint {
+					t.Errorf("tool %s: openWorldHint %v, want false", name, a.OpenWorldHint)
+				}
+				if a.DestructiveHint != nil && *a.DestructiveHint {
+					t.Errorf("tool %s is marked destructive", name)
+				}
+				if tool.Title == "" {
+					t.Errorf("tool %s has no title", name)
+				}
+			}
+		})
+	}
+}

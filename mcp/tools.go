@@ -42,6 +42,14 @@ func toolTitle(name string) string {
 	return t.Title
 }
 
+// toolAnnotations returns the behaviour hints the tool list gives the tool
+// name. No tool reaches past this machine and the client, so none is
+// open-world.
+func toolAnnotations(name string) *sdk.ToolAnnotations {
+	t, _ := tools.Lookup(name)
+	return &sdk.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: ptr(false)}
+}
+
 // optInTools registers each opt-in tool of the tool list when
 // Options.Tools names it; nil for skills_search, which syncSearch
 // registers whenever it is wanted. Every opt-in tool of the list has an
@@ -241,7 +249,7 @@ func listTool() *sdk.Tool {
 			},
 			"additionalProperties": false,
 		},
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: toolAnnotations(ToolSkillsList),
 	}
 }
 
@@ -283,7 +291,7 @@ func searchTool() *sdk.Tool {
 			},
 			"additionalProperties": false,
 		},
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: toolAnnotations(ToolSkillsSearch),
 	}
 }
 

@@ -35,8 +35,12 @@ the settings and plugin files, so enabling a plugin in settings.json counts) and
 at every --refresh-interval (rescan); clients are told with
 notifications/tools/list_changed.
 
-Transports: stdio (default); http, streamable HTTP at /mcp; sse, GET /mcp
-opens a stream and POST /messages?sessionId=<id> delivers messages. HTTP binds
+Transports: stdio (default); http, streamable HTTP at /mcp, where clients of
+protocol 2026-07-28 are served without a session and older clients get one
+(--stateless: no client gets one, so older clients miss list_changed); sse,
+GET /mcp opens a stream and POST /messages?sessionId=<id> delivers messages.
+The workspace is an older client's first MCP root, else --workspace, else the
+current folder. HTTP binds
 to 127.0.0.1 by default, rejects non-loopback browser origins, and requires
 "Authorization: Bearer <token>" when --auth-token or CCSKI_AUTH_TOKEN is set.`,
 		Args: cobra.NoArgs,

@@ -25,6 +25,12 @@ type Tool struct {
 	// OptIn tools are served only when mcp.tools (or --tools) names them;
 	// the others always are.
 	OptIn bool
+	// ReadOnly and Idempotent are the tool's behaviour hints for clients
+	// (MCP annotations readOnlyHint and idempotentHint). A read-only tool
+	// changes nothing on the machine; an idempotent one, called again with
+	// the same arguments, has no further effect and answers the same while
+	// the skills do not change.
+	ReadOnly, Idempotent bool
 }
 
 // The tool names.
@@ -36,13 +42,21 @@ const (
 	Ask          = "ask"
 )
 
+// list is the tool list. Every tool reads skills and changes nothing; ask
+// alone is not idempotent: each call puts the question to the client's
+// model again (MCP sampling), and the answer may differ.
 var list = []Tool{
-	{Name: Skill, Title: "Load a skill", Doc: "load a skill by name; its description lists the skills"},
-	{Name: SkillsList, Title: "List skills", Doc: "list the skills with their metadata", OptIn: true},
+	{Name: Skill, Title: "Load a skill", Doc: "load a skill by name; its description lists the skills",
+		ReadOnly: true, Idempotent: true},
+	{Name: SkillsList, Title: "List skills", Doc: "list the skills with their metadata", OptIn: true,
+		ReadOnly: true, Idempotent: true},
 	{Name: SkillsSearch, Title: "Search skills",
-		Doc: "search every skill; also served while the skill tool's list is cut", OptIn: true},
-	{Name: Sources, Title: "Skill sources", Doc: "where skills come from and why copies are hidden", OptIn: true},
-	{Name: Ask, Title: "Ask about skills", Doc: "answer a question from the skills of named sources", OptIn: true},
+		Doc: "search every skill; also served while the skill tool's list is cut", OptIn: true,
+		ReadOnly: true, Idempotent: true},
+	{Name: Sources, Title: "Skill sources", Doc: "where skills come from and why copies are hidden", OptIn: true,
+		ReadOnly: true, Idempotent: true},
+	{Name: Ask, Title: "Ask about skills", Doc: "answer a question from the skills of named sources", OptIn: true,
+		ReadOnly: true},
 }
 
 // All returns every tool, in the order the documentation lists them.
