@@ -274,8 +274,9 @@ func TestResourcesOverStdio(t *testing.T) {
 				t.Errorf("%d resources, %d skills", len(listed), len(skills))
 			}
 			for _, s := range skills {
-				uri := "skill://" + escapeID(s.ID) + "/SKILL.md"
-				if r := listed[uri]; r == nil || r.Name != s.ID || r.MIMEType != "text/markdown" {
+				uri := s.URI // what ccski list --json says agents get
+				short := s.Name[strings.LastIndexByte(s.Name, ':')+1:]
+				if r := listed[uri]; r == nil || r.Name != short || r.Title != s.ID || r.MIMEType != "text/markdown" {
 					t.Errorf("%s: listed as %+v", uri, r)
 					continue
 				}
@@ -288,8 +289,13 @@ func TestResourcesOverStdio(t *testing.T) {
 				if len(res.Contents) != 1 || res.Contents[0].Text != string(want) {
 					t.Errorf("%s does not read as %s", uri, s.File)
 				}
+				// The URI of earlier releases still reads, for one release.
+				legacy := "skill://" + escapeID(s.ID) + "/SKILL.md"
+				if old, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: legacy}); err != nil || old.Contents[0].Text != string(want) {
+					t.Errorf("legacy %s: %v", legacy, err)
+				}
 			}
-			base := "skill://claude~3Acommit-helper/"
+			base := "skill://claude/commit-helper/"
 			dir := filepath.Join(m.Home, ".claude", "skills", "commit-helper")
 			for rel, mime := range map[string]string{"references/conventional.md": "text/markdown", "assets/template.txt": "text/plain",
 				"scripts/staged.sh": "text/x-shellscript"} {

@@ -101,7 +101,7 @@ func TestFIFOSkillFilesRefused(t *testing.T) {
 				return "", err
 			})
 			refused("resources/read", filepath.Join(recs[0].Dir, "fifo.txt"), pipeErr, func(ctx context.Context) (string, error) {
-				_, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: SkillURI(recs[0].ID, "fifo.txt")})
+				_, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: skillFileURI(recs[0], "fifo.txt")})
 				return "", err
 			})
 			// ask skips a file it cannot read; with nothing else to send

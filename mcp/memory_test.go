@@ -52,7 +52,7 @@ func TestReadsAreWork(t *testing.T) {
 	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "claude", name: "pdf", desc: "Read PDFs."})
 	s := New(snapOf(recs), Options{Version: "test"})
 	cs := connect(t, s, "2025-11-25", nil)
-	uri := SkillURI(recs[0].ID, "SKILL.md")
+	uri := recs[0].SkillURI()
 	s.dirty.Store(false)
 	if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri}); err != nil {
 		t.Fatalf("read before drain: %v", err)

@@ -146,6 +146,7 @@ func promptOf(name string, r *pipeline.Record) *sdk.Prompt {
 		Description: r.Description,
 		Arguments:   []*sdk.PromptArgument{{Name: PromptArgument, Description: hint}},
 		Meta:        meta,
+		Icons:       iconsOf(r),
 	}
 }
 

@@ -1,29 +1,28 @@
 package mcp
 
-// Skill files as MCP resources. Every visible skill's SKILL.md is listed as
-// skill://<id>/SKILL.md, and the template skill://{id}/{+path} reads any
-// file inside a skill's folder. Reads never leave the folder: ".." and
-// absolute paths are refused, and so is a path whose real location, symlinks
-// resolved, is outside the folder's real location; the file is then opened
-// through an os.Root on that folder, so a symlink swapped in between cannot
-// lead out either.
+// Skill files as MCP resources, addressed as the MCP Skills Extension
+// (SEP-2640) says: skill://<skill path>/<file>, where the skill path is the
+// provider, the plugin or location when needed, and the skill's name
+// (skill://codex/pdf/SKILL.md, skill://claude/plugins/document-skills/docx/
+// SKILL.md; see pipeline/skillpath.go). Every visible skill's SKILL.md is
+// listed, and the template skill://{provider}/{+path} reads any file inside
+// a skill's folder. Reads never leave the folder: ".." and absolute paths
+// are refused, and so is a path whose real location, symlinks resolved, is
+// outside the folder's real location; the file is then opened through an
+// os.Root on that folder, so a symlink swapped in between cannot lead out
+// either.
 //
-// The <id> in a URI is the skill id with every byte other than a letter, a
-// digit, '-', '.' or '_' written as '~' and two hex digits: codex:pdf is
-// skill://codex~3Apdf/SKILL.md and claude:@tools:lint is
-// skill://claude~3A~40tools~3Alint/SKILL.md. Percent-encoding would be the
-// usual choice, but URIs with a percent-encoded ASCII byte in the authority
-// do not parse in Go's net/url (and so cannot be registered with the
-// go-sdk), and a bare ':' or '@' there is read as a port or user name.
-// Reads also accept any name the skill tool accepts (skill://pdf/SKILL.md
-// when only one skill is called pdf) and percent-encoded ids.
+// The URIs of earlier releases still read, for one release: the skill id
+// with every byte other than a letter, a digit, '-', '.' or '_' written as
+// '~' and two hex digits (skill://codex~3Apdf/SKILL.md), or any name the
+// skill tool accepts (skill://pdf/SKILL.md when only one skill is called
+// pdf).
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"mime"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -34,22 +33,25 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/manifest"
 	"github.com/ccski/ccski/pipeline"
 )
 
 // ResourceScheme starts every skill resource URI.
-const ResourceScheme = "skill://"
+const ResourceScheme = pipeline.SkillScheme
 
-// ResourceTemplate is the URI template of the files inside skill folders.
-// {id} is an escaped skill id (see SkillURI); {+path} is a path relative to
-// the skill's folder, '/' separated.
-const ResourceTemplate = "skill://{id}/{+path}"
+// ResourceTemplate is the URI template of the files inside skill folders:
+// {provider} is the first segment of a skill path, {+path} the rest of the
+// skill path and the file's path in the skill's folder, '/' separated.
+const ResourceTemplate = "skill://{provider}/{+path}"
 
-// MaxResourceBytes is the largest file a resource read returns: 1 MiB.
-const MaxResourceBytes = 1 << 20
+// MaxResourceBytes is the largest file a resource read returns: 8 MiB,
+// the largest file a skills/list manifest holds (base64 of it still fits
+// in a 16 MiB stdio line).
+const MaxResourceBytes = manifest.MaxFileBytes
 
 // skillFile is the file name every skill resource lists.
-const skillFile = "SKILL.md"
+const skillFile = pipeline.SkillFile
 
 // resourceRegistry is the set of SKILL.md resources registered with the
 // SDK, by URI, with a signature of what resources/list shows.
@@ -64,10 +66,10 @@ func (s *Server) initResources() {
 	s.sdk.AddResourceTemplate(&sdk.ResourceTemplate{
 		Name:  "skill-file",
 		Title: "A file in a skill's folder",
-		Description: "Any file inside a skill's folder (SKILL.md, references/, scripts/, assets/, ...), with its MIME type. " +
-			"{id} is the skill id as it appears in the listed skill://<id>/SKILL.md URIs: letters, digits, '-', '.' and '_' as they are, " +
-			"any other byte as '~' and two hex digits (codex:pdf is codex~3Apdf). {path} is relative to the skill's folder, " +
-			fmt.Sprintf("e.g. references/guide.md. Files over %d KiB, paths with '..', and symlinks that lead out of the folder are refused.", MaxResourceBytes>>10),
+		Description: "Any file inside a skill's folder (SKILL.md, references/, scripts/, assets/, ...), with its MIME type: " +
+			"the skill's URI as skills/list or resources/list gives it, with SKILL.md replaced by the file's path in the folder " +
+			"(skill://codex/pdf/SKILL.md -> skill://codex/pdf/references/guide.md). " +
+			fmt.Sprintf("Files over %d MiB, paths with '..', and symlinks that lead out of the folder are refused.", MaxResourceBytes>>20),
 		URITemplate: ResourceTemplate,
 	}, s.readResource)
 }
@@ -82,7 +84,10 @@ func (s *Server) syncResources(snap *pipeline.Snapshot) bool {
 	next := make(map[string]string, len(skills))
 	var add []*sdk.Resource
 	for _, r := range skills {
-		uri := SkillURI(r.ID, skillFile)
+		uri := r.SkillURI()
+		if uri == "" {
+			continue
+		}
 		sig := r.Name + "\x00" + r.Description // what the listing shows besides the URI
 		next[uri] = sig
 		if old, ok := reg.registered[uri]; !ok || old != sig {
@@ -106,20 +111,23 @@ func (s *Server) syncResources(snap *pipeline.Snapshot) bool {
 	return len(add) > 0 || len(stale) > 0
 }
 
-// resourceOf is the resources/list entry of a skill's SKILL.md.
+// resourceOf is the resources/list entry of a skill's SKILL.md: named by
+// the skill's name, as SEP-2640 asks, and titled with its id.
 func resourceOf(uri string, r *pipeline.Record) *sdk.Resource {
 	return &sdk.Resource{
 		URI:         uri,
-		Name:        r.ID,
-		Title:       r.Name,
+		Name:        r.ShortName(),
+		Title:       r.ID,
+		Icons:       iconsOf(r),
 		Description: r.Description,
 		MIMEType:    "text/markdown",
 	}
 }
 
-// SkillURI is the resource URI of the file rel ('/' separated, relative
-// to the skill's folder) of the skill with this id.
-func SkillURI(id, rel string) string {
+// LegacySkillURI is the resource URI earlier releases gave the file rel
+// ('/' separated, relative to the skill's folder) of the skill with this
+// id; such URIs still read, for one release.
+func LegacySkillURI(id, rel string) string {
 	segs := strings.Split(rel, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
@@ -177,8 +185,27 @@ func unhex(c byte) byte {
 	return c - 'A' + 10
 }
 
-// splitSkillURI splits a skill resource URI into the skill name and the
-// file path, both unescaped; a query or fragment is dropped.
+// resolveURI finds the skill a skill:// URI addresses and the path of the
+// file in its folder ('/' separated, "" for the folder itself): a SEP-2640
+// URI, else one of the URIs earlier releases gave. A skill the user's
+// filters hide is an error that says so.
+func resolveURI(snap *pipeline.Snapshot, uri string) (*pipeline.Record, string, error) {
+	r, rel, ok, err := snap.LoadURI(uri)
+	if ok {
+		return r, rel, err
+	}
+	name, rel, err := splitSkillURI(uri)
+	if err != nil {
+		return nil, "", err
+	}
+	if r, err = snap.Load(name, pipeline.TypeSkill); err != nil {
+		return nil, "", err
+	}
+	return r, rel, nil
+}
+
+// splitSkillURI splits a legacy skill resource URI into the skill name and
+// the file path, both unescaped; a query or fragment is dropped.
 func splitSkillURI(uri string) (name, rel string, err error) {
 	rest, ok := strings.CutPrefix(uri, ResourceScheme)
 	if !ok {
@@ -209,13 +236,15 @@ var errOutside = errors.New("the path leads outside the skill's folder")
 func (s *Server) readResource(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
 	snap := s.snap.Load()
-	name, rel, err := splitSkillURI(uri)
-	if err != nil {
-		return nil, invalidParams(fmt.Sprintf("%s: %v", uri, err))
-	}
-	r, err := snap.Load(name, pipeline.TypeSkill) // as the skill tool finds it
-	if err != nil {
+	r, rel, err := resolveURI(snap, uri)
+	var notFound *pipeline.NotFoundError
+	switch {
+	case errors.As(err, &notFound):
 		return nil, sdk.ResourceNotFoundError(uri)
+	case err != nil:
+		return nil, invalidParams(fmt.Sprintf("%s: %v", uri, err))
+	case rel == "":
+		return nil, invalidParams(fmt.Sprintf("%s is a skill's folder: read a file in it (%s/SKILL.md), or list it with resources/directory/read", uri, strings.TrimSuffix(uri, "/")))
 	}
 	if rel == skillFile {
 		rel = filepath.Base(r.File) // a disabled skill's file is .SKILL.md
@@ -238,9 +267,14 @@ func (s *Server) readResource(_ context.Context, req *sdk.ReadResourceRequest) (
 	}
 	mt := mimeType(rel, data)
 	c := &sdk.ResourceContents{URI: uri, MIMEType: mt}
-	if textual(mt) && utf8.Valid(data) {
+	switch {
+	case len(data) == 0:
+		// An empty text would be left out of the JSON, and contents with
+		// neither text nor blob are invalid: send an empty blob.
+		c.Blob = []byte{}
+	case textual(mt) && utf8.Valid(data):
 		c.Text = string(data)
-	} else {
+	default:
 		c.Blob = data
 	}
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{c}}, nil
@@ -260,39 +294,9 @@ func readInSkill(r *pipeline.Record, rel string) ([]byte, error) {
 	if rel == "" {
 		return nil, fmt.Errorf("no file named: %w", fs.ErrNotExist)
 	}
-	if strings.ContainsRune(rel, 0) {
-		return nil, errors.New("the path holds a NUL byte")
-	}
-	if strings.HasPrefix(rel, "/") || filepath.IsAbs(rel) {
-		return nil, errOutside
-	}
-	for _, seg := range strings.Split(rel, "/") {
-		if seg == ".." {
-			return nil, errOutside
-		}
-	}
-	local := filepath.FromSlash(rel)
-	if !filepath.IsLocal(local) {
-		return nil, errOutside
-	}
-	dir := r.RealDir
-	if dir == "" {
-		dir = r.Dir
-	}
-	realDir, err := filepath.EvalSymlinks(dir)
+	realDir, inside, err := locate(r, rel)
 	if err != nil {
-		return nil, fmt.Errorf("skill folder: %w", fs.ErrNotExist)
-	}
-	real, err := filepath.EvalSymlinks(filepath.Join(realDir, local))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, unwrapPath(err)
-	}
-	inside, err := filepath.Rel(realDir, real)
-	if err != nil || !filepath.IsLocal(inside) {
-		return nil, errOutside
+		return nil, err
 	}
 	root, err := os.OpenRoot(realDir)
 	if err != nil {
@@ -321,6 +325,51 @@ func readInSkill(r *pipeline.Record, rel string) ([]byte, error) {
 	return nil, errOutside // os.Root refuses a path that escapes
 }
 
+// locate checks the path rel ('/' separated, "" for the folder itself)
+// inside r's folder and returns the folder's real path and rel's real
+// path relative to it, symlinks resolved. It returns an error wrapping
+// fs.ErrNotExist when there is no such path, and errOutside when the path
+// leads out of the folder.
+func locate(r *pipeline.Record, rel string) (realDir, inside string, err error) {
+	if strings.ContainsRune(rel, 0) {
+		return "", "", errors.New("the path holds a NUL byte")
+	}
+	if strings.HasPrefix(rel, "/") || filepath.IsAbs(rel) {
+		return "", "", errOutside
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == ".." {
+			return "", "", errOutside
+		}
+		if manifest.Skip(seg) {
+			return "", "", fmt.Errorf("%s is not served: %w", seg, fs.ErrNotExist) // not in any manifest
+		}
+	}
+	local := filepath.FromSlash(rel)
+	if rel == "" {
+		local = "."
+	}
+	if !filepath.IsLocal(local) {
+		return "", "", errOutside
+	}
+	realDir, err = filepath.EvalSymlinks(skillFolder(r))
+	if err != nil {
+		return "", "", fmt.Errorf("skill folder: %w", fs.ErrNotExist)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(realDir, local))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", "", err
+		}
+		return "", "", unwrapPath(err)
+	}
+	inside, err = filepath.Rel(realDir, real)
+	if err != nil || !filepath.IsLocal(inside) {
+		return "", "", errOutside
+	}
+	return realDir, inside, nil
+}
+
 // mimeTypes maps the extensions skills commonly bundle to a MIME type, so
 // that the answer does not depend on the machine's mime.types.
 var mimeTypes = map[string]string{
@@ -342,24 +391,17 @@ var mimeTypes = map[string]string{
 	".wasm": "application/wasm", ".mp3": "audio/mpeg", ".wav": "audio/wav", ".mp4": "video/mp4",
 }
 
-// mimeType names the type of a file by its extension; a file with an
-// unknown extension is text/plain when it is UTF-8 text without NUL bytes,
-// else application/octet-stream.
+// mimeType names the type of a file by its extension (mimeByName); a
+// file whose extension says nothing is text/plain when it is UTF-8 text
+// without NUL bytes, else application/octet-stream.
 func mimeType(rel string, data []byte) string {
-	ext := strings.ToLower(filepath.Ext(rel))
-	if t, ok := mimeTypes[ext]; ok {
+	if t := mimeByName(rel); t != octetStream {
 		return t
-	}
-	if ext != "" {
-		if t := mime.TypeByExtension(ext); t != "" {
-			t, _, _ = strings.Cut(t, ";")
-			return t
-		}
 	}
 	if utf8.Valid(data) && !strings.ContainsRune(string(data), 0) {
 		return "text/plain"
 	}
-	return "application/octet-stream"
+	return octetStream
 }
 
 // textual reports whether a MIME type is text, to be returned as text

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,13 +116,13 @@ func TestResourcesList(t *testing.T) {
 				t.Errorf("%d resources listed, want %d: %v", len(listed), len(recs), keysOf(listed))
 			}
 			for _, r := range recs {
-				uri := SkillURI(r.ID, "SKILL.md")
+				uri := r.SkillURI()
 				res := listed[uri]
 				if res == nil {
 					t.Errorf("%s not listed", uri)
 					continue
 				}
-				if res.Name != r.ID || res.Title != r.Name || res.Description != r.Description || res.MIMEType != "text/markdown" {
+				if res.Name != r.ShortName() || res.Title != r.ID || res.Description != r.Description || res.MIMEType != "text/markdown" {
 					t.Errorf("%s listed as %+v", uri, res)
 				}
 				// The listed URI reads the file exactly as on disk.
@@ -164,8 +165,12 @@ func TestResourceRead(t *testing.T) {
 				{rel: "assets/notes", mime: "text/plain", text: "plain words\n"},
 				{rel: "assets/has space & more.txt", mime: "text/plain", text: "spaced\n"},
 			} {
-				uri := SkillURI(lint.ID, tc.rel)
+				uri := skillFileURI(lint, tc.rel)
 				c := readOne(t, ctx, cs, uri)
+				// The URIs of earlier releases read the same bytes.
+				if old := readOne(t, ctx, cs, LegacySkillURI(lint.ID, tc.rel)); old.Text != c.Text || !bytes.Equal(old.Blob, c.Blob) {
+					t.Errorf("%s: the legacy URI reads %q, the new one %q", tc.rel, old.Text, c.Text)
+				}
 				if c.MIMEType != tc.mime {
 					t.Errorf("%s: MIME type %q, want %q", tc.rel, c.MIMEType, tc.mime)
 				}
@@ -178,10 +183,10 @@ func TestResourceRead(t *testing.T) {
 				}
 			}
 			// '#' and '@' in the id, and the file of that exact copy.
-			if c := readOne(t, ctx, cs, SkillURI(recs[2].ID, "references/x.md")); c.Text != "second copy's file\n" {
+			if c := readOne(t, ctx, cs, skillFileURI(recs[2], "references/x.md")); c.Text != "second copy's file\n" {
 				t.Errorf("file of %s: %q", recs[2].ID, c.Text)
 			}
-			readErr(t, ctx, cs, SkillURI(recs[1].ID, "references/x.md")) // the other copy has none
+			readErr(t, ctx, cs, skillFileURI(recs[1], "references/x.md")) // the other copy has none
 			// Reads accept what the skill tool accepts, and percent-encoding.
 			if c := readOne(t, ctx, cs, "skill://plain/SKILL.md"); !strings.Contains(c.Text, "name: plain") {
 				t.Errorf("short name read %q", c.Text)
@@ -189,18 +194,23 @@ func TestResourceRead(t *testing.T) {
 			if c := readOne(t, ctx, cs, "skill://claude%3A%40tools%3Alint/references/guide.md"); !strings.HasPrefix(c.Text, "# Guide") {
 				t.Errorf("percent-encoded id read %q", c.Text)
 			}
-			if c := readOne(t, ctx, cs, SkillURI(lint.ID, "references/guide.md")+"?x=1#frag"); !strings.HasPrefix(c.Text, "# Guide") {
+			if c := readOne(t, ctx, cs, skillFileURI(lint, "references/guide.md")+"?x=1#frag"); !strings.HasPrefix(c.Text, "# Guide") {
 				t.Errorf("query and fragment not ignored: %q", c.Text)
 			}
 			// Missing files and skills are "not found".
-			for _, uri := range []string{SkillURI(lint.ID, "references/none.md"), SkillURI("codex:nope", "SKILL.md"),
-				"skill://dup/SKILL.md" /* ambiguous */, "other://x/y"} {
+			for _, uri := range []string{skillFileURI(lint, "references/none.md"), LegacySkillURI("codex:nope", "SKILL.md"), "skill://codex/nope/SKILL.md",
+				"other://x/y"} {
 				if msg := readErr(t, ctx, cs, uri); !strings.Contains(strings.ToLower(msg), "not found") {
 					t.Errorf("%s: %q, want not found", uri, msg)
 				}
 			}
-			if msg := readErr(t, ctx, cs, SkillURI(lint.ID, "references")); !strings.Contains(msg, "folder") {
-				t.Errorf("reading a folder: %q", msg)
+			if msg := readErr(t, ctx, cs, "skill://dup/SKILL.md"); !strings.Contains(msg, "ambiguous") || !strings.Contains(msg, "codex@user:dup#2") {
+				t.Errorf("an ambiguous legacy name: %q, want the ids it matches", msg)
+			}
+			for _, uri := range []string{skillFileURI(lint, "references"), "skill://" + lint.SkillPath} {
+				if msg := readErr(t, ctx, cs, uri); !strings.Contains(msg, "folder") {
+					t.Errorf("reading the folder %s: %q", uri, msg)
+				}
 			}
 		})
 	}
@@ -246,33 +256,38 @@ func TestResourceConfinement(t *testing.T) {
 		t.Run(pvName(pv), func(t *testing.T) {
 			ctx := testCtx(t, 10*time.Second)
 			cs := connect(t, srv, pv, nil)
-			uri := func(rel string) string { return ResourceScheme + EscapeID(boxed.ID) + "/" + rel }
-			for _, rel := range []string{
-				"../neighbour-b/SKILL.md", "references/../../neighbour-b/SKILL.md", "%2E%2E/neighbour-b/SKILL.md",
-				"..%2Fneighbour-b%2FSKILL.md", "/" + strings.TrimPrefix(outside, "/"), "%2F" + strings.TrimPrefix(outside, "/"),
-				"leak.txt", "up/secret.txt", "sibling/SKILL.md",
+			// The new URIs and those of earlier releases are confined alike.
+			for _, uri := range []func(string) string{
+				func(rel string) string { return ResourceScheme + boxed.SkillPath + "/" + rel },
+				func(rel string) string { return ResourceScheme + EscapeID(boxed.ID) + "/" + rel },
 			} {
-				msg := readErr(t, ctx, cs, uri(rel))
-				if !strings.Contains(msg, "outside the skill's folder") {
-					t.Errorf("%s: %q, want a refusal that names the folder", rel, msg)
+				for _, rel := range []string{
+					"../neighbour-b/SKILL.md", "references/../../neighbour-b/SKILL.md", "%2E%2E/neighbour-b/SKILL.md",
+					"..%2Fneighbour-b%2FSKILL.md", "/" + strings.TrimPrefix(outside, "/"), "%2F" + strings.TrimPrefix(outside, "/"),
+					"leak.txt", "up/secret.txt", "sibling/SKILL.md",
+				} {
+					msg := readErr(t, ctx, cs, uri(rel))
+					if !strings.Contains(msg, "outside the skill's folder") {
+						t.Errorf("%s: %q, want a refusal that names the folder", rel, msg)
+					}
+					if strings.Contains(msg, "secret") && !strings.Contains(rel, "secret") {
+						t.Errorf("%s: the error leaks the target: %q", rel, msg)
+					}
 				}
-				if strings.Contains(msg, "secret") && !strings.Contains(rel, "secret") {
-					t.Errorf("%s: the error leaks the target: %q", rel, msg)
+				if c := readOne(t, ctx, cs, uri("alias.md")); c.Text != "inside\n" {
+					t.Errorf("a symlink that stays inside read %q", c.Text)
+				}
+				if c := readOne(t, ctx, cs, uri("./references//ok.md")); c.Text != "inside\n" {
+					t.Errorf("a path with . and // read %q", c.Text)
+				}
+				if msg := readErr(t, ctx, cs, uri("big.txt")); !strings.Contains(msg, fmt.Sprintf("%d KiB limit", MaxResourceBytes>>10)) {
+					t.Errorf("over the cap: %q", msg)
+				}
+				if c := readOne(t, ctx, cs, uri("max.txt")); len(c.Text) != MaxResourceBytes {
+					t.Errorf("a file of exactly the cap read %d bytes", len(c.Text))
 				}
 			}
-			if c := readOne(t, ctx, cs, uri("alias.md")); c.Text != "inside\n" {
-				t.Errorf("a symlink that stays inside read %q", c.Text)
-			}
-			if c := readOne(t, ctx, cs, uri("./references//ok.md")); c.Text != "inside\n" {
-				t.Errorf("a path with . and // read %q", c.Text)
-			}
-			if msg := readErr(t, ctx, cs, uri("big.txt")); !strings.Contains(msg, "1024 KiB limit") {
-				t.Errorf("over the cap: %q", msg)
-			}
-			if c := readOne(t, ctx, cs, uri("max.txt")); len(c.Text) != MaxResourceBytes {
-				t.Errorf("a file of exactly the cap read %d bytes", len(c.Text))
-			}
-			if c := readOne(t, ctx, cs, SkillURI(linked.ID, "references/r.md")); c.Text != "through the link\n" {
+			if c := readOne(t, ctx, cs, skillFileURI(linked, "references/r.md")); c.Text != "through the link\n" {
 				t.Errorf("symlinked skill folder read %q", c.Text)
 			}
 		})
@@ -301,7 +316,7 @@ func TestResourcesListChanged(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					out = append(out, r.Name)
+					out = append(out, r.Title)
 				}
 				slices.Sort(out)
 				return out
@@ -328,7 +343,7 @@ func TestResourcesListChanged(t *testing.T) {
 			if got := listed(); !slices.Equal(got, []string{"codex:one", "codex:two"}) {
 				t.Errorf("listed %v after the removal", got)
 			}
-			readErr(t, ctx, cs, SkillURI("gemini:three", "SKILL.md"))
+			readErr(t, ctx, cs, "skill://gemini/three/SKILL.md")
 		})
 	}
 }

@@ -52,6 +52,9 @@ type Options struct {
 	// AskContext caps the SKILL.md text ask sends, in characters; 0
 	// means no cap.
 	AskContext int
+	// ListTTL is how long clients may cache list results (ttlMs): the
+	// refresh interval, as a listing may change after each rescan.
+	ListTTL time.Duration
 }
 
 // Server is the ccski MCP server.
@@ -64,6 +67,8 @@ type Server struct {
 
 	tools     toolRegistry     // the optional tools (tools.go)
 	resources resourceRegistry // skill files as resources (resources.go)
+	skills    skillsState      // the skills extension (skills.go)
+	listTTL   time.Duration
 
 	mu   sync.Mutex // serialises Update
 	desc string     // the registered tool description
@@ -183,14 +188,22 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{log: log, ready: make(chan struct{})}
+	s := &Server{log: log, ready: make(chan struct{}), listTTL: o.ListTTL}
+	caps := &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true},
+		Prompts:   &sdk.PromptCapabilities{ListChanged: true},
+		Resources: &sdk.ResourceCapabilities{ListChanged: true}}
+	caps.AddExtension(SkillsExtension, map[string]any{"directoryRead": true})
 	so := &sdk.ServerOptions{
 		Instructions: Instructions,
 		Logger:       sdkLogger(log),
-		// Prompts are always advertised: a command added later must reach
-		// clients through prompts/list_changed.
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true},
-			Prompts: &sdk.PromptCapabilities{ListChanged: true}},
+		// Prompts and resources are always advertised: a command or skill
+		// added later must reach clients through list_changed.
+		Capabilities: caps,
+		// Lists depend on the user's folders, and may change at each
+		// rescan.
+		SetCacheable: func(_ context.Context, _ sdk.Request, c *sdk.Cacheable) {
+			c.CacheScope, c.TTLMs = "private", int(o.ListTTL.Milliseconds())
+		},
 	}
 	if o.OnInitialized != nil {
 		so.InitializedHandler = func(ctx context.Context, r *sdk.InitializedRequest) { o.OnInitialized(ctx, r.Session) }
@@ -204,6 +217,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	s.initPrompts(o)
 	s.initTools(o)
 	s.initResources()
+	s.initSkills()
 	// Added last, so it runs first (each middleware wraps the ones before).
 	s.sdk.AddReceivingMiddleware(s.untilReady)
 	s.sdk.AddSendingMiddleware(s.quietFirst)
@@ -262,7 +276,7 @@ func isWorkMethod(method string) bool {
 }
 
 func needsSnapshot(method string) bool {
-	for _, p := range []string{"tools/", "prompts/", "resources/", "completion/"} {
+	for _, p := range []string{"tools/", "prompts/", "resources/", "completion/", "skills/"} {
 		if strings.HasPrefix(method, p) {
 			return true
 		}

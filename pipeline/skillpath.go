@@ -21,8 +21,11 @@ package pipeline
 
 import (
 	"net/url"
+
 	"strconv"
 	"strings"
+
+	"github.com/ccski/ccski/problems"
 )
 
 // SkillScheme starts every skill resource URI.
@@ -222,6 +225,14 @@ func (r *Record) Unlistable() string {
 	}
 	if why := nameRule(r.ShortName()); why != "" {
 		return why
+	}
+	for _, d := range r.Diagnostics {
+		switch d.Code {
+		case problems.YAMLSyntax, problems.YAMLTab, problems.UnquotedColon, problems.NotAMapping, problems.DuplicateKey:
+			// The listing carries the frontmatter as JSON, verbatim: YAML
+			// that only a line-by-line reading recovered has none.
+			return "the frontmatter is not valid YAML (" + d.Code + "); run ccski validate on it"
+		}
 	}
 	switch n := len([]rune(r.Description)); {
 	case n == 0:

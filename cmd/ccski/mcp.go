@@ -80,7 +80,9 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 	err = mcp.Serve(context.WithoutCancel(cmd.Context()), mcp.ServeOptions{
 		Options: mcp.Options{Version: buildVersion(), Logger: log, SkillPrompts: mc.SkillPrompts,
 			// Optional tools, catalogue budget, ask context cap.
-			Tools: mc.Tools, Catalog: mc.Catalog, AskContext: mc.AskContext},
+			Tools: mc.Tools, Catalog: mc.Catalog, AskContext: mc.AskContext,
+			// Clients may cache lists until the next rescan.
+			ListTTL: lo.Interval},
 		Discovery: live.New(l.engine, lo),
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
 		HTTP:    mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins},

@@ -1,0 +1,149 @@
+package mcp
+
+// resources/directory/read (SEP-2640, declared with directoryRead): the
+// direct children of a folder of a skill, files with their MIME type and
+// size, folders as inode/directory, URIs without a trailing slash. The
+// same confinement as resources/read applies: the folder is reached
+// through an os.Root on the skill's real folder, and a symlink is listed
+// only when it leads to a file or folder inside it.
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"mime"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ccski/ccski/manifest"
+)
+
+// dirPageSize is how many children one resources/directory/read page
+// holds at most.
+const dirPageSize = 500
+
+// directoryMIME is the MIME type of a folder resource.
+const directoryMIME = "inode/directory"
+
+type readDirParams struct {
+	sdk.ParamsBase
+	URI    string `json:"uri"`
+	Cursor string `json:"cursor,omitempty"`
+}
+
+type readDirResult struct {
+	sdk.ResultBase
+	Resources  []*sdk.Resource `json:"resources"`
+	NextCursor string          `json:"nextCursor,omitempty"`
+}
+
+// readDirectory answers resources/directory/read.
+func (s *Server) readDirectory(_ context.Context, _ *sdk.ServerSession, p *readDirParams) (*readDirResult, error) {
+	if p == nil || p.URI == "" {
+		return nil, invalidParams("resources/directory/read: params.uri is required: a skill's folder, such as skill://codex/pdf or skill://codex/pdf/references")
+	}
+	uri := strings.TrimSuffix(p.URI, "/")
+	snap := s.snap.Load()
+	r, rel, err := resolveURI(snap, uri)
+	if err != nil {
+		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, err))
+	}
+	if r.SkillPath == "" {
+		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s names no skill folder", p.URI))
+	}
+	realDir, inside, err := locate(r, rel)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = errors.New("no such folder in the skill")
+		}
+		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, err))
+	}
+	root, err := os.OpenRoot(realDir)
+	if err != nil {
+		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, unwrapPath(err)))
+	}
+	defer root.Close()
+	if st, err := root.Stat(inside); err != nil || !st.IsDir() {
+		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s is not a folder; read a file with resources/read", p.URI))
+	}
+	entries, err := fs.ReadDir(root.FS(), filepath.ToSlash(inside))
+	if err != nil {
+		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, unwrapPath(err)))
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	start := 0
+	if p.Cursor != "" {
+		last, err := base64.RawURLEncoding.DecodeString(p.Cursor)
+		if err != nil {
+			return nil, invalidParams(fmt.Sprintf("resources/directory/read: cursor %q is not one this server gave; start again without a cursor", p.Cursor))
+		}
+		start = sort.Search(len(entries), func(i int) bool { return entries[i].Name() > string(last) })
+	}
+	base := pathBase(r.SkillPath, rel)
+	res := &readDirResult{Resources: []*sdk.Resource{}}
+	i := start
+	for ; i < len(entries) && len(res.Resources) < dirPageSize; i++ {
+		e := entries[i]
+		if manifest.Skip(e.Name()) {
+			continue
+		}
+		child := path.Join(filepath.ToSlash(inside), e.Name())
+		st, err := root.Stat(child) // follows a symlink only while it stays inside
+		if err != nil {
+			continue
+		}
+		item := &sdk.Resource{URI: base + "/" + escapeSegment(e.Name()), Name: e.Name()}
+		switch {
+		case st.IsDir():
+			item.MIMEType = directoryMIME
+		case st.Mode().IsRegular():
+			item.MIMEType, item.Size = mimeByName(e.Name()), st.Size()
+		default:
+			continue // FIFOs, sockets and devices are never served
+		}
+		res.Resources = append(res.Resources, item)
+	}
+	if i < len(entries) {
+		res.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(entries[i-1].Name()))
+	}
+	return res, nil
+}
+
+// pathBase is the URI of the folder rel of the skill at skillPath.
+func pathBase(skillPath, rel string) string {
+	out := ResourceScheme + skillPath
+	if rel == "" {
+		return out
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		out += "/" + escapeSegment(seg)
+	}
+	return out
+}
+
+// mimeByName names a file's MIME type from its extension alone, without
+// reading it: resources/read, which has the bytes, may be more precise
+// about a file with an unknown extension.
+func mimeByName(name string) string {
+	ext := strings.ToLower(filepath.Ext(name))
+	if t, ok := mimeTypes[ext]; ok {
+		return t
+	}
+	if ext != "" {
+		if t := mime.TypeByExtension(ext); t != "" {
+			t, _, _ = strings.Cut(t, ";")
+			return t
+		}
+	}
+	return octetStream
+}
+
+// octetStream is the MIME type of bytes of no known type.
+const octetStream = "application/octet-stream"
