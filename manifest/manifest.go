@@ -44,6 +44,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ccski/ccski/internal/safefile"
 )
@@ -126,7 +127,19 @@ func (e *LimitError) Is(target error) bool { return target == ErrLimit }
 
 // Skip reports whether a folder of this name is left out of manifests, and
 // so is not served: version-control metadata.
-func Skip(name string) bool { return name == ".git" }
+// Case is ignored, as some file systems ignore it.
+func Skip(name string) bool { return strings.EqualFold(name, ".git") }
+
+// Skipped reports whether the '/'- or separator-delimited path rel runs
+// through a folder Skip leaves out.
+func Skipped(rel string) bool {
+	for _, seg := range strings.FieldsFunc(rel, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
+		if Skip(seg) {
+			return true
+		}
+	}
+	return false
+}
 
 // found is a file the walk listed, to be hashed.
 type found struct {
@@ -194,6 +207,9 @@ func (w *walker) link(full, rel string) error {
 	in, err := filepath.Rel(w.real, target)
 	if err != nil || !filepath.IsLocal(in) {
 		return nil // leads outside the skill
+	}
+	if Skipped(in) {
+		return nil // into .git: not part of the skill
 	}
 	st, err := os.Lstat(target) // target is real: no symlink left to follow
 	switch {

@@ -9,7 +9,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -80,11 +79,11 @@ func (s *Server) readDirectory(_ context.Context, _ *sdk.ServerSession, p *readD
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	start := 0
 	if p.Cursor != "" {
-		last, err := base64.RawURLEncoding.DecodeString(p.Cursor)
-		if err != nil {
+		last, ok := decodeCursor(p.Cursor)
+		if !ok {
 			return nil, invalidParams(fmt.Sprintf("resources/directory/read: cursor %q is not one this server gave; start again without a cursor", p.Cursor))
 		}
-		start = sort.Search(len(entries), func(i int) bool { return entries[i].Name() > string(last) })
+		start = sort.Search(len(entries), func(i int) bool { return entries[i].Name() > last })
 	}
 	base := pathBase(r.SkillPath, rel)
 	res := &readDirResult{Resources: []*sdk.Resource{}}
@@ -96,22 +95,30 @@ func (s *Server) readDirectory(_ context.Context, _ *sdk.ServerSession, p *readD
 		}
 		child := path.Join(filepath.ToSlash(inside), e.Name())
 		st, err := root.Stat(child) // follows a symlink only while it stays inside
-		if err != nil {
-			continue
+		if err != nil || st.IsDir() && e.Type()&fs.ModeSymlink != 0 {
+			continue // a link to a folder: manifests do not follow them either
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			if _, in, err := locate(r, path.Join(rel, e.Name())); err != nil || manifest.Skipped(in) {
+				continue // leads into .git
+			}
 		}
 		item := &sdk.Resource{URI: base + "/" + escapeSegment(e.Name()), Name: e.Name()}
 		switch {
 		case st.IsDir():
 			item.MIMEType = directoryMIME
 		case st.Mode().IsRegular():
-			item.MIMEType, item.Size = mimeByName(e.Name()), st.Size()
+			item.Size = st.Size()
+			if mt := mimeByName(e.Name()); mt != octetStream {
+				item.MIMEType = mt // else unknown until read (resources/read looks at the bytes)
+			}
 		default:
 			continue // FIFOs, sockets and devices are never served
 		}
 		res.Resources = append(res.Resources, item)
 	}
 	if i < len(entries) {
-		res.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(entries[i-1].Name()))
+		res.NextCursor = encodeCursor(entries[i-1].Name())
 	}
 	return res, nil
 }

@@ -341,7 +341,7 @@ func locate(r *pipeline.Record, rel string) (realDir, inside string, err error) 
 		if seg == ".." {
 			return "", "", errOutside
 		}
-		if manifest.Skip(seg) {
+		if manifest.Skip(seg) { // checked again on the real path below
 			return "", "", fmt.Errorf("%s is not served: %w", seg, fs.ErrNotExist) // not in any manifest
 		}
 	}
@@ -366,6 +366,9 @@ func locate(r *pipeline.Record, rel string) (realDir, inside string, err error) 
 	inside, err = filepath.Rel(realDir, real)
 	if err != nil || !filepath.IsLocal(inside) {
 		return "", "", errOutside
+	}
+	if manifest.Skipped(inside) { // a link into .git
+		return "", "", fmt.Errorf("the path leads into a folder that is not served: %w", fs.ErrNotExist)
 	}
 	return realDir, inside, nil
 }

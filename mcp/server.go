@@ -201,9 +201,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 		Capabilities: caps,
 		// Lists depend on the user's folders, and may change at each
 		// rescan.
-		SetCacheable: func(_ context.Context, _ sdk.Request, c *sdk.Cacheable) {
-			c.CacheScope, c.TTLMs = "private", int(o.ListTTL.Milliseconds())
-		},
+		SetCacheable: func(_ context.Context, _ sdk.Request, c *sdk.Cacheable) { s.cacheable(c) },
 	}
 	if o.OnInitialized != nil {
 		so.InitializedHandler = func(ctx context.Context, r *sdk.InitializedRequest) { o.OnInitialized(ctx, r.Session) }
@@ -344,6 +342,12 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// cacheable sets the cache attributes of list results: private, as lists
+// depend on the user's folders, and fresh until the next rescan.
+func (s *Server) cacheable(c *sdk.Cacheable) {
+	c.CacheScope, c.TTLMs = "private", int(s.listTTL.Milliseconds())
+}
 
 var inputSchema = json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The skill to load: a name from <available_skills> (case-insensitive)."}},"required":["name"],"additionalProperties":false}`)
 

@@ -13,19 +13,20 @@ package mcp
 // page is built in parallel, and entries are never split across pages.
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/manifest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/skillmd"
@@ -94,7 +95,7 @@ type skillsState struct {
 	// a warm listing opens no SKILL.md; seen holds the digests used since
 	// the last snapshot change, and the others are dropped then.
 	frontMu sync.Mutex
-	fronts  map[string]map[string]any
+	fronts  map[string]frontEntry
 	seen    map[string]bool
 
 	mu     sync.Mutex
@@ -121,7 +122,9 @@ func (s *Server) initSkills() {
 // the listing depends on the user's folders, and fresh for one refresh
 // interval. resultType is set for 2026-07-28 clients only.
 func (s *Server) cacheFields(ss *sdk.ServerSession) listCache {
-	c := listCache{TTLMs: s.listTTL.Milliseconds(), CacheScope: "private"}
+	var sc sdk.Cacheable
+	s.cacheable(&sc)
+	c := listCache{TTLMs: int64(sc.TTLMs), CacheScope: sc.CacheScope}
 	if newProtocol(ss) {
 		c.ResultType = "complete"
 	}
@@ -179,41 +182,61 @@ func (s *Server) leftOut(logged map[string]bool, r *pipeline.Record, why error) 
 	}
 }
 
-// listSkills answers skills/list.
+// listSkills answers skills/list. A page holds up to skillsPageSize
+// skills and pageResources manifest entries (at least one skill), so it
+// stays far below a 16 MiB stdio line.
 func (s *Server) listSkills(ctx context.Context, ss *sdk.ServerSession, p *listSkillsParams) (*listSkillsResult, error) {
 	snap := s.snap.Load()
 	listed, logged := s.listable(snap)
 	start := 0
 	if p != nil && p.Cursor != "" {
-		last, err := base64.RawURLEncoding.DecodeString(p.Cursor)
-		if err != nil {
+		last, ok := decodeCursor(p.Cursor)
+		if !ok {
 			return nil, invalidParams(fmt.Sprintf("skills/list: cursor %q is not one this server gave; start again without a cursor", p.Cursor))
 		}
 		// The cursor is the last skill path of the previous page, so a
 		// page boundary holds across a refresh.
-		start = sort.Search(len(listed), func(i int) bool { return listed[i].SkillPath > string(last) })
+		start = sort.Search(len(listed), func(i int) bool { return listed[i].SkillPath > last })
 	}
 	res := &listSkillsResult{listCache: s.cacheFields(ss), Skills: []*extEntry{}}
-	for start < len(listed) && len(res.Skills) < skillsPageSize {
+	files, next := 0, start
+	for full := false; next < len(listed) && !full; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		end := min(len(listed), start+skillsPageSize-len(res.Skills))
-		batch := listed[start:end]
+		batch := listed[next:min(len(listed), next+skillsPageSize-len(res.Skills))]
 		entries, errs := s.entries(batch)
 		for i, e := range entries {
+			if errs[i] == nil && len(res.Skills) > 0 && (len(res.Skills) == skillsPageSize || files+len(e.Resources) > pageResources) {
+				full = true
+				break
+			}
+			next++
 			if errs[i] != nil {
 				s.leftOut(logged, batch[i], errs[i])
 				continue
 			}
 			res.Skills = append(res.Skills, e)
+			files += len(e.Resources)
 		}
-		start = end
+		full = full || len(res.Skills) == skillsPageSize
 	}
-	if start < len(listed) {
-		res.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(listed[start-1].SkillPath))
+	if next < len(listed) {
+		res.NextCursor = encodeCursor(listed[next-1].SkillPath)
 	}
 	return res, nil
+}
+
+// pageResources caps the manifest entries of one skills/list page.
+const pageResources = 5000
+
+// encodeCursor and decodeCursor make an opaque pagination cursor of the
+// last key of a page.
+func encodeCursor(last string) string { return base64.RawURLEncoding.EncodeToString([]byte(last)) }
+
+func decodeCursor(c string) (string, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	return string(b), err == nil
 }
 
 // getSkill answers skills/get for any skill the server serves, listed or
@@ -222,12 +245,15 @@ func (s *Server) getSkill(_ context.Context, ss *sdk.ServerSession, p *getSkillP
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("skills/get: params.uri is required: the skill:// URI of a skill's SKILL.md, as skills/list gives it")
 	}
-	snap := s.snap.Load()
-	r, rel, err := resolveURI(snap, p.URI)
-	if err != nil {
+	// Only the extension's URIs: an entry's uri must be the one asked
+	// for, as hosts bind approvals to it; earlier URIs still read.
+	r, rel, ok, err := s.snap.Load().LoadURI(p.URI)
+	switch {
+	case !ok:
+		return nil, invalidParams(fmt.Sprintf("skills/get: %s is not a skill this server serves; use a uri from skills/list", p.URI))
+	case err != nil:
 		return nil, invalidParams(fmt.Sprintf("skills/get: %s: %v", p.URI, err))
-	}
-	if rel != pipeline.SkillFile || r.SkillPath == "" {
+	case rel != pipeline.SkillFile:
 		return nil, invalidParams(fmt.Sprintf("skills/get: %s is not the URI of a skill's SKILL.md; use skill://<skill path>/SKILL.md", p.URI))
 	}
 	entries, errs := s.entries([]*pipeline.Record{r})
@@ -273,65 +299,71 @@ func (s *Server) entryOf(r *pipeline.Record, m *manifest.Manifest) (*extEntry, e
 	if i < 0 {
 		return nil, errors.New("the folder has no SKILL.md (it is disabled or was removed)")
 	}
-	front, err := s.frontmatter(skillFolder(r), m.Files[i].Digest)
+	e := &extEntry{URI: r.SkillURI(), Resources: make([]extResource, len(m.Files))}
+	for j, f := range m.Files {
+		e.Resources[j] = extResource{URI: skillFileURI(r, f.Path), Digest: f.Digest, Size: f.Size}
+	}
+	front, digest, size, err := s.frontmatter(r, m.Files[i].Digest)
 	if err != nil {
 		return nil, err
 	}
+	// SKILL.md changed since the walk hashed it: state the bytes the
+	// frontmatter was read from.
+	e.Resources[i].Digest, e.Resources[i].Size = digest, size
 	if name, _ := front["name"].(string); name != r.ShortName() {
 		return nil, fmt.Errorf("the frontmatter name %q is not %q, the last segment of the skill's URI", name, r.ShortName())
 	}
-	e := &extEntry{URI: r.SkillURI(), Frontmatter: front, Resources: make([]extResource, len(m.Files))}
-	for i, f := range m.Files {
-		e.Resources[i] = extResource{URI: skillFileURI(r, f.Path), Digest: f.Digest, Size: f.Size}
-	}
+	e.Frontmatter = front
 	return e, nil
 }
 
-// frontmatter returns the frontmatter of the SKILL.md in dir, whose
-// digest is digest, from the cache or from the file. The maps are shared
-// between responses and never changed.
-func (s *Server) frontmatter(dir, digest string) (map[string]any, error) {
+// frontmatter returns the frontmatter of r's SKILL.md as JSON-compatible
+// data, with the digest and size of the bytes it was read from: from the
+// cache when digest (the manifest's) is known, else from the file, read
+// through an os.Root on the skill's folder. The cache is keyed by the
+// digest of the bytes parsed, so an edit between the walk and the read
+// never pairs a digest with another version's frontmatter. The maps are
+// shared between responses and never changed.
+func (s *Server) frontmatter(r *pipeline.Record, digest string) (map[string]any, string, int64, error) {
 	st := &s.skills
 	st.frontMu.Lock()
-	front, ok := st.fronts[digest]
+	c, ok := st.fronts[digest]
 	if st.seen == nil {
 		st.seen = map[string]bool{}
 	}
 	st.seen[digest] = true
 	st.frontMu.Unlock()
 	if ok {
-		return front, nil
+		return c.front, digest, c.size, nil
 	}
-	front, err := readFrontmatter(dir)
+	data, err := readInSkill(r, pipeline.SkillFile)
 	if err != nil {
-		return nil, err
+		return nil, "", 0, fmt.Errorf("read SKILL.md: %w", unwrapPath(err))
 	}
-	st.frontMu.Lock()
-	if st.fronts == nil {
-		st.fronts = map[string]map[string]any{}
-	}
-	st.fronts[digest] = front
-	st.frontMu.Unlock()
-	return front, nil
-}
-
-// readFrontmatter reads the frontmatter of the SKILL.md in dir as
-// JSON-compatible data.
-func readFrontmatter(dir string) (map[string]any, error) {
-	f, _, err := safefile.Open(filepath.Join(dir, pipeline.SkillFile))
+	h, err := skillmd.ReadHead(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("read SKILL.md: %w", unwrapPath(err))
-	}
-	defer f.Close()
-	h, err := skillmd.ReadHead(f)
-	if err != nil {
-		return nil, fmt.Errorf("SKILL.md: %w", err)
+		return nil, "", 0, fmt.Errorf("SKILL.md: %w", err)
 	}
 	front, err := skillmd.FrontmatterData(h)
 	if err != nil {
-		return nil, fmt.Errorf("SKILL.md frontmatter: %w", err)
+		return nil, "", 0, fmt.Errorf("SKILL.md frontmatter: %w", err)
 	}
-	return front, nil
+	sum := sha256.Sum256(data)
+	got := "sha256:" + hex.EncodeToString(sum[:])
+	st.frontMu.Lock()
+	if st.fronts == nil {
+		st.fronts = map[string]frontEntry{}
+	}
+	st.fronts[got] = frontEntry{front, int64(len(data))}
+	st.seen[got] = true
+	st.frontMu.Unlock()
+	return front, got, int64(len(data)), nil
+}
+
+// frontEntry is a cached frontmatter and the size of its SKILL.md.
+type frontEntry struct {
+	front map[string]any
+	size  int64
 }
 
 // skillFileURI is the URI of the file rel ('/'-separated) of a skill.

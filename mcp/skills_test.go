@@ -108,6 +108,12 @@ func extensionSkills(t *testing.T) (recs []*pipeline.Record, lint, bad, huge *pi
 	writeFile(t, filepath.Join(lint.Dir, ".hidden"), []byte("hidden\n"))
 	writeFile(t, filepath.Join(lint.Dir, "scripts", "__init__.py"), nil)
 	writeFile(t, filepath.Join(lint.Dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n")) // a clone's history is not served
+	for target, link := range map[string]string{".git": "gitdir", ".git/HEAD": "head", "references": "refs-link"} {
+		// Links into .git are not served; a link to a folder is not followed.
+		if err := os.Symlink(filepath.Join(lint.Dir, target), filepath.Join(lint.Dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	writeFile(t, filepath.Join(lint.Dir, "assets", "blob.bin"), []byte{0, 1, 2, 0xff})
 	writeFile(t, filepath.Join(base, "outside.txt"), []byte("secret\n"))
 	if err := os.Symlink(filepath.Join(base, "outside.txt"), filepath.Join(lint.Dir, "leak.txt")); err != nil {
@@ -208,7 +214,13 @@ func TestSkillsExtensionList(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "512") {
 				t.Errorf("skills/get over the limit: %v, want the limit named", err)
 			}
-			for _, uri := range []string{"skill://claude/nope/SKILL.md", "skill://claude/lint/references/guide.md", "skill://claude/lint", ""} {
+			for _, uri := range []string{"skill://claude/lint/gitdir/HEAD", "skill://claude/lint/head", "skill://claude/lint/.git/HEAD"} {
+				if msg := readErr(t, ctx, cs, uri); !strings.Contains(strings.ToLower(msg), "not found") {
+					t.Errorf("read %s: %q, want not found", uri, msg)
+				}
+			}
+			for _, uri := range []string{"skill://claude/nope/SKILL.md", "skill://claude/lint/references/guide.md", "skill://claude/lint", "",
+				LegacySkillURI(lint.ID, "SKILL.md"), "skill://lint/SKILL.md"} {
 				_, err := getSkill(ctx, cs, uri)
 				wantInvalidParams(t, "skills/get "+uri, err)
 			}
@@ -296,7 +308,7 @@ func TestDirectoryRead(t *testing.T) {
 			}
 			root := "skill://claude/lint"
 			want := []child{
-				{root + "/.hidden", ".hidden", "application/octet-stream"},
+				{root + "/.hidden", ".hidden", ""}, // no extension: the type is known once read
 				{root + "/SKILL.md", "SKILL.md", "text/markdown"},
 				{root + "/assets", "assets", "inode/directory"},
 				{root + "/references", "references", "inode/directory"},
@@ -313,10 +325,37 @@ func TestDirectoryRead(t *testing.T) {
 			if diff := cmp.Diff(wantRefs, list(root+"/references")); diff != "" {
 				t.Errorf("references (-want +got):\n%s", diff)
 			}
-			for _, uri := range []string{root + "/SKILL.md", root + "/nope", root + "/.git", root + "/../..", "skill://claude/nope", lint.SkillURI() + "/x", ""} {
+			for _, uri := range []string{root + "/SKILL.md", root + "/nope", root + "/.git", root + "/gitdir", root + "/.GIT", root + "/../..", "skill://claude/nope", lint.SkillURI() + "/x", ""} {
 				_, err := readDir(ctx, cs, uri)
 				wantInvalidParams(t, "resources/directory/read "+uri, err)
 			}
 		})
+	}
+}
+
+func TestSkillsExtensionPageResources(t *testing.T) {
+	base := t.TempDir()
+	var specs []skillSpec
+	for i := range 30 {
+		specs = append(specs, skillSpec{provider: "codex", name: fmt.Sprintf("wide-%02d", i), desc: "Many files."})
+	}
+	recs := makeRecords(t, base, specs...)
+	for _, r := range recs {
+		for j := range 199 {
+			writeFile(t, filepath.Join(r.Dir, "data", fmt.Sprintf("%03d.txt", j)), []byte("x"))
+		}
+	}
+	srv := New(snapOf(recs), Options{Logger: discard()})
+	ctx := testCtx(t, 30*time.Second)
+	entries, pages := listAll(t, ctx, skillsClient(t, srv, ""))
+	if len(entries) != len(recs) || len(pages) != 2 {
+		t.Fatalf("%d skills in %d pages, want %d in 2", len(entries), len(pages), len(recs))
+	}
+	files := 0
+	for _, e := range pages[0].Skills {
+		files += len(e.Resources)
+	}
+	if files > pageResources || files+200 <= pageResources {
+		t.Errorf("the first page holds %d manifest entries; want the most whole skills within %d", files, pageResources)
 	}
 }

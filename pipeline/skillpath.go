@@ -84,6 +84,60 @@ func assignSkillPaths(records []*Record) {
 		r.SkillPath = p
 		taken[strings.ToLower(p)] = true
 	}
+	unnest(records, taken)
+}
+
+// unnest moves every skill whose path starts another skill's path
+// (skill://claude/user for a skill named user, and skill://claude/user/docx
+// for the personal copy of docx): the longer one's files would otherwise
+// read as the shorter one's. The shorter path moves below "~<n>" after the
+// provider ("claude/~1/user"), a segment no valid skill name takes, with
+// the smallest n that starts and ends no other path.
+func unnest(records []*Record, taken map[string]bool) {
+	inner := map[string]bool{} // proper prefixes of the assigned paths
+	addPrefixes := func(p string) {
+		for i := strings.IndexByte(p, '/'); i >= 0; i = nextSlash(p, i) {
+			inner[strings.ToLower(p[:i])] = true
+		}
+	}
+	for _, r := range records {
+		addPrefixes(r.SkillPath)
+	}
+	clash := func(p string) bool {
+		lp := strings.ToLower(p)
+		if taken[lp] || inner[lp] {
+			return true
+		}
+		for i := strings.IndexByte(lp, '/'); i >= 0; i = nextSlash(lp, i) {
+			if taken[lp[:i]] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range records {
+		if r.SkillPath == "" || !inner[strings.ToLower(r.SkillPath)] {
+			continue
+		}
+		delete(taken, strings.ToLower(r.SkillPath))
+		agent, rest, _ := strings.Cut(r.SkillPath, "/")
+		p := ""
+		for n := 1; p == "" || clash(p); n++ {
+			p = agent + "/~" + strconv.Itoa(n) + "/" + rest
+		}
+		r.SkillPath = p
+		taken[strings.ToLower(p)] = true
+		addPrefixes(p)
+	}
+}
+
+// nextSlash is the index of the next '/' in p after i, or -1.
+func nextSlash(p string, i int) int {
+	j := strings.IndexByte(p[i+1:], '/')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
 }
 
 // skillPathOf builds a record's skill path: the provider, "plugins" and
@@ -226,8 +280,15 @@ func (r *Record) Unlistable() string {
 	if why := nameRule(r.ShortName()); why != "" {
 		return why
 	}
+	if local := r.Name; r.Plugin != nil && r.pluginLocalName() != r.ShortName() || r.Plugin == nil && r.Location != LocationCustom && strings.Contains(local, ":") {
+		return "the name " + strconv.Quote(r.Name) + " holds ':'; Agent Skills names are 1-64 lower-case letters, digits and single hyphens"
+	}
 	for _, d := range r.Diagnostics {
 		switch d.Code {
+		case problems.NameMissing, problems.NameEmpty:
+			return "the frontmatter has no name (the folder name stands in); the listing's URI must end in the frontmatter name"
+		case problems.TypedScalar, problems.WrongType:
+			return "the frontmatter name or description is not a string (" + d.Code + "); quote it"
 		case problems.YAMLSyntax, problems.YAMLTab, problems.UnquotedColon, problems.NotAMapping, problems.DuplicateKey:
 			// The listing carries the frontmatter as JSON, verbatim: YAML
 			// that only a line-by-line reading recovered has none.

@@ -49,6 +49,11 @@ func TestAssignSkillPaths(t *testing.T) {
 			[]*Record{r("custom", LocationCustom, "pdf"), r("custom", LocationCustom, "pdf"), r("custom", LocationCustom, "custom:pdf")},
 			[]string{"custom/custom/2/pdf", "custom/custom/3/pdf", "custom/custom/pdf"}},
 		{"commands have none", []*Record{cmd}, []string{""}},
+		{"a path never starts another",
+			// A skill named user would hold the personal copy of docx.
+			[]*Record{r("claude", LocationUser, "user"), r("claude", LocationUser, "docx"), r("claude", LocationProject, "docx"),
+				r("claude", LocationUser, "plugins"), r("claude", LocationPlugin, "document-skills:xlsx")},
+			[]string{"claude/~1/user", "claude/user/docx", "claude/project/docx", "claude/~1/plugins", "claude/plugins/document-skills/xlsx"}},
 		{"odd characters are escaped",
 			[]*Record{r("My Agent", LocationUser, "a b")},
 			[]string{"my~20agent/a%20b"}},
@@ -68,6 +73,11 @@ func TestAssignSkillPaths(t *testing.T) {
 					t.Errorf("skill path %q assigned twice", rec.SkillPath)
 				}
 				seen[strings.ToLower(rec.SkillPath)] = true
+				for _, o := range tc.records {
+					if o != rec && o.SkillPath != "" && strings.HasPrefix(o.SkillPath, rec.SkillPath+"/") {
+						t.Errorf("skill path %q starts %q", rec.SkillPath, o.SkillPath)
+					}
+				}
 				if !strings.HasSuffix(rec.SkillURI(), "/"+strings.ReplaceAll(rec.ShortName(), " ", "%20")+"/SKILL.md") {
 					t.Errorf("%s: URI %s does not end with the name", rec.Name, rec.SkillURI())
 				}
@@ -123,7 +133,7 @@ func TestUnlistable(t *testing.T) {
 		want       string // a phrase of the reason; "" when listable
 	}{
 		{"pdf", "d", ""},
-		{"example-skills:pdf", "d", ""},
+		{"x:docs", "d", "holds ':'"},
 		{"PDF", "d", "other than a-z"},
 		{"my skill", "d", "other than a-z"},
 		{"-pdf", "d", "hyphen"},
@@ -131,6 +141,17 @@ func TestUnlistable(t *testing.T) {
 		{strings.Repeat("a", 65), "d", "longer than 64"},
 		{"pdf", "", "description is empty"},
 		{"pdf", long, "1025 characters"},
+	}
+	plugin := r("claude", LocationPlugin, "example-skills:pdf")
+	if why := plugin.Unlistable(); why != "" {
+		t.Errorf("a plugin skill is unlistable: %s", why)
+	}
+	for code, want := range map[string]string{"name-missing": "no name", "typed-scalar": "not a string"} {
+		rec := r("claude", LocationUser, "pdf")
+		rec.Diagnostics = []Diagnostic{{Code: code}}
+		if got := rec.Unlistable(); !strings.Contains(got, want) {
+			t.Errorf("with %s: Unlistable = %q, want %q", code, got, want)
+		}
 	}
 	for _, tc := range tests {
 		rec := r("claude", LocationUser, tc.name)

@@ -70,6 +70,10 @@ func (c *converter) data(n *yaml.Node) (any, error) {
 		return c.mapping(n)
 	case yaml.ScalarNode:
 		if c.core {
+			if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && noJSONNumber(n.Value) {
+				return nil, fmt.Errorf("hold %q on line %d, a number JSON cannot hold (infinite or not a number): quote it to make it text",
+					n.Value, c.start+n.Line-1)
+			}
 			return coreScalar(n), nil
 		}
 		return scalarData(n), nil
@@ -298,9 +302,38 @@ func coreInt(s string) (any, bool) {
 	return f, true
 }
 
+// noJSONNumber reports whether a plain scalar is a YAML 1.2 float that
+// JSON cannot hold: .inf or .nan in their spellings, or a number past the
+// float range (1e400), which a YAML 1.2 parser reads as Infinity.
+func noJSONNumber(s string) bool {
+	switch t := strings.TrimLeft(s, "+-"); t {
+	case ".inf", ".Inf", ".INF":
+		return len(s)-len(t) <= 1
+	case ".nan", ".NaN", ".NAN":
+		return t == s
+	}
+	if !coreFloatSyntax(s) {
+		return false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return err != nil && math.IsInf(f, 0)
+}
+
 // coreFloat reads [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?,
 // within the float range.
 func coreFloat(s string) (float64, bool) {
+	if !coreFloatSyntax(s) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// coreFloatSyntax reports whether s is written as a YAML 1.2 core float.
+func coreFloatSyntax(s string) bool {
 	i := 0
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++
@@ -314,7 +347,7 @@ func coreFloat(s string) (float64, bool) {
 		i += fracDigits
 	}
 	if intDigits == 0 && fracDigits == 0 {
-		return 0, false
+		return false
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
@@ -323,18 +356,11 @@ func coreFloat(s string) (float64, bool) {
 		}
 		n := digitRun(s[i:])
 		if n == 0 {
-			return 0, false
+			return false
 		}
 		i += n
 	}
-	if i != len(s) {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(f, 0) {
-		return 0, false
-	}
-	return f, true
+	return i == len(s)
 }
 
 // digitRun counts the decimal digits s starts with.

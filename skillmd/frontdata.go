@@ -30,7 +30,8 @@ const maxFrontmatterValues = 100000
 //     expanded, and a key written twice is an error;
 //   - keys are strings: a key that is not text is written as JavaScript
 //     writes it as a property name (1.0 is "1", null is "");
-//   - .inf and .nan, which JSON cannot hold, stay the text written.
+//   - .inf, .nan and numbers past the float range, which JSON cannot hold,
+//     are an error: a host would read them as numbers and never match.
 //
 // Frontmatter that is not valid UTF-8, not YAML, not a mapping, or more
 // than one YAML document is an error naming the problem and its line.

@@ -36,9 +36,9 @@ func TestFrontmatterData(t *testing.T) {
 		{name: "integers past int64",
 			front: "max: 18446744073709551615\nmin: -9223372036854775808\nhuge: 100000000000000000000\nbighex: 0x10000000000000000\n",
 			want:  `{"bighex":18446744073709552000,"huge":100000000000000000000,"max":18446744073709551615,"min":-9223372036854775808}`},
-		{name: "values JSON cannot hold stay text",
-			front: "a: .inf\nb: -.Inf\nc: .NaN\nd: 1e999\n",
-			want:  `{"a":".inf","b":"-.Inf","c":".NaN","d":"1e999"}`},
+		{name: "look-alikes of values JSON cannot hold are text",
+			front: "a: '.inf'\nb: +-.inf\nc: -.nan\nd: 0x1p9999\ne: Infinity\n",
+			want:  `{"a":".inf","b":"+-.inf","c":"-.nan","d":"0x1p9999","e":"Infinity"}`},
 		{name: "null in every spelling",
 			front: "a: ~\nb: null\nc: Null\nd: NULL\ne:\nf: nul\n",
 			want:  `{"a":null,"b":null,"c":null,"d":null,"e":null,"f":"nul"}`},
@@ -112,6 +112,9 @@ func TestFrontmatterDataErrors(t *testing.T) {
 		raw         []byte // instead of front, when set
 		want        string
 	}{
+		{name: "infinity", front: "a: -.Inf\n", want: `frontmatter values hold "-.Inf" on line 2, a number JSON cannot hold`},
+		{name: "not a number", front: "m:\n  x: .NaN\n", want: `frontmatter values hold ".NaN" on line 3, a number JSON cannot hold`},
+		{name: "past the float range", front: "a: [1e999]\n", want: `frontmatter values hold "1e999" on line 2, a number JSON cannot hold`},
 		{name: "a key written twice", front: "name: a\ndescription: d\nname: b\n",
 			want: `frontmatter values have the key "name" twice, on lines 2 and 4: YAML keys must be unique`},
 		{name: "the same number written two ways", front: "1: a\n1.0: b\n", want: `have the key "1.0" twice, on lines 2 and 3`},
