@@ -3,8 +3,6 @@ package validate
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -12,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/skillmd"
 )
@@ -293,43 +292,9 @@ func clone(m map[string]any) map[string]any {
 }
 
 // writeAtomic replaces the file at path (following a symlink to its
-// target) with data: it writes a temporary file in the same folder with
-// the same permissions and renames it over the original.
+// target) with data, keeping its permissions (see safefile.Write). The
+// file must still be there: one deleted since it was read is not made
+// again.
 func writeAtomic(path string, data []byte) error {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return err
-	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".ccski-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, real); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
+	return safefile.Write(path, data, safefile.WriteOptions{MustExist: true})
 }

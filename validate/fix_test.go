@@ -3,6 +3,8 @@ package validate
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -277,4 +279,17 @@ func FuzzFix(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFixWriteNeedsTheFile: a SKILL.md deleted between the check and the
+// write is not made again (it would get mode 0000 and new folders).
+func TestFixWriteNeedsTheFile(t *testing.T) {
+	dir := t.TempDir()
+	gone := filepath.Join(dir, "deleted", "SKILL.md")
+	if err := writeAtomic(gone, []byte("---\nname: x\n---\n")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("got %v, want a not-exist error", err)
+	}
+	if _, err := os.Lstat(filepath.Dir(gone)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the write made the folder: %v", err)
+	}
 }
