@@ -41,6 +41,10 @@ type WriteOptions struct {
 	// Fixing is true when the run already applied --fix: the text format
 	// then does not advertise it.
 	Fixing bool
+	// Rules are the rules SARIF lists, for a report whose codes come from
+	// another rule table (see RuleDocs); nil means the catalog under the
+	// report's profile. Every finding's code must be one of them.
+	Rules []RuleDoc
 }
 
 // Write prints r in format f.
