@@ -1,0 +1,232 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccski/ccski/engine"
+	"github.com/ccski/ccski/engine/live"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/security"
+	"github.com/ccski/ccski/validate"
+)
+
+// scanFailed marks the exit 1 of a scan whose report was printed. It
+// matches errValidationFailed, so that run() prints the error line on
+// stderr but no JSON error object after the report.
+type scanFailed struct{}
+
+func (scanFailed) Error() string        { return "security scan failed" }
+func (scanFailed) Is(target error) bool { return target == errValidationFailed }
+
+var errScanFailed error = scanFailed{}
+
+// scanWording rewords the findings validate.Collect makes about the
+// paths (a walk that stopped, folders too deep) for a scan.
+var scanWording = strings.NewReplacer("not validated", "not scanned", "been validated", "been scanned",
+	"validate it directly", "scan it directly", "validate smaller folders", "scan smaller folders",
+	"validate this folder directly", "scan this folder directly")
+
+func newScan(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "scan [PATH...]",
+		Short: "Check skills for prompt injection, hidden text, risky commands and bundled code, offline",
+		Long: `Check skills for what they should not do to the agent that loads them or to the
+person who runs them: text aimed at the agent (prompt injection, fake system or
+tool framing, instructions to leak secrets or turn safety off), text a person
+does not see (bidirectional controls, zero-width and tag characters, hidden
+Markdown), what Claude Code runs on its own (!` + "`command`" + ` lines, hooks,
+allowed-tools that allow every command), bundled programs, code downloaded or
+decoded and run, encoded blobs, references to credentials, symlinks out of the
+skill folder, and folders over 512 files or 16 MiB. Nothing leaves the machine.
+
+Each PATH is a SKILL.md, a skill folder, or any folder: every skill below it is
+scanned, found as "ccski validate" finds them. With no PATH, every skill ccski
+discovers that an agent can be served is scanned; the discovery flags apply.
+
+Formats and exit status are those of "ccski validate": 0 when nothing fails, 1
+when a finding is an error or there are more warnings than --max-warnings, 2 on
+a usage error. "ccski mcp" runs the same scan under mcp.scan (warn, block or
+off). Every rule is documented in docs/security-rules.md.`,
+		Example: `  ccski scan                                      # every skill discovered
+  ccski scan ~/Downloads/some-skill               # before installing it
+  ccski scan --max-warnings 0 skills/             # a CI gate
+  ccski scan --format sarif skills/ > scan.sarif  # GitHub code scanning`,
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runScan(cmd, args) },
+	}
+	fs := cmd.Flags()
+	fs.String("format", "text", "output: text, json, github (workflow annotations) or sarif (2.1.0)")
+	fs.Bool("json", false, "same as --format json")
+	fs.Int("max-warnings", -1, "fail when there are more warnings than this (-1: no limit)")
+	discoveryFlags(cmd)
+	return cmd
+}
+
+func (a *app) runScan(cmd *cobra.Command, args []string) error {
+	a.setup(cmd)
+	fs := cmd.Flags()
+	formatName, _ := fs.GetString("format")
+	if a.json {
+		if flagChanged(fs, "format") && formatName != string(validate.FormatJSON) {
+			return usageErr(fmt.Errorf("--json and --format %s disagree: give one of them", formatName))
+		}
+		formatName = string(validate.FormatJSON)
+	}
+	format, err := validate.ParseFormat(formatName)
+	if err != nil {
+		return usageErr(err)
+	}
+	a.json = format == validate.FormatJSON // usage errors too are JSON then
+	maxWarnings, _ := fs.GetInt("max-warnings")
+	if maxWarnings < -1 {
+		return usageErr(fmt.Errorf("--max-warnings must be -1 (no limit) or a number of warnings, not %d", maxWarnings))
+	}
+
+	var files []string
+	var pre []validate.Finding
+	if len(args) > 0 {
+		for _, name := range discoveryFlagNames {
+			if flagChanged(fs, name) {
+				return usageErr(fmt.Errorf("--%s applies only when no PATH is given: drop it, or drop the PATHs "+
+					"to scan the discovered skills", name))
+			}
+		}
+		targets, found, err := validate.Collect(cmd.Context(), args, validate.KindSkill)
+		if err != nil {
+			var pe *validate.PathError
+			if errors.As(err, &pe) {
+				return usageErr(err)
+			}
+			return failErr(err)
+		}
+		for _, t := range targets {
+			files = append(files, t.File)
+		}
+		for _, f := range found {
+			if f.Code == validate.CodeNoSkillFound {
+				f.Message = "no skill was found in this folder (a skill is a folder holding SKILL.md; .git, " +
+					"node_modules and tool folders such as .venv are not searched): check the path"
+			}
+			f.Message = scanWording.Replace(f.Message)
+			pre = append(pre, f)
+		}
+	} else {
+		l, err := a.load(cmd, withSnapshot)
+		a.json = format == validate.FormatJSON // load re-reads --json
+		if err != nil {
+			return err
+		}
+		seen := map[string]bool{}
+		for _, r := range security.Servable(l.snap) {
+			if !seen[r.File] {
+				seen[r.File] = true
+				files = append(files, r.File)
+			}
+		}
+	}
+	a.color = a.color && format == validate.FormatText
+
+	s := security.NewScanner()
+	s.NoCache = true // one scan: nothing to remember
+	rep := security.Run(cmd.Context(), s, files, pre)
+	if err := cmd.Context().Err(); err != nil {
+		return failErr(err)
+	}
+	cwd, _ := os.Getwd()
+	for i := range rep.Findings {
+		rep.Findings[i].File = displayPath(cwd, rep.Findings[i].File)
+	}
+	if err := validate.Write(a.stdout, format, rep, validate.WriteOptions{Color: a.color, Version: buildVersion(),
+		Rules: security.RuleDocs()}); err != nil {
+		return failErr(err)
+	}
+	if rep.Failed(maxWarnings) {
+		errs, warns, _, _, _ := rep.Counts()
+		why := plural(errs, "error", "errors")
+		if errs == 0 {
+			why = fmt.Sprintf("%s, more than --max-warnings %d", plural(warns, "warning", "warnings"), maxWarnings)
+		}
+		a.json = false // the report is on stdout; no JSON error object after it
+		return failErr(fmt.Errorf("%w: %s", errScanFailed, why))
+	}
+	return nil
+}
+
+// loadScanned is load(withSnapshot) with the security scan on, as
+// mcp.scan asks (off leaves it off), so that the snapshot holds the
+// findings of every skill (Snapshot.Security) for ccski sources to mark.
+// Nothing is blocked: people see every skill.
+func (a *app) loadScanned(cmd *cobra.Command) (*loaded, error) {
+	l, err := a.load(cmd, engineOnly)
+	if err != nil {
+		return nil, err
+	}
+	if mode, _ := security.ParseMode(l.cfg.Config.MCP.Scan); mode != security.Off {
+		l.engine.SetScan(security.Warn)
+	}
+	l.engine.DisableCache() // one discovery: a rescan cache would only add to peak memory
+	snap, stats, err := l.engine.Snapshot(cmd.Context())
+	if err != nil {
+		if engine.IsConfigError(err) {
+			return nil, usageErr(err)
+		}
+		return nil, failErr(err)
+	}
+	l.snap, l.stats = snap, stats
+	return l, nil
+}
+
+// renderFlagged prints the sources section of the skills the security
+// scan flagged: each with its findings' codes and the first finding.
+func renderFlagged(w io.Writer, st style, flagged []pipeline.FlaggedSkill) {
+	if len(flagged) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Flagged by the security scan (%d)", len(flagged))))
+	for _, f := range flagged {
+		var codes []string
+		errs := false
+		for _, d := range f.Findings {
+			if !slices.Contains(codes, d.Code) {
+				codes = append(codes, d.Code)
+			}
+			errs = errs || d.Severity == pipeline.SeverityError
+		}
+		sev := st.yellow("warning")
+		if errs {
+			sev = st.red("error")
+		}
+		fmt.Fprintf(w, "  %s  %s %s\n", st.cyan(f.ID), sev, strings.Join(codes, ", "))
+		first := f.Findings[0]
+		where := first.Path
+		if first.Line > 0 {
+			where = fmt.Sprintf("%s:%d", first.Path, first.Line)
+		}
+		fmt.Fprintf(w, "      %s\n", st.dim(where+": "+first.Message))
+	}
+	fmt.Fprintln(w, "\n"+wrap("ccski mcp serves these skills and logs the findings (mcp.scan: warn, the default); "+
+		"with mcp.scan: block it does not serve the ones with an error. ccski scan SKILL-FOLDER shows every finding.",
+		width(w), ""))
+}
+
+// guardServer applies mcp.scan to a server: under block the engine scans
+// inside discovery and drops the skills with an error before they are
+// served; under warn and block a monitor logs each flagged skill once (under
+// warn it scans in the background, so serving never waits for it).
+func guardServer(e *engine.Engine, d *live.Refresher, setting string, log *slog.Logger) {
+	mode, err := security.ParseMode(setting)
+	if err != nil || mode == security.Off {
+		return // the configuration checked the value; off scans nothing
+	}
+	if mode == security.Block {
+		e.SetScan(security.Block)
+	}
+	d.Subscribe(security.NewMonitor(mode, log).Observe)
+}

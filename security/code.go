@@ -1,0 +1,351 @@
+package security
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+)
+
+// interpreters are the programs that run what is piped into them.
+var interpreters = set("sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python2", "python3", "perl",
+	"ruby", "node", "php", "iex", "invoke-expression", "pwsh", "powershell", "source", "lua", "osascript", "deno",
+	"bun")
+
+// pipedToInterpreter reports whether the line rest holds a "|" (not
+// "||") whose command is an interpreter, after sudo, env, their options
+// and variable settings: "| sh", "| sudo -E bash -", "|iex",
+// "| /usr/bin/env python3".
+func pipedToInterpreter(rest []byte) bool {
+	for i := 0; i < len(rest); i++ {
+		if rest[i] != '|' {
+			continue
+		}
+		if i+1 < len(rest) && rest[i+1] == '|' || i > 0 && rest[i-1] == '|' {
+			i++
+			continue
+		}
+		seg := rest[i+1:]
+		if j := bytes.IndexAny(seg, "|;&)"); j >= 0 {
+			seg = seg[:j]
+		}
+		for _, w := range bytes.Fields(seg) {
+			t := strings.ToLower(strings.Trim(string(w), "\"'`"))
+			if t == "sudo" || t == "env" || t == "exec" || strings.HasPrefix(t, "-") || strings.Contains(t, "=") ||
+				strings.HasSuffix(t, "/env") {
+				continue
+			}
+			if j := strings.LastIndexByte(t, '/'); j >= 0 {
+				t = t[j+1:]
+			}
+			if interpreters[t] {
+				return true
+			}
+			break
+		}
+	}
+	return false
+}
+
+// Remote code: a downloader whose output goes straight to an interpreter.
+var downloaders = []string{"curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod",
+	"downloadstring", "net.webclient", "urlopen", "requests.get", "fetch(", "http.get(", "urllib"}
+
+func remoteAnchors() []anchor {
+	out := make([]anchor, len(downloaders))
+	for i, d := range downloaders {
+		out[i] = anchor{text: d, code: CodeRemoteCode, verify: verifyRemote}
+	}
+	return out
+}
+
+func verifyRemote(f *file, start, end int) (string, bool) {
+	d := f.data
+	if !wordStart(d, start) || f.is(classMarkdown) && tableRow(d, start) {
+		return "", false // a table lists patterns, it does not run them
+	}
+	ls, le := lineBounds(d, start)
+	line, at := d[ls:le], start-ls
+	before := bytes.TrimRight(line[:at], " \t\"'")
+	why := ""
+	switch {
+	case pipedToInterpreter(line[at:]):
+		why = "pipes a download into an interpreter"
+	case bytes.HasSuffix(before, []byte("<(")) && interpreterBefore(before[:len(before)-2]):
+		why = "runs a download through process substitution"
+	case evaluated(before, f.is(classScript)):
+		why = "evaluates a download"
+	case (containsWord(line, "iex") || containsFold(line, "invoke-expression")) &&
+		hasPrefixIn(strings.ToLower(string(d[start:end])), "iwr", "irm", "invoke-", "downloadstring", "net.webclient"):
+		why = "runs a download with Invoke-Expression"
+	case (containsFold(line[:at], "exec(") || containsFold(line[:at], "eval(")) &&
+		hasPrefixIn(strings.ToLower(string(d[start:end])), "urlopen", "requests.get", "fetch(", "http.get(", "urllib"):
+		why = "evaluates a download"
+	}
+	if why == "" {
+		return "", false
+	}
+	return why + " (" + excerpt(d, ls, le) + "): what runs is whatever the server sends, never what was " +
+		"reviewed; bundle the script, or download it, check its digest, then run it", true
+}
+
+// evaluated reports whether the text before a downloader opens a command
+// substitution that a shell evaluates: eval "$(curl, sh -c "$(wget, and
+// in scripts the backquote forms (in prose a backquote opens a code span).
+func evaluated(before []byte, script bool) bool {
+	var rest []byte
+	switch {
+	case bytes.HasSuffix(before, []byte("$(")):
+		rest = before[:len(before)-2]
+	case script && bytes.HasSuffix(before, []byte("`")):
+		rest = before[:len(before)-1]
+	default:
+		return false
+	}
+	rest = bytes.TrimRight(rest, " \t\"'")
+	if bytes.HasSuffix(rest, []byte(" -c")) || bytes.HasSuffix(rest, []byte(" -Command")) {
+		return true
+	}
+	ws := words(rest, max(0, len(rest)-40), len(rest))
+	return len(ws) > 0 && set("eval", "exec", "source", "iex")[ws[len(ws)-1]]
+}
+
+// interpreterBefore reports whether the text ends with a shell or source
+// command ("bash ", "source ", ". ").
+func interpreterBefore(b []byte) bool {
+	b = bytes.TrimRight(b, " \t")
+	if bytes.HasSuffix(b, []byte(".")) && (len(b) == 1 || b[len(b)-2] == ' ') {
+		return true
+	}
+	ws := words(b, max(0, len(b)-40), len(b))
+	return len(ws) > 0 && interpreters[ws[len(ws)-1]]
+}
+
+// containsWord reports whether the lower-case word w occurs in b as a
+// whole word, ignoring case.
+func containsWord(b []byte, w string) bool { return indexWord(b, w) >= 0 }
+
+// indexWord returns the offset of the first whole-word occurrence of the
+// lower-case word w in b, ignoring case, or -1.
+func indexWord(b []byte, w string) int {
+	for i := 0; ; {
+		j := indexFold(b[i:], w)
+		if j < 0 {
+			return -1
+		}
+		if wordStart(b, i+j) && wordEnd(b, i+j+len(w)) {
+			return i + j
+		}
+		i += j + 1
+	}
+}
+
+// Obfuscated code: a decoder whose output is run.
+var decoders = []string{"base64 -d", "base64 --decode", "base64 -di", "b64decode", "atob(", "base64_decode(",
+	"frombase64string", "xxd -r", "fromcharcode", "-encodedcommand", "-enc ", "openssl enc -d", "openssl base64 -d",
+	"zlib.decompress", "marshal.loads", "codecs.decode"}
+
+func obfuscationAnchors() []anchor {
+	out := make([]anchor, len(decoders))
+	for i, d := range decoders {
+		out[i] = anchor{text: d, code: CodeObfuscatedCode, verify: verifyObfuscated}
+	}
+	return out
+}
+
+func verifyObfuscated(f *file, start, end int) (string, bool) {
+	d := f.data
+	if f.is(classMarkdown) && tableRow(d, start) {
+		return "", false
+	}
+	ls, le := lineBounds(d, start)
+	line, at := d[ls:le], start-ls
+	a := strings.ToLower(string(d[start:end]))
+	why := ""
+	switch {
+	case a == "-encodedcommand" || a == "-enc ":
+		if containsWord(line[:at], "powershell") || containsWord(line[:at], "pwsh") {
+			why = "runs an encoded PowerShell command"
+		}
+	case pipedToInterpreter(line[at:]):
+		why = "pipes decoded data into an interpreter"
+	default:
+		for _, w := range []string{"eval", "exec", "iex", "invoke-expression", "system", "popen", "function", "spawn",
+			"execsync", "compile"} {
+			if containsWord(line[:at], w) {
+				why = "runs decoded data with " + w
+				break
+			}
+		}
+	}
+	if why == "" {
+		return "", false
+	}
+	return why + " (" + excerpt(d, ls, le) + "): code hidden in an encoding cannot be reviewed; bundle it as " +
+		"plain source", true
+}
+
+// checkExecutable reports compiled programs by their magic number, and
+// binary files with an executable bit.
+func checkExecutable(c *fileCheck) {
+	d := c.f.data
+	kind := ""
+	switch {
+	case bytes.HasPrefix(d, []byte("\x7fELF")):
+		kind = "an ELF program (Linux, BSD)"
+	case bytes.HasPrefix(d, []byte{0xfe, 0xed, 0xfa, 0xce}), bytes.HasPrefix(d, []byte{0xfe, 0xed, 0xfa, 0xcf}),
+		bytes.HasPrefix(d, []byte{0xce, 0xfa, 0xed, 0xfe}), bytes.HasPrefix(d, []byte{0xcf, 0xfa, 0xed, 0xfe}):
+		kind = "a Mach-O program (macOS)"
+	case bytes.HasPrefix(d, []byte{0xca, 0xfe, 0xba, 0xbe}):
+		kind = "a Mach-O universal program (macOS) or a Java class"
+	case isPE(d):
+		kind = "a PE program (Windows .exe or .dll)"
+	case bytes.HasPrefix(d, []byte("\x00asm")):
+		kind = "a WebAssembly module"
+	case c.f.mode&0o111 != 0 && !c.f.is(classText):
+		kind = "a binary file with the executable bit set"
+	}
+	if kind == "" {
+		return
+	}
+	c.add(-1, "the file is %s, which cannot be reviewed like a script: ship its source, or say in SKILL.md "+
+		"where it comes from and how to check it", kind)
+}
+
+// isPE reports whether d starts a PE file: "MZ", and "PE\0\0" where the
+// DOS header points.
+func isPE(d []byte) bool {
+	if len(d) < 0x40 || d[0] != 'M' || d[1] != 'Z' {
+		return false
+	}
+	off := int(binary.LittleEndian.Uint32(d[0x3c:]))
+	return off > 0 && off+4 <= len(d) && string(d[off:off+4]) == "PE\x00\x00"
+}
+
+// Blobs.
+const (
+	minBlob   = 256 // characters of base64 or hex in one run
+	minEscape = 32  // \xHH escapes in a row
+)
+
+var base64Class = func() (t [256]bool) {
+	for b := 'A'; b <= 'Z'; b++ {
+		t[b], t[b+'a'-'A'] = true, true
+	}
+	for b := '0'; b <= '9'; b++ {
+		t[b] = true
+	}
+	t['+'], t['/'], t['-'], t['_'] = true, true, true, true
+	return
+}()
+
+// checkBlobs reports long base64 or hex runs and long runs of \x escapes
+// in text files.
+func checkBlobs(c *fileCheck) {
+	f := c.f
+	if !f.is(classText) || f.is(classLegal) {
+		return
+	}
+	d := f.data
+	longRuns(d, minBlob, func(s, e int) {
+		for e < len(d) && e-s < 1<<30 && d[e] == '=' {
+			e++
+		}
+		kind := blobKind(d[s:e])
+		if kind == "" || imageData(d, s) {
+			return
+		}
+		c.add(s, "a run of %d %s characters (%s) hides what it holds from review: ship the data as a file of "+
+			"its own type, or say what it is", e-s, kind, excerpt(d, s, s+24))
+	})
+	for i := 0; ; {
+		j := bytes.Index(d[i:], []byte(`\x`))
+		if j < 0 {
+			return
+		}
+		s := i + j
+		n, k := 0, s
+		for k+4 <= len(d) && d[k] == '\\' && lower(d[k+1]) == 'x' && isHex(d[k+2]) && isHex(d[k+3]) {
+			n++
+			k += 4
+		}
+		if n >= minEscape {
+			c.add(s, "%d \\x escapes in a row (%s) spell out bytes that cannot be read in review: write them as "+
+				"text, or ship the data as a file", n, excerpt(d, s, s+24))
+		}
+		i = max(k, s+2)
+	}
+}
+
+func isHex(b byte) bool { return '0' <= b && b <= '9' || 'a' <= lower(b) && lower(b) <= 'f' }
+
+// longRuns calls fn with every maximal run of base64 characters at least
+// min long. It probes one byte in min: a byte outside the class rules out
+// every run through it, so plain text is skipped min bytes at a time.
+func longRuns(d []byte, min int, fn func(start, end int)) {
+	i := 0 // no run of the class continues into i from before
+	for i+min <= len(d) {
+		p := i + min - 1
+		if !base64Class[d[p]] {
+			i = p + 1
+			continue
+		}
+		q := p
+		for q > i && base64Class[d[q-1]] {
+			q--
+		}
+		if q > i {
+			i = q // a run starts at q; probe again at its min-th byte
+			continue
+		}
+		e := p + 1
+		for e < len(d) && base64Class[d[e]] {
+			e++
+		}
+		fn(i, e)
+		i = e + 1
+	}
+}
+
+// blobKind says what a run looks like: "hexadecimal", "base64", or ""
+// when it is neither (a long word, a line of dashes).
+func blobKind(run []byte) string {
+	var upper, lowerc, digit, other bool
+	hex := true
+	if len(run) > 2 && run[0] == '0' && lower(run[1]) == 'x' {
+		run = run[2:] // a hexadecimal literal
+	}
+	for _, b := range bytes.TrimRight(run, "=") {
+		switch {
+		case 'A' <= b && b <= 'Z':
+			upper = true
+			hex = hex && b <= 'F'
+		case 'a' <= b && b <= 'z':
+			lowerc = true
+			hex = hex && b <= 'f'
+		case '0' <= b && b <= '9':
+			digit = true
+		default:
+			other = true
+			hex = false
+		}
+	}
+	switch {
+	case hex && digit && (upper != lowerc):
+		return "hexadecimal"
+	case upper && lowerc && digit:
+		return "base64"
+	case other && (upper || lowerc) && digit:
+		return "base64"
+	}
+	return ""
+}
+
+// imageData reports whether the run at s is an inline image, font or
+// source map: a data:image/ URI, or a notebook's "image/png": "...".
+func imageData(d []byte, s int) bool {
+	lo := max(0, s-64)
+	before := d[lo:s]
+	return containsFold(before, "data:image/") || containsFold(before, "data:font/") ||
+		containsFold(before, "data:application/font") || containsFold(before, "\"image/") ||
+		containsFold(before, "data:application/json") // an inline source map
+}

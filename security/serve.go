@@ -1,0 +1,283 @@
+package security
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/validate"
+)
+
+// What the scan means for the skills ccski serves: the findings of
+// discovered skills as diagnostics (Annotate), the pipeline stage that
+// keeps skills with an error from agents under mcp.scan: block (Stage),
+// and the log of what was found (Monitor).
+
+// Annotate scans the folder of every skill record (commands are left
+// out), each folder once, and returns the findings by record, as
+// diagnostics; records without a finding have no entry. It returns what
+// it has when ctx ends.
+func Annotate(ctx context.Context, s *Scanner, records []*pipeline.Record) map[*pipeline.Record][]pipeline.Diagnostic {
+	byDir := map[string][]*pipeline.Record{}
+	var files, keys []string
+	for _, r := range records {
+		if r.IsCommand() {
+			continue
+		}
+		key := r.RealDir
+		if key == "" {
+			key = r.Dir
+		}
+		key += "\x00" + filepath.Base(r.File)
+		if _, ok := byDir[key]; !ok {
+			files, keys = append(files, r.File), append(keys, key)
+		}
+		byDir[key] = append(byDir[key], r)
+	}
+	found := s.Skills(ctx, files)
+	out := map[*pipeline.Record][]pipeline.Diagnostic{}
+	for i := range files {
+		if len(found[i]) == 0 {
+			continue
+		}
+		// The records of one folder share its findings; the paths are the
+		// first record's.
+		for _, r := range byDir[keys[i]] {
+			ds := make([]pipeline.Diagnostic, len(found[i]))
+			for j, f := range found[i] {
+				ds[j] = Diagnostic(f, r.Agent)
+			}
+			out[r] = ds
+		}
+	}
+	return out
+}
+
+// Diagnostic turns a finding into a discovery diagnostic of provider.
+func Diagnostic(f validate.Finding, provider string) pipeline.Diagnostic {
+	sev := pipeline.SeverityInfo
+	switch f.Severity {
+	case SeverityError:
+		sev = pipeline.SeverityError
+	case SeverityWarning:
+		sev = pipeline.SeverityWarning
+	}
+	return pipeline.Diagnostic{Severity: sev, Code: f.Code, Provider: provider, Path: f.File, Line: f.Line,
+		Message: f.Message}
+}
+
+// StageName is the name of the stage Stage returns, as pipeline.Drop.Stage
+// gives it.
+const StageName = "security"
+
+// Stage returns the stage of mcp.scan: block. It drops every skill record
+// with an error-level finding in found (see Annotate), with a reason that
+// names the rules, so that the skill is neither listed nor loaded. It
+// runs before the filter stages, so that the next copy of a dropped skill
+// takes its place, as with exclude.
+func Stage(found map[*pipeline.Record][]pipeline.Diagnostic) pipeline.Stage {
+	return &stage{found: found}
+}
+
+type stage struct {
+	found map[*pipeline.Record][]pipeline.Diagnostic
+}
+
+func (s *stage) Name() string { return StageName }
+
+func (s *stage) Apply(in []*pipeline.Record) ([]*pipeline.Record, []pipeline.Drop) {
+	var out []*pipeline.Record
+	var drops []pipeline.Drop
+	for _, r := range in {
+		if why := blocked(s.found[r]); why != "" {
+			drops = append(drops, pipeline.Drop{Record: r, Reason: why})
+			continue
+		}
+		out = append(out, r)
+	}
+	return out, drops
+}
+
+// blocked says why a skill with these findings is not served, or "" when
+// none is an error.
+func blocked(ds []pipeline.Diagnostic) string {
+	var codes []string
+	first := -1
+	for i, d := range ds {
+		if d.Severity != pipeline.SeverityError {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if !slices.Contains(codes, d.Code) {
+			codes = append(codes, d.Code)
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	d := ds[first]
+	where := d.Path
+	if d.Line > 0 {
+		where = fmt.Sprintf("%s:%d", d.Path, d.Line)
+	}
+	return fmt.Sprintf("the security scan found %s (first at %s) and mcp.scan is block, so it is not served to "+
+		"agents: run ccski scan on it, then fix or remove the skill, or set mcp.scan to warn",
+		strings.Join(codes, ", "), where)
+}
+
+// Servable returns the skill records of snap that an agent can be served:
+// the visible skills, and the copies only a dedupe hid (which load by
+// their id).
+func Servable(snap *pipeline.Snapshot) []*pipeline.Record {
+	out := slices.Clone(snap.Skills())
+	for _, d := range snap.Drops {
+		if d.Loadable() && !d.Record.IsCommand() {
+			out = append(out, d.Record)
+		}
+	}
+	return out
+}
+
+// Monitor logs what the scan finds in the skills a server serves, once
+// per skill and set of findings: at the first snapshot, then for every
+// skill whose findings changed. Under Warn it scans each snapshot in the
+// background, so that serving never waits for it (a newer snapshot
+// replaces one not yet scanned), the first one after Delay; under Block
+// the engine has scanned already (Snapshot.Security), and it only logs.
+type Monitor struct {
+	// Delay is how long the first background scan waits after the first
+	// snapshot, so that the clients' first requests are answered before
+	// the scan takes its share of the processor.
+	Delay time.Duration
+
+	mode    Mode
+	log     *slog.Logger
+	scanner *Scanner
+	started bool
+
+	mu      sync.Mutex
+	next    *pipeline.Snapshot
+	running bool
+	logged  map[string]string // skill folder: the findings last logged
+	idle    *sync.Cond
+}
+
+// NewMonitor returns a monitor for mode that logs to log.
+func NewMonitor(mode Mode, log *slog.Logger) *Monitor {
+	m := &Monitor{Delay: time.Second, mode: mode, log: log, scanner: NewScanner(), logged: map[string]string{}}
+	m.idle = sync.NewCond(&m.mu)
+	return m
+}
+
+// Observe takes a new snapshot; it never blocks on a scan. It is meant
+// for a discovery subscription.
+func (m *Monitor) Observe(snap *pipeline.Snapshot) {
+	if m.mode == Off {
+		return
+	}
+	if m.mode == Block || snap.Security != nil {
+		m.report(snap, snap.Security)
+		return
+	}
+	m.mu.Lock()
+	m.next = snap
+	start := !m.running
+	m.running = true
+	m.mu.Unlock()
+	if start {
+		go m.loop()
+	}
+}
+
+// Wait returns once no scan is running or pending: for tests.
+func (m *Monitor) Wait() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for m.running {
+		m.idle.Wait()
+	}
+}
+
+func (m *Monitor) loop() {
+	m.mu.Lock()
+	first := !m.started
+	m.started = true
+	m.mu.Unlock()
+	if first && m.Delay > 0 {
+		time.Sleep(m.Delay)
+	}
+	for {
+		m.mu.Lock()
+		snap := m.next
+		m.next = nil
+		if snap == nil {
+			m.running = false
+			m.idle.Broadcast()
+			m.mu.Unlock()
+			return
+		}
+		m.mu.Unlock()
+		m.report(snap, Annotate(context.Background(), m.scanner, Servable(snap)))
+	}
+}
+
+// report logs the servable skills whose findings are new.
+func (m *Monitor) report(snap *pipeline.Snapshot, found map[*pipeline.Record][]pipeline.Diagnostic) {
+	records := Servable(snap)
+	// Blocked skills are no longer servable, but they are what most
+	// needs saying.
+	for _, d := range snap.Drops {
+		if d.Stage == StageName {
+			records = append(records, d.Record)
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	seen := map[string]bool{}
+	for _, r := range records {
+		ds := found[r]
+		if seen[r.Dir] || len(ds) == 0 {
+			continue
+		}
+		seen[r.Dir] = true
+		var parts []string
+		errs := false
+		for _, d := range ds {
+			where := d.Path
+			if rel, err := filepath.Rel(r.Dir, d.Path); err == nil && filepath.IsLocal(rel) {
+				where = filepath.ToSlash(rel)
+			}
+			if d.Line > 0 {
+				where += fmt.Sprintf(":%d", d.Line)
+			}
+			parts = append(parts, d.Code+" "+where)
+			errs = errs || d.Severity == pipeline.SeverityError
+		}
+		sum := strings.Join(parts, ", ")
+		if m.logged[r.Dir] == sum {
+			continue
+		}
+		m.logged[r.Dir] = sum
+		action := "served and logged (mcp.scan: warn)"
+		if m.mode == Block && errs {
+			action = "not served to agents (mcp.scan: block)"
+		}
+		m.log.Warn("security scan flagged a skill; run ccski scan on it for details", "skill", r.ID, "dir", r.Dir,
+			"findings", sum, "action", action, "first", ds[0].Message)
+	}
+	// Forget the skills that went or became clean: if they come back
+	// flagged, that is news.
+	for dir := range m.logged {
+		if !seen[dir] {
+			delete(m.logged, dir)
+		}
+	}
+}

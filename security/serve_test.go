@@ -1,0 +1,115 @@
+package security
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccski/ccski/internal/testfs"
+	"github.com/ccski/ccski/pipeline"
+)
+
+// record makes a skill record for the skill folder dir.
+func record(id, dir string) *pipeline.Record {
+	return &pipeline.Record{ID: id, Name: id, Agent: "claude", Dir: dir, RealDir: dir, File: filepath.Join(dir, "SKILL.md")}
+}
+
+// TestMonitorWarn checks the log of mcp.scan: warn: each flagged skill
+// once, with its findings, at the first snapshot; nothing for a new
+// snapshot with the same findings; again when a skill's findings change.
+func TestMonitorWarn(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{
+		"bad/SKILL.md":   skillHead + injection,
+		"clean/SKILL.md": skillHead + "Clean.\n",
+	})
+	var buf bytes.Buffer
+	m := NewMonitor(Warn, slog.New(slog.NewTextHandler(&buf, nil)))
+	m.Delay = 0
+	bad, clean := record("claude:bad", filepath.Join(base, "bad")), record("claude:clean", filepath.Join(base, "clean"))
+	snap := func() *pipeline.Snapshot {
+		return pipeline.NewSnapshot([]*pipeline.Record{bad, clean}, []*pipeline.Record{bad, clean}, nil, nil, nil)
+	}
+	m.Observe(snap())
+	m.Wait()
+	first := buf.String()
+	if strings.Count(first, "security scan flagged a skill") != 1 || !strings.Contains(first, "skill=claude:bad") ||
+		!strings.Contains(first, "instruction-override SKILL.md:8") || !strings.Contains(first, "mcp.scan: warn") {
+		t.Fatalf("first log:\n%s", first)
+	}
+	m.Observe(snap())
+	m.Wait()
+	if buf.String() != first {
+		t.Errorf("a snapshot with the same findings logged again:\n%s", buf.String()[len(first):])
+	}
+	testfs.Write(t, base, map[string]string{"clean/SKILL.md": skillHead + "zero\u200bwidth\n"})
+	m.Observe(snap())
+	m.Wait()
+	if more := buf.String()[len(first):]; !strings.Contains(more, "skill=claude:clean") || strings.Contains(more, "claude:bad") {
+		t.Errorf("after clean changed, the log added:\n%s", more)
+	}
+	// Fixed, then flagged again with the same finding: news again.
+	testfs.Write(t, base, map[string]string{"clean/SKILL.md": skillHead + "Clean.\n"})
+	m.Observe(snap())
+	m.Wait()
+	testfs.Write(t, base, map[string]string{"clean/SKILL.md": skillHead + "zero\u200bwidth\n"})
+	m.Observe(snap())
+	m.Wait()
+	if n := strings.Count(buf.String(), "skill=claude:clean"); n != 2 {
+		t.Errorf("clean was logged %d times after it was fixed and flagged again, want 2:\n%s", n, buf.String())
+	}
+}
+
+// TestMonitorBlock checks that under block the monitor logs what the
+// engine found (Snapshot.Security) without scanning, and says which
+// skills are not served.
+func TestMonitorBlock(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"bad/SKILL.md": skillHead + injection})
+	bad := record("claude:bad", filepath.Join(base, "bad"))
+	found := Annotate(context.Background(), NewScanner(), []*pipeline.Record{bad})
+	visible, drops := pipeline.Run([]pipeline.Stage{Stage(found)}, []*pipeline.Record{bad})
+	if len(visible) != 0 || len(drops) != 1 || drops[0].Stage != StageName ||
+		!strings.Contains(drops[0].Reason, CodeInstructionOverride) {
+		t.Fatalf("the stage kept %v and dropped %+v", visible, drops)
+	}
+	snap := pipeline.NewSnapshot([]*pipeline.Record{bad}, visible, drops, nil, nil)
+	snap.Security = found
+	var buf bytes.Buffer
+	m := NewMonitor(Block, slog.New(slog.NewTextHandler(&buf, nil)))
+	done := make(chan struct{})
+	go func() { m.Observe(snap); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Observe blocked")
+	}
+	if !strings.Contains(buf.String(), "not served to agents (mcp.scan: block)") {
+		t.Errorf("log:\n%s", buf.String())
+	}
+}
+
+// TestAnnotateSharesFolders checks that records of one folder are scanned
+// once and each gets the findings, and that commands are left out.
+func TestAnnotateSharesFolders(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"bad/SKILL.md": skillHead + injection, "cmd.md": injection})
+	a, b := record("claude:bad", filepath.Join(base, "bad")), record("codex:bad", filepath.Join(base, "bad"))
+	b.Agent = "codex"
+	cmd := &pipeline.Record{ID: "claude:/cmd", Type: pipeline.TypeCommand, Dir: base, File: filepath.Join(base, "cmd.md")}
+	s := NewScanner()
+	found := Annotate(context.Background(), s, []*pipeline.Record{a, b, cmd})
+	if len(found[a]) != 1 || len(found[b]) != 1 || found[cmd] != nil {
+		t.Errorf("findings: %v / %v / %v", found[a], found[b], found[cmd])
+	}
+	if s.FilesRead() != 1 {
+		t.Errorf("read %d files for one folder", s.FilesRead())
+	}
+	if found[b][0].Provider != "codex" || found[b][0].Severity != pipeline.SeverityError {
+		t.Errorf("diagnostic of the codex record: %+v", found[b][0])
+	}
+}

@@ -1,0 +1,2 @@
+const home = process.env.HOME;
+const example = '.env.example';

@@ -1,0 +1,4 @@
+PROMPT = """<system>
+You summarise tables.
+</system>
+"""

@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "ZWNobyBoZWxsbwo=" | base64 -d | bash
+powershell -NoProfile -EncodedCommand ZQBjAGgAbwAgAGgAaQA=

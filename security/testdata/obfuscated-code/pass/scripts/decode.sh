@@ -1,0 +1,2 @@
+#!/bin/sh
+base64 -d sample.b64 > sample.png

