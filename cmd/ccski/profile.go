@@ -1,0 +1,168 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/providers/all"
+	"github.com/ccski/ccski/toggle"
+)
+
+func newProfile(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "profile",
+		Short: "Save and apply named sets of skills turned on and off per agent",
+		Long: `A profile records, for each agent with switches of its own (` + strings.Join(all.HostNames(), ", ") + `),
+which skills it reads are on, off or limited, and which plugins are on. It is
+kept in ccski's user config folder ($XDG_CONFIG_HOME/ccski/profiles, else
+~/.config/ccski/profiles). "profile use" switches every skill and plugin
+whose state differs, with the same writers as enable and disable, and prints
+what it changes; skills the profile does not name are left as they are.`,
+	}
+	cmd.AddCommand(newProfileSave(a), newProfileUse(a), newProfileList(a))
+	return cmd
+}
+
+// profileDir is ccski's user config folder.
+func profileDir() string {
+	home, _ := os.UserHomeDir()
+	return configs.UserDir(home, os.Getenv)
+}
+
+func newProfileSave(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "save NAME",
+		Short: "Save which skills are on for each agent as the profile NAME (replacing it)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := a.load(cmd, withSnapshot)
+			if err != nil {
+				return err
+			}
+			t := toggle.New(l.engine.Env(), l.snap, all.Hosts())
+			agents, _ := cmd.Flags().GetStringSlice("agent")
+			if err := t.CheckAgents(agents); err != nil {
+				return usageErr(err)
+			}
+			hosts := t.HostNames()
+			if len(agents) > 0 && !slices.Contains(agents, "all") {
+				hosts = agents
+			}
+			p := t.Capture(args[0], hosts)
+			file, err := toggle.SaveProfile(profileDir(), p)
+			if err != nil {
+				return usageErr(err)
+			}
+			if a.json {
+				return a.writeJSON(struct {
+					File string `json:"file"`
+					*toggle.Profile
+				}{file, p})
+			}
+			fmt.Fprintf(a.stdout, "Saved profile %s to %s:\n", p.Name, file)
+			renderProfileHosts(a, p)
+			return nil
+		},
+	}
+	cmd.Flags().StringSlice("agent", nil, "record only these agents: "+strings.Join(all.HostNames(), ", ")+" (default all)")
+	ownFlag(cmd, "agent")
+	cmd.Flags().Bool("json", false, "print JSON only: the saved profile")
+	discoveryFlags(cmd)
+	return cmd
+}
+
+func newProfileUse(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "use NAME",
+		Short: "Switch skills and plugins to the states the profile NAME records, and print what changes",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := a.load(cmd, withSnapshot)
+			if err != nil {
+				return err
+			}
+			p, err := toggle.LoadProfile(profileDir(), args[0])
+			if err != nil {
+				return failErr(err)
+			}
+			scope, err := scopeFlag(cmd)
+			if err != nil {
+				return err
+			}
+			t := toggle.New(l.engine.Env(), l.snap, all.Hosts())
+			left := t.Use(p, scope)
+			dry, _ := cmd.Flags().GetBool("dry-run")
+			return a.finishToggle(t.Plan(), dry, left)
+		},
+	}
+	cmd.Flags().String("scope", "", "where to write: user, project or local (default: as enable and disable)")
+	cmd.Flags().Bool("dry-run", false, "write nothing; print the diff of each file that would change")
+	cmd.Flags().Bool("json", false, "print JSON only: the results, the diffs and counts")
+	discoveryFlags(cmd)
+	return cmd
+}
+
+func newProfileList(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the saved profiles",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.setup(cmd)
+			profiles, err := toggle.ListProfiles(profileDir())
+			if err != nil {
+				return failErr(err)
+			}
+			if a.json {
+				if profiles == nil {
+					profiles = []*toggle.Profile{}
+				}
+				return a.writeJSON(profiles)
+			}
+			if len(profiles) == 0 {
+				fmt.Fprintln(a.stdout, "No profiles saved (ccski profile save NAME saves one).")
+				return nil
+			}
+			for _, p := range profiles {
+				fmt.Fprintf(a.stdout, "%s  %s\n", style(a.color).bold(p.Name), p.Saved.Local().Format(time.DateTime))
+				renderProfileHosts(a, p)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().Bool("json", false, "print JSON only: the profiles")
+	return cmd
+}
+
+// renderProfileHosts prints one line per host of p.
+func renderProfileHosts(a *app, p *toggle.Profile) {
+	for _, h := range all.Hosts() {
+		hp, ok := p.Hosts[h.Name]
+		if !ok {
+			continue
+		}
+		on, other := hp.Counts()
+		plugins := 0
+		for _, v := range hp.Plugins {
+			if v {
+				plugins++
+			}
+		}
+		fmt.Fprintf(a.stdout, "  %-12s %d on, %d off or limited; %d of %d plugins on\n", h.Title+":", on, other, plugins, len(hp.Plugins))
+	}
+	if len(p.Fallback) > 0 {
+		off := 0
+		for _, f := range p.Fallback {
+			if f.Off {
+				off++
+			}
+		}
+		fmt.Fprintf(a.stdout, "  %-12s %d of %d skills renamed .SKILL.md (hidden from every agent)\n", "Files:", off, len(p.Fallback))
+	}
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
+	"github.com/ccski/ccski/toggle"
+)
+
+// toggleJSON is the --json shape of enable, disable and profile use.
+type toggleJSON struct {
+	DryRun    bool              `json:"dryRun"`
+	Results   []toggle.Result   `json:"results"`
+	Files     []toggle.FileDiff `json:"files"`
+	Renames   []toggle.Rename   `json:"renames"`
+	Changed   int               `json:"changed"`
+	Unchanged int               `json:"unchanged"`
+	Skipped   int               `json:"skipped"`
+	Failed    int               `json:"failed"`
+	// Left counts, for profile use, the skills the profile does not name,
+	// which were left as they are.
+	Left int `json:"left,omitempty"`
+	// Error says why the changed files could not all be written.
+	Error string `json:"error,omitempty"`
+}
+
+func newEnable(a *app) *cobra.Command  { return newToggle(a, true) }
+func newDisable(a *app) *cobra.Command { return newToggle(a, false) }
+
+// newToggle builds enable (on) or disable.
+func newToggle(a *app, on bool) *cobra.Command {
+	verb, state := "disable", "off"
+	if on {
+		verb, state = "enable", "on"
+	}
+	hosts := strings.Join(all.HostNames(), ", ")
+	cmd := &cobra.Command{
+		Use:   verb + " SKILL...",
+		Short: fmt.Sprintf("Turn skills %s in each agent's own settings", state),
+		Long: fmt.Sprintf(`Turn skills %[1]s where each agent reads its switches (%[2]s), so
+that the agent itself and every ccski view agree.
+
+Each SKILL is a name or id as "ccski info" takes it. By default every agent
+that reads the skill is switched; --agent names some (%[2]s, or all).
+Claude Code's switch is skillOverrides in settings.json (user, project or
+local scope; by default the user's for a personal skill and the project's
+local file for a project skill), Codex's a [[skills.config]] table in
+~/.codex/config.toml, Gemini CLI's skills.disabled in settings.json (user or
+project). A plugin's skill is switched through its plugin (enabledPlugins,
+[plugins."p@m"]), which turns the whole plugin %[1]s: ccski never edits a
+plugin's files. A skill no agent with a switch of its own reads falls back
+to the host-neutral switch: SKILL.md renamed .SKILL.md.
+
+Only the setting changes: every other byte of a settings file is kept, a
+file that does not parse is left alone (the error names its line), and each
+file is replaced atomically. --dry-run prints the diff of each file instead.`, state, hosts),
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := a.load(cmd, withSnapshot)
+			if err != nil {
+				return err
+			}
+			req, err := toggleRequest(cmd, on)
+			if err != nil {
+				return err
+			}
+			t := toggle.New(l.engine.Env(), l.snap, all.Hosts())
+			if err := t.CheckAgents(req.Agents); err != nil {
+				return usageErr(err)
+			}
+			for _, name := range args {
+				t.Skill(name, req)
+			}
+			dry, _ := cmd.Flags().GetBool("dry-run")
+			return a.finishToggle(t.Plan(), dry, 0)
+		},
+	}
+	cmd.Flags().StringSlice("agent", nil, "switch only for these agents: "+hosts+" or all (default: every agent that reads the skill)")
+	ownFlag(cmd, "agent")
+	cmd.Flags().String("scope", "", "where to write: user, project or local (default: where the skill lives; see above)")
+	if !on {
+		cmd.Flags().String("mode", "", "Claude Code only: off (default), name-only or user-invocable-only")
+	}
+	cmd.Flags().Bool("dry-run", false, "write nothing; print the diff of each file that would change")
+	cmd.Flags().Bool("json", false, "print JSON only: the results, the diffs and counts")
+	discoveryFlags(cmd)
+	return cmd
+}
+
+// ownFlag marks a command's flag that is no configuration key, although
+// ccski mcp has a flag of that name that is one (see configs.CommandFlag).
+func ownFlag(cmd *cobra.Command, name string) {
+	cmd.Flags().SetAnnotation(name, configs.CommandFlag, []string{"true"})
+}
+
+// toggleRequest reads --agent, --scope and --mode.
+func toggleRequest(cmd *cobra.Command, on bool) (toggle.Request, error) {
+	agents, _ := cmd.Flags().GetStringSlice("agent")
+	scope, err := scopeFlag(cmd)
+	if err != nil {
+		return toggle.Request{}, err
+	}
+	req := toggle.Request{On: on, Agents: agents, Scope: scope}
+	if f := cmd.Flags().Lookup("mode"); f != nil {
+		req.Mode = strings.ToLower(strings.TrimSpace(f.Value.String()))
+		switch req.Mode {
+		case "", pipeline.ModeOff, pipeline.ModeNameOnly, pipeline.ModeUserInvocableOnly:
+		default:
+			return req, usageErr(fmt.Errorf("invalid --mode %q: use off, name-only or user-invocable-only", req.Mode))
+		}
+	}
+	return req, nil
+}
+
+// finishToggle writes the plan (unless dry), prints what it did, and
+// fails when a switch failed. left is, for profile use, the number of
+// skills left as they are.
+func (a *app) finishToggle(p *toggle.Plan, dry bool, left int) error {
+	var applyErr error
+	if !dry {
+		applyErr = p.Apply()
+	}
+	if a.json {
+		out := toggleJSON{DryRun: dry, Results: p.Results, Files: p.Diffs(), Renames: p.Renames,
+			Changed: p.Count(toggle.Changed), Unchanged: p.Count(toggle.Unchanged),
+			Skipped: p.Count(toggle.Skipped), Failed: p.Count(toggle.Failed), Left: left}
+		if applyErr != nil {
+			out.Error = applyErr.Error()
+		}
+		if out.Results == nil {
+			out.Results = []toggle.Result{}
+		}
+		if out.Files == nil {
+			out.Files = []toggle.FileDiff{}
+		}
+		if out.Renames == nil {
+			out.Renames = []toggle.Rename{}
+		}
+		if err := a.writeJSON(out); err != nil {
+			return err
+		}
+	} else {
+		renderToggle(a, p, dry, left)
+	}
+	if applyErr != nil {
+		if a.json {
+			return failErr(fmt.Errorf("%w: %w", errReported, applyErr))
+		}
+		return failErr(applyErr)
+	}
+	if n := p.Count(toggle.Failed); n > 0 {
+		return failErr(fmt.Errorf("%w: %s failed; nothing was written for %s", errReported,
+			plural(n, "switch", "switches"), map[bool]string{true: "it", false: "them"}[n == 1]))
+	}
+	return nil
+}
+
+// errReported marks a failure the command's output already reports in
+// full (with --json, in its JSON): no error object follows it.
+var errReported = errors.New("not every skill could be switched")
+
+// renderToggle prints one line per result, then the diffs of a dry run.
+func renderToggle(a *app, p *toggle.Plan, dry bool, left int) {
+	st := style(a.color)
+	w := a.stdout
+	for _, r := range p.Results {
+		mark, what := "", ""
+		switch r.Status {
+		case toggle.Changed:
+			mark = st.green("✓")
+		case toggle.Unchanged:
+			mark = st.dim("○")
+			what = "already so: "
+		case toggle.Skipped:
+			mark = st.dim("-")
+			what = "skipped: "
+		case toggle.Failed:
+			mark = st.red("✗")
+		}
+		line := fmt.Sprintf("%s %s", mark, st.bold(r.Skill))
+		switch {
+		case r.Status == toggle.Failed:
+			line += ": " + st.red(r.Error)
+		case r.Setting == toggle.FallbackSetting:
+			line += fmt.Sprintf(": %s%s (%s)", what, r.Mode, r.File)
+		case r.File != "":
+			line += fmt.Sprintf(": %s%s in %s: %s %s", what, r.Mode, hostTitle(r.Host), r.File, r.Setting)
+			if r.Scope != "" {
+				line += " (" + r.Scope + ")"
+			}
+		case r.Note != "" && r.Status != toggle.Changed:
+			if r.Status == toggle.Skipped {
+				line += ": skipped"
+			}
+			line += ": " + r.Note
+			r.Note = ""
+		}
+		fmt.Fprintln(w, line)
+		if r.Note != "" {
+			fmt.Fprintln(w, "  "+st.yellow("note: ")+r.Note)
+		}
+	}
+	for _, rn := range p.Renames {
+		verb := "renamed"
+		if dry {
+			verb = "would rename"
+		}
+		fmt.Fprintf(w, "%s %s -> %s\n", verb, rn.From, rn.To)
+	}
+	if dry {
+		diffs := p.Diffs()
+		if len(diffs) > 0 {
+			fmt.Fprintln(w)
+		}
+		for _, d := range diffs {
+			fmt.Fprint(w, d.Diff)
+		}
+	}
+	summary := fmt.Sprintf("%d changed, %d already so, %d skipped, %d failed", p.Count(toggle.Changed),
+		p.Count(toggle.Unchanged), p.Count(toggle.Skipped), p.Count(toggle.Failed))
+	if left > 0 {
+		summary += fmt.Sprintf("; %s not in the profile left as they are", plural(left, "skill", "skills"))
+	}
+	if dry {
+		summary += "; dry run: nothing was written"
+	}
+	fmt.Fprintln(w, st.dim(summary+"."))
+}
+
+// hostTitle names a host for people.
+func hostTitle(name string) string { return providers.HostTitle(all.Hosts(), name) }
+
+// Scopes are the values of --scope of enable, disable and profile use:
+// every scope some host's switches take.
+var scopes = []string{"user", "project", "local"}
+
+// scopeFlag reads --scope: "" or one of scopes, in lower case.
+func scopeFlag(cmd *cobra.Command) (string, error) {
+	raw, _ := cmd.Flags().GetString("scope")
+	scope := strings.ToLower(strings.TrimSpace(raw))
+	if scope != "" && !slices.Contains(scopes, scope) {
+		return "", usageErr(fmt.Errorf("invalid --scope %q: use %s", raw, strings.Join(scopes, ", ")))
+	}
+	return scope, nil
+}

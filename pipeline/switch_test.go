@@ -1,0 +1,72 @@
+package pipeline
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestApplySwitches(t *testing.T) {
+	sw := func(host, mode, file string) HostSwitch {
+		return HostSwitch{Host: host, Title: host, Mode: mode, File: file, Scope: "user", Setting: "s"}
+	}
+	rec := func(name, dir string, hosts ...string) *Record {
+		return &Record{Name: name, Dir: "/r/" + dir, File: "/r/" + dir + "/SKILL.md", Hosts: hosts}
+	}
+	byFolder := rec("Pretty PDF", "pdf", "claude")
+	byName := rec("sheets", "sheets", "codex")
+	byPath := rec("sheets", "sheets2", "codex")
+	shared := rec("shared", "shared", "codex", "gemini")
+	cancelled := rec("gone", "gone", "claude")
+	otherHost := rec("pdf", "pdf-codex", "codex")
+	plugin := rec("pdf", "plugin-pdf", "claude")
+	plugin.Plugin = &PluginInfo{Plugin: "p", Marketplace: "m"}
+	command := rec("pdf", "cmd", "claude")
+	command.Type = TypeCommand
+	noHost := rec("pdf", "cursor-pdf")
+	// Each host matches by its own key only: Claude Code by folder, Codex
+	// and Gemini CLI by frontmatter name.
+	claudeNamed := rec("pdf", "pdf-tools", "claude")
+	codexFolder := rec("Sheet Tools", "sheets", "codex")
+	records := []*Record{byFolder, byName, byPath, shared, cancelled, otherHost, plugin, command, noHost, claudeNamed, codexFolder}
+
+	ApplySwitches(records, []SkillSwitch{
+		{Folder: "pdf", HostSwitch: sw("claude", ModeOff, "user.json")},
+		{Folder: "pdf", HostSwitch: sw("claude", ModeNameOnly, "local.json")}, // later file wins
+		{Name: "sheets", HostSwitch: sw("codex", ModeOff, "config.toml")},
+		{Path: "/r/sheets2/SKILL.md", HostSwitch: sw("codex", ModeOn, "config.toml")}, // a later "on" cancels
+		{Name: "shared", HostSwitch: sw("gemini", ModeOff, "settings.json")},
+		{Folder: "gone", HostSwitch: sw("claude", ModeOff, "a.json")},
+		{Folder: "gone", HostSwitch: sw("claude", ModeOn, "b.json")},
+	})
+	want := map[*Record][]HostSwitch{
+		byFolder:  {sw("claude", ModeNameOnly, "local.json")},
+		byName:    {sw("codex", ModeOff, "config.toml")},
+		byPath:    nil,
+		shared:    {sw("gemini", ModeOff, "settings.json")},
+		cancelled: nil,
+		otherHost: nil, // Claude's switch is no Codex skill's
+		plugin:    nil, // plugins are switched by plugin
+		command:   nil,
+		noHost:    nil,
+		// The frontmatter name "pdf" is no folder name, and "sheets" is
+		// this skill's folder, not its name.
+		claudeNamed: nil,
+		codexFolder: nil,
+	}
+	for r, w := range want {
+		if d := cmp.Diff(w, r.Off); d != "" {
+			t.Errorf("%s (%s): switches (-want +got):\n%s", r.Name, r.Dir, d)
+		}
+	}
+	// Off in the view of every host only when every host turns it off.
+	if shared.OffIn("") != nil || len(shared.OffIn("gemini")) != 1 || shared.OffIn("codex") != nil {
+		t.Errorf("shared: OffIn all=%v gemini=%v codex=%v", shared.OffIn(""), shared.OffIn("gemini"), shared.OffIn("codex"))
+	}
+	if byFolder.OffIn("") != nil {
+		t.Error("name-only hides the skill")
+	}
+	if got := DescribeOff(byName.OffIn("")); got != "off in codex (config.toml s, user)" {
+		t.Errorf("DescribeOff = %q", got)
+	}
+}

@@ -1,0 +1,375 @@
+package providers
+
+// This file defines how a provider writes its host's own skill switches:
+// the settings a host reads to turn a skill or a plugin off (Claude
+// Code's skillOverrides and enabledPlugins, Codex's [[skills.config]] and
+// [plugins."p@m"], Gemini CLI's skills.disabled). The provider that reads
+// a host's switches (Plan.Switches) also writes them, so that what ccski
+// writes is what it reads back.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ccski/ccski/internal/hostedit"
+	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/internal/hostfile"
+)
+
+// Host describes an agent whose skill switches a provider reads and
+// writes (Entry.Host).
+type Host struct {
+	// Name is the host's agent label ("claude"): the label of the records
+	// it reads (pipeline.Record.Hosts) and the value of --agent.
+	Name string
+	// Title names it for people ("Claude Code").
+	Title string
+	// Switcher writes its switches.
+	Switcher Switcher
+	// Instructions is the host's instructions file (CLAUDE.md,
+	// AGENTS.md, GEMINI.md) at scope "user" or "project" (in
+	// env.Workspace), where `ccski install-workflow` writes.
+	Instructions func(env Env, scope string) string
+}
+
+// Switcher writes a host's switches. Its methods edit files through a
+// Files set, in memory: nothing is written until the caller writes the
+// set (Files.Write), and a file that does not parse is never edited.
+type Switcher interface {
+	// Modes lists the modes a skill's switch takes besides on, off
+	// first.
+	Modes() []string
+	// Scopes lists the scopes it writes at; the first is the default
+	// when the skill gives no better one.
+	Scopes() []string
+	// SetSkill switches the skill req.Record to req.Mode (pipeline.ModeOn
+	// turns it on) and says which settings it changed or found already
+	// so.
+	SetSkill(req SkillRequest) ([]Edit, error)
+	// SetPlugin turns a whole plugin on or off.
+	SetPlugin(req PluginRequest) ([]Edit, error)
+}
+
+// SkillRequest asks a Switcher to switch one skill.
+type SkillRequest struct {
+	Env   Env
+	Files *Files
+	// Record is a skill the host reads (its Hosts name the host).
+	Record *pipeline.Record
+	// Mode is on, off, or another of the Switcher's Modes.
+	Mode string
+	// Scope is where to write: one of the Switcher's Scopes, or "" for
+	// the skill's own default. Turning a skill on with no scope clears
+	// the host's switches for it wherever they are.
+	Scope string
+	// All is every record of the scan: a host that names skills in its
+	// switches uses it to tell skills of the same name apart.
+	All []*pipeline.Record
+}
+
+// PluginRequest asks a Switcher to turn a plugin on or off.
+type PluginRequest struct {
+	Env   Env
+	Files *Files
+	// Key is the plugin, "<plugin>@<marketplace>".
+	Key string
+	On  bool
+	// Scope is where to write, or "" for the file that decides today.
+	Scope string
+	// Settings is the settings file that turns the plugin off today
+	// (pipeline.DisabledPlugin.Settings), or "".
+	Settings string
+}
+
+// Edit is one setting a Switcher changed, or found as asked.
+type Edit struct {
+	// File is the settings file, Scope its level.
+	File  string
+	Scope string
+	// Setting says which setting, as the host's documentation names it:
+	// `skillOverrides "pdf"`, `[[skills.config]] name = "pdf"`.
+	Setting string
+	// Changed is false when the file already said so.
+	Changed bool
+}
+
+// Files is a set of files being edited in memory: each is read once,
+// edited any number of times, and written when the set is. Edits of two
+// skills to one file compose.
+type Files struct {
+	files map[string]*FileState
+	order []string
+}
+
+// FileState is one file of a Files set.
+type FileState struct {
+	Path string
+	// Old is the content read, and Existed whether the file was there.
+	Old     []byte
+	Existed bool
+	// New is the content after the edits.
+	New []byte
+}
+
+// Changed reports whether the edits changed the file.
+func (f *FileState) Changed() bool {
+	return string(f.Old) != string(f.New) || (!f.Existed && f.New != nil)
+}
+
+// NewFiles returns an empty set.
+func NewFiles() *Files { return &Files{files: map[string]*FileState{}} }
+
+// Read returns the current content of path: as edited so far, else as
+// on disk (nil, with existed false, for a missing file).
+func (fs *Files) Read(path string) (data []byte, existed bool, err error) {
+	if f, ok := fs.files[path]; ok {
+		return f.New, f.Existed || f.New != nil, nil
+	}
+	data, found, err := hostfile.Read(path)
+	if err != nil {
+		return nil, found, fmt.Errorf("%s: %w", path, err)
+	}
+	fs.files[path] = &FileState{Path: path, Old: data, Existed: found, New: data}
+	fs.order = append(fs.order, path)
+	return data, found, nil
+}
+
+// Set replaces the current content of path, which Read must have read.
+func (fs *Files) Set(path string, data []byte) {
+	if f, ok := fs.files[path]; ok {
+		f.New = data
+	}
+}
+
+// Mark is a state of a Files set that Rollback returns to.
+type Mark struct {
+	news map[string][]byte
+	n    int
+}
+
+// Mark returns the current state of the set.
+func (fs *Files) Mark() Mark {
+	m := Mark{news: make(map[string][]byte, len(fs.files)), n: len(fs.order)}
+	for p, f := range fs.files {
+		m.news[p] = f.New
+	}
+	return m
+}
+
+// Rollback undoes the edits made since m, so that a request that failed
+// half-way leaves nothing behind.
+func (fs *Files) Rollback(m Mark) {
+	for _, p := range fs.order[m.n:] {
+		delete(fs.files, p)
+	}
+	fs.order = fs.order[:m.n]
+	for p, data := range m.news {
+		fs.files[p].New = data
+	}
+}
+
+// Changed lists the files whose content the edits changed, in the order
+// they were first read.
+func (fs *Files) Changed() []*FileState {
+	var out []*FileState
+	for _, p := range fs.order {
+		if f := fs.files[p]; f.Changed() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Write writes every changed file atomically (safefile.Write): a new
+// file is made with mode 0644, an existing one keeps its mode. A file
+// that another program changed since it was read (Claude Code writes its
+// settings.local.json itself) is not overwritten: Write then fails with
+// a *ChangedError, checked for every file before the first is written
+// and again for each just before it replaces it. It stops at the first
+// failure, which names the file.
+func (fs *Files) Write() error {
+	changed := fs.Changed()
+	for _, f := range changed {
+		if err := f.unchanged(); err != nil {
+			return err
+		}
+	}
+	var written []string
+	for _, f := range changed {
+		err := safefile.Write(f.Path, f.New, safefile.WriteOptions{Perm: 0o644, Check: f.unchanged})
+		var ce *ChangedError
+		switch {
+		case errors.As(err, &ce):
+			ce.Written = written
+			return ce
+		case err != nil:
+			return fmt.Errorf("cannot write %s: %w", f.Path, unwrapPath(err))
+		}
+		written = append(written, f.Path)
+	}
+	return nil
+}
+
+// ChangedError is a file that another program changed between the moment
+// ccski read it and the moment it would have replaced it: ccski's edit
+// was made on the old content, so the file is left as the other program
+// wrote it.
+type ChangedError struct {
+	File string
+	// Written lists the files of the same set written before it.
+	Written []string
+}
+
+func (e *ChangedError) Error() string {
+	msg := fmt.Sprintf("%s changed while ccski was editing it (another program wrote it, perhaps the agent itself); "+
+		"ccski left it as it is now: run the command again", e.File)
+	if len(e.Written) > 0 {
+		msg += fmt.Sprintf(" (already written: %s)", strings.Join(e.Written, ", "))
+	}
+	return msg
+}
+
+// unchanged returns a *ChangedError when the file on disk is no longer
+// the one read: other content, or there when it was missing, or the
+// reverse.
+func (f *FileState) unchanged() error {
+	data, found, err := hostfile.Read(f.Path)
+	if err != nil {
+		return fmt.Errorf("cannot read %s again before writing it: %w", f.Path, err)
+	}
+	if found != f.Existed || !bytes.Equal(data, f.Old) {
+		return &ChangedError{File: f.Path}
+	}
+	return nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// FileError is an edit of File that cannot be made: it does not parse,
+// or holds the setting in a form that cannot be edited safely. The file is
+// left alone.
+type FileError struct {
+	File string
+	// Line is the 1-based line of a syntax error, or 0.
+	Line int
+	Err  error
+}
+
+func (e *FileError) Error() string {
+	var se *hostedit.SyntaxError
+	if errors.As(e.Err, &se) {
+		return fmt.Sprintf("%s:%d:%d: %s; fix the file (ccski changed nothing in it)", e.File, se.Line, se.Column, se.Msg)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// NewFileError returns err, met reading or editing file, as a *FileError
+// naming file (and the line of a *hostedit.SyntaxError).
+func NewFileError(file string, err error) *FileError {
+	fe := &FileError{File: file, Err: err}
+	var se *hostedit.SyntaxError
+	if errors.As(err, &se) {
+		fe.Line = se.Line
+	}
+	return fe
+}
+
+// EditFile applies edit to the current content of path in fs, and
+// records the result. An error of edit becomes a *FileError naming path.
+func EditFile(fs *Files, path string, edit func(data []byte) ([]byte, error)) (changed bool, err error) {
+	data, _, err := fs.Read(path)
+	if err != nil {
+		return false, err
+	}
+	out, err := edit(data)
+	if err != nil {
+		return false, NewFileError(path, err)
+	}
+	if string(out) == string(data) {
+		return false, nil
+	}
+	fs.Set(path, out)
+	return true, nil
+}
+
+// ProjectDir is the project folder whose settings hold a switch of r for
+// a host whose project settings are in folder (".claude", ".gemini"): the
+// workspace folder r was found in, for a project skill; else the nearest
+// workspace folder that has folder; else the workspace.
+func ProjectDir(env Env, r *pipeline.Record, folder string) string {
+	if r != nil && r.Location == pipeline.LocationProject {
+		for _, ws := range env.WorkspaceDirs {
+			if rel, err := filepath.Rel(ws, r.Root); err == nil && filepath.Dir(filepath.Dir(rel)) == "." {
+				return ws
+			}
+		}
+	}
+	for _, ws := range env.WorkspaceDirs {
+		if st, err := os.Stat(filepath.Join(ws, folder)); err == nil && st.IsDir() {
+			return ws
+		}
+	}
+	return env.Workspace
+}
+
+// HostTitle names the host called name among hosts for people ("Claude
+// Code"), or returns name when no host of hosts has that name.
+func HostTitle(hosts []Host, name string) string {
+	for _, h := range hosts {
+		if h.Name == name && h.Title != "" {
+			return h.Title
+		}
+	}
+	return name
+}
+
+// CheckScope returns an error unless scope is "" or one of s's scopes.
+func CheckScope(h Host, scope string) error {
+	if scope == "" || slices.Contains(h.Switcher.Scopes(), scope) {
+		return nil
+	}
+	return fmt.Errorf("%s has no %s scope for its switches; use %s", h.Title, scope, orList(h.Switcher.Scopes()))
+}
+
+// CheckMode returns an error unless mode is on or one of s's modes.
+func CheckMode(h Host, mode string) error {
+	if mode == pipeline.ModeOn || slices.Contains(h.Switcher.Modes(), mode) {
+		return nil
+	}
+	return fmt.Errorf("%s's switch has no %s mode; use %s", h.Title, mode, orList(h.Switcher.Modes()))
+}
+
+func orList(list []string) string {
+	switch len(list) {
+	case 0:
+		return "nothing"
+	case 1:
+		return list[0]
+	}
+	out := ""
+	for i, s := range list {
+		switch {
+		case i == 0:
+		case i == len(list)-1:
+			out += " or "
+		default:
+			out += ", "
+		}
+		out += s
+	}
+	return out
+}

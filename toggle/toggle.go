@@ -1,0 +1,438 @@
+// Package toggle turns skills on and off where each agent reads its
+// switches: it resolves skill names against a snapshot, asks the
+// switcher of each host that reads a skill (providers.Host) to write that
+// host's own setting, switches a plugin skill's whole plugin, and falls
+// back to the host-neutral .SKILL.md rename for a skill no host with a
+// switch reads. Nothing is written until Plan.Apply: a Plan holds the
+// edited files in memory, so that --dry-run can show their diffs.
+//
+// A plugin's files are never renamed or edited: a plugin skill is
+// switched through its plugin's setting (Claude Code's enabledPlugins,
+// Codex's [plugins."p@m"]), which turns the whole plugin on or off, and
+// the result says so.
+package toggle
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/ccski/ccski/internal/hostedit"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+)
+
+// Request says how to switch.
+type Request struct {
+	// On turns skills on; else they are turned off (or limited, see Mode).
+	On bool
+	// Agents are the hosts to switch; empty or "all" means every host
+	// that reads the skill.
+	Agents []string
+	// Scope is where to write (user, project, local); "" lets each host
+	// pick (see providers.SkillRequest).
+	Scope string
+	// Mode is the mode to switch off to: off (the default) or a mode one
+	// host has (name-only, user-invocable-only). Ignored when On.
+	Mode string
+	// KeepFile leaves the host-neutral switch alone: a skill whose file
+	// is .SKILL.md stays so when it is turned on for a host. Profile use
+	// sets that switch on its own, as the profile says.
+	KeepFile bool
+}
+
+// Status is the outcome of one switch.
+type Status string
+
+// The statuses of a Result.
+const (
+	Changed   Status = "changed"   // a setting was written (or will be, in a dry run)
+	Unchanged Status = "unchanged" // the setting already said so
+	Skipped   Status = "skipped"   // nothing to do for this host
+	Failed    Status = "failed"    // the setting could not be written; nothing was
+)
+
+// Result is the outcome of one skill for one host, or for the .SKILL.md
+// fallback (Host "").
+type Result struct {
+	// Skill is the skill's id, or the name asked for when it resolved
+	// to none.
+	Skill  string `json:"skill"`
+	Host   string `json:"host,omitempty"`
+	Status Status `json:"status"`
+	// File, Scope and Setting say what was (or would be) written.
+	File    string `json:"file,omitempty"`
+	Scope   string `json:"scope,omitempty"`
+	Setting string `json:"setting,omitempty"`
+	// Mode is the mode written: on, off, name-only, ...
+	Mode string `json:"mode,omitempty"`
+	// Note says what else the change means (a whole plugin switched, the
+	// fallback used); Error why it failed.
+	Note  string `json:"note,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Rename is a SKILL.md renamed to .SKILL.md or back.
+type Rename struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// FallbackSetting names the .SKILL.md switch in results.
+const FallbackSetting = ".SKILL.md"
+
+// Toggler collects the switches of one command.
+type Toggler struct {
+	env     providers.Env
+	snap    *pipeline.Snapshot
+	hosts   []providers.Host
+	files   *providers.Files
+	renames []Rename
+	results []Result
+}
+
+// New returns a Toggler for the skills of snap, found in env, with the
+// given hosts (all.Hosts()).
+func New(env providers.Env, snap *pipeline.Snapshot, hosts []providers.Host) *Toggler {
+	return &Toggler{env: env, snap: snap, hosts: hosts, files: providers.NewFiles()}
+}
+
+// host returns the registered host of that name.
+func (t *Toggler) host(name string) (providers.Host, bool) {
+	for _, h := range t.hosts {
+		if h.Name == name {
+			return h, true
+		}
+	}
+	return providers.Host{}, false
+}
+
+// HostNames lists the hosts' names.
+func (t *Toggler) HostNames() []string {
+	out := make([]string, len(t.hosts))
+	for i, h := range t.hosts {
+		out[i] = h.Name
+	}
+	return out
+}
+
+// CheckAgents returns an error for a value of Request.Agents that is
+// neither "all" nor a host.
+func (t *Toggler) CheckAgents(agents []string) error {
+	for _, a := range agents {
+		if _, ok := t.host(a); !ok && a != "all" {
+			return fmt.Errorf("unknown agent %q: use %s or all", a, strings.Join(t.HostNames(), ", "))
+		}
+	}
+	return nil
+}
+
+// Skill switches the skill name designates (resolved as `ccski info`
+// resolves it, hidden skills included). A name of a skill of a disabled
+// plugin turns that plugin on.
+func (t *Toggler) Skill(name string, req Request) {
+	f, err := t.snap.Lookup(name, pipeline.TypeSkill)
+	var pde *pipeline.PluginDisabledError
+	switch {
+	case errors.As(err, &pde):
+		for _, dp := range pde.Plugins {
+			t.disabledPlugin(name, dp, req)
+		}
+	case err != nil:
+		t.results = append(t.results, Result{Skill: name, Status: Failed, Error: err.Error()})
+	default:
+		t.Record(f.Record, req)
+	}
+}
+
+// disabledPlugin handles a skill of a plugin the settings turn off.
+func (t *Toggler) disabledPlugin(name string, dp pipeline.DisabledPlugin, req Request) {
+	res := Result{Skill: name, Host: dp.Provider, Setting: dp.Key()}
+	if !req.On {
+		res.Status, res.File = Unchanged, dp.Settings
+		res.Note = fmt.Sprintf("already off: its plugin %s is disabled (%s)", dp.Key(), dp.EnableHint())
+		t.results = append(t.results, res)
+		return
+	}
+	h, ok := t.host(dp.Provider)
+	if !ok || !t.wants(req, h.Name) {
+		res.Status, res.Note = Skipped, fmt.Sprintf("its plugin %s is disabled: %s", dp.Key(), dp.EnableHint())
+		t.results = append(t.results, res)
+		return
+	}
+	note := pluginNote(dp.Key(), true, dp.Skills, dp.Commands)
+	t.plugin(name, h, dp.Key(), true, req.Scope, dp.Settings, note)
+}
+
+// wants reports whether req asks for host h (or for every host).
+func (t *Toggler) wants(req Request, h string) bool {
+	return len(req.Agents) == 0 || slices.Contains(req.Agents, "all") || slices.Contains(req.Agents, h)
+}
+
+// hostsOf returns the hosts that read r: its Hosts, or for a plugin
+// skill the host whose plugin it is (its agent label).
+func (t *Toggler) hostsOf(r *pipeline.Record) []string {
+	if r.Plugin != nil {
+		if _, ok := t.host(r.Agent); ok {
+			return []string{r.Agent}
+		}
+		return nil
+	}
+	return r.Hosts
+}
+
+// Record switches the skill r.
+func (t *Toggler) Record(r *pipeline.Record, req Request) {
+	hosts := t.hostsOf(r)
+	explicit := len(req.Agents) > 0 && !slices.Contains(req.Agents, "all")
+	var chosen []providers.Host
+	for _, name := range hosts {
+		if h, ok := t.host(name); ok && t.wants(req, name) {
+			chosen = append(chosen, h)
+		}
+	}
+	if explicit {
+		for _, a := range req.Agents {
+			if !slices.Contains(hosts, a) {
+				t.results = append(t.results, Result{Skill: r.ID, Host: a, Status: Skipped,
+					Note: fmt.Sprintf("%s does not read this skill (a %s %s skill)", providers.HostTitle(t.hosts, a), r.Agent, r.Location)})
+			}
+		}
+	}
+	if req.On && r.Disabled && !req.KeepFile {
+		t.rename(r, true, "")
+	}
+	if len(chosen) == 0 && !explicit {
+		switch {
+		case req.On && !r.Disabled:
+			t.results = append(t.results, Result{Skill: r.ID, Status: Unchanged, Mode: pipeline.ModeOn,
+				Note: "already on: no agent with a switch of its own reads it, and its file is SKILL.md"})
+		case req.On:
+		case r.Plugin != nil:
+			t.results = append(t.results, Result{Skill: r.ID, Status: Failed,
+				Error: fmt.Sprintf("%s is a skill of the plugin %s@%s, which no agent ccski can switch reads; "+
+					"ccski never renames files inside a plugin", r.ID, r.Plugin.Plugin, r.Plugin.Marketplace)})
+		default:
+			t.rename(r, false, "no agent that reads it has a switch of its own, so its SKILL.md is renamed "+
+				".SKILL.md, which hides it from every agent")
+		}
+		return
+	}
+	for _, h := range chosen {
+		if r.Plugin != nil {
+			t.pluginOf(r, h, req)
+			continue
+		}
+		t.skill(r, h, req)
+	}
+}
+
+// skill writes host h's switch for r.
+func (t *Toggler) skill(r *pipeline.Record, h providers.Host, req Request) {
+	mode := req.Mode
+	if mode == "" {
+		mode = pipeline.ModeOff
+	}
+	if req.On {
+		mode = pipeline.ModeOn
+	}
+	base := Result{Skill: r.ID, Host: h.Name, Mode: mode}
+	if err := errors.Join(providers.CheckMode(h, mode), providers.CheckScope(h, req.Scope)); err != nil {
+		base.Status, base.Error = Failed, err.Error()
+		t.results = append(t.results, base)
+		return
+	}
+	mark := t.files.Mark()
+	edits, err := h.Switcher.SetSkill(providers.SkillRequest{Env: t.env, Files: t.files, Record: r, Mode: mode,
+		Scope: req.Scope, All: t.snap.All})
+	if err != nil {
+		t.files.Rollback(mark)
+		base.Status, base.Error = Failed, err.Error()
+		t.results = append(t.results, base)
+		return
+	}
+	if len(edits) == 0 {
+		base.Status = Unchanged
+		base.Note = "already " + mode + " in " + h.Title
+		t.results = append(t.results, base)
+		return
+	}
+	for _, e := range edits {
+		res := base
+		res.File, res.Scope, res.Setting, res.Status = e.File, e.Scope, e.Setting, Unchanged
+		if e.Changed {
+			res.Status = Changed
+		}
+		t.results = append(t.results, res)
+	}
+}
+
+// pluginOf switches the plugin of the plugin skill r.
+func (t *Toggler) pluginOf(r *pipeline.Record, h providers.Host, req Request) {
+	key := r.Plugin.Plugin + "@" + r.Plugin.Marketplace
+	if !req.On && req.Mode != "" && req.Mode != pipeline.ModeOff {
+		t.results = append(t.results, Result{Skill: r.ID, Host: h.Name, Status: Failed,
+			Error: fmt.Sprintf("%s is a skill of the plugin %s, and plugins are only on or off: use --mode off", r.ID, key)})
+		return
+	}
+	var skills, commands []string
+	for _, o := range t.snap.All {
+		if o.Plugin == nil || o.Agent != r.Agent || o.Plugin.Plugin != r.Plugin.Plugin || o.Plugin.Marketplace != r.Plugin.Marketplace {
+			continue
+		}
+		if o.IsCommand() {
+			commands = append(commands, o.Name)
+		} else {
+			skills = append(skills, o.Name)
+		}
+	}
+	t.plugin(r.ID, h, key, req.On, req.Scope, "", pluginNote(key, req.On, skills, commands))
+}
+
+// pluginNote says that the whole plugin changes.
+func pluginNote(key string, on bool, skills, commands []string) string {
+	state := "off"
+	if on {
+		state = "on"
+	}
+	sort.Strings(skills)
+	sort.Strings(commands)
+	skills, commands = slices.Compact(skills), slices.Compact(commands)
+	var parts []string
+	if len(skills) > 0 {
+		parts = append(parts, fmt.Sprintf("%d skill(s): %s", len(skills), strings.Join(skills, ", ")))
+	}
+	if len(commands) > 0 {
+		parts = append(parts, fmt.Sprintf("%d command(s): %s", len(commands), strings.Join(commands, ", ")))
+	}
+	note := fmt.Sprintf("plugins are switched whole: this turns the plugin %s %s", key, state)
+	if len(parts) > 0 {
+		note += ", with its " + strings.Join(parts, " and ")
+	}
+	return note
+}
+
+// plugin writes host h's switch for the plugin key.
+func (t *Toggler) plugin(label string, h providers.Host, key string, on bool, scope, settings, note string) {
+	mode := pipeline.ModeOff
+	if on {
+		mode = pipeline.ModeOn
+	}
+	base := Result{Skill: label, Host: h.Name, Mode: mode, Note: note}
+	if err := providers.CheckScope(h, scope); err != nil {
+		base.Status, base.Error = Failed, err.Error()
+		t.results = append(t.results, base)
+		return
+	}
+	mark := t.files.Mark()
+	edits, err := h.Switcher.SetPlugin(providers.PluginRequest{Env: t.env, Files: t.files, Key: key, On: on,
+		Scope: scope, Settings: settings})
+	if err != nil {
+		t.files.Rollback(mark)
+		base.Status, base.Error = Failed, err.Error()
+		t.results = append(t.results, base)
+		return
+	}
+	for _, e := range edits {
+		res := base
+		res.File, res.Scope, res.Setting, res.Status = e.File, e.Scope, e.Setting, Unchanged
+		if e.Changed {
+			res.Status = Changed
+		}
+		t.results = append(t.results, res)
+	}
+}
+
+// rename plans the .SKILL.md switch of r: back to SKILL.md when on.
+func (t *Toggler) rename(r *pipeline.Record, on bool, note string) {
+	from, to := filepath.Join(r.Dir, "SKILL.md"), filepath.Join(r.Dir, ".SKILL.md")
+	mode := pipeline.ModeOff
+	if on {
+		from, to, mode = to, from, pipeline.ModeOn
+	}
+	res := Result{Skill: r.ID, Status: Changed, File: to, Setting: FallbackSetting, Mode: mode, Note: note}
+	for _, rn := range t.renames {
+		if rn.From == from {
+			res.Status = Unchanged
+			t.results = append(t.results, res)
+			return
+		}
+	}
+	switch {
+	case r.Plugin != nil:
+		res.Status, res.Error = Failed, "ccski never renames files inside a plugin"
+	case filepath.Base(r.File) != filepath.Base(from) && !on:
+		res.Status = Unchanged // already .SKILL.md
+	default:
+		if _, err := os.Lstat(to); err == nil {
+			res.Status, res.Error = Failed, fmt.Sprintf("both %s and %s exist; remove the one you do not want, then run again",
+				filepath.Base(from), filepath.Base(to))
+		} else {
+			t.renames = append(t.renames, Rename{From: from, To: to})
+		}
+	}
+	t.results = append(t.results, res)
+}
+
+// Plan returns what the switches change.
+func (t *Toggler) Plan() *Plan {
+	return &Plan{Results: t.results, Renames: t.renames, files: t.files}
+}
+
+// Plan is what a Toggler would change.
+type Plan struct {
+	Results []Result
+	Renames []Rename
+	files   *providers.Files
+}
+
+// Files lists the settings files the plan changes, with their old and
+// new content.
+func (p *Plan) Files() []*providers.FileState { return p.files.Changed() }
+
+// Diffs returns a unified diff of each changed file, in order.
+func (p *Plan) Diffs() []FileDiff {
+	var out []FileDiff
+	for _, f := range p.Files() {
+		out = append(out, FileDiff{Path: f.Path, Diff: hostedit.Diff(f.Path, f.Old, f.New, f.Existed)})
+	}
+	return out
+}
+
+// FileDiff is the diff of one file.
+type FileDiff struct {
+	Path string `json:"path"`
+	Diff string `json:"diff"`
+}
+
+// Count returns how many results have status s.
+func (p *Plan) Count(s Status) int {
+	n := 0
+	for _, r := range p.Results {
+		if r.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Apply writes the changed files, each atomically, then makes the
+// renames. It stops at the first failure, which names the file.
+func (p *Plan) Apply() error {
+	if err := p.files.Write(); err != nil {
+		return err
+	}
+	for _, r := range p.Renames {
+		if _, err := os.Lstat(r.To); err == nil {
+			return fmt.Errorf("cannot rename %s: %s exists", r.From, r.To)
+		}
+		if err := os.Rename(r.From, r.To); err != nil {
+			return fmt.Errorf("cannot rename %s: %w", r.From, err)
+		}
+	}
+	return nil
+}

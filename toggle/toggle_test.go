@@ -1,0 +1,171 @@
+package toggle
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/internal/testfs"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+)
+
+// fakeSwitcher appends a line per switch to one file, and fails for a
+// skill named "broken" after writing.
+type fakeSwitcher struct{ file string }
+
+func (fakeSwitcher) Modes() []string  { return []string{pipeline.ModeOff, "dim"} }
+func (fakeSwitcher) Scopes() []string { return []string{"user"} }
+
+func (f fakeSwitcher) write(fs *providers.Files, line string) (bool, error) {
+	return providers.EditFile(fs, f.file, func(d []byte) ([]byte, error) { return append(d, line+"\n"...), nil })
+}
+
+func (f fakeSwitcher) SetSkill(req providers.SkillRequest) ([]providers.Edit, error) {
+	changed, err := f.write(req.Files, req.Record.Name+" "+req.Mode)
+	if req.Record.Name == "broken" {
+		return nil, errors.New("cannot")
+	}
+	return []providers.Edit{{File: f.file, Scope: "user", Setting: "x", Changed: changed}}, err
+}
+
+func (f fakeSwitcher) SetPlugin(req providers.PluginRequest) ([]providers.Edit, error) {
+	changed, err := f.write(req.Files, req.Key+" plugin")
+	return []providers.Edit{{File: f.file, Scope: "user", Setting: "p", Changed: changed}}, err
+}
+
+func TestToggler(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{
+		"s/a/SKILL.md":      "",
+		"s/broken/SKILL.md": "",
+		"s/loose/SKILL.md":  "",
+		"s/both/SKILL.md":   "",
+		"s/both/.SKILL.md":  "",
+		"s/off/.SKILL.md":   "",
+		"p/lint/SKILL.md":   "",
+	})
+	abs := func(rel string) string { return filepath.Join(base, filepath.FromSlash(rel)) }
+	rec := func(id, name, dir string, hosts ...string) *pipeline.Record {
+		return &pipeline.Record{ID: id, Name: name, Agent: "h", Dir: abs(dir), File: abs(dir + "/SKILL.md"), Hosts: hosts}
+	}
+	a := rec("h:a", "a", "s/a", "h")
+	broken := rec("h:broken", "broken", "s/broken", "h")
+	loose := rec("x:loose", "loose", "s/loose")
+	both := rec("x:both", "both", "s/both")
+	off := rec("x:off", "off", "s/off")
+	off.Disabled, off.File = true, abs("s/off/.SKILL.md")
+	lint := rec("h:@p:lint", "p:lint", "p/lint")
+	lint.Plugin = &pipeline.PluginInfo{Plugin: "p", Marketplace: "m"}
+	cmd := &pipeline.Record{ID: "h:/p:fix", Name: "p:fix", Agent: "h", Type: pipeline.TypeCommand, Plugin: lint.Plugin}
+	stray := rec("y:@q:s", "q:s", "p/lint")
+	stray.Agent, stray.Plugin = "y", &pipeline.PluginInfo{Plugin: "q", Marketplace: "m"}
+	all := []*pipeline.Record{a, broken, loose, both, off, lint, cmd, stray}
+	snap := pipeline.NewSnapshot(all, all, nil, nil, nil)
+	file := abs("settings")
+	host := providers.Host{Name: "h", Title: "H", Switcher: fakeSwitcher{file: file}}
+
+	tg := New(providers.Env{}, snap, []providers.Host{host})
+	tg.Record(a, Request{Mode: "dim"})
+	tg.Record(broken, Request{})
+	tg.Record(a, Request{Agents: []string{"other"}})
+	tg.Record(loose, Request{})
+	tg.Record(both, Request{})
+	tg.Record(off, Request{On: true})
+	tg.Record(lint, Request{})
+	tg.Record(lint, Request{Mode: "dim"})
+	tg.Record(stray, Request{})
+	tg.Record(a, Request{Mode: "loud"})
+	p := tg.Plan()
+	var got []string
+	for _, r := range p.Results {
+		got = append(got, strings.Join([]string{r.Skill, r.Host, string(r.Status), r.Mode, r.Error}, "|"))
+	}
+	want := []string{
+		"h:a|h|changed|dim|",
+		"h:broken|h|failed|off|cannot",
+		"h:a|other|skipped||",
+		"x:loose||changed|off|",
+		"x:both||failed|off|both SKILL.md and .SKILL.md exist; remove the one you do not want, then run again",
+		"x:off||changed|on|",
+		"h:@p:lint|h|changed|off|",
+		"h:@p:lint|h|failed||h:@p:lint is a skill of the plugin p@m, and plugins are only on or off: use --mode off",
+		"y:@q:s||failed||y:@q:s is a skill of the plugin q@m, which no agent ccski can switch reads; ccski never renames files inside a plugin",
+		"h:a|h|failed|loud|H's switch has no loud mode; use off or dim",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("results (-want +got):\n%s", d)
+	}
+	if note := p.Results[6].Note; !strings.Contains(note, "plugin p@m off") || !strings.Contains(note, "1 command(s): p:fix") {
+		t.Errorf("plugin note: %q", note)
+	}
+	// The failed switch's write was rolled back.
+	files := p.Files()
+	if len(files) != 1 || string(files[0].New) != "a dim\np@m plugin\n" {
+		t.Fatalf("files: %+v", files)
+	}
+	if d := p.Diffs(); len(d) != 1 || !strings.Contains(d[0].Diff, "+a dim") {
+		t.Errorf("diffs: %+v", d)
+	}
+	if err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"s/loose/.SKILL.md", "s/off/SKILL.md", "settings"} {
+		if _, err := os.Stat(abs(f)); err != nil {
+			t.Errorf("after Apply: %v", err)
+		}
+	}
+}
+
+// TestProfileFallback: a profile records which skills are hidden by
+// .SKILL.md, and use renames exactly where the state differs: a skill the
+// profile has as .SKILL.md is not renamed back when its host switch is
+// turned on, and one it has as SKILL.md comes back.
+func TestProfileFallback(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{
+		"s/hidden/.SKILL.md": "",
+		"s/loose/SKILL.md":   "",
+		"s/plain/SKILL.md":   "",
+	})
+	abs := func(rel string) string { return filepath.Join(base, filepath.FromSlash(rel)) }
+	rec := func(id, dir, file string, disabled bool, hosts ...string) *pipeline.Record {
+		return &pipeline.Record{ID: id, Name: filepath.Base(dir), Agent: "h", Dir: abs(dir), File: abs(dir + "/" + file),
+			Disabled: disabled, Hosts: hosts}
+	}
+	host := providers.Host{Name: "h", Title: "H", Switcher: fakeSwitcher{file: abs("settings")}}
+	// Saved: hidden is .SKILL.md (and on for h), loose (no host) and plain
+	// are SKILL.md.
+	saved := []*pipeline.Record{
+		rec("h:hidden", "s/hidden", ".SKILL.md", true, "h"),
+		rec("x:loose", "s/loose", "SKILL.md", false),
+		rec("h:plain", "s/plain", "SKILL.md", false, "h"),
+	}
+	p := New(providers.Env{}, pipeline.NewSnapshot(saved, saved, nil, nil, nil), []providers.Host{host}).Capture("p", []string{"h"})
+	want := []FallbackState{{ID: "h:hidden", Dir: abs("s/hidden"), Off: true}, {ID: "h:plain", Dir: abs("s/plain")},
+		{ID: "x:loose", Dir: abs("s/loose")}}
+	if d := cmp.Diff(want, p.Fallback); d != "" {
+		t.Fatalf("fallback (-want +got):\n%s", d)
+	}
+
+	// Now: hidden is also off for h, and loose was renamed .SKILL.md.
+	testfs.Write(t, base, map[string]string{"s/loose/.SKILL.md": ""})
+	os.Remove(abs("s/loose/SKILL.md"))
+	hidden := rec("h:hidden", "s/hidden", ".SKILL.md", true, "h")
+	hidden.Off = []pipeline.HostSwitch{{Host: "h", Mode: pipeline.ModeOff}}
+	now := []*pipeline.Record{hidden, rec("x:loose", "s/loose", ".SKILL.md", true), rec("h:plain", "s/plain", "SKILL.md", false, "h")}
+	tg := New(providers.Env{}, pipeline.NewSnapshot(now, now, nil, nil, nil), []providers.Host{host})
+	tg.Use(p, "")
+	plan := tg.Plan()
+	wantRenames := []Rename{{From: abs("s/loose/.SKILL.md"), To: abs("s/loose/SKILL.md")}}
+	if d := cmp.Diff(wantRenames, plan.Renames); d != "" {
+		t.Errorf("renames (-want +got):\n%s", d)
+	}
+	if files := plan.Files(); len(files) != 1 || string(files[0].New) != "hidden on\n" {
+		t.Errorf("host switches: %+v", files)
+	}
+}
