@@ -1,0 +1,135 @@
+package marketplace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+// This file reads a marketplace as a catalog to install from (ccski
+// install), with the same reading of marketplace.json and plugin.json as
+// the plugins Claude Code installed from it.
+
+// CatalogPlugin is one plugin a marketplace lists.
+type CatalogPlugin struct {
+	// Name is the plugin's name in marketplace.json.
+	Name string
+	// Dir is the plugin's folder in the marketplace; "" when Remote.
+	Dir string
+	// Skills are the plugin's skill folders, in the order its definition
+	// gives them, each once.
+	Skills []string
+	// Remote is true when the plugin's source is not a path in the
+	// marketplace (a github, url, git-subdir, npm ... object): its files
+	// are not in the marketplace's folder, and it has no Skills here.
+	Remote bool
+}
+
+// Catalog is a marketplace read to install from.
+type Catalog struct {
+	// Name is the marketplace's "name"; File its marketplace.json; Dir
+	// the folder its relative plugin sources are resolved in.
+	Name, File, Dir string
+	// Plugins are in the file's order.
+	Plugins []CatalogPlugin
+	// Diagnostics are the problems found in the marketplace's files.
+	Diagnostics []pipeline.Diagnostic
+}
+
+// ReadCatalog reads the marketplace whose manifest is file: a
+// .claude-plugin/marketplace.json, whose marketplace folder is the one
+// above .claude-plugin, or a marketplace.json elsewhere, whose folder is
+// its own. An error means the file is missing or no usable marketplace
+// manifest; problems with single plugins are Diagnostics.
+func ReadCatalog(file string) (Catalog, error) {
+	file = filepath.Clean(file)
+	dir := filepath.Dir(file)
+	if filepath.Base(dir) == ".claude-plugin" {
+		dir = filepath.Dir(dir)
+	}
+	p := &planner{markets: map[string]*marketManifest{}, cmdSource: map[string]commandSource{}}
+	if st, err := os.Stat(file); err != nil {
+		return Catalog{}, fmt.Errorf("marketplace %s: %w", file, err)
+	} else if !st.Mode().IsRegular() {
+		return Catalog{}, fmt.Errorf("marketplace %s: not a regular file", file)
+	}
+	m := p.readMarket(dir, file)
+	if len(p.diags) > 0 && len(m.order) == 0 {
+		return Catalog{}, errors.New(p.diags[0].Message + " (" + file + ")")
+	}
+	name := m.name
+	if name == "" {
+		name = filepath.Base(dir)
+	}
+	p.markets[name] = m
+	c := Catalog{Name: name, File: file, Dir: dir}
+	for _, plugin := range m.order {
+		e := m.entries[plugin]
+		if !e.sourceIsPath {
+			c.Plugins = append(c.Plugins, CatalogPlugin{Name: plugin, Remote: true})
+			continue
+		}
+		// The plugin is "installed" in the marketplace folder itself, so
+		// that its relative source is resolved there, inside it.
+		in := install{key: plugin + "@" + name, plugin: plugin, market: name, path: dir}
+		l, ok := p.resolvePlugin(in)
+		if !ok {
+			continue
+		}
+		skills := slices.Clone(l.skills.dirs)
+		for _, w := range l.skills.walk {
+			children, _ := p.skillChildren(in, w)
+			for _, ch := range children {
+				if !slices.Contains(skills, ch) {
+					skills = append(skills, ch)
+				}
+			}
+		}
+		c.Plugins = append(c.Plugins, CatalogPlugin{Name: plugin, Dir: l.dir, Skills: skills})
+	}
+	c.Diagnostics = p.diags
+	return c, nil
+}
+
+// KnownMarketplace returns the folder of the marketplace Claude Code
+// knows by name: its installLocation in known_marketplaces.json below
+// pluginsRoot (Claude's plugins folder), else marketplaces/<name>. ok is
+// false when that folder does not exist; known then lists the names of
+// the marketplaces that do, sorted, for a suggestion.
+func KnownMarketplace(pluginsRoot, name string) (dir string, ok bool, known []string) {
+	p := &planner{pluginsRoot: pluginsRoot, markets: map[string]*marketManifest{}}
+	p.known = p.loadKnownMarketplaces()
+	exists := func(d string) bool {
+		st, err := os.Stat(d)
+		return err == nil && st.IsDir()
+	}
+	if name != "" && !strings.ContainsAny(name, `/\`) && name != "." && name != ".." {
+		if d := p.marketFolder(name); exists(d) {
+			return d, true, nil
+		}
+	}
+	seen := map[string]bool{}
+	for n, d := range p.known {
+		if exists(d) {
+			seen[n] = true
+		}
+	}
+	if ents, err := os.ReadDir(filepath.Join(pluginsRoot, "marketplaces")); err == nil {
+		for _, e := range ents {
+			if e.IsDir() || e.Type()&fs.ModeSymlink != 0 {
+				seen[e.Name()] = true
+			}
+		}
+	}
+	for n := range seen {
+		known = append(known, n)
+	}
+	slices.Sort(known)
+	return "", false, known
+}
