@@ -1,0 +1,207 @@
+package install
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/internal/testfs"
+	"github.com/ccski/ccski/providers"
+)
+
+// fixture is a project with a source folder of skills.
+type fixture struct {
+	base, src string
+	layout    Layout
+}
+
+func newFixture(t *testing.T, files map[string]string) fixture {
+	t.Helper()
+	base := testfs.TempDir(t)
+	all := map[string]string{"proj/.git/": "", "home/": ""}
+	for k, v := range files {
+		all["src/"+k] = v
+	}
+	testfs.Write(t, base, all)
+	proj := filepath.Join(base, "proj")
+	env := providers.Env{UserDir: filepath.Join(base, "home"), ClaudeHome: filepath.Join(base, "home", ".claude")}
+	return fixture{base: base, src: filepath.Join(base, "src"), layout: Layout{Scope: ScopeProject, Base: proj,
+		Env: env, LockFile: filepath.Join(proj, LockName)}}
+}
+
+// installer is an Installer for the fixture's project.
+func (f fixture) installer() *Installer {
+	return &Installer{Ctx: context.Background(), Layout: f.layout, Lock: &Lock{}}
+}
+
+// install installs the named skills of the source with the default
+// targets.
+func (f fixture) install(t *testing.T, x *Installer, names ...string) []Result {
+	t.Helper()
+	src := Source{Kind: KindDir, Dir: f.src}
+	root, commit, err := x.Materialize(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Discover(context.Background(), root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := Select("src", o, Selection{Names: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents, _ := ParseAgents(nil)
+	return x.Install(src, root, commit, cands, f.layout.Targets(agents, ""))
+}
+
+// statuses lists "skill status" per result.
+func statuses(rs []Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Skill+" "+string(r.Status))
+	}
+	return out
+}
+
+// TestInstallGuards refuses, before writing anything, a folder ccski did
+// not install and a skill that fails the spec profile; --force overrides
+// both.
+func TestInstallGuards(t *testing.T) {
+	f := newFixture(t, map[string]string{
+		"pdf/SKILL.md":  skill("pdf"),
+		"bad/SKILL.md":  "---\nname: ../evil\ndescription: x\n---\n",
+		"mine/SKILL.md": skill("mine"),
+	})
+	testfs.Write(t, f.layout.Base, map[string]string{".claude/skills/mine/SKILL.md": "hand-made"})
+	x := f.installer()
+	got := f.install(t, x, "mine", "../evil")
+	if diff := cmp.Diff([]string{"mine failed", "../evil failed"}, statuses(got)); diff != "" {
+		t.Fatalf("statuses (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(got[0].Message, "was not installed by ccski") || !strings.Contains(got[1].Message, "cannot be a folder name") {
+		t.Errorf("messages: %q, %q", got[0].Message, got[1].Message)
+	}
+	if data, _ := os.ReadFile(filepath.Join(f.layout.Base, ".claude/skills/mine/SKILL.md")); string(data) != "hand-made" {
+		t.Error("the hand-made skill was touched")
+	}
+	if exists(filepath.Join(f.layout.Base, ".agents/skills/mine")) || x.Changed {
+		t.Error("a refused skill was written")
+	}
+	x.Force = true
+	if got := f.install(t, x, "mine"); got[0].Status != StatusInstalled {
+		t.Errorf("--force: %+v", got[0])
+	}
+}
+
+// TestInstallValidates refuses a skill with spec errors unless --force.
+func TestInstallValidates(t *testing.T) {
+	f := newFixture(t, map[string]string{"pdf/SKILL.md": "---\nname: Pdf\ndescription: Upper case.\n---\n"})
+	x := f.installer()
+	got := f.install(t, x, "Pdf")
+	if got[0].Status != StatusFailed || !strings.Contains(got[0].Message, "validate --profile spec") {
+		t.Fatalf("got %+v, want a validation failure", got[0])
+	}
+	if exists(filepath.Join(f.layout.Base, ".agents/skills/Pdf")) {
+		t.Error("the invalid skill was installed")
+	}
+	x.Force = true
+	if got := f.install(t, x, "Pdf"); got[0].Status != StatusInstalled {
+		t.Errorf("--force: %+v", got[0])
+	}
+}
+
+// TestInstallLinkFallback copies a skill into Claude's folder where a
+// symlink cannot be made, and records a copy.
+func TestInstallLinkFallback(t *testing.T) {
+	f := newFixture(t, map[string]string{"pdf/SKILL.md": skill("pdf")})
+	old := symlink
+	symlink = func(string, string) error { return errors.New("no symlinks here") }
+	defer func() { symlink = old }()
+	x := f.installer()
+	if got := f.install(t, x, "pdf"); got[0].Status != StatusInstalled {
+		t.Fatalf("%+v", got[0])
+	}
+	claude := filepath.Join(f.layout.Base, ".claude/skills/pdf")
+	st, err := os.Lstat(claude)
+	if err != nil || !st.IsDir() {
+		t.Fatalf("%s: %v %v, want a folder", claude, st, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(claude, "SKILL.md")); string(data) != skill("pdf") {
+		t.Errorf("copy holds %q", data)
+	}
+	e := x.Lock.Find("pdf")
+	if e == nil || len(e.Targets) != 2 || e.Targets[1].Link {
+		t.Errorf("lock entry %+v, want a copy in the second target", e)
+	}
+	if d := diskState(*e); !d.ok() {
+		t.Errorf("the copy does not match the lock: %+v", d)
+	}
+}
+
+// TestDryRunWritesNothing stages outside the targets and writes nothing.
+func TestDryRunWritesNothing(t *testing.T) {
+	f := newFixture(t, map[string]string{"pdf/SKILL.md": skill("pdf")})
+	x := f.installer()
+	x.DryRun = true
+	if got := f.install(t, x, "pdf"); got[0].Status != StatusInstalled {
+		t.Fatalf("%+v", got[0])
+	}
+	if exists(filepath.Join(f.layout.Base, ".agents")) || exists(filepath.Join(f.layout.Base, ".claude")) || x.Changed {
+		t.Error("a dry run wrote")
+	}
+}
+
+// TestRecover deletes staging folders and puts back a skill moved aside
+// by an interrupted replace.
+func TestRecover(t *testing.T) {
+	dir := testfs.TempDir(t)
+	testfs.Write(t, dir, map[string]string{
+		".ccski-stage-123/pdf/SKILL.md":             "staged",
+		".ccski-old-0123456789abcdef-docx/SKILL.md": "old docx",
+		".ccski-old-fedcba9876543210-xlsx/SKILL.md": "older xlsx",
+		"xlsx/SKILL.md":  "new xlsx",
+		"other/SKILL.md": "untouched",
+	})
+	Recover([]string{dir, filepath.Join(dir, "missing")})
+	want := map[string]string{
+		"docx": "<dir>", "docx/SKILL.md": "old docx",
+		"xlsx": "<dir>", "xlsx/SKILL.md": "new xlsx",
+		"other": "<dir>", "other/SKILL.md": "untouched",
+	}
+	if diff := cmp.Diff(want, listTree(t, dir)); diff != "" {
+		t.Errorf("after Recover (-want +got):\n%s", diff)
+	}
+}
+
+// TestRemoveOnlyWhatItInstalled refuses a skill the lock does not name,
+// pointing at disable, and deletes an installed one with its link.
+func TestRemoveOnlyWhatItInstalled(t *testing.T) {
+	f := newFixture(t, map[string]string{"pdf/SKILL.md": skill("pdf")})
+	x := f.installer()
+	f.install(t, x, "pdf")
+	testfs.Write(t, f.layout.Base, map[string]string{".agents/skills/own/SKILL.md": skill("own")})
+	r := x.Remove("own")
+	if r.Status != StatusFailed || !strings.Contains(r.Message, "ccski disable own") {
+		t.Errorf("Remove(own) = %+v", r)
+	}
+	if !exists(filepath.Join(f.layout.Base, ".agents/skills/own/SKILL.md")) {
+		t.Error("a skill ccski did not install was removed")
+	}
+	if r := x.Remove("pdf"); r.Status != StatusRemoved {
+		t.Fatalf("Remove(pdf) = %+v", r)
+	}
+	for _, p := range []string{".agents/skills/pdf", ".claude/skills/pdf"} {
+		if exists(filepath.Join(f.layout.Base, p)) {
+			t.Errorf("%s is still there", p)
+		}
+	}
+	if x.Lock.Find("pdf") != nil {
+		t.Error("pdf is still in the lock")
+	}
+}

@@ -1,0 +1,26 @@
+// Package install puts skills on the machine and keeps the record of
+// them: ccski install, update and remove.
+//
+// A Source (source.go) is a git repository, a local folder (a skill, a
+// folder of skills, or a marketplace named by its marketplace.json) or a
+// marketplace Claude Code has cloned. Installer.Materialize makes its
+// files available: a git source is fetched with the system git, one
+// commit deep, into a cache of bare repositories (git.go) and checked out
+// into a temporary folder; the others are read where they are. Discover
+// (discover.go) lists the skills a source offers, reading marketplaces
+// with the providers' own parsers (providers/marketplace.ReadCatalog,
+// providers/codexplugins.ReadCatalog) and SKILL.md files with the
+// discovery scanner; Select (select.go) picks among them by name, --all
+// or the filter grammar of package filters.
+//
+// Installer.Install, Restore, Update and Remove (apply.go) change the
+// target folders (target.go: each agent's folder in the project or user
+// scope, the copy first and links after) and the Lock (lock.go), which
+// records every installed skill's source, commit, targets and files in
+// the manifest shape of the MCP Skills Extension. A skill is copied into
+// a staging folder inside its target folder (copy.go: regular files and
+// folders only, symlinks followed only inside the source), validated,
+// hashed and moved into place in one step; Recover cleans up after a run
+// that was killed. Nothing is written outside the target folders, the
+// lock and the git cache.
+package install

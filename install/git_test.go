@@ -1,0 +1,139 @@
+package install
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccski/ccski/internal/testfs"
+)
+
+// gitRepo makes a bare repository at <base>/repo.git with one commit per
+// file set, each on main, and returns its file:// URL and the commits.
+func gitRepo(t *testing.T, base string, commits ...map[string]string) (string, []string) {
+	t.Helper()
+	work := filepath.Join(base, "work")
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	os.MkdirAll(work, 0o755)
+	git(work, "init", "-q")
+	var shas []string
+	for i, files := range commits {
+		testfs.Write(t, work, files)
+		git(work, "add", "-A")
+		git(work, "commit", "-q", "-m", "commit "+string(rune('1'+i)))
+		shas = append(shas, git(work, "rev-parse", "HEAD"))
+	}
+	bare := filepath.Join(base, "repo.git")
+	git(base, "clone", "-q", "--bare", work, bare)
+	return "file://" + bare, shas
+}
+
+// TestGitFetch fetches the default branch and a commit, checks out a
+// commit's files (symlinks as symlinks), and fetches a cached commit with
+// the repository gone.
+func TestGitFetch(t *testing.T) {
+	base := testfs.TempDir(t)
+	url, shas := gitRepo(t, base,
+		map[string]string{"skills/pdf/SKILL.md": skill("pdf"), "skills/pdf/link.md": "-> SKILL.md"},
+		map[string]string{"skills/pdf/extra.md": "extra"})
+	g := &Git{CacheDir: filepath.Join(base, "cache")}
+	ctx := context.Background()
+	head, err := g.Fetch(ctx, url, "")
+	if err != nil || head != shas[1] {
+		t.Fatalf("Fetch HEAD = %s, %v; want %s", head, err, shas[1])
+	}
+	first, err := g.Fetch(ctx, url, shas[0])
+	if err != nil || first != shas[0] {
+		t.Fatalf("Fetch %s = %s, %v", shas[0], first, err)
+	}
+	dir, err := g.Checkout(ctx, url, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if _, err := os.Stat(filepath.Join(dir, "skills/pdf/extra.md")); err == nil {
+		t.Error("the first commit's checkout holds the second commit's file")
+	}
+	if target, err := os.Readlink(filepath.Join(dir, "skills/pdf/link.md")); err != nil || target != "SKILL.md" {
+		t.Errorf("link.md: %q, %v; want a symlink to SKILL.md", target, err)
+	}
+	// Offline: the cached commits are found without the repository.
+	if err := os.RemoveAll(filepath.Join(base, "repo.git")); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := g.Fetch(ctx, url, shas[1]); err != nil || c != shas[1] {
+		t.Errorf("cached Fetch = %s, %v", c, err)
+	}
+}
+
+// TestGitErrors tells an unknown ref, a missing repository, an
+// unreachable host and a missing git apart.
+func TestGitErrors(t *testing.T) {
+	base := testfs.TempDir(t)
+	url, _ := gitRepo(t, base, map[string]string{"SKILL.md": skill("x")})
+	tests := []struct {
+		name, url, ref string
+		kind           error
+		msg            string
+	}{
+		{"unknown ref", url, "nosuch", ErrUnknownRef, `ref "nosuch" not found`},
+		{"unknown commit", url, strings.Repeat("a", 40), ErrUnknownRef, "not found"},
+		{"missing repository", "file://" + filepath.Join(base, "none.git"), "", ErrRepoNotFound, "not found: check the URL"},
+		{"unreachable host", "https://127.0.0.1:1/o/r.git", "", ErrNetwork, "cannot reach"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &Git{CacheDir: filepath.Join(base, "cache")}
+			_, err := g.Fetch(context.Background(), tt.url, tt.ref)
+			if !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("Fetch = %v, want %v holding %q", err, tt.kind, tt.msg)
+			}
+		})
+	}
+	t.Run("no git", func(t *testing.T) {
+		t.Setenv("PATH", "")
+		g := &Git{CacheDir: filepath.Join(base, "cache2")}
+		if _, err := g.Fetch(context.Background(), url, ""); !errors.Is(err, ErrGitMissing) {
+			t.Fatalf("Fetch = %v, want ErrGitMissing", err)
+		}
+	})
+}
+
+// TestClassify tells git's failures apart from its error output, as git
+// and its transports word them.
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		stderr string
+		want   error
+	}{
+		{"fatal: couldn't find remote ref nosuch", ErrUnknownRef},
+		{"error: Server does not allow request for unadvertised object 1234", ErrUnknownRef},
+		{"remote: Repository not found.\nfatal: repository 'https://github.com/o/x/' not found", ErrRepoNotFound},
+		{"fatal: '/x.git' does not appear to be a git repository", ErrRepoNotFound},
+		{"fatal: could not read Username for 'https://github.com': terminal prompts disabled", ErrAuth},
+		{"git@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository.", ErrAuth},
+		{"remote: Invalid username or password.\nfatal: Authentication failed for 'https://x/'", ErrAuth},
+		{"Host key verification failed.", ErrAuth},
+		{"fatal: unable to access 'https://x/': Could not resolve host: x", ErrNetwork},
+		{"ssh: connect to host x port 22: Connection refused", ErrNetwork},
+		{"fatal: something else", errGitFailed},
+	}
+	for _, tt := range tests {
+		if got := classify(tt.stderr); got != tt.want {
+			t.Errorf("classify(%q) = %v, want %v", tt.stderr, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/internal/testfs"
+)
+
+// TestLockRoundTrip writes paths below the base relative (so that a
+// project's lock holds in every clone) and reads them back absolute; a
+// marketplace source is kept by name only.
+func TestLockRoundTrip(t *testing.T) {
+	base := testfs.TempDir(t)
+	file := filepath.Join(base, LockName)
+	l := &Lock{Skills: []Entry{
+		{Name: "zeta", Source: Source{Kind: KindMarketplace, Name: "m", Dir: "/somewhere/m"}, Path: "plugins/z/skills/zeta",
+			Targets: []Target{{Agent: "agents", Dir: filepath.Join(base, ".agents", "skills")}},
+			Files:   []File{{Path: "SKILL.md", Size: 3, Digest: "sha256:00"}}},
+		{Name: "alpha", Source: Source{Kind: KindDir, Dir: filepath.Join(base, "vendor", "skills")}, Path: "alpha",
+			Targets: []Target{{Agent: "agents", Dir: filepath.Join(base, ".agents", "skills")},
+				{Agent: "claude", Dir: filepath.Join(base, ".claude", "skills"), Link: true}},
+			Files: []File{{Path: "SKILL.md", Size: 3, Digest: "sha256:01"}}},
+	}}
+	if err := l.Write(file, base); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(file)
+	for _, s := range []string{`"dir": ".agents/skills"`, `"dir": "vendor/skills"`, `"name": "m"`} {
+		if !strings.Contains(string(data), s) {
+			t.Errorf("lock lacks %s:\n%s", s, data)
+		}
+	}
+	if strings.Contains(string(data), base) || strings.Contains(string(data), "/somewhere") {
+		t.Errorf("lock holds absolute paths:\n%s", data)
+	}
+	if strings.Index(string(data), `"alpha"`) > strings.Index(string(data), `"zeta"`) {
+		t.Errorf("entries are not sorted by name:\n%s", data)
+	}
+	got, err := ReadLock(file, base, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Entry{l.Skills[1], l.Skills[0]}
+	want[1].Source.Dir = ""
+	if diff := cmp.Diff(want, got.Skills); diff != "" {
+		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestReadLockErrors refuses locks that are not ccski's, from a newer
+// ccski, with a bad name, or with a target outside the project.
+func TestReadLockErrors(t *testing.T) {
+	tests := []struct {
+		name, data string
+		confine    bool
+		err        string
+	}{
+		{"not JSON", "{", true, "is not a valid ccski lock"},
+		{"unknown field", `{"version":1,"skills":[],"extra":1}`, true, "is not a valid ccski lock"},
+		{"newer", `{"version":9,"skills":[]}`, true, "upgrade ccski"},
+		{"bad name", `{"version":1,"skills":[{"name":"../x","source":{"kind":"dir"},"path":".","targets":[{"dir":"s"}],"files":[]}]}`, true, "cannot be a folder name"},
+		{"escaping target", `{"version":1,"skills":[{"name":"x","source":{"kind":"dir"},"path":".","targets":[{"dir":"../../etc"}],"files":[]}]}`, true, "outside the project"},
+		{"absolute target", `{"version":1,"skills":[{"name":"x","source":{"kind":"dir"},"path":".","targets":[{"dir":"/etc"}],"files":[]}]}`, true, "outside the project"},
+		{"escaping source path", `{"version":1,"skills":[{"name":"x","source":{"kind":"dir","path":"../up"},"path":".","targets":[{"dir":"s"}],"files":[]}]}`, true, "clean path inside its source"},
+		{"no target", `{"version":1,"skills":[{"name":"x","source":{"kind":"dir"},"path":".","targets":[],"files":[]}]}`, false, "has no targets"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := testfs.TempDir(t)
+			file := filepath.Join(base, LockName)
+			os.WriteFile(file, []byte(tt.data), 0o644)
+			_, err := ReadLock(file, base, tt.confine)
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Fatalf("ReadLock = %v, want an error holding %q", err, tt.err)
+			}
+		})
+	}
+	// The user's own lock may name any folder.
+	base := testfs.TempDir(t)
+	file := filepath.Join(base, LockName)
+	os.WriteFile(file, []byte(`{"version":1,"skills":[{"name":"x","source":{"kind":"dir"},"path":".","targets":[{"dir":"/elsewhere/skills"}],"files":[]}]}`), 0o644)
+	if _, err := ReadLock(file, base, false); err != nil {
+		t.Errorf("user lock: %v", err)
+	}
+	// A missing lock is empty.
+	if l, err := ReadLock(filepath.Join(base, "none.lock"), base, true); err != nil || len(l.Skills) != 0 {
+		t.Errorf("missing lock = %+v, %v", l, err)
+	}
+}
