@@ -1,0 +1,383 @@
+package integration
+
+// Hostile HTTP clients of `ccski mcp --transport http|sse`: foreign Host
+// headers, malformed and oversized bodies, thousands of sessions nobody
+// ends, clients too slow to send or to read, and a SIGTERM while 100
+// clients wait for their answers.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const rawInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+
+// postMCP posts body to url as a streamable HTTP client does, with the
+// extra headers, and returns the status, headers and the body (the first
+// event's data for an event stream).
+func postMCP(t *testing.T, url, body string, header map[string]string) (int, http.Header, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				return resp.StatusCode, resp.Header, data
+			}
+		}
+		return resp.StatusCode, resp.Header, ""
+	}
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(data)
+}
+
+// TestHostileHTTPHostHeader: a request whose Host header names another
+// host (a DNS-rebinding page reaching the loopback server) is refused with
+// 403 on every endpoint of both HTTP transports, and starts no session;
+// loopback names are served.
+func TestHostileHTTPHostHeader(t *testing.T) {
+	t.Parallel()
+	m := newMachine(t)
+	for _, transport := range []string{"http", "sse"} {
+		t.Run(transport, func(t *testing.T) {
+			s := startHTTP(t, m, nil, "--transport", transport, "--no-refresh")
+			port := strings.TrimPrefix(s.base, "http://127.0.0.1:")
+			for _, c := range []struct {
+				host string
+				want int
+			}{
+				{"evil.example", http.StatusForbidden},
+				{"evil.example:" + port, http.StatusForbidden},
+				{"127.0.0.1.nip.io:" + port, http.StatusForbidden},
+				{"192.168.1.10:" + port, http.StatusForbidden},
+				{"localhost:" + port, 0},
+				{"127.0.0.1:" + port, 0},
+				{"[::1]:" + port, 0},
+			} {
+				var code int
+				var body string
+				if transport == "http" {
+					code, _, body = postMCP(t, s.base+"/mcp", rawInitialize, map[string]string{"Host": c.host})
+				} else {
+					ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+					req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.base+"/mcp", nil)
+					req.Host = c.host
+					req.Header.Set("Accept", "text/event-stream")
+					resp, err := http.DefaultClient.Do(req)
+					if err != nil {
+						cancel()
+						t.Fatal(err)
+					}
+					code = resp.StatusCode
+					b := make([]byte, 200)
+					n, _ := resp.Body.Read(b)
+					body = string(b[:n])
+					resp.Body.Close()
+					cancel()
+				}
+				if c.want != 0 && code != c.want || c.want == 0 && code != http.StatusOK {
+					t.Errorf("Host %q: %d %q, want %d", c.host, code, body, max(c.want, http.StatusOK))
+				}
+			}
+			s.stop(t, syscall.SIGTERM, 10*time.Second)
+		})
+	}
+}
+
+// TestHostileHTTPBodies: malformed, deeply nested and oversized bodies,
+// and 1 MB names in a session, get a 4xx answer or a JSON-RPC error of a
+// bounded size, and the server goes on serving.
+func TestHostileHTTPBodies(t *testing.T) {
+	t.Parallel()
+	m := newMachine(t)
+	s := startHTTP(t, m, nil, "--transport", "http", "--no-refresh")
+	url := s.base + "/mcp"
+	code, h, body := postMCP(t, url, rawInitialize, nil)
+	id := h.Get("Mcp-Session-Id")
+	if code != http.StatusOK || id == "" {
+		t.Fatalf("initialize: %d %s", code, body)
+	}
+	session := map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"}
+	postMCP(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session)
+	for _, c := range []struct {
+		name, body string
+		header     map[string]string
+		code       int // a JSON-RPC error code, or 0 for an HTTP 4xx
+	}{
+		{"not JSON", "this is not json", nil, 0},
+		{"not JSON in a session", "{oops", session, 0},
+		{"nested 100,000 deep", strings.Repeat("[", 100000) + strings.Repeat("]", 100000), session, 0},
+		{"a 5 MiB body", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"` + strings.Repeat("x", 5<<20) + `"}}`, session, 0},
+		{"1 MB skill name", fmt.Sprintf(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"skill","arguments":{"name":%q}}}`,
+			strings.Repeat("a", 1<<20)), session, jsonrpc.CodeInvalidParams},
+		{"1 MB URI", fmt.Sprintf(`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"skill://claude/%s/SKILL.md"}}`,
+			strings.Repeat("b", 1<<20)), session, jsonrpc.CodeInvalidParams},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, body := postMCP(t, url, c.body, c.header)
+			if len(body) > 4096 {
+				t.Errorf("the answer is %d bytes: it must not echo the input", len(body))
+			}
+			if c.code == 0 {
+				if code < 400 || code >= 500 {
+					t.Errorf("status %d %.200q, want a 4xx", code, body)
+				}
+				return
+			}
+			var r rpcReply
+			if json.Unmarshal([]byte(body), &r) != nil || r.Error == nil || r.Error.Code != c.code {
+				t.Errorf("status %d %.300q, want JSON-RPC error %d", code, body, c.code)
+			}
+		})
+	}
+	code, _, body = postMCP(t, url, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"skill","arguments":{"name":"commit-helper"}}}`, session)
+	if code != http.StatusOK || !strings.Contains(body, "Loading: ") {
+		t.Errorf("a load after the hostile bodies: %d %.300s", code, body)
+	}
+	s.stop(t, syscall.SIGTERM, 10*time.Second)
+}
+
+// TestHostileHTTPSessions: sessions nobody ends are bounded. With
+// mcp.max_sessions at 40, the 41st initialize is refused with 503 and a
+// JSON-RPC error naming the setting, while the 40 still answer; with
+// mcp.session_idle_timeout at 1s, the idle ones are closed (their next
+// request gets 404, so a client starts over) and new clients get in
+// again. Sessions used to be kept forever.
+func TestHostileHTTPSessions(t *testing.T) {
+	t.Parallel()
+	m := newMachine(t)
+	s := startHTTP(t, m, map[string]string{"CCSKI_MCP__MAX_SESSIONS": "40", "CCSKI_MCP__SESSION_IDLE_TIMEOUT": "1s"},
+		"--transport", "http", "--no-refresh")
+	url := s.base + "/mcp"
+	var ids []string
+	for range 40 {
+		code, h, body := postMCP(t, url, rawInitialize, nil)
+		if code != http.StatusOK || h.Get("Mcp-Session-Id") == "" {
+			t.Fatalf("initialize %d: %d %s", len(ids)+1, code, body)
+		}
+		ids = append(ids, h.Get("Mcp-Session-Id"))
+	}
+	code, h, body := postMCP(t, url, rawInitialize, nil)
+	var r rpcReply
+	if code != http.StatusServiceUnavailable || json.Unmarshal([]byte(body), &r) != nil || r.Error == nil ||
+		string(r.ID) != "1" || !strings.Contains(r.Error.Message, "mcp.max_sessions") || h.Get("Retry-After") == "" {
+		t.Fatalf("the 41st session: %d %v %s; want 503 with a JSON-RPC error naming mcp.max_sessions", code, h, body)
+	}
+	ping := func(id string) int {
+		code, _, _ := postMCP(t, url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+			map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"})
+		return code
+	}
+	if code := ping(ids[39]); code != http.StatusOK {
+		t.Errorf("a live session: ping %d", code)
+	}
+	// Within a few idle timeouts, the sessions are gone and there is room.
+	if !waitUntil(20*time.Second, func() bool {
+		code, _, _ := postMCP(t, url, rawInitialize, nil)
+		return code == http.StatusOK
+	}) {
+		t.Fatalf("no room for a new session after the idle ones timed out\nstderr:\n%s", s.stderr)
+	}
+	if code := ping(ids[0]); code != http.StatusNotFound {
+		t.Errorf("a timed-out session: ping %d, want 404", code)
+	}
+	if !strings.Contains(s.stderr.String(), "refused a new HTTP session") || !strings.Contains(s.stderr.String(), "closing an idle HTTP session") {
+		t.Errorf("the refusal and the closing are not logged:\n%s", s.stderr)
+	}
+	s.stop(t, syscall.SIGTERM, 10*time.Second)
+}
+
+// TestHostileHTTPSlowClients: clients that stop halfway through their
+// headers or body, or never read the answer or their stream, hold neither
+// another client nor the exit: a client served meanwhile loads a skill,
+// and SIGTERM ends the server with exit 0 in bounded time.
+func TestHostileHTTPSlowClients(t *testing.T) {
+	t.Parallel()
+	m := newMachine(t)
+	hugeSkill(t, m, 52<<20) // an answer of 1 MiB, more than socket buffers hold
+	s := startHTTP(t, m, nil, "--transport", "http", "--no-refresh")
+	addr := strings.TrimPrefix(s.base, "http://")
+	dial := func(payload string) net.Conn {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		if _, err := io.WriteString(c, payload); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	request := func(body string, header string) string {
+		return "POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n" +
+			"Accept: application/json, text/event-stream\r\n" + header +
+			fmt.Sprintf("Content-Length: %d\r\n\r\n", len(body)) + body
+	}
+	// Half the headers.
+	dial("POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Ty")
+	// The headers and part of a 1000-byte body.
+	dial("POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n" +
+		"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":")
+	// A session whose client asks for a 1 MiB answer and its GET stream,
+	// and reads neither.
+	code, h, body := postMCP(t, s.base+"/mcp", rawInitialize, nil)
+	id := h.Get("Mcp-Session-Id")
+	if code != http.StatusOK || id == "" {
+		t.Fatalf("initialize: %d %s", code, body)
+	}
+	session := "Mcp-Session-Id: " + id + "\r\nMcp-Protocol-Version: 2025-11-25\r\n"
+	postMCP(t, s.base+"/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"})
+	for range 3 {
+		dial(request(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"skill","arguments":{"name":"claude:huge"}}}`, session))
+	}
+	dial("GET /mcp HTTP/1.1\r\nHost: " + addr + "\r\nAccept: text/event-stream\r\n" + session + "\r\n")
+
+	ctx := mcpContext(t)
+	cs, err := connectHTTP(ctx, s, "2025-11-25", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadSkill(ctx, cs, "commit-helper"); err != nil {
+		t.Errorf("a client beside the slow ones: %v", err)
+	}
+	_ = cs.Close()
+	s.stop(t, syscall.SIGTERM, 10*time.Second)
+}
+
+// TestHostileSIGTERMUnderLoad: 100 clients of both protocol eras each wait
+// on a skill load the server holds (ccski_hold) when SIGTERM arrives; once
+// the loads are let go, each client receives its whole answer, byte for
+// byte, and the server exits 0.
+func TestHostileSIGTERMUnderLoad(t *testing.T) {
+	t.Parallel()
+	const clients = 100
+	m := newMachine(t)
+	want := make([]string, clients)
+	files := make([]string, clients)
+	for i := range clients {
+		name := fmt.Sprintf("held-%03d", i)
+		dir := filepath.Join(m.Home, ".claude", "skills", name)
+		writeSkill(t, dir, name, "Held skill "+name+".", strings.Repeat("Step of "+name+".\n", 200))
+		files[i] = filepath.Join(dir, "SKILL.md")
+		if err := os.WriteFile(files[i]+".hold", nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startHTTP(t, m, nil, "--transport", "http", "--no-refresh")
+	ctx := mcpContext(t)
+	sessions := make([]*sdk.ClientSession, clients)
+	for i := range clients {
+		pv := ""
+		if i%2 == 1 {
+			pv = "2025-11-25"
+		}
+		cs, err := connectHTTP(ctx, s, pv, &http.Client{Transport: &http.Transport{}}, nil)
+		if err != nil {
+			t.Fatalf("client %d: %v", i, err)
+		}
+		defer cs.Close()
+		sessions[i] = cs
+	}
+	for _, r := range listRecords(t, m) {
+		if i := indexOf(files, r.File); i >= 0 {
+			want[i] = loadText(t, r)
+		}
+	}
+	results := make([]error, clients)
+	var wg sync.WaitGroup
+	for i := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			text, err := loadSkill(ctx, sessions[i], fmt.Sprintf("claude:held-%03d", i))
+			if err == nil && text != want[i] {
+				err = fmt.Errorf("the answer is %d bytes, want %d: cut or changed", len(text), len(want[i]))
+			}
+			results[i] = err
+		}()
+	}
+	// Every load is in flight once each file has its ".held" marker.
+	if !waitUntil(60*time.Second, func() bool {
+		for _, f := range files {
+			if _, err := os.Stat(f + ".held"); err != nil {
+				return false
+			}
+		}
+		return true
+	}) {
+		t.Fatalf("not every load started\nstderr:\n%s", s.stderr)
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if !waitUntil(2*time.Second, func() bool { return strings.Contains(s.stderr.String(), "signal received") }) {
+		t.Fatalf("no shutdown line on stderr:\n%s", s.stderr)
+	}
+	for _, f := range files {
+		if err := os.Remove(f + ".hold"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	failed := 0
+	for i, err := range results {
+		if err != nil {
+			failed++
+			if failed <= 5 {
+				t.Errorf("client %d: %v", i, err)
+			}
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d clients did not get their whole answer\nstderr:\n%s", failed, clients, s.stderr)
+	}
+	s.waitExit(t, 10*time.Second)
+	if code := s.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit code %d\nstderr:\n%s", code, s.stderr)
+	}
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}

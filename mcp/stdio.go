@@ -1,0 +1,195 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxStdioLine caps one line of the stdio transport: the go-sdk's
+// default, 16 MiB.
+const MaxStdioLine = sdk.DefaultMaxLineLength
+
+// batchEra is the first protocol revision without JSON-RPC batches.
+const batchEra = "2025-06-18"
+
+// guardStdio returns the stdio transport over in and out with a guard on
+// its input. The go-sdk's stdio connection decodes its input as one JSON
+// stream: the first line that is not JSON, JSON nested deeper than
+// encoding/json reads, a line that is JSON but no JSON-RPC 2.0 message
+// (such as {} or 42), or a batch the session's protocol forbids ends the
+// session, and the server with it, without a word to the client. MCP's
+// stdio framing is one message per line, so the guard reads stdin a line
+// at a time, hands the SDK every line it would accept, and answers any
+// other itself, as JSON-RPC 2.0 says: -32700 for a line that is not JSON,
+// -32600 for one that is no valid request, with the request's id when it
+// has a usable one. A line over MaxStdioLine bytes is skipped without
+// being held in memory, and answered with -32600. The server then goes on
+// reading.
+func guardStdio(in io.Reader, out io.Writer, log *slog.Logger) sdk.Transport {
+	pr, pw := io.Pipe()
+	w := &lineWriter{w: out}
+	g := &stdioGuard{out: w, to: pw, log: log, max: MaxStdioLine}
+	go func() { pw.CloseWithError(g.run(in)) }()
+	return &sdk.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1} // the guard caps lines
+}
+
+// lineWriter serialises the writes of the SDK and of the guard: each is
+// one whole line, so replies never interleave.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Close does nothing: stdout stays open for the process.
+func (l *lineWriter) Close() error { return nil }
+
+// stdioGuard filters the lines of stdin (see guardStdio).
+type stdioGuard struct {
+	out *lineWriter
+	to  io.Writer // the SDK's side
+	log *slog.Logger
+	max int
+	// version is the protocol version of the last initialize request,
+	// "" before one: it decides whether batches are allowed, as the SDK
+	// decides.
+	version string
+}
+
+// run filters in until it ends; it returns nil at EOF.
+func (g *stdioGuard) run(in io.Reader) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, tooLong, err := readLine(br, g.max)
+		if tooLong {
+			g.refuse(jsonrpc.CodeInvalidRequest, nil, fmt.Sprintf("message longer than %d MiB: not read", g.max>>20))
+		} else if len(bytes.TrimSpace(line)) > 0 {
+			if ok := g.check(line); ok {
+				if _, werr := g.to.Write(append(line, '\n')); werr != nil {
+					return werr // the SDK closed its side
+				}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readLine reads one line without its newline. A line over max bytes is
+// read to its end and dropped (tooLong), never held whole.
+func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max+1 {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimSuffix(line, []byte{'\n'}), tooLong, err
+	}
+}
+
+// check reports whether the SDK would accept line; when not, it answers
+// the client itself.
+func (g *stdioGuard) check(line []byte) bool {
+	if !json.Valid(line) {
+		g.refuse(jsonrpc.CodeParseError, nil, "parse error: the line is not JSON (or is nested too deeply)")
+		return false
+	}
+	trimmed := bytes.TrimLeft(line, " \t\r")
+	if trimmed[0] != '[' {
+		msg, err := jsonrpc.DecodeMessage(line)
+		if err != nil {
+			g.refuse(jsonrpc.CodeInvalidRequest, idOf(line), "invalid request: "+err.Error())
+			return false
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" {
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			_ = json.Unmarshal(req.Params, &p)
+			g.version = p.ProtocolVersion
+		}
+		return true
+	}
+	var batch []json.RawMessage
+	if err := json.Unmarshal(line, &batch); err != nil || len(batch) == 0 {
+		g.refuse(jsonrpc.CodeInvalidRequest, nil, "invalid request: an empty batch")
+		return false
+	}
+	if g.version >= batchEra {
+		g.refuse(jsonrpc.CodeInvalidRequest, nil, "invalid request: protocol "+g.version+" has no JSON-RPC batches")
+		return false
+	}
+	for _, raw := range batch {
+		if _, err := jsonrpc.DecodeMessage(raw); err != nil {
+			g.refuse(jsonrpc.CodeInvalidRequest, idOf(raw), "invalid request in a batch: "+err.Error())
+			return false
+		}
+	}
+	return true
+}
+
+// idOf returns the id of a malformed message when it is a string or a
+// number, else null.
+func idOf(raw []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(raw, &m) != nil || len(m.ID) == 0 {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(m.ID, &v) != nil {
+		return nil
+	}
+	switch v.(type) {
+	case string, float64:
+		return m.ID
+	}
+	return nil
+}
+
+// refuse writes a JSON-RPC error response and logs it.
+func (g *stdioGuard) refuse(code int64, id json.RawMessage, msg string) {
+	g.log.Warn("answered a malformed message from the client", "code", code, "error", msg)
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	type rpcError struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}
+	b, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   rpcError        `json:"error"`
+	}{"2.0", id, rpcError{code, msg}})
+	if err != nil {
+		return
+	}
+	_, _ = g.out.Write(append(b, '\n'))
+}
