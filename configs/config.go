@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/security"
 )
 
 // Config is the effective configuration: the built-in defaults, the user
@@ -36,6 +37,10 @@ type Config struct {
 	ExcludeFromFile bool `koanf:"-"`
 	// State is enabled, disabled or all.
 	State string `koanf:"state"`
+	// Agent is the host whose skill switches decide which skills are off
+	// (claude, codex or gemini), or all: a skill is then off only when
+	// every host that reads it turns it off.
+	Agent string `koanf:"agent"`
 	// Priority orders root kinds for dedupe, highest first. Each of the
 	// claude, codex and agents providers ranks its own user and project
 	// copies by its precedence option (providers.<name>.precedence).
@@ -85,6 +90,12 @@ type MCP struct {
 	// Stateless serves HTTP without sessions, for replicas behind a load
 	// balancer.
 	Stateless bool `koanf:"stateless"`
+	// SessionIdleTimeout closes an HTTP session that has had no request
+	// open for this long; 0 keeps idle sessions forever.
+	SessionIdleTimeout time.Duration `koanf:"session_idle_timeout"`
+	// MaxSessions caps the live HTTP sessions; a new one beyond it is
+	// refused with 503. 0 means no cap.
+	MaxSessions int `koanf:"max_sessions"`
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
 	LogLevel  string `koanf:"log_level"`
 	LogFormat string `koanf:"log_format"`
@@ -101,6 +112,9 @@ type MCP struct {
 	AskContext int `koanf:"ask_context"`
 	// SkillPrompts also serves every skill as an MCP prompt.
 	SkillPrompts bool `koanf:"skill_prompts"`
+	// Scan is what the server does with the offline security scan's
+	// findings (see package security): warn, off or block.
+	Scan string `koanf:"scan"`
 }
 
 // Default returns the built-in defaults, the lowest layer. The providers'
@@ -112,21 +126,25 @@ func Default() Config { return defaults(builtin()) }
 func defaults(reg registry) Config {
 	return Config{
 		State:     filters.States()[0],
+		Agent:     filters.AgentAll,
 		Priority:  kindNames(),
 		Limits:    Limits{MaxDepth: 6, MaxDirs: 20000},
 		Providers: reg.providerDefaults(),
 		MCP: MCP{
-			Transport:       "stdio",
-			Host:            "127.0.0.1",
-			Port:            3000,
-			Refresh:         true,
-			RefreshInterval: 30 * time.Second,
-			Watch:           true,
-			LogLevel:        "info",
-			LogFormat:       "text",
-			Tools:           []string{},
-			Catalog:         16000,
-			AskContext:      100000,
+			Transport:          "stdio",
+			Host:               "127.0.0.1",
+			Port:               3000,
+			Refresh:            true,
+			RefreshInterval:    30 * time.Second,
+			Watch:              true,
+			SessionIdleTimeout: 30 * time.Minute,
+			MaxSessions:        1000,
+			LogLevel:           "info",
+			LogFormat:          "text",
+			Tools:              []string{},
+			Catalog:            16000,
+			AskContext:         100000,
+			Scan:               string(security.Warn),
 		},
 	}
 }

@@ -18,6 +18,9 @@ var docs = map[string]string{
 	"exclude": "Filter tokens: matching skills are hidden, before duplicates are resolved, so hiding the " +
 		"copy that would win shows the next one. A token that names nothing is a warning, as for include.",
 	"state": "Which skills are shown: enabled, disabled or all.",
+	"agent": "Whose skill switches count (Claude Code's skillOverrides, Codex's [[skills.config]], Gemini CLI's " +
+		"skills.disabled): all, where a skill is off when every agent that reads it turns it off, or one agent, " +
+		"whose switches then hide a skill from every view, such as ccski mcp --agent claude serving Claude Code.",
 	"priority": "Root kinds, highest first. When two skills share a fully qualified name (a plugin's skills " +
 		"are qualified by their plugin, so two plugins' skills never compete), the one found in the higher " +
 		"kind wins. Each kind may appear once. The providers with a precedence option then rank their own " +
@@ -53,8 +56,17 @@ var docs = map[string]string{
 	"mcp.ask_context": "Cap on the SKILL.md text the ask tool sends to the client's model, in characters: " +
 		"whole files in priority order while they fit, the rest named as left out. 100,000 characters is " +
 		"about 25,000 tokens, an eighth of a 200k-token window, leaving room for the answer. 0: no cap.",
+	"mcp.session_idle_timeout": "HTTP sessions (of clients before protocol 2026-07-28) with no request open for this " +
+		"long are closed, and their memory freed; a client that comes back is told the session is gone and starts a " +
+		"new one. A Go duration (\"30m\", \"2h\") or a whole number of milliseconds; 0 keeps idle sessions forever.",
+	"mcp.max_sessions": "The most HTTP sessions kept at once; beyond it a new client's initialize is refused with " +
+		"HTTP 503 until a session ends or times out (mcp.session_idle_timeout). 0: no cap.",
 	"mcp.skill_prompts": "Also serve every skill as an MCP prompt, so /skill-name works in hosts without " +
 		"native skills.",
+	"mcp.scan": "What the server does with the offline security scan of the skills it serves (ccski scan, " +
+		"docs/security-rules.md): warn serves every skill and logs each flagged one once on stderr, the scan " +
+		"running in the background; block also keeps skills with an error-level finding from agents (not " +
+		"listed, loading refused with the rules named), the scan running inside discovery; off scans nothing.",
 }
 
 // schemaTitle and schemaDescription head the JSON Schema.

@@ -55,6 +55,7 @@ func flagTable() []flagSpec {
 		{name: "claude-plugins-file", key: "providers.marketplace.plugins_file", usage: "path of Claude's installed_plugins.json"},
 		{name: "claude-plugins-root", key: "providers.marketplace.plugins_root", usage: "base folder for relative Claude plugin paths"},
 
+		{mcp: true, name: "agent", key: "agent", usage: "the agent served: its skill switches decide what is off (claude, codex, gemini or all)"},
 		{mcp: true, name: "transport", key: "mcp.transport", usage: "MCP transport: stdio, http or sse (default stdio)"},
 		{mcp: true, name: "host", key: "mcp.host", usage: "address to listen on for http and sse (default 127.0.0.1)"},
 		{mcp: true, name: "port", typ: flagInt, key: "mcp.port", usage: "port to listen on for http and sse (default 3000)"},
@@ -71,6 +72,11 @@ func flagTable() []flagSpec {
 		{mcp: true, name: "skill-prompts", typ: flagBool, key: "mcp.skill_prompts", fixed: true, usage: "also serve every skill as an MCP prompt"},
 	}
 }
+
+// CommandFlag is the pflag annotation of a command's own flag that shares
+// its name with a flag of the table (enable's --agent, a list of agents to
+// switch, is not ccski mcp's --agent): Load leaves it alone.
+const CommandFlag = "ccski-command-flag"
 
 // AddFlags registers the discovery flags shared by every command. --config
 // is read by the caller and passed to Load as Options.ConfigFile.

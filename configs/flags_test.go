@@ -31,8 +31,8 @@ func TestEveryFlagMapsToAKey(t *testing.T) {
 			t.Errorf("--%s maps to %q, which is not a key", f.Name, k)
 		}
 	})
-	if n != 25 {
-		t.Errorf("%d flags registered, want 25", n)
+	if n != 26 {
+		t.Errorf("%d flags registered, want 26", n)
 	}
 }
 

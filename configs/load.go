@@ -308,16 +308,28 @@ func (l *loader) envNames() []string {
 	return names
 }
 
-// userConfigPath is $XDG_CONFIG_HOME/ccski/config.yaml, else
-// <home>/.config/ccski/config.yaml, or "" when neither is known.
+// userConfigPath is config.yaml in the user config folder (UserDir), or
+// "" when that is not known.
 func (l *loader) userConfigPath() string {
-	if x := l.getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "ccski", "config.yaml")
-	}
-	if l.home == "" {
+	dir := UserDir(l.home, l.getenv)
+	if dir == "" {
 		return ""
 	}
-	return filepath.Join(l.home, ".config", "ccski", "config.yaml")
+	return filepath.Join(dir, "config.yaml")
+}
+
+// UserDir is ccski's user config folder, which holds the user config
+// (config.yaml) and the profiles of `ccski profile`:
+// $XDG_CONFIG_HOME/ccski when that variable is an absolute path, else
+// <home>/.config/ccski, or "" when home is not known either.
+func UserDir(home string, getenv func(string) string) string {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "ccski")
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".config", "ccski")
 }
 
 // projectConfigPath is the --config file, or the nearest ccski.yaml from
@@ -476,7 +488,7 @@ func (l *loader) flagLayer(fs *pflag.FlagSet) (ly *layer, all bool, err error) {
 	byKey := map[string]string{} // key -> flag that set it
 	var conflict error
 	p := posflag.ProviderWithFlag(fs, ".", nil, func(f *pflag.Flag) (string, any) {
-		if !f.Changed {
+		if _, own := f.Annotations[CommandFlag]; !f.Changed || own {
 			return "", nil
 		}
 		key, val := flagValue(fs, f)

@@ -21,6 +21,18 @@ type registry struct {
 	providers []providers.Entry
 }
 
+// hostNames lists the hosts with skill switches (providers.Entry.Host),
+// in registry order: the values of the agent key besides all.
+func (r registry) hostNames() []string {
+	var out []string
+	for _, e := range r.providers {
+		if e.Host != nil {
+			out = append(out, e.Host.Name)
+		}
+	}
+	return out
+}
+
 // builtin is the registry of the built-in providers.
 func builtin() registry { return registry{providers: all.Registry()} }
 

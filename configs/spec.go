@@ -13,6 +13,7 @@ import (
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/security"
 )
 
 // kind is the type a key accepts.
@@ -120,6 +121,7 @@ func newSpec(reg registry) (*spec, error) {
 		f   func(*node)
 	}{
 		{"state", oneOf(filters.States()...)},
+		{"agent", oneOf(append([]string{filters.AgentAll}, reg.hostNames()...)...)},
 		{"priority", uniqueOf(kindNames()...)},
 		{"mcp.transport", oneOf("stdio", "http", "sse")},
 		{"mcp.log_level", oneOf("debug", "info", "warn", "error")},
@@ -129,6 +131,9 @@ func newSpec(reg registry) (*spec, error) {
 		{"mcp.tools", func(n *node) { uniqueOf(tools.OptIn()...)(n); n.doc = toolsDoc() }},
 		{"mcp.catalog", nonNegative},
 		{"mcp.ask_context", nonNegative},
+		{"mcp.session_idle_timeout", nonNegativeDuration("session idle timeout")},
+		{"mcp.max_sessions", nonNegative},
+		{"mcp.scan", oneOf(security.Modes()...)},
 		{"limits.max_depth", nonNegative},
 		{"limits.max_dirs", nonNegative},
 	}
@@ -188,6 +193,20 @@ func positiveDuration(what string) func(*node) {
 		n.check = func(v any) error {
 			if d := v.(time.Duration); d <= 0 {
 				return fmt.Errorf("%s %s must be positive", what, d)
+			}
+			return nil
+		}
+	}
+}
+
+// nonNegativeDuration checks that a duration is zero or more; what names
+// it in the error.
+func nonNegativeDuration(what string) func(*node) {
+	return func(n *node) {
+		n.min = ptr(0.0)
+		n.check = func(v any) error {
+			if d := v.(time.Duration); d < 0 {
+				return fmt.Errorf("%s %s must not be negative", what, d)
 			}
 			return nil
 		}

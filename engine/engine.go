@@ -44,6 +44,8 @@ type Engine struct {
 	// filter token that names nothing, as a warning (see
 	// filters.Settings).
 	built bool
+	// guard is the offline security scan each Snapshot runs (SetScan).
+	guard guard
 }
 
 // Stats describe one discovery run.
@@ -93,7 +95,7 @@ func New(cfg configs.Config, env providers.Env) (*Engine, error) {
 	e := &Engine{cfg: cfg, env: env, plans: map[string]providers.Plan{},
 		scanOpts: scan.Options{MaxDepth: cfg.Limits.MaxDepth, MaxDirs: cfg.Limits.MaxDirs},
 		filters: filters.Settings{State: cfg.State, Include: cfg.Include, Exclude: cfg.Exclude,
-			Priority: cfg.Priority, Providers: all.ProviderNames()}}
+			Priority: cfg.Priority, Providers: all.ProviderNames(), Agent: cfg.Agent, Hosts: all.HostNames()}}
 	kinds := make([]pipeline.Kind, len(cfg.Priority))
 	for i, k := range cfg.Priority {
 		kinds[i] = pipeline.Kind(k)
@@ -180,7 +182,11 @@ func (e *Engine) Priority() *filters.Priority { return e.prio }
 // paths of the configuration are taken from ws, as New takes them from
 // the workspace it is given.
 func (e *Engine) ForWorkspace(ws string) (*Engine, error) {
-	return New(e.cfg, providers.NewEnv(e.env.UserDir, ws, e.env.Getenv))
+	ne, err := New(e.cfg, providers.NewEnv(e.env.UserDir, ws, e.env.Getenv))
+	if err == nil {
+		ne.SetScan(e.scanMode()) // a setting of the server, not of the configuration
+	}
+	return ne, err
 }
 
 // Snapshot runs a full discovery. Unchanged SKILL.md files (same size and
@@ -195,6 +201,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	var roots []pipeline.Root
 	var diags []pipeline.Diagnostic
 	var disabled []pipeline.DisabledPlugin
+	var switches []pipeline.SkillSwitch
 	var manifests, listings []string
 	for _, p := range e.providers {
 		plan, err := p.Plan(ctx, e.env)
@@ -216,6 +223,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 		roots = append(roots, plan.Roots...)
 		diags = append(diags, plan.Diagnostics...)
 		disabled = append(disabled, plan.Disabled...)
+		switches = append(switches, plan.Switches...)
 		manifests = append(manifests, plan.Manifests...)
 		listings = append(listings, plan.Listings...)
 	}
@@ -230,6 +238,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	}
 	e.cache = res.Cache
 	diags = append(diags, res.Diagnostics...)
+	pipeline.ApplySwitches(res.Records, switches)
 	pipeline.AssignIDs(res.Records)
 
 	// A filter token that names nothing fails the first discovery when
@@ -251,8 +260,10 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 			Message: err.Error() + "; it selects nothing for now"})
 	}
 	e.built = true
+	found, stages := e.guard.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
 	visible, drops := pipeline.Run(stages, slices.Clone(res.Records))
 	snap := pipeline.NewSnapshot(res.Records, visible, drops, res.Reports, diags)
+	snap.Security = found
 	snap.Folders = res.Dirs
 	slices.Sort(manifests)
 	snap.Manifests = slices.Compact(manifests)

@@ -34,6 +34,10 @@ func TestSnapshotManifests(t *testing.T) {
 		m.abs("home/.config/Code - Insiders/User/settings.json"),
 		m.abs("repo/.vscode/settings.json"),
 		m.abs("repo/sub/.vscode/settings.json"),
+		// Gemini CLI's settings hold its skill switches (skills.disabled).
+		m.abs("home/.gemini/settings.json"),
+		m.abs("repo/.gemini/settings.json"),
+		m.abs("repo/sub/.gemini/settings.json"),
 	}
 	slices.Sort(want)
 	if d := cmp.Diff(want, snap.Manifests); d != "" {

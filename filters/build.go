@@ -31,6 +31,13 @@ type Settings struct {
 	// Build says the plugin is disabled rather than unknown. An exclude
 	// token may name them: what it hides is hidden already.
 	Disabled []pipeline.DisabledPlugin
+	// Agent is the host whose skill switches decide what is off
+	// (claude, codex or gemini); "" means a skill is off only when every
+	// host that reads it turns it off. See NewStateFor.
+	Agent string
+	// Hosts are the valid values of Agent besides all: the hosts with
+	// skill switches (the engine passes all.HostNames()).
+	Hosts []string
 	// LenientInclude and LenientExclude make Build accept the tokens of
 	// that list that name nothing in the scan (see BuildReport); the tokens
 	// of a strict list must each name something. The engine makes a list
@@ -115,7 +122,7 @@ type parsed struct {
 
 // parse parses the settings.
 func parse(cfg Settings) (parsed, error) {
-	state, err := NewState(cfg.State)
+	state, err := NewStateFor(cfg.State, cfg.Agent, cfg.Hosts)
 	if err != nil {
 		return parsed{}, err
 	}

@@ -42,6 +42,10 @@ func Stages() []StageInfo {
 	return out
 }
 
+// AgentAll is the agent setting under which a skill is off only when
+// every host that reads it turns it off.
+const AgentAll = "all"
+
 // States returns the values of the state setting that NewState accepts,
 // the default first: the valid values of the state key of ccski.yaml.
 func States() []string { return []string{StateEnabled, StateDisabled, StateAll} }

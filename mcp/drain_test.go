@@ -15,9 +15,9 @@ func TestDrainWaitsForRunningCall(t *testing.T) {
 			recs := makeRecords(t, t.TempDir(), skillSpec{provider: "claude", name: "slow", desc: "blocks"})
 			release := make(chan struct{})
 			orig := readSkill
-			readSkill = func(string) ([]byte, error) {
+			readSkill = func(string) (skillText, error) {
 				<-release
-				return []byte("slow body"), nil
+				return skillText{data: []byte("slow body"), size: 9}, nil
 			}
 			t.Cleanup(func() { readSkill = orig })
 			srv := New(snapOf(recs), Options{})

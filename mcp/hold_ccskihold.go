@@ -14,7 +14,7 @@ import (
 // FIFO in place of a SKILL.md is refused at once.
 func init() {
 	read := readSkill
-	readSkill = func(file string) ([]byte, error) {
+	readSkill = func(file string) (skillText, error) {
 		if _, err := os.Stat(file + ".hold"); err == nil {
 			_ = os.WriteFile(file+".held", nil, 0o644)
 			for {

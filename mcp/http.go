@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -32,6 +33,12 @@ type HTTPOptions struct {
 	// AllowedOrigins are origins (scheme://host[:port]) accepted besides
 	// loopback ones.
 	AllowedOrigins []string
+	// SessionIdleTimeout closes a streamable HTTP session with no request
+	// open (a GET stream counts) for this long; 0 never does. MaxSessions
+	// caps the live sessions: beyond it a request that would start one is
+	// refused with HTTP 503; 0 means no cap. See sessionLimiter.
+	SessionIdleTimeout time.Duration
+	MaxSessions        int
 }
 
 // Handler returns the HTTP handler for the server: /healthz for probes and
@@ -85,7 +92,9 @@ const (
 // stateless one gives 2025 clients no session to push list_changed to.
 // With o.Stateless every request goes to the stateless handler. Both
 // handlers serve the one *sdk.Server, so CloseSessions and the tool-list
-// notifications reach the sessions of both.
+// notifications reach the sessions of both. The stateful handler's
+// sessions are bounded by o.SessionIdleTimeout and o.MaxSessions
+// (sessionLimiter).
 //
 // The body of a POST is read once here: Drain waits for one that carries
 // a tools/call until its handler returns, that is, until the response has
@@ -97,6 +106,7 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 	}
 	stateless := sdk.NewStreamableHTTPHandler(getServer, opts(true))
 	var stateful http.Handler
+	sessions := newSessionLimiter(s, o.SessionIdleTimeout, o.MaxSessions)
 	if !o.Stateless {
 		stateful = sdk.NewStreamableHTTPHandler(getServer, opts(false))
 	}
@@ -117,7 +127,7 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 			defer s.unanswered.Add(-1)
 		}
 		if stateful != nil && !newEra(r, body) {
-			stateful.ServeHTTP(w, r)
+			sessions.serve(w, r, body, stateful)
 			return
 		}
 		stateless.ServeHTTP(w, r)
@@ -199,6 +209,20 @@ func (m rpcMessage) metaVersion() string {
 	var v string
 	_ = json.Unmarshal(p.Meta[sdk.MetaKeyProtocolVersion], &v)
 	return v
+}
+
+// initializes reports whether the body holds an initialize request, the
+// one request that starts a lasting session.
+func (b *postBody) initializes() bool {
+	if !bytes.Contains(b.raw, []byte("initialize")) {
+		return false
+	}
+	for _, m := range b.messages() {
+		if m.Method == "initialize" {
+			return true
+		}
+	}
+	return false
 }
 
 // isWork reports whether the body holds a JSON-RPC request that Drain

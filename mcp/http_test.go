@@ -269,18 +269,21 @@ func TestHTTPBodyLimit(t *testing.T) {
 			t.Errorf("POST of %d bytes = %d %q, want 413", len(big), code, body)
 		}
 	})
-	// A large but allowed request still works.
+	// A large but allowed request still reaches the server, which answers
+	// it: a 64 KiB name is over the name cap (MaxNameArg), a -32602 error
+	// that says so, not an HTTP refusal.
 	t.Run("large name below the cap", func(t *testing.T) {
 		_, ts := httpFixture(t, HTTPOptions{})
 		ctx := testCtx(t, 20*time.Second)
 		cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "c", Version: "1"}, nil),
 			&sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, "2025-11-25")
-		res, err := call(ctx, cs, map[string]any{"name": strings.Repeat("p", 64<<10)})
-		if err != nil {
-			t.Fatalf("call with a 64 KiB name: %v", err)
+		_, err := call(ctx, cs, map[string]any{"name": strings.Repeat("p", 64<<10)})
+		if err == nil || !strings.Contains(err.Error(), "the skill name is 65536 bytes long, over the 1024-byte limit") {
+			t.Errorf("call with a 64 KiB name: %v, want the name refused as too long", err)
 		}
-		if !res.IsError || !strings.Contains(resultText(t, res), "not found") {
-			t.Errorf("call with a 64 KiB name: isError=%v, want not found", res.IsError)
+		res, err := call(ctx, cs, map[string]any{"name": strings.Repeat("p", MaxNameArg)})
+		if err != nil || !res.IsError || !strings.Contains(resultText(t, res), "not found") {
+			t.Errorf("call with a name at the cap: %v %v, want not found", res, err)
 		}
 	})
 }

@@ -37,6 +37,11 @@ const MaxPromptInput = 102400
 // input over MaxPromptInput.
 const errInputTooLarge = "Input exceeds maximum allowed size of 100KB"
 
+// MaxPromptText caps the text prompts/get returns once the input is
+// substituted: a command file (up to 1 MiB) that writes $ARGUMENTS a
+// hundred thousand times would otherwise turn a 100 KB input into 10 GB.
+const MaxPromptText = 4 << 20
+
 // genericArgumentHint describes the argument of a prompt whose file has no
 // argument-hint.
 const genericArgumentHint = "Text passed to the prompt: it replaces $ARGUMENTS, and its words (quotes group them) replace $1 to $9."
@@ -254,10 +259,15 @@ func (s *Server) renderPrompt(name string, r *pipeline.Record, args map[string]s
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("prompt %s: %s changed and its frontmatter cannot be read: %v", name, r.File, err)}
 	}
+	text, ok := expand(string(body), input, MaxPromptText)
+	if !ok {
+		return nil, invalidParams(fmt.Sprintf("prompt %s would be over %d MiB with this input of %d bytes, which "+
+			"its file substitutes ($ARGUMENTS, $1..$9) too many times: give a shorter input", name, MaxPromptText>>20, len(input)))
+	}
 	return &sdk.GetPromptResult{
 		Description: r.Description,
 		Messages: []*sdk.PromptMessage{{Role: "user",
-			Content: &sdk.TextContent{Text: Expand(string(body), input)}}},
+			Content: &sdk.TextContent{Text: text}}},
 	}, nil
 }
 
@@ -283,8 +293,18 @@ func unwrapPath(err error) error {
 // inside a word, as in don't, is kept. Anything else, including $0, $10
 // (which is $1 then "0") and ${...}, is left as written.
 func Expand(template, input string) string {
+	s, _ := expand(template, input, -1)
+	return s
+}
+
+// expand is Expand, stopping with ok false as soon as the text grows past
+// limit bytes (no limit when negative).
+func expand(template, input string, limit int) (text string, ok bool) {
 	if !strings.Contains(template, "$") {
-		return template
+		if limit >= 0 && len(template) > limit {
+			return "", false
+		}
+		return template, true
 	}
 	var args []string
 	parsed := false
@@ -299,8 +319,15 @@ func Expand(template, input string) string {
 	}
 	const whole = "$ARGUMENTS"
 	var b strings.Builder
-	b.Grow(len(template) + len(input))
+	size := len(template) + len(input)
+	if limit >= 0 {
+		size = min(size, max(limit, len(template)))
+	}
+	b.Grow(size)
 	for i := 0; i < len(template); {
+		if limit >= 0 && b.Len() > limit {
+			return "", false
+		}
 		j := strings.IndexByte(template[i:], '$')
 		if j < 0 {
 			b.WriteString(template[i:])
@@ -326,7 +353,10 @@ func Expand(template, input string) string {
 			i++
 		}
 	}
-	return b.String()
+	if limit >= 0 && b.Len() > limit {
+		return "", false
+	}
+	return b.String(), true
 }
 
 // bracketIndex reads "[N]" at the start of s: the index and the bytes it

@@ -188,7 +188,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 // session.
 func addStdio(base context.Context, g *actors.Group, srv *Server, tr sdk.Transport, log *slog.Logger, stopAsking func()) {
 	if tr == nil {
-		tr = &sdk.StdioTransport{}
+		tr = guardStdio(os.Stdin, os.Stdout, log) // malformed lines are answered, not fatal
 	}
 	ctx, cancel := context.WithCancel(base)
 	stopped := make(chan struct{})

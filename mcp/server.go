@@ -13,10 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/skillmd"
 )
 
 // ToolName is the name of the skill-loading tool.
@@ -216,6 +214,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	s.initTools(o)
 	s.initResources()
 	s.initSkills()
+	s.sdk.AddReceivingMiddleware(s.boundArguments)
 	// Added last, so it runs first (each middleware wraps the ones before).
 	s.sdk.AddReceivingMiddleware(s.untilReady)
 	s.sdk.AddSendingMiddleware(s.quietFirst)
@@ -386,23 +385,26 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 	if strings.TrimSpace(name) == "" {
 		return nil, invalidParams("argument \"name\" must not be empty")
 	}
+	if len(name) > MaxNameArg {
+		return nil, tooLong("skill name", len(name), MaxNameArg)
+	}
 	// An id or qualified name reaches a copy dedupe hid (pipeline.Load).
 	r, err := snap.Load(name, pipeline.TypeSkill)
 	if err != nil {
 		return toolError(lookupMessage(err)), nil
 	}
-	data, err := readSkill(r.File)
+	st, err := readSkill(r.File)
 	if err != nil {
 		s.log.Error("skill load failed", "id", r.ID, "file", r.File, "err", err)
 		return toolError(fmt.Sprintf("Skill %s could not be read: %v", r.ID, unwrapPath(err))), nil
 	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: LoadText(r, data)}}}, nil
+	text := LoadText(r, st.data)
+	if st.cut {
+		s.log.Warn("skill file cut", "id", r.ID, "file", r.File, "size", st.size, "returned", len(st.data))
+		text += cutNote(r, st)
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil
 }
-
-// readSkill reads the SKILL.md the skill tool returns: through safefile,
-// so a FIFO or device is refused at once, and at most
-// skillmd.MaxSkillFile bytes. Tests replace it to hold a call in flight.
-var readSkill = func(file string) ([]byte, error) { return safefile.Read(file, skillmd.MaxSkillFile) }
 
 func toolError(msg string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}

@@ -121,6 +121,13 @@ type Record struct {
 	RealDir string
 	// Disabled is true for a folder holding .SKILL.md instead of SKILL.md.
 	Disabled bool
+	// Hosts are the agents that read the skill on their own and can
+	// switch it off, by agent label, from its root (Root.Hosts); empty
+	// for a skill no host reads without ccski.
+	Hosts []string
+	// Off are the switches of those hosts that turn the skill off or
+	// limit it, one per host (see ApplySwitches and OffIn).
+	Off []HostSwitch
 	// Resource folders present beside SKILL.md.
 	HasReferences bool
 	HasScripts    bool
@@ -240,6 +247,9 @@ type Root struct {
 	// Type is what the root holds: skill folders (the zero value) or
 	// command files. A command root's Path may also be a single .md file.
 	Type Type
+	// Hosts are the agents that read the skills found here on their own
+	// (see Record.Hosts); the planning provider knows them.
+	Hosts []string
 	// Flat roots hold their contents directly: a flat skill root's skills
 	// are its immediate sub-folders (a plugin's skills/ folder), and a flat
 	// command root's commands are its top-level files (Codex prompts).

@@ -24,6 +24,7 @@ import (
 
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ccski/ccski/problems"
 )
@@ -209,8 +210,16 @@ func (s *Snapshot) SkillPathOfURI(uri string) (r *Record, rel string, ok bool) {
 	}
 	table := s.skillPaths()
 	// A skill path never holds an empty segment, so try each '/' from the
-	// end; the whole rest is a directory URI of the skill's root.
-	for end := len(rest); end > 0; {
+	// end; the whole rest is a directory URI of the skill's root. Only
+	// the ends within the longest skill path can match (lower-casing
+	// shrinks a character at most to a third, as K, the Kelvin sign, does,
+	// hence the UTFMax): starting there keeps a URI of a million slashes
+	// from costing a million lookups of a million bytes each.
+	end := len(rest)
+	if limit := utf8.UTFMax * s.pathMax; end > limit {
+		end = strings.LastIndexByte(rest[:limit+1], '/')
+	}
+	for end > 0 {
 		if r := table[strings.ToLower(rest[:end])]; r != nil {
 			file := ""
 			if end < len(rest) {
@@ -237,7 +246,9 @@ func (s *Snapshot) skillPaths() map[string]*Record {
 		s.paths = make(map[string]*Record, len(s.All))
 		for _, r := range s.All {
 			if r.SkillPath != "" {
-				s.paths[strings.ToLower(r.SkillPath)] = r
+				k := strings.ToLower(r.SkillPath)
+				s.paths[k] = r
+				s.pathMax = max(s.pathMax, len(k))
 			}
 		}
 	})

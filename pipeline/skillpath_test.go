@@ -162,3 +162,37 @@ func TestUnlistable(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillPathOfURILongURI: a URI far longer than any skill path, made
+// of slashes or of one long segment, is resolved with a bounded number of
+// lookups, however long it is (it used to take one lookup of the whole
+// prefix per slash: seconds for 64 KiB, hours for the 4 MiB an HTTP body
+// holds); the skill it starts with is still found, and a Kelvin sign that
+// lower-cases to k still matches.
+func TestSkillPathOfURILongURI(t *testing.T) {
+	s := &Snapshot{All: []*Record{{Name: "pdf", Agent: "codex", SkillPath: "codex/pdf"},
+		{Name: "kit", Agent: "codex", SkillPath: "codex/kit"}}}
+	slashes := strings.Repeat("/", 4<<20)
+	tests := []struct {
+		uri      string
+		wantPath string
+		wantRel  string
+		wantOK   bool
+	}{
+		{"skill://codex/" + slashes, "", "", false},
+		{"skill://" + strings.Repeat("a", 4<<20), "", "", false},
+		{"skill://codex/pdf/" + slashes + "x", "codex/pdf", slashes + "x", true},
+		{"skill://codex/pdf/references/" + strings.Repeat("b", 1<<20), "codex/pdf", "references/" + strings.Repeat("b", 1<<20), true},
+		{"skill://codex/\u212Ait/SKILL.md", "codex/kit", "SKILL.md", true},
+	}
+	for _, tt := range tests {
+		r, rel, ok := s.SkillPathOfURI(tt.uri)
+		path := ""
+		if r != nil {
+			path = r.SkillPath
+		}
+		if ok != tt.wantOK || path != tt.wantPath || rel != tt.wantRel {
+			t.Errorf("SkillPathOfURI(%.40q...) = %q, %.40q, %v; want %q, %.40q, %v", tt.uri, path, rel, ok, tt.wantPath, tt.wantRel, tt.wantOK)
+		}
+	}
+}

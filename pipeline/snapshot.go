@@ -52,6 +52,12 @@ type Snapshot struct {
 	Priority []Kind
 	// Created is when the snapshot was built.
 	Created time.Time
+	// Security holds what the offline security scan (package security)
+	// found in each skill record's folder, for the records with a
+	// finding, when the engine ran the scan (see engine.Engine.SetScan);
+	// nil when it did not. The findings are diagnostics with the rules'
+	// codes, paths and severities.
+	Security map[*Record][]Diagnostic
 
 	// The name indexes are built on first use: listing needs neither.
 	visibleOnce sync.Once
@@ -77,6 +83,7 @@ type Snapshot struct {
 	ids          map[string]*Record
 	pathsOnce    sync.Once
 	paths        map[string]*Record
+	pathMax      int // the length of the longest skill path in paths
 }
 
 // NewSnapshot builds a snapshot and its name-resolution indexes. It takes

@@ -44,6 +44,24 @@ type UnlistedSkill struct {
 	Reason string `json:"reason"`
 }
 
+// SwitchedSkill is a skill that the settings of agents that read it turn
+// off or limit (Record.Off), whether or not that hides it from the view.
+type SwitchedSkill struct {
+	ID       string       `json:"id"`
+	File     string       `json:"file"`
+	Switches []HostSwitch `json:"switches"`
+}
+
+// FlaggedSkill is a skill the offline security scan found something in
+// (see Snapshot.Security).
+type FlaggedSkill struct {
+	ID   string `json:"id"`
+	File string `json:"file"`
+	// Findings are what the scan found, as diagnostics with its rule
+	// codes, in its report order.
+	Findings []Diagnostic `json:"findings"`
+}
+
 // PrecedenceRule is one provider rule in the sources report: the
 // providers whose roots carry it, and the rule itself.
 type PrecedenceRule struct {
@@ -71,6 +89,12 @@ type SourcesReport struct {
 	// Unlisted are the visible skills skills/list leaves out (see
 	// Record.Unlistable).
 	Unlisted []UnlistedSkill `json:"unlisted"`
+	// Flagged are the skills the security scan found something in, in
+	// discovery order; empty when it did not run.
+	Flagged []FlaggedSkill `json:"flagged"`
+	// Switched are the skills agents' own settings turn off or limit,
+	// with the settings that say so.
+	Switched []SwitchedSkill `json:"switched"`
 	// Discovered and Visible count the records of the reported type.
 	Discovered int `json:"discovered"`
 	Visible    int `json:"visible"`
@@ -82,7 +106,8 @@ type SourcesReport struct {
 // filtered, and the report shares the snapshot's slice of them.
 func (s *Snapshot) Sources(kind Type) SourcesReport {
 	out := SourcesReport{Priority: s.Priority, Precedence: precedenceRules(s.Roots, kind),
-		Roots: []SourceRoot{}, Diagnostics: s.Diagnostics, Hidden: []HiddenCopy{}, Unlisted: []UnlistedSkill{}}
+		Roots: []SourceRoot{}, Diagnostics: s.Diagnostics, Hidden: []HiddenCopy{}, Unlisted: []UnlistedSkill{},
+		Switched: []SwitchedSkill{}, Flagged: []FlaggedSkill{}}
 	if out.Priority == nil {
 		out.Priority = DefaultPriority()
 	}
@@ -108,9 +133,21 @@ func (s *Snapshot) Sources(kind Type) SourcesReport {
 		out.Hidden = append(out.Hidden, h)
 	}
 	if kind != TypeCommand {
+		for _, r := range s.All {
+			if len(r.Off) > 0 {
+				out.Switched = append(out.Switched, SwitchedSkill{ID: r.ID, File: r.File, Switches: r.Off})
+			}
+		}
 		for _, r := range s.Skills() {
 			if why := r.Unlistable(); why != "" {
 				out.Unlisted = append(out.Unlisted, UnlistedSkill{ID: r.ID, URI: r.SkillURI(), Reason: why})
+			}
+		}
+	}
+	if kind != TypeCommand {
+		for _, r := range s.All {
+			if ds := s.Security[r]; len(ds) > 0 {
+				out.Flagged = append(out.Flagged, FlaggedSkill{ID: r.ID, File: r.File, Findings: ds})
 			}
 		}
 	}

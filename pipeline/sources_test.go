@@ -108,7 +108,7 @@ func TestSnapshotSources(t *testing.T) {
 		`"roots":[{"path":"/u/commands","type":"command","provider":"claude","source":"commands","location":"user",` +
 		`"kind":"user-agent","exists":false,"skills":2,"pluginInfo":{"pluginName":"p","marketplace":"m","version":"1"}}],` +
 		`"diagnostics":[],"hidden":[{"id":"claude@user:/deploy","file":"/h/commands/deploy.md","stage":"filter","reason":"excluded"}],` +
-		`"unlisted":[],"discovered":2,"visible":1}`
+		`"unlisted":[],"flagged":[],"switched":[],"discovered":2,"visible":1}`
 	if string(got) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", got, want)
 	}
@@ -134,5 +134,27 @@ func TestSourcesUnlisted(t *testing.T) {
 	}
 	if got := snap.Sources(TypeCommand).Unlisted; len(got) != 0 {
 		t.Errorf("Unlisted for commands = %+v, want none", got)
+	}
+}
+
+// TestSourcesFlagged checks that the sources report lists the skills the
+// security scan flagged (Snapshot.Security), in discovery order with their
+// findings, and no command, and none for the command kind.
+func TestSourcesFlagged(t *testing.T) {
+	a := &Record{ID: "claude:a", File: "/s/a/SKILL.md"}
+	b := &Record{ID: "codex:b", File: "/s/b/SKILL.md"}
+	clean := &Record{ID: "codex:clean", File: "/s/clean/SKILL.md"}
+	snap := NewSnapshot([]*Record{a, clean, b}, []*Record{a, clean, b}, nil, nil, nil)
+	if got := snap.Sources("").Flagged; got == nil || len(got) != 0 {
+		t.Errorf("without a scan, Flagged = %#v, want an empty list", got)
+	}
+	finding := Diagnostic{Severity: SeverityError, Code: "instruction-override", Path: a.File, Line: 3, Message: "m"}
+	snap.Security = map[*Record][]Diagnostic{b: {finding}, a: {finding, finding}}
+	got := snap.Sources("").Flagged
+	if len(got) != 2 || got[0].ID != "claude:a" || len(got[0].Findings) != 2 || got[1].ID != "codex:b" {
+		t.Errorf("Flagged = %+v, want claude:a (2 findings) then codex:b", got)
+	}
+	if got := snap.Sources(TypeCommand).Flagged; len(got) != 0 {
+		t.Errorf("Flagged for commands = %+v, want none", got)
 	}
 }

@@ -66,6 +66,12 @@ const (
 	DescriptionListingCap    = "description-over-listing-cap"
 )
 
+// ControlCharacters: a name or description holds characters a terminal
+// acts on (ESC, BEL, CR, backspace, DEL, C1 controls) or bidirectional
+// controls that reorder text. Discovery replaces each with U+FFFD, so
+// that no listing, id or MCP catalogue carries them.
+const ControlCharacters = "control-characters"
+
 // Optional fields and keys.
 const (
 	CompatibilityLength    = "compatibility-length"

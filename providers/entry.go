@@ -58,6 +58,11 @@ type Entry struct {
 	Kinds []pipeline.Kind
 	// New builds the provider from its options.
 	New Factory
+	// Host, when set, is the agent whose own skill switches the provider
+	// reads (Plan.Switches) and writes (Host.Switcher): Claude Code for
+	// claude, Codex for codex, Gemini CLI for agents. Each host has one
+	// entry.
+	Host *Host
 }
 
 // Label is an agent label that records carry (pipeline.Record.Agent).

@@ -71,6 +71,14 @@ type Plan struct {
 	// Disabled lists the installed plugins the settings turn off, whose
 	// roots are not planned (the marketplace provider).
 	Disabled []pipeline.DisabledPlugin
+	// Switches are the skill switches the provider read from its host's
+	// settings (Claude Code's skillOverrides, Codex's [[skills.config]],
+	// Gemini CLI's skills.disabled), in the host's order of precedence:
+	// a later switch for a skill overrides an earlier one. The engine
+	// matches them to the records of the hosts they belong to
+	// (pipeline.ApplySwitches); the files they come from belong in
+	// Manifests.
+	Switches []pipeline.SkillSwitch
 	// Manifests lists every file the provider read, or looked for and
 	// did not find, to work the roots out: settings, bookkeeping and
 	// manifest files, never skills. A change to one of them can change

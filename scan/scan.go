@@ -920,7 +920,7 @@ func buildCommand(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Rec
 	if root.Prefix != "" {
 		name = root.Prefix + ":" + name
 	}
-	return &pipeline.Record{
+	r := &pipeline.Record{
 		Type:         pipeline.TypeCommand,
 		Name:         name,
 		Description:  e.command.Description,
@@ -939,7 +939,9 @@ func buildCommand(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Rec
 		Diagnostics:  diags,
 		ArgumentHint: e.command.ArgumentHint,
 		Handoffs:     e.command.Handoffs,
-	}, diags
+	}
+	r.Diagnostics = append(r.Diagnostics, cleanRecord(root, r)...)
+	return r, r.Diagnostics
 }
 
 // build turns a parsed skill into a record, or into diagnostics only when
@@ -981,7 +983,7 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 	if root.Prefix != "" && !strings.Contains(name, ":") {
 		name = root.Prefix + ":" + name
 	}
-	return &pipeline.Record{
+	r := &pipeline.Record{
 		Name:          name,
 		Description:   skillmd.FoldSpace(e.front.Description),
 		Agent:         root.Agent,
@@ -989,6 +991,7 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 		Kind:          root.Kind,
 		Depth:         root.Depth,
 		Precedence:    root.Precedence,
+		Hosts:         root.Hosts,
 		Root:          root.Path,
 		Dir:           c.dir,
 		File:          p.file,
@@ -1002,7 +1005,9 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 		Size:          e.size,
 		ModTime:       e.mtime,
 		Diagnostics:   diags,
-	}, diags
+	}
+	r.Diagnostics = append(r.Diagnostics, cleanRecord(root, r)...)
+	return r, r.Diagnostics
 }
 
 // Cache remembers parsed frontmatter by file, size and modification time.

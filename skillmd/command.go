@@ -50,7 +50,7 @@ func DecodeCommand(data []byte) (Command, []Problem) {
 	switch {
 	case errors.Is(err, ErrNoFrontmatter):
 		c.Description = firstLine(bytes.TrimPrefix(data, bom))
-		return c, nil
+		return c, cleanCommand(&c, 0)
 	case errors.Is(err, ErrUnterminated):
 		return c, []Problem{{Code: problems.CommandUnclosedFrontmatter, Fatal: true, Line: 1, Message: err.Error()}}
 	case errors.Is(err, ErrTooLarge):
@@ -68,7 +68,7 @@ func DecodeCommand(data []byte) (Command, []Problem) {
 	if c.Description == "" {
 		c.Description = firstLine(data[min(h.BodyOffset, len(data)):])
 	}
-	return c, probs
+	return c, append(probs, cleanCommand(&c, h.StartLine)...)
 }
 
 // CommandBody returns the body of a command file: everything after the

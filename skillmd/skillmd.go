@@ -146,8 +146,18 @@ type Front struct {
 // and every problem found. When the YAML is invalid it falls back to a
 // line-based reading of top-level "key: value" pairs, which recovers the
 // common unquoted "description: Use when: ..." case; the YAML error is then
-// reported as a warning.
+// reported as a warning. Control characters in the name and description
+// are replaced (cleanFront), with a problem saying so.
 func Decode(h *Head) (Front, []Problem) {
+	f, probs := decode(h)
+	if f.HasName || f.HasDescription {
+		probs = append(probs, cleanFront(&f, h.StartLine)...)
+	}
+	return f, probs
+}
+
+// decode is Decode before control characters are replaced.
+func decode(h *Head) (Front, []Problem) {
 	raw := h.Raw
 	if !utf8.Valid(raw) {
 		return Front{}, []Problem{{Code: problems.InvalidUTF8, Fatal: true, Line: h.StartLine,

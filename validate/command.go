@@ -80,6 +80,8 @@ func (c *checker) commandProblem(p skillmd.Problem) {
 			"fall back to the first line of the body: write it as one string", "")
 	case CodeCommandHandoffs:
 		c.add(CodeCommandHandoffs, p.Line, 0, p.Message+": write them out in full, without YAML aliases", "")
+	case CodeControlCharacters:
+		c.add(CodeControlCharacters, p.Line, 0, p.Message, "")
 	case CodeUnreadable:
 		c.add(CodeUnreadable, 0, 0, "cannot read the command file ("+p.Message+")"+skipped, "")
 	default:

@@ -100,6 +100,7 @@ func (c *checker) fields(root *yaml.Node, raw []byte, start int) {
 	}
 	c.checkName(got, start)
 	c.checkDescription(got, start)
+	c.checkControl(got, start)
 	c.checkCompatibility(got, start)
 	c.checkString(got, "license", start)
 	c.checkMetadata(got, start)

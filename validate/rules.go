@@ -83,6 +83,7 @@ const (
 	CodeAllowedToolsList       = problems.AllowedToolsList
 	CodeUnknownKey             = problems.UnknownKey
 	CodeClaudeExtensionKey     = problems.ClaudeExtensionKey
+	CodeControlCharacters      = problems.ControlCharacters
 
 	CodeDuplicateName      = problems.DuplicateName
 	CodeEnabledAndDisabled = problems.EnabledAndDisabled
@@ -218,6 +219,8 @@ var rules = []Rule{
 		"rename a misspelt key; move anything else under metadata", true, sE, sW, sW, sE},
 	{CodeClaudeExtensionKey, "fields", "a Claude Code field that is not part of the Agent Skills spec",
 		"keep it only for skills meant for Claude Code; uploads and other agents reject or ignore it", false, sE, sO, sW, sE},
+	{CodeControlCharacters, "fields", "a name, description or argument-hint holds control characters (ESC, BEL, CR, backspace, DEL, C1) or bidirectional controls",
+		"delete them; discovery shows each as U+FFFD", false, sE, sE, sE, sE},
 
 	// The tree.
 	{CodeDuplicateName, "tree", "two validated skills have the same name",

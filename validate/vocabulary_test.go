@@ -41,6 +41,7 @@ func TestDiscoveryCodesAreValidateCodes(t *testing.T) {
 		"twins/.SKILL.md":    "---\nname: twins\ndescription: d\n---\n",
 		"lowercase/skill.md": "---\nname: lowercase\ndescription: d\n---\n",
 		"folder/SKILL.md/x":  "a folder named SKILL.md",
+		"control":            "---\nname: control\ndescription: \"title\\e]0;x\\a\"\n---\n",
 	}
 	commands := map[string]string{
 		"unclosed.md": "---\ndescription: never closed\nBody\n",
@@ -51,6 +52,7 @@ func TestDiscoveryCodesAreValidateCodes(t *testing.T) {
 		"type.md":     "---\ndescription: [a, b]\n---\nBody\n",
 		"handoffs.md": "---\ndescription: d\nhandoffs: &h\n  - *h\n---\nBody\n",
 		"huge.md":     strings.Repeat("x", skillmd.MaxCommandSize+1),
+		"control.md":  "---\ndescription: \"clear\\e[2J\"\n---\nBody\n",
 	}
 	base := t.TempDir()
 	skillRoot := filepath.Join(base, "skills")
@@ -107,7 +109,7 @@ func TestDiscoveryCodesAreValidateCodes(t *testing.T) {
 		CodeUnquotedColon, CodeNotAMapping, CodeTypedScalar, CodeWrongType, CodeNameMissing, CodeNameEmpty,
 		CodeDescriptionMissing, CodeDescriptionEmpty, CodeEnabledAndDisabled, CodeLowercaseSkillFile, CodeUnreadable,
 		CodeCommandUnclosedFrontmatter, CodeCommandYAMLSyntax, CodeCommandArgumentHintQuotes,
-		CodeCommandDescriptionType, CodeCommandHandoffs} {
+		CodeCommandDescriptionType, CodeCommandHandoffs, CodeControlCharacters} {
 		if !seen[code] {
 			t.Errorf("no fixture makes discovery report %s", code)
 		}

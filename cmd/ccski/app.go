@@ -23,6 +23,7 @@ import (
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/engine"
 	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/internal/safetext"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 )
@@ -90,6 +91,12 @@ type app struct {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// Everything ccski prints goes through a safetext.Writer: names,
+	// descriptions, paths and SKILL.md text come from files ccski does not
+	// control, and must not reach a terminal as escape sequences.
+	out, errOut := safetext.NewWriter(stdout), safetext.NewWriter(stderr)
+	defer func() { _ = out.Flush(); _ = errOut.Flush() }()
+	stdout, stderr = out, errOut
 	a := &app{stdout: stdout, stderr: stderr}
 	root := newRoot(a)
 	root.SetArgs(args)
@@ -113,7 +120,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// --json; the caller still asked for JSON.
 		a.json = argsWantJSON(args)
 	}
-	if errors.Is(err, errValidationFailed) {
+	if errors.Is(err, errValidationFailed) || errors.Is(err, errReported) {
 		a.json = false // the report, already on stdout, says it all
 	}
 	a.printError(err)
@@ -153,7 +160,9 @@ func newRoot(a *app) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})
-	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a), newMCP(a), newValidate(a))
+	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a), newMCP(a), newValidate(a),
+		newEnable(a), newDisable(a), newProfile(a), newInstallWorkflow(a), newScan(a),
+		newInstall(a), newUpdate(a), newRemove(a))
 	a.registerCompletions(root)
 	return root
 }
@@ -165,10 +174,22 @@ func (a *app) setup(cmd *cobra.Command) {
 		a.json = f.Value.String() == "true"
 	}
 	a.color = !noColor && !a.json && os.Getenv("NO_COLOR") == "" && isTerminal(a.stdout)
+	if sw, ok := a.stdout.(*safetext.Writer); ok {
+		sw.SetColor(a.color) // let ccski's own colour sequences through
+	}
+}
+
+// fileOf returns the file w writes to, through a safetext.Writer.
+func fileOf(w io.Writer) (*os.File, bool) {
+	if sw, ok := w.(*safetext.Writer); ok {
+		w = sw.Unwrap()
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }
 
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	if !ok {
 		return false
 	}

@@ -60,6 +60,15 @@ func (a *app) flagCompletion(cmd *cobra.Command, name string) completionFunc {
 		return fixedValues(stringsOf(validate.Formats))
 	case "profile":
 		return fixedValues(stringsOf(validate.Profiles))
+	case "agent":
+		return fixedValues(configs.Values("agent"))
+	case "scope":
+		if cmd.Name() == "install-workflow" {
+			return fixedValues([]string{"user", "project"})
+		}
+		return fixedValues([]string{"user", "project", "local"})
+	case "mode":
+		return fixedValues([]string{pipeline.ModeOff, pipeline.ModeNameOnly, pipeline.ModeUserInvocableOnly})
 	case "transport":
 		return fixedValues(configs.Values("mcp.transport"))
 	case "log-level":

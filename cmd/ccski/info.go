@@ -71,6 +71,7 @@ hidden.`,
 	}
 	cmd.Flags().Bool("full", false, "show the whole SKILL.md")
 	cmd.Flags().Bool("json", false, "print JSON only: the record, size and content")
+	agentViewFlag(cmd)
 	discoveryFlags(cmd)
 	return cmd
 }
@@ -189,6 +190,9 @@ func renderInfo(a *app, r *pipeline.Record, hidden string, size int64, content s
 		if m.AllowImplicitInvocation != nil && !*m.AllowImplicitInvocation {
 			field("Invocation", "explicit only (agents/openai.yaml: allow_implicit_invocation: false)")
 		}
+	}
+	for _, s := range r.Off {
+		field("Switch", s.String()+": "+s.File)
 	}
 	switch {
 	case hidden != "":

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/ccski/ccski/filters"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/all"
 )
 
 func newList(a *app) *cobra.Command {
@@ -37,8 +39,11 @@ ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 			visible := ofKind(l.snap.Visible, kind)
 			if a.json {
 				recs := make([]recordJSON, 0, len(visible))
+				installed := installedIndex(l.engine.Env())
 				for _, r := range visible {
-					recs = append(recs, toJSON(r))
+					j := toJSON(r)
+					j.Installed = installed[filepath.Clean(r.Dir)]
+					recs = append(recs, j)
 				}
 				sort.SliceStable(recs, func(i, j int) bool {
 					if recs[i].Name != recs[j].Name {
@@ -56,8 +61,17 @@ ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 	}
 	cmd.Flags().Bool("json", false, "print JSON only: an array of skill and command records")
 	kindFlags(cmd)
+	agentViewFlag(cmd)
 	discoveryFlags(cmd)
 	return cmd
+}
+
+// agentViewFlag adds --agent to a command that shows skills: the view of
+// one agent, whose own skill switches decide what is off (the agent key,
+// which the CCSKI_AGENT variable and ccski.yaml also set).
+func agentViewFlag(cmd *cobra.Command) {
+	cmd.Flags().String("agent", "", "see what this agent sees: its own skill switches decide which skills are off ("+
+		strings.Join(all.HostNames(), ", ")+" or all)")
 }
 
 // kindFlags adds --kind.
@@ -167,6 +181,14 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 				line := "  - " + st.cyan(r.ID)
 				if r.Disabled {
 					line = "  - " + st.red(r.ID) + " " + st.red("[disabled]")
+				}
+				for _, s := range r.Off {
+					badge := fmt.Sprintf("[%s in %s]", s.Mode, s.Title)
+					if s.Hides() {
+						line += " " + st.red(badge)
+					} else {
+						line += " " + st.yellow(badge)
+					}
 				}
 				if d, ok := dups[r]; ok {
 					if d.Winner {

@@ -74,6 +74,8 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 	if !mc.Refresh {
 		lo.Interval, lo.Watch = 0, false
 	}
+	disc := live.New(l.engine, lo)
+	guardServer(l.engine, disc, mc.Scan, log)
 	// The server catches SIGINT and SIGTERM itself, to log the signal and
 	// drain the calls in flight: the command's context, which the same
 	// signals cancel, must not cut that short.
@@ -83,9 +85,10 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 			Tools: mc.Tools, Catalog: mc.Catalog, AskContext: mc.AskContext,
 			// Clients may cache lists until the next rescan.
 			ListTTL: lo.Interval},
-		Discovery: live.New(l.engine, lo),
+		Discovery: disc,
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
-		HTTP:    mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins},
+		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
+			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions},
 		Signals: []os.Signal{os.Interrupt, syscall.SIGTERM},
 	})
 	switch {

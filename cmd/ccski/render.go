@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/ccski/ccski/install"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/all"
 )
@@ -52,12 +53,18 @@ type recordJSON struct {
 	PluginInfo    *pipeline.PluginInfo `json:"pluginInfo,omitempty"`
 	// OpenAI is the skill's agents/openai.yaml metadata, when it has any.
 	OpenAI *pipeline.OpenAIMetadata `json:"openai,omitempty"`
+	// Off are the switches of agents that read the skill which turn it
+	// off or limit it (Claude Code's skillOverrides, ...).
+	Off []pipeline.HostSwitch `json:"off,omitempty"`
 	// URI is the skill's SEP-2640 resource URI, what MCP clients of
 	// `ccski mcp` read it as (skill://codex/pdf/SKILL.md); commands have
 	// none. Unlisted says why the extension's skills/list leaves the
 	// skill out (its name breaks the Agent Skills naming rules, ...).
 	URI      string `json:"uri,omitempty"`
 	Unlisted string `json:"unlisted,omitempty"`
+	// Installed says where ccski install put the skill from (its
+	// source, commit and lock), for a skill a ccski.lock names.
+	Installed *install.Installed `json:"installed,omitempty"`
 }
 
 func toJSON(r *pipeline.Record) recordJSON {
@@ -65,7 +72,7 @@ func toJSON(r *pipeline.Record) recordJSON {
 		ID: r.ID, Type: r.Type.OrSkill(), Name: r.Name, Description: r.Description, Provider: r.Agent, Location: r.Location,
 		Path: r.Dir, File: r.File, Disabled: r.Disabled, HasReferences: r.HasReferences,
 		HasScripts: r.HasScripts, HasAssets: r.HasAssets, PluginInfo: r.Plugin, OpenAI: r.OpenAI,
-		URI: r.SkillURI(), Unlisted: unlisted(r),
+		URI: r.SkillURI(), Unlisted: unlisted(r), Off: r.Off,
 	}
 }
 
@@ -124,7 +131,7 @@ func wrapWidth(cols int, columnsVar string) int {
 // terminalColumns returns the width of the terminal w writes to, or 0
 // when w is no terminal.
 func terminalColumns(w io.Writer) int {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return 0
 	}

@@ -73,6 +73,7 @@ match.`,
 	cmd.Flags().Bool("content", false, "also search SKILL.md bodies and show snippets")
 	cmd.Flags().Int("limit", 10, "show at most this many results (0: all)")
 	cmd.Flags().Bool("json", false, "print JSON only: an array of results with score")
+	agentViewFlag(cmd)
 	discoveryFlags(cmd)
 	return cmd
 }

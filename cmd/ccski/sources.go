@@ -17,7 +17,8 @@ func newSources(a *app) *cobra.Command {
 		Short: "Show every place searched for skills and commands, what each gave, and every problem",
 		Long: `Show every root ccski considered, its provider and location, whether it
 exists and how many skills (or commands) it gave; then every skill or command
-hidden by dedupe or filters with the reason; then every problem found while
+hidden by dedupe or filters with the reason; the skills the security scan
+flags (see ccski scan; not with mcp.scan: off); then every problem found while
 reading skills, commands and plugin manifests. This answers "why is my skill
 missing?". --kind skill or --kind command shows the roots, counts and hidden
 copies of one type only.`,
@@ -27,7 +28,7 @@ copies of one type only.`,
 			if err != nil {
 				return err
 			}
-			l, err := a.load(cmd, withSnapshot)
+			l, err := a.loadScanned(cmd)
 			if err != nil {
 				return err
 			}
@@ -82,6 +83,13 @@ func renderSources(a *app, s pipeline.SourcesReport, c typeCounts) {
 			fmt.Fprintf(w, "  %s  %s\n", st.cyan(d.ID), st.dim(d.Reason))
 		}
 	}
+	if len(s.Switched) > 0 {
+		fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Switched off by agents (%d)", len(s.Switched))))
+		for _, sw := range s.Switched {
+			fmt.Fprintf(w, "  %s  %s\n", st.cyan(sw.ID), st.dim(pipeline.DescribeOff(sw.Switches)))
+		}
+	}
+	renderFlagged(w, st, s.Flagged)
 	if len(s.Unlisted) > 0 {
 		fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Not in MCP skills/list (%d)", len(s.Unlisted))))
 		for _, u := range s.Unlisted {

@@ -104,20 +104,27 @@ func Size(n int64) string {
 // the file.
 func Open(name string) (*os.File, fs.FileInfo, error) {
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	return check(f, name, err)
+	return check(f, name, err, os.Stat)
 }
 
 // OpenIn is Open for a name inside root: the os.Root refuses a name that
 // leads out of it, through ".." or a symlink.
 func OpenIn(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
 	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	return check(f, name, err)
+	return check(f, name, err, root.Stat)
 }
 
 // check finishes Open: it stats the open file and refuses what is not a
-// regular file.
-func check(f *os.File, name string, err error) (*os.File, fs.FileInfo, error) {
+// regular file. A file that cannot be opened at all because of its type
+// (a socket gives "no such device or address") is refused the same way,
+// by its stat.
+func check(f *os.File, name string, err error, stat func(string) (fs.FileInfo, error)) (*os.File, fs.FileInfo, error) {
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+			if st, serr := stat(name); serr == nil && !st.Mode().IsRegular() {
+				return nil, nil, &fs.PathError{Op: "read", Path: name, Err: &NotRegularError{Mode: st.Mode()}}
+			}
+		}
 		return nil, nil, err
 	}
 	st, err := f.Stat()

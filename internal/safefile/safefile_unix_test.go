@@ -5,6 +5,7 @@ package safefile
 import (
 	"context"
 	"errors"
+	"net"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,15 +13,21 @@ import (
 	"time"
 )
 
-// TestSpecialFiles: a FIFO with no writer and a device are refused at
-// once, by every reader. A plain os.ReadFile of the FIFO would wait for a
-// writer forever; the context only keeps a regression from hanging the
-// test run.
+// TestSpecialFiles: a FIFO with no writer, a socket and a device are
+// refused at once, by every reader, naming what they are. A plain
+// os.ReadFile of the FIFO would wait for a writer forever; the context
+// only keeps a regression from hanging the test run.
 func TestSpecialFiles(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "SKILL.md")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatalf("mkfifo: %v", err)
 	}
+	sock := filepath.Join(t.TempDir(), "SKILL.md")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatalf("listen on a socket: %v", err)
+	}
+	defer ln.Close()
 	readers := map[string]func(string) error{
 		"Read": func(f string) error { _, err := Read(f, MiB); return err },
 		"ReadPrefix": func(f string) error {
@@ -39,6 +46,7 @@ func TestSpecialFiles(t *testing.T) {
 		file, kind string
 	}{
 		{fifo, "named pipe (FIFO)"},
+		{sock, "socket"},
 		{"/dev/null", "device"},
 	} {
 		for name, read := range readers {

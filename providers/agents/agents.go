@@ -47,7 +47,8 @@ func Entry() providers.Entry {
 		Folders: folders(),
 		Kinds: []pipeline.Kind{pipeline.KindWorkspaceAgent, pipeline.KindWorkspaceShared, pipeline.KindWorkspaceRoot,
 			pipeline.KindUserAgent, pipeline.KindUserShared},
-		New: New,
+		New:  New,
+		Host: GeminiHostInfo(),
 	}
 }
 
@@ -134,7 +135,10 @@ var agentName = regexp.MustCompile(`^\.[a-zA-Z][a-zA-Z0-9_-]*$`)
 
 // Plan lists workspace roots before user roots; within each level, agent
 // folders, then shared folders, then skills/. Every root carries the
-// provider's precedence rule.
+// provider's precedence rule. The skills of .agents/skills are read by
+// Codex and Gemini CLI, those of .gemini/skills by Gemini CLI (Root.Hosts),
+// whose skill switches Plan reads too (skills.disabled; see
+// GeminiSettingsFiles).
 func (a *Agents) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	var roots []pipeline.Root
 	reserved := reservedSet(env)
@@ -161,8 +165,15 @@ func (a *Agents) Plan(_ context.Context, env providers.Env) (providers.Plan, err
 		root(filepath.Join(env.UserDir, ".agent", "skills"), "agents", pipeline.LocationUser, pipeline.KindUserShared, 0))
 	for i := range roots {
 		roots[i].Precedence = a.rule
+		switch filepath.Base(filepath.Dir(roots[i].Path)) {
+		case ".agents":
+			roots[i].Hosts = sharedHosts
+		case ".gemini":
+			roots[i].Hosts = geminiHosts
+		}
 	}
-	return providers.Plan{Roots: roots}, nil
+	switches, diags, files := readGeminiSwitches(env)
+	return providers.Plan{Roots: roots, Switches: switches, Diagnostics: diags, Manifests: files}, nil
 }
 
 func root(path, provider string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,8 +48,16 @@ func TestPlanLayout(t *testing.T) {
 	abs := func(rel string) string { return filepath.Join(base, filepath.FromSlash(rel)) }
 	rule := providers.AgentsOrder.Default()
 	r := func(rel, provider string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
-		return pipeline.Root{Path: abs(rel), Agent: provider, Provider: "agents", Location: loc, Kind: kind,
+		root := pipeline.Root{Path: abs(rel), Agent: provider, Provider: "agents", Location: loc, Kind: kind,
 			Depth: depth, Optional: true, Precedence: rule}
+		// Codex and Gemini CLI read .agents/skills; Gemini CLI .gemini/skills.
+		switch {
+		case strings.HasSuffix(rel, "/.agents/skills"):
+			root.Hosts = []string{"codex", "gemini"}
+		case strings.HasSuffix(rel, "/.gemini/skills"):
+			root.Hosts = []string{"gemini"}
+		}
+		return root
 	}
 	const (
 		proj = pipeline.LocationProject

@@ -60,6 +60,27 @@ func Registry() []providers.Entry {
 // at scan time.
 func ProviderNames() []string { return providers.LabelOrder(Registry()) }
 
+// Hosts returns the hosts whose skill switches the registered providers
+// read and write (providers.Entry.Host), in registry order.
+func Hosts() []providers.Host {
+	var out []providers.Host
+	for _, e := range Registry() {
+		if e.Host != nil {
+			out = append(out, *e.Host)
+		}
+	}
+	return out
+}
+
+// HostNames returns the names of Hosts, in order.
+func HostNames() []string {
+	var out []string
+	for _, h := range Hosts() {
+		out = append(out, h.Name)
+	}
+	return out
+}
+
 // Claimed returns the hidden folder names the registered providers stand
 // for, which the agents provider never takes for dynamic agents (see
 // providers.Env.Claimed).

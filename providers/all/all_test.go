@@ -162,6 +162,9 @@ var agentLiteralsAllowed = map[string]string{
 	"filters/token.go": "claude:@<plugin> tokens",
 	// validate checks SKILL.md files against a host's rules.
 	"validate/profile.go": "the validate profiles",
+	// The security scan's hidden-text rule reads the names of AIs as words
+	// of prose ("Claude must ..."), beside assistant, gpt and the like.
+	"security/hidden.go": "names of AIs as words of prose, not providers",
 }
 
 // TestAgentNamesStayInProviders is the proof that adding a provider is a

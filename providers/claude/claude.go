@@ -40,6 +40,7 @@ func Entry() providers.Entry {
 		Folders: []string{".claude"},
 		Kinds:   []pipeline.Kind{pipeline.KindWorkspaceAgent, pipeline.KindUserAgent},
 		New:     New,
+		Host:    Host(),
 	}
 }
 
@@ -68,18 +69,21 @@ func (c *Claude) Name() string { return "claude" }
 
 // Plan lists the workspace roots, nearest first, then the user root,
 // skills/ in env's Claude folder. Every root carries env's Claude rule
-// (providers.Env.ClaudeRule).
+// (providers.Env.ClaudeRule). It also reads the skill switches of the
+// settings files (skillOverrides; see SettingsFiles).
 func (c *Claude) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	rule := env.ClaudeRule()
+	hosts := []string{HostName}
 	roots := providers.WorkspaceRoots(env, filepath.Join(".claude", "skills"), pipeline.Root{
 		Agent: "claude", Provider: "claude", Location: pipeline.LocationProject,
-		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: rule,
+		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: rule, Hosts: hosts,
 	})
 	roots = append(roots, pipeline.Root{
 		Path: filepath.Join(env.ClaudeDir(), "skills"), Agent: "claude", Provider: "claude",
-		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: rule,
+		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: rule, Hosts: hosts,
 	})
-	return providers.Plan{Roots: roots}, nil
+	switches, diags, files := readSwitches(env)
+	return providers.Plan{Roots: roots, Switches: switches, Diagnostics: diags, Manifests: files}, nil
 }
 
 var _ providers.Provider = (*Claude)(nil)

@@ -37,12 +37,13 @@ var personal = providers.ClaudeOrder.Default()
 func wsRoot(path string, depth int) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "claude", Provider: "claude",
 		Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, Depth: depth, Optional: true,
-		Precedence: personal}
+		Precedence: personal, Hosts: []string{HostName}}
 }
 
 func userRoot(path string) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "claude", Provider: "claude",
-		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: personal}
+		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: personal,
+		Hosts: []string{HostName}}
 }
 
 func TestPlan(t *testing.T) {

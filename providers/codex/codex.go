@@ -50,6 +50,7 @@ func Entry() providers.Entry {
 		Folders: []string{".codex"},
 		Kinds:   []pipeline.Kind{pipeline.KindWorkspaceAgent, pipeline.KindUserAgent, pipeline.KindSystem},
 		New:     New,
+		Host:    Host(),
 	}
 }
 
@@ -89,28 +90,31 @@ func (c *Codex) Name() string { return "codex" }
 // env's Codex folder), the bundled skills (skills/.system there), then the
 // machine-wide system roots. The workspace and user roots carry env's
 // Codex rule (providers.Env.CodexRule); system roots need none, as their
-// kind ranks below both levels.
+// kind ranks below both levels. It also reads the skill switches of the
+// user's config.toml ([[skills.config]]; see ConfigFile).
 func (c *Codex) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	rule := env.CodexRule()
+	hosts := []string{HostName}
 	roots := providers.WorkspaceRoots(env, filepath.Join(".codex", "skills"), pipeline.Root{
 		Agent: "codex", Provider: "codex", Location: pipeline.LocationProject,
-		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: rule,
+		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: rule, Hosts: hosts,
 	})
 	user := filepath.Join(env.CodexDir(), "skills")
 	roots = append(roots, pipeline.Root{
 		Path: user, Agent: "codex", Provider: "codex",
-		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: rule,
+		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: rule, Hosts: hosts,
 	}, pipeline.Root{
 		Path: filepath.Join(user, SystemFolder), Agent: "codex", Provider: "codex",
-		Location: pipeline.LocationSystem, Kind: pipeline.KindSystem, Optional: true,
+		Location: pipeline.LocationSystem, Kind: pipeline.KindSystem, Optional: true, Hosts: hosts,
 	})
 	for _, d := range c.opts.SystemDirs {
 		roots = append(roots, pipeline.Root{
 			Path: d, Agent: "codex", Provider: "codex",
-			Location: pipeline.LocationSystem, Kind: pipeline.KindSystem, Optional: true,
+			Location: pipeline.LocationSystem, Kind: pipeline.KindSystem, Optional: true, Hosts: hosts,
 		})
 	}
-	return providers.Plan{Roots: roots}, nil
+	switches, diags, files := readSwitches(env)
+	return providers.Plan{Roots: roots, Switches: switches, Diagnostics: diags, Manifests: files}, nil
 }
 
 var _ providers.Provider = (*Codex)(nil)

@@ -35,7 +35,7 @@ var repoFirst = providers.CodexOrder.Default()
 
 func root(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "codex", Provider: "codex",
-		Location: loc, Kind: kind, Depth: depth, Optional: true}
+		Location: loc, Kind: kind, Depth: depth, Optional: true, Hosts: []string{HostName}}
 }
 
 func wsRoot(path string, depth int) pipeline.Root {

@@ -2,10 +2,9 @@ package marketplace
 
 import (
 	"encoding/json"
-	"path/filepath"
-	"slices"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/claude"
 )
 
 // This file merges enabledPlugins from the settings files.
@@ -16,30 +15,13 @@ type enablement struct {
 	file    string
 }
 
-// settingsFiles lists the settings files in override order: user, then
-// each workspace folder from the farthest to the nearest, project file
-// before local file.
-func (p *planner) settingsFiles() []string {
-	files := []string{filepath.Join(p.configDir, "settings.json")}
-	for _, ws := range slices.Backward(p.workspaces) {
-		files = append(files,
-			filepath.Join(ws, ".claude", "settings.json"),
-			filepath.Join(ws, ".claude", "settings.local.json"))
-	}
-	return files
-}
-
-// loadEnablement merges enabledPlugins from every settings file; later
-// files override earlier ones.
+// loadEnablement merges enabledPlugins from every settings file Claude
+// Code reads (claude.SettingsFilesIn, the list the enable and disable
+// commands write in); later files override earlier ones.
 func (p *planner) loadEnablement() map[string]enablement {
 	out := map[string]enablement{}
-	seen := map[string]bool{}
-	for _, file := range p.settingsFiles() {
-		if seen[file] {
-			continue
-		}
-		seen[file] = true
-		p.mergeEnabled(file, out)
+	for _, f := range claude.SettingsFilesIn(p.configDir, p.workspaces) {
+		p.mergeEnabled(f.Path, out)
 	}
 	return out
 }

@@ -54,6 +54,10 @@ type marketManifest struct {
 	file       string
 	pluginRoot string
 	entries    map[string]*marketEntry
+	// name is the manifest's own "name"; order lists the entries' names
+	// in the file's order.
+	name  string
+	order []string
 }
 
 // marketEntry is one plugin entry of a marketplace.json.
@@ -77,13 +81,20 @@ func (p *planner) marketplace(name string) *marketManifest {
 		return m
 	}
 	dir := p.marketFolder(name)
-	m := &marketManifest{dir: dir, file: filepath.Join(dir, filepath.FromSlash(marketManifestPath)),
-		entries: map[string]*marketEntry{}}
+	m := p.readMarket(dir, filepath.Join(dir, filepath.FromSlash(marketManifestPath)))
 	p.markets[name] = m
+	return m
+}
+
+// readMarket reads the marketplace.json file of the marketplace whose
+// folder is dir. A missing or unusable manifest yields no entries.
+func (p *planner) readMarket(dir, file string) *marketManifest {
+	m := &marketManifest{dir: dir, file: file, entries: map[string]*marketEntry{}}
 	root, _, ok := p.readObject(m.file, "marketplace-manifest")
 	if !ok {
 		return m
 	}
+	m.name = root.str("name")
 	if meta, isObj := asObject(root["metadata"]); isObj {
 		m.pluginRoot = meta.str("pluginRoot")
 	}
@@ -141,6 +152,7 @@ func (p *planner) addMarketEntry(m *marketManifest, i int, raw json.RawMessage) 
 		e.commands, e.hasCommands = cmds, true
 	}
 	m.entries[name] = e
+	m.order = append(m.order, name)
 }
 
 // sourceDir resolves a path source of an entry inside the marketplace
