@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -120,8 +121,15 @@ type Installer struct {
 	// DryRun writes nothing: it stages outside the targets, then throws
 	// the staged copy away.
 	DryRun bool
+	// SaveLock writes the lock after each skill's change (not with
+	// DryRun), so that an interrupted run leaves a lock that names every
+	// skill in place.
+	SaveLock bool
 	// Changed is set when the lock needs writing.
 	Changed bool
+	// Release, when set, is called by Close: it gives up the run's lock
+	// (see LockRun).
+	Release func()
 	trees   map[string]*tree
 }
 
@@ -132,7 +140,8 @@ type tree struct {
 	err          error
 }
 
-// Close removes the temporary checkouts of git sources.
+// Close removes the temporary checkouts of git sources and calls
+// Release.
 func (in *Installer) Close() {
 	for _, t := range in.trees {
 		if t.temp {
@@ -140,6 +149,18 @@ func (in *Installer) Close() {
 		}
 	}
 	in.trees = nil
+	if in.Release != nil {
+		in.Release()
+		in.Release = nil
+	}
+}
+
+// LockRun takes the lock of a run on the scope of l: <lock>.lck, beside
+// its lock file, held from before the lock is read until after it is
+// last written, so that two runs on one scope take turns instead of
+// losing each other's entries. wait is called when another run holds it.
+func LockRun(l Layout, wait func()) (release func(), err error) {
+	return lockFile(l.LockFile+".lck", wait)
 }
 
 // Materialize returns the files of src at ref: a checkout of a git
@@ -218,6 +239,9 @@ func (in *Installer) Restore(e Entry, frozen bool) Result {
 	ref := e.Commit
 	if e.Source.Kind != KindGit {
 		ref = ""
+	} else if frozen && e.Commit == "" {
+		return failed(res, errors.New("the lock records no commit for this git source: --frozen needs one "+
+			"(run `ccski update "+e.Name+"` and commit the lock)"))
 	}
 	root, commit, err := in.Materialize(e.Source, ref)
 	if err != nil {
@@ -270,7 +294,9 @@ func (in *Installer) Update(e Entry, ref string) Result {
 }
 
 // find finds the skill of a lock entry in its materialised source: at
-// its path, else by its name.
+// its path, else by its name. A skill at its path that now has another
+// name is an error: installing it would replace the skill of that name,
+// which may be another installed skill.
 func (in *Installer) find(e Entry, root string) (Candidate, error) {
 	o, err := Discover(in.Ctx, root, e.Source.Path)
 	if err != nil {
@@ -278,6 +304,10 @@ func (in *Installer) find(e Entry, root string) (Candidate, error) {
 	}
 	for _, c := range o.Candidates {
 		if c.Rel == e.Path {
+			if c.Name != e.Name {
+				return Candidate{}, fmt.Errorf("the skill at %s in %s is now named %s, not %s: run `ccski remove %s`, "+
+					"then install %s from the source", e.Path, e.Source, c.Name, e.Name, e.Name, c.Name)
+			}
 			return c, nil
 		}
 	}
@@ -316,7 +346,9 @@ func (in *Installer) Remove(name string) Result {
 		}
 	}
 	in.Lock.Drop(name)
-	in.Changed = true
+	if err := in.save(); err != nil {
+		return failed(res, err)
+	}
 	return res
 }
 
@@ -340,7 +372,13 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 			targets[i].Link = false
 		}
 	}
-	// Never replace what ccski did not install.
+	// Never write outside the project, nor replace what ccski did not
+	// install.
+	for _, t := range targets {
+		if err := in.Layout.CheckTarget(t.Dir); err != nil {
+			return failed(res, err)
+		}
+	}
 	for _, t := range targets {
 		dest := filepath.Join(t.Dir, name)
 		if exists(dest) && (entry == nil || !hasTarget(entry.Targets, t.Dir)) && !in.Force {
@@ -362,11 +400,11 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	} else if err := os.MkdirAll(canon, 0o755); err != nil {
 		return failed(res, fmt.Errorf("creating %s: %w", canon, err))
 	}
-	stage, err := os.MkdirTemp(stageParent, stagePrefix)
+	stage, done, err := newStage(stageParent)
 	if err != nil {
-		return failed(res, fmt.Errorf("staging in %s: %w", stageParent, err))
+		return failed(res, err)
 	}
-	defer os.RemoveAll(stage)
+	defer done()
 	staged := filepath.Join(stage, name)
 	skipped, err := copySkill(c.Dir, staged, root)
 	if err != nil {
@@ -400,7 +438,9 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 			res.Status = StatusUnchanged
 			if entry.Source != src || entry.Path != c.Rel {
 				in.Lock.Put(newEntry)
-				in.Changed = true
+				if err := in.save(); err != nil {
+					return failed(res, err)
+				}
 			}
 			return res
 		}
@@ -413,18 +453,41 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	if err := replace(staged, filepath.Join(canon, name)); err != nil {
 		return failed(res, err)
 	}
+	// The copy is in place: the lock must know it before anything else
+	// can go wrong, so that an interrupted run leaves no skill ccski
+	// would then refuse as not its own.
+	in.Lock.Put(newEntry)
+	if err := in.save(); err != nil {
+		return failed(res, err)
+	}
+	afterSwap(name)
 	for i := 1; i < len(targets); i++ {
 		linked, err := in.place(targets[i], filepath.Join(canon, name), name)
 		if err != nil {
-			in.Lock.Put(newEntry) // the copy is in place: the lock must know it
-			in.Changed = true
 			return failed(res, err)
 		}
-		newEntry.Targets[i].Link = linked
+		if linked != newEntry.Targets[i].Link {
+			newEntry.Targets[i].Link = linked
+			in.Lock.Put(newEntry)
+			if err := in.save(); err != nil {
+				return failed(res, err)
+			}
+		}
 	}
-	in.Lock.Put(newEntry)
-	in.Changed = true
 	return res
+}
+
+// save marks the lock changed and, with SaveLock, writes it at once.
+func (in *Installer) save() error {
+	in.Changed = true
+	if !in.SaveLock || in.DryRun {
+		return nil
+	}
+	if err := in.Lock.Write(in.Layout.LockFile, in.Layout.Base); err != nil {
+		return err
+	}
+	in.Changed = false
+	return nil
 }
 
 // stagePrefix and oldPrefix name the folders ccski leaves in a target
@@ -434,6 +497,40 @@ const (
 	oldPrefix   = ".ccski-old-"
 )
 
+// heldFile is the file in a staging folder whose lock says that a run
+// still writes there (see Recover).
+const heldFile = ".held"
+
+// newStage makes a staging folder in parent and locks it, so that
+// Recover in another run leaves it alone; done unlocks and deletes it.
+func newStage(parent string) (dir string, done func(), err error) {
+	dir, err = os.MkdirTemp(parent, stagePrefix)
+	if err != nil {
+		return "", nil, fmt.Errorf("staging in %s: %w", parent, err)
+	}
+	release, err := lockFile(filepath.Join(dir, heldFile), nil)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("staging in %s: %w", parent, err)
+	}
+	return dir, func() { release(); os.RemoveAll(dir) }, nil
+}
+
+// stageHeld reports whether a run may still write in the staging folder
+// dir: another process holds its lock, or it is too young to have one
+// (or, where nothing can be locked, too young to be abandoned).
+func stageHeld(dir string) bool {
+	held := filepath.Join(dir, heldFile)
+	if lockedElsewhere(held) {
+		return true
+	}
+	if _, err := os.Lstat(held); err == nil && canLock {
+		return false
+	}
+	st, err := os.Lstat(dir)
+	return err == nil && time.Since(st.ModTime()) < staleAfter
+}
+
 // symlink makes a symlink; tests replace it to see the copy fallback.
 var symlink = os.Symlink
 
@@ -441,17 +538,21 @@ var symlink = os.Symlink
 // changes; the integration tests' build makes it wait (hold_ccskihold.go).
 var afterStage = func(name string) {}
 
+// afterSwap runs when a skill's copy is in place and the lock records it,
+// before its links are made; the integration tests' build makes it wait.
+var afterSwap = func(name string) {}
+
 // place puts a link to (or, where links fail or t asks for a copy, a copy
 // of) the installed copy canon into target t. linked reports which.
 func (in *Installer) place(t Target, canon, name string) (linked bool, err error) {
 	if err := os.MkdirAll(t.Dir, 0o755); err != nil {
 		return false, fmt.Errorf("creating %s: %w", t.Dir, err)
 	}
-	stage, err := os.MkdirTemp(t.Dir, stagePrefix)
+	stage, done, err := newStage(t.Dir)
 	if err != nil {
-		return false, fmt.Errorf("staging in %s: %w", t.Dir, err)
+		return false, err
 	}
-	defer os.RemoveAll(stage)
+	defer done()
 	staged := filepath.Join(stage, name)
 	if t.Link {
 		rel, err := filepath.Rel(t.Dir, canon)
@@ -513,9 +614,25 @@ func removeTarget(path string) error {
 	return os.RemoveAll(gone)
 }
 
+// Recover cleans up after an interrupted run in the folders of the lock's
+// targets and the scope's agent folders (those it may write to).
+func (in *Installer) Recover() {
+	var dirs []string
+	for _, e := range in.Lock.Skills {
+		for _, t := range e.Targets {
+			dirs = append(dirs, t.Dir)
+		}
+	}
+	for _, ag := range Agents() {
+		dirs = append(dirs, in.Layout.Folder(ag))
+	}
+	dirs = slices.DeleteFunc(dirs, func(d string) bool { return in.Layout.CheckTarget(d) != nil })
+	Recover(dirs)
+}
+
 // Recover cleans up after an install that was interrupted in dirs: it
-// deletes staging folders and puts back a skill that was moved aside but
-// not replaced.
+// deletes the staging folders no running ccski holds and puts back a
+// skill that was moved aside but not replaced.
 func Recover(dirs []string) {
 	for _, dir := range dirs {
 		ents, err := os.ReadDir(dir)
@@ -526,7 +643,9 @@ func Recover(dirs []string) {
 			n := e.Name()
 			switch {
 			case strings.HasPrefix(n, stagePrefix):
-				os.RemoveAll(filepath.Join(dir, n))
+				if !stageHeld(filepath.Join(dir, n)) {
+					os.RemoveAll(filepath.Join(dir, n))
+				}
 			case strings.HasPrefix(n, oldPrefix) && len(n) > len(oldPrefix)+17:
 				name := n[len(oldPrefix)+17:]
 				if checkName(name) != nil {
@@ -579,8 +698,11 @@ func diskState(e Entry) disk {
 			}
 			real, err1 := filepath.EvalSymlinks(p)
 			want, err2 := filepath.EvalSymlinks(canon)
-			if err1 != nil || err2 != nil || real != want {
-				d.missing = true
+			switch {
+			case err1 != nil || err2 != nil:
+				d.missing = true // dangling, or the copy is gone
+			case real != want:
+				d.modified = mergeChanges(d.modified, &Changes{Changed: []string{"(" + p + " links elsewhere)"}})
 			}
 			continue
 		}

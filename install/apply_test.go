@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -157,22 +158,34 @@ func TestDryRunWritesNothing(t *testing.T) {
 	}
 }
 
-// TestRecover deletes staging folders and puts back a skill moved aside
-// by an interrupted replace.
+// TestRecover deletes abandoned staging folders, keeps the one a running
+// install holds, and puts back a skill moved aside by an interrupted
+// replace.
 func TestRecover(t *testing.T) {
 	dir := testfs.TempDir(t)
 	testfs.Write(t, dir, map[string]string{
 		".ccski-stage-123/pdf/SKILL.md":             "staged",
+		".ccski-stage-124/.held":                    "",
 		".ccski-old-0123456789abcdef-docx/SKILL.md": "old docx",
 		".ccski-old-fedcba9876543210-xlsx/SKILL.md": "older xlsx",
-		"xlsx/SKILL.md":  "new xlsx",
-		"other/SKILL.md": "untouched",
+		"xlsx/SKILL.md":                             "new xlsx",
+		"other/SKILL.md":                            "untouched",
 	})
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(filepath.Join(dir, ".ccski-stage-123"), old, old)
+	held, done, err := newStage(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	testfs.Write(t, held, map[string]string{"pdf/SKILL.md": "in flight"})
 	Recover([]string{dir, filepath.Join(dir, "missing")})
+	heldName := filepath.Base(held)
 	want := map[string]string{
 		"docx": "<dir>", "docx/SKILL.md": "old docx",
 		"xlsx": "<dir>", "xlsx/SKILL.md": "new xlsx",
 		"other": "<dir>", "other/SKILL.md": "untouched",
+		heldName: "<dir>", heldName + "/.held": "", heldName + "/pdf": "<dir>", heldName + "/pdf/SKILL.md": "in flight",
 	}
 	if diff := cmp.Diff(want, listTree(t, dir)); diff != "" {
 		t.Errorf("after Recover (-want +got):\n%s", diff)

@@ -167,6 +167,14 @@ func readMarketplace(ctx context.Context, root, file string) (*Offer, error) {
 func scanSkills(ctx context.Context, root, what string, roots []pipeline.Root, warnings []string) (*Offer, error) {
 	opt := scan.DefaultOptions()
 	opt.Hidden, opt.NoCache = true, true
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("source %s: %w", root, err)
+	}
+	if realRoot, err = filepath.Abs(realRoot); err != nil {
+		return nil, fmt.Errorf("source %s: %w", root, err)
+	}
+	opt.Within = realRoot
 	res := scan.Scan(ctx, roots, opt)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -180,6 +188,10 @@ func scanSkills(ctx context.Context, root, what string, roots []pipeline.Root, w
 	seen := map[string]string{}
 	for _, r := range res.Records {
 		if r.IsCommand() || r.Disabled {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(r.Dir); err != nil || !inside(realRoot, real) {
+			o.Warnings = append(o.Warnings, relTo(root, r.Dir)+": leads outside the source through a symlink; left out")
 			continue
 		}
 		rel := "."

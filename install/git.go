@@ -88,6 +88,15 @@ func (e *GitError) Error() string {
 // Is matches the error's kind.
 func (e *GitError) Is(target error) bool { return target == e.Kind }
 
+// allowedProtocols are the git transports ccski fetches with.
+const allowedProtocols = "https:http:ssh:git:file"
+
+// lockRepo takes the lock of the cache repository of url, so that two
+// runs do not fetch into it at once.
+func (g *Git) lockRepo(url string) (release func(), err error) {
+	return lockFile(g.repo(url)+".lck", nil)
+}
+
 // repo returns the cache repository of url.
 func (g *Git) repo(url string) string {
 	sum := sha256.Sum256([]byte(url))
@@ -104,8 +113,10 @@ func (g *Git) run(ctx context.Context, url, ref string, extraEnv []string, args 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", args...)
-	// Plain C messages, so that failures can be told apart; no pager.
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANGUAGE=C", "GIT_PAGER=cat")
+	// Plain C messages, so that failures can be told apart; no pager;
+	// only the transports a source may name (never ext::, whatever the
+	// user's protocol.allow says).
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANGUAGE=C", "GIT_PAGER=cat", "GIT_ALLOW_PROTOCOL="+allowedProtocols)
 	if !g.Prompt {
 		cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0")
 	}
@@ -167,7 +178,15 @@ func lastLine(s string) string {
 // tag or full commit hash) into the cache and returns its commit. A full
 // commit hash already in the cache is not fetched.
 func (g *Git) Fetch(ctx context.Context, url, ref string) (string, error) {
+	if err := checkGitURL(url); err != nil {
+		return "", err
+	}
 	repo := g.repo(url)
+	release, err := g.lockRepo(url)
+	if err != nil {
+		return "", fmt.Errorf("git cache %s: %w", g.CacheDir, err)
+	}
+	defer release()
 	if _, err := os.Stat(filepath.Join(repo, "HEAD")); err != nil {
 		if err := os.MkdirAll(filepath.Dir(repo), 0o755); err != nil {
 			return "", fmt.Errorf("git cache %s: %w", g.CacheDir, err)
@@ -221,6 +240,12 @@ func (g *Git) Checkout(ctx context.Context, url, commit string) (string, error) 
 	defer os.Remove(index)
 	env := []string{"GIT_INDEX_FILE=" + index}
 	repo := g.repo(url)
+	release, err := g.lockRepo(url)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("git cache %s: %w", g.CacheDir, err)
+	}
+	defer release()
 	// Bytes as committed: no line-ending conversion from the user's
 	// configuration, symlinks as symlinks.
 	base := []string{"-c", "core.autocrlf=false", "-c", "core.symlinks=true", "--git-dir", repo, "--work-tree", dir}

@@ -8,24 +8,30 @@ import (
 )
 
 // With the ccski_hold build tag, which only the integration tests use, an
-// install pauses after staging a skill, before any target changes, while
-// the file $CCSKITEST_INSTALL_HOLD exists, after creating that name plus
-// ".held" to say it waits: the test then kills the process there.
+// install pauses while the file $CCSKITEST_INSTALL_HOLD exists after
+// staging a skill, before any target changes, and while the file
+// $CCSKITEST_INSTALL_HOLD_SWAPPED exists after a skill's copy is in place
+// and recorded in the lock, before its links; it first creates that name
+// plus ".held" to say it waits: the test then kills the process there, or
+// starts another one.
 func init() {
-	afterStage = func(string) {
-		hold := os.Getenv("CCSKITEST_INSTALL_HOLD")
-		if hold == "" {
+	afterStage = func(string) { hold(os.Getenv("CCSKITEST_INSTALL_HOLD")) }
+	afterSwap = func(string) { hold(os.Getenv("CCSKITEST_INSTALL_HOLD_SWAPPED")) }
+}
+
+// hold waits while the file exists.
+func hold(file string) {
+	if file == "" {
+		return
+	}
+	if _, err := os.Stat(file); err != nil {
+		return
+	}
+	_ = os.WriteFile(file+".held", nil, 0o644)
+	for {
+		if _, err := os.Stat(file); err != nil {
 			return
 		}
-		if _, err := os.Stat(hold); err != nil {
-			return
-		}
-		_ = os.WriteFile(hold+".held", nil, 0o644)
-		for {
-			if _, err := os.Stat(hold); err != nil {
-				return
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

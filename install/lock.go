@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/manifest"
@@ -125,6 +126,9 @@ func ReadLock(file, base string, confine bool) (*Lock, error) {
 		if p, err := cleanSubpath(e.Source.Path); err != nil || p != e.Source.Path {
 			return nil, fmt.Errorf("lock %s: skill %s has source path %q, which must be a clean path inside its source", file, e.Name, e.Source.Path)
 		}
+		if err := checkLockSource(e); err != nil {
+			return nil, fmt.Errorf("lock %s: skill %s: %w: fix it, or delete the entry and install again", file, e.Name, err)
+		}
 		if e.Source.Kind == KindDir {
 			e.Source.Dir = fromLock(base, e.Source.Dir)
 		}
@@ -133,14 +137,41 @@ func ReadLock(file, base string, confine bool) (*Lock, error) {
 		}
 		for j := range e.Targets {
 			dir := fromLock(base, e.Targets[j].Dir)
-			if confine && !inside(base, dir) {
-				return nil, fmt.Errorf("lock %s: skill %s has target %s, outside the project %s: ccski installs a project's skills only inside it",
-					file, e.Name, e.Targets[j].Dir, base)
+			if confine {
+				if err := confined(base, dir); err != nil {
+					return nil, fmt.Errorf("lock %s: skill %s: %w", file, e.Name, err)
+				}
 			}
 			e.Targets[j].Dir = dir
 		}
 	}
 	return &l, nil
+}
+
+// checkLockSource accepts the sources ParseSource makes: a lock arrives
+// with a clone, and its git URL is handed to git.
+func checkLockSource(e *Entry) error {
+	switch e.Source.Kind {
+	case KindGit:
+		if err := checkGitURL(e.Source.URL); err != nil {
+			return err
+		}
+		if r := e.Source.Ref; r != "" && (strings.HasPrefix(r, "-") || strings.ContainsAny(r, " :^~?*[\\") ||
+			strings.ContainsFunc(r, unicode.IsControl)) {
+			return fmt.Errorf("source ref %q is no branch, tag or commit", r)
+		}
+		if e.Commit != "" && !fullCommit.MatchString(e.Commit) {
+			return fmt.Errorf("commit %q is no full commit hash", e.Commit)
+		}
+	case KindDir:
+	case KindMarketplace:
+		if !marketplaceName.MatchString(e.Source.Name) {
+			return fmt.Errorf("marketplace name %q is not valid", e.Source.Name)
+		}
+	default:
+		return fmt.Errorf("unknown source kind %q (want git, dir or marketplace)", e.Source.Kind)
+	}
+	return nil
 }
 
 // Write writes the lock to file atomically, sorted by name, with paths

@@ -176,13 +176,14 @@ const LockName = "ccski.lock"
 // ProjectRoot returns the project folder of start: the nearest folder
 // from start up that holds ccski.yaml, stopping at the repository root
 // (the first folder holding .git) or the user folder; else that
-// repository root; else start.
-func ProjectRoot(start, home string) string {
+// repository root. ok is false when there is neither: start is in no
+// project, and its lock would have no project to live in.
+func ProjectRoot(start, home string) (root string, ok bool) {
 	start = filepath.Clean(start)
 	repo := ""
 	for dir := start; ; {
 		if exists(filepath.Join(dir, ProjectFile)) {
-			return dir
+			return dir, true
 		}
 		if exists(filepath.Join(dir, ".git")) {
 			repo = dir
@@ -195,9 +196,9 @@ func ProjectRoot(start, home string) string {
 		dir = parent
 	}
 	if repo != "" {
-		return repo
+		return repo, true
 	}
-	return start
+	return start, false
 }
 
 // exists reports whether path exists (without following a final symlink).

@@ -83,7 +83,7 @@ func TestParseAgents(t *testing.T) {
 }
 
 // TestProjectRoot finds the folder of ccski.yaml, else the repository
-// root, else the start folder.
+// root; a folder in neither is in no project.
 func TestProjectRoot(t *testing.T) {
 	base := testfs.TempDir(t)
 	testfs.Write(t, base, map[string]string{
@@ -93,15 +93,18 @@ func TestProjectRoot(t *testing.T) {
 		"repo/sub/deep/":      "",
 		"loose/x/":            "",
 	})
-	tests := []struct{ start, want string }{
-		{"repo/a/b", "repo"},
-		{"repo/sub/deep", "repo/sub"},
-		{"loose/x", "loose/x"},
+	tests := []struct {
+		start, want string
+		ok          bool
+	}{
+		{"repo/a/b", "repo", true},
+		{"repo/sub/deep", "repo/sub", true},
+		{"loose/x", "loose/x", false},
 	}
 	for _, tt := range tests {
-		got := ProjectRoot(filepath.Join(base, tt.start), base)
-		if want := filepath.Join(base, tt.want); got != want {
-			t.Errorf("ProjectRoot(%s) = %s, want %s", tt.start, got, want)
+		got, ok := ProjectRoot(filepath.Join(base, tt.start), base)
+		if want := filepath.Join(base, tt.want); got != want || ok != tt.ok {
+			t.Errorf("ProjectRoot(%s) = %s, %v, want %s, %v", tt.start, got, ok, want, tt.ok)
 		}
 	}
 }

@@ -85,6 +85,11 @@ type Options struct {
 	// command folder are not read. Discovery leaves it off: the
 	// providers plan its command roots.
 	Commands bool
+	// Within, when set, is a real (symlink-free, absolute) folder the
+	// walk stays in: a symlinked folder that resolves outside it is not
+	// entered. ccski install bounds the scan of a source with it, so that
+	// a source's symlink (up -> ../../..) cannot make it walk the machine.
+	Within string
 }
 
 // DefaultOptions are the built-in bounds.
@@ -558,6 +563,13 @@ func (wk *walker) descend(opt Options, dir, realDir string, depth int, subdirs [
 			st, err := os.Stat(r)
 			if err != nil || !st.IsDir() {
 				continue
+			}
+			if opt.Within != "" {
+				if rel, err := filepath.Rel(opt.Within, r); err != nil || rel != "." && !filepath.IsLocal(rel) {
+					w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.BrokenSymlink, child,
+						"symlink leads outside %s (to %s); not followed", opt.Within, r))
+					continue
+				}
 			}
 			if wk.visited[r] {
 				w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, problems.SymlinkLoop, child,

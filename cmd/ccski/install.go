@@ -109,12 +109,22 @@ func (a *app) openInstall(cmd *cobra.Command) (*installRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	lock, err := install.ReadLock(layout.LockFile, layout.Base, layout.Scope == install.ScopeProject)
-	if err != nil {
-		return nil, failErr(err)
-	}
 	force, _ := f.GetBool("force")
 	dry, _ := f.GetBool("dry-run")
+	release := func() {}
+	if !dry {
+		release, err = install.LockRun(layout, func() {
+			fmt.Fprintf(a.stderr, "ccski: waiting for another ccski run on %s to finish\n", layout.LockFile)
+		})
+		if err != nil {
+			return nil, failErr(err)
+		}
+	}
+	lock, err := install.ReadLock(layout.LockFile, layout.Base, layout.Scope == install.ScopeProject)
+	if err != nil {
+		release()
+		return nil, failErr(err)
+	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = filepath.Join(env.UserDir, ".cache")
@@ -128,18 +138,10 @@ func (a *app) openInstall(cmd *cobra.Command) (*installRun, error) {
 	}
 	pluginsRoot := filepath.Join(env.ClaudeDir(), "plugins")
 	x := &install.Installer{Ctx: cmd.Context(), Layout: layout, Lock: lock, Git: g, Force: force, DryRun: dry,
+		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
 	if !dry {
-		var dirs []string
-		for _, e := range lock.Skills {
-			for _, t := range e.Targets {
-				dirs = append(dirs, t.Dir)
-			}
-		}
-		for _, ag := range install.Agents() {
-			dirs = append(dirs, layout.Folder(ag))
-		}
-		install.Recover(dirs)
+		x.Recover()
 	}
 	return &installRun{x: x, layout: layout, dry: dry, cwd: cwd}, nil
 }
@@ -149,7 +151,13 @@ func installLayout(env providers.Env, scope install.Scope) (install.Layout, erro
 	layout := install.Layout{Scope: scope, Env: env}
 	switch scope {
 	case install.ScopeProject:
-		layout.Base = install.ProjectRoot(env.Workspace, env.UserDir)
+		base, ok := install.ProjectRoot(env.Workspace, env.UserDir)
+		if !ok {
+			return layout, failErr(fmt.Errorf("%s is in no project (no %s and no .git in it or above it): "+
+				"use --scope user to install for yourself, or create %s in the project's folder",
+				env.Workspace, install.ProjectFile, install.ProjectFile))
+		}
+		layout.Base = base
 		layout.LockFile = filepath.Join(layout.Base, install.LockName)
 	case install.ScopeUser:
 		dir := configs.UserDir(env.UserDir, os.Getenv)
@@ -191,6 +199,9 @@ func (a *app) runInstall(cmd *cobra.Command, args []string) error {
 	} else if frozen {
 		return usageErr(errors.New("--frozen checks the lock: run ccski install --frozen with no SOURCE"))
 	}
+	if force, _ := f.GetBool("force"); force && frozen {
+		return usageErr(errors.New("--frozen checks the lock and --force overwrites what differs: give one"))
+	}
 	if interactive && (!isTerminalFile(os.Stdin) || !isTerminalFile(os.Stderr)) {
 		return usageErr(errors.New("-i needs a terminal: name the skills, or use --all or --include"))
 	}
@@ -210,6 +221,7 @@ func (a *app) runInstall(cmd *cobra.Command, args []string) error {
 	x := run.x
 	defer x.Close()
 	x.Copy, _ = f.GetBool("copy")
+	x.SaveLock = !frozen // --frozen never writes the lock
 	rep := installReport{Scope: string(run.layout.Scope), Lock: run.layout.LockFile, DryRun: run.dry}
 	if len(args) == 0 {
 		if _, err := os.Stat(run.layout.LockFile); err != nil && frozen {
@@ -268,6 +280,9 @@ func (a *app) runInstall(cmd *cobra.Command, args []string) error {
 	}
 	if dir != "" {
 		dir = absFrom(run.cwd, dir)
+		if err := run.layout.CheckTarget(dir); err != nil {
+			return usageErr(fmt.Errorf("--dir: %w", err))
+		}
 	}
 	rep.Results = x.Install(src, root, commit, cands, run.layout.Targets(agents, dir))
 	return a.finishInstall(run, &rep)

@@ -75,6 +75,11 @@ func ReadCatalog(file string) (Catalog, error) {
 			c.Plugins = append(c.Plugins, CatalogPlugin{Name: plugin, Remote: true})
 			continue
 		}
+		if d := m.sourceDir(e); !within(dir, d) {
+			p.report(pipeline.SeverityWarning, "marketplace-source-outside", file,
+				"plugin %q has source %q, which leads outside the marketplace folder %s; plugin skipped", plugin, e.source, dir)
+			continue
+		}
 		// The plugin is "installed" in the marketplace folder itself, so
 		// that its relative source is resolved there, inside it.
 		in := install{key: plugin + "@" + name, plugin: plugin, market: name, path: dir}

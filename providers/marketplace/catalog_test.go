@@ -51,7 +51,9 @@ func TestReadCatalog(t *testing.T) {
 		"m/.claude-plugin/marketplace.json": `{"name": "mk", "metadata": {"pluginRoot": "./plugins"}, "plugins": [
 			{"name": "z", "source": "z"},
 			{"name": "r", "source": {"source": "github", "repo": "o/r"}},
-			{"name": "a", "source": "./plugins/a", "skills": ["./one", "../../../outside"], "strict": false}]}`,
+			{"name": "a", "source": "./plugins/a", "skills": ["./one", "../../../outside"], "strict": false},
+			{"name": "up", "source": "../secret"}]}`,
+		"secret/skills/key/SKILL.md":          "x",
 		"m/plugins/z/skills/s1/SKILL.md":      "x",
 		"m/plugins/z/skills/s2/SKILL.md":      "x",
 		"m/plugins/a/one/SKILL.md":            "x",
@@ -77,8 +79,9 @@ func TestReadCatalog(t *testing.T) {
 	if c.Name != "mk" || !cmp.Equal(got, want) {
 		t.Errorf("catalog %s: %v, want mk: %v", c.Name, got, want)
 	}
-	if len(c.Diagnostics) != 1 || !strings.Contains(c.Diagnostics[0].Message, "outside") {
-		t.Errorf("diagnostics %v, want the path that leaves the plugin", c.Diagnostics)
+	if len(c.Diagnostics) != 2 || !strings.Contains(c.Diagnostics[0].Message, "outside") ||
+		!strings.Contains(c.Diagnostics[1].Message, `plugin "up" has source "../secret"`) {
+		t.Errorf("diagnostics %v, want the path that leaves the plugin and the plugin that leaves the marketplace", c.Diagnostics)
 	}
 	if _, err := ReadCatalog(filepath.Join(base, "bad/.claude-plugin/marketplace.json")); err == nil {
 		t.Error("a malformed marketplace.json was read")

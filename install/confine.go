@@ -1,0 +1,73 @@
+package install
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// CheckTarget refuses a target folder a project-scope install must not
+// write to: one outside the project, or one reached through a symlink
+// that leads out of it (a clone's .claude -> ../home/.claude would make a
+// project's lock write in the user's home). The symlinks in the longest
+// existing prefix of dir are resolved and the result compared with the
+// project's real folder; a symlink that stays inside the project is
+// fine. The user scope is not confined: a .claude folder symlinked from a
+// dotfiles repository is a common and legitimate setup there.
+func (l Layout) CheckTarget(dir string) error {
+	if l.Scope != ScopeProject {
+		return nil
+	}
+	return confined(l.Base, dir)
+}
+
+// confined checks that dir, symlinks resolved, lies inside base.
+func confined(base, dir string) error {
+	base, dir = filepath.Clean(base), filepath.Clean(dir)
+	if !filepath.IsAbs(dir) || !inside(base, dir) {
+		return fmt.Errorf("target %s is outside the project %s: a project's skills are installed inside it "+
+			"(use --scope user to install elsewhere)", dir, base)
+	}
+	realBase, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return fmt.Errorf("project folder %s: %w", base, err)
+	}
+	real, err := resolveExisting(dir)
+	if err != nil {
+		return fmt.Errorf("target %s: %w", dir, err)
+	}
+	if !inside(realBase, real) {
+		return fmt.Errorf("target %s leads outside the project %s through a symlink (to %s): ccski does not write "+
+			"there for a project; replace the symlink with a folder, or use --scope user", dir, base, real)
+	}
+	return nil
+}
+
+// resolveExisting resolves the symlinks of the longest existing prefix
+// of the absolute path p and appends the rest of p to it.
+func resolveExisting(p string) (string, error) {
+	rest := ""
+	for cur := p; ; {
+		r, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			return filepath.Join(r, rest), nil
+		}
+		st, lerr := os.Lstat(cur)
+		switch {
+		case lerr == nil && st.Mode()&fs.ModeSymlink != 0:
+			return "", fmt.Errorf("%s is a symlink that leads nowhere", cur)
+		case lerr == nil:
+			return "", err // it exists, but cannot be resolved
+		case !errors.Is(lerr, fs.ErrNotExist):
+			return "", lerr
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
