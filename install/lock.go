@@ -118,11 +118,19 @@ func ReadLock(file, base string, confine bool) (*Lock, error) {
 	if l.Version > LockVersion {
 		return nil, fmt.Errorf("lock %s has version %d, newer than this ccski reads (%d): upgrade ccski", file, l.Version, LockVersion)
 	}
+	if l.Version < 1 {
+		return nil, fmt.Errorf("lock %s has no version (\"version\": %d): it was not written by ccski; fix it, or delete it and install again", file, l.Version)
+	}
+	names := make(map[string]bool, len(l.Skills))
 	for i := range l.Skills {
 		e := &l.Skills[i]
 		if err := checkName(e.Name); err != nil {
 			return nil, fmt.Errorf("lock %s: %w", file, err)
 		}
+		if names[e.Name] {
+			return nil, fmt.Errorf("lock %s names skill %s twice: keep one entry, or delete the lock and install again", file, e.Name)
+		}
+		names[e.Name] = true
 		if p, err := cleanSubpath(e.Source.Path); err != nil || p != e.Source.Path {
 			return nil, fmt.Errorf("lock %s: skill %s has source path %q, which must be a clean path inside its source", file, e.Name, e.Source.Path)
 		}

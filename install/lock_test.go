@@ -63,6 +63,9 @@ func TestReadLockErrors(t *testing.T) {
 		{"not JSON", "{", true, "is not a valid ccski lock"},
 		{"unknown field", `{"version":1,"skills":[],"extra":1}`, true, "is not a valid ccski lock"},
 		{"newer", `{"version":9,"skills":[]}`, true, "upgrade ccski"},
+		{"no version", `{"skills":[]}`, true, "has no version"},
+		{"a name twice", `{"version":1,"skills":[{"name":"x","source":{"kind":"dir"},"path":".","targets":[{"dir":"s"}],"files":[]},` +
+			`{"name":"x","source":{"kind":"dir"},"path":".","targets":[{"dir":"s"}],"files":[]}]}`, true, "names skill x twice"},
 		{"bad name", `{"version":1,"skills":[{"name":"../x","source":{"kind":"dir"},"path":".","targets":[{"dir":"s"}],"files":[]}]}`, true, "cannot be a folder name"},
 		{"escaping target", `{"version":1,"skills":[{"name":"x","source":{"kind":"dir"},"path":".","targets":[{"dir":"../../etc"}],"files":[]}]}`, true, "outside the project"},
 		{"absolute target", `{"version":1,"skills":[{"name":"x","source":{"kind":"dir"},"path":".","targets":[{"dir":"/etc"}],"files":[]}]}`, true, "outside the project"},

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ccski/ccski/install"
+	"github.com/ccski/ccski/internal/safetext"
 )
 
 // pickSkills shows the candidates of a source in a checklist on the
@@ -23,14 +24,7 @@ func pickSkills(ctx context.Context, source string, cands []install.Candidate, i
 	}
 	opts := make([]huh.Option[string], len(cands))
 	for i, c := range cands {
-		label := c.Name
-		if c.Plugin != "" {
-			label += " (" + c.Plugin + ")"
-		}
-		if d := oneLine(c.Description, 70); d != "" {
-			label += " — " + d
-		}
-		opts[i] = huh.NewOption(label, c.Name)
+		opts[i] = huh.NewOption(pickLabel(c), c.Name)
 	}
 	height := len(cands) + 4
 	if _, rows, err := term.GetSize(int(out.Fd())); err == nil && rows > 6 && height > rows-2 {
@@ -38,7 +32,7 @@ func pickSkills(ctx context.Context, source string, cands []install.Candidate, i
 	}
 	var picked []string
 	field := huh.NewMultiSelect[string]().
-		Title(fmt.Sprintf("Skills to install from %s", source)).
+		Title(fmt.Sprintf("Skills to install from %s", cleanText(source))).
 		Description("space: tick • ctrl+a: all • /: filter • enter: install").
 		Options(opts...).
 		Height(height).
@@ -61,4 +55,25 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// cleanText is s with control characters replaced (safetext.Clean).
+func cleanText(s string) string {
+	c, _ := safetext.Clean(s)
+	return c
+}
+
+// pickLabel is a candidate's line in the picker: its name, plugin and the
+// start of its description. The picker draws on the terminal itself, past
+// the CLI's escaping writer, so control characters (from a marketplace
+// file, say) are replaced here.
+func pickLabel(c install.Candidate) string {
+	label := c.Name
+	if c.Plugin != "" {
+		label += " (" + c.Plugin + ")"
+	}
+	if d := oneLine(c.Description, 70); d != "" {
+		label += " — " + d
+	}
+	return cleanText(label)
 }
