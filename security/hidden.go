@@ -2,7 +2,9 @@ package security
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -248,12 +250,25 @@ func fencesOf(f *file) [][2]int {
 
 // inFence reports whether offset i lies in a fenced code block.
 func inFence(f *file, i int) bool {
-	for _, r := range fencesOf(f) {
-		if r[0] <= i && i < r[1] {
-			return true
-		}
+	fs := fencesOf(f)
+	// The ranges are in order and apart: the last one starting at or
+	// before i is the only one that can hold it.
+	k, _ := slices.BinarySearchFunc(fs, i, func(r [2]int, i int) int { return cmp.Compare(r[0], i+1) })
+	return k > 0 && i < fs[k-1][1]
+}
+
+// hasClosing reports whether the file holds the closing tag </name>
+// anywhere, searching the file once per name.
+func (f *file) hasClosing(name string) bool {
+	if f.closing == nil {
+		f.closing = map[string]bool{}
 	}
-	return false
+	has, ok := f.closing[name]
+	if !ok {
+		has = indexFold(f.data, "</"+name) >= 0
+		f.closing[name] = has
+	}
+	return has
 }
 
 // hiddenStyles are the inline styles that keep an element off the page.

@@ -84,23 +84,37 @@ func checkPhrases(code string) func(c *fileCheck) {
 			return
 		}
 		table, _ := anchors()
-		lastLine := -1
+		lineEnd, spent, tries := -1, 0, 0
 		for _, h := range hitsOf(c.f) {
 			a := table[h.id]
-			if a.code != code {
-				continue
+			if a.code != code || h.start < lineEnd {
+				continue // another rule's, or on the line of a finding
 			}
-			ls, _ := lineBounds(c.f.data, h.start)
-			if ls == lastLine {
-				continue
+			ls, le := lineBounds(c.f.data, h.start)
+			if spent += le - ls + verifyCost; spent > maxVerify {
+				c.addAs(CodeIncompleteScan, h.start, "the %s rule stopped after checking %d matches in this file, "+
+					"so the rest of it was not checked: the file repeats what the rule looks for too often "+
+					"in too long lines", code, tries)
+				return
 			}
+			tries++
 			if msg, ok := a.verify(c.f, h.start, h.end); ok {
-				lastLine = ls
+				_, lineEnd = lineBounds(c.f.data, h.start)
 				c.add(h.start, "%s", msg)
 			}
 		}
 	}
 }
+
+// maxVerify caps the work of a phrase rule in one file, in bytes looked
+// at: a match costs its line (up to a window either way) and about
+// verifyCost for its sentence, so that a file of one anchor repeated on a
+// long line stops after some 16,000 matches instead of costing its size
+// times the window, while ordinary text affords some 100,000 matches.
+const (
+	maxVerify  = 128 << 20
+	verifyCost = 1 << 10
+)
 
 // words lists.
 var (
@@ -133,17 +147,22 @@ func overrideAnchors() []anchor {
 // instructions|prompts|rules..., or ignore everything above.
 func verifyOverride(f *file, start, end int) (string, bool) {
 	d := f.data
-	if !wordStart(d, start) || !wordEnd(d, end) || quoted(d, start) {
+	if !wordStart(d, start) || !wordEnd(d, end) || quoted(d, start) && !introduced(d, start) {
 		return "", false
 	}
 	s, e := sentenceBounds(d, start, end)
 	ws := wordsAfter(d, end, e, 6)
 	i := 0
+	owned := false // "your instructions", "all instructions": the agent's own
 	for i < len(ws) && i < 3 && overrideFiller[ws[i]] {
+		owned = owned || ws[i] == "your" || ws[i] == "all"
 		i++
 	}
 	matched := false
 	switch {
+	case owned && i < len(ws) && hasPrefixIn(ws[i], "instruction", "prompt", "directive", "guideline", "guardrail",
+		"programming", "training"):
+		matched = true
 	case i < len(ws) && (ws[i] == "everything" || ws[i] == "anything" || ws[i] == "all") && i+1 < len(ws) &&
 		set("above", "before", "previously", "prior", "earlier")[ws[i+1]]:
 		matched = true
@@ -154,7 +173,7 @@ func verifyOverride(f *file, start, end int) (string, bool) {
 		}
 		matched = i < len(ws) && hasPrefixIn(ws[i], overrideWhat...)
 	}
-	if !matched || negated(d, s, start) {
+	if !matched || negatedAt(d, s, start) {
 		return "", false
 	}
 	return "tells the agent to drop the instructions it was given (" + excerpt(d, start, e) +
@@ -164,14 +183,14 @@ func verifyOverride(f *file, start, end int) (string, bool) {
 // verifyJailbreak: you are now DAN|unrestricted|in developer mode ...
 func verifyJailbreak(f *file, start, end int) (string, bool) {
 	d := f.data
-	if !wordStart(d, start) || quoted(d, start) {
+	if !wordStart(d, start) || quoted(d, start) && !introduced(d, start) {
 		return "", false
 	}
 	s, e := sentenceBounds(d, start, end)
 	ws := wordsAfter(d, end, e, 4)
 	for _, w := range ws {
 		if jailbreakWords[w] {
-			if negated(d, s, start) {
+			if negatedAt(d, s, start) {
 				return "", false
 			}
 			return "tells the agent it is now another, unrestricted assistant (" + excerpt(d, start, e) +
@@ -242,7 +261,7 @@ func verifyTag(f *file, start, end int) (string, bool) {
 	if d[start+1] != '/' {
 		ls, _ := lineBounds(d, start)
 		name := strings.ToLower(string(d[start+1 : end]))
-		if len(bytes.TrimLeft(d[ls:start], " \t>-*")) > 0 && indexFold(d, "</"+name) < 0 {
+		if len(bytes.TrimLeft(d[ls:start], " \t>-*")) > 0 && !f.hasClosing(name) {
 			return "", false
 		}
 	}

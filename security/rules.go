@@ -64,6 +64,7 @@ const (
 	CodeSymlinkOutside = "symlink-outside"
 
 	CodeOversizedSkill = "oversized-skill"
+	CodeIncompleteScan = "incomplete-scan"
 )
 
 // rules is the table, in documentation order (docs/security-rules.md).
@@ -77,39 +78,39 @@ func init() {
 			Title: "text tells the agent to ignore or replace the instructions it was given",
 			Doc: "Phrases such as \"ignore all previous instructions\" or \"you are now in developer mode\" are the " +
 				"classic prompt injection: a skill has no business overriding the agent's instructions, so remove them.",
-			file: checkPhrases(CodeInstructionOverride)},
+			file: withDecoded(checkPhrases(CodeInstructionOverride))},
 		{Code: CodeFakeFraming, Group: "injection", Severity: SeverityError,
 			Title: "text imitates the framing of the system, a tool or the skill listing",
 			Doc: "Tags such as <system>, </available_skills> or <|im_start|>, or a line starting SYSTEM:, make text " +
 				"look like it came from the host rather than the skill; write plain prose, and put tag names in code spans when documenting them.",
-			file: checkPhrases(CodeFakeFraming)},
+			file: withDecoded(checkPhrases(CodeFakeFraming))},
 		{Code: CodeSecretExfiltration, Group: "injection", Severity: SeverityError,
 			Title: "text tells the agent to send secrets, keys or environment variables somewhere",
 			Doc: "A sentence that pairs credentials (environment variables, SSH or private keys, .env, stored passwords) " +
 				"with sending them to a URL, a webhook or a remote server asks the agent to leak them; remove it.",
-			file: checkPhrases(CodeSecretExfiltration)},
+			file: withDecoded(checkPhrases(CodeSecretExfiltration))},
 		{Code: CodeSafetyBypass, Group: "injection", Severity: SeverityError,
 			Title: "text tells the agent to turn off its safety checks or to hide what it does from the user",
 			Doc: "Instructions to disable the sandbox, guardrails or permission prompts, to skip permissions, or not to " +
 				"tell the user what was done remove the checks that protect the user; remove them.",
-			file: checkPhrases(CodeSafetyBypass)},
+			file: withDecoded(checkPhrases(CodeSafetyBypass))},
 
 		// Text a person does not see.
 		{Code: CodeBidiControl, Group: "hidden", Severity: SeverityError,
 			Title: "a bidirectional control character (U+202A-U+202E, U+2066-U+2069) reorders how text is shown",
 			Doc: "Bidirectional overrides make text display in another order than the agent and the shell read it " +
 				"(the \"Trojan Source\" attack); delete them.",
-			file: checkBidi},
+			file: withDecoded(checkBidi)},
 		{Code: CodeZeroWidth, Group: "hidden", Severity: SeverityWarning,
 			Title: "a zero-width character (U+200B-U+200D, U+2060, or U+FEFF after the start) hides inside text",
 			Doc: "Invisible characters split or join words so that what a person reviews differs from what the agent " +
 				"reads; delete them (joiners inside emoji and non-Latin scripts are not reported).",
-			file: checkZeroWidth},
+			file: withDecoded(checkZeroWidth)},
 		{Code: CodeUnicodeTag, Group: "hidden", Severity: SeverityError,
 			Title: "Unicode tag characters (U+E0000-U+E007F) spell out invisible text",
 			Doc: "Tag characters mirror ASCII but display as nothing, so they can carry whole instructions that only " +
 				"the model reads; delete them.",
-			file: checkUnicodeTags},
+			file: withDecoded(checkUnicodeTags)},
 		{Code: CodeHiddenText, Group: "hidden", Severity: SeverityWarning,
 			Title: "Markdown holds instructions in an HTML comment, a [//]: # comment or an element hidden from the rendered page",
 			Doc: "The agent reads the raw file while a person reads the rendered page, so text there reaches the agent " +
@@ -158,7 +159,7 @@ func init() {
 		{Code: CodeCredentialPath, Group: "secrets", Severity: SeverityWarning,
 			Title: "a script or an instruction refers to where credentials are kept (~/.ssh, ~/.aws, id_rsa, .env, ~/.config/gh, the keychain)",
 			Doc: "A skill rarely needs the user's keys; make sure the reference is needed and that nothing sends " +
-				"them anywhere (a bare .env is reported in scripts only; LICENSE and CHANGELOG files are not read).",
+				"them anywhere (a bare .env is reported in scripts only; LICENSE, NOTICE and COPYING files are not read).",
 			file: checkPhrases(CodeCredentialPath)},
 		{Code: CodeSymlinkOutside, Group: "secrets", Severity: SeverityWarning,
 			Title: "a symlink in the skill folder leads outside it",
@@ -172,6 +173,11 @@ func init() {
 			Doc: "No manifest lists such a skill (the MCP Skills Extension cannot serve it) and the scan reads only " +
 				"part of it; keep .git, node_modules and build output out of skill folders.",
 			skill: checkSize},
+		{Code: CodeIncompleteScan, Group: "size", Severity: SeverityError,
+			Title: "part of the skill was not checked: a file cut at a read limit, files past a limit, a folder too deep or unreadable, or a file that repeats one pattern thousands of times",
+			Doc: "What the scan did not read may hold anything, and the agent reads it all the same; keep skills under " +
+				"the limits (see oversized-skill) and folders under 32 levels, so that the whole skill is checked.",
+			skill: checkIncomplete},
 	}
 	for i, r := range rules {
 		ruleIndex[r.Code] = i

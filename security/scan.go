@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/validate"
 )
 
@@ -46,6 +47,15 @@ func (c *fileCheck) add(off int, format string, args ...any) {
 		fd.line, fd.col = position(c.f.data, off)
 	}
 	c.out = append(c.out, fd)
+}
+
+// addAs reports a finding of the rule code (not the running one), such
+// as incomplete-scan when a check gives up.
+func (c *fileCheck) addAs(code string, off int, format string, args ...any) {
+	run := c.code
+	c.code = code
+	c.add(off, format, args...)
+	c.code = run
 }
 
 // addLine reports a finding at a known line.
@@ -118,13 +128,19 @@ func (s *Scanner) FilesRead() int64 { return s.read.Load() }
 // folder's path as given.
 func (s *Scanner) Skill(file string) []validate.Finding {
 	sc := &scratch{}
-	return s.skill(file, sc, time.Now())
+	return s.skill(context.Background(), file, sc, time.Now())
 }
 
 // Skills scans many skills at once (see Skill) and returns the findings
 // of each, in order. It stops early, leaving the rest empty, when ctx
 // ends. Skills whose files resolve to one folder are scanned once.
 func (s *Scanner) Skills(ctx context.Context, files []string) [][]validate.Finding {
+	return s.scanAll(ctx, files, nil)
+}
+
+// scanAll scans files (see Skills); those marked in commands are command
+// files, scanned alone (see Command).
+func (s *Scanner) scanAll(ctx context.Context, files []string, commands []bool) [][]validate.Finding {
 	out := make([][]validate.Finding, len(files))
 	workers := s.Workers
 	if workers <= 0 {
@@ -141,7 +157,11 @@ func (s *Scanner) Skills(ctx context.Context, files []string) [][]validate.Findi
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				out[i] = s.skill(files[i], sc, now)
+				if i < len(commands) && commands[i] {
+					out[i] = s.command(ctx, files[i], sc, now)
+				} else {
+					out[i] = s.skill(ctx, files[i], sc, now)
+				}
 			}
 		})
 	}
@@ -153,14 +173,46 @@ func (s *Scanner) Skills(ctx context.Context, files []string) [][]validate.Findi
 // scratch is one worker's reusable read buffer.
 type scratch struct{ buf []byte }
 
-// skill scans one skill.
-func (s *Scanner) skill(skillFile string, sc *scratch, now time.Time) []validate.Finding {
+// skill scans one skill. It stops between two files when ctx ends (the
+// caller then drops the result).
+func (s *Scanner) skill(ctx context.Context, skillFile string, sc *scratch, now time.Time) []validate.Finding {
 	dir := filepath.Dir(skillFile)
 	base := filepath.Base(skillFile)
 	w := walkSkill(dir, base, s, now)
 	if w.err != nil && len(w.files) == 0 && len(w.links) == 0 {
 		return nil // the folder is gone or unreadable: discovery and validate say so
 	}
+	return s.scanWalked(ctx, w, sc, now)
+}
+
+// Command scans one command file (.claude/commands/NAME.md) as the agent
+// gets it: its frontmatter and body, with the rules of a skill file
+// (phrases, Unicode, hidden text, !`command` lines, hooks,
+// allowed-tools), but not the folder around it, which holds the other
+// commands.
+func (s *Scanner) Command(file string) []validate.Finding {
+	return s.command(context.Background(), file, &scratch{}, time.Now())
+}
+
+func (s *Scanner) command(ctx context.Context, file string, sc *scratch, now time.Time) []validate.Finding {
+	dir, base := filepath.Dir(file), filepath.Base(file)
+	w := &walked{dir: dir, skillFile: base, lister: s, now: now}
+	fi, err := os.Lstat(file)
+	switch {
+	case err != nil:
+		return nil // gone: discovery says so
+	case fi.Mode()&fs.ModeSymlink != 0:
+		w.symlink(file, base)
+	case fi.Mode().IsRegular():
+		w.add(base, file, fi)
+	}
+	return s.scanWalked(ctx, w, sc, now)
+}
+
+// scanWalked reads and checks the files the walk w found, and runs the
+// folder rules.
+func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now time.Time) []validate.Finding {
+	dir, base := w.dir, w.skillFile
 	var root *os.Root // opened on the first file to read
 	defer func() {
 		if root != nil {
@@ -169,12 +221,17 @@ func (s *Scanner) skill(skillFile string, sc *scratch, now time.Time) []validate
 	}()
 	var out []validate.Finding
 	budget := int64(maxTotal)
+	unread := 0
 	for _, e := range w.files {
+		if ctx.Err() != nil {
+			return nil
+		}
 		cls := classify(e.rel, base)
 		fs := s.lookup(e, cls)
 		if fs == nil {
 			if budget <= 0 {
-				continue // over the skill's read budget: oversized-skill says so
+				unread++ // over the skill's read budget: incomplete-scan says so
+				continue
 			}
 			if root == nil {
 				var err error
@@ -190,12 +247,21 @@ func (s *Scanner) skill(skillFile string, sc *scratch, now time.Time) []validate
 			s.read.Add(1)
 			budget -= n
 			fs = checkFile(f)
+			if f.cut && f.is(classText) {
+				fs = append(fs, finding{code: CodeIncompleteScan, msg: fmt.Sprintf("only the first %s of the "+
+					"file's %s were read, so the rest was not checked", safefile.Size(int64(len(f.data))),
+					safefile.Size(e.info.Size()))})
+			}
 			s.store(e, cls, fs, now)
 		}
 		for _, fd := range fs {
 			out = append(out, validate.Finding{Code: fd.code, File: filepath.Join(dir, filepath.FromSlash(e.rel)),
 				Line: fd.line, Column: fd.col, Message: fd.msg})
 		}
+	}
+	if unread > 0 {
+		w.incomplete = append(w.incomplete, fmt.Sprintf("%d files were not read: the scan reads at most %s of a "+
+			"skill", unread, safefile.Size(maxTotal)))
 	}
 	for _, r := range rules {
 		if r.skill != nil {

@@ -3,6 +3,7 @@ package security
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -81,8 +82,9 @@ func TestWalkConfinement(t *testing.T) {
 }
 
 // TestReadCaps checks the bounds of the reads: what lies beyond the first
-// 1 MiB of a text file is not read, and one rule reports at most five
-// findings in a file.
+// maxText bytes of a text file is not read, and is an incomplete-scan
+// error instead (so that mcp.scan: block refuses it), and one rule
+// reports at most five findings in a file.
 func TestReadCaps(t *testing.T) {
 	base := testfs.TempDir(t)
 	pad := strings.Repeat("Plain words of a long reference file.\n", (maxText/38)+10)
@@ -97,9 +99,9 @@ func TestReadCaps(t *testing.T) {
 	for _, c := range codesOf(t, base, got) {
 		n[c]++
 	}
-	want := map[string]int{"instruction-override skill/SKILL.md": maxPerFile, "instruction-override skill/early.md": 1}
-	if len(n) != len(want) || n["instruction-override skill/SKILL.md"] != maxPerFile ||
-		n["instruction-override skill/early.md"] != 1 {
+	want := map[string]int{"instruction-override skill/SKILL.md": maxPerFile, "instruction-override skill/early.md": 1,
+		"incomplete-scan skill/early.md": 1, "incomplete-scan skill/late.md": 1, "oversized-skill skill": 1}
+	if !maps.Equal(n, want) {
 		t.Errorf("findings = %v, want %v", n, want)
 	}
 }

@@ -133,3 +133,20 @@ func checkSize(c *skillCheck) {
 	}
 	c.add(c.w.dir, "%s", msg)
 }
+
+// checkIncomplete reports what the walk and the reads left out (see
+// walked.incomplete), and a walk stopped at the file limit; a file cut
+// at the read limit, or a rule that gave up on a file, is reported with
+// that file.
+func checkIncomplete(c *skillCheck) {
+	if l := c.w.limit; l != nil && l.Limit == manifest.TooManyFiles {
+		c.add(c.w.dir, "the walk stopped after %d files, so the files after them were not read", manifest.MaxFiles)
+	}
+	for i, why := range c.w.incomplete {
+		if i == maxPerFile {
+			c.add(c.w.dir, "and %d more parts were not read", len(c.w.incomplete)-i)
+			break
+		}
+		c.add(c.w.dir, "%s", why)
+	}
+}

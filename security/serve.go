@@ -19,28 +19,29 @@ import (
 // keeps skills with an error from agents under mcp.scan: block (Stage),
 // and the log of what was found (Monitor).
 
-// Annotate scans the folder of every skill record (commands are left
-// out), each folder once, and returns the findings by record, as
-// diagnostics; records without a finding have no entry. It returns what
-// it has when ctx ends.
+// Annotate scans the folder of every skill record, each folder once, and
+// the file of every command record (see Scanner.Command), and returns
+// the findings by record, as diagnostics; records without a finding have
+// no entry. It returns what it has when ctx ends.
 func Annotate(ctx context.Context, s *Scanner, records []*pipeline.Record) map[*pipeline.Record][]pipeline.Diagnostic {
 	byDir := map[string][]*pipeline.Record{}
 	var files, keys []string
+	var commands []bool
 	for _, r := range records {
-		if r.IsCommand() {
-			continue
-		}
 		key := r.RealDir
 		if key == "" {
 			key = r.Dir
 		}
 		key += "\x00" + filepath.Base(r.File)
+		if r.IsCommand() {
+			key = "command\x00" + r.File
+		}
 		if _, ok := byDir[key]; !ok {
-			files, keys = append(files, r.File), append(keys, key)
+			files, keys, commands = append(files, r.File), append(keys, key), append(commands, r.IsCommand())
 		}
 		byDir[key] = append(byDir[key], r)
 	}
-	found := s.Skills(ctx, files)
+	found := s.scanAll(ctx, files, commands)
 	out := map[*pipeline.Record][]pipeline.Diagnostic{}
 	for i := range files {
 		if len(found[i]) == 0 {
@@ -166,7 +167,7 @@ type Monitor struct {
 	mu      sync.Mutex
 	next    *pipeline.Snapshot
 	running bool
-	logged  map[string]string // skill folder: the findings last logged
+	logged  map[string]string // skill folder or command file: the findings last logged
 	idle    *sync.Cond
 }
 
@@ -225,13 +226,13 @@ func (m *Monitor) loop() {
 			return
 		}
 		m.mu.Unlock()
-		m.report(snap, Annotate(context.Background(), m.scanner, Servable(snap)))
+		m.report(snap, Annotate(context.Background(), m.scanner, append(Servable(snap), snap.Commands()...)))
 	}
 }
 
 // report logs the servable skills whose findings are new.
 func (m *Monitor) report(snap *pipeline.Snapshot, found map[*pipeline.Record][]pipeline.Diagnostic) {
-	records := Servable(snap)
+	records := append(Servable(snap), snap.Commands()...)
 	// Blocked skills are no longer servable, but they are what most
 	// needs saying.
 	for _, d := range snap.Drops {
@@ -244,10 +245,14 @@ func (m *Monitor) report(snap *pipeline.Snapshot, found map[*pipeline.Record][]p
 	seen := map[string]bool{}
 	for _, r := range records {
 		ds := found[r]
-		if seen[r.Dir] || len(ds) == 0 {
+		key := r.Dir // a skill's folder; a command's file, as commands share a folder
+		if r.IsCommand() {
+			key = r.File
+		}
+		if seen[key] || len(ds) == 0 {
 			continue
 		}
-		seen[r.Dir] = true
+		seen[key] = true
 		var parts []string
 		errs := false
 		for _, d := range ds {
@@ -262,10 +267,10 @@ func (m *Monitor) report(snap *pipeline.Snapshot, found map[*pipeline.Record][]p
 			errs = errs || d.Severity == pipeline.SeverityError
 		}
 		sum := strings.Join(parts, ", ")
-		if m.logged[r.Dir] == sum {
+		if m.logged[key] == sum {
 			continue
 		}
-		m.logged[r.Dir] = sum
+		m.logged[key] = sum
 		action := "served and logged (mcp.scan: warn)"
 		if m.mode == Block && errs {
 			action = "not served to agents (mcp.scan: block)"

@@ -20,6 +20,17 @@ type frontmatter struct {
 	keys map[string]keyValue
 	// body is the offset where the body starts (0 without frontmatter).
 	body int
+	// decoded are the double-quoted values whose YAML escapes (\u0070,
+	// \U000E0069) spell other text than the file shows: what the clients
+	// get after decoding, for the phrase and Unicode rules.
+	decoded []decodedValue
+}
+
+// decodedValue is a frontmatter string as YAML decodes it, and the line
+// of the file it starts on.
+type decodedValue struct {
+	line int
+	text string
 }
 
 type keyValue struct {
@@ -37,6 +48,9 @@ func parseFrontmatter(data []byte) *frontmatter {
 		return fm
 	}
 	fm.body = min(h.BodyOffset, len(data))
+	if bytes.IndexByte(h.Raw, '\\') >= 0 {
+		fm.decoded = decodedValues(h)
+	}
 	if !mentionsKey(h.Raw, "hooks", "allowed-tools", "arguments") {
 		return fm // nothing the rules read: no need to parse
 	}
@@ -58,6 +72,70 @@ func parseFrontmatter(data []byte) *frontmatter {
 		}
 	}
 	return fm
+}
+
+// decodedValues returns the double-quoted strings of the frontmatter
+// that hold an escape, decoded. Aliases are not expanded (a Node keeps
+// them as references), so an alias bomb costs nothing here.
+func decodedValues(h *skillmd.Head) []decodedValue {
+	var doc yaml.Node
+	if yaml.Unmarshal(h.Raw, &doc) != nil {
+		return nil
+	}
+	var out []decodedValue
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if n == nil || depth > 64 || len(out) >= 64 {
+			return
+		}
+		if n.Kind == yaml.ScalarNode && n.Style&yaml.DoubleQuotedStyle != 0 && rawHasEscape(h.Raw, n.Line) {
+			out = append(out, decodedValue{line: h.StartLine + n.Line - 1, text: n.Value})
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(&doc, 0)
+	return out
+}
+
+// rawHasEscape reports whether the 1-based line of raw, or a line after
+// it (a quoted string may span lines), holds a backslash.
+func rawHasEscape(raw []byte, line int) bool {
+	for i := 1; i < line && len(raw) > 0; i++ {
+		j := bytes.IndexByte(raw, '\n')
+		if j < 0 {
+			return false
+		}
+		raw = raw[j+1:]
+	}
+	return bytes.IndexByte(raw, '\\') >= 0
+}
+
+// withDecoded runs a file rule on the skill file, then on each decoded
+// frontmatter value as a document of its own, reporting what it finds
+// there at the value's line (a finding the file itself has on that line
+// is not repeated).
+func withDecoded(check func(c *fileCheck)) func(c *fileCheck) {
+	return func(c *fileCheck) {
+		check(c)
+		if c.front == nil {
+			return
+		}
+		for _, v := range c.front.decoded {
+			sub := &fileCheck{f: &file{rel: c.f.rel, class: classText | classDoc | classSkill, data: []byte(v.text)},
+				count: c.count, code: c.code}
+			check(sub)
+			for _, fd := range sub.out {
+				dup := slices.ContainsFunc(c.out, func(o finding) bool { return o.code == fd.code && o.line == v.line })
+				if !dup {
+					fd.line, fd.col = v.line, 0
+					fd.msg = "the frontmatter, once its YAML escapes are decoded as the agent gets it, " + fd.msg
+					c.out = append(c.out, fd)
+				}
+			}
+		}
+	}
 }
 
 // mentionsKey reports whether one of the keys starts a line of raw.

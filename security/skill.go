@@ -19,10 +19,12 @@ import (
 
 // The bounds of one skill's scan. The walk stops at the manifest limits
 // (manifest.MaxFiles files, manifest.MaxBytes bytes, one file over
-// manifest.MaxFileBytes, or as many folders as files); the reads stop at
-// maxText bytes of a text file and at manifest.MaxBytes for the skill.
+// manifest.MaxFileBytes, or as many folders as files) and at maxDepth
+// folders deep; the reads stop at maxText bytes of a text file and at
+// maxTotal for the skill. The skill file is read first, up to maxTotal.
+// Whatever a bound leaves unread is an incomplete-scan finding.
 const (
-	maxText   = 1 << 20
+	maxText   = manifest.MaxFileBytes
 	headSize  = 8 << 10  // what tells a binary file from text
 	smallFile = 64 << 10 // read whole at once; a larger file head first
 	maxDirs   = manifest.MaxFiles
@@ -58,6 +60,9 @@ type walked struct {
 	bytes     int64
 	dirs      int
 	err       error // the folder itself could not be read
+	// incomplete says what the walk left out (a folder too deep or
+	// unreadable), one line each, for incomplete-scan.
+	incomplete []string
 
 	real     string // dir with symlinks resolved, on first need
 	realDone bool
@@ -94,11 +99,38 @@ func walkSkill(dir, skillFile string, l lister, now time.Time) *walked {
 		w.err = &fs.PathError{Op: "scan", Path: dir, Err: syscall.ENOTDIR}
 		return w
 	}
+	// The skill file first, so that no limit of the walk leaves it out.
+	if fi, err := os.Lstat(filepath.Join(dir, skillFile)); err == nil {
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			w.symlink(filepath.Join(dir, skillFile), skillFile)
+		case fi.Mode().IsRegular():
+			w.add(skillFile, filepath.Join(dir, skillFile), fi)
+		}
+	}
 	if err := w.walk(dir, "", st, 0); err != nil && err != errStop {
 		w.err = err
 	}
-	slices.SortFunc(w.files, func(a, b entry) int { return strings.Compare(a.rel, b.rel) })
+	// The skill file stays first: it is read before any budget is spent.
+	slices.SortFunc(w.files, func(a, b entry) int {
+		if (a.rel == skillFile) != (b.rel == skillFile) {
+			if a.rel == skillFile {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.rel, b.rel)
+	})
 	return w
+}
+
+// gitMeta reports whether the folder dir is a Git repository's metadata
+// (it holds a HEAD file), which the scan leaves out as the manifest does.
+// Any other folder named like it is scanned: only the name was checked
+// before, so a ".Git" folder hid whatever it held.
+func gitMeta(dir string) bool {
+	st, err := os.Lstat(filepath.Join(dir, "HEAD"))
+	return err == nil && st.Mode().IsRegular()
 }
 
 // errStop ends the walk at a limit.
@@ -124,9 +156,16 @@ func (w *walked) walk(full, prefix string, st fs.FileInfo, depth int) error {
 	for _, e := range ents {
 		p := full + string(filepath.Separator) + e.name
 		r := prefix + e.name
+		if r == w.skillFile {
+			continue // listed first, by walkSkill
+		}
 		switch {
 		case e.typ.IsDir():
-			if manifest.Skip(e.name) || depth >= maxDepth {
+			if manifest.Skip(e.name) && gitMeta(p) {
+				continue
+			}
+			if depth >= maxDepth {
+				w.incomplete = append(w.incomplete, r+"/ is more than 32 folders deep: its files were not read")
 				continue
 			}
 			if w.dirs++; w.dirs > maxDirs {
@@ -139,8 +178,10 @@ func (w *walked) walk(full, prefix string, st fs.FileInfo, depth int) error {
 			}
 			if err := w.walk(p, r+"/", sub, depth+1); err == errStop {
 				return err
+			} else if err != nil {
+				// An unreadable subfolder: the rest is still scanned.
+				w.incomplete = append(w.incomplete, r+"/ could not be listed ("+err.Error()+"): its files were not read")
 			}
-			// An unreadable subfolder: the rest is still scanned.
 		case e.typ&fs.ModeSymlink != 0:
 			if err := w.symlink(p, r); err != nil {
 				return err
@@ -277,7 +318,7 @@ const (
 	classMarkdown                   // rendered Markdown: .md, .markdown, .mdx
 	classDoc                        // instructions the agent reads: Markdown, .txt, .rst, .adoc
 	classScript                     // a script or source file: by extension or #! line
-	classLegal                      // LICENSE, NOTICE, CHANGELOG ...: only the Unicode and binary rules read it
+	classLegal                      // LICENSE, NOTICE, COPYING ... (see legal): only the Unicode and binary rules read it
 )
 
 // extension classes, lower case.
@@ -293,9 +334,20 @@ var (
 		".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".jar", ".woff", ".woff2", ".ttf", ".otf", ".eot",
 		".mp3", ".mp4", ".m4a", ".wav", ".ogg", ".flac", ".mov", ".avi", ".webm", ".sqlite", ".db", ".docx",
 		".xlsx", ".pptx", ".odt", ".psd", ".pyc", ".class", ".parquet")
-	legalNames = []string{"license", "licence", "copying", "notice", "changelog", "changes", "history", "authors",
-		"contributors", "third_party_notices", "thirdpartynotices"}
+	// legalNames are the base names (without a text extension) of
+	// licence-like files, matched whole: a name that only starts like one
+	// (license-check.sh, HISTORY.md, changes.sh) is read by every rule.
+	legalNames = set("license", "licence", "copying", "copying.lesser", "notice", "authors", "contributors",
+		"third_party_notices", "thirdpartynotices", "third-party-notices", "unlicense", "license-mit",
+		"license-apache", "license-apache-2.0")
+	legalExt = set("", ".txt", ".md", ".markdown", ".rst")
 )
+
+// legal reports whether base (lower case) names a licence-like file.
+func legal(base string) bool {
+	ext := path.Ext(base)
+	return legalNames[base] || legalExt[ext] && legalNames[strings.TrimSuffix(base, ext)]
+}
 
 // classify classes a file by its name; the content adds classText and
 // classScript for a #! line.
@@ -313,7 +365,7 @@ func classify(rel, skillFile string) class {
 	case scriptExt[ext] || scriptNames[base]:
 		c = classScript
 	}
-	if rel != skillFile && hasPrefixIn(base, legalNames...) {
+	if rel != skillFile && c&classScript == 0 && legal(base) {
 		c = classLegal
 	}
 	return c
@@ -336,6 +388,8 @@ type file struct {
 	// Markdown, computed on first use.
 	fences     [][2]int
 	fencesDone bool
+	// closing remembers, by tag name, whether the file holds </name>.
+	closing map[string]bool
 }
 
 func (f *file) is(c class) bool { return f.class&c != 0 }
@@ -362,7 +416,10 @@ func readFile(root *os.Root, e entry, skillFile string, buf []byte, budget int64
 	size := st.Size()
 	limit := int64(headSize)
 	ext := strings.ToLower(path.Ext(e.rel))
-	if !binaryExt[ext] {
+	switch {
+	case e.rel == skillFile:
+		limit = max(budget, headSize) // the whole skill file, up to the skill's budget
+	case !binaryExt[ext]:
 		limit = min(int64(maxText), max(budget, headSize))
 	}
 	want := min(limit, size)
@@ -387,7 +444,7 @@ func readFile(root *os.Root, e entry, skillFile string, buf []byte, budget int64
 	if !binary {
 		f.class |= classText
 		if bytes.HasPrefix(data, []byte("#!")) {
-			f.class |= classScript
+			f.class = f.class&^classLegal | classScript // a script is never skipped as licence-like
 		}
 	}
 	return f, data, int64(len(data)), nil

@@ -31,13 +31,21 @@ func wordStart(data []byte, i int) bool { return i == 0 || !isWordByte(data[i-1]
 // wordEnd reports whether a word ends at i.
 func wordEnd(data []byte, i int) bool { return i >= len(data) || !isWordByte(data[i]) }
 
+// window bounds how far a check looks either way from a match: a line
+// longer than that is checked as the window around the match, so that a
+// file of one long line costs each match a window, not the line (which
+// made a line of repeated anchors quadratic).
+const window = 4 << 10
+
 // lineBounds returns the start and end (without the newline) of the line
-// holding offset i.
+// holding offset i, each at most window bytes from i.
 func lineBounds(data []byte, i int) (int, int) {
-	start := bytes.LastIndexByte(data[:i], '\n') + 1
-	end := bytes.IndexByte(data[i:], '\n')
+	lo := max(0, i-window)
+	start := bytes.LastIndexByte(data[lo:i], '\n') + 1 + lo
+	hi := min(len(data), i+window)
+	end := bytes.IndexByte(data[i:hi], '\n')
 	if end < 0 {
-		return start, len(data)
+		return start, hi
 	}
 	return start, i + end
 }
@@ -207,6 +215,36 @@ func negated(data []byte, s, i int) bool {
 		}
 	}
 	return false
+}
+
+// negatedAt is negated for an instruction at i, within its clause: a
+// negator before the last comma, colon, semicolon, parenthesis or quote
+// mark of the sentence does not count ("If you are reading this, ignore
+// ...", "No matter what, ignore ..."). A quotation introduced by a colon
+// is read with the whole sentence, so that "Attackers write: \"ignore
+// ...\"" stays a description.
+func negatedAt(data []byte, s, i int) bool {
+	if quoted(data, i) {
+		return negated(data, s, i)
+	}
+	c := s
+	if j := bytes.LastIndexAny(data[s:i], ",:;()\"“”"); j >= 0 {
+		c = s + j + 1
+	}
+	return negated(data, c, i)
+}
+
+// introduced reports whether the quotation at i (see quoted) follows a
+// colon, as in Now: "ignore ...": a quotation given as the instruction.
+func introduced(data []byte, i int) bool {
+	k := i - 1
+	if data[k] >= 0x80 {
+		k = i - 3
+	}
+	for k > 0 && (data[k-1] == ' ' || data[k-1] == '\t') {
+		k--
+	}
+	return k > 0 && data[k-1] == ':'
 }
 
 // quoted reports whether the text at i is quoted: a quote mark or a
