@@ -115,6 +115,9 @@ type MCP struct {
 	// Scan is what the server does with the offline security scan's
 	// findings (see package security): warn, off or block.
 	Scan string `koanf:"scan"`
+	// RequireTrusted serves a project skill only while its files match a
+	// state accepted with ccski trust (see package trust).
+	RequireTrusted bool `koanf:"require_trusted"`
 }
 
 // Default returns the built-in defaults, the lowest layer. The providers'

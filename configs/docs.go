@@ -67,6 +67,10 @@ var docs = map[string]string{
 		"docs/security-rules.md): warn serves every skill and logs each flagged one once on stderr, the scan " +
 		"running in the background; block also keeps skills with an error-level finding from agents (not " +
 		"listed, loading refused with the rules named), the scan running inside discovery; off scans nothing.",
+	"mcp.require_trusted": "Serve a project skill to agents only while its files match a state accepted with " +
+		"ccski trust; any other project skill (never accepted, or changed since) is hidden, and ccski sources says " +
+		"why. ccski records the files of every project and plugin skill the first time it sees them " +
+		"(<user config folder>/trust.json), but a first sight is not an acceptance.",
 }
 
 // schemaTitle and schemaDescription head the JSON Schema.

@@ -46,6 +46,9 @@ type Engine struct {
 	built bool
 	// guard is the offline security scan each Snapshot runs (SetScan).
 	guard guard
+	// trust is the check of project and plugin skills against the trust
+	// store each Snapshot runs (SetTrust).
+	trust integrity
 }
 
 // Stats describe one discovery run.
@@ -185,6 +188,7 @@ func (e *Engine) ForWorkspace(ws string) (*Engine, error) {
 	ne, err := New(e.cfg, providers.NewEnv(e.env.UserDir, ws, e.env.Getenv))
 	if err == nil {
 		ne.SetScan(e.scanMode()) // a setting of the server, not of the configuration
+		ne.SetTrust(e.trustOptions())
 	}
 	return ne, err
 }
@@ -261,9 +265,12 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	}
 	e.built = true
 	found, stages := e.guard.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
+	checked, stages, td := e.trust.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
+	diags = append(diags, td...)
 	visible, drops := pipeline.Run(stages, slices.Clone(res.Records))
 	snap := pipeline.NewSnapshot(res.Records, visible, drops, res.Reports, diags)
 	snap.Security = found
+	snap.Integrity = checked
 	snap.Folders = res.Dirs
 	slices.Sort(manifests)
 	snap.Manifests = slices.Compact(manifests)

@@ -58,6 +58,10 @@ type Snapshot struct {
 	// nil when it did not. The findings are diagnostics with the rules'
 	// codes, paths and severities.
 	Security map[*Record][]Diagnostic
+	// Integrity holds what the trust store (package trust) says of the
+	// files of each project and plugin skill record, when the engine
+	// checked them (see engine.Engine.SetTrust); nil when it did not.
+	Integrity map[*Record]Integrity
 
 	// The name indexes are built on first use: listing needs neither.
 	visibleOnce sync.Once

@@ -92,6 +92,10 @@ type SourcesReport struct {
 	// Flagged are the skills the security scan found something in, in
 	// discovery order; empty when it did not run.
 	Flagged []FlaggedSkill `json:"flagged"`
+	// Changed are the project and plugin skills whose files differ from
+	// what the trust store recorded (or could not be checked), in
+	// discovery order; empty when the check did not run.
+	Changed []ChangedSkill `json:"changed"`
 	// Switched are the skills agents' own settings turn off or limit,
 	// with the settings that say so.
 	Switched []SwitchedSkill `json:"switched"`
@@ -107,7 +111,7 @@ type SourcesReport struct {
 func (s *Snapshot) Sources(kind Type) SourcesReport {
 	out := SourcesReport{Priority: s.Priority, Precedence: precedenceRules(s.Roots, kind),
 		Roots: []SourceRoot{}, Diagnostics: s.Diagnostics, Hidden: []HiddenCopy{}, Unlisted: []UnlistedSkill{},
-		Switched: []SwitchedSkill{}, Flagged: []FlaggedSkill{}}
+		Switched: []SwitchedSkill{}, Flagged: []FlaggedSkill{}, Changed: []ChangedSkill{}}
 	if out.Priority == nil {
 		out.Priority = DefaultPriority()
 	}
@@ -148,6 +152,10 @@ func (s *Snapshot) Sources(kind Type) SourcesReport {
 		for _, r := range s.All {
 			if ds := s.Security[r]; len(ds) > 0 {
 				out.Flagged = append(out.Flagged, FlaggedSkill{ID: r.ID, File: r.File, Findings: ds})
+			}
+			if in, ok := s.Integrity[r]; ok && (in.State == IntegrityChanged || in.State == IntegrityUnknown) {
+				out.Changed = append(out.Changed, ChangedSkill{ID: r.ID, File: r.File, Integrity: in,
+					Message: in.Describe(r.ID)})
 			}
 		}
 	}

@@ -108,7 +108,7 @@ func TestSnapshotSources(t *testing.T) {
 		`"roots":[{"path":"/u/commands","type":"command","provider":"claude","source":"commands","location":"user",` +
 		`"kind":"user-agent","exists":false,"skills":2,"pluginInfo":{"pluginName":"p","marketplace":"m","version":"1"}}],` +
 		`"diagnostics":[],"hidden":[{"id":"claude@user:/deploy","file":"/h/commands/deploy.md","stage":"filter","reason":"excluded"}],` +
-		`"unlisted":[],"flagged":[],"switched":[],"discovered":2,"visible":1}`
+		`"unlisted":[],"flagged":[],"changed":[],"switched":[],"discovered":2,"visible":1}`
 	if string(got) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", got, want)
 	}
@@ -156,5 +156,39 @@ func TestSourcesFlagged(t *testing.T) {
 	}
 	if got := snap.Sources(TypeCommand).Flagged; len(got) != 0 {
 		t.Errorf("Flagged for commands = %+v, want none", got)
+	}
+}
+
+// TestSourcesChanged checks that the sources report lists the skills whose
+// files changed since the trust store recorded them, or could not be
+// checked (Snapshot.Integrity), in discovery order, with a message naming
+// ccski trust; recorded and trusted skills are not listed.
+func TestSourcesChanged(t *testing.T) {
+	a := &Record{ID: "claude:a", File: "/s/a/SKILL.md"}
+	b := &Record{ID: "codex:b", File: "/s/b/SKILL.md"}
+	ok := &Record{ID: "codex:ok", File: "/s/ok/SKILL.md"}
+	fresh := &Record{ID: "codex:fresh", File: "/s/fresh/SKILL.md"}
+	snap := NewSnapshot([]*Record{a, ok, fresh, b}, []*Record{a, ok, fresh, b}, nil, nil, nil)
+	if got := snap.Sources("").Changed; got == nil || len(got) != 0 {
+		t.Errorf("without a check, Changed = %#v, want an empty list", got)
+	}
+	snap.Integrity = map[*Record]Integrity{
+		b:     {State: IntegrityUnknown, Error: "too many files"},
+		a:     {State: IntegrityChanged, Accepted: true, Changed: []string{"SKILL.md", "x.md"}, Added: []string{"y.sh"}},
+		ok:    {State: IntegrityTrusted, Accepted: true},
+		fresh: {State: IntegrityNew},
+	}
+	got := snap.Sources("").Changed
+	if len(got) != 2 || got[0].ID != "claude:a" || got[1].ID != "codex:b" {
+		t.Fatalf("Changed = %+v, want claude:a then codex:b", got)
+	}
+	if want := "changed since trusted: 2 files changed, 1 added; review it, then run ccski trust claude:a"; got[0].Message != want {
+		t.Errorf("message %q, want %q", got[0].Message, want)
+	}
+	if want := "integrity not checked: too many files"; got[1].Message != want {
+		t.Errorf("message %q, want %q", got[1].Message, want)
+	}
+	if got := snap.Sources(TypeCommand).Changed; len(got) != 0 {
+		t.Errorf("Changed for commands = %+v, want none", got)
 	}
 }

@@ -32,7 +32,7 @@ ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 			if err != nil {
 				return err
 			}
-			l, err := a.load(cmd, withSnapshot)
+			l, err := a.loadTrusted(cmd)
 			if err != nil {
 				return err
 			}
@@ -43,6 +43,9 @@ ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 				for _, r := range visible {
 					j := toJSON(r)
 					j.Installed = installed[filepath.Clean(r.Dir)]
+					if in, ok := l.snap.Integrity[r]; ok {
+						j.Integrity = &in
+					}
 					recs = append(recs, j)
 				}
 				sort.SliceStable(recs, func(i, j int) bool {
@@ -112,13 +115,13 @@ func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string, pr
 	skills, commands := ofKind(snap.Visible, pipeline.TypeSkill), ofKind(snap.Visible, pipeline.TypeCommand)
 	showSkills := kind != pipeline.TypeCommand && (len(skills) > 0 || kind == pipeline.TypeSkill || len(commands) == 0)
 	if showSkills {
-		renderSection(w, st, "skills", skills, state, prio)
+		renderSection(w, st, "skills", skills, state, prio, snap.Integrity)
 	}
 	if kind == pipeline.TypeCommand || (kind == "" && len(commands) > 0) {
 		if showSkills && len(skills) == 0 {
 			fmt.Fprintln(w)
 		}
-		renderSection(w, st, "commands", commands, state, prio)
+		renderSection(w, st, "commands", commands, state, prio, snap.Integrity)
 	}
 	drops := snap.Drops
 	if kind != "" {
@@ -130,11 +133,13 @@ func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string, pr
 		}
 	}
 	footer(w, st, drops, snap.Diagnostics)
+	changedNote(w, st, snap.Sources(pipeline.TypeSkill).Changed)
 }
 
 // renderSection prints one section of the list: noun is "skills" or
 // "commands".
-func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, state string, prio *filters.Priority) {
+func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, state string, prio *filters.Priority,
+	integrity map[*pipeline.Record]pipeline.Integrity) {
 	title := strings.ToUpper(noun[:1]) + noun[1:]
 	switch state {
 	case "all":
@@ -203,6 +208,8 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 				if len(r.Diagnostics) > 0 {
 					line += " " + st.yellow(fmt.Sprintf("[%s]", plural(len(r.Diagnostics), "warning", "warnings")))
 				}
+				in, ok := integrity[r]
+				line += integrityBadge(st, in, ok)
 				fmt.Fprintln(w, line)
 				if r.Description != "" {
 					fmt.Fprintln(w, st.dim(wrap(r.Description, wd, "    ")))

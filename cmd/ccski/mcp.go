@@ -76,6 +76,7 @@ func (a *app) serveMCP(cmd *cobra.Command) error {
 	}
 	disc := live.New(l.engine, lo)
 	guardServer(l.engine, disc, mc.Scan, log)
+	trustServer(l.engine, disc, mc.RequireTrusted, log)
 	// The server catches SIGINT and SIGTERM itself, to log the signal and
 	// drain the calls in flight: the command's context, which the same
 	// signals cancel, must not cut that short.

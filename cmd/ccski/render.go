@@ -65,6 +65,10 @@ type recordJSON struct {
 	// Installed says where ccski install put the skill from (its
 	// source, commit and lock), for a skill a ccski.lock names.
 	Installed *install.Installed `json:"installed,omitempty"`
+	// Integrity is what the trust store says of a project or plugin
+	// skill's files (ccski list only): new, recorded, trusted, changed
+	// (with the files) or unknown.
+	Integrity *pipeline.Integrity `json:"integrity,omitempty"`
 }
 
 func toJSON(r *pipeline.Record) recordJSON {

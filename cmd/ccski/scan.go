@@ -161,8 +161,9 @@ func (a *app) runScan(cmd *cobra.Command, args []string) error {
 
 // loadScanned is load(withSnapshot) with the security scan on, as
 // mcp.scan asks (off leaves it off), so that the snapshot holds the
-// findings of every skill (Snapshot.Security) for ccski sources to mark.
-// Nothing is blocked: people see every skill.
+// findings of every skill (Snapshot.Security) for ccski sources to mark,
+// and with the trust check on (see loadTrusted). Nothing is blocked:
+// people see every skill.
 func (a *app) loadScanned(cmd *cobra.Command) (*loaded, error) {
 	l, err := a.load(cmd, engineOnly)
 	if err != nil {
@@ -171,16 +172,7 @@ func (a *app) loadScanned(cmd *cobra.Command) (*loaded, error) {
 	if mode, _ := security.ParseMode(l.cfg.Config.MCP.Scan); mode != security.Off {
 		l.engine.SetScan(security.Warn)
 	}
-	l.engine.DisableCache() // one discovery: a rescan cache would only add to peak memory
-	snap, stats, err := l.engine.Snapshot(cmd.Context())
-	if err != nil {
-		if engine.IsConfigError(err) {
-			return nil, usageErr(err)
-		}
-		return nil, failErr(err)
-	}
-	l.snap, l.stats = snap, stats
-	return l, nil
+	return a.snapshotTrusted(cmd, l, false) // also the trust check, for the changed skills
 }
 
 // renderFlagged prints the sources section of the skills the security

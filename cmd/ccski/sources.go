@@ -18,7 +18,9 @@ func newSources(a *app) *cobra.Command {
 		Long: `Show every root ccski considered, its provider and location, whether it
 exists and how many skills (or commands) it gave; then every skill or command
 hidden by dedupe or filters with the reason; the skills the security scan
-flags (see ccski scan; not with mcp.scan: off); then every problem found while
+flags (see ccski scan; not with mcp.scan: off); the project and plugin skills
+whose files changed since ccski recorded them (see ccski trust); then every
+problem found while
 reading skills, commands and plugin manifests. This answers "why is my skill
 missing?". --kind skill or --kind command shows the roots, counts and hidden
 copies of one type only.`,
@@ -90,6 +92,7 @@ func renderSources(a *app, s pipeline.SourcesReport, c typeCounts) {
 		}
 	}
 	renderFlagged(w, st, s.Flagged)
+	renderChanged(w, st, s.Changed)
 	if len(s.Unlisted) > 0 {
 		fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Not in MCP skills/list (%d)", len(s.Unlisted))))
 		for _, u := range s.Unlisted {

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/engine"
+	"github.com/ccski/ccski/engine/live"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/trust"
+)
+
+// trustFile is the trust store: trust.json in ccski's user config folder,
+// or "" when that folder is not known (no home folder).
+func trustFile() string {
+	home, _ := os.UserHomeDir()
+	dir := configs.UserDir(home, os.Getenv)
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, trust.FileName)
+}
+
+// loadTrusted is load(withSnapshot) with the trust check on: the snapshot
+// holds the integrity of every project and plugin skill
+// (Snapshot.Integrity), and the skills seen for the first time are
+// recorded. Nothing is hidden: people see every skill.
+func (a *app) loadTrusted(cmd *cobra.Command) (*loaded, error) {
+	l, err := a.load(cmd, engineOnly)
+	if err != nil {
+		return nil, err
+	}
+	return a.snapshotTrusted(cmd, l, false)
+}
+
+// snapshotTrusted turns the trust check on in l's engine (recording first
+// sights unless readOnly) and discovers once.
+func (a *app) snapshotTrusted(cmd *cobra.Command, l *loaded, readOnly bool) (*loaded, error) {
+	l.engine.SetTrust(engine.TrustOptions{File: trustFile(), ReadOnly: readOnly})
+	l.engine.DisableCache() // one discovery: a rescan cache would only add to peak memory
+	snap, stats, err := l.engine.Snapshot(cmd.Context())
+	if err != nil {
+		if engine.IsConfigError(err) {
+			return nil, usageErr(err)
+		}
+		return nil, failErr(err)
+	}
+	l.snap, l.stats = snap, stats
+	return l, nil
+}
+
+// trustServer applies mcp.require_trusted to a server: when set, the
+// engine checks the project and plugin skills inside discovery and drops
+// the untrusted project skills before they are served; either way a
+// recorder records first sights and logs changed skills once (without the
+// setting it checks in the background, so serving never waits for it).
+func trustServer(e *engine.Engine, d *live.Refresher, require bool, log *slog.Logger) {
+	file := trustFile()
+	if require {
+		// Without a store (no home folder), no project skill is served.
+		e.SetTrust(engine.TrustOptions{File: file, Require: true})
+	}
+	if file != "" {
+		d.Subscribe(trust.NewRecorder(file, log).Observe)
+	}
+}
+
+// acceptedJSON is one skill folder ccski trust accepted.
+type acceptedJSON struct {
+	ID     string                  `json:"id"`
+	Dir    string                  `json:"dir"`
+	Files  int                     `json:"files"`
+	Before pipeline.IntegrityState `json:"before"`
+	// Summary says what changed since the previous record, if anything.
+	Summary string `json:"summary,omitempty"`
+}
+
+func newTrust(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "trust [SKILL...]",
+		Short: "Accept the current files of project and plugin skills",
+		Long: `Accept the current files of project and plugin skills as trusted.
+
+ccski records the files of every project and plugin skill (each file's size and
+SHA-256) the first time it sees the skill, and ccski list and ccski sources flag
+a skill whose files changed since. Read what changed, then run ccski trust with
+the skill's id (or --all for every project and plugin skill) to accept the new
+state. With mcp.require_trusted, ccski mcp serves a project skill only while its
+files match a state accepted here. The records are kept in trust.json in ccski's
+user config folder.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			all, _ := cmd.Flags().GetBool("all")
+			if all == (len(args) > 0) {
+				return usageErr(errors.New("name the skills to trust, or give --all for every project and plugin skill"))
+			}
+			file := trustFile()
+			if file == "" {
+				return failErr(errors.New("ccski's user config folder is not known: set HOME or XDG_CONFIG_HOME"))
+			}
+			l, err := a.load(cmd, engineOnly)
+			if err != nil {
+				return err
+			}
+			if l, err = a.snapshotTrusted(cmd, l, true); err != nil {
+				return err
+			}
+			recs, err := trustTargets(l.snap, args, all)
+			if err != nil {
+				return err
+			}
+			c := trust.Checker{Path: file}
+			done, err := trust.Accept(file, c.Manifests(cmd.Context(), recs), time.Now().UTC().Truncate(time.Second))
+			if err != nil {
+				return failErr(err)
+			}
+			out := make([]acceptedJSON, 0, len(done))
+			for _, cu := range done {
+				r := cu.Records[0]
+				before := l.snap.Integrity[r]
+				out = append(out, acceptedJSON{ID: r.ID, Dir: cu.Dir, Files: len(cu.Files), Before: before.State,
+					Summary: before.Summary()})
+			}
+			if a.json {
+				return writeJSONArray(a.stdout, out)
+			}
+			renderAccepted(a.stdout, style(a.color), out, len(recs))
+			return nil
+		},
+	}
+	cmd.Flags().Bool("json", false, "print JSON only: the skills accepted")
+	discoveryFlags(cmd)
+	// --all is the discovery flag's name; here it means every project and
+	// plugin skill (disabled ones included), not a state filter.
+	ownFlag(cmd, "all")
+	cmd.Flags().Lookup("all").Usage = "accept every project and plugin skill, disabled ones included"
+	return cmd
+}
+
+// trustTargets returns the records ccski trust accepts: the named skills,
+// or every project and plugin skill with all.
+func trustTargets(snap *pipeline.Snapshot, names []string, all bool) ([]*pipeline.Record, error) {
+	var out []*pipeline.Record
+	if all {
+		for _, r := range snap.All {
+			if trust.Checked(r) {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	}
+	for _, name := range names {
+		r, _, err := resolveForInfo(snap, name)
+		if err != nil {
+			return nil, failErr(err)
+		}
+		if !trust.Checked(r) {
+			return nil, failErr(fmt.Errorf("%s is a %s %s: ccski records and checks only project and plugin skills",
+				r.ID, r.Location, r.Type.OrSkill()))
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// renderAccepted says what ccski trust accepted, of n skills asked for.
+func renderAccepted(w io.Writer, st style, done []acceptedJSON, n int) {
+	for _, d := range done {
+		what := plural(d.Files, "file", "files")
+		switch d.Before {
+		case pipeline.IntegrityChanged:
+			what += "; since the previous record: " + d.Summary
+		case pipeline.IntegrityNew, pipeline.IntegrityRecorded:
+			what += "; first acceptance"
+		}
+		fmt.Fprintf(w, "Trusted %s (%s)\n", st.cyan(d.ID), what)
+	}
+	if left := n - len(done); left > 0 || len(done) == 0 {
+		fmt.Fprintf(w, "Nothing else to accept: %s already trusted in its current state.\n",
+			plural(max(left, 0), "skill", "skills"))
+	}
+}
+
+// renderChanged prints the sources section of the project and plugin
+// skills whose files changed since recorded, or could not be checked.
+func renderChanged(w io.Writer, st style, changed []pipeline.ChangedSkill) {
+	if len(changed) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Changed since recorded (%d)", len(changed))))
+	for _, c := range changed {
+		fmt.Fprintf(w, "  %s  %s\n", st.cyan(c.ID), st.yellow(c.Message))
+	}
+}
+
+// integrityBadge is the list badge of a skill whose files changed since
+// recorded, or "".
+func integrityBadge(st style, in pipeline.Integrity, ok bool) string {
+	if !ok || in.State != pipeline.IntegrityChanged {
+		return ""
+	}
+	if in.Accepted {
+		return " " + st.red("[changed since trusted]")
+	}
+	return " " + st.red("[changed since first seen]")
+}
+
+// changedNote closes a listing with the skills whose files changed since
+// recorded, and what to do.
+func changedNote(w io.Writer, st style, changed []pipeline.ChangedSkill) {
+	for _, c := range changed {
+		fmt.Fprintf(w, "%s %s\n", st.yellow("!"), wrap(c.ID+" "+c.Message, width(w), "  ")[2:])
+	}
+}

@@ -1,0 +1,61 @@
+package trust
+
+import (
+	"bytes"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ccski/ccski/internal/testfs"
+	"github.com/ccski/ccski/pipeline"
+)
+
+// syncBuffer is a bytes.Buffer safe for the recorder's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestRecorder: the server's background recorder records a first sight,
+// then logs a changed skill once per state, not again for the same
+// change in a later snapshot.
+func TestRecorder(t *testing.T) {
+	base := t.TempDir()
+	testfs.Write(t, base, map[string]string{"proj/SKILL.md": "v1"})
+	path := filepath.Join(base, "trust.json")
+	var logs syncBuffer
+	r := NewRecorder(path, slog.New(slog.NewTextHandler(&logs, nil)))
+	r.Delay = 0
+	observe := func() {
+		rec := record(filepath.Join(base, "proj"), pipeline.LocationProject)
+		r.Observe(pipeline.NewSnapshot([]*pipeline.Record{rec}, []*pipeline.Record{rec}, nil, nil, nil))
+		r.Wait()
+	}
+	observe()
+	if s, err := Load(path); err != nil || len(s.Skills) != 1 {
+		t.Fatalf("the recorder did not record the first sight: %v, %v", s, err)
+	}
+	testfs.Write(t, base, map[string]string{"proj/SKILL.md": "v2, changed"})
+	observe()
+	observe()
+	if n := strings.Count(logs.String(), "skill files changed since recorded"); n != 1 {
+		t.Errorf("%d log lines for one change, want 1:\n%s", n, logs.String())
+	}
+	if !strings.Contains(logs.String(), "run ccski trust claude:proj") {
+		t.Errorf("the log line does not name ccski trust:\n%s", logs.String())
+	}
+}

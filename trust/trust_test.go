@@ -1,0 +1,303 @@
+package trust
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ccski/ccski/internal/testfs"
+	"github.com/ccski/ccski/pipeline"
+)
+
+var at = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// add is an Update change that adds an entry for dir.
+func add(dir string, e Entry) func(*Store) (bool, error) {
+	return func(s *Store) (bool, error) {
+		s.Skills[dir] = e
+		return true, nil
+	}
+}
+
+// TestStoreRoundTrip: what Update writes, Load reads back; the file lists
+// folders sorted; an Update that changes nothing writes nothing.
+func TestStoreRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cfg", "trust.json")
+	if s, err := Load(path); err != nil || len(s.Skills) != 0 {
+		t.Fatalf("Load of a missing store = %v, %v; want empty", s, err)
+	}
+	accepted := at.Add(time.Hour)
+	b := Entry{ID: "claude:b", Provider: "claude", FirstSeen: at, Accepted: true, AcceptedAt: &accepted,
+		Files: []File{{Path: "SKILL.md", Size: 3, Digest: "sha256:bb"}, {Path: "x/y.md", Size: 1, Digest: "sha256:cc"}}}
+	a := Entry{ID: "claude@tools:a", Provider: "claude", Plugin: "tools", FirstSeen: at, Files: []File{}}
+	for _, step := range []func(*Store) (bool, error){add("/skills/b", b), add("/skills/a", a)} {
+		if err := Update(path, step); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Skills) != 2 || got.Skills["/skills/a"].Plugin != "tools" || !got.Skills["/skills/b"].AcceptedAt.Equal(accepted) ||
+		!slices.Equal(got.Skills["/skills/b"].Files, b.Files) {
+		t.Errorf("round trip = %+v", got.Skills)
+	}
+	data, _ := os.ReadFile(path)
+	if strings.Index(string(data), "/skills/a") > strings.Index(string(data), "/skills/b") {
+		t.Errorf("folders are not sorted in the file:\n%s", data)
+	}
+	st, _ := os.Stat(path)
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("store mode %v, want 0600", st.Mode().Perm())
+	}
+	if err := os.Chtimes(path, at, at); err != nil {
+		t.Fatal(err)
+	}
+	if err := Update(path, func(*Store) (bool, error) { return false, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(path); !st.ModTime().Equal(at) {
+		t.Errorf("an Update that changed nothing wrote the store")
+	}
+}
+
+// TestStoreCorrupt: a store that cannot be parsed is an error naming it
+// and what to do, for Load, Update and Checker.Check, and is never
+// overwritten.
+func TestStoreCorrupt(t *testing.T) {
+	cases := []struct{ name, content, want string }{
+		{"not JSON", "{\"version\": 1, \"skills\": {", "unexpected EOF"},
+		{"other version", `{"version": 9, "skills": {}}`, "format version 9"},
+		{"unknown field", `{"version": 1, "skills": {}, "extra": true}`, `unknown field "extra"`},
+		{"relative folder", `{"version": 1, "skills": {"rel/dir": {"files": []}}}`, "not an absolute path"},
+		{"unsorted files", `{"version": 1, "skills": {"/d": {"files": [{"path": "b"}, {"path": "a"}]}}}`, "not sorted"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "trust.json")
+			if err := os.WriteFile(path, []byte(tc.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			check := func(what string, err error) {
+				t.Helper()
+				var ce *CorruptError
+				if !errors.As(err, &ce) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) ||
+					!strings.Contains(err.Error(), "remove it") {
+					t.Errorf("%s: error %v, want a *CorruptError naming %s and %q", what, err, path, tc.want)
+				}
+			}
+			_, err := Load(path)
+			check("Load", err)
+			check("Update", Update(path, add("/x", Entry{})))
+			skill := filepath.Join(dir, "skill")
+			testfs.Write(t, skill, map[string]string{"SKILL.md": "x"})
+			c := Checker{Path: path}
+			found, err := c.Check(context.Background(), []*pipeline.Record{record(skill, pipeline.LocationProject)})
+			check("Check", err)
+			for _, in := range found {
+				if in.State != pipeline.IntegrityUnknown || !strings.Contains(in.Error, path) {
+					t.Errorf("Check with a corrupt store: %+v, want unknown naming the store", in)
+				}
+			}
+			if data, _ := os.ReadFile(path); string(data) != tc.content {
+				t.Errorf("the corrupt store was overwritten:\n%s", data)
+			}
+		})
+	}
+}
+
+// TestStoreConcurrent: writers at once each keep their entry, and the
+// store always parses.
+func TestStoreConcurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trust.json")
+	const n = 24
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*n)
+	for i := range n {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			errs <- Update(path, add(fmt.Sprintf("/skills/s%02d", i), Entry{ID: fmt.Sprint(i), Files: []File{}}))
+		}()
+		go func() {
+			defer wg.Done()
+			if _, err := Load(path); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Skills) != n {
+		t.Errorf("%d entries after %d concurrent updates, want %d", len(s.Skills), n, n)
+	}
+}
+
+// TestCompare: the differences between a record and the current files.
+func TestCompare(t *testing.T) {
+	rec := []File{{"SKILL.md", 10, "sha256:1"}, {"b.md", 5, "sha256:2"}, {"c.md", 5, "sha256:3"}}
+	cases := []struct {
+		name                    string
+		accepted                bool
+		current                 []File
+		state                   pipeline.IntegrityState
+		changed, added, removed []string
+		summary                 string
+	}{
+		{"same, first seen", false, rec, pipeline.IntegrityRecorded, nil, nil, nil, ""},
+		{"same, accepted", true, rec, pipeline.IntegrityTrusted, nil, nil, nil, ""},
+		{"modified", true, []File{{"SKILL.md", 10, "sha256:9"}, rec[1], rec[2]}, pipeline.IntegrityChanged,
+			[]string{"SKILL.md"}, nil, nil, "1 file changed"},
+		{"resized", false, []File{rec[0], {"b.md", 6, "sha256:2"}, rec[2]}, pipeline.IntegrityChanged,
+			[]string{"b.md"}, nil, nil, "1 file changed"},
+		{"added", true, []File{rec[0], {"a.md", 1, "sha256:4"}, rec[1], rec[2], {"z/z.md", 1, "sha256:5"}},
+			pipeline.IntegrityChanged, nil, []string{"a.md", "z/z.md"}, nil, "2 files added"},
+		{"removed", true, []File{rec[0]}, pipeline.IntegrityChanged, nil, nil, []string{"b.md", "c.md"}, "2 files removed"},
+		{"all three", true, []File{{"SKILL.md", 11, "sha256:8"}, {"a.md", 1, "sha256:4"}, rec[2]}, pipeline.IntegrityChanged,
+			[]string{"SKILL.md"}, []string{"a.md"}, []string{"b.md"}, "1 file changed, 1 added, 1 removed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := Compare(Entry{Accepted: tc.accepted, Files: rec}, tc.current)
+			if in.State != tc.state || in.Accepted != tc.accepted || !slices.Equal(in.Changed, tc.changed) ||
+				!slices.Equal(in.Added, tc.added) || !slices.Equal(in.Removed, tc.removed) || in.Summary() != tc.summary {
+				t.Errorf("Compare = %+v (%q), want %s changed %v added %v removed %v (%q)", in, in.Summary(),
+					tc.state, tc.changed, tc.added, tc.removed, tc.summary)
+			}
+		})
+	}
+}
+
+func record(dir string, loc pipeline.Location) *pipeline.Record {
+	return &pipeline.Record{ID: "claude:" + filepath.Base(dir), Name: filepath.Base(dir), Agent: "claude",
+		Location: loc, Dir: dir, RealDir: dir, File: filepath.Join(dir, "SKILL.md")}
+}
+
+// TestCheck: a first check records the project and plugin skills (not the
+// user's, not a read-only check's); a later one finds them recorded, then
+// changed (modified, added, removed file); Accept makes them trusted.
+func TestCheck(t *testing.T) {
+	base := t.TempDir()
+	testfs.Write(t, base, map[string]string{
+		"proj/SKILL.md": "project", "proj/ref.md": "ref",
+		"plug/SKILL.md": "plugin",
+		"user/SKILL.md": "user",
+	})
+	path := filepath.Join(base, "cfg", "trust.json")
+	proj, plug, user := record(filepath.Join(base, "proj"), pipeline.LocationProject),
+		record(filepath.Join(base, "plug"), pipeline.LocationPlugin), record(filepath.Join(base, "user"), pipeline.LocationUser)
+	recs := []*pipeline.Record{proj, plug, user}
+	check := func(c Checker, want map[*pipeline.Record]pipeline.IntegrityState) map[*pipeline.Record]pipeline.Integrity {
+		t.Helper()
+		found, err := c.Check(context.Background(), recs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			in, ok := found[r]
+			if w, want := want[r]; ok != want || in.State != w {
+				t.Errorf("%s: state %q (present %v), want %q", r.Dir, in.State, ok, w)
+			}
+		}
+		return found
+	}
+	first := map[*pipeline.Record]pipeline.IntegrityState{proj: pipeline.IntegrityNew, plug: pipeline.IntegrityNew}
+	check(Checker{Path: path, ReadOnly: true}, first)
+	if _, err := os.Stat(path); err == nil {
+		t.Fatalf("a read-only check wrote the store")
+	}
+	check(Checker{Path: path, now: func() time.Time { return at }}, first)
+	s, _ := Load(path)
+	if len(s.Skills) != 2 || !s.Skills[proj.Dir].FirstSeen.Equal(at) || s.Skills[proj.Dir].Accepted ||
+		len(s.Skills[proj.Dir].Files) != 2 {
+		t.Fatalf("store after the first check = %+v", s.Skills)
+	}
+	check(Checker{Path: path}, map[*pipeline.Record]pipeline.IntegrityState{
+		proj: pipeline.IntegrityRecorded, plug: pipeline.IntegrityRecorded})
+
+	testfs.Write(t, base, map[string]string{"proj/SKILL.md": "project, edited", "proj/new.md": "new"})
+	if err := os.Remove(filepath.Join(base, "proj", "ref.md")); err != nil {
+		t.Fatal(err)
+	}
+	found := check(Checker{Path: path}, map[*pipeline.Record]pipeline.IntegrityState{
+		proj: pipeline.IntegrityChanged, plug: pipeline.IntegrityRecorded})
+	if in := found[proj]; in.Summary() != "1 file changed, 1 added, 1 removed" {
+		t.Errorf("summary %q", in.Summary())
+	}
+	if s2, _ := Load(path); !slices.Equal(s2.Skills[proj.Dir].Files, s.Skills[proj.Dir].Files) {
+		t.Errorf("a check replaced the record of a changed skill")
+	}
+
+	c := Checker{Path: path}
+	done, err := Accept(path, c.Manifests(context.Background(), recs), at)
+	if err != nil || len(done) != 2 {
+		t.Fatalf("Accept = %d folders, %v; want the project and plugin skills", len(done), err)
+	}
+	check(Checker{Path: path}, map[*pipeline.Record]pipeline.IntegrityState{
+		proj: pipeline.IntegrityTrusted, plug: pipeline.IntegrityTrusted})
+	if s3, _ := Load(path); !s3.Skills[proj.Dir].FirstSeen.Equal(at) || s3.Skills[proj.Dir].AcceptedAt == nil {
+		t.Errorf("Accept lost the first sight or did not date the acceptance: %+v", s3.Skills[proj.Dir])
+	}
+	if done, _ := Accept(path, c.Manifests(context.Background(), recs), at); len(done) != 0 {
+		t.Errorf("accepting unchanged trusted skills again changed %d entries", len(done))
+	}
+}
+
+// TestStage: under mcp.require_trusted only project skills that match an
+// accepted record pass; the reasons name ccski trust.
+func TestStage(t *testing.T) {
+	rec := func(name string, loc pipeline.Location) *pipeline.Record {
+		return &pipeline.Record{ID: "claude:" + name, Name: name, Location: loc}
+	}
+	trusted, recorded, changed, drifted, unknown, unchecked :=
+		rec("trusted", pipeline.LocationProject), rec("recorded", pipeline.LocationProject),
+		rec("changed", pipeline.LocationProject), rec("drifted", pipeline.LocationProject),
+		rec("unknown", pipeline.LocationProject), rec("unchecked", pipeline.LocationProject)
+	plugin, user := rec("plugin", pipeline.LocationPlugin), rec("user", pipeline.LocationUser)
+	found := map[*pipeline.Record]pipeline.Integrity{
+		trusted:  {State: pipeline.IntegrityTrusted, Accepted: true},
+		recorded: {State: pipeline.IntegrityRecorded},
+		changed:  {State: pipeline.IntegrityChanged, Accepted: true, Changed: []string{"SKILL.md"}},
+		drifted:  {State: pipeline.IntegrityChanged, Added: []string{"x.sh"}},
+		unknown:  {State: pipeline.IntegrityUnknown, Error: "too many files"},
+		plugin:   {State: pipeline.IntegrityChanged, Changed: []string{"SKILL.md"}},
+	}
+	out, drops := Stage(found).Apply([]*pipeline.Record{trusted, recorded, changed, drifted, unknown, unchecked, plugin, user})
+	if !slices.Equal(out, []*pipeline.Record{trusted, plugin, user}) {
+		t.Errorf("kept %v", out)
+	}
+	want := map[*pipeline.Record]string{
+		recorded:  "never accepted with ccski trust, and",
+		changed:   "changed since you trusted them (1 file changed)",
+		drifted:   "and changed since first seen (1 file added)",
+		unknown:   "could not be checked (too many files)",
+		unchecked: "were not checked",
+	}
+	if len(drops) != len(want) {
+		t.Fatalf("%d drops, want %d", len(drops), len(want))
+	}
+	for _, d := range drops {
+		if !strings.Contains(d.Reason, want[d.Record]) || !strings.Contains(d.Reason, "run ccski trust "+d.Record.ID) ||
+			!strings.Contains(d.Reason, "mcp.require_trusted") {
+			t.Errorf("%s: reason %q, want %q and ccski trust", d.Record.ID, d.Reason, want[d.Record])
+		}
+	}
+}
