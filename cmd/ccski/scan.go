@@ -71,29 +71,16 @@ off). Every rule is documented in docs/security-rules.md.`,
 
 func (a *app) runScan(cmd *cobra.Command, args []string) error {
 	a.setup(cmd)
-	fs := cmd.Flags()
-	formatName, _ := fs.GetString("format")
-	if a.json {
-		if flagChanged(fs, "format") && formatName != string(validate.FormatJSON) {
-			return usageErr(fmt.Errorf("--json and --format %s disagree: give one of them", formatName))
-		}
-		formatName = string(validate.FormatJSON)
-	}
-	format, err := validate.ParseFormat(formatName)
+	format, maxWarnings, err := a.reportFlags(cmd)
 	if err != nil {
-		return usageErr(err)
-	}
-	a.json = format == validate.FormatJSON // usage errors too are JSON then
-	maxWarnings, _ := fs.GetInt("max-warnings")
-	if maxWarnings < -1 {
-		return usageErr(fmt.Errorf("--max-warnings must be -1 (no limit) or a number of warnings, not %d", maxWarnings))
+		return err
 	}
 
 	var files []string
 	var pre []validate.Finding
 	if len(args) > 0 {
 		for _, name := range discoveryFlagNames {
-			if flagChanged(fs, name) {
+			if flagChanged(cmd.Flags(), name) {
 				return usageErr(fmt.Errorf("--%s applies only when no PATH is given: drop it, or drop the PATHs "+
 					"to scan the discovered skills", name))
 			}

@@ -81,19 +81,10 @@ Every finding code is documented in docs/validate.md.`,
 func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 	a.setup(cmd)
 	fs := cmd.Flags()
-	formatName, _ := fs.GetString("format")
-	if a.json {
-		if flagChanged(fs, "format") && formatName != string(validate.FormatJSON) {
-			return usageErr(fmt.Errorf("--json and --format %s disagree: give one of them", formatName))
-		}
-		formatName = string(validate.FormatJSON)
-	}
-	format, err := validate.ParseFormat(formatName)
+	format, maxWarnings, err := a.reportFlags(cmd)
 	if err != nil {
-		return usageErr(err)
+		return err
 	}
-	// With JSON output, usage errors too are printed as a JSON object.
-	a.json = format == validate.FormatJSON
 	kindName, _ := fs.GetString("kind")
 	kind, err := validate.ParseKind(kindName)
 	if err != nil {
@@ -103,10 +94,6 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 	profile, err := validate.ParseProfile(profileName)
 	if err != nil {
 		return usageErr(err)
-	}
-	maxWarnings, _ := fs.GetInt("max-warnings")
-	if maxWarnings < -1 {
-		return usageErr(fmt.Errorf("--max-warnings must be -1 (no limit) or a number of warnings, not %d", maxWarnings))
 	}
 	fix, _ := fs.GetBool("fix")
 	dryRun, _ := fs.GetBool("dry-run")
@@ -231,4 +218,28 @@ func printFixes(w io.Writer, st style, cwd string, fixes []validate.FileFix, dry
 		fmt.Fprintln(w)
 	}
 	return failed
+}
+
+// reportFlags reads the report flags validate and scan share: --format
+// (or --json) and --max-warnings. With JSON output, usage errors too are
+// printed as a JSON object from then on.
+func (a *app) reportFlags(cmd *cobra.Command) (validate.Format, int, error) {
+	fs := cmd.Flags()
+	formatName, _ := fs.GetString("format")
+	if a.json {
+		if flagChanged(fs, "format") && formatName != string(validate.FormatJSON) {
+			return "", 0, usageErr(fmt.Errorf("--json and --format %s disagree: give one of them", formatName))
+		}
+		formatName = string(validate.FormatJSON)
+	}
+	format, err := validate.ParseFormat(formatName)
+	if err != nil {
+		return "", 0, usageErr(err)
+	}
+	a.json = format == validate.FormatJSON
+	maxWarnings, _ := fs.GetInt("max-warnings")
+	if maxWarnings < -1 {
+		return "", 0, usageErr(fmt.Errorf("--max-warnings must be -1 (no limit) or a number of warnings, not %d", maxWarnings))
+	}
+	return format, maxWarnings, nil
 }

@@ -12,33 +12,16 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/internal/hostfile"
 )
 
-// CatalogPlugin is one plugin a Codex marketplace lists.
-type CatalogPlugin struct {
-	// Name is the plugin's name in the marketplace file.
-	Name string
-	// Dir is the plugin's folder in the marketplace; "" when Remote.
-	Dir string
-	// Skills are the plugin's skill folders: each folder holding a
-	// SKILL.md that is one of its skill roots (skills/ and those its
-	// manifest adds) or lies directly in one, sorted, each once.
-	Skills []string
-	// Remote is true when the plugin's source is not a relative path in
-	// the marketplace: its files are elsewhere.
-	Remote bool
-}
-
-// Catalog is a Codex marketplace read to install from.
-type Catalog struct {
-	// Name is the marketplace's "name"; File its marketplace file; Dir
-	// the marketplace root, which relative plugin sources start from.
-	Name, File, Dir string
-	Plugins         []CatalogPlugin
-	// Diagnostics are the problems found in the plugins' manifests.
-	Diagnostics []pipeline.Diagnostic
-}
+// Catalog and CatalogPlugin are the catalog shapes every marketplace
+// reader returns (see providers.Catalog).
+type (
+	Catalog       = providers.Catalog
+	CatalogPlugin = providers.CatalogPlugin
+)
 
 // ReadCatalog reads the Codex marketplace file: an
 // .agents/plugins/marketplace.json, whose root is the folder holding

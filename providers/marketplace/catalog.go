@@ -10,37 +10,19 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
 )
 
 // This file reads a marketplace as a catalog to install from (ccski
 // install), with the same reading of marketplace.json and plugin.json as
 // the plugins Claude Code installed from it.
 
-// CatalogPlugin is one plugin a marketplace lists.
-type CatalogPlugin struct {
-	// Name is the plugin's name in marketplace.json.
-	Name string
-	// Dir is the plugin's folder in the marketplace; "" when Remote.
-	Dir string
-	// Skills are the plugin's skill folders, in the order its definition
-	// gives them, each once.
-	Skills []string
-	// Remote is true when the plugin's source is not a path in the
-	// marketplace (a github, url, git-subdir, npm ... object): its files
-	// are not in the marketplace's folder, and it has no Skills here.
-	Remote bool
-}
-
-// Catalog is a marketplace read to install from.
-type Catalog struct {
-	// Name is the marketplace's "name"; File its marketplace.json; Dir
-	// the folder its relative plugin sources are resolved in.
-	Name, File, Dir string
-	// Plugins are in the file's order.
-	Plugins []CatalogPlugin
-	// Diagnostics are the problems found in the marketplace's files.
-	Diagnostics []pipeline.Diagnostic
-}
+// Catalog and CatalogPlugin are the catalog shapes every marketplace
+// reader returns (see providers.Catalog).
+type (
+	Catalog       = providers.Catalog
+	CatalogPlugin = providers.CatalogPlugin
+)
 
 // ReadCatalog reads the marketplace whose manifest is file: a
 // .claude-plugin/marketplace.json, whose marketplace folder is the one
