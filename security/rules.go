@@ -78,22 +78,22 @@ func init() {
 			Title: "text tells the agent to ignore or replace the instructions it was given",
 			Doc: "Phrases such as \"ignore all previous instructions\" or \"you are now in developer mode\" are the " +
 				"classic prompt injection: a skill has no business overriding the agent's instructions, so remove them.",
-			file: withDecoded(checkPhrases(CodeInstructionOverride))},
+			file: withDecoded(withUndisguised(checkPhrases(CodeInstructionOverride)))},
 		{Code: CodeFakeFraming, Group: "injection", Severity: SeverityError,
 			Title: "text imitates the framing of the system, a tool or the skill listing",
 			Doc: "Tags such as <system>, </available_skills> or <|im_start|>, or a line starting SYSTEM:, make text " +
 				"look like it came from the host rather than the skill; write plain prose, and put tag names in code spans when documenting them.",
-			file: withDecoded(checkPhrases(CodeFakeFraming))},
+			file: withDecoded(withUndisguised(checkPhrases(CodeFakeFraming)))},
 		{Code: CodeSecretExfiltration, Group: "injection", Severity: SeverityError,
 			Title: "text tells the agent to send secrets, keys or environment variables somewhere",
 			Doc: "A sentence that pairs credentials (environment variables, SSH or private keys, .env, stored passwords) " +
 				"with sending them to a URL, a webhook or a remote server asks the agent to leak them; remove it.",
-			file: withDecoded(checkPhrases(CodeSecretExfiltration))},
+			file: withDecoded(withUndisguised(checkPhrases(CodeSecretExfiltration)))},
 		{Code: CodeSafetyBypass, Group: "injection", Severity: SeverityError,
 			Title: "text tells the agent to turn off its safety checks or to hide what it does from the user",
 			Doc: "Instructions to disable the sandbox, guardrails or permission prompts, to skip permissions, or not to " +
 				"tell the user what was done remove the checks that protect the user; remove them.",
-			file: withDecoded(checkPhrases(CodeSafetyBypass))},
+			file: withDecoded(withUndisguised(checkPhrases(CodeSafetyBypass)))},
 
 		// Text a person does not see.
 		{Code: CodeBidiControl, Group: "hidden", Severity: SeverityError,

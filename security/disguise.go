@@ -1,0 +1,134 @@
+package security
+
+// Disguised text: letters an agent reads as the phrase a rule looks for,
+// written so that a byte match misses it. Fullwidth and other
+// compatibility forms (ｉｇｎｏｒｅ), Cyrillic and Greek letters that look
+// Latin inside a Latin word (іgnore), and invisible characters inside a
+// word (a soft hyphen, a zero-width space, a variation selector). A line
+// holding any of them is normalised (NFKC, invisible characters dropped,
+// look-alikes mapped to Latin) and the phrase rules run again on it.
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// withUndisguised runs check on the file, then on every line that holds
+// disguising characters, normalised; a finding on a normalised line that
+// the plain check did not make on that line is reported at the line.
+func withUndisguised(check func(c *fileCheck)) func(c *fileCheck) {
+	return func(c *fileCheck) {
+		check(c)
+		data := c.f.data
+		for start := 0; start < len(data); {
+			end := bytes.IndexByte(data[start:], '\n')
+			if end < 0 {
+				end = len(data)
+			} else {
+				end += start
+			}
+			line := data[start:end]
+			if clean, ok := undisguise(line); ok {
+				line0, _ := position(data, start)
+				sub := &fileCheck{f: &file{rel: c.f.rel, class: c.f.class, data: clean}, count: c.count, code: c.code}
+				check(sub)
+				for _, fd := range sub.out {
+					dup := false
+					for _, o := range c.out {
+						dup = dup || o.code == fd.code && o.line == line0
+					}
+					if !dup {
+						fd.line, fd.col = line0, 0
+						fd.msg = "once its look-alike and invisible characters are read as the agent reads them, " + fd.msg
+						c.out = append(c.out, fd)
+					}
+				}
+			}
+			start = end + 1
+		}
+	}
+}
+
+// maxDisguisedLine caps the length of a line undisguise looks at.
+const maxDisguisedLine = 16 << 10
+
+// undisguise returns line normalised when it holds a disguising
+// character: a compatibility form NFKC folds, an invisible (default
+// ignorable) character, or a Cyrillic or Greek letter next to a Latin
+// one. ok is false for a line with none, which is every ASCII line.
+func undisguise(line []byte) ([]byte, bool) {
+	if len(line) > maxDisguisedLine || !hasNonASCII(line) {
+		return nil, false
+	}
+	found := false
+	var b strings.Builder
+	prevLatin := false
+	s := string(line)
+	for i, r := range s {
+		switch {
+		case invisible(r):
+			found = true
+			continue
+		case r >= 0x80 && norm.NFKC.IsNormalString(string(r)) == false:
+			found = true
+			b.WriteString(norm.NFKC.String(string(r)))
+			prevLatin = true
+			continue
+		}
+		if l, ok := lookalike[r]; ok {
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+			if prevLatin || next < 0x80 && unicode.IsLetter(next) {
+				found = true
+				b.WriteRune(l)
+				prevLatin = true
+				continue
+			}
+		}
+		b.WriteRune(r)
+		prevLatin = r < 0x80 && unicode.IsLetter(r)
+	}
+	if !found {
+		return nil, false
+	}
+	return []byte(b.String()), true
+}
+
+func hasNonASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// invisible reports a character that displays as nothing inside text:
+// soft hyphen, combining grapheme joiner, zero-width characters, word
+// joiner and invisible operators, variation selectors, the Mongolian vowel
+// separator and the Hangul fillers.
+func invisible(r rune) bool {
+	switch {
+	case r == 0xAD, r == 0x34F, r == 0x180E, r == 0x3164, r == 0xFFA0, r == 0x115F, r == 0x1160:
+		return true
+	case r >= 0x200B && r <= 0x200F, r >= 0x2060 && r <= 0x2064, r == 0xFEFF:
+		return true
+	case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0100 && r <= 0xE01EF:
+		return true
+	}
+	return false
+}
+
+// lookalike maps Cyrillic and Greek letters that look like Latin ones.
+var lookalike = map[rune]rune{
+	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ј': 'j', 'ѕ': 's',
+	'ԁ': 'd', 'ɡ': 'g', 'һ': 'h', 'ӏ': 'l', 'ո': 'n', 'ԛ': 'q', 'ԝ': 'w',
+	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T',
+	'Х': 'X', 'І': 'I', 'Ј': 'J', 'Ѕ': 'S',
+	'α': 'a', 'ο': 'o', 'ν': 'v', 'ι': 'i', 'κ': 'k', 'ρ': 'p', 'τ': 't', 'υ': 'u',
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
+	'Τ': 'T', 'Χ': 'X', 'Υ': 'Y', 'Ζ': 'Z',
+}
