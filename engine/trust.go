@@ -67,9 +67,18 @@ func (g *integrity) apply(ctx context.Context, records []*pipeline.Record, stage
 	}
 	if g.cache == nil || noCache {
 		g.cache = manifest.NewCache()
+		if noCache {
+			// A one-shot command: start from the digests the last run
+			// kept, so that only changed files are hashed.
+			trust.LoadDigests(g.cache, trust.DigestCachePath())
+		}
 	}
+	hashed := g.cache.Stats().Hashed
 	c := trust.Checker{Path: g.opts.File, Cache: g.cache, ReadOnly: g.opts.ReadOnly}
 	found, err := c.Check(ctx, records)
+	if noCache && g.cache.Stats().Hashed > hashed {
+		_ = trust.SaveDigests(g.cache, trust.DigestCachePath()) // a cache: failing costs only hashing
+	}
 	if !noCache {
 		g.cache.Sweep()
 	}
