@@ -118,8 +118,33 @@ func (c *Checker) Manifests(ctx context.Context, records []*pipeline.Record) []C
 			continue
 		}
 		out[i].Files = Files(res.Manifest)
+		out[i].Err = skillFilesListed(out[i])
 	}
 	return out
+}
+
+// skillFilesListed checks that the skill file of every record of cu is
+// among its recorded files. A SKILL.md that is a symlink out of its folder
+// is not (manifests list only files inside the folder), yet it is what the
+// agent loads: its content could change unseen, so the skill's integrity
+// cannot be known.
+func skillFilesListed(cu Current) error {
+	for _, r := range cu.Records {
+		rel, err := filepath.Rel(r.Dir, r.File)
+		if err != nil || !filepath.IsLocal(rel) {
+			return fmt.Errorf("the skill file %s is not inside the skill folder", r.File)
+		}
+		rel = filepath.ToSlash(rel)
+		listed := false
+		for _, f := range cu.Files {
+			listed = listed || f.Path == rel
+		}
+		if !listed {
+			return fmt.Errorf("the skill file %s leads out of the skill folder (a symlink), so its content cannot be recorded; "+
+				"put the file itself in the folder", r.File)
+		}
+	}
+	return nil
 }
 
 // Check returns the integrity of every project and plugin skill record,

@@ -301,3 +301,29 @@ func TestStage(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSkillFileLinkedOut: a SKILL.md that is a symlink out of its
+// folder is not in the manifest, so its content could change unseen: the
+// skill's integrity is unknown, and require_trusted holds it back even
+// after ccski trust.
+func TestCheckSkillFileLinkedOut(t *testing.T) {
+	base := t.TempDir()
+	testfs.Write(t, base, map[string]string{"docs/body.md": "body", "proj/ref.md": "ref"})
+	if err := os.Symlink(filepath.Join(base, "docs", "body.md"), filepath.Join(base, "proj", "SKILL.md")); err != nil {
+		t.Fatal(err)
+	}
+	proj := record(filepath.Join(base, "proj"), pipeline.LocationProject)
+	path := filepath.Join(base, "cfg", "trust.json")
+	found, err := (&Checker{Path: path}).Check(context.Background(), []*pipeline.Record{proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := found[proj]
+	if in.State != pipeline.IntegrityUnknown || !strings.Contains(in.Error, "leads out of the skill folder") {
+		t.Fatalf("integrity %+v, want unknown, naming the link", in)
+	}
+	kept, drops := Stage(found).Apply([]*pipeline.Record{proj})
+	if len(kept) != 0 || len(drops) != 1 {
+		t.Errorf("require_trusted kept %d and dropped %d; want the skill held back", len(kept), len(drops))
+	}
+}
