@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,24 +37,73 @@ const batchEra = "2025-06-18"
 // reading.
 func guardStdio(in io.Reader, out io.Writer, log *slog.Logger) sdk.Transport {
 	pr, pw := io.Pipe()
-	w := &lineWriter{w: out}
-	g := &stdioGuard{out: w, to: pw, log: log, max: MaxStdioLine}
+	p := &pending{ids: map[string]bool{}}
+	w := &lineWriter{w: out, pending: p}
+	g := &stdioGuard{out: w, to: pw, log: log, max: MaxStdioLine, pending: p}
 	go func() { pw.CloseWithError(g.run(in)) }()
 	return &sdk.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1} // the guard caps lines
 }
 
 // lineWriter serialises the writes of the SDK and of the guard: each is
-// one whole line, so replies never interleave.
+// one whole line, so replies never interleave. It marks the requests it
+// writes a response to as answered.
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu      sync.Mutex
+	w       io.Writer
+	pending *pending
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	line := bytes.TrimSpace(p)
+	msgs := []json.RawMessage{line}
+	if len(line) > 0 && line[0] == '[' { // a batch's responses
+		msgs = nil
+		_ = json.Unmarshal(line, &msgs)
+	}
+	for _, raw := range msgs {
+		if msg, derr := jsonrpc.DecodeMessage(raw); derr == nil {
+			if resp, ok := msg.(*jsonrpc.Response); ok {
+				l.pending.done(resp.ID)
+			}
+		}
+	}
+	return n, err
 }
+
+// pending is the set of client requests handed to the SDK and not yet
+// answered: when stdin ends, the guard waits for their replies before it
+// closes the SDK's input, which ends the session.
+type pending struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
+
+func (p *pending) add(id jsonrpc.ID) {
+	p.mu.Lock()
+	p.ids[idKey(id)] = true
+	p.mu.Unlock()
+}
+
+func (p *pending) done(id jsonrpc.ID) {
+	p.mu.Lock()
+	delete(p.ids, idKey(id))
+	p.mu.Unlock()
+}
+
+func (p *pending) empty() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.ids) == 0
+}
+
+// eofWait is how long, after stdin ends, the guard waits for the replies
+// to the requests it handed on.
+const eofWait = 10 * time.Second
 
 // Close does nothing: stdout stays open for the process.
 func (l *lineWriter) Close() error { return nil }
@@ -64,6 +114,8 @@ type stdioGuard struct {
 	to  io.Writer // the SDK's side
 	log *slog.Logger
 	max int
+	// pending are the requests handed on and not yet answered.
+	pending *pending
 	// version is the protocol version of the last initialize request,
 	// "" before one: it decides whether batches are allowed, as the SDK
 	// decides.
@@ -85,6 +137,11 @@ func (g *stdioGuard) run(in io.Reader) error {
 			}
 		}
 		if err == io.EOF {
+			// A client may send requests and close stdin at once: answer
+			// them before the session ends.
+			for deadline := time.Now().Add(eofWait); !g.pending.empty() && time.Now().Before(deadline); {
+				time.Sleep(5 * time.Millisecond)
+			}
 			return nil
 		}
 		if err != nil {
@@ -126,6 +183,9 @@ func (g *stdioGuard) check(line []byte) bool {
 			g.refuse(jsonrpc.CodeInvalidRequest, idOf(line), "invalid request: "+err.Error())
 			return false
 		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+			g.pending.add(req.ID)
+		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" {
 			var p struct {
 				ProtocolVersion string `json:"protocolVersion"`
@@ -144,11 +204,19 @@ func (g *stdioGuard) check(line []byte) bool {
 		g.refuse(jsonrpc.CodeInvalidRequest, nil, "invalid request: protocol "+g.version+" has no JSON-RPC batches")
 		return false
 	}
+	var ids []jsonrpc.ID
 	for _, raw := range batch {
-		if _, err := jsonrpc.DecodeMessage(raw); err != nil {
+		msg, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
 			g.refuse(jsonrpc.CodeInvalidRequest, idOf(raw), "invalid request in a batch: "+err.Error())
 			return false
 		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+			ids = append(ids, req.ID)
+		}
+	}
+	for _, id := range ids {
+		g.pending.add(id)
 	}
 	return true
 }
