@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -135,7 +134,7 @@ func TestInstallConcurrent(t *testing.T) {
 	defer first.Process.Kill()
 	second := exec.Command(binary, "install", filepath.Join(b.root, "b"))
 	second.Dir, second.Env = b.proj, b.vars
-	var secondOut syncBuffer
+	var secondOut lockedBuffer
 	second.Stdout, second.Stderr = &secondOut, &secondOut
 	if err := second.Start(); err != nil {
 		t.Fatal(err)
@@ -202,24 +201,6 @@ func TestInterruptedInstallAfterSwap(t *testing.T) {
 	if textOf(t, filepath.Join(b.proj, ".claude/skills/a/SKILL.md")) != skillText("a", "a") {
 		t.Error("the link of a was not made")
 	}
-}
-
-// syncBuffer is a strings.Builder a process writes while a test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestInstallRefusals: inputs ccski install must refuse before writing:

@@ -135,25 +135,9 @@ func LegacySkillURI(id, rel string) string {
 	return ResourceScheme + EscapeID(id) + "/" + strings.Join(segs, "/")
 }
 
-// EscapeID writes a skill id with unreserved URI characters only: letters,
-// digits, '-', '.' and '_' stay, every other byte becomes '~' and two
-// upper-case hex digits.
-func EscapeID(id string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	b.Grow(len(id) + 8)
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('~')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
-}
+// EscapeID writes a skill id with unreserved URI characters only, as the
+// URIs of earlier releases did (see pipeline.EscapeID).
+func EscapeID(id string) string { return pipeline.EscapeID(id) }
 
 // UnescapeID reverses EscapeID. A '~' not followed by two hex digits is
 // kept as it is.

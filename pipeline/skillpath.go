@@ -169,23 +169,33 @@ func skillPathOf(r *Record, tier, n int) string {
 	return strings.Join(segs, "/")
 }
 
-// escapeAuthority keeps letters, digits, '-', '.' and '_' and writes every
-// other byte as '~' and two hex digits, so the first segment of a skill
-// URI is always a valid reg-name that Go's net/url parses.
+// escapeAuthority writes s as a reg-name Go's net/url parses: EscapeID
+// with ASCII letters lower-cased first, as the authority is
+// case-insensitive; "~" when s is empty.
 func escapeAuthority(s string) string {
-	const hex = "0123456789ABCDEF"
 	if s == "" {
 		return "~"
 	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return EscapeID(string(b))
+}
+
+// EscapeID writes s with unreserved URI characters only: letters, digits,
+// '-', '.' and '_' stay, every other byte becomes '~' and two upper-case
+// hex digits (codex:pdf is codex~3Apdf).
+func EscapeID(s string) string {
+	const hex = "0123456789ABCDEF"
 	var b strings.Builder
+	b.Grow(len(s) + 8)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' {
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' {
 			b.WriteByte(c)
-			continue
-		}
-		if 'A' <= c && c <= 'Z' {
-			b.WriteByte(c + 'a' - 'A') // the authority is case-insensitive
 			continue
 		}
 		b.WriteByte('~')
