@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,14 +51,31 @@ func TestSuite(t *testing.T) {
 	if s.Found != s.Tree.Skills {
 		t.Errorf("the floor read %d skill files, the fixture has %d", s.Found, s.Tree.Skills)
 	}
-	if s.Visible == 0 || s.Listed != s.Visible {
-		t.Errorf("list --json printed %d skills, the skill tool lists %d", s.Visible, s.Listed)
+	if s.Visible == 0 || s.Named == 0 || s.Named > s.Visible {
+		t.Errorf("list --json printed %d skills, the skill tool's description names %d", s.Visible, s.Named)
 	}
-	if len(s.Metrics) != len(metricKeys) {
-		t.Errorf("%d metrics, want %d", len(s.Metrics), len(metricKeys))
+	if s.Listed == 0 || s.Listed > s.Visible || s.Files < s.Listed {
+		t.Errorf("skills/list listed %d skills with %d files; list --json printed %d", s.Listed, s.Files, s.Visible)
+	}
+	if s.Switches == 0 || s.Switched <= 0 {
+		t.Errorf("the host switch files hold %d entries and hid %d skills", s.Switches, s.Switched)
+	}
+	if s.Scanned < s.Found {
+		t.Errorf("the scan floor read %d files, fewer than the %d skill files", s.Scanned, s.Found)
+	}
+	// list --json ran with the trust store its warm-up recorded, in this
+	// size's own config folder.
+	var suite suite
+	suite.cfg, suite.work = cfg, cfg.Workdir
+	if _, err := os.Stat(filepath.Join(suite.state(100, "ccski"), "config", "ccski", "trust.json")); err != nil {
+		t.Errorf("no trust store in the size's config folder: %v", err)
+	}
+	keys := metricKeys(false)
+	if len(s.Metrics) != len(keys) {
+		t.Errorf("%d metrics, want %d", len(s.Metrics), len(keys))
 	}
 	rows := tableRows(md)
-	for i, key := range metricKeys {
+	for i, key := range keys {
 		m := s.metric(key)
 		if i < len(s.Metrics) && s.Metrics[i] != m {
 			t.Errorf("metric %d is %s, want %s", i, s.Metrics[i].Key, key)
@@ -164,10 +182,15 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Sizes) != 3 || cfg.Sizes[2] != 50000 || cfg.Runs != 5 || cfg.Out != "docs/benchmarks.md" {
+	if !slices.Equal(cfg.Sizes, []int{1000, 5000, 10000, 50000}) || cfg.Runs != 5 || cfg.Calls != 10000 ||
+		cfg.Out != "docs/benchmarks.md" || cfg.Baseline != "" {
 		t.Errorf("defaults: %+v", cfg)
 	}
-	for _, bad := range [][]string{{"-sizes", "1k"}, {"-sizes", "5"}, {"-runs", "0"}, {"extra"}} {
+	cfg, err = parseFlags([]string{"-baseline", "HEAD~3", "-calls", "2000"})
+	if err != nil || cfg.Baseline != "HEAD~3" || cfg.Calls != 2000 {
+		t.Errorf("-baseline HEAD~3 -calls 2000: %+v, %v", cfg, err)
+	}
+	for _, bad := range [][]string{{"-sizes", "1k"}, {"-sizes", "5"}, {"-runs", "0"}, {"-calls", "1"}, {"extra"}} {
 		if _, err := parseFlags(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}

@@ -45,6 +45,9 @@ func startServer(ctx context.Context, bin string, t *fixture.Tree, env []string,
 			}
 		},
 	})
+	if err := sdk.AddSendingCustomMethod[*skillsListParams, *skillsListResult](client, "skills/list"); err != nil {
+		return nil, err
+	}
 	tr := &sdk.CommandTransport{Command: s.cmd, TerminateDuration: 5 * time.Second}
 	cs, err := client.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
@@ -117,6 +120,50 @@ func (s *server) callAll(ctx context.Context, ids []string, workers int) (time.D
 	})
 	took := time.Since(start)
 	return took, first
+}
+
+// skillsListParams, skillsListResult and skillEntry are the parts of
+// SEP-2640 skills/list the suite reads.
+type skillsListParams struct {
+	sdk.ParamsBase
+	Cursor string `json:"cursor,omitempty"`
+}
+
+type skillsListResult struct {
+	sdk.ResultBase
+	Skills     []skillEntry `json:"skills"`
+	NextCursor string       `json:"nextCursor,omitempty"`
+}
+
+type skillEntry struct {
+	URI       string `json:"uri"`
+	Resources []struct {
+		URI    string `json:"uri"`
+		Digest string `json:"digest"`
+		Size   int64  `json:"size"`
+	} `json:"resources"`
+}
+
+// maxPages bounds a skills/list walk, against a server whose cursor never
+// ends.
+const maxPages = 100000
+
+// listSkills reads every page of skills/list.
+func listSkills(ctx context.Context, s *server) ([]skillEntry, error) {
+	var out []skillEntry
+	p := &skillsListParams{}
+	for range maxPages {
+		res, err := sdk.CallCustomMethod[*skillsListParams, *skillsListResult](ctx, s.cs, "skills/list", p)
+		if err != nil {
+			return out, fmt.Errorf("skills/list: %w", err)
+		}
+		out = append(out, res.Skills...)
+		if res.NextCursor == "" {
+			return out, nil
+		}
+		p = &skillsListParams{Cursor: res.NextCursor}
+	}
+	return out, fmt.Errorf("skills/list: more than %d pages", maxPages)
 }
 
 var (

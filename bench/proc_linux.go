@@ -12,9 +12,9 @@ import (
 	"syscall"
 )
 
-// vmRSSKiB is a running process's resident set now (VmRSS in
-// /proc/<pid>/status).
-func vmRSSKiB(pid int) float64 {
+// statusKiB is a size field of a running process's /proc/<pid>/status,
+// in KiB: VmRSS (its resident set now) or VmHWM (the most it has had).
+func statusKiB(pid int, field string) float64 {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return math.NaN()
@@ -22,7 +22,7 @@ func vmRSSKiB(pid int) float64 {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
 			kib, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
 			if err == nil {
 				return kib

@@ -4,8 +4,8 @@ package main
 
 import "math"
 
-// vmRSSKiB is not measured outside Linux (no /proc).
-func vmRSSKiB(int) float64 { return math.NaN() }
+// statusKiB is not measured outside Linux (no /proc).
+func statusKiB(int, string) float64 { return math.NaN() }
 
 // cpuMS is not measured outside Linux (no /proc).
 func cpuMS(int) float64 { return math.NaN() }

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,7 @@ import (
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/engine"
 	"github.com/ccski/ccski/internal/fixture"
+	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 )
 
@@ -59,7 +61,7 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*report, error) {
 	if err := s.build(ctx); err != nil {
 		return nil, err
 	}
-	rep := &report{cfg: cfg, machine: machineInfo(), started: time.Now().UTC()}
+	rep := &report{cfg: cfg, machine: machineInfo(), started: time.Now().UTC(), baseRev: s.baseRev}
 	var errs []error
 	for _, n := range cfg.Sizes {
 		sctx, cancel := context.WithTimeout(ctx, sizeTimeout)
@@ -81,15 +83,18 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*report, error) {
 
 // suite holds what every size shares.
 type suite struct {
-	cfg     config
-	work    string
-	ccski   string // binaries
-	floor   string
-	peakrss string
-	logf    func(string, ...any)
+	cfg      config
+	work     string
+	ccski    string // binaries
+	floor    string
+	peakrss  string
+	baseline string // ccski built at cfg.Baseline; "" without one
+	baseRev  string // its short commit
+	logf     func(string, ...any)
 }
 
-// build compiles ccski and the floor once, into the work folder.
+// build compiles ccski and the floor once, into the work folder, and the
+// baseline's ccski when there is one.
 func (s *suite) build(ctx context.Context) error {
 	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
 	if err != nil {
@@ -110,6 +115,9 @@ func (s *suite) build(ctx context.Context) error {
 			return fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
 		}
 	}
+	if s.cfg.Baseline != "" {
+		return s.buildBaseline(ctx, root)
+	}
 	return nil
 }
 
@@ -119,39 +127,53 @@ type sizeResult struct {
 	Tree     fixture.Tree
 	Cached   bool // the fixture was reused from the work folder
 	Roots    []string
-	Found    int // skill files the floor read
-	Records  int // records ccski discovered (cold, in-process)
-	Visible  int // skills `ccski list --json` printed
-	Listed   int // ids in the tool description
+	Found    int     // skill files the floor read
+	Records  int     // records ccski discovered (cold, in-process)
+	Visible  int     // skills `ccski list --json` printed
+	Named    int     // skills the skill tool's description names at the default budget
+	Switched int     // skills the host switch files hid
+	Switches int     // entries in the host switch files
+	Listed   int     // skills in the SEP-2640 skills/list
+	Files    int     // files in their manifests
+	Scanned  int     // files under the skill folders (the scan floor read them)
+	BusyMS   float64 // how long a new server worked after it answered tools/list (ms)
 	Metrics  []*metric
 	Problems []string // anomalies seen while measuring
-
-	coldCCSki, coldFloor float64 // for the growth table
 }
 
 func (r *sizeResult) metric(key string) *metric {
+	if m := r.lookup(key); m != nil {
+		return m
+	}
+	panic("unknown metric " + key)
+}
+
+// lookup is the metric of key, nil when this size has none.
+func (r *sizeResult) lookup(key string) *metric {
 	for _, m := range r.Metrics {
 		if m.Key == key {
 			return m
 		}
 	}
-	panic("unknown metric " + key)
+	return nil
 }
 
 // measure runs every measurement at size n. Each failure is noted on its
 // metric and in the returned error; the others still run.
 func (s *suite) measure(ctx context.Context, n int) (*sizeResult, error) {
-	res := &sizeResult{N: n, Metrics: newMetrics(n)}
+	res := &sizeResult{N: n, Metrics: newMetrics(n, s.cfg.Calls, s.baseline != "")}
 	tree, cached, err := s.fixture(n)
 	if err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
 	res.Tree, res.Cached = *tree, cached
-	env := childEnv(tree, s.work)
+	env := childEnv(tree, s.state(n, "ccski"))
 	var errs []error
 	fail := func(keys []string, err error) {
 		for _, k := range keys {
-			res.metric(k).Err = err.Error()
+			if m := res.lookup(k); m != nil {
+				m.Err = err.Error()
+			}
 		}
 		if len(keys) == 0 {
 			res.Problems = append(res.Problems, firstLine(err.Error()))
@@ -172,33 +194,65 @@ func (s *suite) measure(ctx context.Context, n int) (*sizeResult, error) {
 		res.Roots, res.Found = roots, fres.Skills
 	}
 	if err != nil {
-		fail(metricKeys, fmt.Errorf("the roots to measure: %w", err))
+		fail(metricKeys(s.baseline != ""), fmt.Errorf("the roots to measure: %w", err))
 		return res, errors.Join(errs...)
 	}
 
 	s.logf("N=%d: cold discovery and rescan, in-process", n)
-	if err := s.discovery(ctx, tree, res); err != nil {
+	snap, err := s.discovery(ctx, tree, res)
+	if err != nil {
 		fail([]string{"cold", "rescan", "rescan-reads"}, err)
+	}
+	s.logf("N=%d: discovery with host switch files, in-process", n)
+	if err := s.switches(ctx, tree, res); err != nil {
+		fail([]string{"cold-switches"}, err)
+	}
+	s.logf("N=%d: live heap, catalogue, security scan, in-process", n)
+	if err := s.heap(ctx, tree, res); err != nil {
+		fail([]string{"heap", "heap-per-skill"}, err)
+	}
+	if snap != nil {
+		s.catalogue(snap, res)
+	} else {
+		fail([]string{"catalog"}, errors.New("no snapshot to render the catalogue of"))
+	}
+	if err := s.scan(ctx, res); err != nil {
+		fail([]string{"scan"}, err)
 	}
 	s.logf("N=%d: ccski list --json and the floor process", n)
 	recs, floorWall, err := s.list(ctx, tree, env, res)
 	if err != nil {
-		fail([]string{"list-wall", "list-rss"}, err)
+		fail([]string{"list-wall", "list-first", "list-rss"}, err)
 	}
 	s.logf("N=%d: ccski mcp ready", n)
 	if err := s.ready(ctx, tree, env, res, floorWall); err != nil {
-		fail([]string{"mcp-ready", "mcp-ready-full"}, err)
+		fail([]string{"mcp-ready", "mcp-ready-block", "mcp-ready-full"}, err)
 	}
-	s.logf("N=%d: ccski mcp session: load every skill, calls, edits", n)
-	if err := s.session(ctx, tree, env, recs, res); err != nil {
+	s.logf("N=%d: SEP-2640 skills/list", n)
+	if err := s.skillsList(ctx, tree, env, recs, res); err != nil {
+		fail([]string{"mcp-background", "skills-list-first", "skills-list-warm"}, err)
+	}
+	s.logf("N=%d: ccski mcp sessions of %d calls", n, s.cfg.Calls)
+	if err := s.sessions(ctx, tree, env, recs, res); err != nil {
 		var pe *phaseError
-		keys := []string{"server-rss", "server-rss-idle", "call-p50", "call-p99", "call-cpu", "client-cpu", "call-8", "edit"}
+		keys := []string{"call-p50", "call-p99", "call-cpu", "client-cpu", "call-8", "call-8-base", "peak-rss", "peak-rss-base", "rss-idle"}
 		if errors.As(err, &pe) {
 			keys = pe.keys
 		}
 		fail(keys, err)
 	}
+	s.logf("N=%d: edit → list_changed", n)
+	if err := s.editSession(ctx, tree, env, recs, res); err != nil {
+		fail([]string{"edit"}, err)
+	}
 	return res, errors.Join(errs...)
+}
+
+// state is the folder of ccski's own files (XDG_CONFIG_HOME and
+// XDG_CACHE_HOME: the trust store, cached digests) for one size and one
+// binary, so that neither sizes nor builds share them.
+func (s *suite) state(n int, who string) string {
+	return filepath.Join(s.work, "state", fmt.Sprintf("n%d-seed%d", n, s.cfg.Seed), who)
 }
 
 // phaseError names the metrics a failure leaves without a value.
@@ -247,15 +301,17 @@ func writeMarker(dir string, t *fixture.Tree) error {
 }
 
 // childEnv is the whole environment of every ccski and floor process: the
-// fixture's home, no user configuration, no CCSKI_* or agent variables.
-func childEnv(t *fixture.Tree, work string) []string {
+// fixture's home, ccski's config and cache folders under state, no user
+// configuration, no other CCSKI_* or agent variables.
+func childEnv(t *fixture.Tree, state string) []string {
 	return []string{
 		"HOME=" + t.Home,
 		"PATH=" + os.Getenv("PATH"),
 		"LANG=C.UTF-8",
 		"TZ=UTC",
 		"TMPDIR=" + os.TempDir(),
-		"XDG_CONFIG_HOME=" + filepath.Join(work, "no-config"),
+		"XDG_CONFIG_HOME=" + filepath.Join(state, "config"),
+		"XDG_CACHE_HOME=" + filepath.Join(state, "cache"),
 	}
 }
 
@@ -332,47 +388,48 @@ func (s *suite) engine(t *fixture.Tree) (*engine.Engine, error) {
 
 // discovery measures cold discovery (a new engine per run) beside the
 // floor walk, then a rescan with nothing changed on a warm engine beside
-// the floor's restat of every folder and skill file.
-func (s *suite) discovery(ctx context.Context, t *fixture.Tree, res *sizeResult) error {
+// the floor's restat of every folder and skill file. It returns the last
+// cold snapshot.
+func (s *suite) discovery(ctx context.Context, t *fixture.Tree, res *sizeResult) (*pipeline.Snapshot, error) {
 	// Warm the page cache and the runtime; not timed.
 	if _, err := floorlib.Walk(res.Roots); err != nil {
-		return err
+		return nil, err
 	}
 	e, err := s.engine(t)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, _, err := e.Snapshot(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	var cc, cf []float64
+	var snap *pipeline.Snapshot
 	for range s.cfg.Runs {
 		e, err := s.engine(t)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		runtime.GC()
 		start := time.Now()
-		snap, _, err := e.Snapshot(ctx)
+		snap, _, err = e.Snapshot(ctx)
 		cc = append(cc, ms(time.Since(start)))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		res.Records = len(snap.All)
 		runtime.GC()
 		start = time.Now()
 		if _, err := floorlib.Walk(res.Roots); err != nil {
-			return err
+			return nil, err
 		}
 		cf = append(cf, ms(time.Since(start)))
 	}
-	res.coldCCSki, res.coldFloor = median(cc), median(cf)
-	res.metric("cold").set(res.coldCCSki, res.coldFloor)
+	res.metric("cold").set(median(cc), median(cf))
 
 	// Rescan: e is warm (it scanned once above).
 	dirs, files, err := floorlib.List(res.Roots)
 	if err != nil {
-		return err
+		return snap, err
 	}
 	var rc, rf []float64
 	reads := 0
@@ -382,29 +439,34 @@ func (s *suite) discovery(ctx context.Context, t *fixture.Tree, res *sizeResult)
 		_, st, err := e.Snapshot(ctx)
 		rc = append(rc, ms(time.Since(start)))
 		if err != nil {
-			return err
+			return snap, err
 		}
 		reads = max(reads, st.FilesRead)
 		runtime.GC()
 		start = time.Now()
 		if _, err := floorlib.Restat(dirs, files); err != nil {
-			return err
+			return snap, err
 		}
 		rf = append(rf, ms(time.Since(start)))
 	}
 	res.metric("rescan").set(median(rc), median(rf))
 	res.metric("rescan-reads").set(float64(reads), 0)
-	return nil
+	return snap, nil
 }
 
 // listRecord is the part of a `ccski list --json` record the suite uses.
 type listRecord struct {
 	ID   string `json:"id"`
 	File string `json:"file"`
+	Dir  string `json:"path"`
+	URI  string `json:"uri"` // the skill:// URI of its SKILL.md
 }
 
 // list measures `ccski list --json` beside the floor process, interleaved
-// after one untimed warm-up each. It returns the listed records and the
+// after one untimed warm-up each: with the trust store the warm-up
+// recorded (every later run a user makes), and as a first run, with new
+// config and cache folders each time (no store: every project and plugin
+// skill is hashed and recorded). It returns the listed records and the
 // floor process's median wall time (in ms).
 func (s *suite) list(ctx context.Context, t *fixture.Tree, env []string, res *sizeResult) ([]listRecord, float64, error) {
 	args := []string{"list", "--json", "--user-dir", t.Home}
@@ -424,7 +486,9 @@ func (s *suite) list(ctx context.Context, t *fixture.Tree, env []string, res *si
 	if got := strings.TrimSpace(fout.String()); got != fmt.Sprint(res.Found) {
 		res.Problems = append(res.Problems, fmt.Sprintf("the floor process read %s skill files, the in-process floor %d", got, res.Found))
 	}
-	var cw, cr, fw, fr []float64
+	first := s.state(res.N, "first-run")
+	firstEnv := childEnv(t, first)
+	var cw, cr, fw, fr, c1 []float64
 	for range s.cfg.Runs {
 		out.Reset()
 		wall, rss, err := s.timed(ctx, t, env, &out, s.ccski, args...)
@@ -438,24 +502,45 @@ func (s *suite) list(ctx context.Context, t *fixture.Tree, env []string, res *si
 			return recs, math.NaN(), err
 		}
 		fw, fr = append(fw, ms(wall)), append(fr, rss/1024)
+		if err := os.RemoveAll(first); err != nil {
+			return recs, math.NaN(), err
+		}
+		out.Reset()
+		wall, _, err = s.timed(ctx, t, firstEnv, &out, s.ccski, args...)
+		if err != nil {
+			return recs, math.NaN(), err
+		}
+		c1 = append(c1, ms(wall))
+	}
+	if _, err := os.Stat(filepath.Join(first, "config", "ccski", "trust.json")); err != nil {
+		res.Problems = append(res.Problems, fmt.Sprintf("the first run of list --json recorded no trust store: %v", err))
 	}
 	res.metric("list-wall").set(median(cw), median(fw))
+	res.metric("list-first").set(median(c1), median(fw))
 	res.metric("list-rss").set(median(cr), median(fr))
 	return recs, median(fw), nil
 }
 
 // ready measures `ccski mcp` from spawn to the first tools/list answered,
-// with the default catalogue budget (what users run) and with the full
-// list (--catalog 0), beside the floor process's wall time.
+// with the default catalogue budget (what users run), with mcp.scan set
+// to block (every skill scanned before the first list is served) and with
+// the full list (--catalog 0), beside the floor process's wall time. The
+// variants are interleaved within each run.
 func (s *suite) ready(ctx context.Context, t *fixture.Tree, env []string, res *sizeResult, floorWall float64) error {
-	for _, v := range []struct {
+	variants := []struct {
 		key   string
+		env   []string
 		extra []string
-	}{{"mcp-ready", nil}, {"mcp-ready-full", []string{"--catalog", "0"}}} {
-		var d []float64
-		for range s.cfg.Runs {
+	}{
+		{"mcp-ready", env, nil},
+		{"mcp-ready-block", append(slices.Clip(env), "CCSKI_MCP__SCAN=block"), nil},
+		{"mcp-ready-full", env, []string{"--catalog", "0"}},
+	}
+	d := make([][]float64, len(variants))
+	for range s.cfg.Runs {
+		for i, v := range variants {
 			start := time.Now()
-			srv, err := startServer(ctx, s.ccski, t, env, v.extra...)
+			srv, err := startServer(ctx, s.ccski, t, v.env, v.extra...)
 			if err != nil {
 				return err
 			}
@@ -468,11 +553,18 @@ func (s *suite) ready(ctx context.Context, t *fixture.Tree, env []string, res *s
 				err = cerr
 			}
 			if err != nil {
-				return err
+				return fmt.Errorf("%s: %w", v.key, err)
 			}
-			d = append(d, ms(took))
+			if v.key == "mcp-ready-full" && len(d[i]) == 0 {
+				if got := len(parseIDs(skillTool(tools.Tools).Description)); got != res.Visible {
+					res.Problems = append(res.Problems, fmt.Sprintf("with --catalog 0 the skill tool lists %d skills, ccski list --json %d", got, res.Visible))
+				}
+			}
+			d[i] = append(d[i], ms(took))
 		}
-		res.metric(v.key).set(median(d), floorWall)
+	}
+	for i, v := range variants {
+		res.metric(v.key).set(median(d[i]), floorWall)
 	}
 	return nil
 }
@@ -486,103 +578,217 @@ func hasTool(tools []*sdk.Tool, name string) bool {
 	return false
 }
 
+// skillTool is the skill tool of a tools/list answer that has one.
+func skillTool(tools []*sdk.Tool) *sdk.Tool {
+	for _, t := range tools {
+		if t.Name == "skill" {
+			return t
+		}
+	}
+	return &sdk.Tool{}
+}
+
 // idleWait is how long the suite lets the server idle before it reads the
-// resident set a second time (the server releases memory after 1 s idle).
+// resident set again (the server releases memory after 1 s idle).
 const idleWait = 2 * time.Second
 
-// session measures one `ccski mcp --refresh-interval 1h` session (the
-// watcher alone triggers rescans): RSS after loading every listed skill
-// once, tools/call latency sequentially and throughput with 8 in flight
-// (beside reading the same files in-process), then edit → list_changed.
-func (s *suite) session(ctx context.Context, t *fixture.Tree, env []string, recs []listRecord, res *sizeResult) error {
-	srv, err := startServer(ctx, s.ccski, t, env, "--refresh-interval", "1h", "--catalog", "0")
+// sessionResult is what one MCP session measured.
+type sessionResult struct {
+	lat                  []float64 // sequential call latencies (ms)
+	serverCPU, clientCPU float64   // CPU time over the sequential calls (ms)
+	tput                 float64   // calls/s with 8 in flight
+	hwm                  float64   // peak resident set, VmHWM, at the end (MiB)
+	idle                 float64   // VmRSS after idleWait (MiB); NaN unless asked for
+}
+
+// session is one `ccski mcp` session as an agent holds it: default flags
+// (the catalogue budget, rescans and the watcher), tools/list, then the
+// calls of sample: the first half one at a time, the second half 8 in
+// flight. At the end it reads the peak resident set (VmHWM) and, with
+// idle, the resident set after idleWait.
+func (s *suite) session(ctx context.Context, bin string, t *fixture.Tree, env []string, sample []string, idle bool) (*sessionResult, error) {
+	srv, err := startServer(ctx, bin, t, env)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer srv.close()
-	tools, err := srv.cs.ListTools(ctx, nil)
+	if _, err := srv.cs.ListTools(ctx, nil); err != nil {
+		return nil, fmt.Errorf("tools/list: %w", err)
+	}
+	if _, _, err := waitIdle(ctx, srv.pid()); err != nil {
+		return nil, err
+	}
+	r := &sessionResult{idle: math.NaN()}
+	seq, par := sample[:len(sample)/2], sample[len(sample)/2:]
+	serverCPU, clientCPU := cpuMS(srv.pid()), selfCPUMS()
+	for _, id := range seq {
+		start := time.Now()
+		if err := srv.call(ctx, id); err != nil {
+			return nil, err
+		}
+		r.lat = append(r.lat, ms(time.Since(start)))
+	}
+	r.serverCPU, r.clientCPU = cpuMS(srv.pid())-serverCPU, selfCPUMS()-clientCPU
+	took, err := srv.callAll(ctx, par, inFlight)
 	if err != nil {
-		return fmt.Errorf("tools/list: %w", err)
+		return nil, err
 	}
-	if len(tools.Tools) != 1 {
-		return fmt.Errorf("tools/list gave %d tools, want the one skill tool", len(tools.Tools))
+	r.tput = float64(len(par)) / took.Seconds()
+	r.hwm = statusKiB(srv.pid(), "VmHWM") / 1024
+	if idle {
+		time.Sleep(idleWait) // the server gives freed memory back once idle
+		r.idle = statusKiB(srv.pid(), "VmRSS") / 1024
 	}
-	ids := parseIDs(tools.Tools[0].Description)
-	res.Listed = len(ids)
-	if len(ids) == 0 {
-		return errors.New("the skill tool lists no skills")
+	return r, srv.close()
+}
+
+// Idle detection: a server is idle once its CPU time grows by at most
+// idleCPU over idleSpan; waitIdle gives up after idleMax.
+const (
+	idlePoll = 100 * time.Millisecond
+	idleSpan = 400 * time.Millisecond
+	idleCPU  = 10.0 // ms, one clock tick
+	idleMax  = 3 * time.Minute
+)
+
+// waitIdle waits until the process pid has stopped working (the
+// background scan and trust recording a server starts once it has
+// answered) and returns the CPU time it used meanwhile (ms) and how long
+// that took.
+func waitIdle(ctx context.Context, pid int) (float64, time.Duration, error) {
+	start := time.Now()
+	cpu0 := cpuMS(pid)
+	if math.IsNaN(cpu0) {
+		return math.NaN(), 0, nil // no /proc: nothing to wait for
 	}
-	if len(ids) != res.Visible {
-		res.Problems = append(res.Problems, fmt.Sprintf("tools/list lists %d skills, ccski list --json %d", len(ids), res.Visible))
+	var window []float64
+	for {
+		c := cpuMS(pid)
+		window = append(window, c)
+		if n := int(idleSpan / idlePoll); len(window) > n {
+			window = window[len(window)-n-1:]
+			if c-window[0] <= idleCPU {
+				return c - cpu0, time.Since(start), nil
+			}
+		}
+		if time.Since(start) > idleMax {
+			return c - cpu0, time.Since(start), fmt.Errorf("the server was still busy %v after it answered tools/list", idleMax)
+		}
+		select {
+		case <-ctx.Done():
+			return c - cpu0, time.Since(start), ctx.Err()
+		case <-time.After(idlePoll):
+		}
 	}
+}
+
+// sessionKeys are the rows the sessions measure.
+var sessionKeys = []string{"call-p50", "call-p99", "call-cpu", "client-cpu", "call-8", "call-8-base", "peak-rss", "peak-rss-base", "rss-idle"}
+
+// sessions runs -runs sessions of -calls tools/call requests, the ids
+// drawn with the seed from the skills `list --json` printed (the skill
+// tool loads any of them, named in its description or not), beside
+// reading the same files in-process; with a baseline build, each run is
+// followed by the same session with it.
+func (s *suite) sessions(ctx context.Context, t *fixture.Tree, env []string, recs []listRecord, res *sizeResult) error {
+	if len(recs) == 0 {
+		return errors.New("no skills from ccski list --json to call")
+	}
+	rng := rand.New(rand.NewPCG(s.cfg.Seed, uint64(res.N)))
+	sample := make([]string, s.cfg.Calls)
 	files := map[string]string{}
 	for _, r := range recs {
 		files[r.ID] = r.File
 	}
-
-	// Every skill once, 8 in flight, then the server's resident set.
-	if _, err := srv.callAll(ctx, ids, inFlight); err != nil {
-		return &phaseError{[]string{"server-rss", "server-rss-idle", "call-p50", "call-p99", "call-cpu", "client-cpu", "call-8", "edit"}, err}
-	}
-	res.metric("server-rss").set(vmRSSKiB(srv.pid())/1024, math.NaN())
-	time.Sleep(idleWait) // the server gives freed memory back once idle
-	res.metric("server-rss-idle").set(vmRSSKiB(srv.pid())/1024, math.NaN())
-
-	// Sequential latency over ids sampled with the seed.
-	rng := rand.New(rand.NewPCG(s.cfg.Seed, uint64(res.N)))
-	sample := make([]string, s.cfg.Calls)
 	for i := range sample {
-		sample[i] = ids[rng.IntN(len(ids))]
+		sample[i] = recs[rng.IntN(len(recs))].ID
 	}
-	var lat []float64
-	serverCPU, clientCPU := cpuMS(srv.pid()), selfCPUMS()
-	for range s.cfg.Runs {
-		for _, id := range sample {
-			start := time.Now()
-			if err := srv.call(ctx, id); err != nil {
-				return &phaseError{[]string{"call-p50", "call-p99", "call-cpu", "client-cpu", "call-8", "edit"}, err}
-			}
-			lat = append(lat, ms(time.Since(start)))
+	var baseErr error
+	baseEnv := childEnv(t, s.state(res.N, "baseline"))
+	if s.baseline != "" {
+		// The baseline records its own trust store first, as the warm-up
+		// of list --json did for ccski.
+		if err := s.exec(ctx, t, baseEnv, io.Discard, s.baseline, "list", "--json", "--user-dir", t.Home); err != nil {
+			baseErr = fmt.Errorf("baseline %s: %w", s.baseRev, err)
 		}
 	}
-	serverCPU, clientCPU = cpuMS(srv.pid())-serverCPU, selfCPUMS()-clientCPU
-	var flat []float64
+	var lat, hwm, tput, idle, bTput, bHWM []float64
+	var serverCPU, clientCPU float64
+	for run := range s.cfg.Runs {
+		r, err := s.session(ctx, s.ccski, t, env, sample, run == s.cfg.Runs-1)
+		if err != nil {
+			return &phaseError{sessionKeys, err}
+		}
+		lat, hwm, tput = append(lat, r.lat...), append(hwm, r.hwm), append(tput, r.tput)
+		serverCPU, clientCPU = serverCPU+r.serverCPU, clientCPU+r.clientCPU
+		if !math.IsNaN(r.idle) {
+			idle = append(idle, r.idle)
+		}
+		if s.baseline != "" && baseErr == nil {
+			b, err := s.session(ctx, s.baseline, t, baseEnv, sample, false)
+			if err != nil {
+				baseErr = fmt.Errorf("baseline %s: %w", s.baseRev, err)
+				continue
+			}
+			bTput, bHWM = append(bTput, b.tput), append(bHWM, b.hwm)
+		}
+	}
+	// The disk's share: the same files read in-process, one at a time and
+	// 8 at once.
+	seq, par := sample[:len(sample)/2], sample[len(sample)/2:]
+	var flat, ftput []float64
 	for range s.cfg.Runs {
-		for _, id := range sample {
+		for _, id := range seq {
 			start := time.Now()
 			_, _ = os.ReadFile(files[id])
 			flat = append(flat, ms(time.Since(start)))
 		}
+		start := time.Now()
+		parallel(len(par), inFlight, func(i int) { _, _ = os.ReadFile(files[par[i]]) })
+		ftput = append(ftput, float64(len(par))/time.Since(start).Seconds())
 	}
 	res.metric("call-p50").set(percentile(lat, 0.50), percentile(flat, 0.50))
 	res.metric("call-p99").set(percentile(lat, 0.99), percentile(flat, 0.99))
 	res.metric("call-cpu").set(serverCPU/float64(len(lat)), math.NaN())
 	res.metric("client-cpu").set(clientCPU/float64(len(lat)), math.NaN())
-
-	// Throughput with 8 in flight on the one session.
-	var tc, tf []float64
-	for range s.cfg.Runs {
-		took, err := srv.callAll(ctx, sample, inFlight)
-		if err != nil {
-			return &phaseError{[]string{"call-8", "edit"}, err}
+	res.metric("call-8").set(median(tput), median(ftput))
+	res.metric("peak-rss").set(median(hwm), math.NaN())
+	res.metric("rss-idle").set(median(idle), math.NaN())
+	if s.baseline != "" {
+		// The floor column holds the baseline's figure.
+		res.metric("call-8-base").set(median(tput), median(bTput))
+		res.metric("peak-rss-base").set(median(hwm), median(bHWM))
+		if baseErr != nil {
+			return &phaseError{[]string{"call-8-base", "peak-rss-base"}, baseErr}
 		}
-		tc = append(tc, float64(len(sample))/took.Seconds())
-		start := time.Now()
-		parallel(len(sample), inFlight, func(i int) { _, _ = os.ReadFile(files[sample[i]]) })
-		tf = append(tf, float64(len(sample))/time.Since(start).Seconds())
-	}
-	res.metric("call-8").set(median(tc), median(tf))
-
-	// Edit → list_changed.
-	d, err := s.edits(ctx, t, srv, recs, rng)
-	if err != nil {
-		return &phaseError{[]string{"edit"}, err}
-	}
-	res.metric("edit").set(median(d), math.NaN())
-	if err := srv.close(); err != nil {
-		return &phaseError{nil, err} // every figure stands
 	}
 	return nil
+}
+
+// editSession measures edit → list_changed on one `ccski mcp
+// --refresh-interval 1h --catalog 0` session: the watcher alone sees
+// edits, and every description is in the skill tool's, so that an edited
+// description always changes the tool list (at the default budget most
+// descriptions are not shown, and their edits change no list).
+func (s *suite) editSession(ctx context.Context, t *fixture.Tree, env []string, recs []listRecord, res *sizeResult) error {
+	srv, err := startServer(ctx, s.ccski, t, env, "--refresh-interval", "1h", "--catalog", "0")
+	if err != nil {
+		return err
+	}
+	defer srv.close()
+	if _, err := srv.cs.ListTools(ctx, nil); err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	if _, _, err := waitIdle(ctx, srv.pid()); err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(s.cfg.Seed^0xed17, uint64(res.N)))
+	d, err := s.edits(ctx, t, srv, recs, rng)
+	if err != nil {
+		return err
+	}
+	res.metric("edit").set(median(d), math.NaN())
+	return srv.close()
 }
 
 // edits rewrites the description of a different visible skill each run
