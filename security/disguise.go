@@ -23,34 +23,53 @@ import (
 func withUndisguised(check func(c *fileCheck)) func(c *fileCheck) {
 	return func(c *fileCheck) {
 		check(c)
-		data := c.f.data
-		for start := 0; start < len(data); {
-			end := bytes.IndexByte(data[start:], '\n')
-			if end < 0 {
-				end = len(data)
-			} else {
-				end += start
-			}
-			line := data[start:end]
-			if clean, ok := undisguise(line); ok {
-				line0, _ := position(data, start)
-				sub := &fileCheck{f: &file{rel: c.f.rel, class: c.f.class, data: clean}, count: c.count, code: c.code}
-				check(sub)
-				for _, fd := range sub.out {
-					dup := false
-					for _, o := range c.out {
-						dup = dup || o.code == fd.code && o.line == line0
-					}
-					if !dup {
-						fd.line, fd.col = line0, 0
-						fd.msg = "once its look-alike and invisible characters are read as the agent reads them, " + fd.msg
-						c.out = append(c.out, fd)
-					}
+		for _, dl := range c.disguisedLines() {
+			sub := &fileCheck{f: &file{rel: c.f.rel, class: c.f.class, data: dl.clean}, count: c.count, code: c.code}
+			check(sub)
+			for _, fd := range sub.out {
+				dup := false
+				for _, o := range c.out {
+					dup = dup || o.code == fd.code && o.line == dl.line
+				}
+				if !dup {
+					fd.line, fd.col = dl.line, 0
+					fd.msg = "once its look-alike and invisible characters are read as the agent reads them, " + fd.msg
+					c.out = append(c.out, fd)
 				}
 			}
-			start = end + 1
 		}
 	}
+}
+
+// disguisedLine is a line of a file as undisguise rewrote it, with its
+// line number.
+type disguisedLine struct {
+	line  int
+	clean []byte
+}
+
+// disguisedLines returns the lines of the file undisguise rewrites, in
+// order, finding them on the first call.
+func (c *fileCheck) disguisedLines() []disguisedLine {
+	if c.disguisedDone {
+		return c.disguised
+	}
+	c.disguisedDone = true
+	data := c.f.data
+	for start := 0; start < len(data); {
+		end := bytes.IndexByte(data[start:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += start
+		}
+		if clean, ok := undisguise(data[start:end]); ok {
+			line, _ := position(data, start)
+			c.disguised = append(c.disguised, disguisedLine{line: line, clean: clean})
+		}
+		start = end + 1
+	}
+	return c.disguised
 }
 
 // maxDisguisedLine caps the length of a line undisguise looks at.
@@ -64,32 +83,50 @@ func undisguise(line []byte) ([]byte, bool) {
 	if len(line) > maxDisguisedLine || !hasNonASCII(line) {
 		return nil, false
 	}
-	found := false
+	// Most lines with non-ASCII text (CJK, accents) hide nothing: the
+	// output is built only from the first disguised character on, and a
+	// character is tested in place, without a copy.
 	var b strings.Builder
+	found := false
+	begin := func(at int) {
+		if !found {
+			found = true
+			b.Grow(len(line))
+			for _, r := range string(line[:at]) {
+				b.WriteRune(r)
+			}
+		}
+	}
 	prevLatin := false
-	s := string(line)
-	for i, r := range s {
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRune(line[i:])
 		switch {
 		case invisible(r):
-			found = true
+			begin(i)
+			i += size
 			continue
-		case r >= 0x80 && norm.NFKC.IsNormalString(string(r)) == false:
-			found = true
+		case r >= 0x80 && size > 1 && !norm.NFKC.IsNormal(line[i:i+size]):
+			begin(i)
 			b.WriteString(norm.NFKC.String(string(r)))
 			prevLatin = true
+			i += size
 			continue
 		}
-		if l, ok := lookalike[r]; ok {
-			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+		if l, ok := lookalikeOf(r); ok {
+			next, _ := utf8.DecodeRune(line[i+size:])
 			if prevLatin || next < 0x80 && unicode.IsLetter(next) {
-				found = true
+				begin(i)
 				b.WriteRune(l)
 				prevLatin = true
+				i += size
 				continue
 			}
 		}
-		b.WriteRune(r)
+		if found {
+			b.WriteRune(r)
+		}
 		prevLatin = r < 0x80 && unicode.IsLetter(r)
+		i += size
 	}
 	if !found {
 		return nil, false
@@ -121,6 +158,20 @@ func invisible(r rune) bool {
 	}
 	return false
 }
+
+// lookalikeOf returns the Latin letter r looks like. Letters outside the
+// table's range, such as CJK text, are answered without a map lookup.
+func lookalikeOf(r rune) (rune, bool) {
+	if r < lookalikeMin || r > lookalikeMax {
+		return 0, false
+	}
+	l, ok := lookalike[r]
+	return l, ok
+}
+
+// lookalikeMin and lookalikeMax bound the letters of lookalike (a test
+// checks them).
+const lookalikeMin, lookalikeMax = 0x0250, 0x058F
 
 // lookalike maps Cyrillic and Greek letters that look like Latin ones.
 var lookalike = map[rune]rune{

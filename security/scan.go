@@ -33,6 +33,10 @@ type fileCheck struct {
 	out   []finding
 	count map[string]int
 	code  string // the rule running
+	// disguised holds the file's lines that undisguise rewrote, found
+	// once for every rule that reads them (see withUndisguised).
+	disguised     []disguisedLine
+	disguisedDone bool
 }
 
 // add reports a finding of the running rule at offset off of the file
