@@ -164,6 +164,7 @@ func newRoot(a *app) *cobra.Command {
 		newEnable(a), newDisable(a), newProfile(a), newInstallWorkflow(a), newScan(a),
 		newInstall(a), newUpdate(a), newRemove(a), newTrust(a))
 	a.registerCompletions(root)
+	addProfileFlags(root, a)
 	return root
 }
 
