@@ -58,7 +58,7 @@ type promptRegistry struct {
 type promptEntry struct {
 	rec *pipeline.Record
 	// sig changes whenever prompts/list or prompts/get would change.
-	sig string
+	sig uint64
 }
 
 // initPrompts sets the registry up before the first Update.
@@ -126,10 +126,10 @@ func (s *Server) syncPrompts(snap *pipeline.Snapshot) bool {
 }
 
 // promptSignature sums up everything a prompt shows and reads.
-func promptSignature(r *pipeline.Record) string {
+func promptSignature(r *pipeline.Record) uint64 {
 	handoffs, _ := json.Marshal(r.Handoffs)
-	return strings.Join([]string{r.ID, string(r.Type), r.File, r.Agent, r.Description, r.ArgumentHint,
-		string(handoffs), strconv.FormatInt(r.Size, 10), strconv.FormatInt(r.ModTime.UnixNano(), 10)}, "\x00")
+	return signature(r.ID, string(r.Type), r.File, r.Agent, r.Description, r.ArgumentHint,
+		string(handoffs), strconv.FormatInt(r.Size, 10), strconv.FormatInt(r.ModTime.UnixNano(), 10))
 }
 
 // promptOf is the prompts/list entry of a record.

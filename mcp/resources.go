@@ -56,13 +56,13 @@ const skillFile = pipeline.SkillFile
 // resourceRegistry is the set of SKILL.md resources registered with the
 // SDK, by URI, with a signature of what resources/list shows.
 type resourceRegistry struct {
-	registered map[string]string
+	registered map[string]uint64 // URI: signature of what the listing shows
 }
 
 // initResources registers the resource template; syncResources then
 // keeps one listed resource per visible skill.
 func (s *Server) initResources() {
-	s.resources.registered = map[string]string{}
+	s.resources.registered = map[string]uint64{}
 	s.sdk.AddResourceTemplate(&sdk.ResourceTemplate{
 		Name:  "skill-file",
 		Title: "A file in a skill's folder",
@@ -81,14 +81,14 @@ func (s *Server) initResources() {
 func (s *Server) syncResources(snap *pipeline.Snapshot) bool {
 	reg := &s.resources
 	skills := snap.Skills()
-	next := make(map[string]string, len(skills))
+	next := make(map[string]uint64, len(skills))
 	var add []*sdk.Resource
 	for _, r := range skills {
 		uri := r.SkillURI()
 		if uri == "" {
 			continue
 		}
-		sig := r.Name + "\x00" + r.Description // what the listing shows besides the URI
+		sig := signature(r.Name, r.Description) // what the listing shows besides the URI
 		next[uri] = sig
 		if old, ok := reg.registered[uri]; !ok || old != sig {
 			add = append(add, resourceOf(uri, r))

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ccski/ccski/internal/suggest"
@@ -50,53 +51,84 @@ func (e *AmbiguousError) List() string {
 
 // Index resolves names to records. It is built once per snapshot and is
 // safe for concurrent use.
+//
+// A server keeps one for as long as it serves a snapshot, so it is kept
+// small: each alias maps to the position of its record, and only the
+// aliases that several records share keep a list.
 type Index struct {
 	records []*Record
 	// tiers are searched in order: ids, then qualified and full names,
-	// then short names. The first tier with a match decides.
-	tiers [3]map[string][]*Record
-	// ids and names (short name, name) are per record, in order, for
-	// Suggest.
-	ids   []string
-	names [][2]string
+	// then short names. The first tier with a match decides. A value v
+	// >= 0 is records[v]; v < 0 is the list shared[-v-1].
+	tiers  [3]map[string]int32
+	shared [][]int32
 }
 
 // NewIndex builds the index for records, whose ids must be assigned.
 func NewIndex(records []*Record) *Index {
-	x := &Index{records: records, ids: make([]string, len(records)), names: make([][2]string, len(records))}
+	x := &Index{records: records}
 	for i := range x.tiers {
-		x.tiers[i] = make(map[string][]*Record, len(records))
-	}
-	add := func(tier int, alias string, r *Record) {
-		k := strings.ToLower(alias)
-		for _, o := range x.tiers[tier][k] {
-			if o == r {
-				return
-			}
-		}
-		x.tiers[tier][k] = append(x.tiers[tier][k], r)
+		x.tiers[i] = make(map[string]int32, len(records))
 	}
 	for i, r := range records {
-		x.ids[i] = r.ID
-		x.names[i] = [2]string{r.ShortName(), r.Name}
-		add(0, r.ID, r)
-		add(1, r.Name, r)
-		add(1, baseID(r), r)
-		add(1, locatedID(r), r)
-		add(1, r.Agent+":"+r.Name, r)
+		at := int32(i)
+		x.add(0, r.ID, at)
+		x.add(1, r.Name, at)
+		x.add(1, baseID(r), at)
+		x.add(1, locatedID(r), at)
+		x.add(1, r.Agent+":"+r.Name, at)
 		if r.Plugin != nil {
-			add(1, "@"+r.Name, r)
+			x.add(1, "@"+r.Name, at)
 		}
-		add(2, r.ShortName(), r)
-		add(2, r.Agent+":"+r.ShortName(), r)
+		x.add(2, r.ShortName(), at)
+		x.add(2, r.Agent+":"+r.ShortName(), at)
 	}
 	return x
 }
 
+// add makes alias (case-insensitive) answer to records[at] in tier, after
+// the records it already answers to.
+func (x *Index) add(tier int, alias string, at int32) {
+	m := x.tiers[tier]
+	k := strings.ToLower(alias)
+	v, ok := m[k]
+	switch {
+	case !ok:
+		m[k] = at
+	case v >= 0:
+		if v != at {
+			x.shared = append(x.shared, []int32{v, at})
+			m[k] = -int32(len(x.shared))
+		}
+	default:
+		list := x.shared[-v-1]
+		if !slices.Contains(list, at) {
+			x.shared[-v-1] = append(list, at)
+		}
+	}
+}
+
+// lookup returns the records key answers to in tier, in record order.
+func (x *Index) lookup(tier int, key string) []*Record {
+	v, ok := x.tiers[tier][key]
+	switch {
+	case !ok:
+		return nil
+	case v >= 0:
+		return x.records[v : v+1 : v+1]
+	}
+	list := x.shared[-v-1]
+	out := make([]*Record, len(list))
+	for i, at := range list {
+		out[i] = x.records[at]
+	}
+	return out
+}
+
 // ByID returns the record whose id is id (case-insensitive), or nil.
 func (x *Index) ByID(id string) *Record {
-	if m := x.tiers[0][strings.ToLower(strings.TrimSpace(id))]; len(m) == 1 {
-		return m[0]
+	if v, ok := x.tiers[0][strings.ToLower(strings.TrimSpace(id))]; ok && v >= 0 {
+		return x.records[v]
 	}
 	return nil
 }
@@ -115,8 +147,8 @@ func (x *Index) Resolve(name string) (*Record, error) {
 // record: Snapshot.Lookup asks several indexes and suggests only once.
 func (x *Index) match(name string) (*Record, error) {
 	k := strings.ToLower(strings.TrimSpace(name))
-	for i, tier := range x.tiers {
-		switch m := tier[k]; len(m) {
+	for i := range x.tiers {
+		switch m := x.lookup(i, k); len(m) {
 		case 0:
 			continue
 		case 1:
@@ -126,8 +158,8 @@ func (x *Index) match(name string) (*Record, error) {
 			// tier and the looser ones.
 			var ids []string
 			seen := map[*Record]bool{}
-			for _, t := range x.tiers[i:] {
-				for _, r := range t[k] {
+			for t := i; t < len(x.tiers); t++ {
+				for _, r := range x.lookup(t, k) {
 					if !seen[r] {
 						seen[r] = true
 						ids = append(ids, r.ID)
@@ -144,5 +176,11 @@ func (x *Index) match(name string) (*Record, error) {
 // ids that hold its letters in order first, then those whose id, name or
 // short name it misspells or starts with.
 func (x *Index) Suggest(name string, n int) []string {
-	return suggest.NamesBy(name, x.ids, n, func(i int) []string { return x.names[i][:] })
+	ids := make([]string, len(x.records))
+	for i, r := range x.records {
+		ids[i] = r.ID
+	}
+	return suggest.NamesBy(name, ids, n, func(i int) []string {
+		return []string{x.records[i].ShortName(), x.records[i].Name}
+	})
 }
