@@ -193,16 +193,20 @@ func (r *Refresher) refresh(ctx context.Context) (Diff, engine.Stats, error) {
 	}
 	d := Compare(before, snap.Visible)
 	r.current.Store(snap)
-	// Watch what the snapshot was built from before anyone sees it: a
-	// change made as soon as a client has the snapshot is then seen.
-	if r.watcher != nil {
-		r.watcher.sync(snap)
-	}
 	r.mu.Lock()
 	subs := r.subs
 	r.mu.Unlock()
 	for _, fn := range subs {
 		fn(snap)
+	}
+	// Clients have the snapshot first (at start, the first tools/list
+	// waits for nothing else); the folders it was built from are watched
+	// right after. A change made before a new folder's watch is in place
+	// would go unseen by the watcher, so when folders were added one more
+	// rescan follows: it catches any change since this scan read the
+	// files, and reads no file when there is none.
+	if r.watcher != nil && r.watcher.sync(snap) {
+		r.Poke()
 	}
 	if !d.Empty() && old != nil { // Run logs the first snapshot
 		r.log.Info("skills refreshed", "added", d.Added, "removed", d.Removed, "changed", d.Changed,

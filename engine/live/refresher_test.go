@@ -427,3 +427,38 @@ func TestRefresherWatchesSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestRefresherSeesChangeOnFirstSight edits a skill the moment a
+// subscriber (a server publishing to clients) gets the first snapshot,
+// before the folders are watched: the change must still reach the
+// subscribers, without a periodic rescan.
+func TestRefresherSeesChangeOnFirstSight(t *testing.T) {
+	tr := newTree(t)
+	file := tr.userSkill("alpha")
+	writeFile(t, file, skillMD("alpha", "Alpha skill"))
+	ref := New(newEngine(t, tr.home, tr.ws), Options{Watch: true, Logger: discard()})
+	var mu sync.Mutex
+	var got *pipeline.Snapshot
+	first := true
+	ref.Subscribe(func(s *pipeline.Snapshot) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = s
+		if first {
+			first = false
+			writeFile(t, file, skillMD("alpha", "Alpha skill, edited as a client read the list"))
+		}
+	})
+	runRefresher(t, ref)
+	if !eventually(5*time.Second, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if got == nil {
+			return false
+		}
+		r, err := got.Resolve("alpha")
+		return err == nil && strings.Contains(r.Description, "edited")
+	}) {
+		t.Fatal("an edit made as the first snapshot was published never reached the subscribers")
+	}
+}

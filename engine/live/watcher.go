@@ -57,8 +57,8 @@ func newWatcher(poke func(), log *slog.Logger) (*watcher, error) {
 }
 
 // sync makes the watched set match snap: new folders are added and gone
-// ones removed.
-func (w *watcher) sync(snap *pipeline.Snapshot) {
+// ones removed. It reports whether it added a folder.
+func (w *watcher) sync(snap *pipeline.Snapshot) (added bool) {
 	want := make(map[string]bool, len(snap.Folders)+len(snap.Manifests)+8)
 	for _, d := range snap.Folders {
 		want[d] = true
@@ -114,13 +114,15 @@ func (w *watcher) sync(snap *pipeline.Snapshot) {
 					w.log.Warn("file watch limit reached; changes in the remaining folders are seen at the next periodic rescan",
 						"watched", len(w.watched), "hint", "raise fs.inotify.max_user_watches")
 				}
-				return
+				return added
 			}
 			continue // the folder went away meanwhile
 		}
 		w.watched[d] = true
+		added = true
 	}
 	w.log.Debug("watching skill folders", "folders", len(w.watched), "filtered", len(only), "manifests", len(snap.Manifests))
+	return added
 }
 
 // len is the number of watched folders.
