@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -377,31 +378,72 @@ func (a *app) writeJSON(v any) error {
 }
 
 // writeJSONArray writes items as writeJSON would write the slice, byte for
-// byte, but one element at a time: a list of 10,000 skills never sits in
-// memory as one document, twice (marshalled, then indented).
+// byte, but a chunk at a time: a list of 10,000 skills never sits in
+// memory as one document, twice (marshalled, then indented). Chunks are
+// encoded on every core, at most two per core ahead of the writer, and
+// written in order.
 func writeJSONArray[T any](w io.Writer, items []T) error {
 	if len(items) == 0 {
 		_, err := io.WriteString(w, "[]\n")
 		return err
 	}
+	const chunk = 256
+	chunks := (len(items) + chunk - 1) / chunk
+	type encoded struct {
+		buf *bytes.Buffer
+		err error
+	}
+	out := make([]chan encoded, chunks)
+	for i := range out {
+		out[i] = make(chan encoded, 1)
+	}
+	ahead := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for i := range chunks {
+			select {
+			case ahead <- struct{}{}:
+			case <-stop:
+				return
+			}
+			go func() {
+				buf, err := encodeJSONItems(items[i*chunk:min(len(items), (i+1)*chunk)], i == 0)
+				out[i] <- encoded{buf, err}
+			}()
+		}
+	}()
 	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("[\n  ")
+	for i := range chunks {
+		e := <-out[i]
+		<-ahead
+		if e.err != nil {
+			return e.err
+		}
+		bw.Write(e.buf.Bytes())
+	}
+	bw.WriteString("\n]\n")
+	return bw.Flush()
+}
+
+// encodeJSONItems encodes items as the elements of an indented array,
+// each preceded by the separator from the previous one unless first.
+func encodeJSONItems[T any](items []T, first bool) (*bytes.Buffer, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("  ", "  ")
 	enc.SetEscapeHTML(false)
-	bw.WriteString("[\n  ")
 	for i := range items {
-		if i > 0 {
-			bw.WriteString(",\n  ")
+		if i > 0 || !first {
+			buf.WriteString(",\n  ")
 		}
-		buf.Reset()
 		if err := enc.Encode(items[i]); err != nil {
-			return err
+			return nil, err
 		}
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		buf.Truncate(buf.Len() - 1) // the Encoder's newline
 	}
-	bw.WriteString("\n]\n")
-	return bw.Flush()
+	return &buf, nil
 }
 
 // flagChanged reports whether the user set the named flag.

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -251,7 +254,11 @@ func TestWriteJSONArrayMatchesEncoder(t *testing.T) {
 		A string `json:"a"`
 		B []int  `json:"b,omitempty"`
 	}
-	for _, items := range [][]item{nil, {}, {{A: "x"}}, {{A: "<&>"}, {A: "文档", B: []int{1, 2}}, {A: "\"q\"\n"}}} {
+	var many []item // several chunks, the last one short
+	for i := range 1000 {
+		many = append(many, item{A: fmt.Sprintf("skill-%d <%c>", i, rune('a'+i%26)), B: make([]int, i%3)})
+	}
+	for _, items := range [][]item{nil, {}, {{A: "x"}}, {{A: "<&>"}, {A: "文档", B: []int{1, 2}}, {A: "\"q\"\n"}}, many[:256], many[:257], many} {
 		var want, got bytes.Buffer
 		a := &app{stdout: &want}
 		if err := a.writeJSON(items); err != nil {
@@ -265,7 +272,18 @@ func TestWriteJSONArrayMatchesEncoder(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {
-			t.Errorf("items %v:\nstreamed %q\nwhole    %q", items, got.String(), want.String())
+			t.Errorf("%d items:\nstreamed %q\nwhole    %q", len(items), got.String(), want.String())
 		}
+	}
+
+	// An element that cannot be encoded, in a later chunk, fails the
+	// whole list.
+	bad := make([]any, 600)
+	for i := range bad {
+		bad[i] = i
+	}
+	bad[550] = math.NaN()
+	if err := writeJSONArray(io.Discard, bad); err == nil {
+		t.Error("a NaN in the third chunk was written without an error")
 	}
 }
