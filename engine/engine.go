@@ -49,6 +49,10 @@ type Engine struct {
 	// trust is the check of project and plugin skills against the trust
 	// store each Snapshot runs (SetTrust).
 	trust integrity
+	// records and last are what the previous Snapshot derived from its
+	// scan, for a rescan that finds nothing changed (see reuse.go).
+	records recordState
+	last    *stageState
 }
 
 // Stats describe one discovery run.
@@ -165,6 +169,7 @@ func (e *Engine) DisableCache() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.scanOpts.NoCache, e.cache = true, nil
+	e.records, e.last = recordState{}, nil
 }
 
 // Env returns the environment the engine discovers in.
@@ -236,14 +241,21 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 
 	opts := e.scanOpts
 	opts.Cache = e.cache
+	// The scan may hand back the previous records only when what this
+	// function does to them below is what it did to them then.
+	opts.Reuse = e.records.valid && slices.Equal(switches, e.records.switches)
 	res := scan.Scan(ctx, roots, opts)
 	if ctx.Err() != nil {
 		return nil, Stats{}, ctx.Err()
 	}
 	e.cache = res.Cache
 	diags = append(diags, res.Diagnostics...)
-	pipeline.ApplySwitches(res.Records, switches)
-	pipeline.AssignIDs(res.Records)
+	if !res.Reused {
+		pipeline.ApplySwitches(res.Records, switches)
+		pipeline.AssignIDs(res.Records)
+		e.records = recordState{valid: true, switches: switches}
+		e.last = nil
+	}
 
 	// A filter token that names nothing fails the first discovery when
 	// the user typed it (a flag or a CCSKI_ variable): a typo is caught
@@ -255,19 +267,25 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	fs.Disabled = disabled
 	fs.LenientInclude = e.built || e.cfg.IncludeFromFile
 	fs.LenientExclude = e.built || e.cfg.ExcludeFromFile
-	stages, unmatched, err := filters.BuildReport(fs, res.Records)
-	if err != nil {
-		return nil, Stats{}, &ConfigError{err}
+	st := e.last
+	if !res.Reused || !st.matches(fs) {
+		filterStages, unmatched, err := filters.BuildReport(fs, res.Records)
+		if err != nil {
+			return nil, Stats{}, &ConfigError{err}
+		}
+		st = &stageState{settings: fs, stages: slices.Clip(filterStages)}
+		for _, err := range unmatched {
+			st.warnings = append(st.warnings, pipeline.Diagnostic{Severity: pipeline.SeverityWarning,
+				Code: FilterNamesNothing, Message: err.Error() + "; it selects nothing for now"})
+		}
 	}
-	for _, err := range unmatched {
-		diags = append(diags, pipeline.Diagnostic{Severity: pipeline.SeverityWarning, Code: FilterNamesNothing,
-			Message: err.Error() + "; it selects nothing for now"})
-	}
+	diags = append(diags, st.warnings...)
 	e.built = true
-	found, stages := e.guard.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
+	found, stages := e.guard.apply(ctx, res.Records, slices.Clip(st.stages), e.scanOpts.NoCache)
 	checked, stages, td := e.trust.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
 	diags = append(diags, td...)
-	visible, drops := pipeline.Run(stages, slices.Clone(res.Records))
+	visible, drops := st.run(stages, res.Records)
+	e.last = st
 	snap := pipeline.NewSnapshot(res.Records, visible, drops, res.Reports, diags)
 	snap.Security = found
 	snap.Integrity = checked

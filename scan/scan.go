@@ -90,6 +90,15 @@ type Options struct {
 	// entered. ccski install bounds the scan of a source with it, so that
 	// a source's symlink (up -> ../../..) cannot make it walk the machine.
 	Within string
+	// Reuse lets Scan return the very records of the scan that built
+	// Cache (Result.Reused) when nothing they are made of has changed:
+	// the same roots and options, every folder listing and every file
+	// reading served from Cache (none was read again), and the walks
+	// finding the same folders, candidates and problems. The records are
+	// then shared with that earlier result, so a caller that sets Reuse
+	// must not change them again (it changed them once, after the scan
+	// that built them). See reusable.
+	Reuse bool
 }
 
 // DefaultOptions are the built-in bounds.
@@ -113,6 +122,12 @@ type Result struct {
 	// with symlinks resolved: the folders a watcher must watch to see any
 	// skill appear, change or go.
 	Dirs []string
+	// Reused is set when Options.Reuse applied: Records, Reports,
+	// Diagnostics and Dirs are those of the scan that built
+	// Options.Cache (its records as that scan's caller left them), and
+	// Cache is Options.Cache itself. The slices are clipped, so that
+	// appending to one copies it.
+	Reused bool
 }
 
 // candidate is a skill folder or a command file found by a walk.
@@ -185,6 +200,12 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 	}
 	wg.Wait()
 
+	if opt.Reuse && ctx.Err() == nil && read.Load() == 0 && opt.Cache.reusable(roots, opt, walks, cands, parsed) {
+		l := opt.Cache.last
+		return Result{Records: slices.Clip(l.records), Reports: slices.Clip(l.reports),
+			Diagnostics: slices.Clip(l.diags), Dirs: slices.Clip(l.dirs), Cache: opt.Cache, Reused: true}
+	}
+
 	res := Result{Reports: make([]pipeline.RootReport, len(roots)), FilesRead: int(read.Load())}
 	if !opt.NoCache {
 		res.Cache = newCache(len(cands))
@@ -231,6 +252,9 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 			}
 		}
 	}
+	if res.Cache != nil && ctx.Err() == nil {
+		res.Cache.last = newLastScan(roots, opt, walks, cands, parsed, res)
+	}
 	return res
 }
 
@@ -240,6 +264,9 @@ type walk struct {
 	diags  []pipeline.Diagnostic
 	dirs   []string // folders listed, symlinks resolved
 	lists  map[string]*listing
+	// listed counts the folders whose entries were read, not taken
+	// from the previous scan's cache.
+	listed int
 }
 
 func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, args ...any) pipeline.Diagnostic {
@@ -326,7 +353,9 @@ type pending struct {
 }
 
 // declared reads exactly the skill folders the root lists. Each parent
-// folder is resolved once; a skill folder costs one lstat plus its listing.
+// folder is resolved once; a skill folder costs one lstat plus its listing
+// (and on a rescan, the lstat of a folder that is no symlink is the stat
+// that validates its cached listing).
 func (wk *walker) declared(real string) {
 	w, root := &wk.w, wk.root
 	w.dirs = append(w.dirs, real)
@@ -347,6 +376,7 @@ func (wk *walker) declared(real string) {
 			parents[parent] = rp
 		}
 		rd := ""
+		var known fs.FileInfo // rd's stat, when the lstat gave it
 		if rp != "" {
 			rd = filepath.Join(rp, filepath.Base(dir))
 			if st, err := os.Lstat(rd); err != nil {
@@ -355,6 +385,8 @@ func (wk *walker) declared(real string) {
 				if rd, err = realPath(rd); err != nil {
 					rd = ""
 				}
+			} else {
+				known = st
 			}
 		}
 		if rd == "" {
@@ -362,7 +394,7 @@ func (wk *walker) declared(real string) {
 				"declared skill folder does not exist"))
 			continue
 		}
-		l, err := wk.list(rd)
+		l, err := wk.listKnown(rd, known)
 		if err != nil {
 			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.FolderUnreadable, dir,
 				"cannot read folder: %v", err))
@@ -628,11 +660,18 @@ type subdir struct {
 // list returns the listing of realDir. When the previous scan listed the
 // folder and its modification time has not changed since, that listing is
 // reused: adding, removing or renaming an entry changes a folder's time.
-func (wk *walker) list(realDir string) (*listing, error) {
+func (wk *walker) list(realDir string) (*listing, error) { return wk.listKnown(realDir, nil) }
+
+// listKnown is list given the folder's stat when the caller has it
+// (known, nil when not): it then costs no stat of its own.
+func (wk *walker) listKnown(realDir string, known fs.FileInfo) (*listing, error) {
 	if wk.prev.hasDir(realDir) { // stat first: an unchanged folder is not read
-		st, err := os.Stat(realDir)
-		if err != nil {
-			return nil, err
+		st := known
+		if st == nil {
+			var err error
+			if st, err = os.Stat(realDir); err != nil {
+				return nil, err
+			}
 		}
 		if l := wk.prev.dir(realDir, st.ModTime()); l != nil {
 			wk.keep(realDir, l)
@@ -655,6 +694,7 @@ func (wk *walker) list(realDir string) (*listing, error) {
 	if err != nil {
 		return nil, err
 	}
+	wk.w.listed++
 	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	l := &listing{mtime: st.ModTime()}
 	for _, e := range ents {
@@ -1029,6 +1069,9 @@ type Cache struct {
 	dirs map[string]*listing
 	// meta holds the readings of agents/openai.yaml files, by file.
 	meta map[string]*metaEntry
+	// last is what the scan that built the cache found, and from what,
+	// for Options.Reuse; nil when that scan was cancelled.
+	last *lastScan
 }
 
 type cacheEntry struct {
