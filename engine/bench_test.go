@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/ccski/ccski/bench/floor/floorlib"
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/fixture"
 	"github.com/ccski/ccski/providers"
@@ -87,5 +88,34 @@ func BenchmarkDiscovery(b *testing.B) {
 		}
 		b.ReportMetric(float64(read)/float64(b.N), "files-read/op")
 		b.ReportMetric(float64(skills), "skills")
+	})
+
+	// The floor of a rescan, as the benchmark suite measures it: os.Stat
+	// of every folder and skill file the floor walk of the existing roots
+	// saw, one goroutine. Compare it with rescan in the same run.
+	b.Run("n=10000/rescan-floor", func(b *testing.B) {
+		t := tree(b, 10000)
+		snap, _, err := newEngine(b, t).Snapshot(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		var roots []string
+		for _, r := range snap.Roots {
+			if r.Exists {
+				roots = append(roots, r.Path)
+			}
+		}
+		dirs, files, err := floorlib.List(roots)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for range b.N {
+			if _, err := floorlib.Restat(dirs, files); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(dirs)+len(files)), "stats/op")
 	})
 }
