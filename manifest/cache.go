@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -37,11 +37,14 @@ const racyWindow = 2 * time.Second
 // it between two sweeps.
 type Cache struct {
 	mu      sync.Mutex
-	entries map[string]entry // by real path
-	gen     uint64           // the current generation
+	entries map[string]entry   // by the path the file was reached by (see found.real)
+	dirs    map[string]dirNode // folder listings, by the folder's path as walked
+	gen     uint64             // the current generation
 
 	hashed      atomic.Int64
 	hashedBytes atomic.Int64
+	listed      atomic.Int64
+	changed     atomic.Bool // something was added since MarkSaved
 
 	// now is time.Now, replaced in tests.
 	now func() time.Time
@@ -54,31 +57,151 @@ type entry struct {
 	gen    uint64 // the generation that last looked at it
 }
 
+// dirNode is the cached listing of one folder: the entries a manifest
+// looks at (regular files, folders but .git, symlinks), read when the
+// folder's stat was id.
+//
+// A listing is used again only while the folder's stat (device, inode,
+// size, modification and change times) is id. Adding, removing or
+// renaming an entry writes the folder, which sets its modification and
+// change times to the current time; the change time cannot be set back
+// from user space (utimensat sets it to now), and a folder deleted and
+// made again has a new change time even when its inode number is reused.
+// A listing is cached only when both times were at least racyWindow old
+// when it was read, so that a change in the same tick of the file
+// system's clock cannot leave them as they were. Listings are cached
+// only where change times are read (Linux, see idOf): elsewhere a
+// folder's modification time can be set back after an entry was added,
+// and every folder is read at every Build. A listing says nothing about
+// the entries' content: every file is still stated at every Build.
+type dirNode struct {
+	id      fileID
+	entries []listed
+	gen     uint64
+}
+
+// kind is what a listed entry is.
+type kind uint8
+
+const (
+	kindFile kind = iota + 1 // a regular file
+	kindDir                  // a folder (never a .git folder)
+	kindLink                 // a symlink
+)
+
+// listed is one entry of a folder listing. FIFOs, sockets and devices are
+// left out of listings.
+type listed struct {
+	name string
+	kind kind
+}
+
+// maxListed caps the entries of a cached listing: a larger folder makes
+// its skill pass MaxFiles, or nearly, and is read at each Build.
+const maxListed = MaxFiles
+
 // NewCache returns an empty Cache.
 func NewCache() *Cache {
-	return &Cache{entries: map[string]entry{}}
+	return &Cache{entries: map[string]entry{}, dirs: map[string]dirNode{}}
 }
 
 // Stats counts the work a Cache did.
 type Stats struct {
-	// Entries is the number of cached digests.
-	Entries int
+	// Entries is the number of cached digests, Folders the number of
+	// cached folder listings.
+	Entries, Folders int
 	// Hashed and HashedBytes count the files hashed and their bytes,
-	// since the Cache was made.
-	Hashed, HashedBytes int64
+	// and Listed the folders read, since the Cache was made.
+	Hashed, HashedBytes, Listed int64
 }
 
 // Stats returns the cache's counts.
 func (c *Cache) Stats() Stats {
 	c.mu.Lock()
-	n := len(c.entries)
+	n, d := len(c.entries), len(c.dirs)
 	c.mu.Unlock()
-	return Stats{Entries: n, Hashed: c.hashed.Load(), HashedBytes: c.hashedBytes.Load()}
+	return Stats{Entries: n, Folders: d, Hashed: c.hashed.Load(), HashedBytes: c.hashedBytes.Load(), Listed: c.listed.Load()}
+}
+
+// Changed reports whether a digest or a listing was added to the cache
+// since it was made, loaded or saved: whether saving it again would keep
+// anything new.
+func (c *Cache) Changed() bool { return c.changed.Load() }
+
+// clock returns the current time (c.now in tests).
+func (c *Cache) clock() time.Time {
+	if c.now != nil {
+		return c.now()
+	}
+	return time.Now()
+}
+
+// list returns the entries of the folder path, whose stat the caller just
+// took (id): the cached listing when the folder's stat is still the one it
+// was read with, unless fresh; otherwise the folder as read now. cached
+// says which.
+func (c *Cache) list(path string, id fileID, fresh bool) (entries []listed, cached bool, err error) {
+	if changeTimesRead && !fresh {
+		c.mu.Lock()
+		if n, ok := c.dirs[path]; ok && n.id == id {
+			if n.gen != c.gen {
+				n.gen = c.gen
+				c.dirs[path] = n
+			}
+			c.mu.Unlock()
+			return n.entries, true, nil
+		}
+		c.mu.Unlock()
+	}
+	now := c.clock() // before the stat: a change after it moves the folder's times past it
+	f, err := openDir(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	st, err := f.Stat() // of the folder read, before its entries are
+	if err != nil {
+		return nil, false, err
+	}
+	des, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, false, err
+	}
+	c.listed.Add(1)
+	entries = make([]listed, 0, len(des))
+	for _, e := range des {
+		var k kind
+		switch t := e.Type(); {
+		case t.IsDir():
+			if Skip(e.Name()) {
+				continue
+			}
+			k = kindDir
+		case t&fs.ModeSymlink != 0:
+			k = kindLink
+		case t.IsRegular():
+			k = kindFile
+		default:
+			continue // FIFO, socket, device: skipped unopened
+		}
+		entries = append(entries, listed{name: e.Name(), kind: k})
+	}
+	if read := idOf(st); len(entries) <= maxListed && (Stamp{read}).Settled(now) {
+		c.mu.Lock()
+		if c.dirs == nil {
+			c.dirs = map[string]dirNode{}
+		}
+		c.dirs[path] = dirNode{id: read, entries: entries, gen: c.gen}
+		c.mu.Unlock()
+		c.changed.Store(true)
+	}
+	return entries, false, nil
 }
 
 // Sweep forgets the digest of every file no Build looked at since the
-// previous Sweep (or since the Cache was made), and starts a new
-// generation. It returns the number of entries dropped.
+// previous Sweep (or since the Cache was made), and the listing of every
+// folder none looked at, and starts a new generation. It returns the
+// number of digests dropped.
 func (c *Cache) Sweep() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -87,6 +210,11 @@ func (c *Cache) Sweep() int {
 		if e.gen != c.gen {
 			delete(c.entries, k)
 			n++
+		}
+	}
+	for k, d := range c.dirs {
+		if d.gen != c.gen {
+			delete(c.dirs, k)
 		}
 	}
 	c.gen++
@@ -98,13 +226,23 @@ func (c *Cache) Sweep() int {
 // *LimitError; a folder or file that cannot be read gives an error naming
 // it.
 func (c *Cache) Build(dir string) (*Manifest, error) {
-	real, err := filepath.EvalSymlinks(dir)
+	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("skill folder %s: %w", dir, err)
 	}
-	w := walker{dir: dir, real: real}
-	if err := w.walk(real, ""); err != nil {
-		if st, serr := os.Stat(real); serr == nil && !st.IsDir() {
+	if !st.IsDir() {
+		return nil, fmt.Errorf("skill folder %s is a %s, not a folder", dir, safefile.Kind(st.Mode()))
+	}
+	w := walker{c: c, dir: dir}
+	err = w.walk(dir, "", idOf(st))
+	if errors.Is(err, errStale) {
+		// A cached listing met a folder that changed since its stat was
+		// taken: walk again, reading every folder.
+		w = walker{c: c, dir: dir, fresh: true}
+		err = w.walk(dir, "", idOf(st))
+	}
+	if err != nil {
+		if st, serr := os.Stat(dir); serr == nil && !st.IsDir() {
 			return nil, fmt.Errorf("skill folder %s is a %s, not a folder", dir, safefile.Kind(st.Mode()))
 		}
 		return nil, err
@@ -180,19 +318,16 @@ func (c *Cache) digest(f found) (string, int64, error) {
 	}
 	c.hashed.Add(1)
 	c.hashedBytes.Add(size)
-	now := time.Now
-	if c.now != nil {
-		now = c.now
-	}
 	// Cache only what the walk saw, read whole, with times old enough
 	// that an edit since would have moved them.
-	if id == f.id && size == id.size && now().Sub(id.latest()) >= racyWindow {
+	if id == f.id && size == id.size && c.clock().Sub(id.latest()) >= racyWindow {
 		c.mu.Lock()
 		if c.entries == nil {
 			c.entries = map[string]entry{}
 		}
 		c.entries[f.real] = entry{id: id, digest: digest, gen: c.gen}
 		c.mu.Unlock()
+		c.changed.Store(true)
 	}
 	return digest, size, nil
 }

@@ -16,3 +16,7 @@ func idOf(st fs.FileInfo) fileID {
 	}
 	return id
 }
+
+// changeTimesRead is true: idOf reads change times, which no user-space
+// call can set back, so folder listings are cached (see dirNode).
+const changeTimesRead = true

@@ -18,3 +18,8 @@ func idOf(st fs.FileInfo) fileID {
 	}
 	return id
 }
+
+// changeTimesRead is false: idOf does not read change times here, so a
+// folder whose modification time was set back after an entry was added
+// would look unchanged: folder listings are not cached (see dirNode).
+const changeTimesRead = false

@@ -6,10 +6,12 @@
 // hidden files and nested folders included, each under one path that a
 // resources/read inside the skill's folder serves (which also reads a file
 // through a symlinked folder, a second path this does not list). The
-// folder is first resolved with filepath.EvalSymlinks; below it:
+// folder is walked through the path given (a caller that knows the real
+// folder passes it, and nothing is resolved); below it:
 //
 //   - a symlink whose target, resolved, is a regular file inside the
-//     folder's real location is listed under the link's own path, with the
+//     folder's real location (the folder resolved with
+//     filepath.EvalSymlinks, only when it holds a symlink) is listed under the link's own path, with the
 //     target's size and digest;
 //   - a symlink that leads outside, a broken one, and a symlink to a folder
 //     are skipped (folders are never followed through links, so a link
@@ -22,7 +24,11 @@
 // walk stats, before anything is read: a skill over one stops the walk
 // with a *LimitError and no file of it is hashed.
 //
-// Digests are kept in a Cache by the file's real path and checked against
+// A Cache also keeps the listing of each folder it read, checked against
+// the folder's own stat (see dirNode): a Build of an unchanged skill
+// states each folder and each file, and reads no folder.
+//
+// Digests are kept in a Cache by the file's path and checked against
 // its size, modification time, and where the system has them, inode,
 // device and change time (ctime). A Build of a skill whose files are
 // unchanged walks and stats only. A file whose stat changed is hashed
@@ -144,55 +150,61 @@ func Skipped(rel string) bool {
 // found is a file the walk listed, to be hashed.
 type found struct {
 	rel  string // '/'-separated, relative to the skill folder
-	real string // the real path of the file (of the target, for a symlink)
+	real string // the path the file's digest is cached under: the path walked, or a symlink's resolved target
 	id   fileID // from the walk's stat
 }
 
 // walker lists the files of one skill folder and checks the limits.
 type walker struct {
+	c     *Cache
 	dir   string // as given
-	real  string // dir with symlinks resolved
+	real  string // dir with symlinks resolved, once a symlink needs it
+	fresh bool   // read every folder, using no cached listing
 	files []found
 	bytes int64
 }
 
-// walk lists the folder realDir, whose path relative to the skill folder
+// errStale is the signal that a cached listing disagrees with what is on
+// disk now (the folder changed while the walk ran): Build walks again
+// reading every folder.
+var errStale = errors.New("a folder changed during the walk")
+
+// walk lists the folder path (below the skill folder, through the folder
+// as given), whose stat is id and whose path relative to the skill folder
 // is prefix ("" or ending in '/'), and the folders below it.
-func (w *walker) walk(realDir, prefix string) error {
-	entries, err := os.ReadDir(realDir)
+func (w *walker) walk(path, prefix string, id fileID) error {
+	entries, cached, err := w.c.list(path, id, w.fresh)
 	if err != nil {
 		return fmt.Errorf("skill folder %s: %w", w.dir, err)
 	}
 	for _, e := range entries {
-		full := realDir + string(filepath.Separator) + e.Name()
-		rel := prefix + e.Name()
-		switch t := e.Type(); {
-		case t.IsDir():
-			if Skip(e.Name()) {
-				continue
-			}
-			if err := w.walk(full, rel+"/"); err != nil {
-				return err
-			}
-		case t&fs.ModeSymlink != 0:
+		full := path + string(filepath.Separator) + e.name
+		rel := prefix + e.name
+		if e.kind == kindLink {
 			if err := w.link(full, rel); err != nil {
 				return err
 			}
-		case t.IsRegular():
-			st, err := e.Info() // an lstat
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				continue // deleted since the listing
-			case err != nil:
-				return fmt.Errorf("skill folder %s: %w", w.dir, err)
-			case !st.Mode().IsRegular():
-				continue // replaced since the listing
+			continue
+		}
+		st, err := os.Lstat(full)
+		switch {
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("skill folder %s: %w", w.dir, err)
+		case err != nil || e.kind == kindDir && !st.IsDir() || e.kind == kindFile && !st.Mode().IsRegular():
+			// Deleted or replaced since the listing was read.
+			if cached {
+				return errStale
 			}
+			continue
+		case e.kind == kindDir:
+			if err := w.walk(full, rel+"/", idOf(st)); err != nil {
+				return err
+			}
+		default:
 			if err := w.add(rel, full, st); err != nil {
 				return err
 			}
 		}
-		// Anything else (FIFO, socket, device) is skipped unopened.
 	}
 	return nil
 }
@@ -200,6 +212,13 @@ func (w *walker) walk(realDir, prefix string) error {
 // link lists the symlink full under rel when its target is a regular file
 // inside the skill's real folder.
 func (w *walker) link(full, rel string) error {
+	if w.real == "" {
+		real, err := filepath.EvalSymlinks(w.dir)
+		if err != nil {
+			return fmt.Errorf("skill folder %s: %w", w.dir, err)
+		}
+		w.real = real
+	}
 	target, err := filepath.EvalSymlinks(full)
 	if err != nil {
 		return nil // broken, a loop, or not resolvable: nothing to serve

@@ -2,9 +2,10 @@ package manifest
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 	"testing"
 	"time"
 
@@ -39,8 +40,11 @@ func TestSaveLoad(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("manifest from the loaded cache differs (-want +got):\n%s", diff)
 	}
-	if st := next.Stats(); st.Hashed != 0 {
-		t.Errorf("the loaded cache hashed %d files; want none", st.Hashed)
+	if st := next.Stats(); st.Hashed != 0 || changeTimesRead && st.Listed != 0 {
+		t.Errorf("the loaded cache hashed %d files and read %d folders; want none", st.Hashed, st.Listed)
+	}
+	if next.Changed() {
+		t.Errorf("a Build that found everything in the loaded cache changed it")
 	}
 	// An edit changes the stat: that file is hashed again, with its new digest.
 	p := filepath.Join(dir, "references", "r.md")
@@ -62,17 +66,50 @@ func TestSaveLoad(t *testing.T) {
 	}
 }
 
+// TestLoadRefuses: a cache file of the old JSON form, of another version,
+// truncated anywhere, with bytes left over, or with a bad listing entry or
+// path is refused whole: nothing of it is added.
 func TestLoadRefuses(t *testing.T) {
-	for _, in := range []string{"{", `{"version":2,"entries":[]}`} {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"a/SKILL.md": "a", "a/references/r.md": "r"})
+	c := trusting()
+	if _, err := c.Build(filepath.Join(base, "a")); err != nil {
+		t.Fatal(err)
+	}
+	var saved bytes.Buffer
+	if err := c.Save(&saved); err != nil {
+		t.Fatal(err)
+	}
+	good := saved.Bytes()
+	cases := map[string][]byte{
+		"the JSON form of version 1": []byte(`{"version":1,"entries":[]}`),
+		"another version":            append([]byte(persistMagic), 3, 0, 0),
+		"bytes left over":            append(slices.Clone(good), 0),
+		"a relative path":            append([]byte(persistMagic), persistVersion, 1, 0, 3, 'a', '/', 'b', 0, 0, 0, 0, 0, 0, 0),
+		"a listing entry with a slash": append([]byte(persistMagic), persistVersion, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
+			1, byte(kindFile), 3, 'b', '/', 'c', 0),
+		"a listing entry of no kind": append([]byte(persistMagic), persistVersion, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
+			1, 0, 1, 'b', 0),
+		"a .git folder listed": append([]byte(persistMagic), persistVersion, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
+			1, byte(kindDir), 4, '.', 'g', 'i', 't', 0),
+	}
+	for n := range len(good) {
+		cases[fmt.Sprintf("truncated to %d bytes", n)] = good[:n]
+	}
+	for name, data := range cases {
 		c := NewCache()
-		if err := c.Load(strings.NewReader(in)); err == nil {
-			t.Errorf("Load(%q) = nil, want an error", in)
+		if err := c.Load(bytes.NewReader(data)); err == nil {
+			t.Errorf("%s: Load = nil, want an error", name)
+		}
+		if st := c.Stats(); st.Entries != 0 || st.Folders != 0 {
+			t.Errorf("%s: %d digests and %d listings added; want none", name, st.Entries, st.Folders)
 		}
 	}
-	// Entries with a malformed digest are skipped.
-	c := NewCache()
-	err := c.Load(strings.NewReader(`{"version":1,"entries":[{"path":"/x","size":1,"digest":"sha256:zz"}]}`))
-	if err != nil || c.Stats().Entries != 0 {
-		t.Errorf("a malformed digest: %v, %d entries; want it skipped", err, c.Stats().Entries)
+	// The well-formed ones that the cases above break load.
+	for _, data := range [][]byte{good, append([]byte(persistMagic), persistVersion, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
+		1, byte(kindFile), 1, 'b', 0)} {
+		if err := NewCache().Load(bytes.NewReader(data)); err != nil {
+			t.Errorf("Load of a good file: %v", err)
+		}
 	}
 }
