@@ -25,8 +25,9 @@ type TrustOptions struct {
 
 // integrity runs the trust check inside Snapshot, as SetTrust asks.
 type integrity struct {
-	opts  TrustOptions
-	cache *manifest.Cache
+	opts    TrustOptions
+	cache   *manifest.Cache
+	results *trust.Results
 }
 
 // SetTrust sets what every later Snapshot does with the trust store: with
@@ -66,18 +67,26 @@ func (g *integrity) apply(ctx context.Context, records []*pipeline.Record, stage
 		return nil, stages, nil
 	}
 	if g.cache == nil || noCache {
-		g.cache = manifest.NewCache()
+		g.cache, g.results = manifest.NewCache(), &trust.Results{}
 		if noCache {
-			// A one-shot command: start from the digests the last run
-			// kept, so that only changed files are hashed.
+			// A one-shot command: start from the digests, listings and
+			// integrity the last run kept, so that only changed files
+			// are hashed and the store is read only when something
+			// changed.
 			trust.LoadDigests(g.cache, trust.DigestCachePath())
+			trust.LoadResults(g.results, trust.ResultsCachePath())
 		}
 	}
-	hashed := g.cache.Stats().Hashed
-	c := trust.Checker{Path: g.opts.File, Cache: g.cache, ReadOnly: g.opts.ReadOnly}
+	c := trust.Checker{Path: g.opts.File, Cache: g.cache, Results: g.results, ReadOnly: g.opts.ReadOnly}
 	found, err := c.Check(ctx, records)
-	if noCache && g.cache.Stats().Hashed > hashed {
-		_ = trust.SaveDigests(g.cache, trust.DigestCachePath()) // a cache: failing costs only hashing
+	if noCache {
+		// Caches: failing to write them costs only work at the next run.
+		if g.cache.Changed() {
+			_ = trust.SaveDigests(g.cache, trust.DigestCachePath())
+		}
+		if g.results.Changed() {
+			_ = trust.SaveResults(g.results, trust.ResultsCachePath())
+		}
 	}
 	if !noCache {
 		g.cache.Sweep()

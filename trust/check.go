@@ -2,6 +2,7 @@ package trust
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -69,6 +70,10 @@ type Checker struct {
 	// Cache keeps file digests between checks; nil builds every
 	// manifest afresh.
 	Cache *manifest.Cache
+	// Results keeps the integrity found between checks, so that a check
+	// of unchanged folders against an unchanged store does not read the
+	// store; nil compares every folder with the store.
+	Results *Results
 	// ReadOnly leaves first sights unrecorded.
 	ReadOnly bool
 	// now is time.Now, replaced in tests.
@@ -163,36 +168,64 @@ func (c *Checker) Check(ctx context.Context, records []*pipeline.Record) (map[*p
 			out[r] = in
 		}
 	}
-	store, err := Load(c.Path)
-	if err != nil {
-		for _, cu := range cur {
-			set(cu, pipeline.Integrity{State: pipeline.IntegrityUnknown, Error: err.Error()})
-		}
-		return out, err
-	}
-	var fresh []Current
-	for _, cu := range cur {
-		if cu.Err != nil {
-			set(cu, pipeline.Integrity{State: pipeline.IntegrityUnknown, Error: cu.Err.Error()})
-			continue
-		}
-		e, ok := store.Skills[cu.Dir]
-		if !ok {
-			set(cu, pipeline.Integrity{State: pipeline.IntegrityNew})
-			fresh = append(fresh, cu)
-			continue
-		}
-		set(cu, Compare(e, cu.Files))
-	}
-	if len(fresh) == 0 || c.ReadOnly {
-		return out, nil
-	}
 	now := time.Now
 	if c.now != nil {
 		now = c.now
 	}
+	// The store's stamp is taken before the store is read: a store written
+	// in between is found changed at the next check (see Results).
+	stamp, settled := stampStore(c.Path, now())
+	sums := make([][sha256.Size]byte, len(cur))
+	hit := make([]bool, len(cur))
+	miss := false
+	for i, cu := range cur {
+		if cu.Err != nil {
+			continue
+		}
+		sums[i] = sumFiles(cu.Files)
+		if in, ok := c.Results.lookup(stamp, cu.Dir, sums[i]); settled && ok {
+			set(cu, in)
+			hit[i] = true
+			continue
+		}
+		miss = true
+	}
+	var store *Store
+	if miss {
+		var err error
+		if store, err = Load(c.Path); err != nil {
+			for _, cu := range cur {
+				set(cu, pipeline.Integrity{State: pipeline.IntegrityUnknown, Error: err.Error()})
+			}
+			return out, err
+		}
+	}
+	var fresh []Current
+	for i, cu := range cur {
+		if cu.Err != nil {
+			set(cu, pipeline.Integrity{State: pipeline.IntegrityUnknown, Error: cu.Err.Error()})
+			continue
+		}
+		if hit[i] {
+			continue
+		}
+		in := pipeline.Integrity{State: pipeline.IntegrityNew}
+		if e, ok := store.Skills[cu.Dir]; ok {
+			in = Compare(e, cu.Files)
+		} else {
+			fresh = append(fresh, cu)
+		}
+		set(cu, in)
+		if settled {
+			c.Results.put(stamp, cu.Dir, sums[i], in)
+		}
+	}
+	if len(fresh) == 0 || c.ReadOnly {
+		return out, nil
+	}
 	at := now().UTC().Truncate(time.Second)
-	err = Update(c.Path, func(s *Store) (bool, error) {
+	wrote := false
+	err := Update(c.Path, func(s *Store) (bool, error) {
 		changed := false
 		for _, cu := range fresh {
 			if _, ok := s.Skills[cu.Dir]; ok {
@@ -201,8 +234,12 @@ func (c *Checker) Check(ctx context.Context, records []*pipeline.Record) (map[*p
 			s.Skills[cu.Dir] = newEntry(cu, at)
 			changed = true
 		}
+		wrote = wrote || changed
 		return changed, nil
 	})
+	if wrote {
+		c.Results.forget() // compared against a store that is no more
+	}
 	if err != nil {
 		return out, fmt.Errorf("cannot record the files of %d new project or plugin skills: %w", len(fresh), err)
 	}

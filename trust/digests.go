@@ -9,23 +9,76 @@ import (
 	"github.com/ccski/ccski/manifest"
 )
 
-// The digest cache lets one-shot commands (ccski list, sources) check
-// integrity without hashing every project and plugin skill again: the
-// digests of the last run are kept in the user's cache folder, and a file
-// is hashed again only when its stat changed (see manifest.Cache). It is
-// a cache: a missing, unreadable or stale file only costs hashing.
+// The digest and integrity caches let one-shot commands (ccski list,
+// sources) check integrity without hashing every project and plugin skill
+// again, or reading the store when nothing changed: the digests and folder
+// listings of the last run (see manifest.Cache) and the integrity it
+// found (see Results) are kept in the user's cache folder. A file is
+// hashed again only when its stat changed, a folder read again only when
+// its stat changed, and the store read only when its stamp or a folder's
+// files changed. They are caches: a missing, unreadable or stale file only
+// costs work.
 
-// maxDigestCache caps the digest cache file read.
+// maxDigestCache caps the cache files read.
 const maxDigestCache = 64 << 20
 
-// DigestCachePath is the digest cache file, under the user's cache folder
-// ($XDG_CACHE_HOME or ~/.cache on Linux); "" when there is none.
-func DigestCachePath() string {
+// The names of the cache files in ccski's user cache folder. legacyDigests
+// is the JSON digest cache of earlier versions, removed when the new one
+// is written.
+const (
+	digestsName   = "manifests.bin"
+	resultsName   = "integrity.bin"
+	legacyDigests = "digests.json"
+)
+
+// cacheDir is ccski's folder in the user's cache folder ($XDG_CACHE_HOME or
+// ~/.cache on Linux); "" when there is none.
+func cacheDir() string {
 	dir, err := os.UserCacheDir()
 	if err != nil || dir == "" {
 		return ""
 	}
-	return filepath.Join(dir, "ccski", "digests.json")
+	return filepath.Join(dir, "ccski")
+}
+
+// DigestCachePath is the digest cache file; "" when there is no user
+// cache folder.
+func DigestCachePath() string {
+	if dir := cacheDir(); dir != "" {
+		return filepath.Join(dir, digestsName)
+	}
+	return ""
+}
+
+// ResultsCachePath is the integrity cache file; "" when there is no user
+// cache folder.
+func ResultsCachePath() string {
+	if dir := cacheDir(); dir != "" {
+		return filepath.Join(dir, resultsName)
+	}
+	return ""
+}
+
+// LoadResults fills r from the integrity cache file, if there is a usable
+// one.
+func LoadResults(r *Results, path string) {
+	if path == "" {
+		return
+	}
+	data, err := safefile.Read(path, maxDigestCache)
+	if err != nil {
+		return
+	}
+	_ = r.Decode(data) // a bad cache is ignored: comparing again is correct
+}
+
+// SaveResults writes r to the integrity cache file, atomically; a failure
+// only means the next run reads the store.
+func SaveResults(r *Results, path string) error {
+	if path == "" {
+		return nil
+	}
+	return safefile.WriteAtomic(path, r.Encode(), 0o600)
 }
 
 // LoadDigests fills c from the digest cache file, if there is a usable one.
@@ -50,5 +103,11 @@ func SaveDigests(c *manifest.Cache, path string) error {
 	if err := c.Save(&b); err != nil {
 		return err
 	}
-	return safefile.WriteAtomic(path, b.Bytes(), 0o600)
+	if err := safefile.WriteAtomic(path, b.Bytes(), 0o600); err != nil {
+		return err
+	}
+	if filepath.Base(path) == digestsName {
+		_ = os.Remove(filepath.Join(filepath.Dir(path), legacyDigests)) // the old form, never read again
+	}
+	return nil
 }
