@@ -98,14 +98,26 @@ func undisguise(line []byte) ([]byte, bool) {
 		}
 	}
 	prevLatin := false
+	// A line NFKC leaves alone holds no character it would fold, so the
+	// characters need not be tested one by one (a character it folds
+	// alone, it folds in any line).
+	normal := norm.NFKC.IsNormal(line)
 	for i := 0; i < len(line); {
+		if c := line[i]; c < utf8.RuneSelf { // ASCII: never disguising
+			if found {
+				b.WriteByte(c)
+			}
+			prevLatin = 'a' <= c|0x20 && c|0x20 <= 'z'
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(line[i:])
 		switch {
 		case invisible(r):
 			begin(i)
 			i += size
 			continue
-		case r >= 0x80 && size > 1 && !norm.NFKC.IsNormal(line[i:i+size]):
+		case !normal && size > 1 && !norm.NFKC.IsNormal(line[i:i+size]):
 			begin(i)
 			b.WriteString(norm.NFKC.String(string(r)))
 			prevLatin = true
@@ -125,7 +137,7 @@ func undisguise(line []byte) ([]byte, bool) {
 		if found {
 			b.WriteRune(r)
 		}
-		prevLatin = r < 0x80 && unicode.IsLetter(r)
+		prevLatin = false
 		i += size
 	}
 	if !found {
