@@ -12,6 +12,8 @@ import (
 type guard struct {
 	mode    security.Mode
 	scanner *security.Scanner
+	// cacheFile keeps the scanner's memory between runs ("": none).
+	cacheFile string
 }
 
 // SetScan sets what every later Snapshot does with the offline security
@@ -31,6 +33,15 @@ func (e *Engine) SetScan(mode security.Mode) {
 }
 
 // scanMode returns the mode SetScan set.
+// SetScanCache keeps what the scan read between runs in file (see
+// security.Scanner.SaveFile), so that a restart reads only the files that
+// changed; "" keeps nothing. It applies from the next new scanner on.
+func (e *Engine) SetScanCache(file string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.guard.cacheFile = file
+}
+
 func (e *Engine) scanMode() security.Mode {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -48,8 +59,15 @@ func (g *guard) apply(ctx context.Context, records []*pipeline.Record, stages []
 	if g.scanner == nil || noCache {
 		g.scanner = security.NewScanner()
 		g.scanner.NoCache = noCache
+		// What the last run read is reused where files are unchanged:
+		// under block nothing is served before every skill is scanned.
+		g.scanner.LoadFile(g.cacheFile)
 	}
+	read := g.scanner.FilesRead()
 	found := security.Annotate(ctx, g.scanner, records)
+	if g.scanner.FilesRead() > read && ctx.Err() == nil {
+		_ = g.scanner.SaveFile(g.cacheFile) // a cache: failing costs only reading again
+	}
 	if g.mode == security.Block {
 		stages = append([]pipeline.Stage{security.Stage(found)}, stages...)
 	}

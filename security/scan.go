@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/manifest"
 	"github.com/ccski/ccski/validate"
 )
 
@@ -101,10 +102,12 @@ type Scanner struct {
 	read atomic.Int64
 }
 
-// cached is what the Scanner remembers of one file.
+// cached is what the Scanner remembers of one file. Its stamp (size,
+// modification and change times, inode, device) is checked against a new
+// stat before it is used: a write, or a rename over the file, moves the
+// change time, which no user-space call can set back.
 type cached struct {
-	size     int64
-	mtime    time.Time
+	stamp    manifest.Stamp
 	mode     fs.FileMode
 	class    class // as named: the skill file is checked for more
 	findings []finding
@@ -291,7 +294,7 @@ func (s *Scanner) list(dir string, st fs.FileInfo, now time.Time) ([]dirEntry, e
 	key := "\x00" + dir // apart from the files' keys
 	s.mu.Lock()
 	c, ok := s.cache[key]
-	if ok && c.mtime.Equal(st.ModTime()) && c.size == st.Size() {
+	if ok && c.stamp == manifest.StampOf(st) {
 		c.gen = s.gen + 1
 		s.cache[key] = c
 		s.mu.Unlock()
@@ -306,7 +309,7 @@ func (s *Scanner) list(dir string, st fs.FileInfo, now time.Time) ([]dirEntry, e
 	if s.cache == nil {
 		s.cache = map[string]cached{}
 	}
-	s.cache[key] = cached{size: st.Size(), mtime: st.ModTime(), listing: ents, gen: s.gen + 1}
+	s.cache[key] = cached{stamp: manifest.StampOf(st), mode: st.Mode(), listing: ents, gen: s.gen + 1}
 	s.mu.Unlock()
 	return ents, nil
 }
@@ -340,7 +343,7 @@ func (s *Scanner) lookup(e entry, cls class) []finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.cache[e.real]
-	if !ok || c.size != e.info.Size() || !c.mtime.Equal(e.info.ModTime()) || c.mode != e.info.Mode() || c.class != cls {
+	if !ok || c.stamp != manifest.StampOf(e.info) || c.mode != e.info.Mode() || c.class != cls {
 		return nil
 	}
 	c.gen = s.gen + 1
@@ -358,7 +361,7 @@ func (s *Scanner) store(e entry, cls class, fs []finding, now time.Time) {
 	if s.cache == nil {
 		s.cache = map[string]cached{}
 	}
-	s.cache[e.real] = cached{size: e.info.Size(), mtime: e.info.ModTime(), mode: e.info.Mode(), class: cls,
+	s.cache[e.real] = cached{stamp: manifest.StampOf(e.info), mode: e.info.Mode(), class: cls,
 		findings: fs, gen: s.gen + 1}
 }
 

@@ -158,6 +158,9 @@ type Monitor struct {
 	// snapshot, so that the clients' first requests are answered before
 	// the scan takes its share of the processor.
 	Delay time.Duration
+	// CacheFile keeps the scanner's memory between runs ("": none; see
+	// Scanner.SaveFile).
+	CacheFile string
 
 	mode    Mode
 	log     *slog.Logger
@@ -226,7 +229,15 @@ func (m *Monitor) loop() {
 			return
 		}
 		m.mu.Unlock()
+		if first {
+			m.scanner.LoadFile(m.CacheFile)
+			first = false
+		}
+		read := m.scanner.FilesRead()
 		m.report(snap, Annotate(context.Background(), m.scanner, append(Servable(snap), snap.Commands()...)))
+		if m.scanner.FilesRead() > read {
+			_ = m.scanner.SaveFile(m.CacheFile) // a cache: failing costs only reading again
+		}
 	}
 }
 

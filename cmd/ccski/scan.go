@@ -206,6 +206,9 @@ func guardServer(e *engine.Engine, d *live.Refresher, setting string, log *slog.
 	}
 	if mode == security.Block {
 		e.SetScan(security.Block)
+		e.SetScanCache(security.CachePath())
 	}
-	d.Subscribe(security.NewMonitor(mode, log).Observe)
+	m := security.NewMonitor(mode, log)
+	m.CacheFile = security.CachePath()
+	d.Subscribe(m.Observe)
 }

@@ -1,0 +1,105 @@
+//go:build linux
+
+package security
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccski/ccski/internal/testfs"
+)
+
+// settle waits until files written just now have settled (their change
+// times, which a test cannot set back, are two seconds old).
+func settle() { time.Sleep(2100 * time.Millisecond) }
+
+// The memory is saved only where change times are read (Linux).
+
+// TestScannerMemoryFile checks that a scanner's memory saved to a file
+// spares a new scanner reading unchanged files, with the same findings,
+// and that every change since is read again: an edit that keeps the size
+// and puts the modification time back included.
+func TestScannerMemoryFile(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{
+		"a/SKILL.md":        skillHead + "Clean.\n",
+		"a/references/x.md": "# X\n" + strings.Repeat(".", len(injection)) + "\n",
+		"b/SKILL.md":        skillHead + injection,
+	})
+	testfs.Age(t, base, time.Hour)
+	settle()
+	files := []string{filepath.Join(base, "a", "SKILL.md"), filepath.Join(base, "b", "SKILL.md")}
+	cache := filepath.Join(t.TempDir(), "scan.bin")
+
+	s := NewScanner()
+	first := s.Skills(context.Background(), files)
+	if err := s.SaveFile(cache); err != nil {
+		t.Fatal(err)
+	}
+	s2 := NewScanner()
+	s2.LoadFile(cache)
+	again := s2.Skills(context.Background(), files)
+	if s2.FilesRead() != 0 {
+		t.Errorf("a new scanner with the saved memory read %d files, want 0", s2.FilesRead())
+	}
+	if !slices.EqualFunc(first, again, slices.Equal) {
+		t.Errorf("from the saved memory: %v, first scan: %v", again, first)
+	}
+
+	// The same size, the modification time put back: the change time
+	// still moved.
+	x := filepath.Join(base, "a", "references", "x.md")
+	st, err := os.Stat(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := "# X\n" + injection + "\n"
+	if len(edited) != int(st.Size()) {
+		t.Fatalf("the edit is %d bytes, the file %d", len(edited), st.Size())
+	}
+	if err := os.WriteFile(x, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(x, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	s3 := NewScanner()
+	s3.LoadFile(cache)
+	got := s3.Skills(context.Background(), files)
+	if s3.FilesRead() != 1 {
+		t.Errorf("after an edit keeping size and time, %d files were read, want 1", s3.FilesRead())
+	}
+	if c := codesOf(t, base, got[0]); !slices.Contains(c, "instruction-override a/references/x.md") {
+		t.Errorf("the edit's finding is missing: %v", c)
+	}
+}
+
+// TestScannerMemoryFileRefused checks that a memory written by another
+// build, truncated anywhere or followed by other bytes is ignored whole.
+func TestScannerMemoryFileRefused(t *testing.T) {
+	s := NewScanner()
+	s.cache[filepath.Join("/x", "SKILL.md")] = cached{findings: []finding{{code: "c", line: 1, col: 2, msg: "m"}}}
+	s.cache["\x00/x"] = cached{listing: []dirEntry{{name: "SKILL.md"}}}
+	// Stamps of the zero time have settled wherever change times are read.
+	data := s.encodeMemory("key", time.Now())
+	m, err := decodeMemory(data, "key")
+	if err != nil || len(m) != 2 || m["/x/SKILL.md"].findings[0].msg != "m" || m["\x00/x"].listing[0].name != "SKILL.md" {
+		t.Fatalf("round trip: %v, %v", m, err)
+	}
+	if _, err := decodeMemory(data, "other build"); err == nil {
+		t.Error("a memory from another build was read")
+	}
+	for n := range len(data) {
+		if _, err := decodeMemory(data[:n], "key"); err == nil {
+			t.Errorf("a memory truncated to %d of %d bytes was read", n, len(data))
+		}
+	}
+	if _, err := decodeMemory(append(slices.Clone(data), 0), "key"); err == nil {
+		t.Error("a memory with a trailing byte was read")
+	}
+}
