@@ -14,6 +14,7 @@ import (
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/engine"
 	"github.com/ccski/ccski/engine/live"
+	"github.com/ccski/ccski/manifest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/trust"
 )
@@ -116,7 +117,11 @@ user config folder.`,
 			if err != nil {
 				return err
 			}
-			c := trust.Checker{Path: file}
+			// The snapshot's check has just hashed these files: the
+			// digest cache it kept spares hashing them again.
+			cache := manifest.NewCache()
+			trust.LoadDigests(cache, trust.DigestCachePath())
+			c := trust.Checker{Path: file, Cache: cache}
 			done, err := trust.Accept(file, c.Manifests(cmd.Context(), recs), time.Now().UTC().Truncate(time.Second))
 			if err != nil {
 				return failErr(err)
