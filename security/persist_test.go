@@ -3,7 +3,9 @@
 package security
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/internal/testfs"
+	"github.com/ccski/ccski/pipeline"
 )
 
 // settle waits until files written just now have settled (their change
@@ -101,5 +104,42 @@ func TestScannerMemoryFileRefused(t *testing.T) {
 	}
 	if _, err := decodeMemory(append(slices.Clone(data), 0), "key"); err == nil {
 		t.Error("a memory with a trailing byte was read")
+	}
+}
+
+// TestMonitorKeepsMemoryInFile checks that a monitor with a CacheFile
+// keeps no scanner memory between scans, and that the next scan reads
+// the memory back from the file instead of every file again.
+func TestMonitorKeepsMemoryInFile(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"bad/SKILL.md": skillHead + injection, "clean/SKILL.md": skillHead + "Clean.\n"})
+	testfs.Age(t, base, time.Hour)
+	settle()
+	var buf bytes.Buffer
+	m := NewMonitor(Warn, slog.New(slog.NewTextHandler(&buf, nil)))
+	m.Delay = 0
+	m.CacheFile = filepath.Join(t.TempDir(), "scan.bin")
+	bad, clean := record("claude:bad", filepath.Join(base, "bad")), record("claude:clean", filepath.Join(base, "clean"))
+	snap := pipeline.NewSnapshot([]*pipeline.Record{bad, clean}, []*pipeline.Record{bad, clean}, nil, nil, nil)
+	m.Observe(snap)
+	m.Wait()
+	if m.scanner != nil {
+		t.Fatal("the monitor kept its scanner's memory after writing it to the file")
+	}
+	if _, err := os.Stat(m.CacheFile); err != nil {
+		t.Fatalf("no memory file: %v", err)
+	}
+	// The next scan starts from the file: nothing is read, the finding
+	// is the same (so nothing new is logged).
+	logged := buf.String()
+	s := NewScanner()
+	s.LoadFile(m.CacheFile)
+	if found := Annotate(context.Background(), s, []*pipeline.Record{bad, clean}); len(found[bad]) != 1 || s.FilesRead() != 0 {
+		t.Errorf("from the file: findings %v, %d files read; want 1 finding, 0 read", found, s.FilesRead())
+	}
+	m.Observe(snap)
+	m.Wait()
+	if buf.String() != logged || !strings.Contains(logged, "skill=claude:bad") {
+		t.Errorf("log after the second scan:\n%s", buf.String())
 	}
 }

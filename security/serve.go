@@ -229,16 +229,31 @@ func (m *Monitor) loop() {
 			return
 		}
 		m.mu.Unlock()
-		if first {
-			m.scanner.LoadFile(m.CacheFile)
-			first = false
-		}
-		read := m.scanner.FilesRead()
-		m.report(snap, Annotate(context.Background(), m.scanner, append(Servable(snap), snap.Commands()...)))
-		if m.scanner.FilesRead() > read {
-			_ = m.scanner.SaveFile(m.CacheFile) // a cache: failing costs only reading again
+		m.scan(snap)
+	}
+}
+
+// scan scans snap's servable skills and commands and reports. With a
+// CacheFile, the scanner's memory lives in that file between scans
+// rather than in the server's heap: it is read before the scan and
+// written after, and a server that scans only when skills change keeps
+// none of it in between.
+func (m *Monitor) scan(snap *pipeline.Snapshot) {
+	if m.scanner == nil {
+		m.scanner = NewScanner()
+		m.scanner.LoadFile(m.CacheFile)
+	}
+	read := m.scanner.FilesRead()
+	m.report(snap, Annotate(context.Background(), m.scanner, append(Servable(snap), snap.Commands()...)))
+	if m.CacheFile == "" {
+		return
+	}
+	if m.scanner.FilesRead() > read {
+		if err := m.scanner.SaveFile(m.CacheFile); err != nil {
+			return // keep the memory: without the file it is all there is
 		}
 	}
+	m.scanner = nil
 }
 
 // report logs the servable skills whose findings are new.
