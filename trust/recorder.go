@@ -21,6 +21,12 @@ import (
 // Delay, so that the clients' first requests are answered first.
 type Recorder struct {
 	Delay time.Duration
+	// DigestFile and ResultsFile, when set, keep the digests and results
+	// of the checks in those files between checks (see LoadDigests and
+	// LoadResults), as one-shot commands do, rather than in the server's
+	// heap: a server that checks only when skills change keeps none of it
+	// in between, and a check with nothing changed reads no store.
+	DigestFile, ResultsFile string
 
 	checker Checker
 	log     *slog.Logger
@@ -35,7 +41,7 @@ type Recorder struct {
 
 // NewRecorder returns a recorder for the store at path that logs to log.
 func NewRecorder(path string, log *slog.Logger) *Recorder {
-	r := &Recorder{Delay: time.Second, checker: Checker{Path: path, Cache: manifest.NewCache()}, log: log,
+	r := &Recorder{Delay: time.Second, checker: Checker{Path: path}, log: log,
 		logged: map[string]string{}}
 	r.idle = sync.NewCond(&r.mu)
 	return r
@@ -87,10 +93,45 @@ func (r *Recorder) loop() {
 		}
 		r.mu.Unlock()
 		records := servable(snap)
+		r.loadCaches()
 		found, err := r.checker.Check(context.Background(), records)
-		r.checker.Cache.Sweep()
+		r.storeCaches()
 		r.report(snap, found, err)
 	}
+}
+
+// loadCaches reads the digests and results of the last checks from their
+// files, when the recorder keeps them there and holds none.
+func (r *Recorder) loadCaches() {
+	switch {
+	case r.DigestFile == "" || r.ResultsFile == "":
+		if r.checker.Cache == nil {
+			r.checker.Cache = manifest.NewCache() // kept in memory
+		}
+		return
+	case r.checker.Results != nil:
+		return // a write failed: what is in memory is all there is
+	}
+	r.checker.Cache, r.checker.Results = manifest.NewCache(), &Results{}
+	LoadDigests(r.checker.Cache, r.DigestFile)
+	LoadResults(r.checker.Results, r.ResultsFile)
+}
+
+// storeCaches writes what changed of the digests and results to their
+// files and forgets them; without files (or when one cannot be written)
+// the digests stay in memory, swept of the folders no longer served.
+func (r *Recorder) storeCaches() {
+	if r.DigestFile == "" || r.ResultsFile == "" {
+		r.checker.Cache.Sweep()
+		return
+	}
+	if r.checker.Cache.Changed() && SaveDigests(r.checker.Cache, r.DigestFile) != nil {
+		return
+	}
+	if r.checker.Results.Changed() && SaveResults(r.checker.Results, r.ResultsFile) != nil {
+		return
+	}
+	r.checker.Cache, r.checker.Results = nil, nil
 }
 
 // servable returns the skill records an agent can be served: the visible

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
@@ -57,5 +58,41 @@ func TestRecorder(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "run ccski trust claude:proj") {
 		t.Errorf("the log line does not name ccski trust:\n%s", logs.String())
+	}
+}
+
+// TestRecorderKeepsCachesInFiles: with cache files, the recorder holds no
+// digests between checks, and a check with nothing changed reads neither
+// a file of the skill nor the store; a change is still seen.
+func TestRecorderKeepsCachesInFiles(t *testing.T) {
+	base := t.TempDir()
+	testfs.Write(t, base, map[string]string{"proj/SKILL.md": "v1"})
+	testfs.Age(t, base, time.Hour)
+	time.Sleep(2100 * time.Millisecond) // change times settle
+	path := filepath.Join(base, "trust.json")
+	var logs syncBuffer
+	r := NewRecorder(path, slog.New(slog.NewTextHandler(&logs, nil)))
+	r.Delay = 0
+	r.DigestFile, r.ResultsFile = filepath.Join(base, "manifests.bin"), filepath.Join(base, "integrity.bin")
+	observe := func() {
+		rec := record(filepath.Join(base, "proj"), pipeline.LocationProject)
+		r.Observe(pipeline.NewSnapshot([]*pipeline.Record{rec}, []*pipeline.Record{rec}, nil, nil, nil))
+		r.Wait()
+	}
+	observe() // records the first sight: the store changes
+	time.Sleep(2100 * time.Millisecond)
+	observe() // compares with the new store: results are kept
+	if r.checker.Cache != nil || r.checker.Results != nil {
+		t.Fatal("the recorder kept its caches in memory after writing them to files")
+	}
+	reads := storeReads.Load()
+	observe()
+	if n := storeReads.Load() - reads; n != 0 {
+		t.Errorf("a check with nothing changed read the store %d times", n)
+	}
+	testfs.Write(t, base, map[string]string{"proj/SKILL.md": "v2, changed"})
+	observe()
+	if !strings.Contains(logs.String(), "skill files changed since recorded") {
+		t.Errorf("a change after the caches went to files was not seen:\n%s", logs.String())
 	}
 }

@@ -70,7 +70,9 @@ func trustServer(e *engine.Engine, d *live.Refresher, require bool, log *slog.Lo
 		e.SetTrust(engine.TrustOptions{File: file, Require: true})
 	}
 	if file != "" {
-		d.Subscribe(trust.NewRecorder(file, log).Observe)
+		rec := trust.NewRecorder(file, log)
+		rec.DigestFile, rec.ResultsFile = trust.DigestCachePath(), trust.ResultsCachePath()
+		d.Subscribe(rec.Observe)
 	}
 }
 
