@@ -61,7 +61,7 @@ func (a *app) flagCompletion(cmd *cobra.Command, name string) completionFunc {
 	case "profile":
 		return fixedValues(stringsOf(validate.Profiles))
 	case "agent":
-		return fixedValues(configs.Values("agent"))
+		return configValues("agent")
 	case "scope":
 		if cmd.Name() == "install-workflow" {
 			return fixedValues([]string{"user", "project"})
@@ -70,15 +70,14 @@ func (a *app) flagCompletion(cmd *cobra.Command, name string) completionFunc {
 	case "mode":
 		return fixedValues([]string{pipeline.ModeOff, pipeline.ModeNameOnly, pipeline.ModeUserInvocableOnly})
 	case "transport":
-		return fixedValues(configs.Values("mcp.transport"))
+		return configValues("mcp.transport")
 	case "log-level":
-		return fixedValues(configs.Values("mcp.log_level"))
+		return configValues("mcp.log_level")
 	case "log-format":
-		return fixedValues(configs.Values("mcp.log_format"))
+		return configValues("mcp.log_format")
 	case "tools":
-		values := configs.Values("mcp.tools")
 		return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return completeList(toComplete, values, nil), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+			return completeList(toComplete, configs.Values("mcp.tools"), nil), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 		}
 	case "workspace", "user-dir", "skill-dir", "claude-plugins-root":
 		return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -90,6 +89,16 @@ func (a *app) flagCompletion(cmd *cobra.Command, name string) completionFunc {
 		}
 	}
 	return nil
+}
+
+// configValues completes one of the values the configuration allows for
+// key, read when a shell asks: every command registers its completions
+// at start, and reading the configuration's spec there cost a quarter of
+// a command's start-up.
+func configValues(key string) completionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return fixedValues(configs.Values(key))(cmd, args, toComplete)
+	}
 }
 
 // fixedValues completes one of values.
