@@ -76,7 +76,12 @@ type Server struct {
 
 	ready     chan struct{} // closed by the first Update
 	readyOnce sync.Once
-	updates   atomic.Int64 // Update calls so far
+	// toolsIn is closed by the first Update once the tools are registered,
+	// before the prompts and resources: an agent's first tools/list
+	// waits for the tools alone.
+	toolsIn     chan struct{}
+	toolsInOnce sync.Once
+	updates     atomic.Int64 // Update calls so far
 
 	lastActive atomic.Int64 // unix nanoseconds of the last call or refresh
 	dirty      atomic.Bool  // work happened since memory was last released
@@ -186,7 +191,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{log: log, ready: make(chan struct{}), listTTL: o.ListTTL}
+	s := &Server{log: log, ready: make(chan struct{}), toolsIn: make(chan struct{}), listTTL: o.ListTTL}
 	caps := &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true},
 		Prompts:   &sdk.PromptCapabilities{ListChanged: true},
 		Resources: &sdk.ResourceCapabilities{ListChanged: true}}
@@ -230,8 +235,12 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 func (s *Server) untilReady(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if needsSnapshot(method) {
+			ready := s.ready
+			if strings.HasPrefix(method, "tools/") {
+				ready = s.toolsIn
+			}
 			select {
-			case <-s.ready:
+			case <-ready:
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
@@ -315,29 +324,30 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.updates.Add(1)
-	snap.Warm() // build the name index before any request can see the snapshot
 	s.snap.Store(snap)
-	s.syncPrompts(snap)
-	s.syncResources(snap)
-	// The skill tool lists and loads skills only, within the catalogue
-	// budget; skills_search is served while the catalogue is not complete
-	// (catalog.go).
+	// The tools first: at start an agent's tools/list waits for them
+	// alone. The skill tool lists and loads skills only, within the
+	// catalogue budget; skills_search is served while the catalogue is
+	// not complete (catalog.go).
 	desc, shown := Catalogue(snap.Skills(), s.tools.catalog)
 	s.syncSearch(!shown.Complete())
-	if desc == s.desc {
-		s.readyOnce.Do(func() { close(s.ready) })
-		return false
+	changed := desc != s.desc
+	if changed {
+		s.desc = desc
+		s.sdk.AddTool(&sdk.Tool{
+			Name:        ToolName,
+			Title:       toolTitle(ToolName),
+			Description: desc,
+			InputSchema: inputSchema,
+			Annotations: toolAnnotations(ToolName),
+		}, s.callSkill)
 	}
-	s.desc = desc
-	s.sdk.AddTool(&sdk.Tool{
-		Name:        ToolName,
-		Title:       toolTitle(ToolName),
-		Description: desc,
-		InputSchema: inputSchema,
-		Annotations: toolAnnotations(ToolName),
-	}, s.callSkill)
+	s.toolsInOnce.Do(func() { close(s.toolsIn) })
+	snap.Warm() // the name index, unless a call has built it already
+	s.syncPrompts(snap)
+	s.syncResources(snap)
 	s.readyOnce.Do(func() { close(s.ready) })
-	return true
+	return changed
 }
 
 func ptr[T any](v T) *T { return &v }
