@@ -453,8 +453,8 @@ func (s *suite) buildBaseline(ctx context.Context, root string) error {
 		_ = os.Remove(tarball)
 	}
 	s.baseline = filepath.Join(s.work, "bin", "ccski-"+s.baseRev)
-	s.logf("go build -o %s ./cmd/ccski (baseline %s)", s.baseline, s.baseRev)
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", s.baseline, "./cmd/ccski")
+	s.logf("CGO_ENABLED=0 go build -trimpath -o %s ./cmd/ccski (baseline %s)", s.baseline, s.baseRev)
+	cmd := goBuild(ctx, s.baseline, "./cmd/ccski")
 	cmd.Dir = src
 	if out, err := cmd.CombinedOutput(); err != nil {
 		s.baseline = ""

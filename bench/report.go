@@ -285,7 +285,7 @@ const method = `## Method
 
 Each size is a tree from ` + "`internal/fixture`" + ` (every provider: Claude, Codex, shared ` + "`.agents`" + `, workspace ` + "`skills/`" + `,
 a dynamic ` + "`.cursor`" + ` agent, Claude plugins with manifests; duplicates, disabled and broken skills, bodies of 1–20 KB,
-CJK text; fixed old modification times). Every process runs in the fixture's workspace with ` + "`--user-dir`" + ` its home and
+CJK text; fixed old modification times). The binaries are built as releases are (static, ` + "`CGO_ENABLED=0 go build -trimpath`" + `). Every process runs in the fixture's workspace with ` + "`--user-dir`" + ` its home and
 an environment of only HOME, PATH, LANG, TZ, TMPDIR, and XDG_CONFIG_HOME and XDG_CACHE_HOME in a folder of the work
 folder per size (ccski's trust store and cached digests; no user configuration). Figures are medians over ` + "`-runs`" + `;
 the page cache is warm (one untimed run first), so "cold" means no cache inside ccski.

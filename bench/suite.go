@@ -108,8 +108,8 @@ func (s *suite) build(ctx context.Context) error {
 	bin := filepath.Join(s.work, "bin")
 	s.ccski, s.floor, s.peakrss = filepath.Join(bin, "ccski"), filepath.Join(bin, "floor"), filepath.Join(bin, "peakrss")
 	for _, b := range []struct{ out, pkg string }{{s.ccski, "./cmd/ccski"}, {s.floor, "./bench/floor"}, {s.peakrss, "./bench/peakrss"}} {
-		s.logf("go build -o %s %s", b.out, b.pkg)
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", b.out, b.pkg)
+		s.logf("CGO_ENABLED=0 go build -trimpath -o %s %s", b.out, b.pkg)
+		cmd := goBuild(ctx, b.out, b.pkg)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
@@ -119,6 +119,14 @@ func (s *suite) build(ctx context.Context) error {
 		return s.buildBaseline(ctx, root)
 	}
 	return nil
+}
+
+// goBuild is the command that builds pkg into out as releases are built
+// (.goreleaser.yaml): static, without cgo, with trimmed paths.
+func goBuild(ctx context.Context, out, pkg string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	return cmd
 }
 
 // sizeResult is everything measured at one size.
