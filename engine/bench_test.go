@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/ccski/ccski/bench/floor/floorlib"
 	"github.com/ccski/ccski/configs"
@@ -117,5 +119,66 @@ func BenchmarkDiscovery(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(len(dirs)+len(files)), "stats/op")
+	})
+
+	// A rescan and its floor, alternated op by op (and which goes first
+	// too), so that both meet the same load on a shared machine:
+	// rescan/floor is the median of the ratios of the pairs, the figure
+	// the target is set on.
+	b.Run("n=10000/rescan-paired", func(b *testing.B) {
+		t := tree(b, 10000)
+		e := newEngine(b, t)
+		snap, _, err := e.Snapshot(context.Background()) // warm the cache
+		if err != nil {
+			b.Fatal(err)
+		}
+		var roots []string
+		for _, r := range snap.Roots {
+			if r.Exists {
+				roots = append(roots, r.Path)
+			}
+		}
+		dirs, files, err := floorlib.List(roots)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rescan := func() {
+			_, st, err := e.Snapshot(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if st.FilesRead != 0 {
+				b.Fatalf("a rescan with nothing changed read %d files", st.FilesRead)
+			}
+		}
+		floor := func() {
+			if _, err := floorlib.Restat(dirs, files); err != nil {
+				b.Fatal(err)
+			}
+		}
+		timed := func(f func()) time.Duration {
+			start := time.Now()
+			f()
+			return time.Since(start)
+		}
+		var total [2]time.Duration
+		ratios := make([]float64, 0, b.N)
+		b.ResetTimer()
+		for i := range b.N {
+			var r, f time.Duration
+			if i%2 == 0 {
+				r, f = timed(rescan), timed(floor)
+			} else {
+				f, r = timed(floor), timed(rescan)
+			}
+			total[0] += r
+			total[1] += f
+			ratios = append(ratios, float64(r)/float64(f))
+		}
+		b.StopTimer()
+		slices.Sort(ratios)
+		b.ReportMetric(float64(total[0].Nanoseconds())/float64(b.N), "rescan-ns/op")
+		b.ReportMetric(float64(total[1].Nanoseconds())/float64(b.N), "floor-ns/op")
+		b.ReportMetric(ratios[len(ratios)/2], "rescan/floor")
 	})
 }

@@ -317,10 +317,10 @@ func TestScanCacheKeepsTypesApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first.Cache.get(file, st, true) != nil {
+	if first.Cache.get(file, stampOf(st), true) != nil {
 		t.Error("a SKILL.md entry was served to a command read")
 	}
-	if first.Cache.get(file, st, false) == nil {
+	if first.Cache.get(file, stampOf(st), false) == nil {
 		t.Error("the SKILL.md entry was not served to a skill read")
 	}
 }

@@ -23,7 +23,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -55,8 +54,7 @@ const iconOutside = "openai-yaml-icon-outside"
 
 // metaEntry is one reading of an openai.yaml.
 type metaEntry struct {
-	size  int64
-	mtime time.Time
+	id stamp // the file's, when read
 	// meta is nil when the file says nothing usable.
 	meta  *pipeline.OpenAIMetadata
 	probs []skillmd.Problem
@@ -79,14 +77,17 @@ type rawOpenAI struct {
 	} `yaml:"policy"`
 }
 
+// openAIPath is the path of dir's agents/openai.yaml.
+func openAIPath(dir string) string { return filepath.Join(dir, openAIFolder, openAIFile) }
+
 // readOpenAI returns the path of dir's agents/openai.yaml and its reading,
 // or a nil reading when the file is not there. A cached reading is reused
-// while the file's size and time are unchanged.
+// while the file's stamp is unchanged.
 func readOpenAI(dir string, cache *Cache) (string, *metaEntry) {
-	file := filepath.Join(dir, openAIFolder, openAIFile)
+	file := openAIPath(dir)
 	if prev := cache.metaOf(file); prev != nil {
 		st, err := os.Stat(file)
-		if err == nil && st.Size() == prev.size && st.ModTime().Equal(prev.mtime) {
+		if err == nil && stampOf(st) == prev.id {
 			return file, prev
 		}
 	}
@@ -99,7 +100,7 @@ func readOpenAI(dir string, cache *Cache) (string, *metaEntry) {
 			Message: fmt.Sprintf("cannot read agents/openai.yaml: %v; its metadata is left out", unwrapPath(err))}}}
 	}
 	defer f.Close()
-	e := &metaEntry{size: st.Size(), mtime: st.ModTime()}
+	e := &metaEntry{id: stampOf(st)}
 	data, err := safefile.ReadAll(f, st, maxOpenAISize)
 	if err != nil {
 		e.probs = []skillmd.Problem{{Code: "openai-yaml-unreadable",

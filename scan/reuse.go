@@ -14,10 +14,10 @@ package scan
 // problems, and every reading is the very cache entry the previous scan
 // used (cache entries are never changed once made), the previous Result
 // is what this scan would build, field for field. Cache entries are only
-// served for a file whose size and times are unchanged (see Cache.get),
-// and a listing only for a folder whose times are unchanged (see
-// Cache.dir): a change on disk makes a new entry or a new listing, which
-// fails the comparison. Symlinks are resolved again by every walk, and
+// served for a file whose stamp is unchanged (see Cache.get and
+// precheck), and a listing only for a folder whose stamp is unchanged
+// (see walker.list): a change on disk makes a new entry or a new listing,
+// which fails the comparison. Symlinks are resolved again by every walk, and
 // the candidates carry the resolved folders, so retargeting a link fails
 // it too.
 
@@ -43,6 +43,8 @@ type lastScan struct {
 	// exists and walkDiags are what each root's walk said, by root.
 	exists    []bool
 	walkDiags [][]pipeline.Diagnostic
+	// hints are how much each root's walk found (see Cache.hint).
+	hints []sizeHint
 
 	records []*pipeline.Record
 	reports []pipeline.RootReport
@@ -55,6 +57,7 @@ func newLastScan(roots []pipeline.Root, opt Options, walks []walk, cands []candi
 	l := &lastScan{roots: slices.Clone(roots), opt: opt, cands: cands,
 		entries: make([]*cacheEntry, len(parsed)), metas: make([]*metaEntry, len(parsed)),
 		exists: make([]bool, len(walks)), walkDiags: make([][]pipeline.Diagnostic, len(walks)),
+		hints:   make([]sizeHint, len(walks)),
 		records: res.Records, reports: res.Reports, diags: res.Diagnostics, dirs: res.Dirs}
 	l.opt.Cache = nil // the cache being built holds l: keep no chain of older ones
 	for i, p := range parsed {
@@ -68,8 +71,23 @@ func newLastScan(roots []pipeline.Root, opt Options, walks []walk, cands []candi
 	}
 	for i := range walks {
 		l.exists[i], l.walkDiags[i] = walks[i].exists, walks[i].diags
+		l.hints[i] = sizeHint{cands: len(walks[i].cands), dirs: len(walks[i].dirs)}
 	}
 	return l
+}
+
+// sizeHint is how much a walk of a root found: its candidates and the
+// folders it listed.
+type sizeHint struct{ cands, dirs int }
+
+// hint returns how much the walk of root i (of n) found in the scan that
+// built c, for the next walk to size its lists: zero when that scan had
+// another number of roots (the roots are then likely others).
+func (c *Cache) hint(i, n int) sizeHint {
+	if c == nil || c.last == nil || len(c.last.hints) != n {
+		return sizeHint{}
+	}
+	return c.last.hints[i]
 }
 
 // reusable reports whether the scan that built c found exactly what this

@@ -4,8 +4,12 @@
 // symlinked folders with a loop guard, and skip .git, node_modules and
 // (unless Options.Hidden) hidden folders; skip.go lists the folders left
 // out. Only the frontmatter of each SKILL.md is read, on a bounded worker
-// pool; a Cache lets a rescan skip files whose size and modification time
-// have not changed.
+// pool; a Cache lets a rescan skip the folders and files whose stamp (size,
+// modification and change times, inode: see stamp) has not changed. A
+// rescan stats each folder, and the files of each skill folder, relative
+// to the folder's parent, opened once for all its sub-folders (see folder
+// and precheck): the stat pass is most of what a rescan that finds nothing
+// changed costs, and resolving each long path again most of a stat.
 //
 // Command roots (Root.Type == pipeline.TypeCommand) are walked the same way
 // and under the same bounds, but every *.md file in them is a command
@@ -171,14 +175,23 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 		sem <- struct{}{}
 		go func(i int) {
 			defer func() { <-sem; wg.Done() }()
-			walks[i] = walkRoot(ctx, i, roots[i], opt, now)
+			walks[i] = walkRoot(ctx, i, roots[i], opt, now, opt.Cache.hint(i, len(roots)))
 		}(i)
 	}
 	wg.Wait()
 
-	var cands []candidate
+	total := 0
+	for i := range walks {
+		total += len(walks[i].cands)
+	}
+	cands := make([]candidate, 0, total)
+	var pre []known // what the walks knew, by candidate; nil on a first scan
+	if opt.Cache != nil {
+		pre = make([]known, 0, total)
+	}
 	for i := range walks {
 		cands = append(cands, walks[i].cands...)
+		pre = append(pre, walks[i].known...)
 	}
 
 	// Phase 2: read frontmatter on the pool.
@@ -194,7 +207,11 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 				if i >= len(cands) || ctx.Err() != nil {
 					return
 				}
-				parsed[i] = parse(cands[i], opt.Cache, &read, now)
+				var k known
+				if pre != nil {
+					k = pre[i]
+				}
+				parsed[i] = parse(cands[i], k, opt.Cache, &read, now)
 			}
 		}()
 	}
@@ -219,8 +236,8 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 		res.Diagnostics = append(res.Diagnostics, walks[i].diags...)
 		res.Dirs = append(res.Dirs, walks[i].dirs...)
 		if res.Cache != nil {
-			for d, l := range walks[i].lists {
-				res.Cache.dirs[d] = l
+			for _, k := range walks[i].lists {
+				res.Cache.dirs[k.realDir] = k.l
 			}
 		}
 		for ; ci < len(cands) && cands[ci].root == i; ci++ {
@@ -228,10 +245,11 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 			if p.entry == nil && p.err == nil {
 				continue // never parsed: the scan was cancelled
 			}
-			if res.Cache != nil && p.entry != nil && !racy(p.entry.mtime, now) {
+			p.paths(cands[ci])
+			if res.Cache != nil && p.entry != nil && !racy(p.entry.id.modTime(), now) {
 				res.Cache.put(p.file, p.entry)
 			}
-			if res.Cache != nil && p.meta != nil && !racy(p.meta.mtime, now) {
+			if res.Cache != nil && p.meta != nil && !racy(p.meta.id.modTime(), now) {
 				res.Cache.meta[p.metaFile] = p.meta
 			}
 			var rec *pipeline.Record
@@ -261,12 +279,32 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 type walk struct {
 	exists bool
 	cands  []candidate
-	diags  []pipeline.Diagnostic
-	dirs   []string // folders listed, symlinks resolved
-	lists  map[string]*listing
+	// known holds, for each candidate, what the walk already knows of
+	// its files (see precheck); nil on a first scan, where it knows
+	// nothing.
+	known []known
+	diags []pipeline.Diagnostic
+	dirs  []string // folders listed, symlinks resolved
+	// lists are the listings to cache, by real folder; nil when caching
+	// is off.
+	lists []keptListing
 	// listed counts the folders whose entries were read, not taken
 	// from the previous scan's cache.
 	listed int
+}
+
+// keptListing is a folder's listing kept for the next scan's cache.
+type keptListing struct {
+	realDir string
+	l       *listing
+}
+
+// add records a candidate and what the walk knows of its files.
+func (wk *walker) add(c candidate, k known) {
+	wk.w.cands = append(wk.w.cands, c)
+	if wk.prev != nil {
+		wk.w.known = append(wk.w.known, k)
+	}
 }
 
 func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, args ...any) pipeline.Diagnostic {
@@ -274,13 +312,23 @@ func diag(root pipeline.Root, sev pipeline.Severity, code, path, format string, 
 		Message: fmt.Sprintf(format, args...)}
 }
 
-// walkRoot finds the skill folders (or command files) under one root.
-func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now time.Time) walk {
-	wk := walker{idx: idx, root: root, prev: opt.Cache, now: now}
-	if !opt.NoCache {
-		wk.w.lists = map[string]*listing{}
-	}
+// walkRoot finds the skill folders (or command files) under one root. The
+// walk's lists are sized for what the last walk of the root found (h).
+func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now time.Time, h sizeHint) walk {
+	wk := walker{idx: idx, root: root, prev: opt.Cache, now: now, keepLists: !opt.NoCache}
 	w := &wk.w
+	if h.cands > 0 {
+		w.cands = make([]candidate, 0, h.cands)
+		if wk.prev != nil {
+			w.known = make([]known, 0, h.cands)
+		}
+	}
+	if h.dirs > 0 {
+		w.dirs = make([]string, 0, h.dirs)
+		if wk.keepLists {
+			w.lists = make([]keptListing, 0, h.dirs)
+		}
+	}
 	what := "skill"
 	if root.Type == pipeline.TypeCommand {
 		what = "command"
@@ -302,8 +350,8 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now
 		// A plugin may list single command files.
 		w.exists = true
 		w.dirs = append(w.dirs, filepath.Dir(real))
-		w.cands = append(w.cands, candidate{root: idx, dir: filepath.Dir(root.Path), realDir: filepath.Dir(real),
-			file: root.Path, name: strings.TrimSuffix(filepath.Base(root.Path), commandExt)})
+		wk.add(candidate{root: idx, dir: filepath.Dir(root.Path), realDir: filepath.Dir(real),
+			file: root.Path, name: strings.TrimSuffix(filepath.Base(root.Path), commandExt)}, known{})
 		return *w
 	}
 	if err != nil || !st.IsDir() {
@@ -312,14 +360,13 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now
 		return *w
 	}
 	w.exists = true
+	at := near{st: stampOf(st), known: true} // the root's own listing needs no second stat
 	if root.Type == pipeline.TypeCommand {
-		wk.visited = map[string]bool{}
-		wk.visitCommands(ctx, opt, root.Path, real, 0, "", root.Flat)
+		wk.visitCommands(ctx, opt, root.Path, real, 0, "", root.Flat, at)
 	} else if root.Skills != nil {
 		wk.declared(real)
 	} else {
-		wk.visited = map[string]bool{}
-		wk.visit(ctx, opt, root.Path, real, 0)
+		wk.visit(ctx, opt, root.Path, real, 0, at)
 		wk.visitHidden(ctx, opt)
 	}
 	return *w
@@ -327,12 +374,16 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now
 
 // walker holds the state of one root's walk.
 type walker struct {
-	idx      int
-	root     pipeline.Root
-	prev     *Cache
-	now      time.Time
-	w        walk
+	idx  int
+	root pipeline.Root
+	prev *Cache
+	now  time.Time
+	w    walk
+	// visited is the loop guard: the real folders entered, once the
+	// walk follows a symlink (see seen); unlisted are the folders entered
+	// but not listed (over the limit, unreadable), not in w.dirs.
 	visited  map[string]bool
+	unlisted []string
 	dirs     int
 	depthHit bool
 	// hidden are the hidden folders set aside by a repository walk
@@ -344,6 +395,10 @@ type walker struct {
 	inHidden   bool
 	hiddenDirs int
 	hiddenTop  string
+	// keepLists is set when listings are kept for the next scan's cache.
+	keepLists bool
+	// key is scratch space for building cache keys (see precheck).
+	key []byte
 }
 
 // pending is a folder set aside by a walk, with the depth it lies at.
@@ -359,7 +414,15 @@ type pending struct {
 func (wk *walker) declared(real string) {
 	w, root := &wk.w, wk.root
 	w.dirs = append(w.dirs, real)
-	parents := map[string]string{filepath.Clean(root.Path): real}
+	// The parent folders, resolved, by path; nil when one cannot be.
+	parents := map[string]*folder{filepath.Clean(root.Path): newFolder(real)}
+	defer func() {
+		for _, f := range parents {
+			if f != nil {
+				f.close()
+			}
+		}
+	}()
 	for _, s := range root.Skills {
 		dir := s
 		if !filepath.IsAbs(dir) {
@@ -367,26 +430,26 @@ func (wk *walker) declared(real string) {
 		}
 		dir = filepath.Clean(dir)
 		parent := filepath.Dir(dir)
-		rp, ok := parents[parent]
+		pf, ok := parents[parent]
 		if !ok {
-			var err error
-			if rp, err = realPath(parent); err != nil {
-				rp = ""
+			if rp, err := realPath(parent); err == nil {
+				pf = newFolder(rp)
 			}
-			parents[parent] = rp
+			parents[parent] = pf
 		}
 		rd := ""
-		var known fs.FileInfo // rd's stat, when the lstat gave it
-		if rp != "" {
-			rd = filepath.Join(rp, filepath.Base(dir))
-			if st, err := os.Lstat(rd); err != nil {
+		var at near // rd's stat, when the lstat gave it
+		if pf != nil {
+			name := filepath.Base(dir)
+			rd = filepath.Join(pf.path, name)
+			if st, link, err := pf.lstat(name); err != nil {
 				rd = ""
-			} else if st.Mode()&fs.ModeSymlink != 0 {
+			} else if link {
 				if rd, err = realPath(rd); err != nil {
 					rd = ""
 				}
 			} else {
-				known = st
+				at = near{parent: pf, name: name, st: st, known: true}
 			}
 		}
 		if rd == "" {
@@ -394,7 +457,7 @@ func (wk *walker) declared(real string) {
 				"declared skill folder does not exist"))
 			continue
 		}
-		l, err := wk.listKnown(rd, known)
+		l, err := wk.list(rd, at)
 		if err != nil {
 			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.FolderUnreadable, dir,
 				"cannot read folder: %v", err))
@@ -408,15 +471,15 @@ func (wk *walker) declared(real string) {
 				"declared skill folder has no SKILL.md"))
 			continue
 		}
-		w.cands = append(w.cands, c)
+		wk.add(c, wk.precheck(c, at))
 	}
 }
 
 // visit searches one folder and, unless it is a skill folder, its
-// sub-folders.
-func (wk *walker) visit(ctx context.Context, opt Options, dir, realDir string, depth int) {
+// sub-folders. at says how to stat the folder cheaply, when known.
+func (wk *walker) visit(ctx context.Context, opt Options, dir, realDir string, depth int, at near) {
 	w, root := &wk.w, wk.root
-	l := wk.enter(ctx, opt, dir, realDir)
+	l := wk.enter(ctx, opt, dir, realDir, at)
 	if l == nil {
 		return
 	}
@@ -426,7 +489,7 @@ func (wk *walker) visit(ctx context.Context, opt Options, dir, realDir string, d
 		c, ok, d := inspect(wk.idx, root, dir, realDir, l)
 		w.diags = append(w.diags, d...)
 		if ok {
-			w.cands = append(w.cands, c)
+			wk.add(c, wk.precheck(c, at))
 			return // a skill folder's contents belong to the skill
 		}
 		if root.Flat {
@@ -439,11 +502,11 @@ func (wk *walker) visit(ctx context.Context, opt Options, dir, realDir string, d
 			return
 		}
 	}
-	wk.descend(opt, dir, realDir, depth, l.subdirs, func(child, childReal, _ string) {
-		wk.visit(ctx, opt, child, childReal, depth+1)
+	wk.descend(opt, dir, realDir, depth, l.subdirs, func(child, childReal, _ string, at near) {
+		wk.visit(ctx, opt, child, childReal, depth+1, at)
 	})
 	if opt.Hidden {
-		wk.descend(opt, dir, realDir, depth, l.hidden, func(child, childReal, _ string) {
+		wk.descend(opt, dir, realDir, depth, l.hidden, func(child, childReal, _ string, _ near) {
 			wk.hidden = append(wk.hidden, pending{dir: child, realDir: childReal, depth: depth + 1})
 		})
 	}
@@ -457,7 +520,7 @@ func (wk *walker) visitHidden(ctx context.Context, opt Options) {
 	for i := 0; i < len(wk.hidden) && ctx.Err() == nil; i++ {
 		p := wk.hidden[i]
 		wk.hiddenTop = p.dir
-		wk.visit(ctx, opt, p.dir, p.realDir, p.depth)
+		wk.visit(ctx, opt, p.dir, p.realDir, p.depth, near{})
 	}
 	wk.hidden = nil
 }
@@ -489,15 +552,18 @@ func commandFolder(dir, realDir string, depth int) (flat, ok bool) {
 // enter counts a folder against the walk's bounds and lists it. It returns
 // nil when the folder is not to be searched: already visited, over the
 // folder limit, unreadable or the walk is cancelled.
-func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string) *listing {
+func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string, at near) *listing {
 	w, root := &wk.w, wk.root
-	if ctx.Err() != nil || wk.visited[realDir] {
+	if ctx.Err() != nil || wk.seen(realDir) {
 		return nil
 	}
-	wk.visited[realDir] = true
+	if wk.visited != nil {
+		wk.visited[realDir] = true
+	}
 	if wk.inHidden {
 		wk.hiddenDirs++
 		if wk.hiddenDirs > opt.MaxDirs {
+			wk.unlisted = append(wk.unlisted, realDir)
 			if wk.hiddenDirs == opt.MaxDirs+1 {
 				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.HiddenWalkLimit, wk.hiddenTop,
 					"stopped searching hidden folders after %d of them, in this one (every other folder was "+
@@ -508,6 +574,7 @@ func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string) *
 	} else {
 		wk.dirs++
 		if wk.dirs > opt.MaxDirs {
+			wk.unlisted = append(wk.unlisted, realDir)
 			if wk.dirs == opt.MaxDirs+1 {
 				w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.WalkLimit, root.Path,
 					"stopped after %d folders; raise limits.max_dirs or point the root at a smaller tree", opt.MaxDirs))
@@ -515,8 +582,9 @@ func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string) *
 			return nil
 		}
 	}
-	l, err := wk.list(realDir)
+	l, err := wk.list(realDir, at)
 	if err != nil {
+		wk.unlisted = append(wk.unlisted, realDir)
 		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.FolderUnreadable, dir,
 			"cannot read folder: %v", err))
 		return nil
@@ -525,13 +593,35 @@ func (wk *walker) enter(ctx context.Context, opt Options, dir, realDir string) *
 	return l
 }
 
+// seen reports whether the walk entered realDir already. Until a walk
+// follows a symlink, the folders it enters form a tree, and none can be
+// entered twice: the set of those entered is only built when the first
+// symlink is followed (from w.dirs and unlisted), so that a walk of a
+// tree without symlinks hashes no path for its loop guard.
+func (wk *walker) seen(realDir string) bool { return wk.visited[realDir] }
+
+// guard builds the set of the folders entered so far, if it is not built
+// yet: the walk is about to follow a symlink.
+func (wk *walker) guard() {
+	if wk.visited != nil {
+		return
+	}
+	wk.visited = make(map[string]bool, len(wk.w.dirs)+len(wk.unlisted))
+	for _, d := range wk.w.dirs {
+		wk.visited[d] = true
+	}
+	for _, d := range wk.unlisted {
+		wk.visited[d] = true
+	}
+}
+
 // visitCommands collects the command files of one folder and, unless it
 // is flat, searches its sub-folders. prefix is the name prefix the
 // folder's path gives ("frontend:"). In a repository walk
 // (Options.Commands), a skill folder is a skill, not searched for
 // commands.
-func (wk *walker) visitCommands(ctx context.Context, opt Options, dir, realDir string, depth int, prefix string, flat bool) {
-	l := wk.enter(ctx, opt, dir, realDir)
+func (wk *walker) visitCommands(ctx context.Context, opt Options, dir, realDir string, depth int, prefix string, flat bool, at near) {
+	l := wk.enter(ctx, opt, dir, realDir, at)
 	if l == nil {
 		return
 	}
@@ -539,7 +629,7 @@ func (wk *walker) visitCommands(ctx context.Context, opt Options, dir, realDir s
 		c, ok, d := inspect(wk.idx, wk.root, dir, realDir, l)
 		wk.w.diags = append(wk.w.diags, d...)
 		if ok {
-			wk.w.cands = append(wk.w.cands, c)
+			wk.add(c, wk.precheck(c, at))
 			return
 		}
 	}
@@ -550,7 +640,6 @@ func (wk *walker) visitCommands(ctx context.Context, opt Options, dir, realDir s
 // is flat, searches its sub-folders (hidden ones never: agents do not
 // read them).
 func (wk *walker) commandsIn(ctx context.Context, opt Options, dir, realDir string, depth int, prefix string, flat bool, l *listing) {
-	w := &wk.w
 	for _, f := range l.commands {
 		if f.link { // a symlink: a command only if it leads to a file
 			st, err := os.Stat(filepath.Join(realDir, f.name))
@@ -558,14 +647,14 @@ func (wk *walker) commandsIn(ctx context.Context, opt Options, dir, realDir stri
 				continue
 			}
 		}
-		w.cands = append(w.cands, candidate{root: wk.idx, dir: dir, realDir: realDir,
-			file: filepath.Join(dir, f.name), name: prefix + strings.TrimSuffix(f.name, commandExt)})
+		wk.add(candidate{root: wk.idx, dir: dir, realDir: realDir,
+			file: filepath.Join(dir, f.name), name: prefix + strings.TrimSuffix(f.name, commandExt)}, known{})
 	}
 	if flat {
 		return
 	}
-	wk.descend(opt, dir, realDir, depth, l.subdirs, func(child, childReal, name string) {
-		wk.visitCommands(ctx, opt, child, childReal, depth+1, prefix+name+":", false)
+	wk.descend(opt, dir, realDir, depth, l.subdirs, func(child, childReal, name string, at near) {
+		wk.visitCommands(ctx, opt, child, childReal, depth+1, prefix+name+":", false, at)
 	})
 }
 
@@ -573,9 +662,16 @@ func (wk *walker) commandsIn(ctx context.Context, opt Options, dir, realDir stri
 // folder, that the walk may enter: a repository walk (Options.Hidden)
 // leaves out the tool folders (see skipped), symlinks are resolved (a
 // broken one or a loop is reported), and folders deeper than the depth
-// bound are not entered.
-func (wk *walker) descend(opt Options, dir, realDir string, depth int, subdirs []subdir, fn func(child, childReal, name string)) {
+// bound are not entered. fn is also told how to stat the folder relative
+// to realDir, opened on first use (on a rescan: a first scan lists every
+// folder, which needs no stat of it).
+func (wk *walker) descend(opt Options, dir, realDir string, depth int, subdirs []subdir, fn func(child, childReal, name string, at near)) {
 	w, root := &wk.w, wk.root
+	var parent *folder
+	if wk.prev != nil {
+		parent = newFolder(realDir)
+		defer parent.close()
+	}
 	for _, sub := range subdirs {
 		if opt.Hidden && skipped(sub.name, true) {
 			continue
@@ -603,7 +699,7 @@ func (wk *walker) descend(opt Options, dir, realDir string, depth int, subdirs [
 					continue
 				}
 			}
-			if wk.visited[r] {
+			if wk.guard(); wk.seen(r) {
 				w.diags = append(w.diags, diag(root, pipeline.SeverityInfo, problems.SymlinkLoop, child,
 					"symlink leads to a folder already scanned (%s); skipped", r))
 				continue
@@ -618,13 +714,17 @@ func (wk *walker) descend(opt Options, dir, realDir string, depth int, subdirs [
 			}
 			continue
 		}
-		fn(child, childReal, sub.name)
+		at := near{}
+		if !sub.link && parent != nil {
+			at = near{parent: parent, name: sub.name}
+		}
+		fn(child, childReal, sub.name, at)
 	}
 }
 
 // listing is what the scanner needs from one folder's entries.
 type listing struct {
-	mtime                  time.Time
+	id                     stamp // the folder's, when listed
 	skill, disabled, lower bool
 	refs, scripts, assets  bool
 	// agents is set when an agents/ folder is present (see readOpenAI).
@@ -657,23 +757,47 @@ type subdir struct {
 	link bool // a symlink, to be resolved
 }
 
-// list returns the listing of realDir. When the previous scan listed the
-// folder and its modification time has not changed since, that listing is
-// reused: adding, removing or renaming an entry changes a folder's time.
-func (wk *walker) list(realDir string) (*listing, error) { return wk.listKnown(realDir, nil) }
+// near says how a walk may stat a folder without resolving its whole path
+// again: relative to its parent (opened once for all its sub-folders), or
+// from a stat already taken. The zero near knows neither; the folder is
+// then stat'ed by path.
+type near struct {
+	parent *folder
+	name   string // the folder's name in parent
+	st     stamp
+	known  bool // st is the folder's stat
+}
 
-// listKnown is list given the folder's stat when the caller has it
-// (known, nil when not): it then costs no stat of its own.
-func (wk *walker) listKnown(realDir string, known fs.FileInfo) (*listing, error) {
-	if wk.prev.hasDir(realDir) { // stat first: an unchanged folder is not read
-		st := known
-		if st == nil {
-			var err error
-			if st, err = os.Stat(realDir); err != nil {
-				return nil, err
-			}
+// stat returns the stamp of the folder at realDir, which at describes.
+func (at near) stat(realDir string) (stamp, error) {
+	if at.known {
+		return at.st, nil
+	}
+	if at.parent != nil {
+		if st, err := at.parent.stat(at.name); err == nil {
+			return st, nil
 		}
-		if l := wk.prev.dir(realDir, st.ModTime()); l != nil {
+		// By path below, for an error that names it.
+	}
+	st, err := os.Stat(realDir)
+	if err != nil {
+		return stamp{}, err
+	}
+	return stampOf(st), nil
+}
+
+// list returns the listing of realDir, which at describes. When the
+// previous scan listed the folder and its stamp has not changed since,
+// that listing is reused: adding, removing or renaming an entry sets a
+// folder's modification and change times, and the change time cannot be
+// set back (see stamp).
+func (wk *walker) list(realDir string, at near) (*listing, error) {
+	if l := wk.prev.listing(realDir); l != nil { // stat first: an unchanged folder is not read
+		st, err := at.stat(realDir)
+		if err != nil {
+			return nil, err
+		}
+		if st == l.id {
 			wk.keep(realDir, l)
 			return l, nil
 		}
@@ -696,7 +820,7 @@ func (wk *walker) listKnown(realDir string, known fs.FileInfo) (*listing, error)
 	}
 	wk.w.listed++
 	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	l := &listing{mtime: st.ModTime()}
+	l := &listing{id: stampOf(st)}
 	for _, e := range ents {
 		name := e.Name()
 		switch name {
@@ -741,7 +865,7 @@ func (wk *walker) listKnown(realDir string, known fs.FileInfo) (*listing, error)
 			l.subdirs = append(l.subdirs, subdir{name: name, link: true})
 		}
 	}
-	if !racy(l.mtime, wk.now) {
+	if !racy(l.id.modTime(), wk.now) {
 		wk.keep(realDir, l)
 	}
 	return l, nil
@@ -749,9 +873,63 @@ func (wk *walker) listKnown(realDir string, known fs.FileInfo) (*listing, error)
 
 // keep records a listing for the next scan's cache, unless caching is off.
 func (wk *walker) keep(realDir string, l *listing) {
-	if wk.w.lists != nil {
-		wk.w.lists[realDir] = l
+	if wk.keepLists {
+		wk.w.lists = append(wk.w.lists, keptListing{realDir, l})
 	}
+}
+
+// known is what a walk learnt of a skill's files beyond its folder's
+// listing: the previous scan's readings of its skill file and of its
+// agents/openai.yaml, when a stat taken during the walk shows the file
+// unchanged since (nil when not known: the parse phase then looks as it
+// would without the walk's help).
+type known struct {
+	entry *cacheEntry
+	meta  *metaEntry
+}
+
+// precheck looks, for the skill folder of c, at the files the previous
+// scan read: when their stamps are unchanged, it returns those readings,
+// and the parse phase takes them as they are. It stats them relative to
+// the skill folder's parent, as the walk stat'ed the folder itself (see
+// near): a rescan that finds nothing changed resolves no full path but
+// its folders'. It does nothing on a first scan, nor where at has no
+// parent (a root, a symlinked folder: their files are stat'ed by path
+// when parsed, as before). It looks cached readings up under the path the
+// parse phase reads (c.dir is clean here: descend and declared make it
+// with filepath.Join or filepath.Clean), built in scratch space.
+func (wk *walker) precheck(c candidate, at near) known {
+	var k known
+	if wk.prev == nil || at.parent == nil || c.file != "" {
+		return k
+	}
+	name := skillName(c)
+	if e := wk.prev.m[string(wk.keyOf(c.dir, name))]; e != nil && e.command == nil {
+		if st, err := at.parent.stat(at.name + "/" + name); err == nil && st == e.id {
+			k.entry = e
+		}
+	}
+	if c.agents {
+		if m := wk.prev.meta[string(wk.keyOf(c.dir, openAIFolder, openAIFile))]; m != nil {
+			if st, err := at.parent.stat(at.name + "/" + openAIFolder + "/" + openAIFile); err == nil && st == m.id {
+				k.meta = m
+			}
+		}
+	}
+	return k
+}
+
+// keyOf builds filepath.Join(dir, names...) in the walker's scratch space,
+// for a clean dir and names that are single clean elements. The result is
+// valid until the next call.
+func (wk *walker) keyOf(dir string, names ...string) []byte {
+	b := append(wk.key[:0], dir...)
+	for _, n := range names {
+		b = append(b, filepath.Separator)
+		b = append(b, n...)
+	}
+	wk.key = b
+	return b
 }
 
 // racy reports whether a time is too close to now to trust: a change made
@@ -814,15 +992,38 @@ type parsedSkill struct {
 	meta     *metaEntry
 }
 
+// paths fills in the paths of p that the parse phase left out, having
+// served its readings from what the walk knew (see known): they are only
+// needed when the records are built again.
+func (p *parsedSkill) paths(c candidate) {
+	if p.file == "" {
+		p.file = skillPath(c)
+	}
+	if p.meta != nil && p.metaFile == "" {
+		p.metaFile = openAIPath(c.dir)
+	}
+}
+
+// skillName is the name of the skill file of the skill folder c.
+func skillName(c candidate) string {
+	if c.disabled {
+		return DisabledFile
+	}
+	return SkillFile
+}
+
+// skillPath is the path of the skill file of the skill folder c.
+func skillPath(c candidate) string { return filepath.Join(c.dir, skillName(c)) }
+
 // open opens file for reading, unless the cache holds it with the same
-// size and time (then hit is set and f is nil). It never blocks: a FIFO
-// or device named like a skill file is refused, not read.
+// stamp (then hit is set and f is nil). It never blocks: a FIFO or device
+// named like a skill file is refused, not read.
 func open(file string, cache *Cache, command bool) (f *os.File, st fs.FileInfo, hit *cacheEntry, err error) {
 	if cache.has(file) { // stat first: an unchanged file is not opened
 		if st, err = os.Stat(file); err != nil {
 			return nil, nil, nil, err
 		}
-		if e := cache.get(file, st, command); e != nil {
+		if e := cache.get(file, stampOf(st), command); e != nil {
 			return nil, st, e, nil
 		}
 	}
@@ -838,7 +1039,7 @@ func open(file string, cache *Cache, command bool) (f *os.File, st fs.FileInfo, 
 // leaves it empty or half-written for a moment, and a skill must not
 // vanish from clients for that. The next rescan reads the file again.
 func hold(p parsedSkill, cache *Cache, now time.Time) parsedSkill {
-	if p.entry == nil || !p.entry.fatal() || !racy(p.entry.mtime, now) || cache == nil {
+	if p.entry == nil || !p.entry.fatal() || !racy(p.entry.id.modTime(), now) || cache == nil {
 		return p
 	}
 	if prev := cache.m[p.file]; prev != nil && !prev.fatal() && (prev.command != nil) == (p.entry.command != nil) {
@@ -847,25 +1048,35 @@ func hold(p parsedSkill, cache *Cache, now time.Time) parsedSkill {
 	return p
 }
 
-func parse(c candidate, cache *Cache, read *atomic.Int64, now time.Time) parsedSkill {
+// parse reads the files of a candidate, unless k, what the walk knew of
+// them, holds their readings: a reading served from k leaves its path in
+// p empty (see paths).
+func parse(c candidate, k known, cache *Cache, read *atomic.Int64, now time.Time) parsedSkill {
 	if c.file != "" {
 		return hold(parseCommand(c, cache, read), cache, now)
 	}
-	p := hold(parseSkill(c, cache, read), cache, now)
-	if c.agents {
+	var p parsedSkill
+	if k.entry != nil {
+		p.entry = k.entry
+		if k.entry.fatal() {
+			p.file = skillPath(c) // for hold
+		}
+	} else {
+		p = parseSkill(c, cache, read)
+	}
+	p = hold(p, cache, now)
+	if k.meta != nil {
+		p.meta = k.meta
+	} else if c.agents {
 		p.metaFile, p.meta = readOpenAI(c.dir, cache)
 	}
 	return p
 }
 
 // parseSkill reads the frontmatter of one SKILL.md, unless the cache holds
-// it with the same size and time.
+// it with the same stamp.
 func parseSkill(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
-	name := SkillFile
-	if c.disabled {
-		name = DisabledFile
-	}
-	file := filepath.Join(c.dir, name)
+	file := skillPath(c)
 	p := parsedSkill{file: file}
 	f, st, hit, err := open(file, cache, false)
 	switch {
@@ -878,7 +1089,7 @@ func parseSkill(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	}
 	read.Add(1)
 	defer f.Close()
-	e := &cacheEntry{size: st.Size(), mtime: st.ModTime()}
+	e := &cacheEntry{id: stampOf(st)}
 	h, err := skillmd.ReadHead(f)
 	if err != nil {
 		code := problems.NoFrontmatter
@@ -909,7 +1120,7 @@ func parseSkill(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 }
 
 // parseCommand reads one command file whole, unless the cache holds it
-// with the same size and time.
+// with the same stamp.
 func parseCommand(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	p := parsedSkill{file: c.file}
 	f, st, hit, err := open(c.file, cache, true)
@@ -923,7 +1134,7 @@ func parseCommand(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	}
 	read.Add(1)
 	defer f.Close()
-	e := &cacheEntry{size: st.Size(), mtime: st.ModTime(), command: &skillmd.Command{}}
+	e := &cacheEntry{id: stampOf(st), command: &skillmd.Command{}}
 	p.entry = e
 	data, err := safefile.ReadAll(f, st, skillmd.MaxCommandSize)
 	var big *safefile.TooLargeError
@@ -986,8 +1197,8 @@ func buildCommand(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Rec
 		File:         p.file,
 		RealDir:      c.realDir,
 		Plugin:       root.Plugin,
-		Size:         e.size,
-		ModTime:      e.mtime,
+		Size:         e.id.size,
+		ModTime:      e.id.modTime(),
 		Diagnostics:  diags,
 		ArgumentHint: e.command.ArgumentHint,
 		Handoffs:     e.command.Handoffs,
@@ -1054,16 +1265,17 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 		HasAssets:     c.assets,
 		Plugin:        root.Plugin,
 		OpenAI:        openAI,
-		Size:          e.size,
-		ModTime:       e.mtime,
+		Size:          e.id.size,
+		ModTime:       e.id.modTime(),
 		Diagnostics:   diags,
 	}
 	r.Diagnostics = append(r.Diagnostics, cleanRecord(root, r)...)
 	return r, r.Diagnostics
 }
 
-// Cache remembers parsed frontmatter by file, size and modification time.
-// A Cache is immutable once returned by Scan and safe for concurrent reads.
+// Cache remembers parsed frontmatter by file and stamp (size, times, inode:
+// see stamp), and folder listings by real folder and stamp. A Cache is
+// immutable once returned by Scan and safe for concurrent reads.
 type Cache struct {
 	m    map[string]*cacheEntry
 	dirs map[string]*listing
@@ -1075,8 +1287,7 @@ type Cache struct {
 }
 
 type cacheEntry struct {
-	size  int64
-	mtime time.Time
+	id    stamp // the file's, when read
 	front skillmd.Front
 	probs []skillmd.Problem
 	// command is set for a command file; front is then unused.
@@ -1088,34 +1299,23 @@ func newCache(n int) *Cache {
 		meta: map[string]*metaEntry{}}
 }
 
-// hasDir reports whether the folder's listing was cached.
-func (c *Cache) hasDir(realDir string) bool {
-	if c == nil {
-		return false
-	}
-	_, ok := c.dirs[realDir]
-	return ok
-}
-
-// dir returns the cached listing of a folder if its time is unchanged.
-func (c *Cache) dir(realDir string, mtime time.Time) *listing {
+// listing returns the cached listing of a folder, whatever its state now,
+// or nil.
+func (c *Cache) listing(realDir string) *listing {
 	if c == nil {
 		return nil
 	}
-	if l := c.dirs[realDir]; l != nil && l.mtime.Equal(mtime) {
-		return l
-	}
-	return nil
+	return c.dirs[realDir]
 }
 
-// get returns the entry of file when its size and time match st and it
-// was read as the same type (a command, or a SKILL.md).
-func (c *Cache) get(file string, st fs.FileInfo, command bool) *cacheEntry {
+// get returns the entry of file when its stamp is id and it was read as
+// the same type (a command, or a SKILL.md).
+func (c *Cache) get(file string, id stamp, command bool) *cacheEntry {
 	if c == nil {
 		return nil
 	}
 	e := c.m[file]
-	if e == nil || e.size != st.Size() || !e.mtime.Equal(st.ModTime()) || (e.command != nil) != command {
+	if e == nil || e.id != id || (e.command != nil) != command {
 		return nil
 	}
 	return e

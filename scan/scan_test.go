@@ -353,6 +353,18 @@ func TestScan(t *testing.T) {
 			},
 		},
 		{
+			// The loop guard is only built when the walk follows its first
+			// symlink (see walker.seen): the folder the link leads to, met
+			// again later under its own name, is not walked twice.
+			name: "symlink to a folder walked later",
+			tree: map[string]string{
+				"skills/z/s/SKILL.md": skill("s", "S."),
+				"skills/a-link":       "-> z",
+			},
+			roots: oneRoot("skills"),
+			want:  []rec{with(enabled("a-link/s", "s", "S."), func(r *rec) { r.RealDir = "skills/z/s" })},
+		},
+		{
 			name: "broken symlinks",
 			tree: map[string]string{
 				"skills/dangling":    "-> ../nowhere",
