@@ -9,8 +9,11 @@ package mcp
 // files themselves are read with resources/read (resources.go).
 //
 // Digests come from a manifest.Cache keyed by path, size and modification
-// time, so only the first listing hashes; later ones walk and stat. A
-// page is built in parallel, and entries are never split across pages.
+// time, so only the first listing hashes; later ones walk and stat. The
+// frontmatter of each SKILL.md is parsed once and kept as JSON by the
+// file's digest. A page is built in parallel (manifest and frontmatter of
+// each skill), each entry is written as JSON directly (skillwire.go), and
+// entries are never split across pages.
 
 import (
 	"bytes"
@@ -21,12 +24,16 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/manifest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/skillmd"
@@ -42,11 +49,16 @@ const skillsPageSize = 200
 // resultType, ttlMs and cacheScope.
 const protocol2026 = "2026-07-28"
 
-// extEntry is one skill of skills/list and skills/get.
+// extEntry is one skill of skills/list and skills/get. The server fills
+// in Wire only (the entry as JSON, see appendEntry), which MarshalJSON
+// writes; a client decodes the other fields. (Wire is exported so that
+// go-cmp compares decoded entries, where it is nil.)
 type extEntry struct {
 	URI         string         `json:"uri"`
 	Frontmatter map[string]any `json:"frontmatter"`
 	Resources   []extResource  `json:"resources"`
+
+	Wire []byte `json:"-"`
 }
 
 // extResource is one file of a skill entry.
@@ -91,12 +103,17 @@ type getSkillResult struct {
 // left-out skills were logged.
 type skillsState struct {
 	files *manifest.Cache
-	// fronts caches each SKILL.md's frontmatter by the file's digest, so
-	// a warm listing opens no SKILL.md; seen holds the digests used since
-	// the last snapshot change, and the others are dropped then.
-	frontMu sync.Mutex
-	fronts  map[string]frontEntry
-	seen    map[string]bool
+	// fronts caches each SKILL.md's frontmatter, as JSON, or why it
+	// cannot be listed, by the file's digest: a warm listing opens no
+	// SKILL.md, not even a broken one. An entry is a function of the
+	// bytes the digest names, so it is never stale. Entries not used
+	// since the last snapshot change are dropped then (frontGen is the
+	// current generation).
+	frontMu  sync.Mutex
+	fronts   map[string]*frontEntry
+	frontGen uint64
+	// frontReads counts the SKILL.md files read for their frontmatter.
+	frontReads atomic.Int64
 
 	mu     sync.Mutex
 	snap   *pipeline.Snapshot
@@ -160,12 +177,12 @@ func (s *Server) listable(snap *pipeline.Snapshot) ([]*pipeline.Record, map[stri
 		st.snap, st.listed, st.logged = snap, out, map[string]bool{}
 		st.files.Sweep() // forget the digests of files no listing saw since the last snapshot
 		st.frontMu.Lock()
-		for d := range st.fronts {
-			if !st.seen[d] {
+		for d, f := range st.fronts {
+			if f.gen != st.frontGen {
 				delete(st.fronts, d)
 			}
 		}
-		st.seen = map[string]bool{}
+		st.frontGen++
 		st.frontMu.Unlock()
 	}
 	return st.listed, st.logged
@@ -205,19 +222,18 @@ func (s *Server) listSkills(ctx context.Context, ss *sdk.ServerSession, p *listS
 			return nil, err
 		}
 		batch := listed[next:min(len(listed), next+skillsPageSize-len(res.Skills))]
-		entries, errs := s.entries(batch)
-		for i, e := range entries {
-			if errs[i] == nil && len(res.Skills) > 0 && (len(res.Skills) == skillsPageSize || files+len(e.Resources) > pageResources) {
+		for i, b := range s.entries(batch) {
+			if b.err == nil && len(res.Skills) > 0 && (len(res.Skills) == skillsPageSize || files+b.files > pageResources) {
 				full = true
 				break
 			}
 			next++
-			if errs[i] != nil {
-				s.leftOut(logged, batch[i], errs[i])
+			if b.err != nil {
+				s.leftOut(logged, batch[i], b.err)
 				continue
 			}
-			res.Skills = append(res.Skills, e)
-			files += len(e.Resources)
+			res.Skills = append(res.Skills, b.entry)
+			files += b.files
 		}
 		full = full || len(res.Skills) == skillsPageSize
 	}
@@ -256,31 +272,41 @@ func (s *Server) getSkill(_ context.Context, ss *sdk.ServerSession, p *getSkillP
 	case rel != pipeline.SkillFile:
 		return nil, invalidParams(fmt.Sprintf("skills/get: %s is not the URI of a skill's SKILL.md; use skill://<skill path>/SKILL.md", p.URI))
 	}
-	entries, errs := s.entries([]*pipeline.Record{r})
-	if errs[0] != nil {
-		return nil, invalidParams(fmt.Sprintf("skills/get: %s cannot be served as a skills entry: %v; load it with the skill tool", p.URI, errs[0]))
+	b := s.entryOf(r)
+	if b.err != nil {
+		return nil, invalidParams(fmt.Sprintf("skills/get: %s cannot be served as a skills entry: %v; load it with the skill tool", p.URI, b.err))
 	}
-	return &getSkillResult{listCache: s.cacheFields(ss), Skill: entries[0]}, nil
+	return &getSkillResult{listCache: s.cacheFields(ss), Skill: b.entry}, nil
 }
 
-// entries builds the entries of records, in parallel, with an error for
-// each record that cannot have one.
-func (s *Server) entries(records []*pipeline.Record) ([]*extEntry, []error) {
-	dirs := make([]string, len(records))
-	for i, r := range records {
-		dirs[i] = skillFolder(r)
+// built is the entry of one skill, with the number of its files, or why
+// it has none.
+type built struct {
+	entry *extEntry
+	files int
+	err   error
+}
+
+// entries builds the entries of records in parallel, with
+// runtime.GOMAXPROCS(0) workers: each builds the manifest of a skill and
+// its entry.
+func (s *Server) entries(records []*pipeline.Record) []built {
+	out := make([]built, len(records))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(records)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(records) {
+					return
+				}
+				out[i] = s.entryOf(records[i])
+			}
+		})
 	}
-	built := s.skills.files.BuildAll(dirs)
-	out := make([]*extEntry, len(records))
-	errs := make([]error, len(records))
-	for i, r := range records {
-		if built[i].Err != nil {
-			errs[i] = built[i].Err
-			continue
-		}
-		out[i], errs[i] = s.entryOf(r, built[i].Manifest)
-	}
-	return out, errs
+	wg.Wait()
+	return out
 }
 
 // skillFolder is the folder a skill's files are served from.
@@ -291,79 +317,126 @@ func skillFolder(r *pipeline.Record) string {
 	return r.Dir
 }
 
-// entryOf builds a record's entry from its manifest: the frontmatter of
-// its SKILL.md as JSON, whose name must be the last segment of the URI,
-// and every file.
-func (s *Server) entryOf(r *pipeline.Record, m *manifest.Manifest) (*extEntry, error) {
+// entryOf builds a record's entry from the manifest of its folder: the
+// frontmatter of its SKILL.md as JSON, whose name must be the last
+// segment of the URI, and every file.
+func (s *Server) entryOf(r *pipeline.Record) built {
+	m, err := s.skills.files.Build(skillFolder(r))
+	if err != nil {
+		return built{err: err}
+	}
 	i := slices.IndexFunc(m.Files, func(f manifest.File) bool { return f.Path == pipeline.SkillFile })
 	if i < 0 {
-		return nil, errors.New("the folder has no SKILL.md (it is disabled or was removed)")
-	}
-	e := &extEntry{URI: r.SkillURI(), Resources: make([]extResource, len(m.Files))}
-	for j, f := range m.Files {
-		e.Resources[j] = extResource{URI: skillFileURI(r, f.Path), Digest: f.Digest, Size: f.Size}
+		return built{err: errors.New("the folder has no SKILL.md (it is disabled or was removed)")}
 	}
 	front, digest, size, err := s.frontmatter(r, m.Files[i].Digest)
 	if err != nil {
-		return nil, err
+		return built{err: err}
+	}
+	if front.err != nil {
+		return built{err: front.err}
+	}
+	if front.name != r.ShortName() {
+		return built{err: fmt.Errorf("the frontmatter name %q is not %q, the last segment of the skill's URI", front.name, r.ShortName())}
 	}
 	// SKILL.md changed since the walk hashed it: state the bytes the
 	// frontmatter was read from.
-	e.Resources[i].Digest, e.Resources[i].Size = digest, size
-	if name, _ := front["name"].(string); name != r.ShortName() {
-		return nil, fmt.Errorf("the frontmatter name %q is not %q, the last segment of the skill's URI", name, r.ShortName())
-	}
-	e.Frontmatter = front
-	return e, nil
+	m.Files[i].Digest, m.Files[i].Size = digest, size
+	return built{entry: &extEntry{Wire: appendEntry(nil, r, front.json, m.Files)}, files: len(m.Files)}
 }
 
-// frontmatter returns the frontmatter of r's SKILL.md as JSON-compatible
-// data, with the digest and size of the bytes it was read from: from the
-// cache when digest (the manifest's) is known, else from the file, read
-// through an os.Root on the skill's folder. The cache is keyed by the
-// digest of the bytes parsed, so an edit between the walk and the read
-// never pairs a digest with another version's frontmatter. The maps are
-// shared between responses and never changed.
-func (s *Server) frontmatter(r *pipeline.Record, digest string) (map[string]any, string, int64, error) {
+// frontmatter returns the frontmatter of r's SKILL.md, with the digest
+// and size of the bytes it was read from: from the cache when digest (the
+// manifest's) is known, else from the file (see readSkillFile). The cache
+// is keyed by the digest of the bytes parsed, so an edit between the walk
+// and the read never pairs a digest with another version's frontmatter.
+// The error is for a file that cannot be read; one that cannot be parsed
+// gives an entry whose err says why.
+func (s *Server) frontmatter(r *pipeline.Record, digest string) (*frontEntry, string, int64, error) {
 	st := &s.skills
 	st.frontMu.Lock()
 	c, ok := st.fronts[digest]
-	if st.seen == nil {
-		st.seen = map[string]bool{}
+	if ok {
+		c.gen = st.frontGen
 	}
-	st.seen[digest] = true
 	st.frontMu.Unlock()
 	if ok {
-		return c.front, digest, c.size, nil
+		return c, digest, c.size, nil
 	}
-	data, err := readInSkill(r, pipeline.SkillFile)
+	data, got, err := s.readSkillFile(r, digest)
 	if err != nil {
 		return nil, "", 0, fmt.Errorf("read SKILL.md: %w", unwrapPath(err))
 	}
+	c = parseFront(data)
+	st.frontMu.Lock()
+	if st.fronts == nil {
+		st.fronts = map[string]*frontEntry{}
+	}
+	c.gen = st.frontGen
+	st.fronts[got] = c
+	st.frontMu.Unlock()
+	return c, got, c.size, nil
+}
+
+// readSkillFile reads r's SKILL.md and returns its bytes and their
+// digest. It first reads it through an os.Root on the skill's folder,
+// which is cheap; when that fails, or the bytes are not those the
+// manifest hashed (want), it reads again as resources/read does
+// (readInSkill: the folder resolved, symlinks into .git refused), whose
+// bytes or error are the answer.
+func (s *Server) readSkillFile(r *pipeline.Record, want string) ([]byte, string, error) {
+	s.skills.frontReads.Add(1)
+	if root, err := os.OpenRoot(skillFolder(r)); err == nil {
+		data, err := safefile.ReadIn(root, pipeline.SkillFile, MaxResourceBytes)
+		root.Close()
+		if err == nil {
+			if got := sha256Digest(data); got == want {
+				return data, got, nil
+			}
+		}
+	}
+	data, err := readInSkill(r, pipeline.SkillFile)
+	if err != nil {
+		return nil, "", err
+	}
+	return data, sha256Digest(data), nil
+}
+
+// sha256Digest is the digest of data as manifests write it.
+func sha256Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// frontEntry is a SKILL.md's frontmatter as JSON and its name, or why it
+// cannot be listed, and the file's size.
+type frontEntry struct {
+	json []byte
+	name string // the frontmatter's name, "" when it is not a string
+	err  error
+	size int64
+	gen  uint64 // the last generation of skillsState.fronts that used it
+}
+
+// parseFront parses the frontmatter of a SKILL.md's bytes.
+func parseFront(data []byte) *frontEntry {
+	c := &frontEntry{size: int64(len(data))}
 	h, err := skillmd.ReadHead(bytes.NewReader(data))
 	if err != nil {
-		return nil, "", 0, fmt.Errorf("SKILL.md: %w", err)
+		c.err = fmt.Errorf("SKILL.md: %w", err)
+		return c
 	}
 	front, err := skillmd.FrontmatterData(h)
 	if err != nil {
-		return nil, "", 0, fmt.Errorf("SKILL.md frontmatter: %w", err)
+		c.err = fmt.Errorf("SKILL.md frontmatter: %w", err)
+		return c
 	}
-	sum := sha256.Sum256(data)
-	got := "sha256:" + hex.EncodeToString(sum[:])
-	st.frontMu.Lock()
-	if st.fronts == nil {
-		st.fronts = map[string]frontEntry{}
+	if c.json, err = marshalJSON(front); err != nil {
+		c.err = fmt.Errorf("SKILL.md frontmatter: %w", err)
+		return c
 	}
-	st.fronts[got] = frontEntry{front, int64(len(data))}
-	st.seen[got] = true
-	st.frontMu.Unlock()
-	return front, got, int64(len(data)), nil
-}
-
-// frontEntry is a cached frontmatter and the size of its SKILL.md.
-type frontEntry struct {
-	front map[string]any
-	size  int64
+	c.name, _ = front["name"].(string)
+	return c
 }
 
 // skillFileURI is the URI of the file rel ('/'-separated) of a skill.
