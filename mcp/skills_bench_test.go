@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -37,25 +38,16 @@ func benchSizes() []int {
 
 // listTree is n skill folders of three files each, with records.
 type listTree struct {
-	recs  []*pipeline.Record
-	files []string
-	bytes int64
+	recs    []*pipeline.Record
+	files   []string
+	folders []string // every skill folder and folder below one
+	bytes   int64
 }
 
-var (
-	listTreesMu sync.Mutex
-	listTrees   = map[int]*listTree{}
-)
-
-// benchListTree writes (once per size and run) n skills: SKILL.md,
+// benchListTree writes n skills in a temporary folder of b: SKILL.md,
 // references/guide.md and scripts/run.py, about 3 KB in all, aged past
 // the digest cache's window for files still being written.
 func benchListTree(b *testing.B, n int) *listTree {
-	listTreesMu.Lock()
-	defer listTreesMu.Unlock()
-	if tr := listTrees[n]; tr != nil {
-		return tr
-	}
 	root := b.TempDir()
 	tr := &listTree{}
 	body := strings.Repeat("Follow the steps in order and check each result. ", 20)
@@ -63,6 +55,7 @@ func benchListTree(b *testing.B, n int) *listTree {
 	for i := range n {
 		name := fmt.Sprintf("skill-%05d", i)
 		dir := filepath.Join(root, name)
+		tr.folders = append(tr.folders, dir, filepath.Join(dir, "references"), filepath.Join(dir, "scripts"))
 		for rel, data := range map[string]string{
 			"SKILL.md":            "---\nname: " + name + "\ndescription: Benchmark skill " + name + ".\n---\n# " + name + "\n\n" + body,
 			"references/guide.md": "# Guide\n\n" + body,
@@ -85,9 +78,23 @@ func benchListTree(b *testing.B, n int) *listTree {
 			Agent: "codex", Location: pipeline.LocationUser, Root: root, Dir: dir, RealDir: dir,
 			File: filepath.Join(dir, "SKILL.md")})
 	}
+	written := time.Now()
 	pipeline.AssignIDs(tr.recs)
-	listTrees[n] = tr
+	// Chtimes sets the modification time back, but the change time of
+	// every file and folder is now: wait until the digest cache's window
+	// for files still being written (two seconds) has passed, so that
+	// the warm rows measure a cache that trusts every file.
+	time.Sleep(time.Until(written.Add(2500 * time.Millisecond)))
 	return tr
+}
+
+// benchListResult is a skills/list page as the benchmark's client reads
+// it: every entry is checked to be JSON and kept as bytes, so that the
+// client's own work (maps of every frontmatter) stays out of the figures.
+type benchListResult struct {
+	sdk.ResultBase
+	Skills     []json.RawMessage `json:"skills"`
+	NextCursor string            `json:"nextCursor,omitempty"`
 }
 
 // listEverything reads every page of skills/list and returns the number
@@ -96,7 +103,7 @@ func listEverything(b *testing.B, cs *sdk.ClientSession) int {
 	ctx := b.Context()
 	p, n := &listSkillsParams{}, 0
 	for {
-		res, err := sdk.CallCustomMethod[*listSkillsParams, *listSkillsResult](ctx, cs, "skills/list", p)
+		res, err := sdk.CallCustomMethod[*listSkillsParams, *benchListResult](ctx, cs, "skills/list", p)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -110,7 +117,7 @@ func listEverything(b *testing.B, cs *sdk.ClientSession) int {
 
 func benchClient(b *testing.B, srv *Server) *sdk.ClientSession {
 	c := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil)
-	if err := sdk.AddSendingCustomMethod[*listSkillsParams, *listSkillsResult](c, "skills/list"); err != nil {
+	if err := sdk.AddSendingCustomMethod[*listSkillsParams, *benchListResult](c, "skills/list"); err != nil {
 		b.Fatal(err)
 	}
 	st, ct := sdk.NewInMemoryTransports()
@@ -139,32 +146,44 @@ func BenchmarkSkillsList(b *testing.B) {
 		tr := benchListTree(b, n)
 		snap := snapOf(tr.recs)
 		b.Run(fmt.Sprintf("n=%d/first", n), func(b *testing.B) {
+			var cpu cpuMeter
 			for b.Loop() {
 				b.StopTimer()
 				srv := New(snap, Options{Logger: discard()})
 				cs := benchClient(b, srv)
 				b.StartTimer()
+				cpu.start()
 				if got := listEverything(b, cs); got != n {
 					b.Fatalf("listed %d skills, want %d", got, n)
 				}
+				cpu.stop()
 			}
 			b.ReportMetric(float64(len(tr.files)), "files")
+			cpu.report(b)
 		})
 		b.Run(fmt.Sprintf("n=%d/warm", n), func(b *testing.B) {
 			srv := New(snap, Options{Logger: discard()})
 			cs := benchClient(b, srv)
 			listEverything(b, cs)
+			var cpu cpuMeter
 			for b.Loop() {
+				cpu.start()
 				if got := listEverything(b, cs); got != n {
 					b.Fatalf("listed %d skills, want %d", got, n)
 				}
+				cpu.stop()
 			}
+			cpu.report(b)
 		})
 		b.Run(fmt.Sprintf("n=%d/floor-hash", n), func(b *testing.B) {
+			var cpu cpuMeter
 			for b.Loop() {
+				cpu.start()
 				hashAll(b, tr.files)
+				cpu.stop()
 			}
 			b.SetBytes(tr.bytes)
+			cpu.report(b)
 		})
 		b.Run(fmt.Sprintf("n=%d/floor-stat", n), func(b *testing.B) {
 			for b.Loop() {
@@ -175,6 +194,43 @@ func BenchmarkSkillsList(b *testing.B) {
 				}
 			}
 		})
+		// What a listing that is never stale has to stat at least: every
+		// file (for its content) and every folder (for files added or
+		// removed), here on one goroutine.
+		b.Run(fmt.Sprintf("n=%d/floor-stat-tree", n), func(b *testing.B) {
+			for b.Loop() {
+				for _, list := range [][]string{tr.folders, tr.files} {
+					for _, f := range list {
+						if _, err := os.Lstat(f); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// cpuMeter adds up the process's CPU time (server and client) over the
+// timed part of a benchmark: on a shared machine it moves less with other
+// jobs' load than the wall time does.
+type cpuMeter struct {
+	at, total time.Duration
+	ok        bool
+}
+
+func (m *cpuMeter) start() { m.at, m.ok = processCPU() }
+
+func (m *cpuMeter) stop() {
+	if now, ok := processCPU(); ok && m.ok {
+		m.total += now - m.at
+	}
+}
+
+// report adds the CPU milliseconds per listing to b's results.
+func (m *cpuMeter) report(b *testing.B) {
+	if m.ok && b.N > 0 {
+		b.ReportMetric(float64(m.total.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	}
 }
 
