@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
@@ -64,6 +65,10 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 		_ = json.Unmarshal(line, &msgs)
 	}
 	for _, raw := range msgs {
+		if key, ok := responseKey(raw); ok {
+			l.pending.doneKey(key)
+			continue
+		}
 		if msg, derr := jsonrpc.DecodeMessage(raw); derr == nil {
 			if resp, ok := msg.(*jsonrpc.Response); ok {
 				l.pending.done(resp.ID)
@@ -71,6 +76,55 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// responsePrefix starts every response the SDK writes: it encodes the
+// version, then the id, then the result or the error.
+const responsePrefix = `{"jsonrpc":"2.0","id":`
+
+// responseKey reads the pending key (idKey) of a response the SDK wrote,
+// from its first bytes: decoding a whole reply (a skill's text, a page of
+// skills/list) only to read its id cost a full JSON decode per reply. A
+// message it cannot read so, or that is no response, is left to
+// DecodeMessage (ok is false).
+func responseKey(raw []byte) (string, bool) {
+	rest, ok := bytes.CutPrefix(raw, []byte(responsePrefix))
+	if !ok || len(rest) == 0 {
+		return "", false
+	}
+	var key string
+	var end int
+	switch {
+	case rest[0] == '"':
+		end = bytes.IndexByte(rest[1:], '"') + 2
+		if end < 2 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+			return "", false // escapes: let the decoder read it
+		}
+		id, err := jsonrpc.MakeID(string(rest[1 : end-1]))
+		if err != nil {
+			return "", false
+		}
+		key = idKey(id)
+	default:
+		end = bytes.IndexByte(rest, ',')
+		if end <= 0 {
+			return "", false
+		}
+		n, err := strconv.ParseInt(string(rest[:end]), 10, 64)
+		if err != nil {
+			return "", false // not an integer: let the decoder read it
+		}
+		id, err := jsonrpc.MakeID(float64(n))
+		if err != nil {
+			return "", false
+		}
+		key = idKey(id)
+	}
+	after := rest[end:]
+	if !bytes.HasPrefix(after, []byte(`,"result":`)) && !bytes.HasPrefix(after, []byte(`,"error":`)) {
+		return "", false
+	}
+	return key, true
 }
 
 // pending is the set of client requests handed to the SDK and not yet
@@ -89,9 +143,11 @@ func (p *pending) add(id jsonrpc.ID) {
 	p.mu.Unlock()
 }
 
-func (p *pending) done(id jsonrpc.ID) {
+func (p *pending) done(id jsonrpc.ID) { p.doneKey(idKey(id)) }
+
+func (p *pending) doneKey(key string) {
 	p.mu.Lock()
-	delete(p.ids, idKey(id))
+	delete(p.ids, key)
 	p.mu.Unlock()
 }
 
