@@ -674,6 +674,11 @@ const (
 // background scan and trust recording a server starts once it has
 // answered) and returns the CPU time it used meanwhile (ms) and how long
 // that took.
+// idleFrom is how long after tools/list the suite starts looking for the
+// server to be idle: the background scan and trust recording start 1 s
+// after the first snapshot, and a server idle before then is not done.
+const idleFrom = 1500 * time.Millisecond
+
 func waitIdle(ctx context.Context, pid int) (float64, time.Duration, error) {
 	start := time.Now()
 	cpu0 := cpuMS(pid)
@@ -682,6 +687,14 @@ func waitIdle(ctx context.Context, pid int) (float64, time.Duration, error) {
 	}
 	var window []float64
 	for {
+		if time.Since(start) < idleFrom {
+			select { // the background work has not started yet
+			case <-ctx.Done():
+				return math.NaN(), time.Since(start), ctx.Err()
+			case <-time.After(idlePoll):
+			}
+			continue
+		}
 		c := cpuMS(pid)
 		window = append(window, c)
 		if n := int(idleSpan / idlePoll); len(window) > n {
