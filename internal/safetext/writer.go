@@ -91,6 +91,16 @@ func (t *Writer) Flush() error {
 // character or SGR sequence at the end of data goes to t.carry instead.
 func (t *Writer) escape(out, data []byte, final bool) []byte {
 	for i := 0; i < len(data); {
+		// Printable ASCII, newlines and tabs, most of any output, are
+		// copied a run at a time.
+		j := i
+		for j < len(data) && (data[j] >= 0x20 && data[j] < 0x7f || data[j] == '\n' || data[j] == '\t') {
+			j++
+		}
+		out = append(out, data[i:j]...)
+		if i = j; i == len(data) {
+			break
+		}
 		c := data[i]
 		if c < utf8.RuneSelf {
 			switch {
