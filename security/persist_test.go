@@ -126,9 +126,11 @@ func TestMonitorKeepsMemoryInFile(t *testing.T) {
 	if m.scanner != nil {
 		t.Fatal("the monitor kept its scanner's memory after writing it to the file")
 	}
-	if _, err := os.Stat(m.CacheFile); err != nil {
+	saved, err := os.Stat(m.CacheFile)
+	if err != nil {
 		t.Fatalf("no memory file: %v", err)
 	}
+	savedAt := saved.ModTime()
 	// The next scan starts from the file: nothing is read, the finding
 	// is the same (so nothing new is logged).
 	logged := buf.String()
@@ -141,5 +143,21 @@ func TestMonitorKeepsMemoryInFile(t *testing.T) {
 	m.Wait()
 	if buf.String() != logged || !strings.Contains(logged, "skill=claude:bad") {
 		t.Errorf("log after the second scan:\n%s", buf.String())
+	}
+
+	// A new monitor (a restarted server) starts from the file too: its
+	// first scan reads no file.
+	m2 := NewMonitor(Warn, slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)))
+	m2.Delay, m2.CacheFile = 0, m.CacheFile
+	m2.Observe(snap)
+	m2.Wait()
+	info, err := os.Stat(m.CacheFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nothing was read, so nothing was written: the file is the one the
+	// first monitor wrote.
+	if !info.ModTime().Equal(savedAt) {
+		t.Errorf("the restarted monitor's first scan read files again (it rewrote the memory file)")
 	}
 }

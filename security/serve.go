@@ -176,7 +176,7 @@ type Monitor struct {
 
 // NewMonitor returns a monitor for mode that logs to log.
 func NewMonitor(mode Mode, log *slog.Logger) *Monitor {
-	m := &Monitor{Delay: time.Second, mode: mode, log: log, scanner: NewScanner(), logged: map[string]string{}}
+	m := &Monitor{Delay: time.Second, mode: mode, log: log, logged: map[string]string{}}
 	m.idle = sync.NewCond(&m.mu)
 	return m
 }
