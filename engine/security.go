@@ -32,7 +32,6 @@ func (e *Engine) SetScan(mode security.Mode) {
 	e.guard.mode = mode
 }
 
-// scanMode returns the mode SetScan set.
 // SetScanCache keeps what the scan read between runs in file (see
 // security.Scanner.SaveFile), so that a restart reads only the files that
 // changed; "" keeps nothing. It applies from the next new scanner on.
@@ -42,6 +41,7 @@ func (e *Engine) SetScanCache(file string) {
 	e.guard.cacheFile = file
 }
 
+// scanMode returns the mode SetScan set.
 func (e *Engine) scanMode() security.Mode {
 	e.mu.Lock()
 	defer e.mu.Unlock()

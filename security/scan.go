@@ -246,7 +246,7 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 					break
 				}
 			}
-			f, buf, n, err := readFile(root, e, base, sc.buf, budget)
+			f, buf, n, err := readFile(root, e, base, cls, sc.buf, budget)
 			sc.buf = buf
 			if err != nil {
 				continue // gone or replaced since the walk

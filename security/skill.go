@@ -397,9 +397,9 @@ func (f *file) is(c class) bool { return f.class&c != 0 }
 // readFile reads the file e of the skill into buf (reused), as much as
 // the rules need: the head of a binary file, up to maxText bytes of a
 // text file. budget is what the skill may still read; the bytes read are
-// returned.
-func readFile(root *os.Root, e entry, skillFile string, buf []byte, budget int64) (*file, []byte, int64, error) {
-	f := &file{rel: e.rel, class: classify(e.rel, skillFile), mode: e.info.Mode()}
+// returned. cls is the file's class (classify).
+func readFile(root *os.Root, e entry, skillFile string, cls class, buf []byte, budget int64) (*file, []byte, int64, error) {
+	f := &file{rel: e.rel, class: cls, mode: e.info.Mode()}
 	var fh *os.File
 	var st fs.FileInfo
 	var err error
