@@ -107,3 +107,41 @@ func TestFirstSnapshotIsNotAChange(t *testing.T) {
 		})
 	}
 }
+
+// TestToolsWaitForToolsOnly checks the first Update's gate: once the
+// tools are in, tools/ requests pass while prompts, resources and skills/
+// requests still wait for the whole first snapshot.
+func TestToolsWaitForToolsOnly(t *testing.T) {
+	s := New(nil, Options{Version: "test"})
+	passed := func(method string) <-chan struct{} {
+		done := make(chan struct{})
+		go func() {
+			h := s.untilReady(func(context.Context, string, sdk.Request) (sdk.Result, error) { return nil, nil })
+			_, _ = h(t.Context(), method, nil)
+			close(done)
+		}()
+		return done
+	}
+	s.toolsInOnce.Do(func() { close(s.toolsIn) }) // the tools are registered, the rest is not
+	select {
+	case <-passed("tools/list"):
+	case <-time.After(5 * time.Second):
+		t.Fatal("tools/list waited for more than the tools")
+	}
+	held := []<-chan struct{}{passed("resources/list"), passed("prompts/list"), passed("skills/list")}
+	for i, ch := range held {
+		select {
+		case <-ch:
+			t.Errorf("request %d passed before the first snapshot was whole", i)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	s.readyOnce.Do(func() { close(s.ready) })
+	for i, ch := range held {
+		select {
+		case <-ch:
+		case <-time.After(5 * time.Second):
+			t.Errorf("request %d still held after the first snapshot", i)
+		}
+	}
+}
