@@ -6,10 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -598,32 +596,7 @@ func TestInterruptedInstall(t *testing.T) {
 	g.commit(t, map[string]string{"skills/pdf/SKILL.md": skillText("pdf", "v2")})
 	before := treeSnapshot(t, b.proj)
 	hold := filepath.Join(b.root, "hold")
-	os.WriteFile(hold, nil, 0o644)
-	cmd := exec.Command(binary, "update")
-	cmd.Dir, cmd.Env = b.proj, append(slices.Clone(b.vars), "CCSKITEST_INSTALL_HOLD="+hold)
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if _, err := os.Stat(hold + ".held"); err == nil {
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("ccski ended (%v) before it staged the update:\n%s", err, out.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("ccski never reached the staged state")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	cmd, done, _ := b.startHeld(t, "CCSKITEST_INSTALL_HOLD", hold, "update")
 	cmd.Process.Kill() // SIGKILL: no cleanup runs
 	<-done
 	after := treeSnapshot(t, b.proj)
