@@ -99,8 +99,7 @@ func (c *Cache) reusable(roots []pipeline.Root, opt Options, walks []walk, cands
 		return false
 	}
 	l := c.last
-	if opt.MaxDepth != l.opt.MaxDepth || opt.MaxDirs != l.opt.MaxDirs || opt.Hidden != l.opt.Hidden ||
-		opt.Commands != l.opt.Commands || opt.Within != l.opt.Within {
+	if walkOptions(opt) != walkOptions(l.opt) {
 		return false
 	}
 	if len(walks) != len(l.exists) || !slices.Equal(cands, l.cands) || !reflect.DeepEqual(roots, l.roots) {
@@ -127,4 +126,12 @@ func (c *Cache) reusable(roots []pipeline.Root, opt Options, walks []walk, cands
 		}
 	}
 	return true
+}
+
+// walkOptions is what of opt decides a scan's records: every option but
+// the cache to use, whether to reuse it and how many workers parse. A new
+// option counts unless it is blanked here.
+func walkOptions(opt Options) Options {
+	opt.Cache, opt.Reuse, opt.Workers = nil, false, 0
+	return opt
 }

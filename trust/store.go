@@ -27,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -143,21 +144,11 @@ func load(path string) (*Store, []byte, error) {
 		if !filepath.IsAbs(dir) {
 			return nil, nil, &CorruptError{Path: path, Err: fmt.Errorf("skill folder %q is not an absolute path", dir)}
 		}
-		if !slices.IsSortedFunc(e.Files, func(a, b File) int { return cmpString(a.Path, b.Path) }) {
+		if !slices.IsSortedFunc(e.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) }) {
 			return nil, nil, &CorruptError{Path: path, Err: fmt.Errorf("the files of %s are not sorted by path", dir)}
 		}
 	}
 	return &Store{Skills: doc.Skills}, data, nil
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // encode returns the store's JSON form.
