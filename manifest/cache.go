@@ -15,13 +15,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/internal/safefile"
 )
 
 // racyWindow is how close to the hash a file's times may be for its digest
 // to be cached: a same-size edit within one tick of the file system's clock
 // would leave the stat unchanged. It matches the scanner's (package scan).
-const racyWindow = 2 * time.Second
+const racyWindow = filestamp.Window
 
 // Cache builds manifests and keeps the digests of the files it hashed. It
 // is safe for concurrent use. The zero Cache is ready to use.
@@ -186,7 +187,7 @@ func (c *Cache) list(path string, id fileID, fresh bool) (entries []listed, cach
 		}
 		entries = append(entries, listed{name: e.Name(), kind: k})
 	}
-	if read := idOf(st); len(entries) <= maxListed && (Stamp{read}).Settled(now) {
+	if read := idOf(st); len(entries) <= maxListed && read.Settled(now) {
 		c.mu.Lock()
 		if c.dirs == nil {
 			c.dirs = map[string]dirNode{}
@@ -308,7 +309,7 @@ func (c *Cache) digest(f found) (string, int64, error) {
 			c.entries[f.real] = e
 		}
 		c.mu.Unlock()
-		return e.digest, f.id.size, nil
+		return e.digest, f.id.Size(), nil
 	}
 	c.mu.Unlock()
 
@@ -320,7 +321,7 @@ func (c *Cache) digest(f found) (string, int64, error) {
 	c.hashedBytes.Add(size)
 	// Cache only what the walk saw, read whole, with times old enough
 	// that an edit since would have moved them.
-	if id == f.id && size == id.size && c.clock().Sub(id.latest()) >= racyWindow {
+	if id == f.id && size == id.Size() && c.clock().Sub(id.Latest()) >= racyWindow {
 		c.mu.Lock()
 		if c.entries == nil {
 			c.entries = map[string]entry{}

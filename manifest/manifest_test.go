@@ -370,7 +370,7 @@ func TestRacy(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := NewCache()
-			c.now = func() time.Time { return idOf(st).latest().Add(tt.age) }
+			c.now = func() time.Time { return idOf(st).Latest().Add(tt.age) }
 			for range 2 {
 				if _, err := c.Build(dir); err != nil {
 					t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/internal/binenc"
+	"github.com/ccski/ccski/internal/filestamp"
 )
 
 // The file form of a Cache: a one-shot command (ccski list) that checks
@@ -76,7 +77,7 @@ func (c *Cache) Save(w io.Writer) error {
 	for _, d := range dirs {
 		e.Path(prev, d.path)
 		prev = d.path
-		encodeID(&e, d.node.id)
+		d.node.id.Encode(&e)
 		e.Uvarint(uint64(len(d.node.entries)))
 		for _, l := range d.node.entries {
 			e.Byte(byte(l.kind))
@@ -88,7 +89,7 @@ func (c *Cache) Save(w io.Writer) error {
 	for _, f := range files {
 		e.Path(prev, f.path)
 		prev = f.path
-		encodeID(&e, f.e.id)
+		f.e.id.Encode(&e)
 		sum, err := hex.DecodeString(strings.TrimPrefix(f.e.digest, "sha256:"))
 		if err != nil || len(sum) != 32 {
 			return fmt.Errorf("digest cache: malformed digest %q of %s", f.e.digest, f.path) // never cached
@@ -165,7 +166,7 @@ func decodePersisted(data []byte, gen uint64) (map[string]dirNode, map[string]en
 	for range n {
 		p := path(prev)
 		prev = p
-		node := dirNode{id: decodeID(d), gen: gen}
+		node := dirNode{id: filestamp.Decode(d), gen: gen}
 		k := d.Count()
 		node.entries = make([]listed, 0, k)
 		for range k {
@@ -185,7 +186,7 @@ func decodePersisted(data []byte, gen uint64) (map[string]dirNode, map[string]en
 	for range n {
 		p := path(prev)
 		prev = p
-		id := decodeID(d)
+		id := filestamp.Decode(d)
 		if sum := d.Bytes(32); sum != nil {
 			files[p] = entry{id: id, digest: formatDigest(sum), gen: gen}
 		}
@@ -194,16 +195,4 @@ func decodePersisted(data []byte, gen uint64) (map[string]dirNode, map[string]en
 		return nil, nil, err
 	}
 	return dirs, files, nil
-}
-
-func encodeID(e *binenc.Encoder, id fileID) {
-	e.Varint(id.size)
-	e.Varint(id.mtime)
-	e.Varint(id.ctime)
-	e.Uvarint(id.ino)
-	e.Uvarint(id.dev)
-}
-
-func decodeID(d *binenc.Decoder) fileID {
-	return fileID{size: d.Varint(), mtime: d.Varint(), ctime: d.Varint(), ino: d.Uvarint(), dev: d.Uvarint()}
 }

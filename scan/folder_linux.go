@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 
+	"github.com/ccski/ccski/internal/filestamp"
 	"golang.org/x/sys/unix"
 )
 
@@ -27,14 +28,14 @@ func newFolder(path string) *folder { return &folder{path: path, fd: -1} }
 // symlinks as os.Stat does.
 func (f *folder) stat(rel string) (stamp, error) {
 	st, err := f.fstatat(rel, 0)
-	return stampOfUnix(&st), err
+	return filestamp.FromUnix(&st), err
 }
 
 // lstat stats rel, a slash-separated path below the folder, without
 // following a final symlink, and reports whether it is one.
 func (f *folder) lstat(rel string) (stamp, bool, error) {
 	st, err := f.fstatat(rel, unix.AT_SYMLINK_NOFOLLOW)
-	return stampOfUnix(&st), st.Mode&unix.S_IFMT == unix.S_IFLNK, err
+	return filestamp.FromUnix(&st), st.Mode&unix.S_IFMT == unix.S_IFLNK, err
 }
 
 func (f *folder) fstatat(rel string, flags int) (unix.Stat_t, error) {
@@ -69,10 +70,4 @@ func (f *folder) close() {
 		unix.Close(f.fd)
 		f.fd = -1
 	}
-}
-
-// stampOfUnix is stampOf for a raw stat: the same fields, read from the
-// same structure os.Stat reads them from.
-func stampOfUnix(st *unix.Stat_t) stamp {
-	return stamp{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino, dev: uint64(st.Dev)}
 }

@@ -34,6 +34,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/problems"
@@ -246,10 +247,10 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 				continue // never parsed: the scan was cancelled
 			}
 			p.paths(cands[ci])
-			if res.Cache != nil && p.entry != nil && !racy(p.entry.id.modTime(), now) {
+			if res.Cache != nil && p.entry != nil && !racy(p.entry.id.ModTime(), now) {
 				res.Cache.put(p.file, p.entry)
 			}
-			if res.Cache != nil && p.meta != nil && !racy(p.meta.id.modTime(), now) {
+			if res.Cache != nil && p.meta != nil && !racy(p.meta.id.ModTime(), now) {
 				res.Cache.meta[p.metaFile] = p.meta
 			}
 			var rec *pipeline.Record
@@ -865,7 +866,7 @@ func (wk *walker) list(realDir string, at near) (*listing, error) {
 			l.subdirs = append(l.subdirs, subdir{name: name, link: true})
 		}
 	}
-	if !racy(l.id.modTime(), wk.now) {
+	if !racy(l.id.ModTime(), wk.now) {
 		wk.keep(realDir, l)
 	}
 	return l, nil
@@ -935,7 +936,7 @@ func (wk *walker) keyOf(dir string, names ...string) []byte {
 // racy reports whether a time is too close to now to trust: a change made
 // within the file system's timestamp granularity of the last look would
 // leave the time unchanged. Such entries are read again next time.
-func racy(mtime, now time.Time) bool { return now.Sub(mtime) < 2*time.Second }
+func racy(mtime, now time.Time) bool { return now.Sub(mtime) < filestamp.Window }
 
 // realPath resolves symlinks and makes the path absolute, so that the loop
 // guard and RealDir compare equal paths however the root was spelled.
@@ -1039,7 +1040,7 @@ func open(file string, cache *Cache, command bool) (f *os.File, st fs.FileInfo, 
 // leaves it empty or half-written for a moment, and a skill must not
 // vanish from clients for that. The next rescan reads the file again.
 func hold(p parsedSkill, cache *Cache, now time.Time) parsedSkill {
-	if p.entry == nil || !p.entry.fatal() || !racy(p.entry.id.modTime(), now) || cache == nil {
+	if p.entry == nil || !p.entry.fatal() || !racy(p.entry.id.ModTime(), now) || cache == nil {
 		return p
 	}
 	if prev := cache.m[p.file]; prev != nil && !prev.fatal() && (prev.command != nil) == (p.entry.command != nil) {
@@ -1197,8 +1198,8 @@ func buildCommand(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Rec
 		File:         p.file,
 		RealDir:      c.realDir,
 		Plugin:       root.Plugin,
-		Size:         e.id.size,
-		ModTime:      e.id.modTime(),
+		Size:         e.id.Size(),
+		ModTime:      e.id.ModTime(),
 		Diagnostics:  diags,
 		ArgumentHint: e.command.ArgumentHint,
 		Handoffs:     e.command.Handoffs,
@@ -1265,8 +1266,8 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 		HasAssets:     c.assets,
 		Plugin:        root.Plugin,
 		OpenAI:        openAI,
-		Size:          e.id.size,
-		ModTime:       e.id.modTime(),
+		Size:          e.id.Size(),
+		ModTime:       e.id.ModTime(),
 		Diagnostics:   diags,
 	}
 	r.Diagnostics = append(r.Diagnostics, cleanRecord(root, r)...)

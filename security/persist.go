@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/internal/binenc"
+	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/internal/safefile"
-	"github.com/ccski/ccski/manifest"
 )
 
 // A Scanner's memory can be kept between runs, so that a server started
@@ -24,7 +24,7 @@ import (
 //
 // An entry is used only when its stamp (size, modification and change
 // times, inode, device) matches a new stat, as in memory, and only
-// entries whose stamp had settled are saved (see manifest.Stamp.Settled):
+// entries whose stamp had settled are saved (see filestamp.Stamp.Settled):
 // a write or rename sets the change time to the current time, which no
 // user-space call can set back, so a file changed since cannot match.
 // Findings depend on the rules, so the file is tied to the executable
@@ -62,7 +62,7 @@ var buildKey = sync.OnceValue(func() string {
 	}
 	var e binenc.Encoder
 	e.String(exe)
-	manifest.StampOf(st).Encode(&e)
+	filestamp.Of(st).Encode(&e)
 	return string(e.B)
 })
 
@@ -167,7 +167,7 @@ func decodeMemory(data []byte, key string) (map[string]cached, error) {
 			return nil, fmt.Errorf("scan cache: %w", binenc.ErrCorrupt)
 		}
 		prev = k
-		c := cached{stamp: manifest.DecodeStamp(d), mode: fs.FileMode(d.Uvarint()), class: class(d.Uvarint())}
+		c := cached{stamp: filestamp.Decode(d), mode: fs.FileMode(d.Uvarint()), class: class(d.Uvarint())}
 		if k[0] == 0 {
 			c.listing = make([]dirEntry, d.Count())
 			for i := range c.listing {

@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/internal/safefile"
-	"github.com/ccski/ccski/manifest"
 	"github.com/ccski/ccski/validate"
 )
 
@@ -107,7 +107,7 @@ type Scanner struct {
 // stat before it is used: a write, or a rename over the file, moves the
 // change time, which no user-space call can set back.
 type cached struct {
-	stamp    manifest.Stamp
+	stamp    filestamp.Stamp
 	mode     fs.FileMode
 	class    class // as named: the skill file is checked for more
 	findings []finding
@@ -294,7 +294,7 @@ func (s *Scanner) list(dir string, st fs.FileInfo, now time.Time) ([]dirEntry, e
 	key := "\x00" + dir // apart from the files' keys
 	s.mu.Lock()
 	c, ok := s.cache[key]
-	if ok && c.stamp == manifest.StampOf(st) {
+	if ok && c.stamp == filestamp.Of(st) {
 		c.gen = s.gen + 1
 		s.cache[key] = c
 		s.mu.Unlock()
@@ -309,7 +309,7 @@ func (s *Scanner) list(dir string, st fs.FileInfo, now time.Time) ([]dirEntry, e
 	if s.cache == nil {
 		s.cache = map[string]cached{}
 	}
-	s.cache[key] = cached{stamp: manifest.StampOf(st), mode: st.Mode(), listing: ents, gen: s.gen + 1}
+	s.cache[key] = cached{stamp: filestamp.Of(st), mode: st.Mode(), listing: ents, gen: s.gen + 1}
 	s.mu.Unlock()
 	return ents, nil
 }
@@ -343,7 +343,7 @@ func (s *Scanner) lookup(e entry, cls class) []finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.cache[e.real]
-	if !ok || c.stamp != manifest.StampOf(e.info) || c.mode != e.info.Mode() || c.class != cls {
+	if !ok || c.stamp != filestamp.Of(e.info) || c.mode != e.info.Mode() || c.class != cls {
 		return nil
 	}
 	c.gen = s.gen + 1
@@ -361,7 +361,7 @@ func (s *Scanner) store(e entry, cls class, fs []finding, now time.Time) {
 	if s.cache == nil {
 		s.cache = map[string]cached{}
 	}
-	s.cache[e.real] = cached{stamp: manifest.StampOf(e.info), mode: e.info.Mode(), class: cls,
+	s.cache[e.real] = cached{stamp: filestamp.Of(e.info), mode: e.info.Mode(), class: cls,
 		findings: fs, gen: s.gen + 1}
 }
 

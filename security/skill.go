@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/manifest"
 )
@@ -474,4 +475,4 @@ func readInto(buf []byte, r io.Reader, limit int64) ([]byte, error) {
 // racy reports whether a file's time is too recent to trust for the
 // cache: a same-size rewrite within the file system's clock tick would go
 // unseen (see manifest).
-func racy(mtime, now time.Time) bool { return now.Sub(mtime) < 2*time.Second }
+func racy(mtime, now time.Time) bool { return now.Sub(mtime) < filestamp.Window }

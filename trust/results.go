@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/internal/binenc"
-	"github.com/ccski/ccski/manifest"
+	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -24,7 +24,7 @@ import (
 // use; the zero Results is empty and ready.
 //
 // A result is used again only for the same store file with the same stamp
-// (manifest.Stamp: size, modification and change times, inode and
+// (filestamp.Stamp: size, modification and change times, inode and
 // device) and, for the folder, the same files: the SHA-256 of the paths,
 // sizes and digests of its current manifest. The integrity is a function
 // of the store's entry for the folder and of those files (Compare), so
@@ -46,7 +46,7 @@ type Results struct {
 // storeStamp identifies one state of one store file.
 type storeStamp struct {
 	path  string
-	stamp manifest.Stamp
+	stamp filestamp.Stamp
 }
 
 // result is the integrity found for a folder whose files had sum.
@@ -66,7 +66,7 @@ func stampStore(path string, now time.Time) (storeStamp, bool) {
 	if err != nil || !st.Mode().IsRegular() {
 		return storeStamp{}, false
 	}
-	s := manifest.StampOf(st)
+	s := filestamp.Of(st)
 	return storeStamp{path: path, stamp: s}, s.Settled(now)
 }
 
@@ -209,7 +209,7 @@ func (r *Results) Decode(data []byte) error {
 		return fmt.Errorf("integrity cache: version %d, not %d", v, resultsVersion)
 	}
 	st := storeStamp{path: d.Slice()}
-	st.stamp = manifest.DecodeStamp(d)
+	st.stamp = filestamp.Decode(d)
 	n := d.Count()
 	entries := make(map[string]result, n)
 	prev := ""
