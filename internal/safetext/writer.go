@@ -102,13 +102,8 @@ func (t *Writer) escape(out, data []byte, final bool) []byte {
 			break
 		}
 		c := data[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '\n' || c == '\t' || c >= 0x20 && c != 0x7f:
-				out = append(out, c)
-				i++
-				continue
-			case c == 0x1b && t.color:
+		if c < utf8.RuneSelf { // a control character: the run above took the rest
+			if c == 0x1b && t.color {
 				n, complete := sgrLen(data[i:])
 				if n > 0 {
 					out = append(out, data[i:i+n]...)
