@@ -134,19 +134,6 @@ func blocked(ds []pipeline.Diagnostic) string {
 		strings.Join(codes, ", "), where)
 }
 
-// Servable returns the skill records of snap that an agent can be served:
-// the visible skills, and the copies only a dedupe hid (which load by
-// their id).
-func Servable(snap *pipeline.Snapshot) []*pipeline.Record {
-	out := slices.Clone(snap.Skills())
-	for _, d := range snap.Drops {
-		if d.Loadable() && !d.Record.IsCommand() {
-			out = append(out, d.Record)
-		}
-	}
-	return out
-}
-
 // Monitor logs what the scan finds in the skills a server serves, once
 // per skill and set of findings: at the first snapshot, then for every
 // skill whose findings changed. Under Warn it scans each snapshot in the
@@ -154,10 +141,9 @@ func Servable(snap *pipeline.Snapshot) []*pipeline.Record {
 // replaces one not yet scanned), the first one after Delay; under Block
 // the engine has scanned already (Snapshot.Security), and it only logs.
 type Monitor struct {
-	// Delay is how long the first background scan waits after the first
-	// snapshot, so that the clients' first requests are answered before
-	// the scan takes its share of the processor.
-	Delay time.Duration
+	// Background runs the scans; its Delay is how long the first waits
+	// after the first snapshot, and its Wait is for tests.
+	*pipeline.Background
 	// CacheFile keeps the scanner's memory between runs ("": none; see
 	// Scanner.SaveFile).
 	CacheFile string
@@ -165,19 +151,15 @@ type Monitor struct {
 	mode    Mode
 	log     *slog.Logger
 	scanner *Scanner
-	started bool
 
-	mu      sync.Mutex
-	next    *pipeline.Snapshot
-	running bool
-	logged  map[string]string // skill folder or command file: the findings last logged
-	idle    *sync.Cond
+	mu     sync.Mutex
+	logged map[string]string // skill folder or command file: the findings last logged
 }
 
 // NewMonitor returns a monitor for mode that logs to log.
 func NewMonitor(mode Mode, log *slog.Logger) *Monitor {
-	m := &Monitor{Delay: time.Second, mode: mode, log: log, logged: map[string]string{}}
-	m.idle = sync.NewCond(&m.mu)
+	m := &Monitor{mode: mode, log: log, logged: map[string]string{}}
+	m.Background = pipeline.NewBackground(time.Second, m.scan)
 	return m
 }
 
@@ -191,46 +173,7 @@ func (m *Monitor) Observe(snap *pipeline.Snapshot) {
 		m.report(snap, snap.Security)
 		return
 	}
-	m.mu.Lock()
-	m.next = snap
-	start := !m.running
-	m.running = true
-	m.mu.Unlock()
-	if start {
-		go m.loop()
-	}
-}
-
-// Wait returns once no scan is running or pending: for tests.
-func (m *Monitor) Wait() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for m.running {
-		m.idle.Wait()
-	}
-}
-
-func (m *Monitor) loop() {
-	m.mu.Lock()
-	first := !m.started
-	m.started = true
-	m.mu.Unlock()
-	if first && m.Delay > 0 {
-		time.Sleep(m.Delay)
-	}
-	for {
-		m.mu.Lock()
-		snap := m.next
-		m.next = nil
-		if snap == nil {
-			m.running = false
-			m.idle.Broadcast()
-			m.mu.Unlock()
-			return
-		}
-		m.mu.Unlock()
-		m.scan(snap)
-	}
+	m.Offer(snap)
 }
 
 // scan scans snap's servable skills and commands and reports. With a
@@ -244,7 +187,7 @@ func (m *Monitor) scan(snap *pipeline.Snapshot) {
 		m.scanner.LoadFile(m.CacheFile)
 	}
 	read := m.scanner.FilesRead()
-	m.report(snap, Annotate(context.Background(), m.scanner, append(Servable(snap), snap.Commands()...)))
+	m.report(snap, Annotate(context.Background(), m.scanner, append(snap.Servable(), snap.Commands()...)))
 	if m.CacheFile == "" {
 		return
 	}
@@ -258,7 +201,7 @@ func (m *Monitor) scan(snap *pipeline.Snapshot) {
 
 // report logs the servable skills whose findings are new.
 func (m *Monitor) report(snap *pipeline.Snapshot, found map[*pipeline.Record][]pipeline.Diagnostic) {
-	records := append(Servable(snap), snap.Commands()...)
+	records := append(snap.Servable(), snap.Commands()...)
 	// Blocked skills are no longer servable, but they are what most
 	// needs saying.
 	for _, d := range snap.Drops {

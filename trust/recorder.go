@@ -3,7 +3,6 @@ package trust
 import (
 	"context"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,7 +19,9 @@ import (
 // A newer snapshot replaces one not yet checked; the first check waits
 // Delay, so that the clients' first requests are answered first.
 type Recorder struct {
-	Delay time.Duration
+	// Background runs the checks; its Delay is how long the first waits
+	// after the first snapshot, and its Wait is for tests.
+	*pipeline.Background
 	// DigestFile and ResultsFile, when set, keep the digests and results
 	// of the checks in those files between checks (see LoadDigests and
 	// LoadResults), as one-shot commands do, rather than in the server's
@@ -31,19 +32,14 @@ type Recorder struct {
 	checker Checker
 	log     *slog.Logger
 
-	mu      sync.Mutex
-	started bool
-	next    *pipeline.Snapshot
-	running bool
-	logged  map[string]string // skill folder: the state last logged
-	idle    *sync.Cond
+	mu     sync.Mutex
+	logged map[string]string // skill folder: the state last logged
 }
 
 // NewRecorder returns a recorder for the store at path that logs to log.
 func NewRecorder(path string, log *slog.Logger) *Recorder {
-	r := &Recorder{Delay: time.Second, checker: Checker{Path: path}, log: log,
-		logged: map[string]string{}}
-	r.idle = sync.NewCond(&r.mu)
+	r := &Recorder{checker: Checker{Path: path}, log: log, logged: map[string]string{}}
+	r.Background = pipeline.NewBackground(time.Second, r.check)
 	return r
 }
 
@@ -54,50 +50,16 @@ func (r *Recorder) Observe(snap *pipeline.Snapshot) {
 		r.report(snap, snap.Integrity, nil)
 		return
 	}
-	r.mu.Lock()
-	r.next = snap
-	start := !r.running
-	r.running = true
-	r.mu.Unlock()
-	if start {
-		go r.loop()
-	}
+	r.Offer(snap)
 }
 
-// Wait returns once no check is running or pending: for tests.
-func (r *Recorder) Wait() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for r.running {
-		r.idle.Wait()
-	}
-}
-
-func (r *Recorder) loop() {
-	r.mu.Lock()
-	first := !r.started
-	r.started = true
-	r.mu.Unlock()
-	if first && r.Delay > 0 {
-		time.Sleep(r.Delay)
-	}
-	for {
-		r.mu.Lock()
-		snap := r.next
-		r.next = nil
-		if snap == nil {
-			r.running = false
-			r.idle.Broadcast()
-			r.mu.Unlock()
-			return
-		}
-		r.mu.Unlock()
-		records := servable(snap)
-		r.loadCaches()
-		found, err := r.checker.Check(context.Background(), records)
-		r.storeCaches()
-		r.report(snap, found, err)
-	}
+// check checks snap's servable skills against the store and reports.
+func (r *Recorder) check(snap *pipeline.Snapshot) {
+	records := snap.Servable()
+	r.loadCaches()
+	found, err := r.checker.Check(context.Background(), records)
+	r.storeCaches()
+	r.report(snap, found, err)
 }
 
 // loadCaches reads the digests and results of the last checks from their
@@ -134,18 +96,6 @@ func (r *Recorder) storeCaches() {
 	r.checker.Cache, r.checker.Results = nil, nil
 }
 
-// servable returns the skill records an agent can be served: the visible
-// skills and the copies only a dedupe hid.
-func servable(snap *pipeline.Snapshot) []*pipeline.Record {
-	out := slices.Clone(snap.Skills())
-	for _, d := range snap.Drops {
-		if d.Loadable() && !d.Record.IsCommand() {
-			out = append(out, d.Record)
-		}
-	}
-	return out
-}
-
 // report logs the store's error, and the skills whose state is news.
 func (r *Recorder) report(snap *pipeline.Snapshot, found map[*pipeline.Record]pipeline.Integrity, err error) {
 	r.mu.Lock()
@@ -155,7 +105,7 @@ func (r *Recorder) report(snap *pipeline.Snapshot, found map[*pipeline.Record]pi
 		r.log.Warn("trust store", "error", err.Error())
 	}
 	seen := map[string]bool{"": err != nil}
-	for _, rec := range servable(snap) {
+	for _, rec := range snap.Servable() {
 		in, ok := found[rec]
 		if !ok || in.State != pipeline.IntegrityChanged {
 			continue

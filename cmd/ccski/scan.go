@@ -111,7 +111,7 @@ func (a *app) runScan(cmd *cobra.Command, args []string) error {
 			return err
 		}
 		seen := map[string]bool{}
-		for _, r := range security.Servable(l.snap) {
+		for _, r := range l.snap.Servable() {
 			if !seen[r.File] {
 				seen[r.File] = true
 				files = append(files, r.File)
