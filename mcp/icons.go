@@ -7,11 +7,14 @@ package mcp
 
 import (
 	"encoding/base64"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -25,6 +28,28 @@ var iconTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".j
 // iconsOf returns a skill's icons as data: URIs, small first; an icon
 // that is missing, too large, of another type or outside the skill's
 // folder is left out.
+// iconKey sums up what iconsOf reads, for the signatures of registered
+// resources and prompts: the icon files agents/openai.yaml names, and each
+// file's stamp, so that a new icon path or an icon file changed in place
+// registers the skill again.
+func iconKey(r *pipeline.Record) string {
+	if r.OpenAI == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range []string{r.OpenAI.IconSmall, r.OpenAI.IconLarge} {
+		if p == "" {
+			continue
+		}
+		b.WriteString(p)
+		if st, err := os.Stat(p); err == nil {
+			fmt.Fprintf(&b, "%v", filestamp.Of(st))
+		}
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
 func iconsOf(r *pipeline.Record) []sdk.Icon {
 	if r.OpenAI == nil {
 		return nil

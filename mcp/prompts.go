@@ -129,7 +129,7 @@ func (s *Server) syncPrompts(snap *pipeline.Snapshot) bool {
 func promptSignature(r *pipeline.Record) uint64 {
 	handoffs, _ := json.Marshal(r.Handoffs)
 	return signature(r.ID, string(r.Type), r.File, r.Agent, r.Description, r.ArgumentHint,
-		string(handoffs), strconv.FormatInt(r.Size, 10), strconv.FormatInt(r.ModTime.UnixNano(), 10))
+		string(handoffs), strconv.FormatInt(r.Size, 10), strconv.FormatInt(r.ModTime.UnixNano(), 10), iconKey(r))
 }
 
 // promptOf is the prompts/list entry of a record.

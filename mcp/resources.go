@@ -88,7 +88,7 @@ func (s *Server) syncResources(snap *pipeline.Snapshot) bool {
 		if uri == "" {
 			continue
 		}
-		sig := signature(r.Name, r.Description) // what the listing shows besides the URI
+		sig := signature(r.ShortName(), r.ID, r.Description, iconKey(r)) // what the listing shows besides the URI
 		next[uri] = sig
 		if old, ok := reg.registered[uri]; !ok || old != sig {
 			add = append(add, resourceOf(uri, r))

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"os"
@@ -347,5 +348,54 @@ func TestResourcesListChanged(t *testing.T) {
 			}
 			readErr(t, ctx, cs, "skill://gemini/three/SKILL.md")
 		})
+	}
+}
+
+// TestResourceIconsFollowTheFiles checks that a skill's icon in
+// resources/list follows its file: an icon changed in place, or a new
+// icon path in agents/openai.yaml, registers the resource again.
+func TestResourceIconsFollowTheFiles(t *testing.T) {
+	base := t.TempDir()
+	recs := makeRecords(t, base, skillSpec{provider: "codex", name: "pic", desc: "Pic."})
+	icon := filepath.Join(recs[0].Dir, "assets", "small.png")
+	writeFile(t, icon, []byte("first icon"))
+	recs[0].OpenAI = &pipeline.OpenAIMetadata{IconSmall: icon}
+	srv := New(snapOf(recs), Options{Logger: discard()})
+	ctx := testCtx(t, 10*time.Second)
+	cs := connect(t, srv, "", nil)
+	iconOf := func() string {
+		t.Helper()
+		res, err := cs.ListResources(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Resources {
+			if r.Title == "codex:pic" && len(r.Icons) == 1 {
+				data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(r.Icons[0].Source, "data:image/png;base64,"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(data)
+			}
+		}
+		t.Fatalf("no resource with one icon in %v", res.Resources)
+		return ""
+	}
+	if got := iconOf(); got != "first icon" {
+		t.Fatalf("icon %q", got)
+	}
+	time.Sleep(10 * time.Millisecond)
+	writeFile(t, icon, []byte("second icon, in place"))
+	srv.Update(snapOf(recs))
+	if got := iconOf(); got != "second icon, in place" {
+		t.Errorf("after the icon file changed, resources/list shows %q", got)
+	}
+	other := filepath.Join(recs[0].Dir, "assets", "other.png")
+	writeFile(t, other, []byte("another icon"))
+	moved := *recs[0]
+	moved.OpenAI = &pipeline.OpenAIMetadata{IconSmall: other}
+	srv.Update(snapOf([]*pipeline.Record{&moved}))
+	if got := iconOf(); got != "another icon" {
+		t.Errorf("after openai.yaml named another icon, resources/list shows %q", got)
 	}
 }
