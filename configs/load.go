@@ -369,6 +369,22 @@ func (l *loader) projectConfigPath(o Options, envL, flagL *layer) (string, error
 	return p, nil
 }
 
+// ProjectRoot returns the folder of start's project: the folder of the
+// ccski.yaml the loader reads for start, else the repository root start is
+// in (never the home folder's own repository, as for the config); ok is
+// false when there is neither, and start is in no project (a project lock
+// would have no project to live in).
+func ProjectRoot(start, home string) (root string, ok bool) {
+	start = filepath.Clean(start)
+	if p, err := findProjectFile(start, home); err == nil && p != "" {
+		return filepath.Dir(p), true
+	}
+	if repo := repoRoot(start, home); repo != "" {
+		return repo, true
+	}
+	return start, false
+}
+
 // findProjectFile returns the nearest ccski.yaml in dir or its ancestors,
 // stopping at the repository root (the first ancestor holding a .git
 // entry). Outside a repository only dir itself is looked at. It returns ""

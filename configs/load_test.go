@@ -762,3 +762,41 @@ func TestProjectFileStopsBelowHome(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectRoot finds the folder of the ccski.yaml the loader reads,
+// else the repository root; a folder in neither, or below a home folder
+// that is itself a repository (dotfiles), is in no project.
+func TestProjectRoot(t *testing.T) {
+	base := testfs.TempDir(t)
+	home := filepath.Join(base, "home")
+	testfs.Write(t, base, map[string]string{
+		"repo/.git/":           "",
+		"repo/a/b/":            "",
+		"repo/sub/ccski.yaml":  "",
+		"repo/sub/deep/":       "",
+		"loose/x/":             "",
+		"loose/ccski.yaml":     "", // outside a repository only the folder itself counts
+		"home/.git/":           "",
+		"home/ccski.yaml":      "",
+		"home/notes/":          "",
+		"home/code/proj/.git/": "",
+		"home/code/proj/src/":  "",
+	})
+	tests := []struct {
+		start, want string
+		ok          bool
+	}{
+		{"repo/a/b", "repo", true},
+		{"repo/sub/deep", "repo/sub", true},
+		{"loose/x", "loose/x", false},
+		{"loose", "loose", true},
+		{"home/notes", "home/notes", false},
+		{"home/code/proj/src", "home/code/proj", true},
+	}
+	for _, tt := range tests {
+		got, ok := ProjectRoot(filepath.Join(base, tt.start), home)
+		if want := filepath.Join(base, tt.want); got != want || ok != tt.ok {
+			t.Errorf("ProjectRoot(%s) = %s, %v, want %s, %v", tt.start, got, ok, want, tt.ok)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package install
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -166,40 +165,8 @@ func (l Layout) Targets(agents []string, dir string) []Target {
 	return out
 }
 
-// ProjectFile is the project configuration file a project lock sits
-// beside (configs.ProjectFile).
-const ProjectFile = "ccski.yaml"
-
 // LockName is the name of the lock file.
 const LockName = "ccski.lock"
-
-// ProjectRoot returns the project folder of start: the nearest folder
-// from start up that holds ccski.yaml, stopping at the repository root
-// (the first folder holding .git) or the user folder; else that
-// repository root. ok is false when there is neither: start is in no
-// project, and its lock would have no project to live in.
-func ProjectRoot(start, home string) (root string, ok bool) {
-	start = filepath.Clean(start)
-	repo := ""
-	for dir := start; ; {
-		if exists(filepath.Join(dir, ProjectFile)) {
-			return dir, true
-		}
-		if exists(filepath.Join(dir, ".git")) {
-			repo = dir
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir || dir == home {
-			break
-		}
-		dir = parent
-	}
-	if repo != "" {
-		return repo, true
-	}
-	return start, false
-}
 
 // exists reports whether path exists (without following a final symlink).
 func exists(path string) bool {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/providers"
 )
 
@@ -78,33 +77,6 @@ func TestParseAgents(t *testing.T) {
 		}
 		if err != nil || !cmp.Equal(got, tt.want) {
 			t.Errorf("ParseAgents(%v) = %v, %v; want %v", tt.in, got, err, tt.want)
-		}
-	}
-}
-
-// TestProjectRoot finds the folder of ccski.yaml, else the repository
-// root; a folder in neither is in no project.
-func TestProjectRoot(t *testing.T) {
-	base := testfs.TempDir(t)
-	testfs.Write(t, base, map[string]string{
-		"repo/.git/":          "",
-		"repo/a/b/":           "",
-		"repo/sub/ccski.yaml": "",
-		"repo/sub/deep/":      "",
-		"loose/x/":            "",
-	})
-	tests := []struct {
-		start, want string
-		ok          bool
-	}{
-		{"repo/a/b", "repo", true},
-		{"repo/sub/deep", "repo/sub", true},
-		{"loose/x", "loose/x", false},
-	}
-	for _, tt := range tests {
-		got, ok := ProjectRoot(filepath.Join(base, tt.start), base)
-		if want := filepath.Join(base, tt.want); got != want || ok != tt.ok {
-			t.Errorf("ProjectRoot(%s) = %s, %v, want %s, %v", tt.start, got, ok, want, tt.ok)
 		}
 	}
 }

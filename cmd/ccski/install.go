@@ -151,11 +151,11 @@ func installLayout(env providers.Env, scope install.Scope) (install.Layout, erro
 	layout := install.Layout{Scope: scope, Env: env}
 	switch scope {
 	case install.ScopeProject:
-		base, ok := install.ProjectRoot(env.Workspace, env.UserDir)
+		base, ok := configs.ProjectRoot(env.Workspace, env.UserDir)
 		if !ok {
 			return layout, failErr(fmt.Errorf("%s is in no project (no %s and no .git in it or above it): "+
 				"use --scope user to install for yourself, or create %s in the project's folder",
-				env.Workspace, install.ProjectFile, install.ProjectFile))
+				env.Workspace, configs.ProjectFile, configs.ProjectFile))
 		}
 		layout.Base = base
 		layout.LockFile = filepath.Join(layout.Base, install.LockName)
