@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/codexplugins"
 	"github.com/ccski/ccski/providers/marketplace"
 	"github.com/ccski/ccski/scan"
@@ -106,54 +107,41 @@ func skillRoot(path string, dirs []string, plugin *pipeline.PluginInfo) pipeline
 // readMarketplace offers the skills a marketplace file declares: a Codex
 // one when it lies in .agents/plugins, else a Claude one.
 func readMarketplace(ctx context.Context, root, file string) (*Offer, error) {
-	type plugin struct {
-		name, dir string
-		skills    []string
-		remote    bool
-	}
 	var (
-		plugins []plugin
-		what    string
-		diags   []pipeline.Diagnostic
+		c    providers.Catalog
+		err  error
+		what string
 	)
 	if filepath.Base(filepath.Dir(file)) == "plugins" && filepath.Base(filepath.Dir(filepath.Dir(file))) == ".agents" {
-		c, err := codexplugins.ReadCatalog(file)
-		if err != nil {
-			return nil, err
-		}
-		what, diags = "Codex marketplace "+c.Name, c.Diagnostics
-		for _, p := range c.Plugins {
-			plugins = append(plugins, plugin{p.Name, p.Dir, p.Skills, p.Remote})
-		}
+		c, err = codexplugins.ReadCatalog(file)
+		what = "Codex marketplace "
 	} else {
-		c, err := marketplace.ReadCatalog(file)
-		if err != nil {
-			return nil, err
-		}
-		what, diags = "marketplace "+c.Name, c.Diagnostics
-		for _, p := range c.Plugins {
-			plugins = append(plugins, plugin{p.Name, p.Dir, p.Skills, p.Remote})
-		}
+		c, err = marketplace.ReadCatalog(file)
+		what = "marketplace "
 	}
+	if err != nil {
+		return nil, err
+	}
+	what += c.Name
 	var roots []pipeline.Root
 	var warnings []string
-	for _, d := range diags {
+	for _, d := range c.Diagnostics {
 		warnings = append(warnings, d.Message)
 	}
 	var remote []string
-	for _, p := range plugins {
-		if p.remote {
-			remote = append(remote, p.name)
+	for _, p := range c.Plugins {
+		if p.Remote {
+			remote = append(remote, p.Name)
 			continue
 		}
 		var dirs []string
-		for _, d := range p.skills {
+		for _, d := range p.Skills {
 			if inside(root, d) {
 				dirs = append(dirs, d)
 			}
 		}
 		if len(dirs) > 0 {
-			roots = append(roots, skillRoot(p.dir, dirs, &pipeline.PluginInfo{Plugin: p.name}))
+			roots = append(roots, skillRoot(p.Dir, dirs, &pipeline.PluginInfo{Plugin: p.Name}))
 		}
 	}
 	if len(remote) > 0 {
