@@ -131,6 +131,9 @@ type Installer struct {
 	// (see LockRun).
 	Release func()
 	trees   map[string]*tree
+	// offers are the sources' offers by checkout and path: every entry of
+	// a source is found in one reading of it.
+	offers map[[2]string]*Offer
 }
 
 // tree is a materialised source.
@@ -148,7 +151,7 @@ func (in *Installer) Close() {
 			os.RemoveAll(t.root)
 		}
 	}
-	in.trees = nil
+	in.trees, in.offers = nil, nil
 	if in.Release != nil {
 		in.Release()
 		in.Release = nil
@@ -298,9 +301,17 @@ func (in *Installer) Update(e Entry, ref string) Result {
 // name is an error: installing it would replace the skill of that name,
 // which may be another installed skill.
 func (in *Installer) find(e Entry, root string) (Candidate, error) {
-	o, err := Discover(in.Ctx, root, e.Source.Path)
-	if err != nil {
-		return Candidate{}, err
+	key := [2]string{root, e.Source.Path}
+	o := in.offers[key]
+	if o == nil {
+		var err error
+		if o, err = Discover(in.Ctx, root, e.Source.Path); err != nil {
+			return Candidate{}, err
+		}
+		if in.offers == nil {
+			in.offers = map[[2]string]*Offer{}
+		}
+		in.offers[key] = o
 	}
 	for _, c := range o.Candidates {
 		if c.Rel == e.Path {
