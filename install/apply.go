@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/manifest"
 	"github.com/ccski/ccski/validate"
 )
@@ -163,7 +164,7 @@ func (in *Installer) Close() {
 // last written, so that two runs on one scope take turns instead of
 // losing each other's entries. wait is called when another run holds it.
 func LockRun(l Layout, wait func()) (release func(), err error) {
-	return lockFile(l.LockFile+".lck", wait)
+	return safefile.LockFile(l.LockFile+".lck", 0o644, wait)
 }
 
 // Materialize returns the files of src at ref: a checkout of a git
@@ -519,7 +520,7 @@ func newStage(parent string) (dir string, done func(), err error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("staging in %s: %w", parent, err)
 	}
-	release, err := lockFile(filepath.Join(dir, heldFile), nil)
+	release, err := safefile.LockFile(filepath.Join(dir, heldFile), 0o644, nil)
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", nil, fmt.Errorf("staging in %s: %w", parent, err)
@@ -532,10 +533,10 @@ func newStage(parent string) (dir string, done func(), err error) {
 // (or, where nothing can be locked, too young to be abandoned).
 func stageHeld(dir string) bool {
 	held := filepath.Join(dir, heldFile)
-	if lockedElsewhere(held) {
+	if safefile.LockedElsewhere(held) {
 		return true
 	}
-	if _, err := os.Lstat(held); err == nil && canLock {
+	if _, err := os.Lstat(held); err == nil && safefile.CanLock {
 		return false
 	}
 	st, err := os.Lstat(dir)

@@ -14,6 +14,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/ccski/ccski/internal/safefile"
 )
 
 // Git fetches git sources with the system git into a cache of bare
@@ -94,7 +96,7 @@ const allowedProtocols = "https:http:ssh:git:file"
 // lockRepo takes the lock of the cache repository of url, so that two
 // runs do not fetch into it at once.
 func (g *Git) lockRepo(url string) (release func(), err error) {
-	return lockFile(g.repo(url)+".lck", nil)
+	return safefile.LockFile(g.repo(url)+".lck", 0o644, nil)
 }
 
 // repo returns the cache repository of url.

@@ -176,7 +176,7 @@ var errRaced = errors.New("the trust store changed while it was written")
 // lose another's is done again from the new content. A store that cannot
 // be parsed is an error, and is left as it is.
 func Update(path string, change func(*Store) (bool, error)) error {
-	unlock, err := lockStore(path)
+	unlock, err := safefile.LockFile(path+".lock", 0o600, nil)
 	if err != nil {
 		return fmt.Errorf("trust store %s: cannot lock it: %w", path, err)
 	}

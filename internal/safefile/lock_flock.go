@@ -4,22 +4,66 @@ package safefile
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
 // lockable: temporary files are locked while they are written.
 const lockable = true
 
+// CanLock reports whether files can be locked here (LockFile).
+const CanLock = lockable
+
 // lock takes an exclusive lock on f, held until f is closed (or its
 // process ends, however it ends).
-func lock(f *os.File) error {
+func lock(f *os.File) error { return flock(f, syscall.LOCK_EX) }
+
+// flock is syscall.Flock, retried when a signal interrupts it.
+func flock(f *os.File, how int) error {
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		err := syscall.Flock(int(f.Fd()), how)
 		if !errors.Is(err, syscall.EINTR) {
 			return err
 		}
 	}
+}
+
+// LockFile takes an exclusive lock on the file path (made with perm if
+// missing, its folder too), held until release is called or the process
+// ends, however it ends. When another process holds it, wait (when not
+// nil) is called once before blocking. Where files cannot be locked, it
+// only makes the folder.
+func LockFile(path string, perm os.FileMode, wait func()) (release func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, perm)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if flock(f, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		if wait != nil {
+			wait()
+		}
+		if err := flock(f, syscall.LOCK_EX); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+	}
+	return func() { f.Close() }, nil
+}
+
+// LockedElsewhere reports whether another process holds the lock of the
+// file path.
+func LockedElsewhere(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return flock(f, syscall.LOCK_EX|syscall.LOCK_NB) != nil
 }
 
 // removeIfUnused removes the temporary file p unless a writer holds its
@@ -30,7 +74,7 @@ func removeIfUnused(p string, old bool) {
 		return
 	}
 	defer f.Close()
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+	if flock(f, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 		return // in use
 	}
 	// Still the same file: not one made again under the same name.

@@ -2,7 +2,10 @@
 
 package safefile
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+)
 
 // lockable: files cannot be locked here.
 const lockable = false
@@ -17,3 +20,14 @@ func removeIfUnused(p string, old bool) {
 		os.Remove(p)
 	}
 }
+
+// CanLock reports whether files can be locked here (LockFile): not here.
+const CanLock = lockable
+
+// LockFile only makes the folder of path: files cannot be locked here.
+func LockFile(path string, perm os.FileMode, wait func()) (release func(), err error) {
+	return func() {}, os.MkdirAll(filepath.Dir(path), 0o755)
+}
+
+// LockedElsewhere reports false: files cannot be locked here.
+func LockedElsewhere(path string) bool { return false }
