@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"sync"
@@ -244,24 +243,7 @@ func (l *sessionLimiter) refuse(w http.ResponseWriter, body *postBody) {
 	l.s.log.Warn("refused a new HTTP session: too many open", "max_sessions", l.max)
 	msg := fmt.Sprintf("ccski: %d MCP sessions are open, the most this server keeps (mcp.max_sessions); "+
 		"end one (DELETE /mcp), wait for idle ones to time out (mcp.session_idle_timeout), or raise the cap", l.max)
-	id := json.RawMessage("null")
-	var m struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(body.raw, &m) == nil && len(m.ID) > 0 {
-		id = m.ID
-	}
-	resp, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}{Code: -32000, Message: msg}})
+	resp := errorResponse(idOf(body.raw), -32000, msg)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Retry-After", "60")
 	w.WriteHeader(http.StatusServiceUnavailable)

@@ -277,43 +277,8 @@ func (g *stdioGuard) check(line []byte) bool {
 	return true
 }
 
-// idOf returns the id of a malformed message when it is a string or a
-// number, else null.
-func idOf(raw []byte) json.RawMessage {
-	var m struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(raw, &m) != nil || len(m.ID) == 0 {
-		return nil
-	}
-	var v any
-	if json.Unmarshal(m.ID, &v) != nil {
-		return nil
-	}
-	switch v.(type) {
-	case string, float64:
-		return m.ID
-	}
-	return nil
-}
-
 // refuse writes a JSON-RPC error response and logs it.
 func (g *stdioGuard) refuse(code int64, id json.RawMessage, msg string) {
 	g.log.Warn("answered a malformed message from the client", "code", code, "error", msg)
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	type rpcError struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	}
-	b, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   rpcError        `json:"error"`
-	}{"2.0", id, rpcError{code, msg}})
-	if err != nil {
-		return
-	}
-	_, _ = g.out.Write(append(b, '\n'))
+	_, _ = g.out.Write(append(errorResponse(id, code, msg), '\n'))
 }
