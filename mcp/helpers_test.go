@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -244,4 +245,15 @@ func eventually(d time.Duration, cond func() bool) bool {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// legacySkillURI is the resource URI earlier releases gave the file rel
+// ('/' separated, relative to the skill's folder) of the skill with this
+// id; such URIs still read, for one release.
+func legacySkillURI(id, rel string) string {
+	segs := strings.Split(rel, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return ResourceScheme + pipeline.EscapeID(id) + "/" + strings.Join(segs, "/")
 }

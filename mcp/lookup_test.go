@@ -268,7 +268,7 @@ func TestResourcesReachDedupeLosers(t *testing.T) {
 	ctx := testCtx(t, 10*time.Second)
 	cs := connect(t, srv, "", nil)
 	r := f.byID["claude@user:pdf"]
-	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ResourceScheme + EscapeID(r.ID) + "/SKILL.md"})
+	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ResourceScheme + pipeline.EscapeID(r.ID) + "/SKILL.md"})
 	if err != nil {
 		t.Fatalf("resources/read of the hidden copy: %v", err)
 	}
@@ -276,7 +276,7 @@ func TestResourcesReachDedupeLosers(t *testing.T) {
 	if len(res.Contents) != 1 || res.Contents[0].Text != string(data) {
 		t.Errorf("contents %+v, want %q", res.Contents, data)
 	}
-	if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ResourceScheme + EscapeID("codex:xlsx") + "/SKILL.md"}); err == nil {
+	if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ResourceScheme + pipeline.EscapeID("codex:xlsx") + "/SKILL.md"}); err == nil {
 		t.Error("resources/read served an excluded skill")
 	}
 }

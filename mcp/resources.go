@@ -124,51 +124,6 @@ func resourceOf(uri string, r *pipeline.Record) *sdk.Resource {
 	}
 }
 
-// LegacySkillURI is the resource URI earlier releases gave the file rel
-// ('/' separated, relative to the skill's folder) of the skill with this
-// id; such URIs still read, for one release.
-func LegacySkillURI(id, rel string) string {
-	segs := strings.Split(rel, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return ResourceScheme + EscapeID(id) + "/" + strings.Join(segs, "/")
-}
-
-// EscapeID writes a skill id with unreserved URI characters only, as the
-// URIs of earlier releases did (see pipeline.EscapeID).
-func EscapeID(id string) string { return pipeline.EscapeID(id) }
-
-// UnescapeID reverses EscapeID. A '~' not followed by two hex digits is
-// kept as it is.
-func UnescapeID(s string) string {
-	if !strings.Contains(s, "~") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '~' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
-			i += 2
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
-}
-
 // resolveURI finds the skill a skill:// URI addresses and the path of the
 // file in its folder ('/' separated, "" for the folder itself): a SEP-2640
 // URI, else one of the URIs earlier releases gave. A skill the user's
@@ -209,7 +164,7 @@ func splitSkillURI(uri string) (name, rel string, err error) {
 	if rel, err = url.PathUnescape(rel); err != nil {
 		return "", "", fmt.Errorf("bad escape in the path: %v", err)
 	}
-	return UnescapeID(id), rel, nil
+	return pipeline.UnescapeID(id), rel, nil
 }
 
 // errOutside is the error for a path that leads out of the skill folder.

@@ -75,27 +75,6 @@ func readOne(t *testing.T, ctx context.Context, cs *sdk.ClientSession, uri strin
 	return res.Contents[0]
 }
 
-func TestEscapeID(t *testing.T) {
-	for id, want := range map[string]string{
-		"codex:pdf":          "codex~3Apdf",
-		"claude:@tools:lint": "claude~3A~40tools~3Alint",
-		"codex@user:dup#2":   "codex~40user~3Adup~232",
-		"a/b~c d":            "a~2Fb~7Ec~20d",
-		"plain-name_1.0":     "plain-name_1.0",
-		"ünï":                "~C3~BCn~C3~AF",
-	} {
-		if got := EscapeID(id); got != want {
-			t.Errorf("EscapeID(%q) = %q, want %q", id, got, want)
-		}
-		if back := UnescapeID(want); back != id {
-			t.Errorf("UnescapeID(%q) = %q, want %q", want, back, id)
-		}
-	}
-	if got := UnescapeID("a~zz~4"); got != "a~zz~4" {
-		t.Errorf("a '~' without two hex digits changed: %q", got)
-	}
-}
-
 func TestResourcesList(t *testing.T) {
 	recs := resourceSkills(t)
 	srv := New(snapOf(recs), Options{Logger: discard()})
@@ -169,7 +148,7 @@ func TestResourceRead(t *testing.T) {
 				uri := skillFileURI(lint, tc.rel)
 				c := readOne(t, ctx, cs, uri)
 				// The URIs of earlier releases read the same bytes.
-				if old := readOne(t, ctx, cs, LegacySkillURI(lint.ID, tc.rel)); old.Text != c.Text || !bytes.Equal(old.Blob, c.Blob) {
+				if old := readOne(t, ctx, cs, legacySkillURI(lint.ID, tc.rel)); old.Text != c.Text || !bytes.Equal(old.Blob, c.Blob) {
 					t.Errorf("%s: the legacy URI reads %q, the new one %q", tc.rel, old.Text, c.Text)
 				}
 				if c.MIMEType != tc.mime {
@@ -199,7 +178,7 @@ func TestResourceRead(t *testing.T) {
 				t.Errorf("query and fragment not ignored: %q", c.Text)
 			}
 			// Missing files and skills are "not found".
-			for _, uri := range []string{skillFileURI(lint, "references/none.md"), LegacySkillURI("codex:nope", "SKILL.md"), "skill://codex/nope/SKILL.md",
+			for _, uri := range []string{skillFileURI(lint, "references/none.md"), legacySkillURI("codex:nope", "SKILL.md"), "skill://codex/nope/SKILL.md",
 				"other://x/y"} {
 				if msg := readErr(t, ctx, cs, uri); !strings.Contains(strings.ToLower(msg), "not found") {
 					t.Errorf("%s: %q, want not found", uri, msg)
@@ -262,7 +241,7 @@ func TestResourceConfinement(t *testing.T) {
 			// The new URIs and those of earlier releases are confined alike.
 			for _, uri := range []func(string) string{
 				func(rel string) string { return ResourceScheme + boxed.SkillPath + "/" + rel },
-				func(rel string) string { return ResourceScheme + EscapeID(boxed.ID) + "/" + rel },
+				func(rel string) string { return ResourceScheme + pipeline.EscapeID(boxed.ID) + "/" + rel },
 			} {
 				for _, rel := range []string{
 					"../neighbour-b/SKILL.md", "references/../../neighbour-b/SKILL.md", "%2E%2E/neighbour-b/SKILL.md",

@@ -220,7 +220,7 @@ func TestSkillsExtensionList(t *testing.T) {
 				}
 			}
 			for _, uri := range []string{"skill://claude/nope/SKILL.md", "skill://claude/lint/references/guide.md", "skill://claude/lint", "",
-				LegacySkillURI(lint.ID, "SKILL.md"), "skill://lint/SKILL.md"} {
+				legacySkillURI(lint.ID, "SKILL.md"), "skill://lint/SKILL.md"} {
 				_, err := getSkill(ctx, cs, uri)
 				wantInvalidParams(t, "skills/get "+uri, err)
 			}

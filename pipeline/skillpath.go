@@ -205,6 +205,36 @@ func EscapeID(s string) string {
 	return b.String()
 }
 
+// UnescapeID reverses EscapeID. A '~' not followed by two hex digits is
+// kept as it is.
+func UnescapeID(s string) string {
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
 // SkillPathOfURI returns the skill path and file path ('/'-separated,
 // unescaped) of a skill URI when its path names a skill of the snapshot,
 // trying the longest skill path first: "skill://codex/pdf/references/a.md"
