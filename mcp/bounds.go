@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,13 +38,15 @@ func (s *Server) boundArguments(next sdk.MethodHandler) sdk.MethodHandler {
 				return nil, tooLong("URI", len(r.Params.URI), MaxURIArg)
 			}
 		default:
-			if method == "skills/get" || method == "resources/directory/read" {
-				var p struct {
-					URI string `json:"uri"`
-				}
-				if b, err := json.Marshal(req.GetParams()); err == nil && json.Unmarshal(b, &p) == nil && len(p.URI) > MaxURIArg {
-					return nil, tooLong("URI", len(p.URI), MaxURIArg)
-				}
+			uri := ""
+			switch p := req.GetParams().(type) {
+			case *getSkillParams:
+				uri = p.URI
+			case *readDirParams:
+				uri = p.URI
+			}
+			if len(uri) > MaxURIArg {
+				return nil, tooLong("URI", len(uri), MaxURIArg)
 			}
 		}
 		return next(ctx, method, req)
