@@ -51,6 +51,10 @@ type PluginInfo struct {
 	Version     string `json:"version"`
 }
 
+// Key is the plugin's key in the hosts' settings: plugin@marketplace, as
+// DisabledPlugin.Key.
+func (p *PluginInfo) Key() string { return p.Plugin + "@" + p.Marketplace }
+
 // Type says what a record is.
 type Type string
 

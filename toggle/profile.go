@@ -106,7 +106,7 @@ func (t *Toggler) Capture(name string, hosts []string) *Profile {
 				if part(h).Plugins == nil {
 					part(h).Plugins = map[string]bool{}
 				}
-				part(h).Plugins[r.Plugin.Plugin+"@"+r.Plugin.Marketplace] = true
+				part(h).Plugins[r.Plugin.Key()] = true
 				continue
 			}
 			if key := h + "\x00" + r.File; !seen[key] {
@@ -145,6 +145,7 @@ func modeFor(r *pipeline.Record, h string) string {
 // skills those hosts read that the profile does not name: they are left
 // as they are.
 func (t *Toggler) Use(p *Profile, scope string) (left int) {
+	x := t.profileIndex()
 	named := map[string]bool{}
 	for _, h := range t.hosts {
 		hp, ok := p.Hosts[h.Name]
@@ -152,7 +153,7 @@ func (t *Toggler) Use(p *Profile, scope string) (left int) {
 			continue
 		}
 		for _, s := range hp.Skills {
-			r := t.find(s)
+			r := x.find(t.snap, s)
 			if r == nil {
 				t.results = append(t.results, Result{Skill: s.ID, Host: h.Name, Status: Skipped,
 					Note: fmt.Sprintf("not found on this machine (%s)", s.File)})
@@ -171,7 +172,7 @@ func (t *Toggler) Use(p *Profile, scope string) (left int) {
 		sort.Strings(keys)
 		for _, key := range keys {
 			want := hp.Plugins[key]
-			on, found := t.pluginState(h.Name, key)
+			on, found := x.pluginState(t.snap, h.Name, key)
 			switch {
 			case !found:
 				t.results = append(t.results, Result{Skill: key, Host: h.Name, Status: Skipped,
@@ -182,7 +183,7 @@ func (t *Toggler) Use(p *Profile, scope string) (left int) {
 		}
 	}
 	for _, f := range p.Fallback {
-		r := t.findDir(f)
+		r := x.findDir(t.snap, f)
 		switch {
 		case r == nil:
 			t.results = append(t.results, Result{Skill: f.ID, Status: Skipped, Setting: FallbackSetting,
@@ -205,27 +206,52 @@ func (t *Toggler) Use(p *Profile, scope string) (left int) {
 	return left
 }
 
-// find returns the record s names: by file, else by id.
-func (t *Toggler) find(s SkillState) *pipeline.Record {
+// profileIndex is what Use looks profile entries up in, built once: the
+// first skill of each file, the first non-plugin skill of each folder, and
+// the plugins installed for each host.
+type profileIndex struct {
+	byFile, byDir map[string]*pipeline.Record
+	plugins       map[string]bool // host NUL plugin key
+}
+
+func (t *Toggler) profileIndex() profileIndex {
+	x := profileIndex{byFile: map[string]*pipeline.Record{}, byDir: map[string]*pipeline.Record{}, plugins: map[string]bool{}}
 	for _, r := range t.snap.All {
-		if !r.IsCommand() && r.File == s.File {
-			return r
+		if r.IsCommand() {
+			continue
+		}
+		if _, ok := x.byFile[r.File]; !ok {
+			x.byFile[r.File] = r
+		}
+		if _, ok := x.byDir[r.Dir]; !ok && r.Plugin == nil {
+			x.byDir[r.Dir] = r
 		}
 	}
-	if r := t.snap.ByID(s.ID); r != nil && !r.IsCommand() {
+	for _, r := range t.snap.All {
+		if r.Plugin != nil {
+			x.plugins[r.Agent+"\x00"+r.Plugin.Key()] = true
+		}
+	}
+	return x
+}
+
+// find returns the record s names: by file, else by id.
+func (x profileIndex) find(snap *pipeline.Snapshot, s SkillState) *pipeline.Record {
+	if r := x.byFile[s.File]; r != nil {
+		return r
+	}
+	if r := snap.ByID(s.ID); r != nil && !r.IsCommand() {
 		return r
 	}
 	return nil
 }
 
 // findDir returns the skill f names: by folder, else by id.
-func (t *Toggler) findDir(f FallbackState) *pipeline.Record {
-	for _, r := range t.snap.All {
-		if !r.IsCommand() && r.Plugin == nil && r.Dir == f.Dir {
-			return r
-		}
+func (x profileIndex) findDir(snap *pipeline.Snapshot, f FallbackState) *pipeline.Record {
+	if r := x.byDir[f.Dir]; r != nil {
+		return r
 	}
-	if r := t.snap.ByID(f.ID); r != nil && !r.IsCommand() && r.Plugin == nil {
+	if r := snap.ByID(f.ID); r != nil && !r.IsCommand() && r.Plugin == nil {
 		return r
 	}
 	return nil
@@ -233,13 +259,11 @@ func (t *Toggler) findDir(f FallbackState) *pipeline.Record {
 
 // pluginState says whether host h's plugin key is on, and whether it is
 // installed at all.
-func (t *Toggler) pluginState(h, key string) (on, found bool) {
-	for _, r := range t.snap.All {
-		if r.Plugin != nil && r.Agent == h && r.Plugin.Plugin+"@"+r.Plugin.Marketplace == key {
-			return true, true
-		}
+func (x profileIndex) pluginState(snap *pipeline.Snapshot, h, key string) (on, found bool) {
+	if x.plugins[h+"\x00"+key] {
+		return true, true
 	}
-	for _, dp := range t.snap.Disabled {
+	for _, dp := range snap.Disabled {
 		if dp.Provider == h && dp.Key() == key {
 			return false, true
 		}

@@ -273,7 +273,7 @@ func (t *Toggler) skill(r *pipeline.Record, h providers.Host, req Request) {
 
 // pluginOf switches the plugin of the plugin skill r.
 func (t *Toggler) pluginOf(r *pipeline.Record, h providers.Host, req Request) {
-	key := r.Plugin.Plugin + "@" + r.Plugin.Marketplace
+	key := r.Plugin.Key()
 	if !req.On && req.Mode != "" && req.Mode != pipeline.ModeOff {
 		t.results = append(t.results, Result{Skill: r.ID, Host: h.Name, Status: Failed,
 			Error: fmt.Sprintf("%s is a skill of the plugin %s, and plugins are only on or off: use --mode off", r.ID, key)})

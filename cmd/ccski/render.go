@@ -209,7 +209,7 @@ func renderRoots(w io.Writer, st style, roots []pipeline.SourceRoot) {
 	for i, r := range roots {
 		label := r.Provider + " " + string(r.Location)
 		if r.Plugin != nil {
-			label += " " + r.Plugin.Plugin + "@" + r.Plugin.Marketplace
+			label += " " + r.Plugin.Key()
 		}
 		count := plural(r.Skills, "skill", "skills")
 		if r.Type == pipeline.TypeCommand {
