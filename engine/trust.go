@@ -66,29 +66,20 @@ func (g *integrity) apply(ctx context.Context, records []*pipeline.Record, stage
 		}
 		return nil, stages, nil
 	}
-	if g.cache == nil || noCache {
-		g.cache, g.results = manifest.NewCache(), &trust.Results{}
-		if noCache {
-			// A one-shot command: start from the digests, listings and
-			// integrity the last run kept, so that only changed files
-			// are hashed and the store is read only when something
-			// changed.
-			trust.LoadDigests(g.cache, trust.DigestCachePath())
-			trust.LoadResults(g.results, trust.ResultsCachePath())
+	c := trust.Checker{Path: g.opts.File, ReadOnly: g.opts.ReadOnly}
+	if noCache {
+		// A one-shot command: start from what the last run kept.
+		c.LoadCaches(trust.DigestCachePath(), trust.ResultsCachePath())
+	} else {
+		if g.cache == nil {
+			g.cache, g.results = manifest.NewCache(), &trust.Results{}
 		}
+		c.Cache, c.Results = g.cache, g.results
 	}
-	c := trust.Checker{Path: g.opts.File, Cache: g.cache, Results: g.results, ReadOnly: g.opts.ReadOnly}
 	found, err := c.Check(ctx, records)
 	if noCache {
-		// Caches: failing to write them costs only work at the next run.
-		if g.cache.Changed() {
-			_ = trust.SaveDigests(g.cache, trust.DigestCachePath())
-		}
-		if g.results.Changed() {
-			_ = trust.SaveResults(g.results, trust.ResultsCachePath())
-		}
-	}
-	if !noCache {
+		_ = c.SaveCaches(trust.DigestCachePath(), trust.ResultsCachePath())
+	} else {
 		g.cache.Sweep()
 	}
 	var diags []pipeline.Diagnostic

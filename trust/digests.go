@@ -111,3 +111,27 @@ func SaveDigests(c *manifest.Cache, path string) error {
 	}
 	return nil
 }
+
+// LoadCaches gives c a digest cache and results read from the files
+// digests and results: what the last check that kept them there left, so
+// that only changed files are hashed and the store is read only when
+// something changed.
+func (c *Checker) LoadCaches(digests, results string) {
+	c.Cache, c.Results = manifest.NewCache(), &Results{}
+	LoadDigests(c.Cache, digests)
+	LoadResults(c.Results, results)
+}
+
+// SaveCaches writes what changed of c's digests and results to the files
+// digests and results. A failure costs only work at the next check.
+func (c *Checker) SaveCaches(digests, results string) error {
+	if c.Cache.Changed() {
+		if err := SaveDigests(c.Cache, digests); err != nil {
+			return err
+		}
+	}
+	if c.Results.Changed() {
+		return SaveResults(c.Results, results)
+	}
+	return nil
+}

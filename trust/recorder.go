@@ -74,9 +74,7 @@ func (r *Recorder) loadCaches() {
 	case r.checker.Results != nil:
 		return // a write failed: what is in memory is all there is
 	}
-	r.checker.Cache, r.checker.Results = manifest.NewCache(), &Results{}
-	LoadDigests(r.checker.Cache, r.DigestFile)
-	LoadResults(r.checker.Results, r.ResultsFile)
+	r.checker.LoadCaches(r.DigestFile, r.ResultsFile)
 }
 
 // storeCaches writes what changed of the digests and results to their
@@ -87,10 +85,7 @@ func (r *Recorder) storeCaches() {
 		r.checker.Cache.Sweep()
 		return
 	}
-	if r.checker.Cache.Changed() && SaveDigests(r.checker.Cache, r.DigestFile) != nil {
-		return
-	}
-	if r.checker.Results.Changed() && SaveResults(r.checker.Results, r.ResultsFile) != nil {
+	if r.checker.SaveCaches(r.DigestFile, r.ResultsFile) != nil {
 		return
 	}
 	r.checker.Cache, r.checker.Results = nil, nil
