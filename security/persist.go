@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/ccski/ccski/internal/binenc"
 	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/userdirs"
 )
 
 // A Scanner's memory can be kept between runs, so that a server started
@@ -42,13 +42,7 @@ const maxScanCache = 64 << 20
 
 // CachePath is the scanner memory file in the user's cache folder
 // ($XDG_CACHE_HOME or ~/.cache on Linux); "" when there is none.
-func CachePath() string {
-	dir, err := os.UserCacheDir()
-	if err != nil || dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "ccski", "scan.bin")
-}
+func CachePath() string { return userdirs.Cache("scan.bin") }
 
 // buildKey identifies the running executable: its path and stamp.
 var buildKey = sync.OnceValue(func() string {
@@ -94,9 +88,6 @@ func (s *Scanner) SaveFile(path string) error {
 	key := buildKey()
 	if path == "" || key == "" || s.NoCache {
 		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
 	}
 	return safefile.WriteAtomic(path, s.encodeMemory(key, time.Now()), 0o600)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/manifest"
 )
 
@@ -31,32 +32,16 @@ const (
 	legacyDigests = "digests.json"
 )
 
-// cacheDir is ccski's folder in the user's cache folder ($XDG_CACHE_HOME or
-// ~/.cache on Linux); "" when there is none.
-func cacheDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil || dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "ccski")
-}
-
 // DigestCachePath is the digest cache file; "" when there is no user
 // cache folder.
 func DigestCachePath() string {
-	if dir := cacheDir(); dir != "" {
-		return filepath.Join(dir, digestsName)
-	}
-	return ""
+	return userdirs.Cache(digestsName)
 }
 
 // ResultsCachePath is the integrity cache file; "" when there is no user
 // cache folder.
 func ResultsCachePath() string {
-	if dir := cacheDir(); dir != "" {
-		return filepath.Join(dir, resultsName)
-	}
-	return ""
+	return userdirs.Cache(resultsName)
 }
 
 // LoadResults fills r from the integrity cache file, if there is a usable

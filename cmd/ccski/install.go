@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/install"
+	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/marketplace"
 )
@@ -125,11 +126,11 @@ func (a *app) openInstall(cmd *cobra.Command) (*installRun, error) {
 		release()
 		return nil, failErr(err)
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = filepath.Join(env.UserDir, ".cache")
+	gitCache := userdirs.Cache("git")
+	if gitCache == "" {
+		gitCache = filepath.Join(env.UserDir, ".cache", "ccski", "git")
 	}
-	g := &install.Git{CacheDir: filepath.Join(cache, "ccski", "git"), Prompt: isTerminalFile(os.Stdin)}
+	g := &install.Git{CacheDir: gitCache, Prompt: isTerminalFile(os.Stdin)}
 	if t := f.Lookup("timeout"); t != nil {
 		g.Timeout, _ = f.GetDuration("timeout")
 	}
