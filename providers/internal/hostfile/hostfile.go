@@ -10,9 +10,9 @@ package hostfile
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 
+	"github.com/ccski/ccski/internal/hostedit"
 	"github.com/ccski/ccski/internal/safefile"
 )
 
@@ -42,14 +42,7 @@ func Read(path string) (data []byte, found bool, err error) {
 
 // SyntaxError is a JSON file that does not parse, with the 1-based line
 // and column of the problem.
-type SyntaxError struct {
-	Line, Column int
-	Msg          string
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
-}
+type SyntaxError = hostedit.SyntaxError
 
 // DecodeJSON decodes data, one JSON value, into v. A leading byte order
 // mark is allowed. A syntax error is a *SyntaxError naming the line; a
