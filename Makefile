@@ -20,7 +20,7 @@ test:
 	$(GO) test -race ./...
 
 bench:
-	$(GO) run ./bench -sizes $(BENCH_SIZES) -runs $(BENCH_RUNS) -out docs/benchmarks.md $(if $(BENCH_WORKDIR),-workdir $(BENCH_WORKDIR)) $(if $(BENCH_BASELINE),-baseline $(BENCH_BASELINE))
+	$(GO) run ./internal/bench -sizes $(BENCH_SIZES) -runs $(BENCH_RUNS) -out docs/benchmarks.md $(if $(BENCH_WORKDIR),-workdir $(BENCH_WORKDIR)) $(if $(BENCH_BASELINE),-baseline $(BENCH_BASELINE))
 
 bench-smoke:
-	$(GO) run ./bench -sizes 200 -runs 1 -calls 2000 -out -
+	$(GO) run ./internal/bench -sizes 200 -runs 1 -calls 2000 -out -

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/filters"
-	"github.com/ccski/ccski/security"
+	"github.com/ccski/ccski/internal/security"
 )
 
 // Config is the effective configuration: the built-in defaults, the user

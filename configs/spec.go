@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/security"
 )
 
 // kind is the type a key accepts.

@@ -14,13 +14,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/internal/testfs"
-	"github.com/ccski/ccski/security"
 )
 
 // securityCases is security/testdata: one folder per rule with a fail/
 // and a pass/ skill and their setup.txt.
-const securityCases = "../security/testdata"
+const securityCases = "../internal/security/testdata"
 
 // runScan runs "ccski scan args..." in dir with a clean environment.
 func runScan(t *testing.T, dir string, args ...string) result {

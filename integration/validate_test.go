@@ -25,7 +25,7 @@ import (
 
 // validateCases is validate/testdata: one folder per rule with fail/,
 // pass/ and their golden findings.
-const validateCases = "../validate/testdata"
+const validateCases = "../internal/validate/testdata"
 
 var (
 	validateOnce sync.Once

@@ -13,8 +13,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/skillmd"
 )
 
 // stubModel is the client's model in the tests: it records every

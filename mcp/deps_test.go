@@ -15,7 +15,7 @@ func TestNoWatcherDependency(t *testing.T) {
 		t.Fatalf("go list -deps: %v", err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		if strings.HasPrefix(dep, "github.com/fsnotify/") || dep == "github.com/ccski/ccski/engine/live" {
+		if strings.HasPrefix(dep, "github.com/fsnotify/") || dep == "github.com/ccski/ccski/internal/engine/live" {
 			t.Errorf("package mcp depends on %s", dep)
 		}
 	}

@@ -21,7 +21,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ccski/ccski/manifest"
+	"github.com/ccski/ccski/internal/manifest"
 )
 
 // dirPageSize is how many children one resources/directory/read page

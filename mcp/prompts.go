@@ -21,9 +21,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/skillmd"
 )
 
 // PromptArgument is the name of the one argument every prompt takes: the

@@ -18,8 +18,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/configs"
-	"github.com/ccski/ccski/engine"
-	"github.com/ccski/ccski/engine/live"
+	"github.com/ccski/ccski/internal/engine"
+	"github.com/ccski/ccski/internal/engine/live"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 )

@@ -32,8 +32,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/safefile"
-	"github.com/ccski/ccski/manifest"
 	"github.com/ccski/ccski/pipeline"
 )
 

@@ -16,8 +16,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ccski/ccski/engine"
-	"github.com/ccski/ccski/engine/live"
+	"github.com/ccski/ccski/internal/engine"
+	"github.com/ccski/ccski/internal/engine/live"
 	"github.com/ccski/ccski/pipeline"
 )
 

@@ -33,10 +33,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/safefile"
-	"github.com/ccski/ccski/manifest"
+	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/skillmd"
 )
 
 // SkillsExtension is the identifier of the MCP Skills Extension.

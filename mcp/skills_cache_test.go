@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccski/ccski/manifest"
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/pipeline"
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/skillmd"
 )
 
 // MaxSkillText caps the SKILL.md text the skill tool returns: 1 MiB, far

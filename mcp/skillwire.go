@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/ccski/ccski/manifest"
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/pipeline"
 )
 

@@ -16,10 +16,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/search"
+	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/search"
-	"github.com/ccski/ccski/skillmd"
 )
 
 // The names of the optional tools, from the tool list (package

@@ -26,7 +26,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ccski/ccski/problems"
+	"github.com/ccski/ccski/internal/problems"
 )
 
 // SkillScheme starts every skill resource URI.

@@ -22,8 +22,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ccski/ccski/configs"
-	"github.com/ccski/ccski/engine"
 	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/safetext"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"

@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/all"
-	"github.com/ccski/ccski/validate"
 )
 
 // Shell completion. Cobra adds the "completion" command, which prints the

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/skillmd"
 )
 
 const previewLines = 20

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ccski/ccski/configs"
-	"github.com/ccski/ccski/install"
+	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/marketplace"

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/configs"
-	"github.com/ccski/ccski/engine"
-	"github.com/ccski/ccski/engine/live"
+	"github.com/ccski/ccski/internal/engine"
+	"github.com/ccski/ccski/internal/engine/live"
 	"github.com/ccski/ccski/mcp"
 )
 

@@ -10,7 +10,7 @@ import (
 	"charm.land/huh/v2"
 	"golang.org/x/term"
 
-	"github.com/ccski/ccski/install"
+	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/safetext"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccski/ccski/install"
+	"github.com/ccski/ccski/internal/install"
 )
 
 func TestPickLabelHasNoControlCharacters(t *testing.T) {

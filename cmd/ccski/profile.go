@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/toggle"
 	"github.com/ccski/ccski/providers/all"
-	"github.com/ccski/ccski/toggle"
 )
 
 func newProfile(a *app) *cobra.Command {

@@ -11,11 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccski/ccski/engine"
-	"github.com/ccski/ccski/engine/live"
+	"github.com/ccski/ccski/internal/engine"
+	"github.com/ccski/ccski/internal/engine/live"
+	"github.com/ccski/ccski/internal/security"
+	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/security"
-	"github.com/ccski/ccski/validate"
 )
 
 // scanFailed marks the exit 1 of a scan whose report was printed. It

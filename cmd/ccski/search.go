@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccski/ccski/search"
+	"github.com/ccski/ccski/internal/search"
 )
 
 // hitJSON is the --json shape of a search result.

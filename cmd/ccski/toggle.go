@@ -9,10 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/toggle"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/all"
-	"github.com/ccski/ccski/toggle"
 )
 
 // toggleJSON is the --json shape of enable, disable and profile use.

@@ -12,11 +12,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/configs"
-	"github.com/ccski/ccski/engine"
-	"github.com/ccski/ccski/engine/live"
-	"github.com/ccski/ccski/manifest"
+	"github.com/ccski/ccski/internal/engine"
+	"github.com/ccski/ccski/internal/engine/live"
+	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/trust"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/trust"
 )
 
 // trustFile is the trust store: trust.json in ccski's user config folder,

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccski/ccski/install"
+	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/suggest"
 )
 

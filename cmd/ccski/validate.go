@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/validate"
 )
 
 // errValidationFailed marks the exit-1 of a validation whose report was

@@ -8,9 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ccski/ccski/internal/providertest"
+	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/scan"
 )
 
 func TestNew(t *testing.T) {

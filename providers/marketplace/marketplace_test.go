@@ -15,9 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/scan"
 )
 
 // pluginsDir is the default plugins root, relative to the harness base.

@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/ccski/ccski/internal/security"
+	"github.com/ccski/ccski/pipeline"
+)
+
+// guard runs the offline security scan (package security) inside
+// Snapshot, as SetScan asks.
+type guard struct {
+	mode    security.Mode
+	scanner *security.Scanner
+	// cacheFile keeps the scanner's memory between runs ("": none).
+	cacheFile string
+}
+
+// SetScan sets what every later Snapshot does with the offline security
+// scan: security.Off (the default) scans nothing; security.Warn scans the
+// folder of every skill discovered and records the findings in
+// Snapshot.Security; security.Block does that and, before the filter
+// stages, drops every skill with an error-level finding (the stage
+// security.StageName, whose reason names the rules), so that it is
+// neither listed nor loaded and the next copy of it takes its place. The
+// scanner remembers unchanged files between snapshots, unless
+// DisableCache was called. A server sets it from mcp.scan; the CLI leaves
+// it off except where it shows findings.
+func (e *Engine) SetScan(mode security.Mode) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.guard.mode = mode
+}
+
+// SetScanCache keeps what the scan read between runs in file (see
+// security.Scanner.SaveFile), so that a restart reads only the files that
+// changed; "" keeps nothing. It applies from the next new scanner on.
+func (e *Engine) SetScanCache(file string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.guard.cacheFile = file
+}
+
+// scanMode returns the mode SetScan set.
+func (e *Engine) scanMode() security.Mode {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.guard.mode
+}
+
+// apply scans the skill records and returns their findings and the
+// stages to run: stages, after the security stage under Block. With the
+// scan off it returns nil and stages as they are.
+func (g *guard) apply(ctx context.Context, records []*pipeline.Record, stages []pipeline.Stage, noCache bool) (
+	map[*pipeline.Record][]pipeline.Diagnostic, []pipeline.Stage) {
+	if g.mode == "" || g.mode == security.Off {
+		return nil, stages
+	}
+	if g.scanner == nil || noCache {
+		g.scanner = security.NewScanner()
+		g.scanner.NoCache = noCache
+		// What the last run read is reused where files are unchanged:
+		// under block nothing is served before every skill is scanned.
+		g.scanner.LoadFile(g.cacheFile)
+	}
+	read := g.scanner.FilesRead()
+	found := security.Annotate(ctx, g.scanner, records)
+	if g.scanner.FilesRead() > read && ctx.Err() == nil {
+		_ = g.scanner.SaveFile(g.cacheFile) // a cache: failing costs only reading again
+	}
+	if g.mode == security.Block {
+		stages = append([]pipeline.Stage{security.Stage(found)}, stages...)
+	}
+	return found, stages
+}

@@ -1,0 +1,817 @@
+package install
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/validate"
+)
+
+// Status is what happened to one skill.
+type Status string
+
+// The statuses of a Result.
+const (
+	StatusInstalled Status = "installed"
+	StatusUpdated   Status = "updated"
+	StatusUnchanged Status = "unchanged"
+	StatusSkipped   Status = "skipped"
+	StatusFailed    Status = "failed"
+	StatusRemoved   Status = "removed"
+)
+
+// Result is the outcome for one skill.
+type Result struct {
+	Skill  string `json:"skill"`
+	Status Status `json:"status"`
+	Source string `json:"source,omitempty"`
+	// Commit is the installed commit of a git source; From the one it
+	// replaced, for an update.
+	Commit string `json:"commit,omitempty"`
+	From   string `json:"from,omitempty"`
+	// Paths are the installed folders and links.
+	Paths []string `json:"paths,omitempty"`
+	// Changes are the files added, changed and removed, for an update or
+	// a reinstall.
+	Changes *Changes `json:"changes,omitempty"`
+	// Message says why a skill was skipped or failed, or what a warning
+	// was about.
+	Message string `json:"message,omitempty"`
+}
+
+// Changes lists files by their path in the skill.
+type Changes struct {
+	Added   []string `json:"added,omitempty"`
+	Changed []string `json:"changed,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+}
+
+// Empty reports whether no file changed.
+func (c *Changes) Empty() bool {
+	return c == nil || len(c.Added)+len(c.Changed)+len(c.Removed) == 0
+}
+
+// String lists the changes in one line.
+func (c *Changes) String() string {
+	var parts []string
+	for _, p := range []struct {
+		sign  string
+		paths []string
+	}{{"+", c.Added}, {"~", c.Changed}, {"-", c.Removed}} {
+		for _, f := range p.paths {
+			parts = append(parts, p.sign+f)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// diffFiles compares two sorted manifests.
+func diffFiles(old, new []File) *Changes {
+	c := &Changes{}
+	byPath := map[string]File{}
+	for _, f := range old {
+		byPath[f.Path] = f
+	}
+	for _, f := range new {
+		o, ok := byPath[f.Path]
+		switch {
+		case !ok:
+			c.Added = append(c.Added, f.Path)
+		case o.Digest != f.Digest || o.Size != f.Size:
+			c.Changed = append(c.Changed, f.Path)
+		}
+		delete(byPath, f.Path)
+	}
+	for _, f := range old {
+		if _, ok := byPath[f.Path]; ok {
+			c.Removed = append(c.Removed, f.Path)
+		}
+	}
+	return c
+}
+
+// Installer installs, restores, updates and removes the skills of one
+// scope and keeps its lock. It writes only in the target folders (and
+// their staging folders) and the lock; git sources are fetched into the
+// Git cache. Close removes the temporary checkouts.
+type Installer struct {
+	Ctx    context.Context
+	Layout Layout
+	Lock   *Lock
+	Git    *Git
+	// Marketplace finds a marketplace Claude Code knows, by name.
+	Marketplace func(name string) (dir string, ok bool, known []string)
+	// Force overwrites skills modified on disk, replaces folders ccski
+	// did not install, and installs skills that fail validation.
+	Force bool
+	// Copy installs copies where a link would go.
+	Copy bool
+	// DryRun writes nothing: it stages outside the targets, then throws
+	// the staged copy away.
+	DryRun bool
+	// SaveLock writes the lock after each skill's change (not with
+	// DryRun), so that an interrupted run leaves a lock that names every
+	// skill in place.
+	SaveLock bool
+	// Changed is set when the lock needs writing.
+	Changed bool
+	// Release, when set, is called by Close: it gives up the run's lock
+	// (see LockRun).
+	Release func()
+	trees   map[string]*tree
+	// offers are the sources' offers by checkout and path: every entry of
+	// a source is found in one reading of it.
+	offers map[[2]string]*Offer
+}
+
+// tree is a materialised source.
+type tree struct {
+	root, commit string
+	temp         bool
+	err          error
+}
+
+// Close removes the temporary checkouts of git sources and calls
+// Release.
+func (in *Installer) Close() {
+	for _, t := range in.trees {
+		if t.temp {
+			os.RemoveAll(t.root)
+		}
+	}
+	in.trees, in.offers = nil, nil
+	if in.Release != nil {
+		in.Release()
+		in.Release = nil
+	}
+}
+
+// LockRun takes the lock of a run on the scope of l: <lock>.lck, beside
+// its lock file, held from before the lock is read until after it is
+// last written, so that two runs on one scope take turns instead of
+// losing each other's entries. wait is called when another run holds it.
+func LockRun(l Layout, wait func()) (release func(), err error) {
+	return safefile.LockFile(l.LockFile+".lck", 0o644, wait)
+}
+
+// Materialize returns the files of src at ref: a checkout of a git
+// source's ref (fetched into the cache), the folder of a dir source, the
+// folder of a known marketplace. Each is made once per Installer.
+func (in *Installer) Materialize(src Source, ref string) (root, commit string, err error) {
+	key := src.Key() + "@" + ref
+	if t, ok := in.trees[key]; ok {
+		return t.root, t.commit, t.err
+	}
+	if in.trees == nil {
+		in.trees = map[string]*tree{}
+	}
+	t := &tree{}
+	in.trees[key] = t
+	switch src.Kind {
+	case KindGit:
+		if in.Git == nil {
+			t.err = errors.New("git sources need a git cache")
+			break
+		}
+		t.commit, t.err = in.Git.Fetch(in.Ctx, src.URL, ref)
+		if t.err == nil {
+			t.root, t.err = in.Git.Checkout(in.Ctx, src.URL, t.commit)
+			t.temp = t.err == nil
+		}
+	case KindMarketplace:
+		dir, ok, known := "", false, []string(nil)
+		if in.Marketplace != nil {
+			dir, ok, known = in.Marketplace(src.Name)
+		}
+		if !ok {
+			t.err = fmt.Errorf("Claude Code knows no marketplace %s (known: %s): add it with /plugin marketplace add",
+				src.Name, strings.Join(known, ", "))
+		}
+		t.root = dir
+	default:
+		if st, err := os.Stat(src.Dir); err != nil || !st.IsDir() {
+			t.err = fmt.Errorf("source folder %s is missing or not a folder", src.Dir)
+		}
+		t.root = src.Dir
+	}
+	return t.root, t.commit, t.err
+}
+
+// Install installs the candidates of a source, materialised at root with
+// commit, into targets: each a new or replaced entry of the lock.
+func (in *Installer) Install(src Source, root, commit string, cands []Candidate, targets []Target) []Result {
+	out := make([]Result, 0, len(cands))
+	for _, c := range cands {
+		out = append(out, in.put(src, root, commit, c, targets, nil))
+	}
+	return out
+}
+
+// Restore makes the files of a lock entry what the lock says, without
+// --frozen only where they are missing: a skill whose files on disk match
+// the lock is unchanged without reading its source; one modified on disk
+// is skipped unless Force. With frozen, the source is checked against the
+// lock first, and any disagreement (the source, or files modified on
+// disk) fails.
+func (in *Installer) Restore(e Entry, frozen bool) Result {
+	res := Result{Skill: e.Name, Source: e.Source.String(), Commit: e.Commit, Paths: paths(e.Name, e.Targets)}
+	state := diskState(e)
+	if state.ok() && !frozen {
+		res.Status = StatusUnchanged
+		return res
+	}
+	if state.modified != nil && !in.Force {
+		res.Status, res.Message = StatusSkipped, "modified on disk ("+state.modified.String()+"): --force restores the locked files"
+		if frozen {
+			res.Status, res.Message = StatusFailed, "files on disk differ from the lock ("+state.modified.String()+")"
+		}
+		return res
+	}
+	ref := e.Commit
+	if e.Source.Kind != KindGit {
+		ref = ""
+	} else if frozen && e.Commit == "" {
+		return failed(res, errors.New("the lock records no commit for this git source: --frozen needs one "+
+			"(run `ccski update "+e.Name+"` and commit the lock)"))
+	}
+	root, commit, err := in.Materialize(e.Source, ref)
+	if err != nil {
+		return failed(res, err)
+	}
+	c, err := in.find(e, root)
+	if err != nil {
+		return failed(res, err)
+	}
+	r := in.put(e.Source, root, commit, c, e.Targets, e.Files)
+	if r.Status == StatusUpdated {
+		r.Status = StatusInstalled // put back as the lock has it
+	}
+	return r
+}
+
+// Update moves a lock entry to the newest commit of its source's ref (ref,
+// when not "", replaces it), showing what changes. A skill modified on
+// disk is skipped unless Force.
+func (in *Installer) Update(e Entry, ref string) Result {
+	src := e.Source
+	if ref != "" {
+		if src.Kind != KindGit {
+			return failed(Result{Skill: e.Name, Source: src.String()}, fmt.Errorf("@%s: source %s is not a git repository", ref, src))
+		}
+		src.Ref = ref
+	}
+	res := Result{Skill: e.Name, Source: src.String()}
+	state := diskState(e)
+	if state.modified != nil && !in.Force {
+		res.Status, res.Message = StatusSkipped, "modified on disk ("+state.modified.String()+"): --force overwrites the changes"
+		return res
+	}
+	root, commit, err := in.Materialize(src, src.Ref)
+	if err != nil {
+		return failed(res, err)
+	}
+	c, err := in.find(e, root)
+	if err != nil {
+		return failed(res, err)
+	}
+	r := in.put(src, root, commit, c, e.Targets, nil)
+	if r.Status == StatusInstalled {
+		r.Status = StatusUpdated
+	}
+	if e.Commit != commit {
+		r.From = e.Commit
+	}
+	return r
+}
+
+// find finds the skill of a lock entry in its materialised source: at
+// its path, else by its name. A skill at its path that now has another
+// name is an error: installing it would replace the skill of that name,
+// which may be another installed skill.
+func (in *Installer) find(e Entry, root string) (Candidate, error) {
+	key := [2]string{root, e.Source.Path}
+	o := in.offers[key]
+	if o == nil {
+		var err error
+		if o, err = Discover(in.Ctx, root, e.Source.Path); err != nil {
+			return Candidate{}, err
+		}
+		if in.offers == nil {
+			in.offers = map[[2]string]*Offer{}
+		}
+		in.offers[key] = o
+	}
+	for _, c := range o.Candidates {
+		if c.Rel == e.Path {
+			if c.Name != e.Name {
+				return Candidate{}, fmt.Errorf("the skill at %s in %s is now named %s, not %s: run `ccski remove %s`, "+
+					"then install %s from the source", e.Path, e.Source, c.Name, e.Name, e.Name, c.Name)
+			}
+			return c, nil
+		}
+	}
+	for _, c := range o.Candidates {
+		if c.Name == e.Name {
+			return c, nil
+		}
+	}
+	return Candidate{}, fmt.Errorf("the source %s no longer has skill %s (it was at %s)", e.Source, e.Name, e.Path)
+}
+
+// Remove deletes the installed copy and links of a skill the lock names
+// and drops it from the lock. A skill the lock does not name is refused:
+// ccski removes only what it installed. A copy modified on disk is kept
+// unless Force.
+func (in *Installer) Remove(name string) Result {
+	res := Result{Skill: name}
+	e := in.Lock.Find(name)
+	if e == nil {
+		return failed(res, fmt.Errorf("%s was not installed by ccski (it is not in %s); ccski removes only what it installed: "+
+			"to turn the skill off, use `ccski disable %s`", name, in.Layout.LockFile, name))
+	}
+	res.Source, res.Commit, res.Paths = e.Source.String(), e.Commit, paths(name, e.Targets)
+	if st := diskState(*e); st.modified != nil && !in.Force {
+		res.Status, res.Message = StatusSkipped, "modified on disk ("+st.modified.String()+"): --force removes it anyway"
+		return res
+	}
+	res.Status = StatusRemoved
+	if in.DryRun {
+		return res
+	}
+	// Links first, so that none is left pointing at nothing.
+	for i := len(e.Targets) - 1; i >= 0; i-- {
+		if err := removeTarget(filepath.Join(e.Targets[i].Dir, name)); err != nil {
+			return failed(res, err)
+		}
+	}
+	in.Lock.Drop(name)
+	if err := in.save(); err != nil {
+		return failed(res, err)
+	}
+	return res
+}
+
+// put stages candidate c of a source and moves it into targets. want,
+// when set, are the files the lock expects: a staged copy that differs
+// fails.
+func (in *Installer) put(src Source, root, commit string, c Candidate, targets []Target, want []File) Result {
+	res := Result{Skill: c.Name, Source: src.String(), Commit: commit}
+	if err := checkName(c.Name); err != nil {
+		return failed(res, err)
+	}
+	name := c.Name
+	entry := in.Lock.Find(name)
+	targets = slices.Clone(targets)
+	if entry != nil {
+		targets = mergeTargets(targets, entry.Targets)
+	}
+	res.Paths = paths(name, targets)
+	if in.Copy {
+		for i := range targets {
+			targets[i].Link = false
+		}
+	}
+	// Never write outside the project, nor replace what ccski did not
+	// install.
+	for _, t := range targets {
+		if err := in.Layout.CheckTarget(t.Dir); err != nil {
+			return failed(res, err)
+		}
+	}
+	for _, t := range targets {
+		dest := filepath.Join(t.Dir, name)
+		if exists(dest) && (entry == nil || !hasTarget(entry.Targets, t.Dir)) && !in.Force {
+			return failed(res, fmt.Errorf("%s exists and was not installed by ccski: remove it, or use --force to replace it", dest))
+		}
+	}
+	var state disk
+	if entry != nil {
+		state = diskState(*entry)
+		if state.modified != nil && !in.Force {
+			res.Status, res.Message = StatusSkipped, "modified on disk ("+state.modified.String()+"): --force overwrites the changes"
+			return res
+		}
+	}
+	canon := targets[0].Dir
+	stageParent := canon
+	if in.DryRun {
+		stageParent = os.TempDir()
+	} else if err := os.MkdirAll(canon, 0o755); err != nil {
+		return failed(res, fmt.Errorf("creating %s: %w", canon, err))
+	}
+	stage, done, err := newStage(stageParent)
+	if err != nil {
+		return failed(res, err)
+	}
+	defer done()
+	staged := filepath.Join(stage, name)
+	skipped, err := copySkill(c.Dir, staged, root)
+	if err != nil {
+		return failed(res, fmt.Errorf("copying %s: %w", c.Rel, err))
+	}
+	if len(skipped) > 0 {
+		res.Message = "left out symlinks that lead outside the source or nowhere: " + strings.Join(skipped, ", ")
+	}
+	if msgs := specErrors(in.Ctx, staged); len(msgs) > 0 && !in.Force {
+		return failed(res, fmt.Errorf("it fails `ccski validate --profile spec`: %s; fix the skill, or use --force to install it anyway",
+			strings.Join(msgs, "; ")))
+	}
+	m, err := manifest.NewCache().Build(staged)
+	if err != nil {
+		return failed(res, err)
+	}
+	files := filesOf(m)
+	if want != nil {
+		if ch := diffFiles(want, files); !ch.Empty() {
+			return failed(res, fmt.Errorf("the source no longer matches the lock (%s): run `ccski update %s` to take the source's files", ch, name))
+		}
+	}
+	newEntry := Entry{Name: name, Source: src, Commit: commit, Path: c.Rel, Targets: targets, Files: files}
+	res.Status = StatusInstalled
+	if entry != nil {
+		res.Changes = diffFiles(entry.Files, files)
+		if res.Changes.Empty() {
+			res.Changes = nil
+		}
+		if res.Changes == nil && state.ok() && entry.Commit == commit && sameTargets(entry.Targets, targets) {
+			res.Status = StatusUnchanged
+			if entry.Source != src || entry.Path != c.Rel {
+				in.Lock.Put(newEntry)
+				if err := in.save(); err != nil {
+					return failed(res, err)
+				}
+			}
+			return res
+		}
+		res.Status = StatusUpdated
+	}
+	if in.DryRun {
+		return res
+	}
+	afterStage(name)
+	if err := replace(staged, filepath.Join(canon, name)); err != nil {
+		return failed(res, err)
+	}
+	// The copy is in place: the lock must know it before anything else
+	// can go wrong, so that an interrupted run leaves no skill ccski
+	// would then refuse as not its own.
+	in.Lock.Put(newEntry)
+	if err := in.save(); err != nil {
+		return failed(res, err)
+	}
+	afterSwap(name)
+	for i := 1; i < len(targets); i++ {
+		linked, err := in.place(targets[i], filepath.Join(canon, name), name)
+		if err != nil {
+			return failed(res, err)
+		}
+		if linked != newEntry.Targets[i].Link {
+			newEntry.Targets[i].Link = linked
+			in.Lock.Put(newEntry)
+			if err := in.save(); err != nil {
+				return failed(res, err)
+			}
+		}
+	}
+	return res
+}
+
+// save marks the lock changed and, with SaveLock, writes it at once.
+func (in *Installer) save() error {
+	in.Changed = true
+	if !in.SaveLock || in.DryRun {
+		return nil
+	}
+	if err := in.Lock.Write(in.Layout.LockFile, in.Layout.Base); err != nil {
+		return err
+	}
+	in.Changed = false
+	return nil
+}
+
+// stagePrefix and oldPrefix name the folders ccski leaves in a target
+// folder only while it writes there; Recover cleans up after a crash.
+const (
+	stagePrefix = ".ccski-stage-"
+	oldPrefix   = ".ccski-old-"
+)
+
+// heldFile is the file in a staging folder whose lock says that a run
+// still writes there (see Recover).
+const heldFile = ".held"
+
+// newStage makes a staging folder in parent and locks it, so that
+// Recover in another run leaves it alone; done unlocks and deletes it.
+func newStage(parent string) (dir string, done func(), err error) {
+	dir, err = os.MkdirTemp(parent, stagePrefix)
+	if err != nil {
+		return "", nil, fmt.Errorf("staging in %s: %w", parent, err)
+	}
+	release, err := safefile.LockFile(filepath.Join(dir, heldFile), 0o644, nil)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("staging in %s: %w", parent, err)
+	}
+	return dir, func() { release(); os.RemoveAll(dir) }, nil
+}
+
+// stageHeld reports whether a run may still write in the staging folder
+// dir: another process holds its lock, or it is too young to have one
+// (or, where nothing can be locked, too young to be abandoned).
+func stageHeld(dir string) bool {
+	held := filepath.Join(dir, heldFile)
+	if safefile.LockedElsewhere(held) {
+		return true
+	}
+	if _, err := os.Lstat(held); err == nil && safefile.CanLock {
+		return false
+	}
+	st, err := os.Lstat(dir)
+	return err == nil && time.Since(st.ModTime()) < staleAfter
+}
+
+// symlink makes a symlink; tests replace it to see the copy fallback.
+var symlink = os.Symlink
+
+// afterStage runs when a skill is staged, before anything in a target
+// changes; the integration tests' build makes it wait (hold_ccskihold.go).
+var afterStage = func(name string) {}
+
+// afterSwap runs when a skill's copy is in place and the lock records it,
+// before its links are made; the integration tests' build makes it wait.
+var afterSwap = func(name string) {}
+
+// place puts a link to (or, where links fail or t asks for a copy, a copy
+// of) the installed copy canon into target t. linked reports which.
+func (in *Installer) place(t Target, canon, name string) (linked bool, err error) {
+	if err := os.MkdirAll(t.Dir, 0o755); err != nil {
+		return false, fmt.Errorf("creating %s: %w", t.Dir, err)
+	}
+	stage, done, err := newStage(t.Dir)
+	if err != nil {
+		return false, err
+	}
+	defer done()
+	staged := filepath.Join(stage, name)
+	if t.Link {
+		rel, err := filepath.Rel(t.Dir, canon)
+		if err != nil {
+			rel = canon
+		}
+		if symlink(rel, staged) == nil {
+			return true, replace(staged, filepath.Join(t.Dir, name))
+		}
+		// No symlinks here (a file system or system without them): copy.
+	}
+	if _, err := copySkill(canon, staged, filepath.Dir(canon)); err != nil {
+		return false, err
+	}
+	return false, replace(staged, filepath.Join(t.Dir, name))
+}
+
+// replace puts the folder or link staged at dst: atomically where the
+// system can swap two paths, else by moving the old one aside first
+// (Recover puts it back after a crash in between).
+func replace(staged, dst string) error {
+	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Rename(staged, dst); err != nil {
+			return fmt.Errorf("moving into %s: %w", dst, err)
+		}
+		return nil
+	}
+	if exchange(staged, dst) == nil {
+		return os.RemoveAll(staged) // staged now holds the old one
+	}
+	old := filepath.Join(filepath.Dir(dst), oldPrefix+randHex()+"-"+filepath.Base(dst))
+	if err := os.Rename(dst, old); err != nil {
+		return fmt.Errorf("replacing %s: %w", dst, err)
+	}
+	if err := os.Rename(staged, dst); err != nil {
+		os.Rename(old, dst)
+		return fmt.Errorf("replacing %s: %w", dst, err)
+	}
+	return os.RemoveAll(old)
+}
+
+// removeTarget deletes an installed copy or link: it is first moved
+// aside, so that an interrupted removal leaves no half-deleted skill in
+// the folder agents read.
+func removeTarget(path string) error {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case st.Mode()&fs.ModeSymlink != 0:
+		return os.Remove(path)
+	}
+	gone := filepath.Join(filepath.Dir(path), stagePrefix+randHex())
+	if err := os.Rename(path, gone); err != nil {
+		return fmt.Errorf("removing %s: %w", path, err)
+	}
+	return os.RemoveAll(gone)
+}
+
+// Recover cleans up after an interrupted run in the folders of the lock's
+// targets and the scope's agent folders (those it may write to).
+func (in *Installer) Recover() {
+	var dirs []string
+	for _, e := range in.Lock.Skills {
+		for _, t := range e.Targets {
+			dirs = append(dirs, t.Dir)
+		}
+	}
+	for _, ag := range Agents() {
+		dirs = append(dirs, in.Layout.Folder(ag))
+	}
+	dirs = slices.DeleteFunc(dirs, func(d string) bool { return in.Layout.CheckTarget(d) != nil })
+	Recover(dirs)
+}
+
+// Recover cleans up after an install that was interrupted in dirs: it
+// deletes the staging folders no running ccski holds and puts back a
+// skill that was moved aside but not replaced.
+func Recover(dirs []string) {
+	for _, dir := range dirs {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			n := e.Name()
+			switch {
+			case strings.HasPrefix(n, stagePrefix):
+				if !stageHeld(filepath.Join(dir, n)) {
+					os.RemoveAll(filepath.Join(dir, n))
+				}
+			case strings.HasPrefix(n, oldPrefix) && len(n) > len(oldPrefix)+17:
+				name := n[len(oldPrefix)+17:]
+				if checkName(name) != nil {
+					continue
+				}
+				if exists(filepath.Join(dir, name)) {
+					os.RemoveAll(filepath.Join(dir, n))
+				} else {
+					os.Rename(filepath.Join(dir, n), filepath.Join(dir, name))
+				}
+			}
+		}
+	}
+}
+
+// randHex is 16 random hex digits.
+func randHex() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// disk is how a lock entry's targets compare with it.
+type disk struct {
+	// missing is true when a target is absent or a link does not lead to
+	// the copy.
+	missing bool
+	// modified lists the differences of a copy present on disk; nil when
+	// every copy matches.
+	modified *Changes
+}
+
+func (d disk) ok() bool { return !d.missing && d.modified == nil }
+
+// diskState compares the targets of e with the lock.
+func diskState(e Entry) disk {
+	var d disk
+	canon := filepath.Join(e.Targets[0].Dir, e.Name)
+	for _, t := range e.Targets {
+		p := filepath.Join(t.Dir, e.Name)
+		st, err := os.Lstat(p)
+		if err != nil {
+			d.missing = true
+			continue
+		}
+		if t.Link {
+			if st.Mode()&fs.ModeSymlink == 0 {
+				d.modified = mergeChanges(d.modified, &Changes{Changed: []string{"(" + p + " is no link)"}})
+				continue
+			}
+			real, err1 := filepath.EvalSymlinks(p)
+			want, err2 := filepath.EvalSymlinks(canon)
+			switch {
+			case err1 != nil || err2 != nil:
+				d.missing = true // dangling, or the copy is gone
+			case real != want:
+				d.modified = mergeChanges(d.modified, &Changes{Changed: []string{"(" + p + " links elsewhere)"}})
+			}
+			continue
+		}
+		if !st.IsDir() {
+			d.modified = mergeChanges(d.modified, &Changes{Changed: []string{"(" + p + " is no folder)"}})
+			continue
+		}
+		m, err := manifest.NewCache().Build(p)
+		if err != nil {
+			d.modified = mergeChanges(d.modified, &Changes{Changed: []string{"(" + err.Error() + ")"}})
+			continue
+		}
+		if ch := diffFiles(e.Files, filesOf(m)); !ch.Empty() {
+			d.modified = mergeChanges(d.modified, ch)
+		}
+	}
+	return d
+}
+
+// mergeChanges adds b to a, without duplicates.
+func mergeChanges(a, b *Changes) *Changes {
+	if a == nil {
+		return b
+	}
+	add := func(dst []string, src []string) []string {
+		for _, s := range src {
+			if !slices.Contains(dst, s) {
+				dst = append(dst, s)
+			}
+		}
+		return dst
+	}
+	a.Added, a.Changed, a.Removed = add(a.Added, b.Added), add(a.Changed, b.Changed), add(a.Removed, b.Removed)
+	return a
+}
+
+// mergeTargets returns targets followed by the old targets it lacks: a
+// skill installed again for other agents keeps the places it had.
+func mergeTargets(targets, old []Target) []Target {
+	out := slices.Clone(targets)
+	for _, t := range old {
+		if !hasTarget(out, t.Dir) {
+			t.Link = t.Link && len(out) > 0
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// hasTarget reports whether targets holds the folder dir.
+func hasTarget(targets []Target, dir string) bool {
+	return slices.ContainsFunc(targets, func(t Target) bool { return t.Dir == dir })
+}
+
+// sameTargets reports whether two target lists name the same folders
+// in the same way.
+func sameTargets(a, b []Target) bool { return slices.Equal(a, b) }
+
+// paths lists where a skill is installed.
+func paths(name string, targets []Target) []string {
+	out := make([]string, len(targets))
+	for i, t := range targets {
+		out[i] = filepath.Join(t.Dir, name)
+	}
+	return out
+}
+
+// failed marks a result failed with err.
+func failed(r Result, err error) Result {
+	r.Status, r.Message = StatusFailed, err.Error()
+	return r
+}
+
+// specErrors validates the staged skill with the spec profile and returns
+// its errors.
+func specErrors(ctx context.Context, dir string) []string {
+	rep, _ := validate.Run(ctx, []validate.Target{{File: filepath.Join(dir, skillFile)}}, nil,
+		validate.Options{Profile: validate.ProfileSpec})
+	var out []string
+	for _, f := range rep.Findings {
+		if f.Severity == validate.SeverityError {
+			out = append(out, f.Code+": "+f.Message)
+		}
+	}
+	return out
+}
+
+// checkName refuses a skill name that cannot be a folder name in a
+// target: empty, "." or "..", hidden, holding a separator, a colon, a
+// control character or invalid UTF-8, or over 255 bytes. It runs before
+// anything is written.
+func checkName(name string) error {
+	bad := name == "" || name == "." || name == ".." || strings.HasPrefix(name, ".") || len(name) > 255 ||
+		!utf8.ValidString(name) || strings.ContainsAny(name, `/\:`) ||
+		strings.ContainsFunc(name, unicode.IsControl)
+	if bad {
+		return fmt.Errorf("skill name %q cannot be a folder name (no separators, no leading dot, no ..): fix its name in SKILL.md", name)
+	}
+	return nil
+}

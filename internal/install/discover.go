@@ -1,0 +1,226 @@
+package install
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ccski/ccski/internal/scan"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/codexplugins"
+	"github.com/ccski/ccski/providers/marketplace"
+)
+
+// skillFile marks a skill folder.
+const skillFile = "SKILL.md"
+
+// The marketplace files a source folder may hold, Claude's first.
+const (
+	claudeMarketplace = ".claude-plugin/marketplace.json"
+	codexMarketplace  = ".agents/plugins/marketplace.json"
+)
+
+// sourceAgent labels the records of a source, so that filter tokens can
+// name it (source:pdf).
+const sourceAgent = "source"
+
+// Candidate is one skill a source offers.
+type Candidate struct {
+	// Name is the skill's name: its frontmatter name, else its folder's;
+	// the folder it is installed as.
+	Name string `json:"name"`
+	// Plugin is the plugin that declares it, for a marketplace source.
+	Plugin      string `json:"plugin,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Rel is the skill folder's '/'-separated path in the source ("."
+	// for its root).
+	Rel string `json:"path"`
+	// Dir is the skill folder in the materialised source.
+	Dir    string `json:"-"`
+	record *pipeline.Record
+}
+
+// Offer is what a source offers.
+type Offer struct {
+	// What says what the source was read as: "skill", "folder of
+	// skills", "marketplace NAME" or "Codex marketplace NAME".
+	What       string
+	Candidates []Candidate
+	// Warnings are problems found on the way: unreadable SKILL.md files,
+	// plugins whose files are elsewhere, manifest problems.
+	Warnings []string
+}
+
+// Discover lists the skills of a materialised source whose root is root,
+// narrowed to sub (a '/'-separated path inside it: a folder, a SKILL.md or
+// a marketplace.json; "" for the root). A folder is read as the
+// marketplace it holds (.claude-plugin/marketplace.json, else
+// .agents/plugins/marketplace.json), else as one skill when it holds a
+// SKILL.md, else as a folder of skills, searched as discovery searches a
+// repository. Each skill is offered once, by its name; a name two skill
+// folders share is offered from the first and the other is a warning.
+func Discover(ctx context.Context, root, sub string) (*Offer, error) {
+	base := root
+	if sub != "" {
+		base = filepath.Join(root, filepath.FromSlash(sub))
+		st, err := os.Stat(base)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("path %s does not exist in the source", sub)
+		case err != nil:
+			return nil, fmt.Errorf("path %s: %w", sub, err)
+		case !st.IsDir():
+			switch name := filepath.Base(base); {
+			case strings.EqualFold(name, skillFile):
+				return scanSkills(ctx, root, "skill", []pipeline.Root{skillRoot(filepath.Dir(base), []string{filepath.Dir(base)}, nil)}, nil)
+			case strings.EqualFold(name, "marketplace.json"):
+				return readMarketplace(ctx, root, base)
+			}
+			return nil, fmt.Errorf("path %s in the source is a file but no SKILL.md or marketplace.json", sub)
+		}
+	}
+	for _, m := range []string{claudeMarketplace, codexMarketplace} {
+		if f := filepath.Join(base, filepath.FromSlash(m)); isRegular(f) {
+			return readMarketplace(ctx, root, f)
+		}
+	}
+	if isRegular(filepath.Join(base, skillFile)) {
+		return scanSkills(ctx, root, "skill", []pipeline.Root{skillRoot(base, []string{base}, nil)}, nil)
+	}
+	r := pipeline.Root{Path: base, Agent: sourceAgent, Provider: sourceAgent, Location: pipeline.LocationCustom,
+		Kind: pipeline.KindCustom}
+	return scanSkills(ctx, root, "folder of skills", []pipeline.Root{r}, nil)
+}
+
+// skillRoot is a root that reads exactly the skill folders dirs.
+func skillRoot(path string, dirs []string, plugin *pipeline.PluginInfo) pipeline.Root {
+	return pipeline.Root{Path: path, Agent: sourceAgent, Provider: sourceAgent, Location: pipeline.LocationCustom,
+		Kind: pipeline.KindCustom, Skills: dirs, Plugin: plugin}
+}
+
+// readMarketplace offers the skills a marketplace file declares: a Codex
+// one when it lies in .agents/plugins, else a Claude one.
+func readMarketplace(ctx context.Context, root, file string) (*Offer, error) {
+	var (
+		c    providers.Catalog
+		err  error
+		what string
+	)
+	if filepath.Base(filepath.Dir(file)) == "plugins" && filepath.Base(filepath.Dir(filepath.Dir(file))) == ".agents" {
+		c, err = codexplugins.ReadCatalog(file)
+		what = "Codex marketplace "
+	} else {
+		c, err = marketplace.ReadCatalog(file)
+		what = "marketplace "
+	}
+	if err != nil {
+		return nil, err
+	}
+	what += c.Name
+	var roots []pipeline.Root
+	var warnings []string
+	for _, d := range c.Diagnostics {
+		warnings = append(warnings, d.Message)
+	}
+	var remote []string
+	for _, p := range c.Plugins {
+		if p.Remote {
+			remote = append(remote, p.Name)
+			continue
+		}
+		var dirs []string
+		for _, d := range p.Skills {
+			if inside(root, d) {
+				dirs = append(dirs, d)
+			}
+		}
+		if len(dirs) > 0 {
+			roots = append(roots, skillRoot(p.Dir, dirs, &pipeline.PluginInfo{Plugin: p.Name}))
+		}
+	}
+	if len(remote) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%s lists plugins whose files are elsewhere (%s): install them from their own repositories",
+			what, strings.Join(remote, ", ")))
+	}
+	return scanSkills(ctx, root, what, roots, warnings)
+}
+
+// scanSkills reads the frontmatter of the skills of roots and offers them.
+func scanSkills(ctx context.Context, root, what string, roots []pipeline.Root, warnings []string) (*Offer, error) {
+	opt := scan.DefaultOptions()
+	opt.Hidden, opt.NoCache = true, true
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("source %s: %w", root, err)
+	}
+	if realRoot, err = filepath.Abs(realRoot); err != nil {
+		return nil, fmt.Errorf("source %s: %w", root, err)
+	}
+	opt.Within = realRoot
+	res := scan.Scan(ctx, roots, opt)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	o := &Offer{What: what, Warnings: warnings}
+	for _, d := range res.Diagnostics {
+		if d.Severity != pipeline.SeverityInfo && d.Code != "root-missing" {
+			o.Warnings = append(o.Warnings, relTo(root, d.Path)+": "+d.Message)
+		}
+	}
+	seen := map[string]string{}
+	for _, r := range res.Records {
+		if r.IsCommand() || r.Disabled {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(r.Dir); err != nil || !inside(realRoot, real) {
+			o.Warnings = append(o.Warnings, relTo(root, r.Dir)+": leads outside the source through a symlink; left out")
+			continue
+		}
+		rel := "."
+		if p, err := filepath.Rel(root, r.Dir); err == nil && p != "." {
+			rel = filepath.ToSlash(p)
+		}
+		c := Candidate{Name: r.ShortName(), Description: r.Description, Dir: r.Dir, Rel: rel, record: r}
+		if r.Plugin != nil {
+			c.Plugin = r.Plugin.Plugin
+		}
+		if first, dup := seen[c.Name]; dup {
+			if first != rel {
+				o.Warnings = append(o.Warnings, fmt.Sprintf("skill %s is in %s and in %s; %s is offered (pick the other with --path)",
+					c.Name, first, rel, first))
+			}
+			continue
+		}
+		seen[c.Name] = rel
+		o.Candidates = append(o.Candidates, c)
+	}
+	slices.SortStableFunc(o.Candidates, func(a, b Candidate) int { return strings.Compare(a.Name, b.Name) })
+	if len(o.Candidates) == 0 {
+		msg := "no skill found in the source (" + what + ")"
+		if len(o.Warnings) > 0 {
+			msg += ": " + strings.Join(o.Warnings, "; ")
+		}
+		return nil, errors.New(msg)
+	}
+	return o, nil
+}
+
+// relTo writes path relative to root when it lies below it.
+func relTo(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
+// isRegular reports whether path is a regular file (following symlinks).
+func isRegular(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}

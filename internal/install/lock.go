@@ -1,0 +1,266 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/safefile"
+)
+
+// LockVersion is the version of the lock format this ccski writes.
+const LockVersion = 1
+
+// maxLockBytes bounds the lock file read.
+const maxLockBytes = 64 << 20
+
+// Lock is a ccski.lock: every skill ccski installed in one scope, with
+// where it came from and every file it installed. It is JSON; paths in it
+// are '/'-separated and relative to the scope's base folder when they lie
+// below it (Layout.Base: the project root, or the user folder), so that a
+// project's lock holds in every clone of the project.
+type Lock struct {
+	Version int     `json:"version"`
+	Skills  []Entry `json:"skills"`
+}
+
+// Entry is one installed skill.
+type Entry struct {
+	// Name is the skill's folder name in each target.
+	Name   string `json:"name"`
+	Source Source `json:"source"`
+	// Commit is the resolved commit of a git source.
+	Commit string `json:"commit,omitempty"`
+	// Path is the skill folder's '/'-separated path in the source ("."
+	// for the source's root).
+	Path string `json:"path"`
+	// Targets are where the skill is installed, the copy first.
+	Targets []Target `json:"targets"`
+	// Files is the installed copy's manifest, in the shape of the MCP
+	// Skills Extension's resources: every file, sorted by path.
+	Files []File `json:"files"`
+}
+
+// File is one file of an installed skill.
+type File struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	Digest string `json:"digest"`
+}
+
+// filesOf converts a manifest.
+func filesOf(m *manifest.Manifest) []File {
+	out := make([]File, len(m.Files))
+	for i, f := range m.Files {
+		out[i] = File{Path: f.Path, Size: f.Size, Digest: f.Digest}
+	}
+	return out
+}
+
+// Find returns the entry of the skill name, or nil.
+func (l *Lock) Find(name string) *Entry {
+	for i := range l.Skills {
+		if l.Skills[i].Name == name {
+			return &l.Skills[i]
+		}
+	}
+	return nil
+}
+
+// Put adds or replaces the entry of e.Name.
+func (l *Lock) Put(e Entry) {
+	if old := l.Find(e.Name); old != nil {
+		*old = e
+		return
+	}
+	l.Skills = append(l.Skills, e)
+}
+
+// Drop removes the entry of name.
+func (l *Lock) Drop(name string) {
+	l.Skills = slices.DeleteFunc(l.Skills, func(e Entry) bool { return e.Name == name })
+}
+
+// Names lists the entries' names.
+func (l *Lock) Names() []string {
+	out := make([]string, len(l.Skills))
+	for i, e := range l.Skills {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// ReadLock reads the lock file; a missing file is an empty lock. Relative
+// paths in it are made absolute from base. With confine (a project's
+// lock, which arrives with a clone), every target must lie below base, so
+// that a lock cannot make ccski write outside the project.
+func ReadLock(file, base string, confine bool) (*Lock, error) {
+	data, err := safefile.Read(file, maxLockBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Lock{Version: LockVersion}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading lock %s: %w", file, err)
+	}
+	var l Lock
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		return nil, fmt.Errorf("lock %s is not a valid ccski lock (%v): fix it, or delete it and install again", file, err)
+	}
+	if l.Version > LockVersion {
+		return nil, fmt.Errorf("lock %s has version %d, newer than this ccski reads (%d): upgrade ccski", file, l.Version, LockVersion)
+	}
+	if l.Version < 1 {
+		return nil, fmt.Errorf("lock %s has no version (\"version\": %d): it was not written by ccski; fix it, or delete it and install again", file, l.Version)
+	}
+	names := make(map[string]bool, len(l.Skills))
+	for i := range l.Skills {
+		e := &l.Skills[i]
+		if err := checkName(e.Name); err != nil {
+			return nil, fmt.Errorf("lock %s: %w", file, err)
+		}
+		if names[e.Name] {
+			return nil, fmt.Errorf("lock %s names skill %s twice: keep one entry, or delete the lock and install again", file, e.Name)
+		}
+		names[e.Name] = true
+		if p, err := cleanSubpath(e.Source.Path); err != nil || p != e.Source.Path {
+			return nil, fmt.Errorf("lock %s: skill %s has source path %q, which must be a clean path inside its source", file, e.Name, e.Source.Path)
+		}
+		if err := checkLockSource(e); err != nil {
+			return nil, fmt.Errorf("lock %s: skill %s: %w: fix it, or delete the entry and install again", file, e.Name, err)
+		}
+		if e.Source.Kind == KindDir {
+			e.Source.Dir = fromLock(base, e.Source.Dir)
+		}
+		if len(e.Targets) == 0 {
+			return nil, fmt.Errorf("lock %s: skill %s has no targets: fix it, or delete the entry and install again", file, e.Name)
+		}
+		for j := range e.Targets {
+			dir := fromLock(base, e.Targets[j].Dir)
+			if confine {
+				if err := confined(base, dir); err != nil {
+					return nil, fmt.Errorf("lock %s: skill %s: %w", file, e.Name, err)
+				}
+			}
+			e.Targets[j].Dir = dir
+		}
+	}
+	return &l, nil
+}
+
+// checkLockSource accepts the sources ParseSource makes: a lock arrives
+// with a clone, and its git URL is handed to git.
+func checkLockSource(e *Entry) error {
+	switch e.Source.Kind {
+	case KindGit:
+		if err := checkGitURL(e.Source.URL); err != nil {
+			return err
+		}
+		if r := e.Source.Ref; r != "" && (strings.HasPrefix(r, "-") || strings.ContainsAny(r, " :^~?*[\\") ||
+			strings.ContainsFunc(r, unicode.IsControl)) {
+			return fmt.Errorf("source ref %q is no branch, tag or commit", r)
+		}
+		if e.Commit != "" && !fullCommit.MatchString(e.Commit) {
+			return fmt.Errorf("commit %q is no full commit hash", e.Commit)
+		}
+	case KindDir:
+	case KindMarketplace:
+		if !marketplaceName.MatchString(e.Source.Name) {
+			return fmt.Errorf("marketplace name %q is not valid", e.Source.Name)
+		}
+	default:
+		return fmt.Errorf("unknown source kind %q (want git, dir or marketplace)", e.Source.Kind)
+	}
+	return nil
+}
+
+// Write writes the lock to file atomically, sorted by name, with paths
+// below base made relative.
+func (l *Lock) Write(file, base string) error {
+	out := Lock{Version: LockVersion, Skills: make([]Entry, len(l.Skills))}
+	for i, e := range l.Skills {
+		e.Targets = slices.Clone(e.Targets)
+		switch e.Source.Kind {
+		case KindDir:
+			e.Source.Dir = toLock(base, e.Source.Dir)
+		case KindMarketplace:
+			e.Source.Dir = "" // found again by name
+		}
+		for j := range e.Targets {
+			e.Targets[j].Dir = toLock(base, e.Targets[j].Dir)
+		}
+		out.Skills[i] = e
+	}
+	slices.SortFunc(out.Skills, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	if err := safefile.WriteAtomic(file, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing lock %s: %w", file, err)
+	}
+	return nil
+}
+
+// toLock writes path relative to base when it lies below it.
+func toLock(base, path string) string {
+	if rel, err := filepath.Rel(base, path); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	if path == base {
+		return "."
+	}
+	return filepath.ToSlash(path)
+}
+
+// fromLock reads a lock path: relative ones start from base.
+func fromLock(base, path string) string {
+	p := filepath.FromSlash(path)
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
+}
+
+// Installed says where an installed skill came from, for ccski list.
+type Installed struct {
+	Source string `json:"source"`
+	Commit string `json:"commit,omitempty"`
+	Scope  Scope  `json:"scope"`
+	// Lock is the lock file that names the skill.
+	Lock string `json:"lock"`
+}
+
+// IndexInstalled maps every installed copy and link the locks of layouts
+// name (their cleaned paths) to where the skill came from. A lock that
+// cannot be read is left out.
+func IndexInstalled(layouts []Layout) map[string]*Installed {
+	out := map[string]*Installed{}
+	for _, l := range layouts {
+		lock, err := ReadLock(l.LockFile, l.Base, l.Scope == ScopeProject)
+		if err != nil {
+			continue
+		}
+		for _, e := range lock.Skills {
+			in := &Installed{Source: e.Source.String(), Commit: e.Commit, Scope: l.Scope, Lock: l.LockFile}
+			for _, t := range e.Targets {
+				p := filepath.Join(t.Dir, e.Name)
+				if _, dup := out[p]; !dup {
+					out[p] = in
+				}
+			}
+		}
+	}
+	return out
+}

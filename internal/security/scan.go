@@ -1,0 +1,401 @@
+package security
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ccski/ccski/internal/filestamp"
+	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/validate"
+)
+
+// maxPerFile caps the findings of one rule in one file: the first few
+// say what to look for, the rest would bury the other rules.
+const maxPerFile = 5
+
+// finding is a finding inside one file, before it gets the file's path.
+type finding struct {
+	code      string
+	line, col int
+	msg       string
+}
+
+// fileCheck is what a file rule sees: the file, and where to report.
+type fileCheck struct {
+	f     *file
+	front *frontmatter // the skill file's frontmatter, nil for other files
+	out   []finding
+	count map[string]int
+	code  string // the rule running
+	// disguised holds the file's lines that undisguise rewrote, found
+	// once for every rule that reads them (see withUndisguised).
+	disguised     []disguisedLine
+	disguisedDone bool
+}
+
+// add reports a finding of the running rule at offset off of the file
+// (off < 0: no position).
+func (c *fileCheck) add(off int, format string, args ...any) {
+	if c.count[c.code] >= maxPerFile {
+		return
+	}
+	c.count[c.code]++
+	fd := finding{code: c.code, msg: fmt.Sprintf(format, args...)}
+	if off >= 0 {
+		fd.line, fd.col = position(c.f.data, off)
+	}
+	c.out = append(c.out, fd)
+}
+
+// addAs reports a finding of the rule code (not the running one), such
+// as incomplete-scan when a check gives up.
+func (c *fileCheck) addAs(code string, off int, format string, args ...any) {
+	run := c.code
+	c.code = code
+	c.add(off, format, args...)
+	c.code = run
+}
+
+// addLine reports a finding at a known line.
+func (c *fileCheck) addLine(line int, format string, args ...any) {
+	if c.count[c.code] >= maxPerFile {
+		return
+	}
+	c.count[c.code]++
+	c.out = append(c.out, finding{code: c.code, line: line, msg: fmt.Sprintf(format, args...)})
+}
+
+// skillCheck is what a folder rule sees.
+type skillCheck struct {
+	w    *walked
+	out  []validate.Finding
+	code string
+}
+
+func (c *skillCheck) add(file, format string, args ...any) {
+	c.out = append(c.out, validate.Finding{Code: c.code, File: file, Message: fmt.Sprintf(format, args...)})
+}
+
+// Scanner scans skill folders. It remembers the findings of every file
+// by the file's real path, size, modification time and mode, so that a
+// rescan reads only the files that changed (a file modified within two
+// seconds of the scan is not remembered, see manifest). It is safe for
+// concurrent use.
+type Scanner struct {
+	// Workers bounds the skills scanned at once; 0 uses GOMAXPROCS.
+	Workers int
+	// NoCache turns the memory off: every scan reads every file.
+	NoCache bool
+
+	mu    sync.Mutex
+	cache map[string]cached
+	gen   uint64
+
+	// read counts the files read, for tests and benchmarks.
+	read atomic.Int64
+}
+
+// cached is what the Scanner remembers of one file. Its stamp (size,
+// modification and change times, inode, device) is checked against a new
+// stat before it is used: a write, or a rename over the file, moves the
+// change time, which no user-space call can set back.
+type cached struct {
+	stamp    filestamp.Stamp
+	mode     fs.FileMode
+	class    class // as named: the skill file is checked for more
+	findings []finding
+	// listing is a folder's entries, for a folder's key.
+	listing []dirEntry
+	gen     uint64
+}
+
+// NewScanner returns a Scanner with an empty memory.
+func NewScanner() *Scanner { return &Scanner{cache: map[string]cached{}} }
+
+// Len returns how many files and folders the scanner remembers.
+func (s *Scanner) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.cache)
+}
+
+// FilesRead returns how many files the scanner has read so far.
+func (s *Scanner) FilesRead() int64 { return s.read.Load() }
+
+// Skill scans the skill whose skill file is file (SKILL.md, .SKILL.md or
+// skill.md) and the folder holding it, and returns the findings, sorted,
+// with each rule's severity. Paths in the findings start with the
+// folder's path as given.
+func (s *Scanner) Skill(file string) []validate.Finding {
+	sc := &scratch{}
+	return s.skill(context.Background(), file, sc, time.Now())
+}
+
+// Skills scans many skills at once (see Skill) and returns the findings
+// of each, in order. It stops early, leaving the rest empty, when ctx
+// ends. Skills whose files resolve to one folder are scanned once.
+func (s *Scanner) Skills(ctx context.Context, files []string) [][]validate.Finding {
+	return s.scanAll(ctx, files, nil)
+}
+
+// scanAll scans files (see Skills); those marked in commands are command
+// files, scanned alone (see Command).
+func (s *Scanner) scanAll(ctx context.Context, files []string, commands []bool) [][]validate.Finding {
+	out := make([][]validate.Finding, len(files))
+	workers := s.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	now := time.Now()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, max(len(files), 1)) {
+		wg.Go(func() {
+			sc := &scratch{}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) || ctx.Err() != nil {
+					return
+				}
+				if i < len(commands) && commands[i] {
+					out[i] = s.command(ctx, files[i], sc, now)
+				} else {
+					out[i] = s.skill(ctx, files[i], sc, now)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	s.sweep()
+	return out
+}
+
+// scratch is one worker's reusable read buffer.
+type scratch struct{ buf []byte }
+
+// skill scans one skill. It stops between two files when ctx ends (the
+// caller then drops the result).
+func (s *Scanner) skill(ctx context.Context, skillFile string, sc *scratch, now time.Time) []validate.Finding {
+	dir := filepath.Dir(skillFile)
+	base := filepath.Base(skillFile)
+	w := walkSkill(dir, base, s, now)
+	if w.err != nil && len(w.files) == 0 && len(w.links) == 0 {
+		return nil // the folder is gone or unreadable: discovery and validate say so
+	}
+	return s.scanWalked(ctx, w, sc, now)
+}
+
+// Command scans one command file (.claude/commands/NAME.md) as the agent
+// gets it: its frontmatter and body, with the rules of a skill file
+// (phrases, Unicode, hidden text, !`command` lines, hooks,
+// allowed-tools), but not the folder around it, which holds the other
+// commands.
+func (s *Scanner) Command(file string) []validate.Finding {
+	return s.command(context.Background(), file, &scratch{}, time.Now())
+}
+
+func (s *Scanner) command(ctx context.Context, file string, sc *scratch, now time.Time) []validate.Finding {
+	dir, base := filepath.Dir(file), filepath.Base(file)
+	w := &walked{dir: dir, skillFile: base, lister: s, now: now}
+	fi, err := os.Lstat(file)
+	switch {
+	case err != nil:
+		return nil // gone: discovery says so
+	case fi.Mode()&fs.ModeSymlink != 0:
+		w.symlink(file, base)
+	case fi.Mode().IsRegular():
+		w.add(base, file, fi)
+	}
+	return s.scanWalked(ctx, w, sc, now)
+}
+
+// scanWalked reads and checks the files the walk w found, and runs the
+// folder rules.
+func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now time.Time) []validate.Finding {
+	dir, base := w.dir, w.skillFile
+	var root *os.Root // opened on the first file to read
+	defer func() {
+		if root != nil {
+			root.Close()
+		}
+	}()
+	var out []validate.Finding
+	budget := int64(maxTotal)
+	unread := 0
+	for _, e := range w.files {
+		if ctx.Err() != nil {
+			return nil
+		}
+		cls := classify(e.rel, base)
+		fs := s.lookup(e, cls)
+		if fs == nil {
+			if budget <= 0 {
+				unread++ // over the skill's read budget: incomplete-scan says so
+				continue
+			}
+			if root == nil {
+				var err error
+				if root, err = os.OpenRoot(dir); err != nil {
+					break
+				}
+			}
+			f, buf, n, err := readFile(root, e, base, cls, sc.buf, budget)
+			sc.buf = buf
+			if err != nil {
+				continue // gone or replaced since the walk
+			}
+			s.read.Add(1)
+			budget -= n
+			fs = checkFile(f)
+			if f.cut && f.is(classText) {
+				fs = append(fs, finding{code: CodeIncompleteScan, msg: fmt.Sprintf("only the first %s of the "+
+					"file's %s were read, so the rest was not checked", safefile.Size(int64(len(f.data))),
+					safefile.Size(e.info.Size()))})
+			}
+			s.store(e, cls, fs, now)
+		}
+		for _, fd := range fs {
+			out = append(out, validate.Finding{Code: fd.code, File: filepath.Join(dir, filepath.FromSlash(e.rel)),
+				Line: fd.line, Column: fd.col, Message: fd.msg})
+		}
+	}
+	if unread > 0 {
+		w.incomplete = append(w.incomplete, fmt.Sprintf("%d files were not read: the scan reads at most %s of a "+
+			"skill", unread, safefile.Size(maxTotal)))
+	}
+	for _, r := range rules {
+		if r.skill != nil {
+			c := &skillCheck{w: w, code: r.Code}
+			r.skill(c)
+			out = append(out, c.out...)
+		}
+	}
+	for i := range out {
+		r, _ := Lookup(out[i].Code)
+		out[i].Severity = r.Severity
+	}
+	validate.SortFindings(out)
+	return out
+}
+
+// list lists a folder, reusing the last listing while the folder's
+// modification time is the same (and old enough to trust).
+func (s *Scanner) list(dir string, st fs.FileInfo, now time.Time) ([]dirEntry, error) {
+	if s.NoCache {
+		return readDir(dir)
+	}
+	key := "\x00" + dir // apart from the files' keys
+	s.mu.Lock()
+	c, ok := s.cache[key]
+	if ok && c.stamp == filestamp.Of(st) {
+		c.gen = s.gen + 1
+		s.cache[key] = c
+		s.mu.Unlock()
+		return c.listing, nil
+	}
+	s.mu.Unlock()
+	ents, err := readDir(dir)
+	if err != nil || racy(st.ModTime(), now) {
+		return ents, err
+	}
+	s.mu.Lock()
+	if s.cache == nil {
+		s.cache = map[string]cached{}
+	}
+	s.cache[key] = cached{stamp: filestamp.Of(st), mode: st.Mode(), listing: ents, gen: s.gen + 1}
+	s.mu.Unlock()
+	return ents, nil
+}
+
+// maxTotal is how many bytes one skill's scan reads at most.
+const maxTotal = 16 << 20
+
+// checkFile runs every file rule on f.
+func checkFile(f *file) []finding {
+	c := &fileCheck{f: f, count: map[string]int{}}
+	if f.is(classSkill) && f.is(classText) {
+		c.front = parseFrontmatter(f.data)
+	}
+	for _, r := range rules {
+		if r.file != nil {
+			c.code = r.Code
+			r.file(c)
+		}
+	}
+	if c.out == nil {
+		c.out = []finding{} // checked, nothing found: cached as such
+	}
+	return c.out
+}
+
+// lookup returns the remembered findings of e, or nil.
+func (s *Scanner) lookup(e entry, cls class) []finding {
+	if s.NoCache {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.cache[e.real]
+	if !ok || c.stamp != filestamp.Of(e.info) || c.mode != e.info.Mode() || c.class != cls {
+		return nil
+	}
+	c.gen = s.gen + 1
+	s.cache[e.real] = c
+	return c.findings
+}
+
+// store remembers the findings of e, unless its time is too recent.
+func (s *Scanner) store(e entry, cls class, fs []finding, now time.Time) {
+	if s.NoCache || racy(e.info.ModTime(), now) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cache == nil {
+		s.cache = map[string]cached{}
+	}
+	s.cache[e.real] = cached{stamp: filestamp.Of(e.info), mode: e.info.Mode(), class: cls,
+		findings: fs, gen: s.gen + 1}
+}
+
+// sweep forgets the files the last Skills did not see.
+func (s *Scanner) sweep() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gen++
+	for k, c := range s.cache {
+		if c.gen != s.gen {
+			delete(s.cache, k)
+		}
+	}
+}
+
+// Profile is the name a scan report gives its rule set, in the profile
+// field of the JSON format.
+const Profile validate.Profile = "security"
+
+// Run scans the skills whose skill files are files (see Skills) and
+// returns the report: pre, the findings of validate.Collect about the
+// paths themselves (with their severity under the spec profile), and
+// every finding of the skills, sorted.
+func Run(ctx context.Context, s *Scanner, files []string, pre []validate.Finding) *validate.Report {
+	rep := &validate.Report{Profile: Profile, Skills: len(files)}
+	for _, f := range pre {
+		if r, ok := validate.Lookup(f.Code); ok {
+			f.Severity = r.Severity(validate.ProfileSpec)
+		}
+		rep.Findings = append(rep.Findings, f)
+	}
+	for _, fs := range s.Skills(ctx, files) {
+		rep.Findings = append(rep.Findings, fs...)
+	}
+	validate.SortFindings(rep.Findings)
+	return rep
+}

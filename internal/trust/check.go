@@ -1,0 +1,289 @@
+package trust
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/pipeline"
+)
+
+// Checked reports whether the files of a record are checked against the
+// store: project and plugin skills. A user's own skills, custom folders,
+// system skills and commands are not.
+func Checked(r *pipeline.Record) bool {
+	return !r.IsCommand() && (r.Location == pipeline.LocationProject || r.Location == pipeline.LocationPlugin)
+}
+
+// Key is the store key of a record: its real folder path.
+func Key(r *pipeline.Record) string {
+	if r.RealDir != "" {
+		return r.RealDir
+	}
+	if real, err := filepath.EvalSymlinks(r.Dir); err == nil {
+		return real
+	}
+	return filepath.Clean(r.Dir)
+}
+
+// Compare compares the recorded files of an entry with the current ones
+// (both sorted by path) and returns the integrity of the skill: trusted or
+// recorded when they match, changed when they do not.
+func Compare(e Entry, current []File) pipeline.Integrity {
+	in := pipeline.Integrity{Accepted: e.Accepted}
+	i, j := 0, 0
+	for i < len(e.Files) || j < len(current) {
+		switch {
+		case j == len(current) || (i < len(e.Files) && e.Files[i].Path < current[j].Path):
+			in.Removed = append(in.Removed, e.Files[i].Path)
+			i++
+		case i == len(e.Files) || current[j].Path < e.Files[i].Path:
+			in.Added = append(in.Added, current[j].Path)
+			j++
+		default:
+			if e.Files[i].Digest != current[j].Digest || e.Files[i].Size != current[j].Size {
+				in.Changed = append(in.Changed, current[j].Path)
+			}
+			i++
+			j++
+		}
+	}
+	switch {
+	case len(in.Changed)+len(in.Added)+len(in.Removed) > 0:
+		in.State = pipeline.IntegrityChanged
+	case e.Accepted:
+		in.State = pipeline.IntegrityTrusted
+	default:
+		in.State = pipeline.IntegrityRecorded
+	}
+	return in
+}
+
+// Checker compares the files of project and plugin skills with the store
+// and records the ones it sees for the first time.
+type Checker struct {
+	// Path is the store's path.
+	Path string
+	// Cache keeps file digests between checks; nil builds every
+	// manifest afresh.
+	Cache *manifest.Cache
+	// Results keeps the integrity found between checks, so that a check
+	// of unchanged folders against an unchanged store does not read the
+	// store; nil compares every folder with the store.
+	Results *Results
+	// ReadOnly leaves first sights unrecorded.
+	ReadOnly bool
+	// now is time.Now, replaced in tests.
+	now func() time.Time
+}
+
+// Current is a checked skill folder and its current files.
+type Current struct {
+	Dir     string
+	Records []*pipeline.Record
+	Files   []File
+	Err     error
+}
+
+// Manifests builds the manifests of the folders of the records Checked
+// selects, each folder once, in record order. It stops early, with what it
+// has, when ctx ends.
+func (c *Checker) Manifests(ctx context.Context, records []*pipeline.Record) []Current {
+	index := map[string]int{}
+	var out []Current
+	for _, r := range records {
+		if !Checked(r) {
+			continue
+		}
+		k := Key(r)
+		if i, ok := index[k]; ok {
+			out[i].Records = append(out[i].Records, r)
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, Current{Dir: k, Records: []*pipeline.Record{r}})
+	}
+	cache := c.Cache
+	if cache == nil {
+		cache = manifest.NewCache()
+	}
+	dirs := make([]string, len(out))
+	for i := range out {
+		dirs[i] = out[i].Dir
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	for i, res := range cache.BuildAll(dirs) {
+		if res.Err != nil {
+			out[i].Err = res.Err
+			continue
+		}
+		out[i].Files = Files(res.Manifest)
+		out[i].Err = skillFilesListed(out[i])
+	}
+	return out
+}
+
+// skillFilesListed checks that the skill file of every record of cu is
+// among its recorded files. A SKILL.md that is a symlink out of its folder
+// is not (manifests list only files inside the folder), yet it is what the
+// agent loads: its content could change unseen, so the skill's integrity
+// cannot be known.
+func skillFilesListed(cu Current) error {
+	for _, r := range cu.Records {
+		rel, err := filepath.Rel(r.Dir, r.File)
+		if err != nil || !filepath.IsLocal(rel) {
+			return fmt.Errorf("the skill file %s is not inside the skill folder", r.File)
+		}
+		rel = filepath.ToSlash(rel)
+		listed := false
+		for _, f := range cu.Files {
+			listed = listed || f.Path == rel
+		}
+		if !listed {
+			return fmt.Errorf("the skill file %s leads out of the skill folder (a symlink), so its content cannot be recorded; "+
+				"put the file itself in the folder", r.File)
+		}
+	}
+	return nil
+}
+
+// Check returns the integrity of every project and plugin skill record,
+// and records the folders the store does not know yet (unless ReadOnly).
+// The error is the store's: when it cannot be read, every record is
+// IntegrityUnknown with the error; when it cannot be written, the records
+// are still compared.
+func (c *Checker) Check(ctx context.Context, records []*pipeline.Record) (map[*pipeline.Record]pipeline.Integrity, error) {
+	cur := c.Manifests(ctx, records)
+	out := map[*pipeline.Record]pipeline.Integrity{}
+	if len(cur) == 0 {
+		return out, nil
+	}
+	set := func(cu Current, in pipeline.Integrity) {
+		for _, r := range cu.Records {
+			out[r] = in
+		}
+	}
+	now := time.Now
+	if c.now != nil {
+		now = c.now
+	}
+	// The store's stamp is taken before the store is read: a store written
+	// in between is found changed at the next check (see Results).
+	stamp, settled := stampStore(c.Path, now())
+	sums := make([][sha256.Size]byte, len(cur))
+	hit := make([]bool, len(cur))
+	miss := false
+	for i, cu := range cur {
+		if cu.Err != nil {
+			continue
+		}
+		sums[i] = sumFiles(cu.Files)
+		if in, ok := c.Results.lookup(stamp, cu.Dir, sums[i]); settled && ok {
+			set(cu, in)
+			hit[i] = true
+			continue
+		}
+		miss = true
+	}
+	var store *Store
+	if miss {
+		var err error
+		if store, err = Load(c.Path); err != nil {
+			for _, cu := range cur {
+				set(cu, pipeline.Integrity{State: pipeline.IntegrityUnknown, Error: err.Error()})
+			}
+			return out, err
+		}
+	}
+	var fresh []Current
+	for i, cu := range cur {
+		if cu.Err != nil {
+			set(cu, pipeline.Integrity{State: pipeline.IntegrityUnknown, Error: cu.Err.Error()})
+			continue
+		}
+		if hit[i] {
+			continue
+		}
+		in := pipeline.Integrity{State: pipeline.IntegrityNew}
+		if e, ok := store.Skills[cu.Dir]; ok {
+			in = Compare(e, cu.Files)
+		} else {
+			fresh = append(fresh, cu)
+		}
+		set(cu, in)
+		if settled {
+			c.Results.put(stamp, cu.Dir, sums[i], in)
+		}
+	}
+	if len(fresh) == 0 || c.ReadOnly {
+		return out, nil
+	}
+	at := now().UTC().Truncate(time.Second)
+	wrote := false
+	err := Update(c.Path, func(s *Store) (bool, error) {
+		changed := false
+		for _, cu := range fresh {
+			if _, ok := s.Skills[cu.Dir]; ok {
+				continue // another process recorded it meanwhile
+			}
+			s.Skills[cu.Dir] = newEntry(cu, at)
+			changed = true
+		}
+		wrote = wrote || changed
+		return changed, nil
+	})
+	if wrote {
+		c.Results.forget() // compared against a store that is no more
+	}
+	if err != nil {
+		return out, fmt.Errorf("cannot record the files of %d new project or plugin skills: %w", len(fresh), err)
+	}
+	return out, nil
+}
+
+// newEntry is the entry of a folder first seen at at.
+func newEntry(cu Current, at time.Time) Entry {
+	r := cu.Records[0]
+	e := Entry{ID: r.ID, Provider: r.Agent, FirstSeen: at, Files: cu.Files}
+	if r.Plugin != nil {
+		e.Plugin = r.Plugin.Plugin
+	}
+	if e.Files == nil {
+		e.Files = []File{}
+	}
+	return e
+}
+
+// Accept records the current files of the given folders as accepted, at
+// at, and returns the folders whose entry changed (new, or not accepted
+// in this state before).
+func Accept(path string, cur []Current, at time.Time) ([]Current, error) {
+	var done []Current
+	err := Update(path, func(s *Store) (bool, error) {
+		done = done[:0]
+		for _, cu := range cur {
+			if cu.Err != nil {
+				return false, fmt.Errorf("cannot read the files of %s: %w", cu.Dir, cu.Err)
+			}
+			old, ok := s.Skills[cu.Dir]
+			if ok && old.Accepted && Compare(old, cu.Files).State == pipeline.IntegrityTrusted {
+				continue
+			}
+			e := newEntry(cu, at)
+			if ok {
+				e.FirstSeen = old.FirstSeen
+			}
+			t := at
+			e.Accepted, e.AcceptedAt = true, &t
+			s.Skills[cu.Dir] = e
+			done = append(done, cu)
+		}
+		return len(done) > 0, nil
+	})
+	return done, err
+}
