@@ -223,7 +223,7 @@ func resolveSources(snap *pipeline.Snapshot, sources []string) ([]*pipeline.Reco
 		case filepath.IsAbs(src):
 			dir := filepath.Clean(src)
 			for _, r := range skills {
-				if within(r.Dir, dir) || within(r.RealDir, dir) {
+				if safefile.Within(dir, r.Dir) || safefile.Within(dir, r.RealDir) {
 					pick(r)
 				}
 			}

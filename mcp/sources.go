@@ -8,11 +8,11 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -191,7 +191,7 @@ func Sources(snap *pipeline.Snapshot) SourcesOutput {
 			sr.Status = StatusOK
 		}
 		for _, d := range rep.Diagnostics {
-			if d.Severity != pipeline.SeverityInfo && within(d.Path, r.Path) {
+			if d.Severity != pipeline.SeverityInfo && safefile.Within(r.Path, d.Path) {
 				sr.Problems++
 			}
 		}
@@ -241,14 +241,6 @@ func Sources(snap *pipeline.Snapshot) SourcesOutput {
 			plural(rep.Discovered, "skill or command was", "skills and commands were"))
 	}
 	return out
-}
-
-// within reports whether path is root or inside it.
-func within(path, root string) bool {
-	if path == "" || root == "" {
-		return false
-	}
-	return path == root || strings.HasPrefix(path, strings.TrimSuffix(root, string(os.PathSeparator))+string(os.PathSeparator))
 }
 
 // exampleRoot names a skill root to suggest, preferring a user one.

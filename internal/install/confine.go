@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/ccski/ccski/internal/safefile"
 )
 
 // CheckTarget refuses a target folder a project-scope install must not
@@ -26,7 +28,7 @@ func (l Layout) CheckTarget(dir string) error {
 // confined checks that dir, symlinks resolved, lies inside base.
 func confined(base, dir string) error {
 	base, dir = filepath.Clean(base), filepath.Clean(dir)
-	if !filepath.IsAbs(dir) || !inside(base, dir) {
+	if !filepath.IsAbs(dir) || !safefile.Within(base, dir) {
 		return fmt.Errorf("target %s is outside the project %s: a project's skills are installed inside it "+
 			"(use --scope user to install elsewhere)", dir, base)
 	}
@@ -38,7 +40,7 @@ func confined(base, dir string) error {
 	if err != nil {
 		return fmt.Errorf("target %s: %w", dir, err)
 	}
-	if !inside(realBase, real) {
+	if !safefile.Within(realBase, real) {
 		return fmt.Errorf("target %s leads outside the project %s through a symlink (to %s): ccski does not write "+
 			"there for a project; replace the symlink with a folder, or use --scope user", dir, base, real)
 	}

@@ -40,7 +40,7 @@ func copySkill(src, dst, bound string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("skill folder %s: %w", src, err)
 	}
-	if !inside(realBound, realSrc) {
+	if !safefile.Within(realBound, realSrc) {
 		return nil, fmt.Errorf("skill folder %s leads outside the source %s through a symlink; it is not installed", src, bound)
 	}
 	c := &copier{bound: realBound, active: map[string]bool{}}
@@ -48,12 +48,6 @@ func copySkill(src, dst, bound string) ([]string, error) {
 		return nil, err
 	}
 	return c.skipped, nil
-}
-
-// inside reports whether path is root or lies below it.
-func inside(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // dir copies the real folder src to dst; rel is its path in the skill.
@@ -95,7 +89,7 @@ func (c *copier) dir(src, dst, rel string) error {
 // source.
 func (c *copier) link(from, to, rel string) error {
 	target, err := filepath.EvalSymlinks(from)
-	if err != nil || !inside(c.bound, target) || manifest.Skipped(target[len(c.bound):]) {
+	if err != nil || !safefile.Within(c.bound, target) || manifest.Skipped(target[len(c.bound):]) {
 		c.skipped = append(c.skipped, rel)
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -136,7 +137,7 @@ func readMarketplace(ctx context.Context, root, file string) (*Offer, error) {
 		}
 		var dirs []string
 		for _, d := range p.Skills {
-			if inside(root, d) {
+			if safefile.Within(root, d) {
 				dirs = append(dirs, d)
 			}
 		}
@@ -178,7 +179,7 @@ func scanSkills(ctx context.Context, root, what string, roots []pipeline.Root, w
 		if r.IsCommand() || r.Disabled {
 			continue
 		}
-		if real, err := filepath.EvalSymlinks(r.Dir); err != nil || !inside(realRoot, real) {
+		if real, err := filepath.EvalSymlinks(r.Dir); err != nil || !safefile.Within(realRoot, real) {
 			o.Warnings = append(o.Warnings, relTo(root, r.Dir)+": leads outside the source through a symlink; left out")
 			continue
 		}

@@ -232,12 +232,12 @@ func (w *walked) symlink(full, rel string) error {
 	target, err := filepath.EvalSymlinks(inReal)
 	if err != nil {
 		t, rerr := os.Readlink(inReal)
-		if rerr == nil && !inside(real, resolveLexically(filepath.Dir(inReal), t)) {
+		if rerr == nil && !safefile.Within(real, resolveLexically(filepath.Dir(inReal), t)) {
 			w.links = append(w.links, link{rel: rel, target: t})
 		}
 		return nil
 	}
-	if !inside(real, target) {
+	if !safefile.Within(real, target) {
 		t, _ := os.Readlink(inReal)
 		w.links = append(w.links, link{rel: rel, target: t})
 		return nil
@@ -284,12 +284,6 @@ func resolveLexically(dir, target string) string {
 		return filepath.Clean(target)
 	}
 	return filepath.Join(dir, target)
-}
-
-// inside reports whether p is root or below it.
-func inside(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // add lists one file, unless it passes a limit.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 )
@@ -57,7 +58,7 @@ func ReadCatalog(file string) (Catalog, error) {
 			c.Plugins = append(c.Plugins, CatalogPlugin{Name: plugin, Remote: true})
 			continue
 		}
-		if d := m.sourceDir(e); !within(dir, d) {
+		if d := m.sourceDir(e); !safefile.Within(dir, d) {
 			p.report(pipeline.SeverityWarning, "marketplace-source-outside", file,
 				"plugin %q has source %q, which leads outside the marketplace folder %s; plugin skipped", plugin, e.source, dir)
 			continue

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -142,7 +143,7 @@ func (p *planner) pluginDir(in install, market *marketManifest, entry *marketEnt
 	dir = in.path
 	if entry != nil && entry.sourceIsPath && samePath(in.path, market.dir) {
 		src := market.sourceDir(entry)
-		if within(market.dir, src) {
+		if safefile.Within(market.dir, src) {
 			dir = src
 		} else {
 			p.report(pipeline.SeverityWarning, "plugin-source-outside-marketplace", market.file,
@@ -150,7 +151,7 @@ func (p *planner) pluginDir(in install, market *marketManifest, entry *marketEnt
 				entry.source, in.key)
 		}
 	}
-	if within(market.dir, dir) {
+	if safefile.Within(market.dir, dir) {
 		return dir, market.dir
 	}
 	return dir, dir
@@ -200,7 +201,7 @@ func (p *planner) commandPath(in install, src commandSource, decl string) (strin
 		return "", false
 	}
 	path := filepath.Join(src.dir, rel)
-	if !within(src.bound, path) {
+	if !safefile.Within(src.bound, path) {
 		p.report(pipeline.SeverityWarning, "command-path-outside-plugin", src.manifest,
 			"plugin %s declares command path %q, which leaves %s; it is ignored", in.key, decl, src.bound)
 		return "", false
@@ -310,7 +311,7 @@ func (p *planner) declaredPath(in install, manifest, decl, base, bound string) (
 		return "", false
 	}
 	dir := filepath.Join(base, rel)
-	if !within(bound, dir) {
+	if !safefile.Within(bound, dir) {
 		p.report(pipeline.SeverityWarning, "skill-path-outside-plugin", manifest,
 			"plugin %s declares skill path %q, which leaves %s; it is ignored", in.key, decl, bound)
 		return "", false

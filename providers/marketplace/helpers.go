@@ -2,7 +2,6 @@ package marketplace
 
 import (
 	"path/filepath"
-	"strings"
 )
 
 // This file holds small path helpers.
@@ -14,15 +13,6 @@ func resolve(base, path string) string {
 		return filepath.Clean(path)
 	}
 	return filepath.Join(base, path)
-}
-
-// within reports whether path is bound or lies below it, lexically.
-func within(bound, path string) bool {
-	rel, err := filepath.Rel(bound, path)
-	if err != nil {
-		return false
-	}
-	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func entryVersion(e *marketEntry) string {
