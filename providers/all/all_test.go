@@ -156,15 +156,15 @@ var agentLiteralsAllowed = map[string]string{
 	// engine.New reads providers.claude.home, providers.codex.home and
 	// their precedence options once for every provider that reads those
 	// hosts' folders (claude, codex, commands, marketplace).
-	"engine/engine.go": "the Claude and Codex folders and precedence, shared by several providers",
+	"internal/engine/engine.go": "the Claude and Codex folders and precedence, shared by several providers",
 	// The filter grammar's plugin tokens (claude:@plugin): only Claude has
 	// plugins.
 	"filters/token.go": "claude:@<plugin> tokens",
 	// validate checks SKILL.md files against a host's rules.
-	"validate/profile.go": "the validate profiles",
+	"internal/validate/profile.go": "the validate profiles",
 	// The security scan's hidden-text rule reads the names of AIs as words
 	// of prose ("Claude must ..."), beside assistant, gpt and the like.
-	"security/hidden.go": "names of AIs as words of prose, not providers",
+	"internal/security/hidden.go": "names of AIs as words of prose, not providers",
 }
 
 // TestAgentNamesStayInProviders is the proof that adding a provider is a
