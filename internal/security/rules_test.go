@@ -169,7 +169,7 @@ func TestTable(t *testing.T) {
 // in the table's order and under its group, with its severity, title and
 // doc, and nothing else.
 func TestDocsTable(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(testdataDir, "..", "..", "docs", "security-rules.md"))
+	b, err := os.ReadFile(filepath.Join(testdataDir, "..", "..", "..", "docs", "security-rules.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func TestCatalog(t *testing.T) {
 // the heading row of its group, with the catalog's summary, help,
 // severities and --fix mark, and nothing else.
 func TestDocsTable(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(testdataDir, "..", "..", "docs", "validate.md"))
+	b, err := os.ReadFile(filepath.Join(testdataDir, "..", "..", "..", "docs", "validate.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
