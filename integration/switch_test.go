@@ -395,13 +395,14 @@ func TestSwitchFallback(t *testing.T) {
 }
 
 // TestSwitchDryRun: --dry-run prints the diff of each file and writes
-// nothing.
+// nothing. The files lie outside the folder ccski runs in, so the diff
+// names them by their absolute paths (see TestDryRunDiffsAgree).
 func TestSwitchDryRun(t *testing.T) {
 	tr := newSwitchTree(t)
 	r := tr.run(t, "disable", "notes", "sheets", "--dry-run")
 	mustOK(t, r)
 	for _, w := range []string{
-		"--- " + filepath.Join(tr.home, ".claude", "settings.json"),
+		"--- a" + filepath.ToSlash(filepath.Join(tr.home, ".claude", "settings.json")),
 		`+    "notes": "off"`,
 		"+[[skills.config]]",
 		"dry run: nothing was written",

@@ -24,6 +24,7 @@ import (
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/filters"
 	"github.com/ccski/ccski/internal/engine"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safetext"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -175,28 +176,10 @@ func (a *app) setup(cmd *cobra.Command) {
 	if f := cmd.Flags().Lookup("json"); f != nil {
 		a.json = f.Value.String() == "true"
 	}
-	a.color = !noColor && !a.json && os.Getenv("NO_COLOR") == "" && isTerminal(a.stdout)
+	a.color = !a.json && report.ColorOn(a.stdout, noColor)
 	if sw, ok := a.stdout.(*safetext.Writer); ok {
 		sw.SetColor(a.color) // let ccski's own colour sequences through
 	}
-}
-
-// fileOf returns the file w writes to, through a safetext.Writer.
-func fileOf(w io.Writer) (*os.File, bool) {
-	if sw, ok := w.(*safetext.Writer); ok {
-		w = sw.Unwrap()
-	}
-	f, ok := w.(*os.File)
-	return f, ok
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := fileOf(w)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // discoveryFlags adds the shared discovery flags to cmd.

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/all"
@@ -57,7 +58,7 @@ func (a *app) flagCompletion(cmd *cobra.Command, name string) completionFunc {
 		}
 		return fixedValues([]string{string(pipeline.TypeSkill), string(pipeline.TypeCommand)})
 	case "format":
-		return fixedValues(stringsOf(validate.Formats))
+		return fixedValues(stringsOf(report.Formats))
 	case "profile":
 		return fixedValues(stringsOf(validate.Profiles))
 	case "agent":

@@ -13,27 +13,23 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ccski/ccski/internal/install"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/all"
 )
 
-// style wraps text in ANSI colour codes when colour is on.
+// style is report.Style, ccski's one colour wrapper, under the short
+// names the renderers of this package use: colour when true.
 type style bool
 
-func (s style) wrap(code, t string) string {
-	if !s || t == "" {
-		return t
-	}
-	return "\x1b[" + code + "m" + t + "\x1b[0m"
-}
-func (s style) bold(t string) string    { return s.wrap("1", t) }
-func (s style) heading(t string) string { return s.wrap("1;4", t) }
-func (s style) dim(t string) string     { return s.wrap("2", t) }
-func (s style) red(t string) string     { return s.wrap("31", t) }
-func (s style) green(t string) string   { return s.wrap("32", t) }
-func (s style) yellow(t string) string  { return s.wrap("33", t) }
-func (s style) magenta(t string) string { return s.wrap("35", t) }
-func (s style) cyan(t string) string    { return s.wrap("36", t) }
+func (s style) bold(t string) string    { return report.Style(s).Bold(t) }
+func (s style) heading(t string) string { return report.Style(s).Heading(t) }
+func (s style) dim(t string) string     { return report.Style(s).Dim(t) }
+func (s style) red(t string) string     { return report.Style(s).Red(t) }
+func (s style) green(t string) string   { return report.Style(s).Green(t) }
+func (s style) yellow(t string) string  { return report.Style(s).Yellow(t) }
+func (s style) magenta(t string) string { return report.Style(s).Magenta(t) }
+func (s style) cyan(t string) string    { return report.Style(s).Cyan(t) }
 
 // recordJSON is the stable JSON shape of a record.
 type recordJSON struct {
@@ -135,7 +131,7 @@ func wrapWidth(cols int, columnsVar string) int {
 // terminalColumns returns the width of the terminal w writes to, or 0
 // when w is no terminal.
 func terminalColumns(w io.Writer) int {
-	f, ok := fileOf(w)
+	f, ok := report.OutputFile(w)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return 0
 	}
@@ -186,12 +182,8 @@ func formatBytes(n int64) string {
 	return ""
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+// plural is "1 one" or "n many".
+var plural = report.Plural
 
 // renderRoots prints one line per root: a mark, the label (provider,
 // location and plugin), what the root gave, then its path. The label and

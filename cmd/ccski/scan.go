@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/engine/live"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
@@ -77,7 +78,7 @@ func (a *app) runScan(cmd *cobra.Command, args []string) error {
 	}
 
 	var files []string
-	var pre []validate.Finding
+	var pre []report.Finding
 	if len(args) > 0 {
 		for _, name := range discoveryFlagNames {
 			if flagChanged(cmd.Flags(), name) {
@@ -102,11 +103,13 @@ func (a *app) runScan(cmd *cobra.Command, args []string) error {
 					"node_modules and tool folders such as .venv are not searched): check the path"
 			}
 			f.Message = scanWording.Replace(f.Message)
+			rule, _ := validate.Lookup(f.Code)
+			f.Severity = rule.Severity(validate.ProfileSpec)
 			pre = append(pre, f)
 		}
 	} else {
 		l, err := a.load(cmd, withSnapshot)
-		a.json = format == validate.FormatJSON // load re-reads --json
+		a.json = format == report.FormatJSON // load re-reads --json
 		if err != nil {
 			return err
 		}
@@ -118,7 +121,7 @@ func (a *app) runScan(cmd *cobra.Command, args []string) error {
 			}
 		}
 	}
-	a.color = a.color && format == validate.FormatText
+	a.color = a.color && format == report.FormatText
 
 	s := security.NewScanner()
 	s.NoCache = true // one scan: nothing to remember
@@ -127,23 +130,19 @@ func (a *app) runScan(cmd *cobra.Command, args []string) error {
 		return failErr(err)
 	}
 	cwd, _ := os.Getwd()
-	for i := range rep.Findings {
-		rep.Findings[i].File = displayPath(cwd, rep.Findings[i].File)
-	}
-	if err := validate.Write(a.stdout, format, rep, validate.WriteOptions{Color: a.color, Version: buildVersion(),
-		Rules: security.RuleDocs()}); err != nil {
+	rep.RelativeTo(cwd)
+	if err := report.Write(a.stdout, format, rep, report.WriteOptions{Color: a.color, Version: buildVersion(),
+		Rules: scanRules()}); err != nil {
 		return failErr(err)
 	}
-	if rep.Failed(maxWarnings) {
-		errs, warns, _, _, _ := rep.Counts()
-		why := plural(errs, "error", "errors")
-		if errs == 0 {
-			why = fmt.Sprintf("%s, more than --max-warnings %d", plural(warns, "warning", "warnings"), maxWarnings)
-		}
-		a.json = false // the report is on stdout; no JSON error object after it
-		return failErr(fmt.Errorf("%w: %s", errScanFailed, why))
-	}
-	return nil
+	return a.verdict(rep, maxWarnings, errScanFailed)
+}
+
+// scanRules is the rule table of a scan's SARIF log: the scan's rules,
+// then those of the findings validate.Collect makes about the PATHs
+// (validate.PathCodes), under the spec profile, as they are reported.
+func scanRules() []report.RuleDoc {
+	return append(security.RuleDocs(), validate.RuleDocs(validate.ProfileSpec, validate.PathCodes...)...)
 }
 
 // loadScanned is load(withSnapshot) with the security scan on, as

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -129,7 +130,8 @@ func (a *app) finishToggle(p *toggle.Plan, dry bool, left int) error {
 		applyErr = p.Apply()
 	}
 	if a.json {
-		out := toggleJSON{DryRun: dry, Results: p.Results, Files: p.Diffs(), Renames: p.Renames,
+		cwd, _ := os.Getwd()
+		out := toggleJSON{DryRun: dry, Results: p.Results, Files: p.Diffs(cwd), Renames: p.Renames,
 			Changed: p.Count(toggle.Changed), Unchanged: p.Count(toggle.Unchanged),
 			Skipped: p.Count(toggle.Skipped), Failed: p.Count(toggle.Failed), Left: left}
 		if applyErr != nil {
@@ -216,7 +218,8 @@ func renderToggle(a *app, p *toggle.Plan, dry bool, left int) {
 		fmt.Fprintf(w, "%s %s -> %s\n", verb, rn.From, rn.To)
 	}
 	if dry {
-		diffs := p.Diffs()
+		cwd, _ := os.Getwd()
+		diffs := p.Diffs(cwd)
 		if len(diffs) > 0 {
 			fmt.Fprintln(w)
 		}

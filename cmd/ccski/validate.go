@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/providers"
 )
@@ -102,7 +102,7 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 	}
 
 	var targets []validate.Target
-	var pre []validate.Finding
+	var pre []report.Finding
 	var managed []validate.ManagedTree
 	if len(args) > 0 {
 		for _, name := range discoveryFlagNames {
@@ -123,7 +123,7 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 			// The managed folders lie in the Claude and Codex homes the
 			// configuration resolves; nothing is discovered.
 			l, err := a.load(cmd, engineOnly)
-			a.json = format == validate.FormatJSON // load re-reads --json
+			a.json = format == report.FormatJSON // load re-reads --json
 			if err != nil {
 				return err
 			}
@@ -131,14 +131,14 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 		}
 	} else {
 		l, err := a.load(cmd, withSnapshot)
-		a.json = format == validate.FormatJSON // load re-reads --json
+		a.json = format == report.FormatJSON // load re-reads --json
 		if err != nil {
 			return err
 		}
 		targets = validate.DiscoveredTargets(l.snap, kind)
 		managed = managedTrees(l.engine.Env())
 	}
-	a.color = a.color && format == validate.FormatText
+	a.color = a.color && format == report.FormatText
 
 	rep, fixes := validate.Run(cmd.Context(), targets, pre, validate.Options{Profile: profile, Fix: fix, DryRun: dryRun,
 		Managed: managed})
@@ -146,18 +146,16 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 		return failErr(err)
 	}
 	cwd, _ := os.Getwd()
-	for i := range rep.Findings {
-		rep.Findings[i].File = displayPath(cwd, rep.Findings[i].File)
-	}
+	rep.RelativeTo(cwd)
 	// Fix reports and diffs go to stdout with the text format and to
 	// stderr otherwise, so that stdout stays one parseable document.
 	fixOut := a.stdout
-	if format != validate.FormatText {
+	if format != report.FormatText {
 		fixOut = a.stderr
 	}
 	writeFailed := printFixes(fixOut, style(a.color), cwd, fixes, dryRun)
-	if err := validate.Write(a.stdout, format, rep, validate.WriteOptions{Color: a.color, Version: buildVersion(),
-		Fixing: fix}); err != nil {
+	if err := report.Write(a.stdout, format, rep, report.WriteOptions{Color: a.color, Version: buildVersion(),
+		Fixing: fix, Rules: validate.RuleDocs(profile)}); err != nil {
 		return failErr(err)
 	}
 	if writeFailed > 0 {
@@ -165,16 +163,19 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 		return failErr(fmt.Errorf("%w: %s could not be written", errValidationFailed,
 			plural(writeFailed, "fixed file", "fixed files")))
 	}
-	if rep.Failed(maxWarnings) {
-		errs, warns, _, _, _ := rep.Counts()
-		why := plural(errs, "error", "errors")
-		if errs == 0 {
-			why = fmt.Sprintf("%s, more than --max-warnings %d", plural(warns, "warning", "warnings"), maxWarnings)
-		}
-		a.json = false // the report is on stdout; no JSON error object after it
-		return failErr(fmt.Errorf("%w: %s", errValidationFailed, why))
+	return a.verdict(rep, maxWarnings, errValidationFailed)
+}
+
+// verdict applies --max-warnings to a report printed on stdout, for
+// validate and scan: nil when it passes, else the exit-1 error wrapping
+// failed, with no JSON error object after the report.
+func (a *app) verdict(rep *report.Report, maxWarnings int, failed error) error {
+	err := rep.Verdict(maxWarnings, failed)
+	if err == nil {
+		return nil
 	}
-	return nil
+	a.json = false // the report is on stdout; no JSON error object after it
+	return failErr(err)
 }
 
 // managedTrees returns the folders --fix must not write in, below the
@@ -183,23 +184,12 @@ func managedTrees(env providers.Env) []validate.ManagedTree {
 	return validate.ManagedTrees(env.ClaudeDir(), env.CodexDir())
 }
 
-// displayPath shows p relative to cwd when it is below it.
-func displayPath(cwd, p string) string {
-	if !filepath.IsAbs(p) || cwd == "" {
-		return filepath.Clean(p)
-	}
-	if rel, err := filepath.Rel(cwd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return rel
-	}
-	return p
-}
-
 // printFixes reports what --fix did or, with dryRun, would do, and
 // returns how many files could not be written.
 func printFixes(w io.Writer, st style, cwd string, fixes []validate.FileFix, dryRun bool) int {
 	failed := 0
 	for _, f := range fixes {
-		name := displayPath(cwd, f.File)
+		name := report.DisplayPath(cwd, f.File)
 		switch {
 		case f.Refused != nil:
 			fmt.Fprintf(w, "%s %s: it lies in %s; it would have %s\n", st.yellow("left alone"), name,
@@ -209,7 +199,7 @@ func printFixes(w io.Writer, st style, cwd string, fixes []validate.FileFix, dry
 			fmt.Fprintf(w, "%s %s: %v\n", st.red("not fixed"), name, f.Err)
 		case dryRun:
 			fmt.Fprintf(w, "%s %s: %s\n", st.yellow("would fix"), name, strings.Join(f.Changes, "; "))
-			fmt.Fprint(w, validate.UnifiedDiff(filepath.ToSlash(name), f.Before, f.After))
+			fmt.Fprint(w, report.Diff(cwd, f.File, f.Before, f.After, true))
 		default:
 			fmt.Fprintf(w, "%s %s: %s\n", st.green("fixed"), name, strings.Join(f.Changes, "; "))
 		}
@@ -223,23 +213,23 @@ func printFixes(w io.Writer, st style, cwd string, fixes []validate.FileFix, dry
 // reportFlags reads the report flags validate and scan share: --format
 // (or --json) and --max-warnings. With JSON output, usage errors too are
 // printed as a JSON object from then on.
-func (a *app) reportFlags(cmd *cobra.Command) (validate.Format, int, error) {
+func (a *app) reportFlags(cmd *cobra.Command) (report.Format, int, error) {
 	fs := cmd.Flags()
 	formatName, _ := fs.GetString("format")
 	if a.json {
-		if flagChanged(fs, "format") && formatName != string(validate.FormatJSON) {
+		if flagChanged(fs, "format") && formatName != string(report.FormatJSON) {
 			return "", 0, usageErr(fmt.Errorf("--json and --format %s disagree: give one of them", formatName))
 		}
-		formatName = string(validate.FormatJSON)
+		formatName = string(report.FormatJSON)
 	}
-	format, err := validate.ParseFormat(formatName)
+	format, err := report.ParseFormat(formatName)
 	if err != nil {
 		return "", 0, usageErr(err)
 	}
-	a.json = format == validate.FormatJSON
+	a.json = format == report.FormatJSON
 	maxWarnings, _ := fs.GetInt("max-warnings")
-	if maxWarnings < -1 {
-		return "", 0, usageErr(fmt.Errorf("--max-warnings must be -1 (no limit) or a number of warnings, not %d", maxWarnings))
+	if err := report.CheckMaxWarnings(maxWarnings); err != nil {
+		return "", 0, usageErr(err)
 	}
 	return format, maxWarnings, nil
 }

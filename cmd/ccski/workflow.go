@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccski/ccski/internal/hostedit"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/all"
 )
@@ -204,7 +205,8 @@ in a code fence is not one; one that is not closed before the next
 				}
 			}
 			dry, _ := cmd.Flags().GetBool("dry-run")
-			results, failed := installWorkflow(l.engine.Env(), hosts, scope, dry)
+			cwd, _ := os.Getwd()
+			results, failed := installWorkflow(l.engine.Env(), hosts, scope, cwd, dry)
 			if a.json {
 				if err := a.writeJSON(struct {
 					Scope   string           `json:"scope"`
@@ -246,8 +248,9 @@ in a code fence is not one; one that is not closed before the next
 	return cmd
 }
 
-// installWorkflow upserts the block into each host's instructions file.
-func installWorkflow(env providers.Env, hosts []providers.Host, scope string, dry bool) ([]workflowResult, bool) {
+// installWorkflow upserts the block into each host's instructions file;
+// the diffs name the files for a person working in dir.
+func installWorkflow(env providers.Env, hosts []providers.Host, scope, dir string, dry bool) ([]workflowResult, bool) {
 	files := providers.NewFiles()
 	var results []workflowResult
 	failed := false
@@ -277,7 +280,7 @@ func installWorkflow(env providers.Env, hosts []providers.Host, scope string, dr
 		}
 		files.Set(path, updated)
 		if res.Status != "unchanged" {
-			res.Diff = hostedit.Diff(path, old, updated, existed)
+			res.Diff = report.Diff(dir, path, old, updated, existed)
 		}
 		results = append(results, res)
 	}

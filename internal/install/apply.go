@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/validate"
 )
@@ -795,7 +796,7 @@ func specErrors(ctx context.Context, dir string) []string {
 		validate.Options{Profile: validate.ProfileSpec})
 	var out []string
 	for _, f := range rep.Findings {
-		if f.Severity == validate.SeverityError {
+		if f.Severity == report.SeverityError {
 			out = append(out, f.Code+": "+f.Message)
 		}
 	}

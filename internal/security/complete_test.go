@@ -10,18 +10,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/testfs"
-	"github.com/ccski/ccski/internal/validate"
 )
 
 // errorCodes returns the codes of the error-level findings, with their
 // files relative to dir, sorted.
-func errorCodes(t *testing.T, dir string, fs []validate.Finding) []string {
+func errorCodes(t *testing.T, dir string, fs []report.Finding) []string {
 	t.Helper()
 	var out []string
 	for _, f := range fs {
-		if f.Severity == SeverityError {
-			out = append(out, codesOf(t, dir, []validate.Finding{f})...)
+		if f.Severity == report.SeverityError {
+			out = append(out, codesOf(t, dir, []report.Finding{f})...)
 		}
 	}
 	slices.Sort(out)

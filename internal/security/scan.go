@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/internal/filestamp"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
-	"github.com/ccski/ccski/internal/validate"
 )
 
 // maxPerFile caps the findings of one rule in one file: the first few
@@ -75,12 +75,12 @@ func (c *fileCheck) addLine(line int, format string, args ...any) {
 // skillCheck is what a folder rule sees.
 type skillCheck struct {
 	w    *walked
-	out  []validate.Finding
+	out  []report.Finding
 	code string
 }
 
 func (c *skillCheck) add(file, format string, args ...any) {
-	c.out = append(c.out, validate.Finding{Code: c.code, File: file, Message: fmt.Sprintf(format, args...)})
+	c.out = append(c.out, report.Finding{Code: c.code, File: file, Message: fmt.Sprintf(format, args...)})
 }
 
 // Scanner scans skill folders. It remembers the findings of every file
@@ -133,7 +133,7 @@ func (s *Scanner) FilesRead() int64 { return s.read.Load() }
 // skill.md) and the folder holding it, and returns the findings, sorted,
 // with each rule's severity. Paths in the findings start with the
 // folder's path as given.
-func (s *Scanner) Skill(file string) []validate.Finding {
+func (s *Scanner) Skill(file string) []report.Finding {
 	sc := &scratch{}
 	return s.skill(context.Background(), file, sc, time.Now())
 }
@@ -141,14 +141,14 @@ func (s *Scanner) Skill(file string) []validate.Finding {
 // Skills scans many skills at once (see Skill) and returns the findings
 // of each, in order. It stops early, leaving the rest empty, when ctx
 // ends. Skills whose files resolve to one folder are scanned once.
-func (s *Scanner) Skills(ctx context.Context, files []string) [][]validate.Finding {
+func (s *Scanner) Skills(ctx context.Context, files []string) [][]report.Finding {
 	return s.scanAll(ctx, files, nil)
 }
 
 // scanAll scans files (see Skills); those marked in commands are command
 // files, scanned alone (see Command).
-func (s *Scanner) scanAll(ctx context.Context, files []string, commands []bool) [][]validate.Finding {
-	out := make([][]validate.Finding, len(files))
+func (s *Scanner) scanAll(ctx context.Context, files []string, commands []bool) [][]report.Finding {
+	out := make([][]report.Finding, len(files))
 	workers := s.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -182,7 +182,7 @@ type scratch struct{ buf []byte }
 
 // skill scans one skill. It stops between two files when ctx ends (the
 // caller then drops the result).
-func (s *Scanner) skill(ctx context.Context, skillFile string, sc *scratch, now time.Time) []validate.Finding {
+func (s *Scanner) skill(ctx context.Context, skillFile string, sc *scratch, now time.Time) []report.Finding {
 	dir := filepath.Dir(skillFile)
 	base := filepath.Base(skillFile)
 	w := walkSkill(dir, base, s, now)
@@ -197,11 +197,11 @@ func (s *Scanner) skill(ctx context.Context, skillFile string, sc *scratch, now 
 // (phrases, Unicode, hidden text, !`command` lines, hooks,
 // allowed-tools), but not the folder around it, which holds the other
 // commands.
-func (s *Scanner) Command(file string) []validate.Finding {
+func (s *Scanner) Command(file string) []report.Finding {
 	return s.command(context.Background(), file, &scratch{}, time.Now())
 }
 
-func (s *Scanner) command(ctx context.Context, file string, sc *scratch, now time.Time) []validate.Finding {
+func (s *Scanner) command(ctx context.Context, file string, sc *scratch, now time.Time) []report.Finding {
 	dir, base := filepath.Dir(file), filepath.Base(file)
 	w := &walked{dir: dir, skillFile: base, lister: s, now: now}
 	fi, err := os.Lstat(file)
@@ -218,7 +218,7 @@ func (s *Scanner) command(ctx context.Context, file string, sc *scratch, now tim
 
 // scanWalked reads and checks the files the walk w found, and runs the
 // folder rules.
-func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now time.Time) []validate.Finding {
+func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now time.Time) []report.Finding {
 	dir, base := w.dir, w.skillFile
 	var root *os.Root // opened on the first file to read
 	defer func() {
@@ -226,7 +226,7 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 			root.Close()
 		}
 	}()
-	var out []validate.Finding
+	var out []report.Finding
 	budget := int64(maxTotal)
 	unread := 0
 	for _, e := range w.files {
@@ -262,7 +262,7 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 			s.store(e, cls, fs, now)
 		}
 		for _, fd := range fs {
-			out = append(out, validate.Finding{Code: fd.code, File: filepath.Join(dir, filepath.FromSlash(e.rel)),
+			out = append(out, report.Finding{Code: fd.code, File: filepath.Join(dir, filepath.FromSlash(e.rel)),
 				Line: fd.line, Column: fd.col, Message: fd.msg})
 		}
 	}
@@ -281,7 +281,7 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 		r, _ := Lookup(out[i].Code)
 		out[i].Severity = r.Severity
 	}
-	validate.SortFindings(out)
+	report.SortFindings(out)
 	return out
 }
 
@@ -379,23 +379,18 @@ func (s *Scanner) sweep() {
 
 // Profile is the name a scan report gives its rule set, in the profile
 // field of the JSON format.
-const Profile validate.Profile = "security"
+const Profile = "security"
 
 // Run scans the skills whose skill files are files (see Skills) and
-// returns the report: pre, the findings of validate.Collect about the
-// paths themselves (with their severity under the spec profile), and
-// every finding of the skills, sorted.
-func Run(ctx context.Context, s *Scanner, files []string, pre []validate.Finding) *validate.Report {
-	rep := &validate.Report{Profile: Profile, Skills: len(files)}
-	for _, f := range pre {
-		if r, ok := validate.Lookup(f.Code); ok {
-			f.Severity = r.Severity(validate.ProfileSpec)
-		}
-		rep.Findings = append(rep.Findings, f)
-	}
+// returns the report: pre, findings about the paths themselves that
+// come with their severities (ccski scan PATH passes those of
+// validate.Collect), and every finding of the skills, sorted.
+func Run(ctx context.Context, s *Scanner, files []string, pre []report.Finding) *report.Report {
+	rep := &report.Report{Profile: Profile, Skills: len(files)}
+	rep.Findings = append(rep.Findings, pre...)
 	for _, fs := range s.Skills(ctx, files) {
 		rep.Findings = append(rep.Findings, fs...)
 	}
-	validate.SortFindings(rep.Findings)
+	report.SortFindings(rep.Findings)
 	return rep
 }

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/testfs"
-	"github.com/ccski/ccski/internal/validate"
 )
 
 const (
@@ -24,7 +24,7 @@ const (
 )
 
 // codesOf lists the codes of findings, with their files relative to dir.
-func codesOf(t *testing.T, dir string, fs []validate.Finding) []string {
+func codesOf(t *testing.T, dir string, fs []report.Finding) []string {
 	t.Helper()
 	var out []string
 	for _, f := range fs {
@@ -62,9 +62,9 @@ func TestWalkConfinement(t *testing.T) {
 		}
 	}
 	s := &Scanner{NoCache: true}
-	done := make(chan []validate.Finding, 1)
+	done := make(chan []report.Finding, 1)
 	go func() { done <- s.Skill(filepath.Join(base, "skill", "SKILL.md")) }()
-	var got []validate.Finding
+	var got []report.Finding
 	select {
 	case got = <-done:
 	case <-time.After(10 * time.Second):
@@ -158,23 +158,24 @@ func TestScannerMemory(t *testing.T) {
 	}
 }
 
-// TestRunReport checks the report of a scan of PATHs: the PathCodes
-// findings keep validate's severity, every other finding its rule's, and
-// the report counts the skills.
+// TestRunReport checks the report of a scan of PATHs: the findings
+// about the paths keep the severity they come with, every other finding
+// takes its rule's, and the report counts the skills.
 func TestRunReport(t *testing.T) {
 	base := testfs.TempDir(t)
 	testfs.Write(t, base, map[string]string{"skill/SKILL.md": skillHead + injection + "zero\u200bwidth\n"})
-	pre := []validate.Finding{{Code: validate.CodeNoSkillFound, File: "empty", Message: "no skill"}}
+	pre := []report.Finding{{Code: "no-skill-found", Severity: report.SeverityError, File: "empty", Message: "no skill"},
+		{Code: "walk-problem", Severity: report.SeverityInfo, File: "empty", Message: "no walk"}}
 	rep := Run(context.Background(), &Scanner{NoCache: true}, []string{filepath.Join(base, "skill", "SKILL.md")}, pre)
 	if rep.Skills != 1 || rep.Profile != Profile {
 		t.Errorf("report: %d skills, profile %q", rep.Skills, rep.Profile)
 	}
-	got := map[string]validate.Severity{}
+	got := map[string]report.Severity{}
 	for _, f := range rep.Findings {
 		got[f.Code] = f.Severity
 	}
-	want := map[string]validate.Severity{validate.CodeNoSkillFound: validate.SeverityError,
-		CodeInstructionOverride: SeverityError, CodeZeroWidth: SeverityWarning}
+	want := map[string]report.Severity{"no-skill-found": report.SeverityError, "walk-problem": report.SeverityInfo,
+		CodeInstructionOverride: report.SeverityError, CodeZeroWidth: report.SeverityWarning}
 	if len(got) != len(want) {
 		t.Fatalf("findings %v, want %v", got, want)
 	}
@@ -182,6 +183,9 @@ func TestRunReport(t *testing.T) {
 		if got[c] != sev {
 			t.Errorf("%s has severity %q, want %q", c, got[c], sev)
 		}
+	}
+	if !slices.IsSortedFunc(rep.Findings, report.CompareFindings) {
+		t.Errorf("findings not sorted: %v", rep.Findings)
 	}
 	errs, warns, _, _, _ := rep.Counts()
 	if errs != 2 || warns != 1 || !rep.Failed(-1) {
@@ -193,17 +197,16 @@ func TestRunReport(t *testing.T) {
 // linked to docs/security-rules.md, with every result pointing at its
 // rule.
 func TestSARIFRules(t *testing.T) {
-	rep := &validate.Report{Profile: Profile, Skills: 1, Findings: []validate.Finding{
-		{Code: CodeZeroWidth, Severity: SeverityWarning, File: "s/SKILL.md", Line: 3, Column: 1, Message: "m"},
-		{Code: validate.CodeNoSkillFound, Severity: SeverityError, File: "x", Message: "m"},
+	rep := &report.Report{Profile: Profile, Skills: 1, Findings: []report.Finding{
+		{Code: CodeZeroWidth, Severity: report.SeverityWarning, File: "s/SKILL.md", Line: 3, Column: 1, Message: "m"},
 	}}
 	var buf bytes.Buffer
-	if err := validate.Write(&buf, validate.FormatSARIF, rep, validate.WriteOptions{Rules: RuleDocs()}); err != nil {
+	if err := report.Write(&buf, report.FormatSARIF, rep, report.WriteOptions{Rules: RuleDocs()}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
 	for _, want := range []string{`"id": "zero-width"`, DocsURL + "#zero-width", `"ruleId": "zero-width"`,
-		`"ruleIndex": ` + strconv.Itoa(ruleIndex[CodeZeroWidth]), `"ruleIndex": ` + strconv.Itoa(len(rules))} {
+		`"ruleIndex": ` + strconv.Itoa(ruleIndex[CodeZeroWidth])} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the SARIF log lacks %s", want)
 		}

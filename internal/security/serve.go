@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ccski/ccski/internal/validate"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -61,12 +61,12 @@ func Annotate(ctx context.Context, s *Scanner, records []*pipeline.Record) map[*
 }
 
 // Diagnostic turns a finding into a discovery diagnostic of provider.
-func Diagnostic(f validate.Finding, provider string) pipeline.Diagnostic {
+func Diagnostic(f report.Finding, provider string) pipeline.Diagnostic {
 	sev := pipeline.SeverityInfo
 	switch f.Severity {
-	case SeverityError:
+	case report.SeverityError:
 		sev = pipeline.SeverityError
-	case SeverityWarning:
+	case report.SeverityWarning:
 		sev = pipeline.SeverityWarning
 	}
 	return pipeline.Diagnostic{Severity: sev, Code: f.Code, Provider: provider, Path: f.File, Line: f.Line,

@@ -21,7 +21,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ccski/ccski/internal/hostedit"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 )
@@ -394,11 +394,12 @@ type Plan struct {
 // new content.
 func (p *Plan) Files() []*providers.FileState { return p.files.Changed() }
 
-// Diffs returns a unified diff of each changed file, in order.
-func (p *Plan) Diffs() []FileDiff {
+// Diffs returns a unified diff of each changed file, in order, naming
+// the files for a person working in dir (see report.Diff).
+func (p *Plan) Diffs(dir string) []FileDiff {
 	var out []FileDiff
 	for _, f := range p.Files() {
-		out = append(out, FileDiff{Path: f.Path, Diff: hostedit.Diff(f.Path, f.Old, f.New, f.Existed)})
+		out = append(out, FileDiff{Path: f.Path, Diff: report.Diff(dir, f.Path, f.Old, f.New, f.Existed)})
 	}
 	return out
 }

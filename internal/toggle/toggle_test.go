@@ -108,7 +108,9 @@ func TestToggler(t *testing.T) {
 	if len(files) != 1 || string(files[0].New) != "a dim\np@m plugin\n" {
 		t.Fatalf("files: %+v", files)
 	}
-	if d := p.Diffs(); len(d) != 1 || !strings.Contains(d[0].Diff, "+a dim") {
+	// The diff names the file from base, where it is new.
+	if d := p.Diffs(base); len(d) != 1 || !strings.HasPrefix(d[0].Diff, "--- /dev/null\n+++ b/settings\n@@ -0,0 +1,2 @@\n") ||
+		!strings.Contains(d[0].Diff, "\n+a dim\n") {
 		t.Errorf("diffs: %+v", d)
 	}
 	if err := p.Apply(); err != nil {

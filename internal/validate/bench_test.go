@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccski/ccski/internal/fixture"
+	"github.com/ccski/ccski/internal/report"
 )
 
 // BenchmarkValidate10k validates a generated tree of 10,000 skills (1 to
@@ -22,7 +23,7 @@ func BenchmarkValidate10k(b *testing.B) {
 	// (found because a PATH's hidden folders are searched), the workspace
 	// its own, and the plugin cache the rest.
 	paths := []string{tree.Home, tree.Workspace, filepath.Join(tree.Home, ".claude", "plugins", "cache")}
-	var rep *Report
+	var rep *report.Report
 	for b.Loop() {
 		targets, pre, err := Collect(context.Background(), paths, KindSkill)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/skillmd"
 )
 
@@ -26,7 +27,7 @@ type checker struct {
 	data []byte
 	// lineStarts holds the byte offset of every line start.
 	lineStarts []int
-	findings   []Finding
+	findings   []report.Finding
 	md         parser.Parser // nil until the body has a link
 
 	// Filled in by the frontmatter checks.
@@ -49,7 +50,7 @@ func newChecker(file string, data []byte, md parser.Parser) *checker {
 }
 
 func (c *checker) add(code string, line, col int, msg, suggestion string) {
-	c.findings = append(c.findings, Finding{Code: code, File: c.file, Line: line, Column: col,
+	c.findings = append(c.findings, report.Finding{Code: code, File: c.file, Line: line, Column: col,
 		Message: msg, Suggestion: suggestion})
 }
 
@@ -108,7 +109,7 @@ func (c *checker) run() {
 		}
 		c.add(CodeLeadingBlankLine, 1, 1, fmt.Sprintf("%s before the opening ---; the file must start with ---, "+
 			"or some agents find no frontmatter: delete %s (ccski validate --fix does)",
-			plural(h.LeadingBlank, "blank line comes", "blank lines come"), them), "")
+			report.Plural(h.LeadingBlank, "blank line comes", "blank lines come"), them), "")
 		c.markFixable()
 	}
 	if i := bytes.Index(c.data[:h.BodyOffset], []byte("\r\n")); i >= 0 {
@@ -180,13 +181,4 @@ func invalidUTF8(b []byte) int {
 		i += n
 	}
 	return -1
-}
-
-// plural returns "1 thing" or "n things" using the singular or plural
-// phrase given.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

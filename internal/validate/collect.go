@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/internal/problems"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -66,7 +67,7 @@ func (e *PathError) Unwrap() error { return e.Err }
 // Problems of the walk and a path holding nothing to check become
 // findings; a folder with no skill that holds commands says how to check
 // them.
-func Collect(ctx context.Context, paths []string, kind Kind) ([]Target, []Finding, error) {
+func Collect(ctx context.Context, paths []string, kind Kind) ([]Target, []report.Finding, error) {
 	c := collector{seen: map[string]bool{}}
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -99,7 +100,7 @@ func Collect(ctx context.Context, paths []string, kind Kind) ([]Target, []Findin
 // collector gathers the targets of Collect, each file once.
 type collector struct {
 	targets  []Target
-	findings []Finding
+	findings []report.Finding
 	seen     map[string]bool
 }
 
@@ -184,14 +185,14 @@ func (c *collector) folder(ctx context.Context, dir string, kind Kind) int {
 // nothingFound is the finding for a folder PATH that holds nothing of
 // kind; commands are the command files found below it, which kind left
 // out.
-func nothingFound(p string, kind Kind, commands []string) Finding {
+func nothingFound(p string, kind Kind, commands []string) report.Finding {
 	switch kind {
 	case KindCommand:
-		return Finding{Code: CodeNoCommandFound, File: p, Message: "no command was found in this folder (commands " +
+		return report.Finding{Code: CodeNoCommandFound, File: p, Message: "no command was found in this folder (commands " +
 			"are the .md files of a commands folder, such as .claude/commands or a plugin's commands/, or of " +
 			".codex/prompts): check the path, or give the commands folder itself"}
 	case KindAll:
-		return Finding{Code: CodeNoSkillFound, File: p, Message: "no skill or command was found in this folder (a " +
+		return report.Finding{Code: CodeNoSkillFound, File: p, Message: "no skill or command was found in this folder (a " +
 			"skill is a folder holding SKILL.md, a command a .md file in a commands folder; " + notSearched +
 			" are not searched): check the path"}
 	}
@@ -200,12 +201,12 @@ func nothingFound(p string, kind Kind, commands []string) Finding {
 		if r, err := filepath.Rel(p, example); err == nil {
 			example = r
 		}
-		return Finding{Code: CodeNoSkillFound, File: p, Message: fmt.Sprintf("no skill was found in this folder, "+
+		return report.Finding{Code: CodeNoSkillFound, File: p, Message: fmt.Sprintf("no skill was found in this folder, "+
 			"but it holds %s (such as %s), which are checked only with --kind command or --kind all: add one of "+
-			"them, or check the path", plural(len(commands), "slash command", "slash commands"),
+			"them, or check the path", report.Plural(len(commands), "slash command", "slash commands"),
 			filepath.ToSlash(example))}
 	}
-	return Finding{Code: CodeNoSkillFound, File: p, Message: "no skill was found in this folder (a skill is a " +
+	return report.Finding{Code: CodeNoSkillFound, File: p, Message: "no skill was found in this folder (a skill is a " +
 		"folder holding SKILL.md; " + notSearched + " are not searched): check the path"}
 }
 
@@ -214,8 +215,8 @@ func nothingFound(p string, kind Kind, commands []string) Finding {
 const notSearched = ".git, node_modules and tool folders such as .venv"
 
 // walkFinding turns a problem of the walk into a finding.
-func walkFinding(d pipeline.Diagnostic) (Finding, bool) {
-	f := Finding{Code: CodeWalkProblem, File: d.Path}
+func walkFinding(d pipeline.Diagnostic) (report.Finding, bool) {
+	f := report.Finding{Code: CodeWalkProblem, File: d.Path}
 	switch d.Code {
 	case problems.DepthLimit:
 		f.Code = CodeDepthLimit

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/internal/suggest"
@@ -49,7 +50,7 @@ func Fix(data []byte) ([]byte, []string) {
 	}
 	if h.LeadingBlank > 0 {
 		changes = append(changes, fmt.Sprintf("removed %s before the opening ---",
-			plural(h.LeadingBlank, "blank line", "blank lines")))
+			report.Plural(h.LeadingBlank, "blank line", "blank lines")))
 	}
 	openEnd := open + bytes.IndexByte(data[open:], '\n') + 1
 	closeStart := openEnd + len(h.Raw)

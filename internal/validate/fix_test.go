@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/skillmd"
 )
 
@@ -192,7 +193,7 @@ func TestFixClearsFixableFindings(t *testing.T) {
 
 // containsFinding reports whether fs has f's code and message in its file
 // (lines may move when a fix removes lines above).
-func containsFinding(fs []Finding, f Finding) bool {
+func containsFinding(fs []report.Finding, f report.Finding) bool {
 	for _, g := range fs {
 		if g.File == f.File && g.Code == f.Code && g.Message == f.Message {
 			return true

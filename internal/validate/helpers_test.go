@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccski/ccski/internal/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -93,13 +94,13 @@ type goldenFinding struct {
 // severities holds a finding's severity under each profile, in profile
 // order.
 type severities struct {
-	Spec   Severity `json:"spec"`
-	Claude Severity `json:"claude"`
-	Codex  Severity `json:"codex"`
-	Strict Severity `json:"strict"`
+	Spec   report.Severity `json:"spec"`
+	Claude report.Severity `json:"claude"`
+	Codex  report.Severity `json:"codex"`
+	Strict report.Severity `json:"strict"`
 }
 
-func (s *severities) at(p Profile) *Severity {
+func (s *severities) at(p Profile) *report.Severity {
 	switch p {
 	case ProfileClaude:
 		return &s.Claude
@@ -163,7 +164,7 @@ func validateAll(t testing.TB, path string) []goldenFinding {
 		t.Fatal(err)
 	}
 	var out []goldenFinding
-	index := map[Finding]int{}
+	index := map[report.Finding]int{}
 	for _, p := range Profiles {
 		opt.Profile = p
 		rep, _ := Run(context.Background(), targets, pre, opt)
@@ -184,13 +185,13 @@ func validateAll(t testing.TB, path string) []goldenFinding {
 	for i := range out {
 		for _, p := range Profiles {
 			if s := out[i].Severity.at(p); *s == "" {
-				*s = SeverityOff
+				*s = report.SeverityOff
 			}
 		}
 	}
 	slices.SortStableFunc(out, func(a, b goldenFinding) int {
-		return compareFindings(Finding{File: a.File, Line: a.Line, Column: a.Column, Code: a.Code, Message: a.Message},
-			Finding{File: b.File, Line: b.Line, Column: b.Column, Code: b.Code, Message: b.Message})
+		return report.CompareFindings(report.Finding{File: a.File, Line: a.Line, Column: a.Column, Code: a.Code, Message: a.Message},
+			report.Finding{File: b.File, Line: b.Line, Column: b.Column, Code: b.Code, Message: b.Message})
 	})
 	if out == nil {
 		out = []goldenFinding{}

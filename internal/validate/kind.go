@@ -1,9 +1,6 @@
 package validate
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/ccski/ccski/internal/report"
 
 // Kind selects what a validation checks: skills (the default), slash
 // commands, or both.
@@ -20,16 +17,7 @@ const (
 var Kinds = []Kind{KindSkill, KindCommand, KindAll}
 
 // ParseKind checks a kind given by a user.
-func ParseKind(s string) (Kind, error) {
-	names := make([]string, len(Kinds))
-	for i, k := range Kinds {
-		if string(k) == s {
-			return k, nil
-		}
-		names[i] = string(k)
-	}
-	return "", fmt.Errorf("unknown kind %q: use %s%s", s, strings.Join(names, ", "), didYouMean(s, names))
-}
+func ParseKind(s string) (Kind, error) { return report.ParseName("kind", s, Kinds) }
 
 // Skills reports whether k checks skills; the zero Kind does.
 func (k Kind) Skills() bool { return k != KindCommand }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/testfs"
 )
 
@@ -65,7 +66,7 @@ func TestFixRefusesManagedTrees(t *testing.T) {
 			}
 			rel, _ := filepath.Rel(home, f.File)
 			got[filepath.ToSlash(rel)] = append(got[filepath.ToSlash(rel)], f.Code)
-			if f.Code == CodeManagedTree && f.Severity != SeverityInfo {
+			if f.Code == CodeManagedTree && f.Severity != report.SeverityInfo {
 				t.Errorf("managed-tree is %s", f.Severity)
 			}
 		}

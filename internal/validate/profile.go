@@ -1,11 +1,6 @@
 package validate
 
-import (
-	"fmt"
-	"strings"
-
-	"github.com/ccski/ccski/internal/suggest"
-)
+import "github.com/ccski/ccski/internal/report"
 
 // Profile names a set of severities: which findings are errors, which are
 // warnings and which are not reported.
@@ -31,49 +26,4 @@ const (
 var Profiles = []Profile{ProfileSpec, ProfileClaude, ProfileCodex, ProfileStrict}
 
 // ParseProfile checks a profile name given by a user.
-func ParseProfile(s string) (Profile, error) {
-	for _, p := range Profiles {
-		if string(p) == s {
-			return p, nil
-		}
-	}
-	names := make([]string, len(Profiles))
-	for i, p := range Profiles {
-		names[i] = string(p)
-	}
-	return "", fmt.Errorf("unknown profile %q: use %s%s", s, strings.Join(names, ", "), didYouMean(s, names))
-}
-
-// Severity is how much a finding matters under a profile.
-type Severity string
-
-// The severities, from the most to the least serious. Findings whose rule
-// is off under the chosen profile are not reported.
-const (
-	SeverityError   Severity = "error"
-	SeverityWarning Severity = "warning"
-	SeverityInfo    Severity = "info"
-	SeverityOff     Severity = "off"
-)
-
-// rank orders severities: error 3, warning 2, info 1, off 0.
-func (s Severity) rank() int {
-	switch s {
-	case SeverityError:
-		return 3
-	case SeverityWarning:
-		return 2
-	case SeverityInfo:
-		return 1
-	}
-	return 0
-}
-
-// didYouMean returns ` (did you mean "x"?)` for the closest of names, or
-// "" when none is close.
-func didYouMean(s string, names []string) string {
-	if c := suggest.Closest(s, names); c != "" {
-		return fmt.Sprintf(" (did you mean %q?)", c)
-	}
-	return ""
-}
+func ParseProfile(s string) (Profile, error) { return report.ParseName("profile", s, Profiles) }

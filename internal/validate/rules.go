@@ -1,6 +1,9 @@
 package validate
 
-import "github.com/ccski/ccski/internal/problems"
+import (
+	"github.com/ccski/ccski/internal/problems"
+	"github.com/ccski/ccski/internal/report"
+)
 
 // Rule describes one finding code: what it means, how to fix it and how
 // serious it is under each profile. Codes are stable: they may be added,
@@ -18,11 +21,11 @@ type Rule struct {
 	// may still need a person; the finding's message says so).
 	Fixable bool
 	// Severities under each profile.
-	Spec, Claude, Codex, Strict Severity
+	Spec, Claude, Codex, Strict report.Severity
 }
 
 // Severity returns the rule's severity under p.
-func (r Rule) Severity(p Profile) Severity {
+func (r Rule) Severity(p Profile) report.Severity {
 	switch p {
 	case ProfileClaude:
 		return r.Claude
@@ -114,10 +117,10 @@ const (
 
 // Short names for the severity table.
 const (
-	sE = SeverityError
-	sW = SeverityWarning
-	sI = SeverityInfo
-	sO = SeverityOff
+	sE = report.SeverityError
+	sW = report.SeverityWarning
+	sI = report.SeverityInfo
+	sO = report.SeverityOff
 )
 
 // rules is the catalog in documentation order. The severities follow one
@@ -294,3 +297,36 @@ func Lookup(code string) (Rule, bool) {
 	}
 	return rules[i], true
 }
+
+// docsURL is where the catalog is documented; each code is an anchor.
+const docsURL = "https://github.com/ccski/ccski/blob/main/docs/validate.md"
+
+// RuleDocs describes the catalog's rules under profile p for a SARIF log
+// (report.WriteOptions.Rules), each linked to its row of
+// docs/validate.md: every rule when no code is given, else the rules
+// named, in that order. An unknown code panics.
+func RuleDocs(p Profile, codes ...string) []report.RuleDoc {
+	pick := rules
+	if len(codes) > 0 {
+		pick = make([]Rule, len(codes))
+		for i, c := range codes {
+			r, ok := Lookup(c)
+			if !ok {
+				panic("validate: RuleDocs of unknown code " + c)
+			}
+			pick[i] = r
+		}
+	}
+	out := make([]report.RuleDoc, len(pick))
+	for i, r := range pick {
+		out[i] = report.RuleDoc{Code: r.Code, Summary: r.Summary, Help: r.Help, Severity: r.Severity(p),
+			HelpURI: docsURL + "#" + r.Code}
+	}
+	return out
+}
+
+// PathCodes are the codes of the findings Collect makes about the paths
+// themselves rather than a skill: a path that holds no skill, a part that
+// could not be searched, folders below the depth limit. ccski scan
+// reports them too, with their severity under ProfileSpec.
+var PathCodes = []string{CodeNoSkillFound, CodeWalkProblem, CodeDepthLimit}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ccski/ccski/internal/report"
 )
 
 // TestRuleCases checks every rule against its testdata folder: fail/ must
@@ -42,7 +44,7 @@ func TestRuleCases(t *testing.T) {
 					}
 					for _, f := range got {
 						for _, p := range Profiles[:3] { // strict reports everything
-							if r.Severity(p) != SeverityOff && *f.Severity.at(p) == SeverityError {
+							if r.Severity(p) != report.SeverityOff && *f.Severity.at(p) == report.SeverityError {
 								t.Errorf("pass/ has an error under %s: %s %s", p, f.Code, f.Message)
 							}
 						}
@@ -92,10 +94,10 @@ func TestCatalog(t *testing.T) {
 		}
 		seen[r.Code] = true
 		for _, p := range Profiles {
-			if !slices.Contains([]Severity{SeverityError, SeverityWarning, SeverityInfo, SeverityOff}, r.Severity(p)) {
+			if !slices.Contains([]report.Severity{report.SeverityError, report.SeverityWarning, report.SeverityInfo, report.SeverityOff}, r.Severity(p)) {
 				t.Errorf("%s: bad severity %q under %s", r.Code, r.Severity(p), p)
 			}
-			if r.Strict.rank() < r.Severity(p).rank() {
+			if r.Strict.Rank() < r.Severity(p).Rank() {
 				t.Errorf("%s: strict (%s) is milder than %s (%s)", r.Code, r.Strict, p, r.Severity(p))
 			}
 		}
@@ -141,8 +143,8 @@ func TestDocsTable(t *testing.T) {
 		if summary, help := strings.TrimSpace(m[3]), strings.TrimSuffix(strings.TrimSpace(m[4]), " (`--fix`)"); summary != r.Summary || help != r.Help {
 			t.Errorf("%s: docs say %q / %q, the catalog %q / %q", r.Code, summary, help, r.Summary, r.Help)
 		}
-		got := []Severity{Severity(m[5]), Severity(m[6]), Severity(m[7]), Severity(m[8])}
-		if want := []Severity{r.Spec, r.Claude, r.Codex, r.Strict}; !slices.Equal(got, want) {
+		got := []report.Severity{report.Severity(m[5]), report.Severity(m[6]), report.Severity(m[7]), report.Severity(m[8])}
+		if want := []report.Severity{r.Spec, r.Claude, r.Codex, r.Strict}; !slices.Equal(got, want) {
 			t.Errorf("%s: docs say %v, the catalog %v", r.Code, got, want)
 		}
 		if strings.Contains(m[4], "`--fix`") != r.Fixable {

@@ -14,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/internal/skillmd"
@@ -52,7 +53,7 @@ type FileFix struct {
 
 // result is the outcome of checking one target.
 type result struct {
-	findings []Finding
+	findings []report.Finding
 	fix      *FileFix
 	name     string
 	line     int
@@ -65,7 +66,7 @@ type result struct {
 // severities from opt.Profile, without the ones the profile turns off,
 // sorted. With opt.Fix it first repairs what can be repaired and then
 // reports what remains; the second return value lists the files changed.
-func Run(ctx context.Context, targets []Target, pre []Finding, opt Options) (*Report, []FileFix) {
+func Run(ctx context.Context, targets []Target, pre []report.Finding, opt Options) (*report.Report, []FileFix) {
 	if opt.Profile == "" {
 		opt.Profile = ProfileSpec
 	}
@@ -92,7 +93,7 @@ func Run(ctx context.Context, targets []Target, pre []Finding, opt Options) (*Re
 	}
 	wg.Wait()
 
-	var all []Finding
+	var all []report.Finding
 	all = append(all, pre...)
 	var fixes []FileFix
 	for _, r := range results {
@@ -103,7 +104,7 @@ func Run(ctx context.Context, targets []Target, pre []Finding, opt Options) (*Re
 	}
 	all = append(all, duplicateNames(targets, results)...)
 
-	rep := &Report{Profile: opt.Profile, Findings: make([]Finding, 0, len(all))}
+	rep := &report.Report{Profile: string(opt.Profile), Findings: make([]report.Finding, 0, len(all))}
 	for _, t := range targets {
 		if t.IsCommand() {
 			rep.Commands++
@@ -116,11 +117,11 @@ func Run(ctx context.Context, targets []Target, pre []Finding, opt Options) (*Re
 		if !ok {
 			panic("validate: finding with unknown code " + f.Code)
 		}
-		if f.Severity = rule.Severity(opt.Profile); f.Severity != SeverityOff {
+		if f.Severity = rule.Severity(opt.Profile); f.Severity != report.SeverityOff {
 			rep.Findings = append(rep.Findings, f)
 		}
 	}
-	SortFindings(rep.Findings)
+	report.SortFindings(rep.Findings)
 	return rep, fixes
 }
 
@@ -142,7 +143,7 @@ func checkTarget(t Target, opt Options, md *parser.Parser) result {
 				fix = "split it into smaller commands"
 			}
 		}
-		r.findings = []Finding{{Code: CodeUnreadable, File: file, Message: "cannot read the " + what + " file (" +
+		r.findings = []report.Finding{{Code: CodeUnreadable, File: file, Message: "cannot read the " + what + " file (" +
 			unwrapPathErr(err) + "): " + fix}}
 		return r
 	}
@@ -152,13 +153,13 @@ func checkTarget(t Target, opt Options, md *parser.Parser) result {
 		r.findings = c.findings
 		return r
 	}
-	var refused []Finding
+	var refused []report.Finding
 	if opt.Fix {
 		if fixed, changes := Fix(data); len(changes) > 0 {
 			ff := &FileFix{File: file, Changes: changes, Before: data, After: fixed}
 			if ff.Refused = managedBy(opt.Managed, file); ff.Refused != nil {
 				// Checked as it is: that is what a real --fix leaves.
-				refused = append(refused, Finding{Code: CodeManagedTree, File: file,
+				refused = append(refused, report.Finding{Code: CodeManagedTree, File: file,
 					Message: ff.Refused.refusal(changes)})
 			} else {
 				if !opt.DryRun {
@@ -227,7 +228,7 @@ func (c *checker) tree() {
 // case-insensitively after NFKC normalisation), or a Target.Key when
 // discovery set one. Disabled skills are left out: a disabled copy beside
 // an enabled one is a common way to swap versions.
-func duplicateNames(targets []Target, results []result) []Finding {
+func duplicateNames(targets []Target, results []result) []report.Finding {
 	byName := map[string][]int{}
 	for i, r := range results {
 		if r.name == "" || r.disabled {
@@ -239,7 +240,7 @@ func duplicateNames(targets []Target, results []result) []Finding {
 		}
 		byName[k] = append(byName[k], i)
 	}
-	var out []Finding
+	var out []report.Finding
 	for _, idx := range byName {
 		if len(idx) < 2 {
 			continue
@@ -252,7 +253,7 @@ func duplicateNames(targets []Target, results []result) []Finding {
 				}
 			}
 			r := results[i]
-			out = append(out, Finding{Code: CodeDuplicateName, File: targets[i].File, Line: r.line, Column: r.col,
+			out = append(out, report.Finding{Code: CodeDuplicateName, File: targets[i].File, Line: r.line, Column: r.col,
 				Message: fmt.Sprintf("the name %q is also used by %s; agents keep only one skill per name, so "+
 					"one of them is hidden: rename one of the skills", r.name, strings.Join(others, ", "))})
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -99,19 +100,14 @@ func TestQuoteColonValues(t *testing.T) {
 	}
 }
 
-func TestUnifiedDiff(t *testing.T) {
-	a := "---\r\nname: a\nx: 1\n---\n" + strings.Repeat("body\n", 10) + "last"
-	b := "---\nname: a\nmetadata:\n  x: \"1\"\n---\n" + strings.Repeat("body\n", 10) + "last!"
-	want := "--- a/s/SKILL.md\n+++ b/s/SKILL.md\n" +
-		"@@ -1,6 +1,7 @@\n" +
-		"----\r\n+---\n name: a\n-x: 1\n+metadata:\n+  x: \"1\"\n ---\n body\n body\n" +
-		"@@ -12,4 +13,4 @@\n" +
-		" body\n body\n body\n-last\n\\ No newline at end of file\n+last!\n\\ No newline at end of file\n"
-	if d := cmp.Diff(want, UnifiedDiff("s/SKILL.md", []byte(a), []byte(b))); d != "" {
-		t.Errorf("(-want +got):\n%s", d)
+func TestParseProfile(t *testing.T) {
+	if _, err := ParseProfile("claude-code"); err == nil || !strings.Contains(err.Error(), `did you mean "claude"`) {
+		t.Errorf("ParseProfile(claude-code) = %v", err)
 	}
-	if UnifiedDiff("x", []byte(a), []byte(a)) != "" {
-		t.Error("equal inputs give a diff")
+	for _, p := range Profiles {
+		if got, err := ParseProfile(string(p)); got != p || err != nil {
+			t.Errorf("ParseProfile(%s) = %v, %v", p, got, err)
+		}
 	}
 }
 
@@ -189,14 +185,14 @@ func TestRunAcrossFiles(t *testing.T) {
 			rel, _ := filepath.Rel(dir, f.File)
 			dups = append(dups, filepath.ToSlash(rel))
 		}
-		if f.Severity == SeverityOff || f.Code == CodeNameFolderMismatch && f.Severity != SeverityWarning {
+		if f.Severity == report.SeverityOff || f.Code == CodeNameFolderMismatch && f.Severity != report.SeverityWarning {
 			t.Errorf("wrong severity under codex: %+v", f)
 		}
 	}
 	if d := cmp.Diff([]string{"a/ﬁle/SKILL.md", "b/file/SKILL.md", "d/FILE/SKILL.md"}, dups); d != "" {
 		t.Errorf("duplicates (-want +got):\n%s", d)
 	}
-	if !slices.IsSortedFunc(rep.Findings, compareFindings) {
+	if !slices.IsSortedFunc(rep.Findings, report.CompareFindings) {
 		t.Error("findings are not sorted")
 	}
 	if rep.Skills != 4 {

@@ -1,9 +1,11 @@
-package validate
+package report
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/ccski/ccski/internal/suggest"
 )
 
 // Format is an output format of a report.
@@ -21,15 +23,25 @@ const (
 var Formats = []Format{FormatText, FormatJSON, FormatGitHub, FormatSARIF}
 
 // ParseFormat checks a format name given by a user.
-func ParseFormat(s string) (Format, error) {
-	names := make([]string, len(Formats))
-	for i, f := range Formats {
-		if string(f) == s {
-			return f, nil
+func ParseFormat(s string) (Format, error) { return ParseName("format", s, Formats) }
+
+// ParseName returns the one of values spelled s, or an error that names
+// what s should be, lists the values and suggests the closest one:
+// unknown format "sarif2": use text, json, github, sarif (did you mean
+// "sarif"?).
+func ParseName[T ~string](what, s string, values []T) (T, error) {
+	names := make([]string, len(values))
+	for i, v := range values {
+		if string(v) == s {
+			return v, nil
 		}
-		names[i] = string(f)
+		names[i] = string(v)
 	}
-	return "", fmt.Errorf("unknown format %q: use %s%s", s, strings.Join(names, ", "), didYouMean(s, names))
+	hint := ""
+	if c := suggest.Closest(s, names); c != "" {
+		hint = fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return "", fmt.Errorf("unknown %s %q: use %s%s", what, s, strings.Join(names, ", "), hint)
 }
 
 // WriteOptions shape the output.
@@ -41,10 +53,23 @@ type WriteOptions struct {
 	// Fixing is true when the run already applied --fix: the text format
 	// then does not advertise it.
 	Fixing bool
-	// Rules are the rules SARIF lists, for a report whose codes come from
-	// another rule table (see RuleDocs); nil means the catalog under the
-	// report's profile. Every finding's code must be one of them.
+	// Rules are the rules SARIF lists, the table the report's codes come
+	// from (validate.RuleDocs, security.RuleDocs). Every finding's code
+	// must be one of them.
 	Rules []RuleDoc
+}
+
+// RuleDoc describes one rule to the readers of a SARIF log: what its
+// findings mean, how to fix them, its level in the run and where it is
+// documented.
+type RuleDoc struct {
+	Code    string
+	Summary string
+	Help    string
+	// Severity is the rule's level in the run.
+	Severity Severity
+	// HelpURI is the rule's documentation.
+	HelpURI string
 }
 
 // Write prints r in format f.
@@ -67,17 +92,4 @@ func messageWithSuggestion(f Finding) string {
 		return f.Message
 	}
 	return fmt.Sprintf("%s (did you mean %q?)", f.Message, f.Suggestion)
-}
-
-// Summary is the one-line summary: "N errors, M warnings in K files (P
-// skills checked)", with ", Q commands" after the skills when commands
-// were checked.
-func (r *Report) Summary() string {
-	errs, warns, _, files, _ := r.Counts()
-	checked := plural(r.Skills, "skill", "skills")
-	if r.Commands > 0 {
-		checked += ", " + plural(r.Commands, "command", "commands")
-	}
-	return fmt.Sprintf("%s, %s in %s (%s checked)", plural(errs, "error", "errors"),
-		plural(warns, "warning", "warnings"), plural(files, "file", "files"), checked)
 }

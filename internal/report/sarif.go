@@ -1,4 +1,4 @@
-package validate
+package report
 
 import (
 	"encoding/json"
@@ -65,10 +65,7 @@ type (
 	}
 )
 
-const (
-	sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
-	docsURL     = "https://github.com/ccski/ccski/blob/main/docs/validate.md"
-)
+const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 
 // sarifLevel maps a severity to a SARIF level.
 func sarifLevel(s Severity) string {
@@ -83,56 +80,15 @@ func sarifLevel(s Severity) string {
 	return "none"
 }
 
-// RuleDoc describes one rule to the readers of a SARIF log: what its
-// findings mean, how to fix them, its level in the run and where it is
-// documented. A tool with a rule table of its own (ccski scan) hands its
-// rules to Write in WriteOptions.Rules.
-type RuleDoc struct {
-	Code    string
-	Summary string
-	Help    string
-	// Severity is the rule's level in the run.
-	Severity Severity
-	// HelpURI is the rule's documentation.
-	HelpURI string
-}
-
-// RuleDocs describes the catalog's rules under profile p, each linked to
-// its row of docs/validate.md: every rule when no code is given, else the
-// rules named, in that order. An unknown code panics.
-func RuleDocs(p Profile, codes ...string) []RuleDoc {
-	pick := rules
-	if len(codes) > 0 {
-		pick = make([]Rule, len(codes))
-		for i, c := range codes {
-			r, ok := Lookup(c)
-			if !ok {
-				panic("validate: RuleDocs of unknown code " + c)
-			}
-			pick[i] = r
-		}
-	}
-	out := make([]RuleDoc, len(pick))
-	for i, r := range pick {
-		out[i] = RuleDoc{Code: r.Code, Summary: r.Summary, Help: r.Help, Severity: r.Severity(p),
-			HelpURI: docsURL + "#" + r.Code}
-	}
-	return out
-}
-
 // writeSARIF prints a SARIF 2.1.0 log with one run: every rule of the
-// table (o.Rules, else the catalog under the report's profile), so that
-// ruleIndex is stable, and one result per finding. File paths become URIs
-// relative to the current folder when they are relative, file URIs
-// otherwise.
+// table o.Rules, so that ruleIndex is stable, and one result per finding.
+// File paths become URIs relative to the current folder when they are
+// relative, file URIs otherwise.
 func writeSARIF(w io.Writer, r *Report, o WriteOptions) error {
-	d := sarifDriver{Name: "ccski", Version: o.Version, InformationURI: "https://github.com/ccski/ccski"}
-	docs := o.Rules
-	if docs == nil {
-		docs = RuleDocs(r.Profile)
-	}
-	index := make(map[string]int, len(docs))
-	for i, rule := range docs {
+	d := sarifDriver{Name: "ccski", Version: o.Version, InformationURI: "https://github.com/ccski/ccski",
+		Rules: []sarifRule{}}
+	index := make(map[string]int, len(o.Rules))
+	for i, rule := range o.Rules {
 		index[rule.Code] = i
 		d.Rules = append(d.Rules, sarifRule{
 			ID:                   rule.Code,

@@ -1,4 +1,4 @@
-package validate
+package report
 
 import (
 	"bytes"
@@ -10,14 +10,14 @@ import (
 )
 
 func sampleReport() *Report {
-	return &Report{Profile: ProfileSpec, Skills: 3, Findings: []Finding{
-		{Code: CodeNameUppercase, Severity: SeverityError, File: "skills/a,b:c/SKILL.md", Line: 2, Column: 7,
+	return &Report{Profile: "spec", Skills: 3, Findings: []Finding{
+		{Code: "name-uppercase", Severity: SeverityError, File: "skills/a,b:c/SKILL.md", Line: 2, Column: 7,
 			Message: "100% wrong\r\nsecond line", Suggestion: "a-b"},
-		{Code: CodeBodyTooLong, Severity: SeverityWarning, File: "skills/a,b:c/SKILL.md", Line: 505, Column: 1,
+		{Code: "body-too-long", Severity: SeverityWarning, File: "skills/a,b:c/SKILL.md", Line: 505, Column: 1,
 			Message: "too long", Fixable: true},
-		{Code: CodeDescriptionAngleBrackets, Severity: SeverityInfo, File: "skills/x/SKILL.md", Line: 3,
+		{Code: "description-angle-brackets", Severity: SeverityInfo, File: "skills/x/SKILL.md", Line: 3,
 			Message: "angles"},
-		{Code: CodeLowercaseSkillFile, Severity: SeverityWarning, File: "skills/y/skill.md",
+		{Code: "lowercase-skill-file", Severity: SeverityWarning, File: "skills/y/skill.md",
 			Message: "lowercase", Suggestion: "SKILL.md"},
 	}}
 }
@@ -66,15 +66,27 @@ func TestJSONFormat(t *testing.T) {
 
 	// No findings is an empty list, never null.
 	b.Reset()
-	Write(&b, FormatJSON, &Report{Profile: ProfileCodex}, WriteOptions{})
+	Write(&b, FormatJSON, &Report{Profile: "codex"}, WriteOptions{})
 	if !strings.Contains(b.String(), `"findings": []`) {
 		t.Errorf("empty report: %s", b.String())
 	}
 }
 
+// sampleRules is a rule table for the codes of sampleReport, in another
+// order, with one rule no finding uses.
+func sampleRules() []RuleDoc {
+	var out []RuleDoc
+	for _, c := range []string{"unused", "lowercase-skill-file", "name-uppercase", "description-angle-brackets",
+		"body-too-long"} {
+		out = append(out, RuleDoc{Code: c, Summary: "summary of " + c, Help: "help for " + c,
+			Severity: SeverityWarning, HelpURI: "https://example.com/rules#" + c})
+	}
+	return out
+}
+
 func TestSARIFFormat(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, FormatSARIF, sampleReport(), WriteOptions{Version: "1.2.3"}); err != nil {
+	if err := Write(&b, FormatSARIF, sampleReport(), WriteOptions{Version: "1.2.3", Rules: sampleRules()}); err != nil {
 		t.Fatal(err)
 	}
 	var log struct {
@@ -113,7 +125,7 @@ func TestSARIFFormat(t *testing.T) {
 	}
 	run := log.Runs[0]
 	d := run.Tool.Driver
-	if d.Name != "ccski" || d.Version != "1.2.3" || len(d.Rules) != len(Rules()) {
+	if d.Name != "ccski" || d.Version != "1.2.3" || len(d.Rules) != len(sampleRules()) {
 		t.Errorf("driver = %q %q with %d rules", d.Name, d.Version, len(d.Rules))
 	}
 	for _, r := range d.Rules {
@@ -202,32 +214,16 @@ skills/y/skill.md
 }
 
 func TestParseNames(t *testing.T) {
-	if _, err := ParseProfile("claude-code"); err == nil || !strings.Contains(err.Error(), `did you mean "claude"`) {
-		t.Errorf("ParseProfile(claude-code) = %v", err)
-	}
-	if _, err := ParseFormat("sarif2"); err == nil || !strings.Contains(err.Error(), `did you mean "sarif"`) {
+	if _, err := ParseFormat("sarif2"); err == nil ||
+		err.Error() != `unknown format "sarif2": use text, json, github, sarif (did you mean "sarif"?)` {
 		t.Errorf("ParseFormat(sarif2) = %v", err)
 	}
-	for _, p := range Profiles {
-		if got, err := ParseProfile(string(p)); got != p || err != nil {
-			t.Errorf("ParseProfile(%s) = %v, %v", p, got, err)
-		}
+	if _, err := ParseFormat("yaml"); err == nil || err.Error() != `unknown format "yaml": use text, json, github, sarif` {
+		t.Errorf("ParseFormat(yaml) = %v", err)
 	}
-}
-
-func TestFailed(t *testing.T) {
-	warn := &Report{Findings: []Finding{{Severity: SeverityWarning}, {Severity: SeverityWarning}, {Severity: SeverityInfo}}}
-	for _, tt := range []struct {
-		r    *Report
-		max  int
-		want bool
-	}{
-		{warn, -1, false}, {warn, 2, false}, {warn, 1, true}, {warn, 0, true},
-		{&Report{Findings: []Finding{{Severity: SeverityError}}}, -1, true},
-		{&Report{Findings: []Finding{{Severity: SeverityInfo}}}, 0, false},
-	} {
-		if got := tt.r.Failed(tt.max); got != tt.want {
-			t.Errorf("Failed(%d) on %v = %v", tt.max, tt.r.Findings, got)
+	for _, f := range Formats {
+		if got, err := ParseFormat(string(f)); got != f || err != nil {
+			t.Errorf("ParseFormat(%s) = %v, %v", f, got, err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package validate
+package report
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ const JSONVersion = 1
 // JSONReport is the --format json document.
 type JSONReport struct {
 	Version  int         `json:"version"`
-	Profile  Profile     `json:"profile"`
+	Profile  string      `json:"profile"`
 	Summary  JSONSummary `json:"summary"`
 	Findings []Finding   `json:"findings"`
 }

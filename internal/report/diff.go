@@ -1,22 +1,64 @@
-package validate
+package report
 
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
-// UnifiedDiff returns a unified diff (three lines of context) from a to b,
-// labelled a/name and b/name, that patch and git apply accept; "" when
-// they are equal. Lines are compared byte for byte, so a changed line
-// ending shows as a changed line.
-func UnifiedDiff(name string, a, b []byte) string {
-	if bytes.Equal(a, b) {
+// DisplayPath is p as ccski shows it to a person working in dir: relative
+// to dir when p lies below it, else as it is; cleaned either way.
+func DisplayPath(dir, p string) string {
+	if !filepath.IsAbs(p) || dir == "" {
+		return filepath.Clean(p)
+	}
+	if rel, err := filepath.Rel(dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return p
+}
+
+// DiffName is the name a diff gives the file at path for a person working
+// in dir: DisplayPath with forward slashes, an absolute path without its
+// leading slash (the a/ and b/ prefixes stand before it, as git diff
+// --no-index writes a file outside the repository).
+func DiffName(dir, path string) string {
+	return strings.TrimPrefix(filepath.ToSlash(DisplayPath(dir, path)), "/")
+}
+
+// Diff returns the unified diff, three lines of context, that turns old
+// into new, the content of the file at path: the one format of every
+// --dry-run of ccski. The file is labelled a/NAME and b/NAME, NAME being
+// DiffName(dir, path), so that patch -p1 and git apply accept the diff in
+// dir; a file that does not exist yet (existed false) is "--- /dev/null".
+// Diff is "" when nothing changes. Lines are compared byte for byte, so a
+// changed line ending shows as a changed line.
+func Diff(dir, path string, old, new []byte, existed bool) string {
+	if existed && bytes.Equal(old, new) {
 		return ""
 	}
-	al, bl := splitKeep(a), splitKeep(b)
-	// Only the frontmatter changes, so trimming the common ends leaves a
-	// small middle for the quadratic LCS.
+	name := DiffName(dir, path)
+	var out strings.Builder
+	if existed {
+		fmt.Fprintf(&out, "--- a/%s\n", name)
+	} else {
+		out.WriteString("--- /dev/null\n")
+	}
+	fmt.Fprintf(&out, "+++ b/%s\n", name)
+	writeHunks(&out, diffLines(splitKeep(old), splitKeep(new)))
+	return out.String()
+}
+
+// maxLCSCells bounds the table of the longest common subsequence: a
+// larger changed middle is written as removed then added, one block.
+const maxLCSCells = 1 << 20
+
+// diffLines diffs two files' lines: the common start and end stay, and
+// the middle between them goes through their longest common subsequence
+// when it is small (edits touch one place of a file: the middle is a few
+// lines), else is all removed then all added.
+func diffLines(al, bl []string) []diffOp {
 	pre := 0
 	for pre < len(al) && pre < len(bl) && al[pre] == bl[pre] {
 		pre++
@@ -29,13 +71,26 @@ func UnifiedDiff(name string, a, b []byte) string {
 	for i := range pre {
 		ops = append(ops, diffOp{' ', al[i]})
 	}
-	ops = append(ops, lcsDiff(al[pre:len(al)-suf], bl[pre:len(bl)-suf])...)
+	am, bm := al[pre:len(al)-suf], bl[pre:len(bl)-suf]
+	if (len(am)+1)*(len(bm)+1) <= maxLCSCells {
+		ops = append(ops, lcsDiff(am, bm)...)
+	} else {
+		for _, l := range am {
+			ops = append(ops, diffOp{'-', l})
+		}
+		for _, l := range bm {
+			ops = append(ops, diffOp{'+', l})
+		}
+	}
 	for i := len(al) - suf; i < len(al); i++ {
 		ops = append(ops, diffOp{' ', al[i]})
 	}
+	return ops
+}
 
-	var out strings.Builder
-	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", name, name)
+// writeHunks writes the hunks of ops: each change with up to three lines
+// of context around it, changes closer than that sharing a hunk.
+func writeHunks(out *strings.Builder, ops []diffOp) {
 	const ctx = 3
 	for i := 0; i < len(ops); {
 		if ops[i].kind == ' ' {
@@ -64,7 +119,7 @@ func UnifiedDiff(name string, a, b []byte) string {
 				bLen++
 			}
 		}
-		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(aStart, aLen), hunkRange(bStart, bLen))
+		fmt.Fprintf(out, "@@ -%s +%s @@\n", hunkRange(aStart, aLen), hunkRange(bStart, bLen))
 		for _, op := range ops[start:stop] {
 			out.WriteByte(op.kind)
 			out.WriteString(op.line)
@@ -74,7 +129,6 @@ func UnifiedDiff(name string, a, b []byte) string {
 		}
 		i = stop
 	}
-	return out.String()
 }
 
 type diffOp struct {
