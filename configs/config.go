@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/filters"
-	"github.com/ccski/ccski/internal/security"
+	"github.com/ccski/ccski/internal/scanmode"
 )
 
 // Config is the effective configuration: the built-in defaults, the user
@@ -147,7 +147,7 @@ func defaults(reg registry) Config {
 			Tools:              []string{},
 			Catalog:            16000,
 			AskContext:         100000,
-			Scan:               string(security.Warn),
+			Scan:               string(scanmode.Warn),
 		},
 	}
 }

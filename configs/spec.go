@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/filters"
-	"github.com/ccski/ccski/internal/security"
+	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
@@ -133,7 +133,7 @@ func newSpec(reg registry) (*spec, error) {
 		{"mcp.ask_context", nonNegative},
 		{"mcp.session_idle_timeout", nonNegativeDuration("session idle timeout")},
 		{"mcp.max_sessions", nonNegative},
-		{"mcp.scan", oneOf(security.Modes()...)},
+		{"mcp.scan", oneOf(scanmode.Values()...)},
 		{"limits.max_depth", nonNegative},
 		{"limits.max_dirs", nonNegative},
 	}
