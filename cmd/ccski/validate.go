@@ -12,6 +12,8 @@ import (
 
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/codex"
 )
 
 // errValidationFailed marks the exit-1 of a validation whose report was
@@ -180,7 +182,7 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 // managedTrees returns the folders --fix must not write in, below the
 // Claude and Codex homes of env.
 func managedTrees(env providers.Env) []validate.ManagedTree {
-	return validate.ManagedTrees(env.ClaudeDir(), env.CodexDir())
+	return validate.ManagedTrees(claude.Dir(env), codex.Dir(env))
 }
 
 // displayPath shows p relative to cwd when it is below it.

@@ -97,13 +97,14 @@ type Provider struct{ opts Options }
 
 var _ providers.Provider = (*Provider)(nil)
 
-// New builds the provider from its options, rejecting unknown keys.
-func New(options map[string]any) (providers.Provider, error) {
-	p := &Provider{opts: *defaultOptions()}
-	if err := providers.Decode(Name, options, &p.opts); err != nil {
+// New builds the provider from its options, a *Options (nil for the
+// defaults).
+func New(options any) (providers.Provider, error) {
+	o, err := providers.OptionsOf(Name, options, defaultOptions)
+	if err != nil {
 		return nil, err
 	}
-	return p, nil
+	return &Provider{opts: *o}, nil
 }
 
 // Name returns "gemini_extensions".
