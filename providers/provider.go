@@ -104,19 +104,22 @@ type Provider interface {
 // was checked once, by configs, before it runs.
 type Factory func(options any) (Provider, error)
 
-// OptionsOf returns options as *O, the provider's options struct: options
-// itself when it is one, defaults() when it is nil. Any other value is an
-// error naming the provider, which only a configuration built by hand
-// with another provider's options can give.
-func OptionsOf[O any](provider string, options any, defaults func() *O) (*O, error) {
-	switch o := options.(type) {
-	case nil:
-		return defaults(), nil
-	case *O:
-		if o == nil {
-			return defaults(), nil
+// Typed returns the Factory of a provider whose options struct is O: it
+// hands build the options configs decoded, as they are (a *O), or
+// defaults() for nil (a configuration built by hand that leaves them out).
+// Options of any other type are an error naming the provider, which only
+// such a configuration can give.
+func Typed[O any](provider string, defaults func() *O, build func(o *O) (Provider, error)) Factory {
+	return func(options any) (Provider, error) {
+		switch o := options.(type) {
+		case nil:
+			return build(defaults())
+		case *O:
+			if o == nil {
+				return build(defaults())
+			}
+			return build(o)
 		}
-		return o, nil
+		return nil, fmt.Errorf("providers.%s: options are a %T, want a %T", provider, options, new(O))
 	}
-	return nil, fmt.Errorf("providers.%s: options are a %T, want a %T", provider, options, new(O))
 }

@@ -11,23 +11,31 @@ type testOptions struct {
 
 func defaultTestOptions() *testOptions { return &testOptions{Home: "/default"} }
 
-// TestOptionsOf checks how a factory receives its options: as decoded, the
+// TestTyped checks how a factory receives its options: as decoded, the
 // defaults for nil (a configuration built by hand that leaves them out),
 // and an error naming the provider for another provider's options.
-func TestOptionsOf(t *testing.T) {
+func TestTyped(t *testing.T) {
+	var got *testOptions
+	newTest := Typed("test", defaultTestOptions, func(o *testOptions) (Provider, error) {
+		got = o
+		return nil, nil
+	})
 	mine := &testOptions{Home: "/h"}
-	if got, err := OptionsOf("test", mine, defaultTestOptions); err != nil || got != mine {
-		t.Errorf("OptionsOf(the decoded options) = %v, %v; want them as they are", got, err)
+	if _, err := newTest(mine); err != nil || got != mine {
+		t.Errorf("the decoded options: build got %v, %v; want them as they are", got, err)
 	}
 	for _, in := range []any{nil, (*testOptions)(nil)} {
-		if got, err := OptionsOf("test", in, defaultTestOptions); err != nil || got.Home != "/default" {
-			t.Errorf("OptionsOf(%#v) = %v, %v; want the defaults", in, got, err)
+		got = nil
+		if _, err := newTest(in); err != nil || got == nil || got.Home != "/default" {
+			t.Errorf("%#v: build got %v, %v; want the defaults", in, got, err)
 		}
 	}
 	for _, in := range []any{testOptions{}, map[string]any{"home": "/h"}, &struct{ Home string }{}} {
-		_, err := OptionsOf("test", in, defaultTestOptions)
-		if err == nil || !strings.Contains(err.Error(), "providers.test") || !strings.Contains(err.Error(), "*providers.testOptions") {
-			t.Errorf("OptionsOf(%#v) error = %v, want one naming the provider and the options type", in, err)
+		got = nil
+		_, err := newTest(in)
+		if err == nil || got != nil || !strings.Contains(err.Error(), "providers.test") ||
+			!strings.Contains(err.Error(), "*providers.testOptions") {
+			t.Errorf("%#v: error %v, build got %v; want an error naming the provider and the options type", in, err, got)
 		}
 	}
 }

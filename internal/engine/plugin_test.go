@@ -84,11 +84,8 @@ func pluginRegistry(got *[]any) []providers.Entry {
 			Kinds:   []pipeline.Kind{pipeline.KindWorkspaceAgent, pipeline.KindUserAgent},
 			New: func(options any) (providers.Provider, error) {
 				*got = append(*got, options)
-				o, err := providers.OptionsOf("owner", options, func() *ownerOptions { return &ownerOptions{} })
-				if err != nil {
-					return nil, err
-				}
-				return &owner{opts: *o}, nil
+				return providers.Typed("owner", func() *ownerOptions { return &ownerOptions{} },
+					func(o *ownerOptions) (providers.Provider, error) { return &owner{opts: *o}, nil })(options)
 			},
 		},
 		{

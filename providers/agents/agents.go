@@ -73,13 +73,9 @@ type Agents struct {
 
 // New builds the provider from its options, a *Options (nil for the
 // defaults).
-func New(options any) (providers.Provider, error) {
-	o, err := providers.OptionsOf("agents", options, defaultOptions)
-	if err != nil {
-		return nil, err
-	}
+var New = providers.Typed("agents", defaultOptions, func(o *Options) (providers.Provider, error) {
 	return &Agents{opts: *o, rule: Order.Precedence(o.Precedence)}, nil
-}
+})
 
 // Rule returns the agents' precedence rule as the precedence option sets
 // it.

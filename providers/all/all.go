@@ -8,7 +8,7 @@
 // To add a provider: write a package under providers/ with an options
 // struct (koanf, doc and config:"path" tags; a providers.PrecedenceOption
 // field for a precedence option) and its defaults, a New that takes the
-// options configs decoded (providers.OptionsOf), a Provider whose Plan
+// options configs decoded (providers.Typed), a Provider whose Plan
 // returns roots with the Entry's labels and kinds, interface guards
 // (var _ providers.Provider = (*X)(nil), and providers.Ranker,
 // providers.HomeOwner or providers.HostOwner when it has a precedence

@@ -99,13 +99,9 @@ var (
 
 // New builds the provider from its options, a *Options (nil for the
 // defaults).
-func New(options any) (providers.Provider, error) {
-	o, err := providers.OptionsOf(Name, options, defaultOptions)
-	if err != nil {
-		return nil, err
-	}
+var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
 	return &Codex{opts: *o, rule: Order.Precedence(o.Precedence)}, nil
-}
+})
 
 // Name returns "codex".
 func (c *Codex) Name() string { return Name }

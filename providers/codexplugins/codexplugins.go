@@ -107,13 +107,9 @@ var _ providers.Provider = (*Provider)(nil)
 
 // New builds the provider from its options, a *Options (nil for the
 // defaults).
-func New(options any) (providers.Provider, error) {
-	o, err := providers.OptionsOf(Name, options, defaultOptions)
-	if err != nil {
-		return nil, err
-	}
+var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
 	return &Provider{opts: *o}, nil
-}
+})
 
 // Name returns "codex_plugins", the provider's key in ccski.yaml.
 func (p *Provider) Name() string { return Name }

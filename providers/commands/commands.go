@@ -59,13 +59,9 @@ var _ providers.Provider = (*Commands)(nil)
 
 // New builds the provider from its options, a *Options (nil for the
 // defaults).
-func New(options any) (providers.Provider, error) {
-	o, err := providers.OptionsOf("commands", options, defaultOptions)
-	if err != nil {
-		return nil, err
-	}
+var New = providers.Typed("commands", defaultOptions, func(o *Options) (providers.Provider, error) {
 	return &Commands{opts: *o}, nil
-}
+})
 
 // Name returns "commands", the provider's key in ccski.yaml.
 func (c *Commands) Name() string { return "commands" }

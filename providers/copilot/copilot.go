@@ -105,13 +105,9 @@ var (
 
 // New builds the provider from its options, a *Options (nil for the
 // defaults).
-func New(options any) (providers.Provider, error) {
-	o, err := providers.OptionsOf(Name, options, defaultOptions)
-	if err != nil {
-		return nil, err
-	}
+var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
 	return &Provider{opts: *o, rule: Order.Precedence(o.Precedence), goos: runtime.GOOS}, nil
-}
+})
 
 // Rule returns Copilot's precedence rule as the precedence option sets it.
 func (p *Provider) Rule() *pipeline.Precedence { return p.rule }

@@ -77,13 +77,9 @@ var (
 
 // New builds the provider from its options, a *Options (nil for the
 // defaults).
-func New(options any) (providers.Provider, error) {
-	o, err := providers.OptionsOf(Name, options, defaultOptions)
-	if err != nil {
-		return nil, err
-	}
+var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
 	return &Provider{rule: Order.Precedence(o.Precedence)}, nil
-}
+})
 
 // Rule returns Cursor's precedence rule as the precedence option sets it.
 func (p *Provider) Rule() *pipeline.Precedence { return p.rule }

@@ -56,11 +56,7 @@ type dir struct{ path, scope string }
 // New builds the provider from its options, a *Options (nil for the
 // defaults). Package configs has checked each entry (Folder.Check); an
 // entry a configuration built by hand gives unchecked is checked here.
-func New(options any) (providers.Provider, error) {
-	o, err := providers.OptionsOf("custom", options, defaultOptions)
-	if err != nil {
-		return nil, err
-	}
+var New = providers.Typed("custom", defaultOptions, func(o *Options) (providers.Provider, error) {
 	c := &Custom{}
 	for _, d := range o.Dirs {
 		p, s, err := Split(string(d))
@@ -70,7 +66,7 @@ func New(options any) (providers.Provider, error) {
 		c.dirs = append(c.dirs, dir{p, s})
 	}
 	return c, nil
-}
+})
 
 // Split separates "path?scope=name" into the path and the scope.
 func Split(spec string) (path, scope string, err error) {

@@ -31,7 +31,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
@@ -99,13 +98,9 @@ var _ providers.Provider = (*Provider)(nil)
 
 // New builds the provider from its options, a *Options (nil for the
 // defaults).
-func New(options any) (providers.Provider, error) {
-	o, err := providers.OptionsOf(Name, options, defaultOptions)
-	if err != nil {
-		return nil, err
-	}
+var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
 	return &Provider{opts: *o}, nil
-}
+})
 
 // Name returns "gemini_extensions".
 func (p *Provider) Name() string { return Name }
@@ -207,7 +202,7 @@ func (p *planner) run(ctx context.Context) error {
 			p.disabled = append(p.disabled, pipeline.DisabledPlugin{Provider: Label, Plugin: ext.name,
 				Marketplace: Marketplace, Settings: enablement.file,
 				Enable: fmt.Sprintf("`gemini extensions enable %s` (%s)", ext.name, enablement.file),
-				Skills: skillNames(skills)})
+				Skills: providers.SkillNames(skills)})
 			continue
 		}
 		if st, err := os.Stat(skills); err != nil || !st.IsDir() {
@@ -309,28 +304,6 @@ func (p *planner) linkSource(folder string) (string, bool) {
 		src = filepath.Join(folder, src)
 	}
 	return filepath.Clean(src), true
-}
-
-// skillNames returns the names of the skill folders directly below
-// skills (those holding SKILL.md), sorted: the names a disabled
-// extension's skills would have.
-func skillNames(skills string) []string {
-	ents, err := os.ReadDir(skills)
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, e := range ents {
-		n := e.Name()
-		if strings.HasPrefix(n, ".") {
-			continue
-		}
-		if st, err := os.Stat(filepath.Join(skills, n, "SKILL.md")); err == nil && st.Mode().IsRegular() {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	return names
 }
 
 // report adds a diagnostic.

@@ -89,13 +89,9 @@ var _ providers.Provider = (*Marketplace)(nil)
 
 // New builds the provider from its options, a *Options (nil for the
 // defaults).
-func New(options any) (providers.Provider, error) {
-	o, err := providers.OptionsOf("marketplace", options, defaultOptions)
-	if err != nil {
-		return nil, err
-	}
+var New = providers.Typed("marketplace", defaultOptions, func(o *Options) (providers.Provider, error) {
 	return &Marketplace{opts: *o}, nil
-}
+})
 
 // Name returns "marketplace", the provider's key in ccski.yaml.
 func (m *Marketplace) Name() string { return "marketplace" }

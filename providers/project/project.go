@@ -33,13 +33,9 @@ func Entry() providers.Entry {
 type Project struct{ opts Options }
 
 // New builds the provider from its options, a *Options (nil for none).
-func New(options any) (providers.Provider, error) {
-	o, err := providers.OptionsOf("project", options, func() *Options { return &Options{} })
-	if err != nil {
-		return nil, err
-	}
+var New = providers.Typed("project", func() *Options { return &Options{} }, func(o *Options) (providers.Provider, error) {
 	return &Project{opts: *o}, nil
-}
+})
 
 // Name returns "project".
 func (p *Project) Name() string { return "project" }
