@@ -3,7 +3,6 @@ package configs
 import (
 	"fmt"
 	"reflect"
-	"strings"
 	"time"
 
 	"github.com/ccski/ccski/filters"
@@ -96,6 +95,9 @@ func (c Config) ProviderOptions(e providers.Entry) (any, error) {
 		return nil, nil
 	}
 	v := reflect.ValueOf(e.Options())
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil, fmt.Errorf("configs: provider %s: Options returns %s, not a pointer to a struct", e.Name, v.Type())
+	}
 	if o := c.Providers[e.Name].Options; o != nil {
 		ov := reflect.ValueOf(o)
 		if ov.Type() != v.Type() || ov.IsNil() {
@@ -111,32 +113,17 @@ func (c Config) ProviderOptions(e providers.Entry) (any, error) {
 		if key == "" {
 			continue
 		}
-		src, ok := fieldByKey(cv.Type(), key)
+		src, index, ok := fieldByKey(cv.Type(), key)
 		if !ok || !src.Type.AssignableTo(t.Field(i).Type) {
 			return nil, fmt.Errorf("configs: providers.%s: field %s takes %q, which is no key of its type", e.Name, t.Field(i).Name, key)
 		}
-		val := valueByKey(cv, key)
+		val := cv.FieldByIndex(index)
 		if val.Kind() == reflect.Slice && !val.IsNil() {
 			val = reflect.AppendSlice(reflect.MakeSlice(val.Type(), 0, val.Len()), val) // a copy, not c's list
 		}
 		v.Elem().Field(i).Set(val)
 	}
 	return v.Interface(), nil
-}
-
-// valueByKey returns the field of the struct v at the flattened key, which
-// fieldByKey found in its type.
-func valueByKey(v reflect.Value, key string) reflect.Value {
-	for part := range strings.SplitSeq(key, ".") {
-		t := v.Type()
-		for i := range t.NumField() {
-			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("koanf"), ","); name == part {
-				v = v.Field(i)
-				break
-			}
-		}
-	}
-	return v
 }
 
 // MCP configures the MCP server.

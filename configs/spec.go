@@ -351,7 +351,7 @@ func checkFromKeys(e providers.Entry) error {
 		if key == "" {
 			continue
 		}
-		src, ok := fieldByKey(reflect.TypeFor[Config](), key)
+		src, _, ok := fieldByKey(reflect.TypeFor[Config](), key)
 		if !ok {
 			return fmt.Errorf("configs: spec: provider %s: field %s takes %q, which is no key", e.Name, f.Name, key)
 		}
@@ -363,27 +363,27 @@ func checkFromKeys(e providers.Entry) error {
 }
 
 // fieldByKey returns the field of the struct type t at the flattened key
-// (koanf names joined by dots).
-func fieldByKey(t reflect.Type, key string) (reflect.StructField, bool) {
-	var f reflect.StructField
+// (koanf names joined by dots), with its index path for
+// reflect.Value.FieldByIndex.
+func fieldByKey(t reflect.Type, key string) (f reflect.StructField, index []int, ok bool) {
 	for part := range strings.SplitSeq(key, ".") {
 		if t.Kind() != reflect.Struct {
-			return f, false
+			return f, nil, false
 		}
 		found := false
 		for i := range t.NumField() {
-			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("koanf"), ","); name == part && name != "" {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("koanf"), ","); name == part {
 				f, found = t.Field(i), true
+				index = append(index, i)
 				break
 			}
 		}
 		if !found {
-			return f, false
+			return f, nil, false
 		}
-		f.Index = nil
 		t = f.Type
 	}
-	return f, true
+	return f, index, true
 }
 
 // pathKeys lists the flattened keys whose values are paths, sorted.

@@ -63,14 +63,7 @@ func TestOpenCatalog(t *testing.T) {
 // hidden ones and those without a SKILL.md regular file left out, sorted.
 func TestSkillNames(t *testing.T) {
 	base := t.TempDir()
-	testfs.Write(t, base, map[string]string{
-		"skills/b/SKILL.md":          "x",
-		"skills/a/SKILL.md":          "x",
-		"skills/.hidden/SKILL.md":    "x",
-		"skills/no-skill/README.md":  "x",
-		"skills/dir-named/SKILL.md/": "",
-		"skills/file.md":             "x",
-	})
+	testfs.Write(t, base, marketTree)
 	got := SkillNames(filepath.Join(base, "skills"))
 	if strings.Join(got, ",") != "a,b" {
 		t.Errorf("SkillNames = %q, want a, b", got)
