@@ -1,10 +1,13 @@
 package configs
 
 import (
+	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/ccski/ccski/filters"
-	"github.com/ccski/ccski/internal/security"
+	"github.com/ccski/ccski/internal/scanmode"
+	"github.com/ccski/ccski/providers"
 )
 
 // Config is the effective configuration: the built-in defaults, the user
@@ -48,9 +51,15 @@ type Config struct {
 	// Limits bound every walk.
 	Limits Limits `koanf:"limits"`
 	// Providers holds one section per provider, keyed by provider name:
-	// one per entry of the provider registry (package providers/all),
-	// whose options struct gives the keys, defaults and documentation.
+	// one per entry of Registry, whose options struct gives the keys,
+	// defaults and documentation.
 	Providers map[string]Provider `koanf:"providers"`
+	// Registry is the provider registry the configuration was loaded
+	// with (Options.Registry; package providers/all lists the built-in
+	// providers): the declarations its providers sections were checked
+	// and decoded against, in scan order. The engine builds the providers
+	// from it. It is no key.
+	Registry []providers.Entry `koanf:"-"`
 	// MCP configures `ccski mcp`.
 	MCP MCP `koanf:"mcp"`
 }
@@ -63,11 +72,58 @@ type Limits struct {
 	MaxDirs int `koanf:"max_dirs"`
 }
 
-// Provider is one provider's section. Keys other than enabled are the
-// provider's own options; the provider decodes them strictly.
+// Provider is one provider's section: whether it runs, and its options.
 type Provider struct {
-	Enabled bool           `koanf:"enabled"`
-	Options map[string]any `koanf:",remain"`
+	Enabled bool `koanf:"enabled"`
+	// Options are the keys of the section besides enabled, decoded: a
+	// pointer to the provider's options struct (providers.Entry.Options)
+	// holding its defaults overlaid with every layer's keys, checked
+	// once, by Load. The provider's factory takes them as they are (see
+	// ProviderOptions). nil for a provider without options.
+	Options any `koanf:"-"`
+}
+
+// ProviderOptions returns the options the registered provider e is built
+// from (e.New): a copy of Providers[e.Name].Options, or of e's defaults
+// when a Config built by hand leaves them out, in which every field
+// tagged config:"from=KEY" holds the value of c's key KEY (the project
+// provider's dirs are skill_dirs). It is nil for a provider without
+// options. Options of another type than e's are an error naming the
+// provider.
+func (c Config) ProviderOptions(e providers.Entry) (any, error) {
+	if e.Options == nil {
+		return nil, nil
+	}
+	v := reflect.ValueOf(e.Options())
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil, fmt.Errorf("configs: provider %s: Options returns %s, not a pointer to a struct", e.Name, v.Type())
+	}
+	if o := c.Providers[e.Name].Options; o != nil {
+		ov := reflect.ValueOf(o)
+		if ov.Type() != v.Type() || ov.IsNil() {
+			return nil, fmt.Errorf("configs: providers.%s: options are a %T, want a %s", e.Name, o, v.Type())
+		}
+		v = reflect.New(ov.Type().Elem())
+		v.Elem().Set(ov.Elem())
+	}
+	cv := reflect.ValueOf(c)
+	t := v.Elem().Type()
+	for i := range t.NumField() {
+		key := fromKey(t.Field(i))
+		if key == "" {
+			continue
+		}
+		src, index, ok := fieldByKey(cv.Type(), key)
+		if !ok || !src.Type.AssignableTo(t.Field(i).Type) {
+			return nil, fmt.Errorf("configs: providers.%s: field %s takes %q, which is no key of its type", e.Name, t.Field(i).Name, key)
+		}
+		val := cv.FieldByIndex(index)
+		if val.Kind() == reflect.Slice && !val.IsNil() {
+			val = reflect.AppendSlice(reflect.MakeSlice(val.Type(), 0, val.Len()), val) // a copy, not c's list
+		}
+		v.Elem().Field(i).Set(val)
+	}
+	return v.Interface(), nil
 }
 
 // MCP configures the MCP server.
@@ -120,10 +176,10 @@ type MCP struct {
 	RequireTrusted bool `koanf:"require_trusted"`
 }
 
-// Default returns the built-in defaults, the lowest layer. The providers'
-// sections come from the provider registry: every provider enabled, with
-// the defaults of its options struct.
-func Default() Config { return defaults(builtin()) }
+// Default returns the built-in defaults, the lowest layer, with the
+// providers of reg (providers/all.Registry() for the built-in ones): every
+// provider enabled, with the defaults of its options struct.
+func Default(reg []providers.Entry) Config { return defaults(registry{providers: reg}) }
 
 // defaults returns the built-in defaults with the providers of reg.
 func defaults(reg registry) Config {
@@ -133,6 +189,7 @@ func defaults(reg registry) Config {
 		Priority:  kindNames(),
 		Limits:    Limits{MaxDepth: 6, MaxDirs: 20000},
 		Providers: reg.providerDefaults(),
+		Registry:  reg.providers,
 		MCP: MCP{
 			Transport:          "stdio",
 			Host:               "127.0.0.1",
@@ -147,7 +204,7 @@ func defaults(reg registry) Config {
 			Tools:              []string{},
 			Catalog:            16000,
 			AskContext:         100000,
-			Scan:               string(security.Warn),
+			Scan:               string(scanmode.Warn),
 		},
 	}
 }

@@ -22,13 +22,19 @@
 // no key is an error.
 //
 // Every layer is validated on its own before the merge. An unknown key, an
-// unknown provider or provider option, a value of the wrong type and a value
-// outside its enumeration are errors that name the file, variable or flag,
-// the key, and the closest valid key or the valid values. Provider options
-// (the keys under providers.<name> other than enabled) are checked against
-// the provider's options struct, which its registry entry gives (see
-// providers.Entry.Options and package providers/all), and kept in
-// Provider.Options for the provider to decode.
+// unknown provider or provider option, a value of the wrong type, a value
+// outside its enumeration and a value its provider's check refuses are
+// errors that name the file, variable or flag, the key, and the closest
+// valid key or the valid values. Provider options (the keys under
+// providers.<name> other than enabled) are checked against the provider's
+// options struct, which its registry entry declares (see
+// providers.Entry.Options). The caller passes the registry in
+// (Options.Registry, and the argument of Default, Schema, Example and
+// Values; package providers/all lists the built-in providers), so that
+// this package imports no provider. After the merge each provider's
+// section is decoded once, into its options struct (Provider.Options),
+// which the provider's factory takes as it is (Config.ProviderOptions):
+// nothing checks a provider option a second time.
 //
 // Paths (the keys whose field has a config:"path" tag: user_dir,
 // workspace, skill_dirs, providers.custom.dirs, the marketplace
@@ -48,6 +54,8 @@
 // repository root, every key with its default value and documentation) and
 // Schema (its JSON Schema, configs/ccski.schema.json, printed by `ccski
 // config --schema`) are derived from Config, docs.go, the provider registry
-// and packages filters and mcp/tools. A test keeps the two checked-in files
-// equal to what is derived.
+// and packages filters, mcp/tools and internal/scanmode. A test keeps the
+// two checked-in files equal to what is derived with the built-in
+// providers, and another keeps this package low in the module: it builds
+// with at most 15 of the module's packages.
 package configs

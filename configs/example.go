@@ -6,17 +6,19 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ccski/ccski/providers"
 )
 
 // exampleWidth is the widest line of a comment in the example ccski.yaml.
 const exampleWidth = 76
 
-// Example returns the example ccski.yaml: every key set to its built-in
-// default, under its documentation and a line naming the flags that set
-// it, derived
-// like Schema. The ccski.yaml at the repository root is a copy that a test
+// Example returns the example ccski.yaml with the providers of reg: every
+// key set to its built-in default, under its documentation and a line
+// naming the flags that set it, derived like Schema. The ccski.yaml at the
+// repository root is a copy, with the built-in providers, that a test
 // keeps equal to it.
-func Example() ([]byte, error) { return exampleFor(builtin()) }
+func Example(reg []providers.Entry) ([]byte, error) { return exampleFor(registry{providers: reg}) }
 
 // exampleFor returns the example with the providers of reg.
 func exampleFor(reg registry) ([]byte, error) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccski/ccski/providers/all"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -28,21 +29,41 @@ func mustSpec(t *testing.T) *spec {
 
 // equateEmpty treats nil and empty slices and maps alike: a YAML "[]" and
 // an absent list mean the same.
-func equateEmpty() cmp.Option { return cmpopts.EquateEmpty() }
+// equateEmpty compares two configurations as Load and Default make them:
+// empty and nil lists alike, and the registry (whose factories are
+// functions, never equal) left out.
+func equateEmpty() cmp.Option {
+	return cmp.Options{cmpopts.EquateEmpty(), cmpopts.IgnoreFields(Config{}, "Registry")}
+}
+
+// builtin is the registry of the built-in providers.
+func builtin() registry { return registry{providers: all.Registry()} }
+
+// loadBuiltin is Load with the built-in providers when o names none.
+func loadBuiltin(o Options) (*Loaded, error) {
+	if o.Registry == nil {
+		o.Registry = all.Registry()
+	}
+	return Load(o)
+}
+
+// optionOf returns the value of the option key of provider name in c, as
+// its section maps it (optionValues).
+func optionOf(c Config, name, key string) any { return optionValues(c.Providers[name].Options)[key] }
 
 func typeOf(v any) reflect.Type { return reflect.TypeOf(v) }
 
-// defaultKeys lists the flattened keys of Default().
+// defaultKeys lists the flattened keys of Default(all.Registry()).
 func defaultKeys() []string {
-	return flatKeys(defaultMap(Default()), "")
+	return flatKeys(defaultMap(Default(all.Registry())), "")
 }
 
 func TestSpecMatchesDefault(t *testing.T) {
 	t.Parallel()
-	// Every key of Default() is a key of the spec and the other way round,
+	// Every key of Default(all.Registry()) is a key of the spec and the other way round,
 	// including each provider's option keys.
 	if diff := cmp.Diff(mustSpec(t).leaves, defaultKeys()); diff != "" {
-		t.Errorf("spec keys differ from Default() keys (-spec +default):\n%s", diff)
+		t.Errorf("spec keys differ from Default(all.Registry()) keys (-spec +default):\n%s", diff)
 	}
 }
 
@@ -90,10 +111,10 @@ func TestExampleEqualsDefault(t *testing.T) {
 	o := options(t, tempDir(t))
 	o.ConfigFile = abs
 	l := mustLoad(t, o)
-	want := Default()
+	want := Default(all.Registry())
 	want.IncludeFromFile, want.ExcludeFromFile = true, true // the file sets them, to their defaults
 	if diff := cmp.Diff(want, l.Config, equateEmpty()); diff != "" {
-		t.Errorf("%s differs from Default() (-default +file):\n%s", examplePath, diff)
+		t.Errorf("%s differs from Default(all.Registry()) (-default +file):\n%s", examplePath, diff)
 	}
 	label := "project config " + abs
 	for _, k := range defaultKeys() {
@@ -152,11 +173,11 @@ var update = flag.Bool("update", false, "rewrite ../ccski.yaml and ccski.schema.
 // Schema are what the code derives (Example, SchemaJSON); -update rewrites
 // them.
 func TestGenerated(t *testing.T) {
-	schema, err := SchemaJSON()
+	schema, err := SchemaJSON(all.Registry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	example, err := Example()
+	example, err := Example(all.Registry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +203,7 @@ func TestGenerated(t *testing.T) {
 }
 
 // TestSchemaKeys checks that the schema describes exactly the keys of
-// Default(), with a description and the default value for each leaf,
+// Default(all.Registry()), with a description and the default value for each leaf,
 // closes every object, and lists the loader's valid values.
 func TestSchemaKeys(t *testing.T) {
 	t.Parallel()
@@ -214,7 +235,7 @@ func TestSchemaKeys(t *testing.T) {
 	walk(schema, "")
 	sort.Strings(leaves)
 	if diff := cmp.Diff(defaultKeys(), leaves); diff != "" {
-		t.Errorf("schema keys differ from Default() (-default +schema):\n%s", diff)
+		t.Errorf("schema keys differ from Default(all.Registry()) (-default +schema):\n%s", diff)
 	}
 
 	// The enumerations agree with the loader's.
@@ -258,7 +279,7 @@ func TestSchemaValidates(t *testing.T) {
 			schemaErr := rs.Validate(yamlDoc(t, b))
 			o := options(t, tempDir(t))
 			o.ConfigFile, _ = filepath.Abs(f)
-			_, loadErr := Load(o)
+			_, loadErr := loadBuiltin(o)
 			if (schemaErr == nil) != (loadErr == nil) {
 				t.Errorf("schema error %v, but Load error %v", schemaErr, loadErr)
 			}
@@ -306,7 +327,7 @@ func TestSchemaValidates(t *testing.T) {
 		dir := tempDir(t)
 		o := options(t, dir)
 		o.ConfigFile = write(t, filepath.Join(dir, "c.yaml"), tt.doc)
-		if _, err := Load(o); (err == nil) != tt.ok {
+		if _, err := loadBuiltin(o); (err == nil) != tt.ok {
 			t.Errorf("%s: Load error %v, want ok=%t", tt.doc, err, tt.ok)
 		}
 	}

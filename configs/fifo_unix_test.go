@@ -21,7 +21,7 @@ func TestProjectConfigFIFO(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := Load(options(t, ws))
+		_, err := loadBuiltin(options(t, ws))
 		done <- err
 	}()
 	select {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/suggest"
+	"github.com/ccski/ccski/providers"
 )
 
 // ProjectFile is the name of the project config file.
@@ -61,6 +62,11 @@ type Options struct {
 	// AddMCPFlags. Only flags the user changed count; flags that map to
 	// no key (help, json, no-color, ...) are ignored. May be nil.
 	Flags *pflag.FlagSet
+	// Registry is the provider registry (providers/all.Registry() for
+	// the built-in providers): the declarations each provider's section is
+	// checked and decoded against. A provider it does not hold is an
+	// unknown provider; nil holds none.
+	Registry []providers.Entry
 }
 
 // Loaded is the result of Load.
@@ -81,7 +87,7 @@ type Loaded struct {
 // order (see the package documentation). Every layer is validated on its
 // own: unknown keys, wrong types and invalid values are errors that name
 // the layer, the key and, where one is close, the valid key meant.
-func Load(o Options) (*Loaded, error) { return load(o, builtin()) }
+func Load(o Options) (*Loaded, error) { return load(o, registry{providers: o.Registry}) }
 
 // load is Load with the providers of reg.
 func load(o Options, reg registry) (*Loaded, error) {
@@ -160,12 +166,20 @@ func load(o Options, reg registry) (*Loaded, error) {
 		res.Sources["include"] = "flag --all"
 	}
 
+	// The providers' sections are decoded into their options structs,
+	// the rest into Config.
+	sections, _ := merged.Get("providers").(map[string]any)
+	merged.Delete("providers")
 	if err := merged.UnmarshalWithConf("", &res.Config, koanf.UnmarshalConf{
 		Tag:           "koanf",
 		DecoderConfig: decoderConfig(&res.Config, true),
 	}); err != nil {
 		return nil, fmt.Errorf("configs: decode: %w", err)
 	}
+	if res.Config.Providers, err = reg.decodeProviders(sections); err != nil {
+		return nil, err
+	}
+	res.Config.Registry = reg.providers
 	res.Config.IncludeFromFile, res.Config.ExcludeFromFile = fromFile["include"], fromFile["exclude"]
 	return res, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ccski/ccski/internal/testfs"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // tempDir returns a fresh folder that is not inside a repository, so that
@@ -67,7 +68,7 @@ func flags(t *testing.T, args ...string) *pflag.FlagSet {
 
 func mustLoad(t *testing.T, o Options) *Loaded {
 	t.Helper()
-	l, err := Load(o)
+	l, err := loadBuiltin(o)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -78,8 +79,8 @@ func TestDefaultsOnly(t *testing.T) {
 	t.Parallel()
 	ws := tempDir(t)
 	l := mustLoad(t, options(t, ws))
-	if diff := cmp.Diff(Default(), l.Config, equateEmpty()); diff != "" {
-		t.Errorf("config differs from Default() (-want +got):\n%s", diff)
+	if diff := cmp.Diff(Default(all.Registry()), l.Config, equateEmpty()); diff != "" {
+		t.Errorf("config differs from Default(all.Registry()) (-want +got):\n%s", diff)
 	}
 	if len(l.Files) != 0 {
 		t.Errorf("Files = %v, want none", l.Files)
@@ -274,7 +275,7 @@ func TestHomeFromGetenv(t *testing.T) {
 func TestConfigFileMustExist(t *testing.T) {
 	t.Parallel()
 	ws := tempDir(t)
-	_, err := Load(Options{ConfigFile: "missing.yaml", Workspace: ws, Home: ws, Environ: func() []string { return nil }})
+	_, err := loadBuiltin(Options{ConfigFile: "missing.yaml", Workspace: ws, Home: ws, Environ: func() []string { return nil }})
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("err = %v, want fs.ErrNotExist", err)
 	}
@@ -284,7 +285,7 @@ func TestConfigFileMustExist(t *testing.T) {
 
 	// A folder is not a config file.
 	mkdir(t, filepath.Join(ws, "dir.yaml"))
-	if _, err := Load(Options{ConfigFile: "dir.yaml", Workspace: ws, Home: ws, Environ: func() []string { return nil }}); err == nil || !strings.Contains(err.Error(), "dir.yaml") {
+	if _, err := loadBuiltin(Options{ConfigFile: "dir.yaml", Workspace: ws, Home: ws, Environ: func() []string { return nil }}); err == nil || !strings.Contains(err.Error(), "dir.yaml") {
 		t.Errorf("folder as --config: err = %v", err)
 	}
 }
@@ -409,7 +410,7 @@ providers:
 		t.Errorf("skill_dirs (-want +got):\n%s", diff)
 	}
 	for name, opts := range want.Options {
-		if diff := cmp.Diff(opts, c.Providers[name].Options); diff != "" {
+		if diff := cmp.Diff(opts, optionValues(c.Providers[name].Options)); diff != "" {
 			t.Errorf("providers.%s options (-want +got):\n%s", name, diff)
 		}
 	}
@@ -432,7 +433,7 @@ providers:
 	}
 	for k, want := range checks {
 		name, opt, _ := strings.Cut(k, ".")
-		if diff := cmp.Diff(want, c.Providers[name].Options[opt]); diff != "" {
+		if diff := cmp.Diff(want, optionOf(c, name, opt)); diff != "" {
 			t.Errorf("providers.%s (-want +got):\n%s", k, diff)
 		}
 	}
@@ -460,9 +461,9 @@ func TestEnvNaming(t *testing.T) {
 		{[]string{"CCSKI_MCP__REFRESH_INTERVAL=1m"}, "mcp.refresh_interval", "env CCSKI_MCP__REFRESH_INTERVAL", func(c Config) any { return c.MCP.RefreshInterval }, time.Minute},
 		// Provider options are converted to the type of their default.
 		{[]string{"CCSKI_PROVIDERS__AGENTS__DYNAMIC=false"}, "providers.agents.dynamic", "env CCSKI_PROVIDERS__AGENTS__DYNAMIC",
-			func(c Config) any { return c.Providers["agents"].Options["dynamic"] }, false},
+			func(c Config) any { return optionOf(c, "agents", "dynamic") }, false},
 		{[]string{"CCSKI_PROVIDERS__CODEX__SYSTEM_DIRS=/a,/b"}, "providers.codex.system_dirs", "env CCSKI_PROVIDERS__CODEX__SYSTEM_DIRS",
-			func(c Config) any { return c.Providers["codex"].Options["system_dirs"] }, []any{"/a", "/b"}},
+			func(c Config) any { return optionOf(c, "codex", "system_dirs") }, []any{"/a", "/b"}},
 		{[]string{"CCSKI_INCLUDE="}, "include", "env CCSKI_INCLUDE", func(c Config) any { return len(c.Include) }, 0},
 		// Variables without the prefix are not ccski's.
 		{[]string{"XCCSKI_MCP__PORT=1", "ccski_mcp__port=2"}, "mcp.port", "default", func(c Config) any { return c.MCP.Port }, 3000},
@@ -589,7 +590,7 @@ func TestFileErrors(t *testing.T) {
 			path := filepath.Join(wd, "testdata", tt.file)
 			o := options(t, wd)
 			o.ConfigFile = filepath.Join("testdata", tt.file)
-			_, err := Load(o)
+			_, err := loadBuiltin(o)
 			if err == nil {
 				t.Fatal("Load succeeded, want an error")
 			}
@@ -612,7 +613,7 @@ func TestUserConfigErrorsNameTheFile(t *testing.T) {
 	path := write(t, filepath.Join(home, ".config", "ccski", "config.yaml"), "mcp:\n  prot: 1\n")
 	o := options(t, tempDir(t))
 	o.Home = home
-	_, err := Load(o)
+	_, err := loadBuiltin(o)
 	want := "configs: user config " + path + `: unknown key "mcp.prot"; did you mean "mcp.port"?`
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
@@ -625,7 +626,7 @@ func TestUnreadableUserConfig(t *testing.T) {
 	path := mkdir(t, filepath.Join(home, ".config", "ccski", "config.yaml"))
 	o := options(t, tempDir(t))
 	o.Home = home
-	_, err := Load(o)
+	_, err := loadBuiltin(o)
 	if err == nil || !strings.HasPrefix(err.Error(), "configs: user config "+path+": ") {
 		t.Errorf("err = %v, want an error naming %s", err, path)
 	}
@@ -675,6 +676,10 @@ func TestEnvAndFlagErrors(t *testing.T) {
 		{"bad precedence variable", []string{"CCSKI_PROVIDERS__CODEX__PRECEDENCE=repo"}, nil,
 			[]string{"env CCSKI_PROVIDERS__CODEX__PRECEDENCE", `providers.codex.precedence: invalid value "repo"`,
 				"valid values: user, project"}},
+		{"bad scope flag", nil, []string{"--skill-dir", "x?scope=a b"},
+			[]string{"configs: flag --skill-dir: providers.custom.dirs: custom:", `scope "a b" must not contain`}},
+		{"bad scope variable", []string{"CCSKI_PROVIDERS__CUSTOM__DIRS=ok,x?mode=y"}, nil,
+			[]string{"env CCSKI_PROVIDERS__CUSTOM__DIRS", `unknown parameter "mode"`}},
 		{"bad refresh interval flag", nil, []string{"--refresh-interval", "1.5"},
 			[]string{"flag --refresh-interval", "mcp.refresh_interval"}},
 		{"--all with --disabled", nil, []string{"--all", "--disabled"},
@@ -685,7 +690,7 @@ func TestEnvAndFlagErrors(t *testing.T) {
 			t.Parallel()
 			o := options(t, tempDir(t), tt.vars...)
 			o.Flags = flags(t, tt.args...)
-			_, err := Load(o)
+			_, err := loadBuiltin(o)
 			if err == nil {
 				t.Fatal("Load succeeded, want an error")
 			}
@@ -716,7 +721,7 @@ func TestNullValues(t *testing.T) {
 	// A null where a number is needed is not.
 	ws = tempDir(t)
 	write(t, filepath.Join(ws, "ccski.yaml"), "mcp:\n  port:\n")
-	if _, err := Load(options(t, ws)); err == nil || !strings.Contains(err.Error(), "mcp.port: want an integer, got null") {
+	if _, err := loadBuiltin(options(t, ws)); err == nil || !strings.Contains(err.Error(), "mcp.port: want an integer, got null") {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ccski/ccski/providers"
 )
 
 // RedactedValue stands for the value of a secret in what ccski prints.
@@ -71,9 +73,10 @@ func empty(v any) bool {
 
 // Values returns the values a key accepts when it takes one of a fixed
 // set ("state", "mcp.transport", or each entry of the list "mcp.tools"),
-// in documentation order, or nil: for shell completion and messages.
-func Values(key string) []string {
-	sp, err := newSpec(builtin())
+// in documentation order, or nil: for shell completion and messages. The
+// providers' keys are those of reg.
+func Values(reg []providers.Entry, key string) []string {
+	sp, err := newSpec(registry{providers: reg})
 	if err != nil {
 		return nil
 	}

@@ -3,6 +3,7 @@ package configs
 import (
 	"testing"
 
+	"github.com/ccski/ccski/providers/all"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -22,7 +23,7 @@ func TestIsSecret(t *testing.T) {
 // TestRedact checks that a set secret is replaced in both the nested and
 // the flat view, an unset one is left as it is, and nothing else changes.
 func TestRedact(t *testing.T) {
-	cfg := Default()
+	cfg := Default(all.Registry())
 	cfg.MCP.AuthToken = "s3cret-value"
 	cfg.MCP.Port = 4000
 	tree, keys := Redact(cfg.Tree())
@@ -48,7 +49,7 @@ func TestRedact(t *testing.T) {
 		t.Errorf("flat (-want +got):\n%s", d)
 	}
 
-	unset, keys := Redact(Default().Flat())
+	unset, keys := Redact(Default(all.Registry()).Flat())
 	if unset["mcp.auth_token"] != "" || len(keys) != 0 {
 		t.Errorf("an unset token reads %q (keys %v); want it shown unset", unset["mcp.auth_token"], keys)
 	}
@@ -62,7 +63,7 @@ func TestValues(t *testing.T) {
 		"mcp.port":      nil,
 		"no.such.key":   nil,
 	} {
-		if d := cmp.Diff(want, Values(key)); d != "" {
+		if d := cmp.Diff(want, Values(all.Registry(), key)); d != "" {
 			t.Errorf("Values(%q) (-want +got):\n%s", key, d)
 		}
 	}

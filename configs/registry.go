@@ -7,45 +7,37 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-viper/mapstructure/v2"
+
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/all"
 )
 
 // registry holds what configs derives from the packages that own a part of
 // the configuration: the providers' sections (their defaults, keys, path
-// keys, valid values and documentation) come from their entries. (The
-// valid values of state and mcp.tools come from packages filters and
-// mcp/tools, which need no registry.) Load, Default, Values and Schema use
-// the built-in one; tests use others, to show what a new provider gets.
+// keys, valid values and documentation) come from their entries, which
+// the caller passes in (package providers/all lists the built-in ones:
+// configs imports no provider). The valid values of state and mcp.tools
+// come from packages filters and mcp/tools, which need no registry.
 type registry struct {
 	providers []providers.Entry
 }
 
-// hostNames lists the hosts with skill switches (providers.Entry.Host),
+// hostNames lists the hosts with skill switches (providers.HostOwner),
 // in registry order: the values of the agent key besides all.
 func (r registry) hostNames() []string {
-	var out []string
-	for _, e := range r.providers {
-		if e.Host != nil {
-			out = append(out, e.Host.Name)
-		}
-	}
-	return out
+	return providers.HostNames(providers.Hosts(providers.Build(r.providers)))
 }
-
-// builtin is the registry of the built-in providers.
-func builtin() registry { return registry{providers: all.Registry()} }
 
 // option is one option of a provider: a field of its options struct.
 type option struct {
 	key   string
 	field reflect.StructField
-	// value is the field's default value.
+	// value is the field's value.
 	value reflect.Value
 }
 
-// providerOptions lists the options of e, the koanf-tagged fields of its options
-// struct that are keys of ccski.yaml (no config:"-" tag), in field order.
+// providerOptions lists the options of e, the fields of its options
+// struct that are keys of ccski.yaml (see optionFields), in field order.
 func providerOptions(e providers.Entry) ([]option, error) {
 	if e.Options == nil {
 		return nil, nil
@@ -54,17 +46,36 @@ func providerOptions(e providers.Entry) ([]option, error) {
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return nil, fmt.Errorf("configs: provider %s: Options returns %s, not a pointer to a struct", e.Name, v.Type())
 	}
+	return optionFields(v), nil
+}
+
+// optionFields lists the koanf-tagged exported fields of the options
+// struct v points to that are keys of the provider's section: not tagged
+// "-", nor config:"from=KEY" (see fromKey).
+func optionFields(v reflect.Value) []option {
 	v = v.Elem()
 	var out []option
 	for i := range v.NumField() {
 		f := v.Type().Field(i)
 		key, _, _ := strings.Cut(f.Tag.Get("koanf"), ",")
-		if key == "" || key == "-" || !f.IsExported() || tagFlags(f)["-"] {
+		if key == "" || key == "-" || !f.IsExported() || fromKey(f) != "" {
 			continue
 		}
 		out = append(out, option{key: key, field: f, value: v.Field(i)})
 	}
-	return out, nil
+	return out
+}
+
+// fromKey returns KEY for a field tagged config:"from=KEY": an option that
+// is no key of its own but takes the value of the configuration's key KEY
+// (see Config.ProviderOptions). It returns "" for any other field.
+func fromKey(f reflect.StructField) string {
+	for w := range tagFlags(f) {
+		if k, ok := strings.CutPrefix(w, "from="); ok {
+			return k
+		}
+	}
+	return ""
 }
 
 // tagFlags returns the comma-separated words of f's config tag.
@@ -79,22 +90,30 @@ func tagFlags(f reflect.StructField) map[string]bool {
 }
 
 // providerDefaults returns the providers section of the defaults: every
-// registered provider enabled, with its options at their defaults. Lists
-// are []any, as a YAML file gives them, and named string types plain
-// strings.
+// registered provider enabled, with its options at their defaults.
 func (r registry) providerDefaults() map[string]Provider {
 	out := make(map[string]Provider, len(r.providers))
 	for _, e := range r.providers {
-		opts, err := providerOptions(e)
-		if err != nil {
-			// newSpec reports it, so that Load fails with it.
-			opts = nil
+		p := Provider{Enabled: true}
+		if e.Options != nil {
+			p.Options = e.Options()
 		}
-		m := make(map[string]any, len(opts))
-		for _, o := range opts {
-			m[o.key] = plainValue(o.value)
-		}
-		out[e.Name] = Provider{Enabled: true, Options: m}
+		out[e.Name] = p
+	}
+	return out
+}
+
+// optionValues returns the options of a provider (a pointer to its
+// options struct, or nil) as the keys of its section map them: lists are
+// []any, as a YAML file gives them, and named string types plain strings.
+func optionValues(options any) map[string]any {
+	out := map[string]any{}
+	v := reflect.ValueOf(options)
+	if options == nil || v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return out
+	}
+	for _, o := range optionFields(v) {
+		out[o.key] = plainValue(o.value)
 	}
 	return out
 }
@@ -121,6 +140,40 @@ func plainValue(v reflect.Value) any {
 	return v.Interface()
 }
 
+// decodeProviders decodes the merged providers section (each provider's
+// keys, validated and converted by the layers) into each registered
+// provider's options struct, on top of its defaults: the one decoding of
+// a provider's options, whose result the provider's factory takes as it
+// is.
+func (r registry) decodeProviders(raw map[string]any) (map[string]Provider, error) {
+	out := make(map[string]Provider, len(r.providers))
+	for _, e := range r.providers {
+		sec, _ := raw[e.Name].(map[string]any)
+		p := Provider{Enabled: true}
+		if b, ok := sec["enabled"].(bool); ok {
+			p.Enabled = b
+		}
+		if e.Options != nil {
+			p.Options = e.Options()
+			keys := make(map[string]any, len(sec))
+			for k, v := range sec {
+				if k != "enabled" {
+					keys[k] = v
+				}
+			}
+			dec, err := mapstructure.NewDecoder(decoderConfig(p.Options, true))
+			if err != nil {
+				return nil, err
+			}
+			if err := dec.Decode(keys); err != nil {
+				return nil, fmt.Errorf("configs: decode providers.%s: %w", e.Name, err)
+			}
+		}
+		out[e.Name] = p
+	}
+	return out, nil
+}
+
 // enumer is implemented by a named string type that takes only some
 // values, such as providers.PrecedenceOption.
 type enumer interface{ Values() []string }
@@ -131,4 +184,31 @@ func enumOf(t reflect.Type) []string {
 		return slices.Clone(reflect.Zero(t).Interface().(enumer).Values())
 	}
 	return nil
+}
+
+// checker is implemented by a named string type whose values are checked
+// beyond their type, such as custom.Folder: Check returns what is wrong
+// with one value, or nil.
+type checker interface{ Check(value string) error }
+
+// checkOf returns the check of a string, or of each entry of a list of
+// strings, whose type t implements checker; nil otherwise.
+func checkOf(t reflect.Type) func(v any) error {
+	if !t.Implements(reflect.TypeFor[checker]()) {
+		return nil
+	}
+	c := reflect.Zero(t).Interface().(checker)
+	return func(v any) error {
+		switch x := v.(type) {
+		case string:
+			return c.Check(x)
+		case []string:
+			for _, s := range x {
+				if err := c.Check(s); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 }

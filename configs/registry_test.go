@@ -12,6 +12,10 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/codex"
+	"github.com/ccski/ccski/providers/project"
 )
 
 // windsurfOptions are the options of a made-up provider that the registry
@@ -21,8 +25,10 @@ type windsurfOptions struct {
 	ExtraDirs  []string                   `koanf:"extra_dirs" config:"path" doc:"More skill folders."`
 	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins: user or project."`
 	Rules      bool                       `koanf:"rules" doc:"Also read .windsurf/rules."`
-	// Set by the engine, never by a user.
-	Internal []string `koanf:"internal" config:"-"`
+	// Dirs is the top-level skill_dirs key, not a key of its own.
+	Dirs []string `koanf:"dirs" config:"from=skill_dirs"`
+	// Not a key at all.
+	Internal []string `koanf:"-"`
 }
 
 type windsurfProvider struct{}
@@ -43,7 +49,7 @@ func withWindsurf() registry {
 		},
 		Labels:  []providers.Label{{Name: "windsurf"}},
 		Folders: []string{".windsurf"},
-		New:     func(map[string]any) (providers.Provider, error) { return windsurfProvider{}, nil },
+		New:     func(any) (providers.Provider, error) { return windsurfProvider{}, nil },
 	})
 	return reg
 }
@@ -57,8 +63,7 @@ func TestNewProviderNeedsNoConfigsEdit(t *testing.T) {
 	t.Parallel()
 	reg := withWindsurf()
 
-	want := Provider{Enabled: true, Options: map[string]any{
-		"home": "", "extra_dirs": []any{"/opt/windsurf"}, "precedence": "project", "rules": true}}
+	want := Provider{Enabled: true, Options: &windsurfOptions{ExtraDirs: []string{"/opt/windsurf"}, Precedence: "project", Rules: true}}
 	if d := cmp.Diff(want, defaults(reg).Providers["windsurf"]); d != "" {
 		t.Errorf("defaults (-want +got):\n%s", d)
 	}
@@ -66,6 +71,7 @@ func TestNewProviderNeedsNoConfigsEdit(t *testing.T) {
 	root := tempDir(t)
 	home := mkdir(t, filepath.Join(root, "home"))
 	file := write(t, filepath.Join(root, "proj", "ccski.yaml"), `
+skill_dirs: [team]
 providers:
   windsurf:
     home: ~/cur
@@ -77,10 +83,20 @@ providers:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want.Options = map[string]any{"home": filepath.Join(home, "cur"),
-		"extra_dirs": []any{filepath.Join(root, "proj", "rel")}, "precedence": "project", "rules": false}
+	want.Options = &windsurfOptions{Home: filepath.Join(home, "cur"),
+		ExtraDirs: []string{filepath.Join(root, "proj", "rel")}, Precedence: "project", Rules: false}
 	if d := cmp.Diff(want, l.Config.Providers["windsurf"]); d != "" {
 		t.Errorf("loaded (-want +got):\n%s", d)
+	}
+	// The factory gets the decoded options, with dirs from skill_dirs.
+	built, err := l.Config.ProviderOptions(reg.providers[len(reg.providers)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantBuilt := *want.Options.(*windsurfOptions)
+	wantBuilt.Dirs = []string{filepath.Join(root, "proj", "team")}
+	if d := cmp.Diff(&wantBuilt, built); d != "" {
+		t.Errorf("ProviderOptions (-want +got):\n%s", d)
 	}
 	if got := l.Sources["providers.windsurf.rules"]; got != "env CCSKI_PROVIDERS__WINDSURF__RULES" {
 		t.Errorf("source of providers.windsurf.rules = %q", got)
@@ -92,6 +108,7 @@ providers:
 		{"providers: {windsurf: {hme: x}}",
 			`unknown key "providers.windsurf.hme": provider windsurf has no option "hme"; did you mean "providers.windsurf.home"?`},
 		{"providers: {windsurf: {internal: [x]}}", `provider windsurf has no option "internal"`},
+		{"providers: {windsurf: {dirs: [x]}}", `provider windsurf has no option "dirs"`},
 		{"providers: {windsurf: {rules: maybe}}", `providers.windsurf.rules: want a boolean`},
 	} {
 		o.ConfigFile = write(t, filepath.Join(root, "bad", "ccski.yaml"), tt.doc)
@@ -128,6 +145,10 @@ providers:
 		t.Error("the schema accepts providers.windsurf.precedence: repo")
 	}
 
+	if got := sec.Properties["dirs"]; got != nil {
+		t.Errorf("the schema has providers.windsurf.dirs, which takes skill_dirs: %+v", got)
+	}
+
 	example, err := exampleFor(reg)
 	if err != nil {
 		t.Fatal(err)
@@ -157,6 +178,12 @@ func TestProviderEntryErrors(t *testing.T) {
 	type enabled struct {
 		Enabled bool `koanf:"enabled" doc:"Shadows enabled."`
 	}
+	type fromNothing struct {
+		Dirs []string `koanf:"dirs" config:"from=skill_dir"`
+	}
+	type fromInt struct {
+		Depth string `koanf:"depth" config:"from=limits.max_depth"`
+	}
 	for _, tt := range []struct {
 		name    string
 		options func() any
@@ -167,6 +194,8 @@ func TestProviderEntryErrors(t *testing.T) {
 		{"an option that is a section", func() any { return &nested{} }, "x", `providers.x.sub: an option may not be a section`},
 		{"an option called enabled", func() any { return &enabled{} }, "x", `providers.x.enabled: an option may not be called enabled`},
 		{"options that are no struct", func() any { return map[string]any{} }, "x", `provider x: Options returns map[string]interface {}`},
+		{"a field taking no key", func() any { return &fromNothing{} }, "x", `provider x: field Dirs takes "skill_dir", which is no key`},
+		{"a field taking a key of another type", func() any { return &fromInt{} }, "x", `provider x: field Depth is a string, but limits.max_depth is a int`},
 		{"a provider without doc", nil, "", `key "providers.x" is not documented`},
 	} {
 		reg := builtin()
@@ -182,10 +211,85 @@ func TestProviderEntryErrors(t *testing.T) {
 // runs once: the key tree and the defaults are derived from the registry
 // on each call.
 func BenchmarkLoad(b *testing.B) {
-	o := Options{Workspace: b.TempDir(), Home: b.TempDir(), Environ: func() []string { return nil }}
+	o := Options{Workspace: b.TempDir(), Home: b.TempDir(), Environ: func() []string { return nil }, Registry: all.Registry()}
 	for b.Loop() {
 		if _, err := Load(o); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestProviderOptions checks what a provider's factory receives: the
+// options Load decoded, as a copy; the project provider's dirs from
+// skill_dirs; the defaults for a Config built by hand without them; and an
+// error naming the provider for options of another provider.
+func TestProviderOptions(t *testing.T) {
+	t.Parallel()
+	entry := func(name string) providers.Entry {
+		for _, e := range all.Registry() {
+			if e.Name == name {
+				return e
+			}
+		}
+		t.Fatalf("no provider %s", name)
+		return providers.Entry{}
+	}
+	ws := tempDir(t)
+	file := write(t, filepath.Join(ws, "ccski.yaml"), "skill_dirs: [team]\nproviders: {claude: {precedence: project}}\n")
+	o := options(t, ws)
+	o.ConfigFile = file
+	c := mustLoad(t, o).Config
+
+	got, err := c.ProviderOptions(entry("claude"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(&claude.Options{Precedence: "project"}, got); d != "" {
+		t.Errorf("claude options (-want +got):\n%s", d)
+	}
+	if got == c.Providers["claude"].Options {
+		t.Error("ProviderOptions returned the Config's own options, not a copy")
+	}
+
+	got, err = c.ProviderOptions(entry("project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDirs := []string{filepath.Join(ws, "team")}
+	if d := cmp.Diff(&project.Options{Dirs: wantDirs}, got); d != "" {
+		t.Errorf("project options (-want +got):\n%s", d)
+	}
+	got.(*project.Options).Dirs[0] = "changed"
+	if c.SkillDirs[0] != wantDirs[0] {
+		t.Error("the project provider's dirs share the Config's skill_dirs")
+	}
+
+	hand := Config{SkillDirs: []string{"/a"}, Providers: map[string]Provider{"project": {Enabled: true}}}
+	if got, err := hand.ProviderOptions(entry("codex")); err != nil || got.(*codex.Options).SystemDirs[0] != codex.DefaultSystemDir {
+		t.Errorf("options left out: %+v, %v; want codex's defaults", got, err)
+	}
+	if got, err := hand.ProviderOptions(entry("project")); err != nil || !cmp.Equal(got.(*project.Options).Dirs, []string{"/a"}) {
+		t.Errorf("project options of a hand-built Config: %+v, %v; want skill_dirs", got, err)
+	}
+	hand.Providers["claude"] = Provider{Enabled: true, Options: &codex.Options{}}
+	if _, err := hand.ProviderOptions(entry("claude")); err == nil ||
+		!strings.Contains(err.Error(), "providers.claude") || !strings.Contains(err.Error(), "*codex.Options") {
+		t.Errorf("options of another provider: error %v", err)
+	}
+}
+
+// TestProviderValueCheck checks that a provider's own check of a value
+// (a named string type with a Check method: custom.Folder) runs here, once,
+// for each layer, so that the error names the file and the key. The JSON
+// Schema cannot say it, so the file is no testdata file.
+func TestProviderValueCheck(t *testing.T) {
+	t.Parallel()
+	ws := tempDir(t)
+	o := options(t, ws)
+	o.ConfigFile = write(t, filepath.Join(ws, "ccski.yaml"), "providers:\n  custom:\n    dirs: [ok, \"team?scope=a:b\"]\n")
+	_, err := loadBuiltin(o)
+	want := "configs: project config " + o.ConfigFile + `: providers.custom.dirs: custom: skill folder "team?scope=a:b": scope "a:b" must not contain`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want one holding %q", err, want)
 	}
 }

@@ -7,21 +7,26 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/ccski/ccski/providers"
 )
 
 // Schema returns the JSON Schema (draft 2020-12) of ccski.yaml and of the
-// user config, derived like Load's checks from Config, the documentation
-// in docs.go, the provider registry, the filter states and the MCP tool
-// list: the same keys, types, valid values, bounds and defaults. Editors
-// can use it for completion and checks; Load makes the same checks itself.
-// configs/ccski.schema.json is a copy that a test keeps equal to it, and
-// `ccski config --schema` prints it.
-func Schema() (*jsonschema.Schema, error) { return schemaFor(builtin()) }
+// user config with the providers of reg, derived like Load's checks from
+// Config, the documentation in docs.go, the provider registry, the filter
+// states and the MCP tool list: the same keys, types, valid values, bounds
+// and defaults. Editors can use it for completion and checks; Load makes
+// the same checks itself. configs/ccski.schema.json is a copy, with the
+// built-in providers, that a test keeps equal to it, and `ccski config
+// --schema` prints it.
+func Schema(reg []providers.Entry) (*jsonschema.Schema, error) {
+	return schemaFor(registry{providers: reg})
+}
 
 // SchemaJSON returns Schema as indented JSON, ending with a newline, as
 // checked in at configs/ccski.schema.json.
-func SchemaJSON() ([]byte, error) {
-	s, err := Schema()
+func SchemaJSON(reg []providers.Entry) ([]byte, error) {
+	s, err := Schema(reg)
 	if err != nil {
 		return nil, err
 	}

@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/filters"
-	"github.com/ccski/ccski/internal/security"
+	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
 )
 
 // kind is the type a key accepts.
@@ -133,7 +134,7 @@ func newSpec(reg registry) (*spec, error) {
 		{"mcp.ask_context", nonNegative},
 		{"mcp.session_idle_timeout", nonNegativeDuration("session idle timeout")},
 		{"mcp.max_sessions", nonNegative},
-		{"mcp.scan", oneOf(security.Modes()...)},
+		{"mcp.scan", oneOf(scanmode.Values()...)},
 		{"limits.max_depth", nonNegative},
 		{"limits.max_dirs", nonNegative},
 	}
@@ -279,14 +280,14 @@ func typeNode(t reflect.Type, key string, reg registry) (*node, error) {
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return &node{kind: kindString, enum: enumOf(t)}, nil
+		return &node{kind: kindString, enum: enumOf(t), check: checkOf(t)}, nil
 	case reflect.Bool:
 		return &node{kind: kindBool}, nil
 	case reflect.Int:
 		return &node{kind: kindInt}, nil
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.String {
-			return &node{kind: kindList, enum: enumOf(t.Elem())}, nil
+			return &node{kind: kindList, enum: enumOf(t.Elem()), check: checkOf(t.Elem())}, nil
 		}
 	case reflect.Struct:
 		return structNode(t, key, reg)
@@ -307,6 +308,9 @@ func providersNode(reg registry) (*node, error) {
 		sec.add("enabled", &node{kind: kindBool, doc: "Whether the provider runs."})
 		opts, err := providerOptions(e)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkFromKeys(e); err != nil {
 			return nil, err
 		}
 		for _, o := range opts {
@@ -331,6 +335,55 @@ func providersNode(reg registry) (*node, error) {
 		n.add(e.Name, sec)
 	}
 	return n, nil
+}
+
+// checkFromKeys reports a field of e's options struct tagged
+// config:"from=KEY" whose KEY is no key of Config, or whose value the
+// field cannot hold.
+func checkFromKeys(e providers.Entry) error {
+	if e.Options == nil {
+		return nil
+	}
+	t := reflect.TypeOf(e.Options()).Elem()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key := fromKey(f)
+		if key == "" {
+			continue
+		}
+		src, _, ok := fieldByKey(reflect.TypeFor[Config](), key)
+		if !ok {
+			return fmt.Errorf("configs: spec: provider %s: field %s takes %q, which is no key", e.Name, f.Name, key)
+		}
+		if !src.Type.AssignableTo(f.Type) {
+			return fmt.Errorf("configs: spec: provider %s: field %s is a %s, but %s is a %s", e.Name, f.Name, f.Type, key, src.Type)
+		}
+	}
+	return nil
+}
+
+// fieldByKey returns the field of the struct type t at the flattened key
+// (koanf names joined by dots), with its index path for
+// reflect.Value.FieldByIndex.
+func fieldByKey(t reflect.Type, key string) (f reflect.StructField, index []int, ok bool) {
+	for part := range strings.SplitSeq(key, ".") {
+		if t.Kind() != reflect.Struct {
+			return f, nil, false
+		}
+		found := false
+		for i := range t.NumField() {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("koanf"), ","); name == part {
+				f, found = t.Field(i), true
+				index = append(index, i)
+				break
+			}
+		}
+		if !found {
+			return f, nil, false
+		}
+		t = f.Type
+	}
+	return f, index, true
 }
 
 // pathKeys lists the flattened keys whose values are paths, sorted.
@@ -426,16 +479,8 @@ func valueMap(v reflect.Value) any {
 	case v.Type() == reflect.TypeFor[map[string]Provider]():
 		m := map[string]any{}
 		for name, p := range v.Interface().(map[string]Provider) {
-			sec := map[string]any{"enabled": p.Enabled}
-			for k, o := range p.Options {
-				if l, ok := o.([]any); ok {
-					o = slices.Clone(l)
-					if o == nil {
-						o = []any{}
-					}
-				}
-				sec[k] = o
-			}
+			sec := optionValues(p.Options)
+			sec["enabled"] = p.Enabled
 			m[name] = sec
 		}
 		return m

@@ -9,16 +9,15 @@ import (
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/agents"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/codex"
 )
 
 // precedence builds the rule of order with value ("" for the host's).
 func precedence(t testing.TB, order providers.HostOrder, value string) *pipeline.Precedence {
 	t.Helper()
-	p, err := order.Precedence(value)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return order.Precedence(providers.PrecedenceOption(value))
 }
 
 // TestPrecedenceOrder checks who wins between copies of one skill when
@@ -27,11 +26,11 @@ func precedence(t testing.TB, order providers.HostOrder, value string) *pipeline
 // user's, each reversible by its option, and the explanation naming the
 // rule.
 func TestPrecedenceOrder(t *testing.T) {
-	claudeUser := precedence(t, providers.ClaudeOrder, "")
-	claudeProject := precedence(t, providers.ClaudeOrder, "project")
-	codexProject := precedence(t, providers.CodexOrder, "")
-	codexUser := precedence(t, providers.CodexOrder, "user")
-	agents := precedence(t, providers.AgentsOrder, "")
+	claudeUser := precedence(t, claude.Order, "")
+	claudeProject := precedence(t, claude.Order, "project")
+	codexProject := precedence(t, codex.Order, "")
+	codexUser := precedence(t, codex.Order, "user")
+	sharedRule := precedence(t, agents.Order, "")
 	rec := func(id, provider string, kind pipeline.Kind, depth int, pr *pipeline.Precedence) *pipeline.Record {
 		return &pipeline.Record{ID: id, Name: "x", Agent: provider, Kind: kind, Depth: depth, Precedence: pr,
 			ModTime: t0, Dir: "/" + id}
@@ -51,7 +50,7 @@ func TestPrecedenceOrder(t *testing.T) {
 		{
 			name:    "a lifted personal skill beats a newer project copy of another provider",
 			winner:  rec("claude@user:x", "claude", pipeline.KindUserAgent, 0, claudeUser),
-			loser:   rec("agents@project:x", "agents", pipeline.KindWorkspaceShared, 0, agents),
+			loser:   rec("agents@project:x", "agents", pipeline.KindWorkspaceShared, 0, sharedRule),
 			explain: "Claude Code ranks personal over project (providers.claude.precedence: user)",
 		},
 		{
@@ -74,14 +73,14 @@ func TestPrecedenceOrder(t *testing.T) {
 		},
 		{
 			name:    "the shared folders rank project over user",
-			winner:  rec("agents@project:x", "agents", pipeline.KindWorkspaceShared, 0, agents),
-			loser:   rec("agents@user:x", "agents", pipeline.KindUserShared, 0, agents),
+			winner:  rec("agents@project:x", "agents", pipeline.KindWorkspaceShared, 0, sharedRule),
+			loser:   rec("agents@user:x", "agents", pipeline.KindUserShared, 0, sharedRule),
 			explain: "Codex, Gemini CLI and OpenClaw rank project over user (providers.agents.precedence: project)",
 		},
 		{
 			name:    "a project copy of one provider beats a user copy of another by the kind order",
 			winner:  rec("codex@project:x", "codex", pipeline.KindWorkspaceAgent, 0, codexProject),
-			loser:   rec("agents@user:x", "agents", pipeline.KindUserShared, 0, agents),
+			loser:   rec("agents@user:x", "agents", pipeline.KindUserShared, 0, sharedRule),
 			explain: "higher priority: workspace-agent over user-shared",
 		},
 		{
@@ -115,7 +114,7 @@ func TestPrecedenceOrder(t *testing.T) {
 		{
 			name:    "two lifted kinds keep their order",
 			winner:  rec("claude@user:x", "claude", pipeline.KindUserAgent, 0, claudeUser),
-			loser:   rec("agents@user:x", "agents", pipeline.KindUserShared, 0, precedence(t, providers.AgentsOrder, "user")),
+			loser:   rec("agents@user:x", "agents", pipeline.KindUserShared, 0, precedence(t, agents.Order, "user")),
 			explain: "higher priority: user-agent over user-shared",
 		},
 		{
@@ -182,9 +181,9 @@ func TestPrecedenceOrder(t *testing.T) {
 // best picks the same record whatever the order of the group.
 func TestPrecedenceTotalOrder(t *testing.T) {
 	rules := []*pipeline.Precedence{nil,
-		precedence(t, providers.ClaudeOrder, ""), precedence(t, providers.ClaudeOrder, "project"),
-		precedence(t, providers.CodexOrder, ""), precedence(t, providers.CodexOrder, "user"),
-		precedence(t, providers.AgentsOrder, ""), precedence(t, providers.AgentsOrder, "user")}
+		precedence(t, claude.Order, ""), precedence(t, claude.Order, "project"),
+		precedence(t, codex.Order, ""), precedence(t, codex.Order, "user"),
+		precedence(t, agents.Order, ""), precedence(t, agents.Order, "user")}
 	kinds := append(pipeline.DefaultPriority(), "")
 	provs := []string{"claude", "codex", "agents", "cursor", "custom"}
 	rng := rand.New(rand.NewPCG(9, 3))
@@ -241,7 +240,7 @@ func BenchmarkPriorityBest(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rule := precedence(b, providers.ClaudeOrder, "")
+	rule := precedence(b, claude.Order, "")
 	kinds := pipeline.DefaultPriority()
 	group := make([]*pipeline.Record, 1000)
 	for i := range group {

@@ -17,6 +17,7 @@ import (
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // protocolVersions are the client settings every protocol test runs
@@ -207,7 +208,7 @@ func (tr tree) userSkill(name string) string {
 // workspace, with an empty environment.
 func newEngine(t *testing.T, home, ws string) *engine.Engine {
 	t.Helper()
-	eng, err := engine.New(configs.Default(), providers.NewEnv(home, ws, func(string) string { return "" }))
+	eng, err := engine.New(configs.Default(all.Registry()), providers.NewEnv(home, ws, func(string) string { return "" }))
 	if err != nil {
 		t.Fatal(err)
 	}

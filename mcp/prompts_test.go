@@ -22,6 +22,7 @@ import (
 	"github.com/ccski/ccski/internal/engine/live"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 )
 
 func TestSplitArguments(t *testing.T) {
@@ -463,7 +464,7 @@ func TestPromptsListChanged(t *testing.T) {
 func TestSyncPromptsNoChange(t *testing.T) {
 	tr := newTree(t)
 	writeFile(t, tr.cmdFile("a.md"), []byte("A.\n"))
-	cfg := configs.Default()
+	cfg := configs.Default(all.Registry())
 	eng, err := engine.New(cfg, providers.NewEnv(tr.home, tr.ws, func(string) string { return "" }))
 	if err != nil {
 		t.Fatal(err)

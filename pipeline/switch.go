@@ -11,7 +11,7 @@ import (
 // for each skill: Claude Code's skillOverrides, Codex's [[skills.config]],
 // Gemini CLI's skills.disabled. The providers that plan a host's roots
 // name it (Root.Hosts) by its agent label and read its switches
-// (providers.Entry.Host).
+// (providers.HostOwner).
 
 // The modes of a switch. ModeOn is what no switch means; Claude Code's
 // skillOverrides also has the two modes between on and off.

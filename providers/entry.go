@@ -15,8 +15,10 @@ import (
 // defaults, its path keys, its part of the JSON Schema and of the example
 // ccski.yaml from Options and Doc; the filter grammar, the tie-break
 // between equal copies and the CLI's provider groups take their names from
-// Labels; the agents provider leaves the Folders alone. Adding a provider
-// is a new package and one line in providers/all.
+// Labels; the agents provider leaves the Folders alone. What the provider
+// gives the others at run time, it gives through the optional interfaces
+// of plugin.go. Adding a provider is a new package and one line in
+// providers/all.
 type Entry struct {
 	// Name is the provider's key in ccski.yaml (providers.<Name>), and
 	// what its Provider.Name returns.
@@ -27,19 +29,26 @@ type Entry struct {
 	Doc string
 	// Options returns a pointer to a new value of the provider's options
 	// struct holding its defaults, or nil when the provider takes no
-	// options. The provider's New decodes the user's options on top of
-	// the same defaults. Each exported field with a koanf tag is a key
-	// under providers.<Name> besides enabled. It is a string (or a named
-	// string type; one with a method Values() []string takes only those
-	// values, as PrecedenceOption does), a bool, an int, a time.Duration
-	// or a []string. Its doc tag documents it, in full sentences, for the
-	// schema and the example; its config tag, when present, says more:
+	// options. It is a declaration: package configs derives the keys under
+	// providers.<Name> (besides enabled), their defaults, checks, schema
+	// and documentation from it, decodes the user's keys on top of these
+	// defaults, and hands the result to New. Each exported field with a
+	// koanf tag is a key. It is a string (or a named string type: one
+	// with a method Values() []string takes only those values, as
+	// PrecedenceOption does; one with a method Check(string) error takes
+	// only the values it accepts), a bool, an int, a time.Duration or a
+	// slice of strings. Its doc tag documents it, in full sentences, for
+	// the schema and the example; its config tag, when present, says
+	// more:
 	//
 	//	config:"path"        the value is a path (a list: paths): configs
 	//	                     expands a leading "~/" and makes a relative
 	//	                     path absolute against the file that set it
 	//	config:"path,query"  the same, keeping a "?query" suffix as is
-	//	config:"-"           no key of ccski.yaml: the engine sets it
+	//	config:"from=KEY"    no key under providers.<Name>: the field
+	//	                     takes the value of the configuration's key
+	//	                     KEY (the project provider's dirs are
+	//	                     skill_dirs)
 	Options func() any
 	// Labels are the agent labels the provider's roots give their records
 	// (pipeline.Record.Agent), which ids, filter tokens and the CLI's
@@ -56,13 +65,8 @@ type Entry struct {
 	// Kinds are the root kinds of the roots the provider plans, which
 	// place its skills in the priority order (pipeline.DefaultPriority).
 	Kinds []pipeline.Kind
-	// New builds the provider from its options.
+	// New builds the provider from its options, as decoded by configs.
 	New Factory
-	// Host, when set, is the agent whose own skill switches the provider
-	// reads (Plan.Switches) and writes (Host.Switcher): Claude Code for
-	// claude, Codex for codex, Gemini CLI for agents. Each host has one
-	// entry.
-	Host *Host
 }
 
 // Label is an agent label that records carry (pipeline.Record.Agent).

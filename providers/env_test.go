@@ -188,23 +188,10 @@ func TestNewEnv(t *testing.T) {
 			t.Errorf("Getenv(X) = %q, want the given function's v-X", got)
 		}
 	})
-	t.Run("Claude and Codex folders default under the user folder", func(t *testing.T) {
+	t.Run("no homes, rules or claims before Prepare", func(t *testing.T) {
 		env := NewEnv(home, ws, func(string) string { return "" })
-		if want := filepath.Join(home, ".claude"); env.ClaudeHome != want {
-			t.Errorf("ClaudeHome = %q, want %q", env.ClaudeHome, want)
-		}
-		if want := filepath.Join(home, ".codex"); env.CodexHome != want {
-			t.Errorf("CodexHome = %q, want %q", env.CodexHome, want)
-		}
-	})
-	t.Run("Claude and Codex folders from the variables", func(t *testing.T) {
-		vars := map[string]string{"CLAUDE_CONFIG_DIR": "cfg", "CODEX_HOME": filepath.Join(base, "cx")}
-		env := NewEnv(home, ws, func(k string) string { return vars[k] })
-		if want := filepath.Join(ws, "cfg"); env.ClaudeHome != want {
-			t.Errorf("ClaudeHome = %q, want %q (relative to the workspace)", env.ClaudeHome, want)
-		}
-		if want := filepath.Join(base, "cx"); env.CodexHome != want {
-			t.Errorf("CodexHome = %q, want %q", env.CodexHome, want)
+		if env.Homes != nil || env.Rules != nil || env.Claimed != nil {
+			t.Errorf("NewEnv filled what Prepare fills: %+v", env)
 		}
 	})
 	t.Run("nil getenv reads the process environment", func(t *testing.T) {
@@ -217,68 +204,6 @@ func TestNewEnv(t *testing.T) {
 			t.Errorf("Getenv = %q, want from-os", got)
 		}
 	})
-}
-
-func TestResolveHomes(t *testing.T) {
-	tests := []struct {
-		name               string
-		vars               map[string]string
-		current            [2]string // ClaudeHome, CodexHome before
-		override           [2]string // claudeOverride, codexOverride
-		nilGetenv          bool
-		wantClaude, wantCx string
-	}{
-		{name: "defaults", wantClaude: "/u/.claude", wantCx: "/u/.codex"},
-		{name: "nil Getenv: defaults", nilGetenv: true, wantClaude: "/u/.claude", wantCx: "/u/.codex"},
-		{name: "variables", vars: map[string]string{"CLAUDE_CONFIG_DIR": "/cfg", "CODEX_HOME": "/cx"},
-			wantClaude: "/cfg", wantCx: "/cx"},
-		{name: "relative variables are taken from the workspace",
-			vars:       map[string]string{"CLAUDE_CONFIG_DIR": "cfg", "CODEX_HOME": "./a/../cx"},
-			wantClaude: "/w/cfg", wantCx: "/w/cx"},
-		{name: "tilde variables are taken from the user folder",
-			vars:       map[string]string{"CLAUDE_CONFIG_DIR": "~/cfg", "CODEX_HOME": "~"},
-			wantClaude: "/u/cfg", wantCx: "/u"},
-		{name: "options beat the variables",
-			vars:     map[string]string{"CLAUDE_CONFIG_DIR": "/cfg", "CODEX_HOME": "/cx"},
-			override: [2]string{"/opt-claude", "/opt-codex/"}, wantClaude: "/opt-claude", wantCx: "/opt-codex"},
-		{name: "options beat what Env holds", current: [2]string{"/cur-claude", "/cur-codex"},
-			override: [2]string{"/opt-claude", "/opt-codex"}, wantClaude: "/opt-claude", wantCx: "/opt-codex"},
-		{name: "relative and tilde options", override: [2]string{"alt", "~/alt"},
-			wantClaude: "/w/alt", wantCx: "/u/alt"},
-		{name: "what Env holds beats the variables", vars: map[string]string{"CLAUDE_CONFIG_DIR": "/cfg", "CODEX_HOME": "/cx"},
-			current: [2]string{"/cur-claude", "/cur-codex"}, wantClaude: "/cur-claude", wantCx: "/cur-codex"},
-		{name: "one option only", vars: map[string]string{"CLAUDE_CONFIG_DIR": "/cfg", "CODEX_HOME": "/cx"},
-			override: [2]string{"", "/opt-codex"}, wantClaude: "/cfg", wantCx: "/opt-codex"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := Env{UserDir: filepath.FromSlash("/u"), Workspace: filepath.FromSlash("/w"),
-				ClaudeHome: filepath.FromSlash(tt.current[0]), CodexHome: filepath.FromSlash(tt.current[1]),
-				Getenv: func(k string) string { return tt.vars[k] }}
-			if tt.nilGetenv {
-				env.Getenv = nil
-			}
-			got := ResolveHomes(env, tt.override[0], tt.override[1])
-			if got.ClaudeHome != filepath.FromSlash(tt.wantClaude) || got.CodexHome != filepath.FromSlash(tt.wantCx) {
-				t.Errorf("ResolveHomes = %q, %q; want %q, %q", got.ClaudeHome, got.CodexHome, tt.wantClaude, tt.wantCx)
-			}
-			if got.ClaudeDir() != got.ClaudeHome || got.CodexDir() != got.CodexHome {
-				t.Errorf("ClaudeDir, CodexDir = %q, %q; want the fields %q, %q",
-					got.ClaudeDir(), got.CodexDir(), got.ClaudeHome, got.CodexHome)
-			}
-			if env.UserDir != got.UserDir || env.Workspace != got.Workspace {
-				t.Errorf("ResolveHomes changed other fields: %+v", got)
-			}
-			// A hand-built Env that leaves the folders empty gets the same
-			// folders as ResolveHomes without options.
-			if tt.current == ([2]string{}) && tt.override == ([2]string{}) {
-				if env.ClaudeDir() != got.ClaudeHome || env.CodexDir() != got.CodexHome {
-					t.Errorf("hand-built Env: ClaudeDir, CodexDir = %q, %q; want %q, %q",
-						env.ClaudeDir(), env.CodexDir(), got.ClaudeHome, got.CodexHome)
-				}
-			}
-		})
-	}
 }
 
 func TestWorkspaceRoots(t *testing.T) {

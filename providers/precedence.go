@@ -1,17 +1,16 @@
 package providers
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
 )
 
 // HostOrder is how one host ranks two copies of a skill that it finds in
 // a user folder and in a project folder, and the provider option that
-// changes it for ccski.
+// changes it for ccski. Each provider with a precedence option declares
+// its own (claude.Order, codex.Order, ...).
 type HostOrder struct {
 	// Provider is the ccski.yaml section of the option
 	// (providers.<Provider>.precedence).
@@ -21,24 +20,6 @@ type HostOrder struct {
 	// Rule says so in the host's words.
 	Rule string
 }
-
-// The host orders. Claude Code documents personal skills
-// (~/.claude/skills) above project ones. Codex ranks repo skills
-// (.agents/skills and the legacy .codex/skills, from the workspace up to
-// the repository root) above user ones ($HOME/.agents/skills,
-// $CODEX_HOME/skills). The agents provider's folders follow the hosts
-// that read them: Codex (.agents/skills), Gemini CLI (.gemini/skills and
-// .agents/skills) and OpenClaw (skills/, .agents/skills, .openclaw/skills)
-// all rank the project first; a dynamic .<agent> follows the same rule,
-// as every documented host but Claude Code does.
-var (
-	ClaudeOrder = HostOrder{Provider: "claude", Prefers: pipeline.LocationUser,
-		Rule: "Claude Code ranks personal over project"}
-	CodexOrder = HostOrder{Provider: "codex", Prefers: pipeline.LocationProject,
-		Rule: "Codex ranks repo over user"}
-	AgentsOrder = HostOrder{Provider: "agents", Prefers: pipeline.LocationProject,
-		Rule: "Codex, Gemini CLI and OpenClaw rank project over user"}
-)
 
 // PrecedenceValues are the values providers.<name>.precedence accepts.
 var PrecedenceValues = []string{string(pipeline.LocationUser), string(pipeline.LocationProject)}
@@ -60,22 +41,26 @@ func (h HostOrder) Default() *pipeline.Precedence {
 	return &pipeline.Precedence{Prefer: h.Prefers, Option: h.Option(), HostPrefers: h.Prefers, HostRule: h.Rule}
 }
 
-// Precedence returns the rule for value, the provider's precedence option:
-// "user" or "project" (in any case, spaces trimmed), or "" for the host's
-// own order. Any other value is an error that names the key and the valid
-// values.
-func (h HostOrder) Precedence(value string) (*pipeline.Precedence, error) {
-	v := strings.ToLower(strings.TrimSpace(value))
-	if v == "" {
-		return h.Default(), nil
+// Precedence returns the rule for value, the provider's precedence
+// option: the host's order changed to prefer value, user or project. The
+// empty value keeps the host's order. configs accepts no other value, so
+// that the option is checked in one place; any other value, which only a
+// configuration built by hand can hold, keeps the host's order too.
+func (h HostOrder) Precedence(value PrecedenceOption) *pipeline.Precedence {
+	p := h.Default()
+	if v := strings.ToLower(strings.TrimSpace(string(value))); slices.Contains(PrecedenceValues, v) {
+		p.Prefer = pipeline.Location(v)
 	}
-	for _, ok := range PrecedenceValues {
-		if v == ok {
-			p := h.Default()
-			p.Prefer = pipeline.Location(v)
-			return p, nil
-		}
+	return p
+}
+
+// From returns the rule that the provider h belongs to set in env
+// (Env.Rules, filled from its Ranker), else the host's own order: the
+// rule another provider follows for the same host's files (the commands
+// provider for Claude's commands).
+func (h HostOrder) From(env Env) *pipeline.Precedence {
+	if r := env.Rules[h.Provider]; r != nil {
+		return r
 	}
-	return nil, fmt.Errorf("%s: invalid value %q%s; use user (personal skills win) or project (the project's win)",
-		h.Option(), value, suggest.DidYouMean(v, PrecedenceValues))
+	return h.Default()
 }

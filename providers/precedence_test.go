@@ -1,73 +1,59 @@
 package providers
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ccski/ccski/pipeline"
 )
 
+// The orders of two made-up hosts, one that prefers each level.
+var (
+	personalFirst = HostOrder{Provider: "alpha", Prefers: pipeline.LocationUser, Rule: "Alpha ranks personal first"}
+	projectFirst  = HostOrder{Provider: "beta", Prefers: pipeline.LocationProject, Rule: "Beta ranks the repo first"}
+)
+
+// TestHostOrderPrecedence checks the rule each option value gives: the
+// host's own order for "", the level named otherwise, in any case. A value
+// configs would have refused keeps the host's order: nothing checks it a
+// second time.
 func TestHostOrderPrecedence(t *testing.T) {
 	tests := []struct {
-		order   HostOrder
-		value   string
-		prefer  pipeline.Location
-		wantErr []string
+		order  HostOrder
+		value  PrecedenceOption
+		prefer pipeline.Location
 	}{
-		{ClaudeOrder, "", pipeline.LocationUser, nil},
-		{ClaudeOrder, "project", pipeline.LocationProject, nil},
-		{ClaudeOrder, " User ", pipeline.LocationUser, nil},
-		{CodexOrder, "", pipeline.LocationProject, nil},
-		{CodexOrder, "user", pipeline.LocationUser, nil},
-		{AgentsOrder, "", pipeline.LocationProject, nil},
-		{ClaudeOrder, "personal", "", []string{`providers.claude.precedence: invalid value "personal"`, "use user", "or project"}},
-		{CodexOrder, "projects", "", []string{`providers.codex.precedence: invalid value "projects"`, `did you mean "project"?`}},
+		{personalFirst, "", pipeline.LocationUser},
+		{personalFirst, "project", pipeline.LocationProject},
+		{personalFirst, " User ", pipeline.LocationUser},
+		{projectFirst, "", pipeline.LocationProject},
+		{projectFirst, "user", pipeline.LocationUser},
+		{projectFirst, "Project", pipeline.LocationProject},
+		{personalFirst, "personal", pipeline.LocationUser},
+		{projectFirst, "both", pipeline.LocationProject},
 	}
 	for _, tt := range tests {
-		p, err := tt.order.Precedence(tt.value)
-		if tt.wantErr != nil {
-			if err == nil {
-				t.Errorf("%s %q: no error", tt.order.Provider, tt.value)
-				continue
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("%s %q: error %q lacks %q", tt.order.Provider, tt.value, err, w)
-				}
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s %q: %v", tt.order.Provider, tt.value, err)
-			continue
-		}
+		got := tt.order.Precedence(tt.value)
 		want := pipeline.Precedence{Prefer: tt.prefer, Option: "providers." + tt.order.Provider + ".precedence",
 			HostPrefers: tt.order.Prefers, HostRule: tt.order.Rule}
-		if *p != want {
-			t.Errorf("%s %q = %+v, want %+v", tt.order.Provider, tt.value, *p, want)
+		if *got != want {
+			t.Errorf("%s %q = %+v, want %+v", tt.order.Provider, tt.value, *got, want)
 		}
+	}
+	if got := (PrecedenceOption("")).Values(); len(got) != 2 || got[0] != "user" || got[1] != "project" {
+		t.Errorf("PrecedenceOption.Values() = %q, want user, project", got)
 	}
 }
 
-// TestResolvePrecedence checks that the options land in Env, that an Env
-// without them falls back to the hosts' orders, and that a bad value is an
-// error naming its key.
-func TestResolvePrecedence(t *testing.T) {
-	var bare Env
-	if got := bare.ClaudeRule(); *got != *ClaudeOrder.Default() {
-		t.Errorf("ClaudeRule of a bare Env = %+v", *got)
+// TestHostOrderFrom checks that another provider follows the rule the
+// order's provider set in Env.Rules, and the host's own order when it set
+// none.
+func TestHostOrderFrom(t *testing.T) {
+	if got := personalFirst.From(Env{}); *got != *personalFirst.Default() {
+		t.Errorf("From a bare Env = %+v, want the host's order", *got)
 	}
-	if got := bare.CodexRule(); *got != *CodexOrder.Default() {
-		t.Errorf("CodexRule of a bare Env = %+v", *got)
-	}
-	env, err := ResolvePrecedence(Env{}, "project", "user")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if env.ClaudeRule().Prefer != pipeline.LocationProject || env.CodexRule().Prefer != pipeline.LocationUser {
-		t.Errorf("rules = %+v, %+v", *env.ClaudeRule(), *env.CodexRule())
-	}
-	if _, err := ResolvePrecedence(Env{}, "", "both"); err == nil || !strings.Contains(err.Error(), "providers.codex.precedence") {
-		t.Errorf("bad codex value: error %v, want one naming providers.codex.precedence", err)
+	set := personalFirst.Precedence("project")
+	env := Env{Rules: map[string]*pipeline.Precedence{"alpha": set, "beta": projectFirst.Precedence("user")}}
+	if got := personalFirst.From(env); got != set {
+		t.Errorf("From = %+v, want the rule alpha set, %+v", *got, *set)
 	}
 }

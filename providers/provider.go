@@ -1,21 +1,22 @@
 // Package providers defines how ccski finds skill roots. A provider knows
 // where one kind of agent keeps its skills and returns those places as
 // roots; it never reads skills and never filters. The scanner (package
-// package scan) reads the roots, and the pipeline decides what is shown.
+// scan) reads the roots, and the pipeline decides what is shown.
 //
 // Each provider lives in its own sub-package, describes itself with an
-// Entry (see entry.go) and is listed once, in package providers/all. A
-// provider decodes and validates its own options strictly.
+// Entry (see entry.go) and is listed once, in package providers/all. Its
+// options struct is a declaration: package configs checks and decodes the
+// user's keys against it, once, and the provider's Factory receives the
+// decoded struct. What a provider gives the others (a folder they read,
+// the precedence rule of its host, its host's skill switches) it gives
+// through the optional interfaces of plugin.go, so that the engine treats
+// every provider alike and names none.
 package providers
 
 import (
 	"context"
 	"fmt"
-	"sort"
 
-	"github.com/go-viper/mapstructure/v2"
-
-	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -33,33 +34,26 @@ type Env struct {
 	WorkspaceDirs []string
 	// Getenv reads an environment variable.
 	Getenv func(string) string
-	// ClaudeHome is the Claude configuration folder: providers.claude.home,
-	// else $CLAUDE_CONFIG_DIR, else <user dir>/.claude. A relative value is
-	// resolved against Workspace and a leading "~/" stands for UserDir.
-	// Every provider that reads Claude's files (claude, commands,
-	// marketplace) takes it from here, through ClaudeDir, so that they all
-	// agree. NewEnv fills it from the variables; engine.New applies the
-	// option (see ResolveHomes).
-	ClaudeHome string
-	// CodexHome is the Codex folder: providers.codex.home, else
-	// $CODEX_HOME, else <user dir>/.codex, resolved like ClaudeHome. The
-	// codex and commands providers take it from here, through CodexDir.
-	CodexHome string
-	// ClaudePrecedence and CodexPrecedence rank the user and project copies
-	// of Claude's and Codex's skills and commands:
-	// providers.claude.precedence and providers.codex.precedence, else the
-	// host's own order. engine.New sets them from the options (see
-	// ResolvePrecedence); the claude, codex and commands providers read
-	// them through ClaudeRule and CodexRule, so that a skill and a command
-	// of one host follow one rule.
-	ClaudePrecedence *pipeline.Precedence
-	CodexPrecedence  *pipeline.Precedence
+	// Homes maps a provider's name to the folder it owns and other
+	// providers read too: Claude's configuration folder, which the claude,
+	// commands and marketplace providers all read, is Homes["claude"].
+	// engine.New fills it from every registered provider that is a
+	// HomeOwner, enabled or not; a provider reads it through the owner's
+	// HomeFolder (claude.Dir), which falls back to the owner's default for
+	// an Env built by hand.
+	Homes map[string]string
+	// Rules maps a provider's name to the precedence rule its options set
+	// (see Ranker): the commands provider ranks Claude's commands by
+	// Rules["claude"], as the claude provider ranks Claude's skills.
+	// engine.New fills it from every registered Ranker, enabled or not; a
+	// provider reads it through the owner's HostOrder (HostOrder.From).
+	Rules map[string]*pipeline.Precedence
 	// Claimed lists, lower-cased, the hidden folder names that registered
 	// providers stand for: the folders they plan (".claude", ".codex",
 	// ...), and their names and agent labels with a leading dot
 	// (".marketplace", ".custom"), which a dynamic agent must not pose as.
 	// The agents provider never takes them for a dynamic .<agent> folder.
-	// engine.New fills it from the registry (all.Claimed).
+	// engine.New fills it from the registry (see Prepare).
 	Claimed []string
 }
 
@@ -103,46 +97,29 @@ type Provider interface {
 	Plan(ctx context.Context, env Env) (Plan, error)
 }
 
-// Factory builds a provider from its options in ccski.yaml (the keys under
-// providers.<name>, without "enabled"). It must reject unknown keys.
-type Factory func(options map[string]any) (Provider, error)
+// Factory builds a provider from its options: the value of its options
+// struct (a pointer, as Entry.Options returns it) that package configs
+// decoded and checked against the declaration, or nil for the defaults.
+// The factory takes the options as they are: every key, type and value
+// was checked once, by configs, before it runs.
+type Factory func(options any) (Provider, error)
 
-// Decode decodes options into out (a pointer to the provider's options
-// struct, with koanf tags) strictly: an unknown key is an error that names
-// the closest valid key. Strings are converted where needed, because
-// environment variables arrive as strings.
-func Decode(provider string, options map[string]any, out any) error {
-	var md mapstructure.Metadata
-	dec, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{
-		TagName:          "koanf",
-		WeaklyTypedInput: true,
-		Metadata:         &md,
-		Result:           out,
-		DecodeHook: mapstructure.ComposeDecodeHookFunc(
-			mapstructure.StringToSliceHookFunc(","),
-			mapstructure.StringToTimeDurationHookFunc()),
-	})
-	if err != nil {
-		return err
+// Typed returns the Factory of a provider whose options struct is O: it
+// hands build the options configs decoded, as they are (a *O), or
+// defaults() for nil (a configuration built by hand that leaves them out).
+// Options of any other type are an error naming the provider, which only
+// such a configuration can give.
+func Typed[O any](provider string, defaults func() *O, build func(o *O) (Provider, error)) Factory {
+	return func(options any) (Provider, error) {
+		switch o := options.(type) {
+		case nil:
+			return build(defaults())
+		case *O:
+			if o == nil {
+				return build(defaults())
+			}
+			return build(o)
+		}
+		return nil, fmt.Errorf("providers.%s: options are a %T, want a %T", provider, options, new(O))
 	}
-	if err := dec.Decode(options); err != nil {
-		return fmt.Errorf("providers.%s: %w", provider, err)
-	}
-	if len(md.Unused) > 0 {
-		sort.Strings(md.Unused)
-		return fmt.Errorf("providers.%s: unknown key %q%s", provider, md.Unused[0],
-			suggest.DidYouMean(md.Unused[0], fieldNames(options, md)))
-	}
-	return nil
-}
-
-func fieldNames(options map[string]any, md mapstructure.Metadata) []string {
-	var names []string
-	for _, k := range md.Keys {
-		names = append(names, k)
-	}
-	for _, k := range md.Unset {
-		names = append(names, k)
-	}
-	return names
 }

@@ -23,7 +23,7 @@ import (
 )
 
 // Host describes an agent whose skill switches a provider reads and
-// writes (Entry.Host).
+// writes (see HostOwner).
 type Host struct {
 	// Name is the host's agent label ("claude"): the label of the records
 	// it reads (pipeline.Record.Hosts) and the value of --agent.

@@ -28,6 +28,7 @@ import (
 	"github.com/ccski/ccski/internal/safetext"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // Exit codes.
@@ -232,7 +233,7 @@ func (a *app) loadWith(cmd *cobra.Command, d depth, adjust func(*configs.Config)
 	// Environ lets Load see every CCSKI_ variable, so that an unknown one is
 	// an error rather than silently ignored.
 	ld, err := configs.Load(configs.Options{ConfigFile: cfgFile, Workspace: cwd, Home: home,
-		Getenv: os.Getenv, Environ: setEnviron, Flags: fs})
+		Getenv: os.Getenv, Environ: setEnviron, Flags: fs, Registry: all.Registry()})
 	if err != nil {
 		return nil, usageErr(err)
 	}

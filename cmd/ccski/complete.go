@@ -78,7 +78,7 @@ func (a *app) flagCompletion(cmd *cobra.Command, name string) completionFunc {
 		return configValues("mcp.log_format")
 	case "tools":
 		return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return completeList(toComplete, configs.Values("mcp.tools"), nil), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+			return completeList(toComplete, configs.Values(all.Registry(), "mcp.tools"), nil), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 		}
 	case "workspace", "user-dir", "skill-dir", "claude-plugins-root":
 		return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -98,7 +98,7 @@ func (a *app) flagCompletion(cmd *cobra.Command, name string) completionFunc {
 // a command's start-up.
 func configValues(key string) completionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return fixedValues(configs.Values(key))(cmd, args, toComplete)
+		return fixedValues(configs.Values(all.Registry(), key))(cmd, args, toComplete)
 	}
 }
 

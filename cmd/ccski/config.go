@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/providers/all"
 )
 
 type configJSON struct {
@@ -39,7 +40,7 @@ sections included. It reads no configuration.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if schema, _ := cmd.Flags().GetBool("schema"); schema {
-				b, err := configs.SchemaJSON()
+				b, err := configs.SchemaJSON(all.Registry())
 				if err != nil {
 					return err
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/claude"
 	"github.com/ccski/ccski/providers/marketplace"
 )
 
@@ -137,7 +138,7 @@ func (a *app) openInstall(cmd *cobra.Command) (*installRun, error) {
 	if !a.json && isTerminalFile(os.Stderr) {
 		g.Progress = os.Stderr
 	}
-	pluginsRoot := filepath.Join(env.ClaudeDir(), "plugins")
+	pluginsRoot := filepath.Join(claude.Dir(env), "plugins")
 	x := &install.Installer{Ctx: cmd.Context(), Layout: layout, Lock: lock, Git: g, Force: force, DryRun: dry,
 		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}

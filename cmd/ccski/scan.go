@@ -14,6 +14,7 @@ import (
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/engine/live"
 	"github.com/ccski/ccski/internal/report"
+	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
@@ -155,8 +156,8 @@ func (a *app) loadScanned(cmd *cobra.Command) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	if mode, _ := security.ParseMode(l.cfg.Config.MCP.Scan); mode != security.Off {
-		l.engine.SetScan(security.Warn)
+	if mode, _ := scanmode.Parse(l.cfg.Config.MCP.Scan); mode != scanmode.Off {
+		l.engine.SetScan(scanmode.Warn)
 	}
 	return a.snapshotTrusted(cmd, l, false) // also the trust check, for the changed skills
 }
@@ -199,12 +200,12 @@ func renderFlagged(w io.Writer, st style, flagged []pipeline.FlaggedSkill) {
 // served; under warn and block a monitor logs each flagged skill once (under
 // warn it scans in the background, so serving never waits for it).
 func guardServer(e *engine.Engine, d *live.Refresher, setting string, log *slog.Logger) {
-	mode, err := security.ParseMode(setting)
-	if err != nil || mode == security.Off {
+	mode, err := scanmode.Parse(setting)
+	if err != nil || mode == scanmode.Off {
 		return // the configuration checked the value; off scans nothing
 	}
-	if mode == security.Block {
-		e.SetScan(security.Block)
+	if mode == scanmode.Block {
+		e.SetScan(scanmode.Block)
 		e.SetScanCache(security.CachePath())
 	}
 	m := security.NewMonitor(mode, log)

@@ -12,6 +12,8 @@ import (
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/codex"
 )
 
 // errValidationFailed marks the exit-1 of a validation whose report was
@@ -181,7 +183,7 @@ func (a *app) verdict(rep *report.Report, maxWarnings int, failed error) error {
 // managedTrees returns the folders --fix must not write in, below the
 // Claude and Codex homes of env.
 func managedTrees(env providers.Env) []validate.ManagedTree {
-	return validate.ManagedTrees(env.ClaudeDir(), env.CodexDir())
+	return validate.ManagedTrees(claude.Dir(env), codex.Dir(env))
 }
 
 // printFixes reports what --fix did or, with dryRun, would do, and

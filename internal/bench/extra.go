@@ -28,6 +28,7 @@ import (
 	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/mcp"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // switchEvery is how sparse the host switch files are: one entry for
@@ -182,7 +183,7 @@ func (s *suite) heap(ctx context.Context, t *fixture.Tree, res *sizeResult) erro
 	if err != nil {
 		return err
 	}
-	def := configs.Default().MCP
+	def := configs.Default(all.Registry()).MCP
 	srv := mcp.New(snap, mcp.Options{Version: "bench", Logger: slog.New(slog.DiscardHandler), SkillPrompts: def.SkillPrompts,
 		Tools: def.Tools, Catalog: def.Catalog, AskContext: def.AskContext, ListTTL: def.RefreshInterval})
 	runtime.GC()
@@ -205,7 +206,7 @@ const catalogueMin = 20 * time.Millisecond
 // catalogue times the skill tool's description at the default budget,
 // rendered from snap's visible skills as the server renders it.
 func (s *suite) catalogue(snap *pipeline.Snapshot, res *sizeResult) {
-	budget := configs.Default().MCP.Catalog
+	budget := configs.Default(all.Registry()).MCP.Catalog
 	recs := snap.Skills()
 	var d []float64
 	var st mcp.CatalogueStats

@@ -15,6 +15,7 @@ import (
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/fixture"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // TestTargets checks each of issue 15's targets against values on both
@@ -219,7 +220,7 @@ func TestWriteSwitches(t *testing.T) {
 		t.Fatal(err)
 	}
 	visible := func() int {
-		e, err := engine.New(configs.Default(), providers.NewEnv(tree.Home, tree.Workspace, func(string) string { return "" }))
+		e, err := engine.New(configs.Default(all.Registry()), providers.NewEnv(tree.Home, tree.Workspace, func(string) string { return "" }))
 		if err != nil {
 			t.Fatal(err)
 		}

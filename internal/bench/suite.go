@@ -27,6 +27,7 @@ import (
 	"github.com/ccski/ccski/internal/fixture"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // Bounds that keep a broken build from hanging the suite. None of them is
@@ -396,7 +397,7 @@ func (s *suite) timed(ctx context.Context, t *fixture.Tree, env []string, out io
 }
 
 func (s *suite) engine(t *fixture.Tree) (*engine.Engine, error) {
-	return engine.New(configs.Default(), providers.NewEnv(t.Home, t.Workspace, func(string) string { return "" }))
+	return engine.New(configs.Default(all.Registry()), providers.NewEnv(t.Home, t.Workspace, func(string) string { return "" }))
 }
 
 // discovery measures cold discovery (a new engine per run) beside the

@@ -13,6 +13,7 @@ import (
 	"github.com/ccski/ccski/internal/bench/floor/floorlib"
 	"github.com/ccski/ccski/internal/fixture"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // BenchmarkDiscovery measures discovery over generated trees of every
@@ -38,7 +39,7 @@ func BenchmarkDiscovery(b *testing.B) {
 	}
 	newEngine := func(b *testing.B, t *fixture.Tree) *Engine {
 		b.Helper()
-		e, err := New(configs.Default(), providers.NewEnv(t.Home, t.Workspace, func(string) string { return "" }))
+		e, err := New(configs.Default(all.Registry()), providers.NewEnv(t.Home, t.Workspace, func(string) string { return "" }))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func TestRegistryFoldersAreNoDynamicAgents(t *testing.T) {
 		"ws/.commands/skills/posing2/SKILL.md":   skill("posing2"),
 		"ws/.zed/skills/zed-skill/SKILL.md":      skill("zed-skill"),
 	})
-	e, err := New(configs.Default(), providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "ws"),
+	e, err := New(configs.Default(all.Registry()), providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "ws"),
 		func(string) string { return "" }))
 	if err != nil {
 		t.Fatal(err)

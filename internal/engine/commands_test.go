@@ -9,6 +9,9 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/commands"
+	"github.com/ccski/ccski/providers/marketplace"
 )
 
 // commandTree adds slash commands to the machine: "deploy" at three
@@ -127,7 +130,7 @@ func TestCommandPrecedence(t *testing.T) {
 	m := newMachine(t)
 	m.write(t, commandTree)
 	cfg := m.config()
-	cfg.Providers["claude"] = configs.Provider{Enabled: true, Options: map[string]any{"precedence": "project"}}
+	setOptions(cfg, "claude", func(o *claude.Options) { o.Precedence = "project" })
 	snap, _ := snapshot(t, m.engine(t, cfg))
 	checkInvariants(t, snap)
 	if r, err := snap.Resolve("deploy"); err != nil || r.Description != "Deploy (nearest workspace)." || r.Depth != 0 {
@@ -158,7 +161,7 @@ func TestCommandFilters(t *testing.T) {
 		name    string
 		include []string
 		exclude []string
-		off     map[string]map[string]any // provider options to set
+		off     func(configs.Config) // provider options to set
 		want    []string
 	}{
 		{name: "exclude by id", exclude: []string{"codex:/sp.specify"},
@@ -169,27 +172,20 @@ func TestCommandFilters(t *testing.T) {
 			want: []string{"claude:/@tools:plugin-only", "claude:/skills-are-apart", "codex:/sp.specify"}},
 		{name: "include every copy of one command", include: []string{"all:deploy"},
 			want: []string{"claude@project:/deploy", "claude@project:/deploy#2", "claude@user:/deploy"}},
-		{name: "Codex prompts off", off: map[string]map[string]any{"commands": {"claude": true, "codex": false}},
+		{name: "Codex prompts off", off: func(c configs.Config) { setOptions(c, "commands", func(o *commands.Options) { o.Codex = false }) },
 			want: []string{"claude:/@tools:frontend:review", "claude:/@tools:plugin-only", "claude:/frontend:review",
 				"claude:/skills-are-apart", "claude@user:/deploy"}},
-		{name: "plugin commands off", off: map[string]map[string]any{"marketplace": {"commands": false}},
+		{name: "plugin commands off", off: func(c configs.Config) {
+			setOptions(c, "marketplace", func(o *marketplace.Options) { o.Commands = false })
+		},
 			want: []string{"claude:/frontend:review", "claude:/skills-are-apart", "claude@user:/deploy", "codex:/sp.specify"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := m.config()
 			cfg.Include, cfg.Exclude = tt.include, tt.exclude
-			for name, opts := range tt.off {
-				p := cfg.Providers[name]
-				merged := map[string]any{}
-				for k, v := range p.Options {
-					merged[k] = v
-				}
-				for k, v := range opts {
-					merged[k] = v
-				}
-				p.Options = merged
-				cfg.Providers[name] = p
+			if tt.off != nil {
+				tt.off(cfg)
 			}
 			snap, _ := snapshot(t, m.engine(t, cfg))
 			var ids []string

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -19,7 +18,6 @@ import (
 	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/all"
 )
 
 // Engine discovers skills. It is safe for concurrent use; scans are
@@ -71,85 +69,53 @@ type ConfigError struct{ Err error }
 func (e *ConfigError) Error() string { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-// New builds the enabled providers from cfg. env says where the user and
-// workspace folders are. The Claude and Codex folders of env are worked
-// out here, once, for every provider: providers.claude.home and
-// providers.codex.home when set (whether or not those providers are
-// enabled: the commands and marketplace providers read the same folders),
-// else what env already holds, else $CLAUDE_CONFIG_DIR and $CODEX_HOME,
-// else <user dir>/.claude and <user dir>/.codex (see
-// providers.ResolveHomes). Their precedence rules are worked out here too,
-// from providers.claude.precedence and providers.codex.precedence, for the
-// same reason: the commands provider ranks Claude's and Codex's commands
-// by them (see providers.ResolvePrecedence).
+// New builds the providers of cfg's registry (configs.Config.Registry)
+// from their decoded options (configs.Config.ProviderOptions), and keeps
+// the enabled ones. env says where the user and workspace folders are.
+// What a provider gives the others (the folder it owns, its precedence
+// rule) it gives through the optional interfaces of package providers;
+// New collects them from every registered provider, enabled or not
+// (providers.Prepare), since others read them: the commands provider reads
+// Claude's folder and rule whether or not the claude provider runs. The
+// engine names no provider.
 func New(cfg configs.Config, env providers.Env) (*Engine, error) {
-	var opts [4]string
-	for i, o := range []struct{ provider, key string }{
-		{"claude", "home"}, {"codex", "home"}, {"claude", "precedence"}, {"codex", "precedence"},
-	} {
-		v, err := stringOption(cfg, o.provider, o.key)
-		if err != nil {
-			return nil, err
-		}
-		opts[i] = v
-	}
-	env = providers.ResolveHomes(env, opts[0], opts[1])
-	env.Claimed = all.Claimed() // the folders no dynamic agent may take
-	env, err := providers.ResolvePrecedence(env, opts[2], opts[3])
-	if err != nil {
-		return nil, &ConfigError{err}
-	}
-	e := &Engine{cfg: cfg, env: env, plans: map[string]providers.Plan{},
-		scanOpts: scan.Options{MaxDepth: cfg.Limits.MaxDepth, MaxDirs: cfg.Limits.MaxDirs},
-		filters: filters.Settings{State: cfg.State, Include: cfg.Include, Exclude: cfg.Exclude,
-			Priority: cfg.Priority, Providers: all.ProviderNames(), Agent: cfg.Agent, Hosts: all.HostNames()}}
-	kinds := make([]pipeline.Kind, len(cfg.Priority))
-	for i, k := range cfg.Priority {
-		kinds[i] = pipeline.Kind(k)
-	}
-	e.prio, _ = filters.NewPriority(kinds, e.filters.Providers) // nil when invalid: see the field
+	reg := cfg.Registry
+	built := make([]providers.Provider, 0, len(reg))
 	known := map[string]bool{}
-	for _, entry := range all.Registry() {
+	for _, entry := range reg {
 		known[entry.Name] = true
-		pc, ok := cfg.Providers[entry.Name]
-		if !ok || !pc.Enabled {
-			continue
-		}
-		opts := map[string]any{}
-		for k, v := range pc.Options {
-			opts[k] = v
-		}
-		if entry.Name == "project" {
-			opts["dirs"] = cfg.SkillDirs
+		opts, err := cfg.ProviderOptions(entry)
+		if err != nil {
+			return nil, &ConfigError{err}
 		}
 		p, err := entry.New(opts)
 		if err != nil {
 			return nil, &ConfigError{err}
 		}
-		e.providers = append(e.providers, p)
+		built = append(built, p)
 	}
 	for name := range cfg.Providers {
 		if !known[name] {
 			return nil, &ConfigError{fmt.Errorf("providers.%s: unknown provider", name)}
 		}
 	}
+	env = providers.Prepare(env, reg, built)
+	e := &Engine{cfg: cfg, env: env, plans: map[string]providers.Plan{},
+		scanOpts: scan.Options{MaxDepth: cfg.Limits.MaxDepth, MaxDirs: cfg.Limits.MaxDirs},
+		filters: filters.Settings{State: cfg.State, Include: cfg.Include, Exclude: cfg.Exclude,
+			Priority: cfg.Priority, Providers: providers.LabelOrder(reg), Agent: cfg.Agent,
+			Hosts: providers.HostNames(providers.Hosts(built))}}
+	kinds := make([]pipeline.Kind, len(cfg.Priority))
+	for i, k := range cfg.Priority {
+		kinds[i] = pipeline.Kind(k)
+	}
+	e.prio, _ = filters.NewPriority(kinds, e.filters.Providers) // nil when invalid: see the field
+	for i, entry := range reg {
+		if cfg.Providers[entry.Name].Enabled {
+			e.providers = append(e.providers, built[i])
+		}
+	}
 	return e, nil
-}
-
-// stringOption returns the value of providers.<name>.<key>, "" when unset.
-// It is decoded as the provider decodes it (a number or boolean, as from
-// an environment variable, becomes a string), and a value that is no
-// string at all is a *ConfigError.
-func stringOption(cfg configs.Config, name, key string) (string, error) {
-	v, ok := cfg.Providers[name].Options[key]
-	if !ok || v == nil {
-		return "", nil
-	}
-	var out map[string]string
-	if err := providers.Decode(name, map[string]any{key: v}, &out); err != nil {
-		return "", &ConfigError{err}
-	}
-	return out[key], nil
 }
 
 // CheckFilters reports a *ConfigError when the include, exclude, state or
@@ -345,14 +311,4 @@ const FilterNamesNothing = "filter-names-nothing"
 func IsConfigError(err error) bool {
 	var ce *ConfigError
 	return errors.As(err, &ce)
-}
-
-// ProviderNames lists the registered provider names, sorted.
-func ProviderNames() []string {
-	var names []string
-	for _, e := range all.Registry() {
-		names = append(names, e.Name)
-	}
-	sort.Strings(names)
-	return names
 }

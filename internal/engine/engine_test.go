@@ -18,6 +18,11 @@ import (
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/agents"
+	"github.com/ccski/ccski/providers/all"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/codex"
+	"github.com/ccski/ccski/providers/custom"
 )
 
 // baseTime is the modification time of every generated SKILL.md, so that
@@ -99,14 +104,23 @@ func newMachine(t *testing.T) *machine {
 	return m
 }
 
-// config is configs.Default() pointed at the machine: the custom dir and
-// the system dir live under the base, not on the real machine.
+// config is the built-in defaults pointed at the machine: the custom dir
+// and the system dir live under the base, not on the real machine.
 func (m *machine) config() configs.Config {
-	cfg := configs.Default()
-	cfg.Providers["custom"] = configs.Provider{Enabled: true, Options: map[string]any{"dirs": []any{m.abs("custom")}}}
-	cfg.Providers["codex"] = configs.Provider{Enabled: true,
-		Options: map[string]any{"home": "", "system_dirs": []any{m.abs("etc/codex/skills")}}}
+	cfg := configs.Default(all.Registry())
+	cfg.Providers["custom"] = configs.Provider{Enabled: true, Options: &custom.Options{Dirs: []custom.Folder{custom.Folder(m.abs("custom"))}}}
+	setOptions(cfg, "codex", func(o *codex.Options) { o.SystemDirs = []string{m.abs("etc/codex/skills")} })
 	return cfg
+}
+
+// setOptions changes, with set, the decoded options of provider name in
+// cfg (its *O, as configs decodes it): what a key of ccski.yaml does.
+func setOptions[O any](cfg configs.Config, name string, set func(o *O)) {
+	p := cfg.Providers[name]
+	o := *p.Options.(*O) // a copy: Default's value stays as it is
+	set(&o)
+	p.Options = &o
+	cfg.Providers[name] = p
 }
 
 func (m *machine) env() providers.Env {
@@ -219,7 +233,7 @@ func TestSnapshotVisible(t *testing.T) {
 			name: "with Claude's precedence project, the nearer workspace beats the user folder",
 			config: func(c *configs.Config) {
 				disable("custom")(c)
-				c.Providers["claude"] = configs.Provider{Enabled: true, Options: map[string]any{"precedence": "project"}}
+				setOptions(*c, "claude", func(o *claude.Options) { o.Precedence = "project" })
 			},
 			want: with(map[string]where{"pdf": claudeWS1, "xlsx": claudeWS0, "root-skill": agentsRoot}),
 		},
@@ -246,7 +260,7 @@ func TestSnapshotVisible(t *testing.T) {
 			name: "agents without dynamic discovery",
 			config: func(c *configs.Config) {
 				disable("custom", "claude", "codex", "marketplace", "cursor")(c)
-				c.Providers["agents"] = configs.Provider{Enabled: true, Options: map[string]any{"dynamic": false}}
+				setOptions(*c, "agents", func(o *agents.Options) { o.Dynamic = false })
 			},
 			want: map[string]where{"pdf": agentsUser, "shared": agentsShared, "root-skill": agentsRoot},
 		},
@@ -439,59 +453,29 @@ func TestConfigErrors(t *testing.T) {
 		wantErr []string // substrings of the message
 	}{
 		{
-			name: "unknown provider option",
+			// configs checks every key and value once; a Config built by
+			// hand can still give a provider the wrong options struct.
+			name: "options of another provider",
 			config: func(c *configs.Config) {
-				c.Providers["claude"] = configs.Provider{Enabled: true, Options: map[string]any{"hoem": ""}}
+				c.Providers["claude"] = configs.Provider{Enabled: true, Options: &codex.Options{}}
 			},
 			atNew:   true,
-			wantErr: []string{"providers.claude", `unknown key "hoem"`, `did you mean "home"?`},
+			wantErr: []string{"providers.claude", "*codex.Options"},
 		},
 		{
-			name: "bad option value",
+			// The claude provider gives others its rule and folder, so it
+			// is built even when it does not run.
+			name: "options of another provider, provider disabled",
 			config: func(c *configs.Config) {
-				c.Providers["agents"] = configs.Provider{Enabled: true, Options: map[string]any{"dynamic": "perhaps"}}
+				c.Providers["claude"] = configs.Provider{Enabled: false, Options: &codex.Options{}}
 			},
 			atNew:   true,
-			wantErr: []string{"providers.agents"},
+			wantErr: []string{"providers.claude", "*codex.Options"},
 		},
 		{
-			// The commands provider ranks Claude's commands by this rule,
-			// so it is checked even with the claude provider off.
-			name: "bad Claude precedence, provider disabled",
+			name: "bad custom dir in a Config built by hand",
 			config: func(c *configs.Config) {
-				c.Providers["claude"] = configs.Provider{Enabled: false, Options: map[string]any{"precedence": "personal"}}
-			},
-			atNew:   true,
-			wantErr: []string{"providers.claude.precedence", `invalid value "personal"`, "use user", "or project"},
-		},
-		{
-			name: "bad Codex precedence",
-			config: func(c *configs.Config) {
-				c.Providers["codex"] = configs.Provider{Enabled: true, Options: map[string]any{"precedence": "repo"}}
-			},
-			atNew:   true,
-			wantErr: []string{"providers.codex.precedence", `invalid value "repo"`},
-		},
-		{
-			name: "Codex precedence not a string",
-			config: func(c *configs.Config) {
-				c.Providers["codex"] = configs.Provider{Enabled: true, Options: map[string]any{"precedence": []any{"user"}}}
-			},
-			atNew:   true,
-			wantErr: []string{"providers.codex", "precedence"},
-		},
-		{
-			name: "bad agents precedence",
-			config: func(c *configs.Config) {
-				c.Providers["agents"] = configs.Provider{Enabled: true, Options: map[string]any{"precedence": "both"}}
-			},
-			atNew:   true,
-			wantErr: []string{"providers.agents.precedence", `invalid value "both"`},
-		},
-		{
-			name: "bad custom dir",
-			config: func(c *configs.Config) {
-				c.Providers["custom"] = configs.Provider{Enabled: true, Options: map[string]any{"dirs": []any{"x?scope=a:b"}}}
+				c.Providers["custom"] = configs.Provider{Enabled: true, Options: &custom.Options{Dirs: []custom.Folder{"x?scope=a:b"}}}
 			},
 			atNew:   true,
 			wantErr: []string{"custom:", "a:b"},
@@ -734,22 +718,6 @@ func TestSnapshotCancelled(t *testing.T) {
 	// The engine still works afterwards.
 	snap, _ = snapshot(t, e)
 	checkInvariants(t, snap)
-}
-
-func TestProviderNames(t *testing.T) {
-	want := []string{"agents", "claude", "codex", "codex_plugins", "commands", "copilot", "cursor", "custom",
-		"gemini_extensions", "marketplace", "project"}
-	if diff := cmp.Diff(want, ProviderNames()); diff != "" {
-		t.Errorf("ProviderNames mismatch (-want +got):\n%s", diff)
-	}
-	var names []string
-	for name := range configs.Default().Providers {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	if diff := cmp.Diff(want, names); diff != "" {
-		t.Errorf("configs.Default providers differ from the registry (-registry +default):\n%s", diff)
-	}
 }
 
 // TestRescanKeepsFollowingWhenAFilterTokenGoesStale checks that a filter

@@ -13,6 +13,9 @@ import (
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/codex"
 )
 
 // homePlaces are the three places a Claude and a Codex folder can be, by
@@ -55,7 +58,8 @@ func homeTree(t *testing.T) string {
 }
 
 // TestHomesMoveEveryRoot checks that the Claude and Codex folders are
-// resolved once, for every provider: providers.claude.home moves the
+// resolved once, by their owners (providers.HomeOwner), for every
+// provider: providers.claude.home moves the
 // claude skills root, the commands root and the plugins root together,
 // providers.codex.home moves the codex skills root and the prompts root,
 // and without the options CLAUDE_CONFIG_DIR and CODEX_HOME still do.
@@ -85,7 +89,7 @@ func TestHomesMoveEveryRoot(t *testing.T) {
 			if tt.vars {
 				vars["CLAUDE_CONFIG_DIR"], vars["CODEX_HOME"] = abs("env-claude"), abs("env-codex")
 			}
-			cfg := configs.Default()
+			cfg := configs.Default(all.Registry())
 			claudeOpt, codexOpt := "", ""
 			if tt.options {
 				claudeOpt, codexOpt = abs("opt-claude"), abs("opt-codex")
@@ -93,9 +97,8 @@ func TestHomesMoveEveryRoot(t *testing.T) {
 					claudeOpt, codexOpt = "../../opt-claude", "../../opt-codex"
 				}
 			}
-			cfg.Providers["claude"] = configs.Provider{Enabled: !tt.disable, Options: map[string]any{"home": claudeOpt}}
-			cfg.Providers["codex"] = configs.Provider{Enabled: !tt.disable,
-				Options: map[string]any{"home": codexOpt, "system_dirs": []any{}}}
+			cfg.Providers["claude"] = configs.Provider{Enabled: !tt.disable, Options: &claude.Options{Home: claudeOpt}}
+			cfg.Providers["codex"] = configs.Provider{Enabled: !tt.disable, Options: &codex.Options{Home: codexOpt}}
 			e, err := New(cfg, providers.NewEnv(abs("home"), ws, func(k string) string { return vars[k] }))
 			if err != nil {
 				t.Fatalf("New: %v", err)
@@ -108,8 +111,8 @@ func TestHomesMoveEveryRoot(t *testing.T) {
 				}
 			}
 			claudeHome, codexHome := abs(place.claude), abs(place.codex)
-			if env := e.Env(); env.ClaudeHome != claudeHome || env.CodexHome != codexHome {
-				t.Errorf("Env() homes = %q, %q; want %q, %q", env.ClaudeHome, env.CodexHome, claudeHome, codexHome)
+			if env := e.Env(); claude.Dir(env) != claudeHome || codex.Dir(env) != codexHome {
+				t.Errorf("Env() homes = %q, %q; want %q, %q", claude.Dir(env), codex.Dir(env), claudeHome, codexHome)
 			}
 
 			snap, _ := snapshot(t, e)
@@ -171,26 +174,6 @@ func TestHomesMoveEveryRoot(t *testing.T) {
 				if d.Severity != pipeline.SeverityInfo {
 					t.Errorf("unexpected diagnostic: %+v", d)
 				}
-			}
-		})
-	}
-}
-
-// TestHomeOptionMustBeAString checks that a home option that is no path
-// is a configuration error, even for a disabled provider, since the other
-// providers would use it.
-func TestHomeOptionMustBeAString(t *testing.T) {
-	for _, name := range []string{"claude", "codex"} {
-		t.Run(name, func(t *testing.T) {
-			cfg := configs.Default()
-			pc := cfg.Providers[name]
-			pc.Enabled = false
-			pc.Options = map[string]any{"home": []any{"/a", "/b"}}
-			cfg.Providers[name] = pc
-			_, err := New(cfg, providers.NewEnv(t.TempDir(), t.TempDir(), func(string) string { return "" }))
-			if err == nil || !IsConfigError(err) || !strings.Contains(err.Error(), "providers."+name) ||
-				!strings.Contains(err.Error(), "home") {
-				t.Errorf("New = %v, want a configuration error naming providers.%s and home", err, name)
 			}
 		})
 	}

@@ -8,6 +8,12 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/agents"
+	"github.com/ccski/ccski/providers/all"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/codex"
+	"github.com/ccski/ccski/providers/copilot"
+	"github.com/ccski/ccski/providers/cursor"
 )
 
 // TestPrecedenceDefaults checks that the configuration's defaults for
@@ -25,15 +31,16 @@ func TestPrecedenceDefaults(t *testing.T) {
 			} `json:"providers"`
 		} `json:"properties"`
 	}
-	b, err := configs.SchemaJSON()
+	b, err := configs.SchemaJSON(all.Registry())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(b, &schema); err != nil {
 		t.Fatal(err)
 	}
-	for _, order := range []providers.HostOrder{providers.ClaudeOrder, providers.CodexOrder, providers.AgentsOrder} {
-		got := configs.Default().Providers[order.Provider].Options["precedence"]
+	defaults := configs.Default(all.Registry()).Flat()
+	for _, order := range []providers.HostOrder{claude.Order, codex.Order, agents.Order, copilot.Order, cursor.Order} {
+		got := defaults["providers."+order.Provider+".precedence"]
 		if got != string(order.Prefers) {
 			t.Errorf("default providers.%s.precedence = %v, want the host's %q", order.Provider, got, order.Prefers)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 
 	"github.com/ccski/ccski/pipeline"
 )
@@ -53,7 +54,7 @@ func TestDisableCacheReadsEveryTime(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e, err := New(configs.Default(), providers.NewEnv(home, t.TempDir(), func(string) string { return "" }))
+	e, err := New(configs.Default(all.Registry()), providers.NewEnv(home, t.TempDir(), func(string) string { return "" }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -10,23 +11,23 @@ import (
 // guard runs the offline security scan (package security) inside
 // Snapshot, as SetScan asks.
 type guard struct {
-	mode    security.Mode
+	mode    scanmode.Mode
 	scanner *security.Scanner
 	// cacheFile keeps the scanner's memory between runs ("": none).
 	cacheFile string
 }
 
 // SetScan sets what every later Snapshot does with the offline security
-// scan: security.Off (the default) scans nothing; security.Warn scans the
+// scan: scanmode.Off (the default) scans nothing; scanmode.Warn scans the
 // folder of every skill discovered and records the findings in
-// Snapshot.Security; security.Block does that and, before the filter
+// Snapshot.Security; scanmode.Block does that and, before the filter
 // stages, drops every skill with an error-level finding (the stage
 // security.StageName, whose reason names the rules), so that it is
 // neither listed nor loaded and the next copy of it takes its place. The
 // scanner remembers unchanged files between snapshots, unless
 // DisableCache was called. A server sets it from mcp.scan; the CLI leaves
 // it off except where it shows findings.
-func (e *Engine) SetScan(mode security.Mode) {
+func (e *Engine) SetScan(mode scanmode.Mode) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.guard.mode = mode
@@ -42,7 +43,7 @@ func (e *Engine) SetScanCache(file string) {
 }
 
 // scanMode returns the mode SetScan set.
-func (e *Engine) scanMode() security.Mode {
+func (e *Engine) scanMode() scanmode.Mode {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.guard.mode
@@ -53,7 +54,7 @@ func (e *Engine) scanMode() security.Mode {
 // scan off it returns nil and stages as they are.
 func (g *guard) apply(ctx context.Context, records []*pipeline.Record, stages []pipeline.Stage, noCache bool) (
 	map[*pipeline.Record][]pipeline.Diagnostic, []pipeline.Stage) {
-	if g.mode == "" || g.mode == security.Off {
+	if g.mode == "" || g.mode == scanmode.Off {
 		return nil, stages
 	}
 	if g.scanner == nil || noCache {
@@ -68,7 +69,7 @@ func (g *guard) apply(ctx context.Context, records []*pipeline.Record, stages []
 	if g.scanner.FilesRead() > read && ctx.Err() == nil {
 		_ = g.scanner.SaveFile(g.cacheFile) // a cache: failing costs only reading again
 	}
-	if g.mode == security.Block {
+	if g.mode == scanmode.Block {
 		stages = append([]pipeline.Stage{security.Stage(found)}, stages...)
 	}
 	return found, stages

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -56,7 +57,7 @@ func TestSetScan(t *testing.T) {
 
 	t.Run("warn", func(t *testing.T) {
 		e := m.engine(t, m.config())
-		e.SetScan(security.Warn)
+		e.SetScan(scanmode.Warn)
 		snap, _ := snapshot(t, e)
 		if got := codes(snap, flaggedXLSX); len(got) != 1 || got[0] != security.CodeInstructionOverride {
 			t.Errorf("findings of the personal xlsx = %v, want [%s]", got, security.CodeInstructionOverride)
@@ -72,7 +73,7 @@ func TestSetScan(t *testing.T) {
 
 	t.Run("block", func(t *testing.T) {
 		e := m.engine(t, m.config())
-		e.SetScan(security.Block)
+		e.SetScan(scanmode.Block)
 		for _, eng := range []*Engine{e, forWorkspace(t, e, m.ws)} {
 			snap, _ := snapshot(t, eng)
 			if got := winner(snap, "xlsx"); got == flaggedXLSX {

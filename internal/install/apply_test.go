@@ -30,7 +30,7 @@ func newFixture(t *testing.T, files map[string]string) fixture {
 	}
 	testfs.Write(t, base, all)
 	proj := filepath.Join(base, "proj")
-	env := providers.Env{UserDir: filepath.Join(base, "home"), ClaudeHome: filepath.Join(base, "home", ".claude")}
+	env := providers.Env{UserDir: filepath.Join(base, "home")}
 	return fixture{base: base, src: filepath.Join(base, "src"), layout: Layout{Scope: ScopeProject, Base: proj,
 		Env: env, LockFile: filepath.Join(proj, LockName)}}
 }

@@ -15,8 +15,8 @@ import (
 // with links for the agents that do not read it (Claude Code, Cursor);
 // one agent alone gets its own folder.
 func TestTargets(t *testing.T) {
-	proj := Layout{Scope: ScopeProject, Base: "/p", Env: providers.Env{UserDir: "/h", ClaudeHome: "/h/.claude"}}
-	user := Layout{Scope: ScopeUser, Base: "/h", Env: providers.Env{UserDir: "/h", ClaudeHome: "/c"}}
+	proj := Layout{Scope: ScopeProject, Base: "/p", Env: providers.Env{UserDir: "/h"}}
+	user := Layout{Scope: ScopeUser, Base: "/h", Env: providers.Env{UserDir: "/h", Homes: map[string]string{"claude": "/c"}}}
 	type tg = Target
 	tests := []struct {
 		name   string

@@ -1,6 +1,6 @@
 // Package providertest holds the checks that every provider's tests make
-// the same way: building a provider from its options (and rejecting bad
-// ones), planning it in a made-up Env, comparing the planned roots, and
+// the same way: building a provider from its decoded options (and, where
+// New can fail, failing), planning it in a made-up Env, comparing the planned roots, and
 // laying out a testdata tree to plan and scan over.
 //
 // The helpers fail the test they are given; a failure that leaves nothing
@@ -44,8 +44,10 @@ func Env(userDir string, vars map[string]string, dirs ...string) providers.Env {
 
 // NewCase is one row of a provider's TestNew table.
 type NewCase struct {
-	Name    string
-	Options map[string]any
+	Name string
+	// Options are the options New takes: the provider's *Options as
+	// package configs decodes them, or nil for the defaults.
+	Options any
 	// WantErr lists substrings the error of New must hold; nil means New
 	// must succeed.
 	WantErr []string
@@ -96,7 +98,7 @@ func CheckError(tb testing.TB, err error, want ...string) {
 }
 
 // MustNew builds a provider with newFn; an error fails the test at once.
-func MustNew(tb testing.TB, newFn providers.Factory, options map[string]any) providers.Provider {
+func MustNew(tb testing.TB, newFn providers.Factory, options any) providers.Provider {
 	tb.Helper()
 	p, err := newFn(options)
 	if err != nil {

@@ -59,7 +59,7 @@ func (f *fake) Plan(_ context.Context, env providers.Env) (providers.Plan, error
 }
 
 func factory(p providers.Provider, err error) providers.Factory {
-	return func(map[string]any) (providers.Provider, error) { return p, err }
+	return func(any) (providers.Provider, error) { return p, err }
 }
 
 func TestVarsAndEnv(t *testing.T) {

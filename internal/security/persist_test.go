@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -116,7 +117,7 @@ func TestMonitorKeepsMemoryInFile(t *testing.T) {
 	testfs.Age(t, base, time.Hour)
 	settle()
 	var buf bytes.Buffer
-	m := NewMonitor(Warn, slog.New(slog.NewTextHandler(&buf, nil)))
+	m := NewMonitor(scanmode.Warn, slog.New(slog.NewTextHandler(&buf, nil)))
 	m.Delay = 0
 	m.CacheFile = filepath.Join(t.TempDir(), "scan.bin")
 	bad, clean := record("claude:bad", filepath.Join(base, "bad")), record("claude:clean", filepath.Join(base, "clean"))
@@ -147,7 +148,7 @@ func TestMonitorKeepsMemoryInFile(t *testing.T) {
 
 	// A new monitor (a restarted server) starts from the file too: its
 	// first scan reads no file.
-	m2 := NewMonitor(Warn, slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)))
+	m2 := NewMonitor(scanmode.Warn, slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)))
 	m2.Delay, m2.CacheFile = 0, m.CacheFile
 	m2.Observe(snap)
 	m2.Wait()

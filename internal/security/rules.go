@@ -1,9 +1,6 @@
 package security
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/ccski/ccski/internal/report"
 )
 
@@ -200,31 +197,4 @@ func RuleDocs() []report.RuleDoc {
 			HelpURI: DocsURL + "#" + r.Code}
 	}
 	return out
-}
-
-// Mode is what `ccski mcp` does with the findings (the mcp.scan setting).
-type Mode string
-
-// The modes.
-const (
-	// Off scans nothing.
-	Off Mode = "off"
-	// Warn serves every skill and logs each skill's findings once.
-	Warn Mode = "warn"
-	// Block also keeps skills with an error-level finding from agents:
-	// they are not listed, and loading one is refused with the rule.
-	Block Mode = "block"
-)
-
-// Modes lists the valid values of mcp.scan, the default first.
-func Modes() []string { return []string{string(Warn), string(Off), string(Block)} }
-
-// ParseMode checks a mode name.
-func ParseMode(s string) (Mode, error) {
-	for _, m := range Modes() {
-		if s == m {
-			return Mode(m), nil
-		}
-	}
-	return "", fmt.Errorf("unknown scan mode %q: use %s", s, strings.Join(Modes(), ", "))
 }

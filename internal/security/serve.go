@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/internal/report"
+	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -148,7 +149,7 @@ type Monitor struct {
 	// Scanner.SaveFile).
 	CacheFile string
 
-	mode    Mode
+	mode    scanmode.Mode
 	log     *slog.Logger
 	scanner *Scanner
 
@@ -157,7 +158,7 @@ type Monitor struct {
 }
 
 // NewMonitor returns a monitor for mode that logs to log.
-func NewMonitor(mode Mode, log *slog.Logger) *Monitor {
+func NewMonitor(mode scanmode.Mode, log *slog.Logger) *Monitor {
 	m := &Monitor{mode: mode, log: log, logged: map[string]string{}}
 	m.Background = pipeline.NewBackground(time.Second, m.scan)
 	return m
@@ -166,10 +167,10 @@ func NewMonitor(mode Mode, log *slog.Logger) *Monitor {
 // Observe takes a new snapshot; it never blocks on a scan. It is meant
 // for a discovery subscription.
 func (m *Monitor) Observe(snap *pipeline.Snapshot) {
-	if m.mode == Off {
+	if m.mode == scanmode.Off {
 		return
 	}
-	if m.mode == Block || snap.Security != nil {
+	if m.mode == scanmode.Block || snap.Security != nil {
 		m.report(snap, snap.Security)
 		return
 	}
@@ -241,7 +242,7 @@ func (m *Monitor) report(snap *pipeline.Snapshot, found map[*pipeline.Record][]p
 		}
 		m.logged[key] = sum
 		action := "served and logged (mcp.scan: warn)"
-		if m.mode == Block && errs {
+		if m.mode == scanmode.Block && errs {
 			action = "not served to agents (mcp.scan: block)"
 		}
 		m.log.Warn("security scan flagged a skill; run ccski scan on it for details", "skill", r.ID, "dir", r.Dir,

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -29,7 +30,7 @@ func TestMonitorWarn(t *testing.T) {
 		"clean/SKILL.md": skillHead + "Clean.\n",
 	})
 	var buf bytes.Buffer
-	m := NewMonitor(Warn, slog.New(slog.NewTextHandler(&buf, nil)))
+	m := NewMonitor(scanmode.Warn, slog.New(slog.NewTextHandler(&buf, nil)))
 	m.Delay = 0
 	bad, clean := record("claude:bad", filepath.Join(base, "bad")), record("claude:clean", filepath.Join(base, "clean"))
 	snap := func() *pipeline.Snapshot {
@@ -81,7 +82,7 @@ func TestMonitorBlock(t *testing.T) {
 	snap := pipeline.NewSnapshot([]*pipeline.Record{bad}, visible, drops, nil, nil)
 	snap.Security = found
 	var buf bytes.Buffer
-	m := NewMonitor(Block, slog.New(slog.NewTextHandler(&buf, nil)))
+	m := NewMonitor(scanmode.Block, slog.New(slog.NewTextHandler(&buf, nil)))
 	done := make(chan struct{})
 	go func() { m.Observe(snap); close(done) }()
 	select {

@@ -47,14 +47,22 @@ func Entry() providers.Entry {
 		Folders: folders(),
 		Kinds: []pipeline.Kind{pipeline.KindWorkspaceAgent, pipeline.KindWorkspaceShared, pipeline.KindWorkspaceRoot,
 			pipeline.KindUserAgent, pipeline.KindUserShared},
-		New:  New,
-		Host: GeminiHostInfo(),
+		New: New,
 	}
 }
 
+// Order is the rule of the agents this provider plans for a skill found
+// both in a project folder and in a user folder. Their folders follow the
+// hosts that read them: Codex (.agents/skills), Gemini CLI (.gemini/skills
+// and .agents/skills) and OpenClaw (skills/, .agents/skills,
+// .openclaw/skills) all rank the project first; a dynamic .<agent> follows
+// the same rule, as every documented host but Claude Code does.
+var Order = providers.HostOrder{Provider: "agents", Prefers: pipeline.LocationProject,
+	Rule: "Codex, Gemini CLI and OpenClaw rank project over user"}
+
 // defaultOptions returns the options a key left out keeps.
 func defaultOptions() *Options {
-	return &Options{Dynamic: true, Precedence: providers.PrecedenceOption(providers.AgentsOrder.Prefers)}
+	return &Options{Dynamic: true, Precedence: providers.PrecedenceOption(Order.Prefers)}
 }
 
 // Agents is the shared and dynamic agents provider.
@@ -63,19 +71,18 @@ type Agents struct {
 	rule *pipeline.Precedence
 }
 
-// New builds the provider from its options.
-func New(options map[string]any) (providers.Provider, error) {
-	a := &Agents{opts: *defaultOptions()}
-	if err := providers.Decode("agents", options, &a.opts); err != nil {
-		return nil, err
-	}
-	rule, err := providers.AgentsOrder.Precedence(string(a.opts.Precedence))
-	if err != nil {
-		return nil, err
-	}
-	a.rule = rule
-	return a, nil
-}
+// New builds the provider from its options, a *Options (nil for the
+// defaults).
+var New = providers.Typed("agents", defaultOptions, func(o *Options) (providers.Provider, error) {
+	return &Agents{opts: *o, rule: Order.Precedence(o.Precedence)}, nil
+})
+
+// Rule returns the agents' precedence rule as the precedence option sets
+// it.
+func (a *Agents) Rule() *pipeline.Precedence { return a.rule }
+
+// Host returns Gemini CLI, whose skill switches the provider reads.
+func (a *Agents) Host() providers.Host { return geminiHost }
 
 // Name returns "agents".
 func (a *Agents) Name() string { return "agents" }
@@ -205,4 +212,8 @@ func dynamic(dir string, reserved map[string]bool, loc pipeline.Location, kind p
 	return roots
 }
 
-var _ providers.Provider = (*Agents)(nil)
+var (
+	_ providers.Provider  = (*Agents)(nil)
+	_ providers.Ranker    = (*Agents)(nil)
+	_ providers.HostOwner = (*Agents)(nil)
+)

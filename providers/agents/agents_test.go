@@ -17,20 +17,23 @@ import (
 	"github.com/ccski/ccski/providers"
 )
 
+// TestNew checks that the provider takes its decoded options as they are
+// and gives the others its rule and Gemini CLI as its host.
 func TestNew(t *testing.T) {
+	check := func(prefer pipeline.Location) func(testing.TB, providers.Provider) {
+		return func(tb testing.TB, p providers.Provider) {
+			if got := p.(providers.Ranker).Rule(); got.Prefer != prefer || got.HostPrefers != Order.Prefers {
+				tb.Errorf("Rule() = %+v, want one preferring %s", *got, prefer)
+			}
+			if h := p.(providers.HostOwner).Host(); h.Name != GeminiHost || h.Title != GeminiTitle {
+				tb.Errorf("Host() = %+v", h)
+			}
+		}
+	}
 	providertest.CheckNew(t, New, "agents", []providertest.NewCase{
-		{Name: "nil options"},
-		{Name: "default options", Options: map[string]any{"dynamic": true}},
-		{Name: "dynamic from an environment variable", Options: map[string]any{"dynamic": "false"}},
-		{Name: "misspelt key", Options: map[string]any{"dynamik": true},
-			WantErr: []string{"providers.agents", `unknown key "dynamik"`, `did you mean "dynamic"?`}},
-		{Name: "not a bool", Options: map[string]any{"dynamic": "sometimes"},
-			WantErr: []string{"providers.agents"}},
-		{Name: "precedence user", Options: map[string]any{"precedence": "user"}},
-		{Name: "precedence in any case", Options: map[string]any{"precedence": " Project "}},
-		{Name: "unknown precedence", Options: map[string]any{"precedence": "projet"},
-			WantErr: []string{"providers.agents.precedence", `invalid value "projet"`, `did you mean "project"?`,
-				"use user", "or project"}},
+		{Name: "nil options", Check: check(pipeline.LocationProject)},
+		{Name: "precedence user", Options: &Options{Dynamic: true, Precedence: "user"}, Check: check(pipeline.LocationUser)},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.agents", "*agents.Options"}},
 	})
 }
 
@@ -46,7 +49,7 @@ func TestPlanLayout(t *testing.T) {
 		"home/.zed/skills/":        "",
 	})
 	abs := func(rel string) string { return filepath.Join(base, filepath.FromSlash(rel)) }
-	rule := providers.AgentsOrder.Default()
+	rule := Order.Default()
 	r := func(rel, provider string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
 		root := pipeline.Root{Path: abs(rel), Agent: provider, Provider: "agents", Location: loc, Kind: kind,
 			Depth: depth, Optional: true, Precedence: rule}
@@ -107,14 +110,13 @@ func TestPlanLayout(t *testing.T) {
 	env := providers.NewEnv(abs("home"), abs("repo/sub"), providertest.Vars(nil))
 	tests := []struct {
 		name    string
-		options map[string]any
+		options *Options
 		want    []pipeline.Root
 	}{
 		{"dynamic by default", nil, dynamicOn},
-		{"dynamic true", map[string]any{"dynamic": true}, dynamicOn},
-		{"dynamic false", map[string]any{"dynamic": false}, dynamicOff},
-		{"dynamic \"false\" from the environment", map[string]any{"dynamic": "false"}, dynamicOff},
-		{"precedence user", map[string]any{"precedence": "user"}, dynamicUser},
+		{"dynamic true", &Options{Dynamic: true}, dynamicOn},
+		{"dynamic false", &Options{Dynamic: false}, dynamicOff},
+		{"precedence user", &Options{Dynamic: true, Precedence: "user"}, dynamicUser},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -269,7 +271,7 @@ func TestDynamic(t *testing.T) {
 			// With dynamic off only the fixed roots are planned: gemini,
 			// openclaw, .agents, .agent and skills/ in the workspace, and
 			// all but skills/ in the user folder.
-			fixed := providertest.PlanRoots(t, providertest.MustNew(t, New, map[string]any{"dynamic": false}), env)
+			fixed := providertest.PlanRoots(t, providertest.MustNew(t, New, &Options{}), env)
 			if len(fixed) != 9 {
 				t.Errorf("dynamic: false planned %d roots, want the 9 fixed ones: %v", len(fixed), fixed)
 			}
@@ -318,7 +320,7 @@ func TestPlanScan(t *testing.T) {
 	)
 	tests := []struct {
 		name    string
-		options map[string]any
+		options *Options
 		want    []found
 	}{
 		{
@@ -339,7 +341,7 @@ func TestPlanScan(t *testing.T) {
 		},
 		{
 			name:    "dynamic off",
-			options: map[string]any{"dynamic": false},
+			options: &Options{Dynamic: false},
 			want: []found{
 				{"ws-gemini", "gemini", proj, pipeline.KindWorkspaceAgent},
 				{"ws-openclaw", "openclaw", proj, pipeline.KindWorkspaceAgent},

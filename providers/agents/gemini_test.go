@@ -36,7 +36,7 @@ func TestPlanReadsGeminiSwitches(t *testing.T) {
 	// string, is refused, naming the file.
 	rec := &pipeline.Record{Name: "stars", Location: pipeline.LocationProject, Root: abs("repo/.gemini/skills"),
 		Dir: abs("repo/.gemini/skills/stars"), Hosts: []string{"gemini"}}
-	sw := GeminiHostInfo().Switcher
+	sw := geminiHost.Switcher
 	fs := providers.NewFiles()
 	edits, err := sw.SetSkill(providers.SkillRequest{Env: env, Files: fs, Record: rec, Mode: "off", Scope: "user"})
 	if err != nil || edits[0].File != abs("home/.gemini/settings.json") || !edits[0].Changed {
@@ -129,7 +129,7 @@ func TestGeminiSwitcher(t *testing.T) {
 					Dir: abs("repo/.gemini/skills/stars"), Hosts: []string{"gemini"}},
 			}
 			fs := providers.NewFiles()
-			_, err := GeminiHostInfo().Switcher.SetSkill(providers.SkillRequest{Env: env, Files: fs, Record: recs[tt.rec],
+			_, err := geminiHost.Switcher.SetSkill(providers.SkillRequest{Env: env, Files: fs, Record: recs[tt.rec],
 				Mode: tt.mode, Scope: tt.scope})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {

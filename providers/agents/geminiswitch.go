@@ -13,16 +13,14 @@ import (
 	"github.com/ccski/ccski/providers"
 )
 
-// GeminiHostInfo describes Gemini CLI's switches to the registry.
-func GeminiHostInfo() *providers.Host {
-	return &providers.Host{Name: GeminiHost, Title: GeminiTitle, Switcher: geminiSwitcher{},
-		Instructions: func(env providers.Env, scope string) string {
-			if scope == "project" {
-				return filepath.Join(env.Workspace, "GEMINI.md")
-			}
-			return filepath.Join(env.UserDir, ".gemini", "GEMINI.md")
-		}}
-}
+// geminiHost describes Gemini CLI's switches (Agents.Host).
+var geminiHost = providers.Host{Name: GeminiHost, Title: GeminiTitle, Switcher: geminiSwitcher{},
+	Instructions: func(env providers.Env, scope string) string {
+		if scope == "project" {
+			return filepath.Join(env.Workspace, "GEMINI.md")
+		}
+		return filepath.Join(env.UserDir, ".gemini", "GEMINI.md")
+	}}
 
 // geminiJSON edits Gemini CLI's settings, which may hold comments.
 var geminiJSON = hostedit.JSON{Comments: true}

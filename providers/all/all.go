@@ -7,13 +7,17 @@
 //
 // To add a provider: write a package under providers/ with an options
 // struct (koanf, doc and config:"path" tags; a providers.PrecedenceOption
-// field for a precedence option), a New that decodes the options with
-// providers.Decode on top of the same defaults, a Provider whose Plan
-// returns roots with the Entry's labels and kinds, an interface guard
-// (var _ providers.Provider = (*X)(nil)) and a func Entry() providers.Entry;
-// add its Entry() to Registry; regenerate the example ccski.yaml and the
-// JSON Schema (go test ./configs -run Generated -update). The package must
-// not import configs, which imports this one.
+// field for a precedence option) and its defaults, a New that takes the
+// options configs decoded (providers.Typed), a Provider whose Plan
+// returns roots with the Entry's labels and kinds, interface guards
+// (var _ providers.Provider = (*X)(nil), and providers.Ranker,
+// providers.HomeOwner or providers.HostOwner when it has a precedence
+// option, owns a folder others read, or owns a host's skill switches) and
+// a func Entry() providers.Entry; add its Entry() to Registry; regenerate
+// the example ccski.yaml and the JSON Schema (go test ./configs -run
+// Generated -update). Nothing else names it: the configuration, the
+// engine and the CLI take everything from Registry, which the command
+// passes to configs.Load.
 package all
 
 import (
@@ -61,25 +65,11 @@ func Registry() []providers.Entry {
 func ProviderNames() []string { return providers.LabelOrder(Registry()) }
 
 // Hosts returns the hosts whose skill switches the registered providers
-// read and write (providers.Entry.Host), in registry order.
-func Hosts() []providers.Host {
-	var out []providers.Host
-	for _, e := range Registry() {
-		if e.Host != nil {
-			out = append(out, *e.Host)
-		}
-	}
-	return out
-}
+// read and write (providers.HostOwner), in registry order.
+func Hosts() []providers.Host { return providers.Hosts(providers.Build(Registry())) }
 
 // HostNames returns the names of Hosts, in order.
-func HostNames() []string {
-	var out []string
-	for _, h := range Hosts() {
-		out = append(out, h.Name)
-	}
-	return out
-}
+func HostNames() []string { return providers.HostNames(Hosts()) }
 
 // Claimed returns the hidden folder names the registered providers stand
 // for, which the agents provider never takes for dynamic agents (see

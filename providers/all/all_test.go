@@ -2,6 +2,7 @@ package all_test
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -19,28 +20,24 @@ import (
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/all"
+	"github.com/ccski/ccski/providers/custom"
 )
-
-// defaultOptions returns a copy of the options configs.Default gives the
-// provider name.
-func defaultOptions(name string) map[string]any {
-	opts := map[string]any{}
-	for k, v := range configs.Default().Providers[name].Options {
-		opts[k] = v
-	}
-	return opts
-}
 
 // TestRegistryMatchesDefaults checks that every registered provider has a
 // section in the built-in configuration (and so in ccski.yaml and the
 // schema), that no section names an unregistered provider, and that every
-// provider builds from its default options.
+// provider builds from the options configs decodes for it.
 func TestRegistryMatchesDefaults(t *testing.T) {
-	defaults := configs.Default().Providers
+	cfg := configs.Default(all.Registry())
 	var registered, configured []string
 	for _, e := range all.Registry() {
 		registered = append(registered, e.Name)
-		p, err := e.New(defaultOptions(e.Name))
+		opts, err := cfg.ProviderOptions(e)
+		if err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+			continue
+		}
+		p, err := e.New(opts)
 		if err != nil {
 			t.Errorf("%s: New with the default options: %v", e.Name, err)
 			continue
@@ -52,7 +49,7 @@ func TestRegistryMatchesDefaults(t *testing.T) {
 			t.Errorf("%s has no Doc", e.Name)
 		}
 	}
-	for name := range defaults {
+	for name := range cfg.Providers {
 		configured = append(configured, name)
 	}
 	sort.Strings(registered)
@@ -62,12 +59,24 @@ func TestRegistryMatchesDefaults(t *testing.T) {
 	}
 }
 
-// TestRegistryRejectsUnknownOptions checks that each provider decodes its
-// options strictly.
-func TestRegistryRejectsUnknownOptions(t *testing.T) {
-	for _, e := range all.Registry() {
-		if _, err := e.New(map[string]any{"no_such_option": true}); err == nil {
-			t.Errorf("%s accepted an unknown option", e.Name)
+// TestFactoriesTakeTheirOwnOptions checks the typed contract between
+// configs and the factories: each provider takes the options struct its
+// entry declares, and refuses another provider's with an error naming it.
+func TestFactoriesTakeTheirOwnOptions(t *testing.T) {
+	reg := all.Registry()
+	for i, e := range reg {
+		if e.Options == nil {
+			continue
+		}
+		if _, err := e.New(e.Options()); err != nil {
+			t.Errorf("%s: New with its own defaults: %v", e.Name, err)
+		}
+		other := reg[(i+1)%len(reg)]
+		if other.Options == nil || fmt.Sprintf("%T", other.Options()) == fmt.Sprintf("%T", e.Options()) {
+			continue
+		}
+		if _, err := e.New(other.Options()); err == nil || !strings.Contains(err.Error(), "providers."+e.Name) {
+			t.Errorf("%s: New with the options of %s: error %v, want one naming providers.%s", e.Name, other.Name, err, e.Name)
 		}
 	}
 }
@@ -83,6 +92,11 @@ func TestEntriesDescribeTheirPlans(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
 	env := providers.NewEnv(home, ws, func(string) string { return "" })
 	known := pipeline.DefaultPriority()
+	// Every provider plans something: the custom provider a folder of
+	// --skill-dir, the project provider one of skill_dirs.
+	cfg := configs.Default(all.Registry())
+	cfg.SkillDirs = []string{filepath.Join(ws, "extra")}
+	cfg.Providers["custom"] = configs.Provider{Enabled: true, Options: &custom.Options{Dirs: []custom.Folder{custom.Folder(filepath.Join(ws, "more"))}}}
 	for _, e := range all.Registry() {
 		if len(e.Labels) == 0 || len(e.Kinds) == 0 {
 			t.Errorf("%s has no Labels or no Kinds", e.Name)
@@ -93,9 +107,9 @@ func TestEntriesDescribeTheirPlans(t *testing.T) {
 				t.Errorf("%s: kind %q is not in pipeline.DefaultPriority", e.Name, k)
 			}
 		}
-		opts := defaultOptions(e.Name)
-		if e.Name == "custom" || e.Name == "project" {
-			opts["dirs"] = []any{filepath.Join(ws, "extra")}
+		opts, err := cfg.ProviderOptions(e)
+		if err != nil {
+			t.Fatal(err)
 		}
 		p, err := e.New(opts)
 		if err != nil {
@@ -151,12 +165,11 @@ func TestClaimed(t *testing.T) {
 // agentLiteralsAllowed are the files outside providers/ that may spell a
 // registered agent's name as a string literal, and why. A provider for a
 // new host (Cursor, Copilot, ...) adds no file here: everything else that
-// depends on the set of providers is derived from the registry.
+// depends on the set of providers is derived from the registry. (The
+// engine is not among them: what the claude and codex providers give the
+// others, it passes on through the optional interfaces of package
+// providers.)
 var agentLiteralsAllowed = map[string]string{
-	// engine.New reads providers.claude.home, providers.codex.home and
-	// their precedence options once for every provider that reads those
-	// hosts' folders (claude, codex, commands, marketplace).
-	"internal/engine/engine.go": "the Claude and Codex folders and precedence, shared by several providers",
 	// The filter grammar's plugin tokens (claude:@plugin): only Claude has
 	// plugins.
 	"filters/token.go": "claude:@<plugin> tokens",

@@ -25,7 +25,7 @@ func TestInstallFolders(t *testing.T) {
 		t.Fatalf("the first install folder must be the shared one, installed by default: %+v", folders)
 	}
 	var seen []string
-	env := providers.Env{UserDir: "/home/u", ClaudeHome: "/home/u/.claude"}
+	env := providers.Env{UserDir: "/home/u"}
 	for i, f := range folders {
 		if !labels[f.Agent] {
 			t.Errorf("install folder %q names no registered agent label", f.Agent)

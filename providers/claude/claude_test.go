@@ -13,26 +13,38 @@ import (
 	"github.com/ccski/ccski/providers"
 )
 
+// TestNew checks that the provider takes its decoded options as they are
+// and gives the others its rule, its folder and its host.
 func TestNew(t *testing.T) {
 	providertest.CheckNew(t, New, "claude", []providertest.NewCase{
-		{Name: "nil options"},
-		{Name: "default options", Options: map[string]any{"home": ""}},
-		{Name: "home set", Options: map[string]any{"home": "/h"}},
-		{Name: "misspelt key", Options: map[string]any{"hom": "/h"},
-			WantErr: []string{"providers.claude", `unknown key "hom"`, `did you mean "home"?`}},
-		{Name: "option of another provider", Options: map[string]any{"system_dirs": []any{"/x"}},
-			WantErr: []string{"providers.claude", `unknown key "system_dirs"`}},
-		{Name: "precedence user", Options: map[string]any{"precedence": "user"}},
-		{Name: "precedence project", Options: map[string]any{"precedence": "project"}},
-		{Name: "unknown precedence", Options: map[string]any{"precedence": "personal"},
-			WantErr: []string{"providers.claude.precedence", `invalid value "personal"`, "use user", "or project"}},
-		{Name: "precedence not a string", Options: map[string]any{"precedence": []any{"user"}},
-			WantErr: []string{"providers.claude", "precedence"}},
+		{Name: "nil options: Claude Code's own order and folder", Check: want(personal, "/u/.claude")},
+		{Name: "default options", Options: defaultOptions(), Check: want(personal, "/u/.claude")},
+		{Name: "home set", Options: &Options{Home: "/h"}, Check: want(personal, "/h")},
+		{Name: "precedence project", Options: &Options{Precedence: "project"}, Check: want(projectFirst, "/u/.claude")},
+		{Name: "options of another provider", Options: &struct{ Home string }{},
+			WantErr: []string{"providers.claude", "want a *claude.Options"}},
 	})
 }
 
+// want checks the rule, the home folder in an Env with user folder /u, and
+// the host of a provider New built.
+func want(rule *pipeline.Precedence, home string) func(testing.TB, providers.Provider) {
+	return func(tb testing.TB, p providers.Provider) {
+		tb.Helper()
+		if got := p.(providers.Ranker).Rule(); *got != *rule {
+			tb.Errorf("Rule() = %+v, want %+v", *got, *rule)
+		}
+		if got := p.(providers.HomeOwner).Home(providertest.Env("/u", nil)); got != filepath.FromSlash(home) {
+			tb.Errorf("Home() = %q, want %q", got, home)
+		}
+		if h := p.(providers.HostOwner).Host(); h.Name != HostName || h.Title != Title || h.Switcher == nil {
+			tb.Errorf("Host() = %+v", h)
+		}
+	}
+}
+
 // personal is Claude Code's own order, the rule of every root by default.
-var personal = providers.ClaudeOrder.Default()
+var personal = Order.Default()
 
 func wsRoot(path string, depth int) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "claude", Provider: "claude",
@@ -50,11 +62,10 @@ func TestPlan(t *testing.T) {
 	wsDirs := []string{"/r/a/b", "/r/a", "/r"}
 	tests := []struct {
 		name    string
-		options map[string]any
+		options *Options
 		dirs    []string // workspace folders, slash-separated, nearest first
 		env     map[string]string
-		home    string               // Env.ClaudeHome, slash-separated
-		rule    *pipeline.Precedence // Env.ClaudePrecedence
+		homes   map[string]string // Env.Homes, as engine.New sets them
 		want    []pipeline.Root
 	}{
 		{
@@ -79,41 +90,39 @@ func TestPlan(t *testing.T) {
 			want: []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/cfg/skills")},
 		},
 		{
-			name: "Env.ClaudeHome beats CLAUDE_CONFIG_DIR",
-			dirs: []string{"/w"},
-			env:  map[string]string{"CLAUDE_CONFIG_DIR": filepath.FromSlash("/cfg")},
-			home: "/alt",
-			want: []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/alt/skills")},
-		},
-		{
-			name: "Env.ClaudeHome without CLAUDE_CONFIG_DIR",
-			dirs: []string{"/w"},
-			home: "/alt",
-			want: []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/alt/skills")},
-		},
-		{
-			// engine.New puts the option in Env.ClaudeHome, so that the
-			// commands and marketplace providers see it too.
-			name:    "the home option is applied through Env, not by the provider",
-			options: map[string]any{"home": filepath.FromSlash("/alt")},
+			name:    "the home option beats CLAUDE_CONFIG_DIR",
+			options: &Options{Home: filepath.FromSlash("/alt")},
 			dirs:    []string{"/w"},
-			home:    "/cfg",
-			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/cfg/skills")},
+			env:     map[string]string{"CLAUDE_CONFIG_DIR": filepath.FromSlash("/cfg")},
+			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/alt/skills")},
+		},
+		{
+			name:    "a relative home option is taken from the workspace",
+			options: &Options{Home: "alt"},
+			dirs:    []string{"/w"},
+			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/w/alt/skills")},
+		},
+		{
+			// The provider's own option decides its folder; Env.Homes is
+			// what the readers of Claude's files see, set by engine.New
+			// from that same option.
+			name:    "the provider plans its own home, whatever Env.Homes holds",
+			options: &Options{Home: filepath.FromSlash("/alt")},
+			dirs:    []string{"/w"},
+			homes:   map[string]string{"claude": filepath.FromSlash("/other")},
+			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/alt/skills")},
 		},
 		{
 			name:    "empty home option falls back",
-			options: map[string]any{"home": ""},
+			options: &Options{Home: ""},
 			dirs:    []string{"/w"},
 			env:     map[string]string{"CLAUDE_CONFIG_DIR": filepath.FromSlash("/cfg")},
 			want:    []pipeline.Root{wsRoot("/w/.claude/skills", 0), userRoot("/cfg/skills")},
 		},
 		{
-			// engine.New puts the option in Env.ClaudePrecedence, so that
-			// the commands provider ranks .claude/commands by it too.
-			name:    "the precedence option is applied through Env, not by the provider",
-			options: map[string]any{"precedence": "user"},
+			name:    "the precedence option is every root's rule",
+			options: &Options{Precedence: "project"},
 			dirs:    []string{"/w"},
-			rule:    projectFirst,
 			want: []pipeline.Root{withRule(wsRoot("/w/.claude/skills", 0), projectFirst),
 				withRule(userRoot("/u/.claude/skills"), projectFirst)},
 		},
@@ -128,8 +137,7 @@ func TestPlan(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := providertest.MustNew(t, New, tt.options)
 			env := providertest.Env("/u", tt.env, tt.dirs...)
-			env.ClaudeHome = filepath.FromSlash(tt.home)
-			env.ClaudePrecedence = tt.rule
+			env.Homes = tt.homes
 			roots := providertest.PlanRoots(t, p, env)
 			providertest.CheckRoots(t, tt.want, roots)
 			for _, r := range roots {
@@ -173,7 +181,7 @@ type found struct {
 func TestPlanScan(t *testing.T) {
 	tests := []struct {
 		name    string
-		options func(base string) map[string]any
+		options func(base string) *Options
 		env     func(base string) map[string]string
 		want    []found
 	}{
@@ -200,8 +208,8 @@ func TestPlanScan(t *testing.T) {
 			},
 		},
 		{
-			name:    "home option, applied as engine.New does",
-			options: func(base string) map[string]any { return map[string]any{"home": filepath.Join(base, "alt")} },
+			name:    "home option",
+			options: func(base string) *Options { return &Options{Home: filepath.Join(base, "alt")} },
 			env: func(base string) map[string]string {
 				return map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(base, "cfg")}
 			},
@@ -216,12 +224,9 @@ func TestPlanScan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := providertest.CopyTree(t, "testdata/tree", "repo")
-			opts := providertest.InTree(tt.options, base)
-			p := providertest.MustNew(t, New, opts)
+			p := providertest.MustNew(t, New, providertest.InTree(tt.options, base))
 			m := providertest.InTree(tt.env, base)
 			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo", "sub"), providertest.Vars(m))
-			home, _ := opts["home"].(string)
-			env = providers.ResolveHomes(env, home, "")
 			plan := providertest.Plan(t, p, env)
 			res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
 			if len(res.Diagnostics) != 0 {

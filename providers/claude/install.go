@@ -11,6 +11,6 @@ import (
 // Claude Code does not read the shared .agents/skills, so a plain install
 // links its copy there into this folder.
 func InstallFolder() providers.InstallFolder {
-	return providers.InstallFolder{Agent: "claude", Title: "Claude Code", Project: ".claude/skills",
-		User: func(env providers.Env) string { return filepath.Join(env.ClaudeDir(), "skills") }, Default: true}
+	return providers.InstallFolder{Agent: Name, Title: Title, Project: ".claude/skills",
+		User: func(env providers.Env) string { return filepath.Join(Dir(env), "skills") }, Default: true}
 }

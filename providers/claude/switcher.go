@@ -22,16 +22,14 @@ const (
 // PluginSetting is the settings key that switches plugins.
 const PluginSetting = "enabledPlugins"
 
-// Host describes Claude Code's switches to the registry.
-func Host() *providers.Host {
-	return &providers.Host{Name: HostName, Title: Title, Switcher: switcher{},
-		Instructions: func(env providers.Env, scope string) string {
-			if scope == ScopeProject {
-				return filepath.Join(env.Workspace, "CLAUDE.md")
-			}
-			return filepath.Join(env.ClaudeDir(), "CLAUDE.md")
-		}}
-}
+// host describes Claude Code's switches (Claude.Host).
+var host = providers.Host{Name: HostName, Title: Title, Switcher: switcher{},
+	Instructions: func(env providers.Env, scope string) string {
+		if scope == ScopeProject {
+			return filepath.Join(env.Workspace, "CLAUDE.md")
+		}
+		return filepath.Join(Dir(env), "CLAUDE.md")
+	}}
 
 // settingsJSON edits Claude Code's settings files, which are plain JSON.
 var settingsJSON = hostedit.JSON{}

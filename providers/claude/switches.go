@@ -36,7 +36,7 @@ type SettingsFile struct {
 // SettingsPath is the settings file of scope: the user's in env's Claude
 // folder, or the project's or local one in the project folder dir.
 func SettingsPath(env providers.Env, scope, dir string) string {
-	return settingsPath(env.ClaudeDir(), scope, dir)
+	return settingsPath(Dir(env), scope, dir)
 }
 
 func settingsPath(claudeDir, scope, dir string) string {
@@ -58,7 +58,7 @@ func SettingsFiles(env providers.Env) []SettingsFile {
 	if len(dirs) == 0 && env.Workspace != "" {
 		dirs = []string{env.Workspace}
 	}
-	return SettingsFilesIn(env.ClaudeDir(), dirs)
+	return SettingsFilesIn(Dir(env), dirs)
 }
 
 // SettingsFilesIn lists the settings files Claude Code reads with the

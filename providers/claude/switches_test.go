@@ -77,7 +77,7 @@ func TestSwitcher(t *testing.T) {
 		Root: abs("home/.claude/skills"), Hosts: []string{"claude"}}
 	proj := &pipeline.Record{Name: "rel", Dir: abs("repo/.claude/skills/rel"), Location: pipeline.LocationProject,
 		Root: abs("repo/.claude/skills"), Hosts: []string{"claude"}}
-	sw := Host().Switcher
+	sw := host.Switcher
 
 	fs := providers.NewFiles()
 	edits, err := sw.SetSkill(providers.SkillRequest{Env: env, Files: fs, Record: proj, Mode: "off"})
@@ -170,7 +170,7 @@ func TestSwitcherPrecedence(t *testing.T) {
 			rec := &pipeline.Record{Name: "pdf", Dir: abs("home/.claude/skills/notes"), Location: pipeline.LocationUser,
 				Root: abs("home/.claude/skills"), Hosts: []string{"claude"}}
 			fs := providers.NewFiles()
-			edits, err := Host().Switcher.SetSkill(providers.SkillRequest{Env: env, Files: fs, Record: rec, Mode: tt.mode, Scope: tt.scope})
+			edits, err := host.Switcher.SetSkill(providers.SkillRequest{Env: env, Files: fs, Record: rec, Mode: tt.mode, Scope: tt.scope})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("got %v, want an error holding %q", err, tt.wantErr)

@@ -14,24 +14,41 @@ import (
 	"github.com/ccski/ccski/providers"
 )
 
+// with returns the default options changed by set, as configs decodes a
+// section that sets some keys.
+func with(set func(o *Options)) *Options {
+	o := defaultOptions()
+	set(o)
+	return o
+}
+
+// TestNew checks that the provider takes its decoded options as they are
+// and gives the others its rule, its folder and its host.
 func TestNew(t *testing.T) {
+	check := func(rule *pipeline.Precedence, home string) func(testing.TB, providers.Provider) {
+		return func(tb testing.TB, p providers.Provider) {
+			if got := p.(providers.Ranker).Rule(); *got != *rule {
+				tb.Errorf("Rule() = %+v, want %+v", *got, *rule)
+			}
+			if got := p.(providers.HomeOwner).Home(providertest.Env("/u", nil)); got != filepath.FromSlash(home) {
+				tb.Errorf("Home() = %q, want %q", got, home)
+			}
+			if h := p.(providers.HostOwner).Host(); h.Name != HostName || h.Switcher == nil {
+				tb.Errorf("Host() = %+v", h)
+			}
+		}
+	}
 	providertest.CheckNew(t, New, "codex", []providertest.NewCase{
-		{Name: "nil options"},
-		{Name: "default options", Options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}}},
-		{Name: "system_dirs from an environment variable", Options: map[string]any{"system_dirs": "/a,/b"}},
-		{Name: "misspelt key", Options: map[string]any{"system_dir": []any{"/x"}},
-			WantErr: []string{"providers.codex", `unknown key "system_dir"`, `did you mean "system_dirs"?`}},
-		{Name: "misspelt home", Options: map[string]any{"hmoe": "/x"},
-			WantErr: []string{"providers.codex", `unknown key "hmoe"`, `did you mean "home"?`}},
-		{Name: "precedence user", Options: map[string]any{"precedence": "user"}},
-		{Name: "unknown precedence", Options: map[string]any{"precedence": "repo"},
-			WantErr: []string{"providers.codex.precedence", `invalid value "repo"`, "use user", "or project"}},
+		{Name: "nil options", Check: check(repoFirst, "/u/.codex")},
+		{Name: "home set", Options: with(func(o *Options) { o.Home = "/h" }), Check: check(repoFirst, "/h")},
+		{Name: "precedence user", Options: with(func(o *Options) { o.Precedence = "user" }), Check: check(userFirst, "/u/.codex")},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.codex", "*codex.Options"}},
 	})
 }
 
 // repoFirst is Codex's own order, the rule of its workspace and user roots
 // by default.
-var repoFirst = providers.CodexOrder.Default()
+var repoFirst = Order.Default()
 
 func root(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "codex", Provider: "codex",
@@ -76,11 +93,10 @@ func roots(parts ...any) []pipeline.Root {
 func TestPlan(t *testing.T) {
 	tests := []struct {
 		name    string
-		options map[string]any
+		options *Options
 		dirs    []string
 		env     map[string]string
-		home    string               // Env.CodexHome
-		rule    *pipeline.Precedence // Env.CodexPrecedence
+		homes   map[string]string // Env.Homes, as engine.New sets them
 		want    []pipeline.Root
 	}{
 		{
@@ -92,7 +108,7 @@ func TestPlan(t *testing.T) {
 		},
 		{
 			name:    "default options plan /etc/codex/skills last",
-			options: map[string]any{"home": "", "system_dirs": []any{"/etc/codex/skills"}},
+			options: defaultOptions(),
 			dirs:    []string{"/w"},
 			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/u/.codex"), sysRoot("/etc/codex/skills")),
 		},
@@ -103,47 +119,44 @@ func TestPlan(t *testing.T) {
 			want: roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch"), defaultSys),
 		},
 		{
-			name: "Env.CodexHome beats CODEX_HOME",
-			dirs: []string{"/w"},
-			env:  map[string]string{"CODEX_HOME": "/ch"},
-			home: "/alt",
-			want: roots(wsRoot("/w/.codex/skills", 0), userRoots("/alt"), defaultSys),
+			name:    "the home option beats CODEX_HOME",
+			options: with(func(o *Options) { o.Home = "/alt" }),
+			dirs:    []string{"/w"},
+			env:     map[string]string{"CODEX_HOME": "/ch"},
+			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/alt"), defaultSys),
 		},
 		{
-			// engine.New puts the option in Env.CodexHome, so that the
-			// commands provider sees it too.
-			name:    "the home option is applied through Env, not by the provider",
-			options: map[string]any{"home": "/alt"},
+			// The provider's own option decides its folder; Env.Homes is
+			// what the readers of Codex's files see.
+			name:    "the provider plans its own home, whatever Env.Homes holds",
+			options: with(func(o *Options) { o.Home = "/alt" }),
 			dirs:    []string{"/w"},
-			home:    "/ch",
-			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch"), defaultSys),
+			homes:   map[string]string{"codex": "/other"},
+			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/alt"), defaultSys),
 		},
 		{
 			name:    "empty home option falls back to CODEX_HOME",
-			options: map[string]any{"home": ""},
+			options: with(func(o *Options) { o.Home = "" }),
 			dirs:    []string{"/w"},
 			env:     map[string]string{"CODEX_HOME": "/ch"},
 			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/ch"), defaultSys),
 		},
 		{
-			name:    "several system dirs in order, from an environment-style string",
-			options: map[string]any{"system_dirs": "/s1,/s2"},
+			name:    "several system dirs in order",
+			options: with(func(o *Options) { o.SystemDirs = []string{"/s1", "/s2"} }),
 			dirs:    []string{"/w"},
 			want:    roots(wsRoot("/w/.codex/skills", 0), userRoots("/u/.codex"), sysRoot("/s1"), sysRoot("/s2")),
 		},
 		{
 			name:    "empty system dirs",
-			options: map[string]any{"system_dirs": []any{}},
+			options: with(func(o *Options) { o.SystemDirs = []string{} }),
 			want:    userRoots("/u/.codex"),
 		},
 		{
-			// engine.New puts the option in Env.CodexPrecedence, so that
-			// the commands provider ranks Codex prompts by it too; system
-			// roots carry no rule.
-			name:    "the precedence option is applied through Env, not by the provider",
-			options: map[string]any{"precedence": "project", "system_dirs": []any{"/s"}},
+			// System roots carry no rule.
+			name:    "the precedence option is the rule of the workspace and user roots",
+			options: with(func(o *Options) { o.Precedence = "user"; o.SystemDirs = []string{"/s"} }),
 			dirs:    []string{"/w"},
-			rule:    userFirst,
 			want: func() []pipeline.Root {
 				rs := roots(wsRoot("/w/.codex/skills", 0), userRoots("/u/.codex"), sysRoot("/s"))
 				rs[0].Precedence, rs[1].Precedence = userFirst, userFirst
@@ -155,8 +168,7 @@ func TestPlan(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := providertest.MustNew(t, New, tt.options)
 			env := providertest.Env("/u", tt.env, tt.dirs...)
-			env.CodexHome = filepath.FromSlash(tt.home)
-			env.CodexPrecedence = tt.rule
+			env.Homes = tt.homes
 			providertest.CheckRoots(t, tt.want, providertest.PlanRoots(t, p, env))
 		})
 	}
@@ -185,18 +197,20 @@ type found struct {
 func TestPlanScan(t *testing.T) {
 	tests := []struct {
 		name    string
-		options func(base string) map[string]any
+		options func(base string) *Options
 		env     func(base string) map[string]string
 		want    []found
 	}{
 		{
 			name: "default home and two system dirs, one missing",
-			options: func(base string) map[string]any {
-				return map[string]any{"system_dirs": []any{
-					filepath.Join(base, "etc", "codex", "skills"),
-					filepath.Join(base, "missing"),
-					filepath.Join(base, "opt", "codex", "skills"),
-				}}
+			options: func(base string) *Options {
+				return with(func(o *Options) {
+					o.SystemDirs = []string{
+						filepath.Join(base, "etc", "codex", "skills"),
+						filepath.Join(base, "missing"),
+						filepath.Join(base, "opt", "codex", "skills"),
+					}
+				})
 			},
 			want: []found{
 				{"repo-skill", pipeline.LocationProject, pipeline.KindWorkspaceAgent, "repo/.codex/skills"},
@@ -220,8 +234,8 @@ func TestPlanScan(t *testing.T) {
 			},
 		},
 		{
-			name:    "home option, applied as engine.New does",
-			options: func(base string) map[string]any { return map[string]any{"home": filepath.Join(base, "alt")} },
+			name:    "home option",
+			options: func(base string) *Options { return with(func(o *Options) { o.Home = filepath.Join(base, "alt") }) },
 			env: func(base string) map[string]string {
 				return map[string]string{"CODEX_HOME": filepath.Join(base, "codexhome")}
 			},
@@ -234,12 +248,9 @@ func TestPlanScan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := providertest.CopyTree(t, "testdata/tree", "repo")
-			opts := providertest.InTree(tt.options, base)
-			p := providertest.MustNew(t, New, opts)
+			p := providertest.MustNew(t, New, providertest.InTree(tt.options, base))
 			m := providertest.InTree(tt.env, base)
 			env := providers.NewEnv(filepath.Join(base, "home"), filepath.Join(base, "repo"), providertest.Vars(m))
-			home, _ := opts["home"].(string)
-			env = providers.ResolveHomes(env, "", home)
 			plan := providertest.Plan(t, p, env)
 			res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
 			if len(res.Diagnostics) != 0 {

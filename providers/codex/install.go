@@ -7,6 +7,6 @@ import "github.com/ccski/ccski/providers"
 // scopes (its older .codex/skills is still read, but no longer the
 // documented place).
 func InstallFolder() providers.InstallFolder {
-	return providers.InstallFolder{Agent: "codex", Title: "Codex", Project: ".agents/skills",
+	return providers.InstallFolder{Agent: Name, Title: Title, Project: ".agents/skills",
 		User: providers.UserFolder(".agents/skills"), ReadsShared: true}
 }

@@ -21,16 +21,14 @@ const (
 	Title    = "Codex"
 )
 
-// Host describes Codex's switches to the registry.
-func Host() *providers.Host {
-	return &providers.Host{Name: HostName, Title: Title, Switcher: switcher{},
-		Instructions: func(env providers.Env, scope string) string {
-			if scope == "project" {
-				return filepath.Join(env.Workspace, "AGENTS.md")
-			}
-			return filepath.Join(env.CodexDir(), "AGENTS.md")
-		}}
-}
+// host describes Codex's switches (Codex.Host).
+var host = providers.Host{Name: HostName, Title: Title, Switcher: switcher{},
+	Instructions: func(env providers.Env, scope string) string {
+		if scope == "project" {
+			return filepath.Join(env.Workspace, "AGENTS.md")
+		}
+		return filepath.Join(Dir(env), "AGENTS.md")
+	}}
 
 type switcher struct{}
 

@@ -26,7 +26,7 @@ const Setting = "[[skills.config]]"
 var ConfigPath = []string{"skills", "config"}
 
 // ConfigFile is the user's config.toml in env's Codex folder.
-func ConfigFile(env providers.Env) string { return filepath.Join(env.CodexDir(), "config.toml") }
+func ConfigFile(env providers.Env) string { return filepath.Join(Dir(env), "config.toml") }
 
 // readSwitches reads the [[skills.config]] tables of config.toml, in file
 // order. Tables with enabled = true are kept too: they cancel an earlier

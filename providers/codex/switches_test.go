@@ -80,7 +80,7 @@ func TestSwitcher(t *testing.T) {
 	}
 	pdf, pdf2, kept := rec("pdf", "pdf"), rec("pdf", "pdf-other"), rec("kept", "kept")
 	all := []*pipeline.Record{pdf, pdf2, kept}
-	sw := Host().Switcher
+	sw := host.Switcher
 	fs := providers.NewFiles()
 	set := func(r *pipeline.Record, mode string) {
 		t.Helper()
@@ -147,7 +147,7 @@ func TestSwitcherSharedName(t *testing.T) {
 			recs := map[string]*pipeline.Record{"pdf": rec("pdf", "pdf"), "sheets": rec("Sheet Tools", "sheets")}
 			all := []*pipeline.Record{recs["pdf"], rec("pdf", "pdf-other"), recs["sheets"]}
 			fs := providers.NewFiles()
-			_, err := Host().Switcher.SetSkill(providers.SkillRequest{Env: env, Files: fs, Record: recs[tt.rec], Mode: tt.mode, All: all})
+			_, err := host.Switcher.SetSkill(providers.SkillRequest{Env: env, Files: fs, Record: recs[tt.rec], Mode: tt.mode, All: all})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("got %v, want an error holding %q", err, tt.wantErr)
@@ -185,7 +185,7 @@ func TestSetPluginForms(t *testing.T) {
 			testfs.Write(t, base, map[string]string{"home/.codex/config.toml": tt.config})
 			env := providertest.Env(filepath.Join(base, "home"), nil)
 			fs := providers.NewFiles()
-			if _, err := Host().Switcher.SetPlugin(providers.PluginRequest{Env: env, Files: fs, Key: "tools@market"}); err != nil {
+			if _, err := host.Switcher.SetPlugin(providers.PluginRequest{Env: env, Files: fs, Key: "tools@market"}); err != nil {
 				t.Fatal(err)
 			}
 			if data, _, _ := fs.Read(filepath.Join(base, "home", ".codex", "config.toml")); string(data) != tt.want {

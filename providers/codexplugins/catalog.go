@@ -16,33 +16,24 @@ import (
 	"github.com/ccski/ccski/providers/internal/hostfile"
 )
 
-// Catalog and CatalogPlugin are the catalog shapes every marketplace
-// reader returns (see providers.Catalog).
-type (
-	Catalog       = providers.Catalog
-	CatalogPlugin = providers.CatalogPlugin
-)
-
 // ReadCatalog reads the Codex marketplace file: an
 // .agents/plugins/marketplace.json, whose root is the folder holding
 // .agents, or a marketplace file elsewhere, whose root is its folder. A
 // plugin's source is {"source": "local", "path": "./..."} or a relative
 // {"source": "url", "url": "./..."}, resolved in the root and kept inside
 // it; other sources are remote.
-func ReadCatalog(file string) (Catalog, error) {
-	file = filepath.Clean(file)
-	root := filepath.Dir(file)
-	if filepath.Base(root) == "plugins" && filepath.Base(filepath.Dir(root)) == ".agents" {
-		root = filepath.Dir(filepath.Dir(root))
-	} else if filepath.Base(root) == ".claude-plugin" {
-		root = filepath.Dir(root)
+func ReadCatalog(file string) (providers.Catalog, error) {
+	c, err := providers.OpenCatalog(file, ".agents/plugins", ".claude-plugin")
+	if err != nil {
+		return c, err
 	}
+	file, root := c.File, c.Dir
 	data, found, err := hostfile.Read(file)
 	switch {
 	case !found:
-		return Catalog{}, fmt.Errorf("marketplace %s: %w", file, os.ErrNotExist)
+		return providers.Catalog{}, fmt.Errorf("marketplace %s: %w", file, os.ErrNotExist)
 	case err != nil:
-		return Catalog{}, fmt.Errorf("marketplace %s: %w", file, err)
+		return providers.Catalog{}, fmt.Errorf("marketplace %s: %w", file, err)
 	}
 	var raw struct {
 		Name    string `json:"name"`
@@ -52,12 +43,11 @@ func ReadCatalog(file string) (Catalog, error) {
 		} `json:"plugins"`
 	}
 	if err := hostfile.DecodeJSON(data, &raw); err != nil {
-		return Catalog{}, fmt.Errorf("marketplace %s is not a valid marketplace file: %w", file, err)
+		return providers.Catalog{}, fmt.Errorf("marketplace %s is not a valid marketplace file: %w", file, err)
 	}
 	p := &planner{}
-	c := Catalog{Name: raw.Name, File: file, Dir: root}
-	if c.Name == "" {
-		c.Name = filepath.Base(root)
+	if raw.Name != "" {
+		c.Name = raw.Name
 	}
 	for i, pl := range raw.Plugins {
 		if pl.Name == "" {
@@ -67,7 +57,7 @@ func ReadCatalog(file string) (Catalog, error) {
 		}
 		rel, ok := localSource(pl.Source)
 		if !ok {
-			c.Plugins = append(c.Plugins, CatalogPlugin{Name: pl.Name, Remote: true})
+			c.Plugins = append(c.Plugins, providers.CatalogPlugin{Name: pl.Name, Remote: true})
 			continue
 		}
 		dir := filepath.Join(root, rel)
@@ -86,7 +76,7 @@ func ReadCatalog(file string) (Catalog, error) {
 			skills = append(skills, skillFolders(sr)...)
 		}
 		slices.Sort(skills)
-		c.Plugins = append(c.Plugins, CatalogPlugin{Name: pl.Name, Dir: dir, Skills: slices.Compact(skills)})
+		c.Plugins = append(c.Plugins, providers.CatalogPlugin{Name: pl.Name, Dir: dir, Skills: slices.Compact(skills)})
 	}
 	c.Diagnostics = p.diags
 	return c, nil
@@ -127,27 +117,12 @@ func localSource(src any) (string, bool) {
 // skillFolders returns root when it holds a SKILL.md, else the folders
 // directly in it that hold one; hidden folders are skipped.
 func skillFolders(root string) []string {
-	if isFile(filepath.Join(root, "SKILL.md")) {
+	if providers.IsSkill(root) {
 		return []string{root}
 	}
-	ents, err := os.ReadDir(root)
-	if err != nil {
-		return nil
-	}
 	var out []string
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		if d := filepath.Join(root, e.Name()); isFile(filepath.Join(d, "SKILL.md")) {
-			out = append(out, d)
-		}
+	for _, n := range providers.SkillNames(root) {
+		out = append(out, filepath.Join(root, n))
 	}
 	return out
-}
-
-// isFile reports whether path is a regular file or a symlink to one.
-func isFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
 }

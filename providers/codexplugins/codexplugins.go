@@ -3,7 +3,7 @@
 // ("superpowers:brainstorming").
 //
 // Codex loads a plugin when, and only when, its user config.toml (in the
-// Codex folder, providers.Env.CodexHome) has a [plugins."<plugin>@<market>"]
+// Codex folder, codex.Dir) has a [plugins."<plugin>@<market>"]
 // table whose enabled is true (the default when the table leaves it out),
 // the plugins feature is on ([features] plugins, on by default), and the
 // plugin is installed in the cache: $CODEX_HOME/plugins/cache/<market>/
@@ -38,6 +38,7 @@ import (
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/codex"
 )
 
 // Name is the provider's key in ccski.yaml (providers.codex_plugins).
@@ -104,14 +105,11 @@ type Provider struct{ opts Options }
 
 var _ providers.Provider = (*Provider)(nil)
 
-// New builds the provider from its options, rejecting unknown keys.
-func New(options map[string]any) (providers.Provider, error) {
-	p := &Provider{opts: *defaultOptions()}
-	if err := providers.Decode(Name, options, &p.opts); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
+// New builds the provider from its options, a *Options (nil for the
+// defaults).
+var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
+	return &Provider{opts: *o}, nil
+})
 
 // Name returns "codex_plugins", the provider's key in ccski.yaml.
 func (p *Provider) Name() string { return Name }
@@ -124,8 +122,8 @@ func (p *Provider) Plan(ctx context.Context, env providers.Env) (providers.Plan,
 	if err := ctx.Err(); err != nil {
 		return providers.Plan{}, fmt.Errorf("%s: planning plugin skills: %w", Name, err)
 	}
-	pl := &planner{env: env, configFile: filepath.Join(env.CodexDir(), configFileName),
-		cacheDir: filepath.Join(env.CodexDir(), filepath.FromSlash(cacheFolder))}
+	pl := &planner{env: env, configFile: filepath.Join(codex.Dir(env), configFileName),
+		cacheDir: filepath.Join(codex.Dir(env), filepath.FromSlash(cacheFolder))}
 	if p.opts.ConfigFile != "" {
 		pl.configFile = env.ResolvePath(p.opts.ConfigFile)
 	}

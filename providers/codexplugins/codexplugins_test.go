@@ -14,16 +14,14 @@ import (
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/codex"
 )
 
 func TestNew(t *testing.T) {
 	providertest.CheckNew(t, New, Name, []providertest.NewCase{
 		{Name: "nil options"},
-		{Name: "both paths", Options: map[string]any{"config_file": "/c/config.toml", "cache_dir": "/c/cache"}},
-		{Name: "misspelt key", Options: map[string]any{"cach_dir": "/x"},
-			WantErr: []string{"providers.codex_plugins", `unknown key "cach_dir"`, `did you mean "cache_dir"?`}},
-		{Name: "not a path", Options: map[string]any{"config_file": []any{"a", "b"}},
-			WantErr: []string{"providers.codex_plugins"}},
+		{Name: "both paths", Options: &Options{ConfigFile: "/c/config.toml", CacheDir: "/c/cache"}},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.codex_plugins", "*codexplugins.Options"}},
 	})
 }
 
@@ -31,7 +29,7 @@ func TestNew(t *testing.T) {
 // the user folder home and the repository repo.
 func treeEnv(base string) providers.Env {
 	env := providertest.Env(filepath.Join(base, "home"), nil, filepath.Join(base, "repo"))
-	env.CodexHome = filepath.Join(base, "codexhome")
+	env = env.WithHome(codex.Name, filepath.Join(base, "codexhome"))
 	return env
 }
 
@@ -179,7 +177,7 @@ func TestPlanActiveVersion(t *testing.T) {
 			}
 			testfs.Write(t, home, files)
 			env := providertest.Env(filepath.Join(home, "user"), nil, filepath.Join(home, "ws"))
-			env.CodexHome = home
+			env = env.WithHome(codex.Name, home)
 			plan := providertest.Plan(t, providertest.MustNew(t, New, nil), env)
 			if tt.want == "" {
 				if len(plan.Roots) != 0 || !hasCode(plan.Diagnostics, "plugin-not-installed") {
@@ -320,7 +318,7 @@ func TestPlanBrokenFiles(t *testing.T) {
 			base := testfs.TempDir(t)
 			testfs.Write(t, base, tt.files)
 			env := providertest.Env(filepath.Join(base, "home"), nil, filepath.Join(base, "ws"))
-			env.CodexHome = filepath.Join(base, "codex")
+			env = env.WithHome(codex.Name, filepath.Join(base, "codex"))
 			plan := providertest.Plan(t, providertest.MustNew(t, New, nil), env)
 			var roots []string
 			for _, r := range plan.Roots {
@@ -367,7 +365,7 @@ func TestPlanMalformedMarketplaceReported(t *testing.T) {
 		"home/.agents/plugins/marketplace.json": "{\"name\": \"m\",\n\"plugins\": [}",
 	})
 	env := providertest.Env(filepath.Join(base, "home"), nil, filepath.Join(base, "ws"))
-	env.CodexHome = filepath.Join(base, "codex")
+	env = env.WithHome(codex.Name, filepath.Join(base, "codex"))
 	plan := providertest.Plan(t, providertest.MustNew(t, New, nil), env)
 	for _, d := range plan.Diagnostics {
 		if d.Code == "marketplace-malformed" {
@@ -392,8 +390,8 @@ func TestPlanPathOptions(t *testing.T) {
 		"codex/config.toml":                        "[plugins.\"q@m\"]\n",
 	})
 	env := providertest.Env(filepath.Join(base, "home"), nil, filepath.Join(base, "ws"))
-	env.CodexHome = filepath.Join(base, "codex")
-	p := providertest.MustNew(t, New, map[string]any{"config_file": "~/alt.toml", "cache_dir": "cache"})
+	env = env.WithHome(codex.Name, filepath.Join(base, "codex"))
+	p := providertest.MustNew(t, New, &Options{ConfigFile: "~/alt.toml", CacheDir: "cache"})
 	roots := providertest.PlanRoots(t, p, env)
 	want := []pipeline.Root{pluginRoot(filepath.Join(base, "ws", "cache", "m", "p", "2", "skills"), "p", "p", "m", "2")}
 	providertest.CheckRoots(t, want, roots)
@@ -410,7 +408,7 @@ func TestPlanNamespaceFromManifest(t *testing.T) {
 		base := testfs.TempDir(t)
 		testfs.Write(t, base, installed(tt.manifest, nil))
 		env := providertest.Env(filepath.Join(base, "home"), nil, filepath.Join(base, "ws"))
-		env.CodexHome = filepath.Join(base, "codex")
+		env = env.WithHome(codex.Name, filepath.Join(base, "codex"))
 		roots := providertest.PlanRoots(t, providertest.MustNew(t, New, nil), env)
 		if len(roots) != 1 || roots[0].Prefix != tt.want || roots[0].Plugin.Plugin != "p" {
 			t.Errorf("manifest %s: roots %+v, want prefix %q for plugin p", tt.manifest, roots, tt.want)

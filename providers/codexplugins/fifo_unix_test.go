@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/internal/testfs"
+	"github.com/ccski/ccski/providers/codex"
 )
 
 // TestPlanFIFOConfigNeverBlocks checks that a config.toml that is a named
@@ -19,7 +20,7 @@ func TestPlanFIFOConfigNeverBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := providertest.Env(filepath.Join(home, "user"), nil, filepath.Join(home, "ws"))
-	env.CodexHome = home
+	env = env.WithHome(codex.Name, home)
 	plan := providertest.Plan(t, providertest.MustNew(t, New, nil), env)
 	if !hasCode(plan.Diagnostics, "codex-config-unreadable") {
 		t.Errorf("diagnostics %v, want codex-config-unreadable", plan.Diagnostics)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/internal/hostfile"
 )
 
@@ -230,19 +231,7 @@ func (p *planner) memberNames(in install) []string {
 	}
 	var names []string
 	for _, dir := range p.skillRoots("", in, m) {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			n := e.Name()
-			if strings.HasPrefix(n, ".") {
-				continue
-			}
-			if st, err := os.Stat(filepath.Join(dir, n, "SKILL.md")); err == nil && st.Mode().IsRegular() {
-				names = append(names, n)
-			}
-		}
+		names = append(names, providers.SkillNames(dir)...)
 	}
 	slices.Sort(names)
 	return slices.Compact(names)

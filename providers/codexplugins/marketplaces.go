@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/codex"
 	"github.com/ccski/ccski/providers/internal/hostfile"
 )
 
@@ -52,7 +53,7 @@ func (p *planner) marketplaceRoots() []string {
 	if n := len(p.env.WorkspaceDirs); n > 0 {
 		roots = append(roots, p.env.WorkspaceDirs[n-1])
 	}
-	added := filepath.Join(p.env.CodexDir(), filepath.FromSlash(addedMarketplacesFolder))
+	added := filepath.Join(codex.Dir(p.env), filepath.FromSlash(addedMarketplacesFolder))
 	if ents, err := os.ReadDir(added); err == nil {
 		for _, e := range ents {
 			if !strings.HasPrefix(e.Name(), ".") {
@@ -60,7 +61,7 @@ func (p *planner) marketplaceRoots() []string {
 			}
 		}
 	}
-	roots = append(roots, filepath.Join(p.env.CodexDir(), filepath.FromSlash(curatedMarketplaceRoot)))
+	roots = append(roots, filepath.Join(codex.Dir(p.env), filepath.FromSlash(curatedMarketplaceRoot)))
 	var out []string
 	for _, r := range roots {
 		if r != "" && !slices.Contains(out, filepath.Clean(r)) {

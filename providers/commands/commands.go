@@ -3,12 +3,14 @@
 //
 // Claude Code keeps its legacy commands in .claude/commands (in the
 // workspace and each ancestor up to the repository root) and in
-// <Claude folder>/commands, where the Claude folder is
-// providers.Env.ClaudeHome (providers.claude.home, else $CLAUDE_CONFIG_DIR,
-// else ~/.claude); sub-folders nest ("frontend/review.md" is
-// "frontend:review"). Codex keeps custom prompts as top-level *.md files in
-// <Codex folder>/prompts, where the Codex folder is providers.Env.CodexHome
-// (providers.codex.home, else $CODEX_HOME, else ~/.codex).
+// <Claude folder>/commands, where the Claude folder is claude.Dir
+// (providers.claude.home, else $CLAUDE_CONFIG_DIR, else ~/.claude);
+// sub-folders nest ("frontend/review.md" is "frontend:review"). Codex keeps
+// custom prompts as top-level *.md files in <Codex folder>/prompts, where
+// the Codex folder is codex.Dir (providers.codex.home, else $CODEX_HOME,
+// else ~/.codex). Each host's commands follow that host's precedence rule
+// (providers.claude.precedence, providers.codex.precedence), which the
+// claude and codex providers set in the Env (see providers.Ranker).
 // The commands of Claude plugins are planned by package marketplace.
 package commands
 
@@ -18,6 +20,8 @@ import (
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/codex"
 )
 
 // Options are the keys under providers.commands in ccski.yaml. Both are
@@ -53,14 +57,11 @@ type Commands struct{ opts Options }
 
 var _ providers.Provider = (*Commands)(nil)
 
-// New builds the provider from its options, rejecting unknown keys.
-func New(options map[string]any) (providers.Provider, error) {
-	c := &Commands{opts: *defaultOptions()}
-	if err := providers.Decode("commands", options, &c.opts); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
+// New builds the provider from its options, a *Options (nil for the
+// defaults).
+var New = providers.Typed("commands", defaultOptions, func(o *Options) (providers.Provider, error) {
+	return &Commands{opts: *o}, nil
+})
 
 // Name returns "commands", the provider's key in ccski.yaml.
 func (c *Commands) Name() string { return "commands" }
@@ -68,27 +69,28 @@ func (c *Commands) Name() string { return "commands" }
 // Plan lists the Claude workspace roots, nearest first, the Claude user
 // root, then the Codex prompts root. Every root is optional: most machines
 // have none of them, and a missing one only means no commands. Claude's
-// roots carry env's Claude rule and Codex's its Codex rule, so that
-// commands rank their copies as the host's skills do.
+// roots carry the Claude rule the claude provider set in env, and Codex's
+// the Codex rule, so that commands rank their copies as the host's skills
+// do.
 func (c *Commands) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	var roots []pipeline.Root
 	if c.opts.Claude {
-		rule := env.ClaudeRule()
+		rule := claude.Order.From(env)
 		roots = providers.WorkspaceRoots(env, filepath.Join(".claude", "commands"), pipeline.Root{
 			Agent: "claude", Provider: "commands", Location: pipeline.LocationProject,
 			Kind: pipeline.KindWorkspaceAgent, Optional: true, Type: pipeline.TypeCommand, Precedence: rule,
 		})
 		roots = append(roots, pipeline.Root{
-			Path: filepath.Join(env.ClaudeDir(), "commands"), Agent: "claude", Provider: "commands",
+			Path: filepath.Join(claude.Dir(env), "commands"), Agent: "claude", Provider: "commands",
 			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Type: pipeline.TypeCommand,
 			Precedence: rule,
 		})
 	}
 	if c.opts.Codex {
 		roots = append(roots, pipeline.Root{
-			Path: filepath.Join(env.CodexDir(), "prompts"), Agent: "codex", Provider: "commands",
+			Path: filepath.Join(codex.Dir(env), "prompts"), Agent: "codex", Provider: "commands",
 			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true,
-			Type: pipeline.TypeCommand, Flat: true, Precedence: env.CodexRule(),
+			Type: pipeline.TypeCommand, Flat: true, Precedence: codex.Order.From(env),
 		})
 	}
 	return providers.Plan{Roots: roots}, nil

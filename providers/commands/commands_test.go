@@ -1,16 +1,14 @@
 package commands
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/ccski/ccski/internal/providertest"
-	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/codex"
 )
 
 func TestNew(t *testing.T) {
@@ -24,29 +22,21 @@ func TestNew(t *testing.T) {
 	}
 	providertest.CheckNew(t, New, "commands", []providertest.NewCase{
 		{Name: "nil options: both on", Check: wantOptions(Options{Claude: true, Codex: true})},
-		{Name: "defaults", Options: map[string]any{"claude": true, "codex": true},
-			Check: wantOptions(Options{Claude: true, Codex: true})},
-		{Name: "codex off", Options: map[string]any{"codex": false}, Check: wantOptions(Options{Claude: true})},
-		{Name: "claude off from an environment string", Options: map[string]any{"claude": "false"},
-			Check: wantOptions(Options{Codex: true})},
-		{Name: "misspelt key", Options: map[string]any{"claud": true},
-			WantErr: []string{"providers.commands", `unknown key "claud"`, `did you mean "claude"?`}},
-		{Name: "option of another provider", Options: map[string]any{"home": "/x"},
-			WantErr: []string{"providers.commands", `unknown key "home"`}},
-		{Name: "not a boolean", Options: map[string]any{"codex": "sometimes"},
-			WantErr: []string{"providers.commands", "codex"}},
+		{Name: "defaults", Options: defaultOptions(), Check: wantOptions(Options{Claude: true, Codex: true})},
+		{Name: "codex off", Options: &Options{Claude: true}, Check: wantOptions(Options{Claude: true})},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.commands", "*commands.Options"}},
 	})
 }
 
 func claudeRoot(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "claude", Provider: "commands", Location: loc,
-		Kind: kind, Depth: depth, Optional: true, Type: pipeline.TypeCommand, Precedence: providers.ClaudeOrder.Default()}
+		Kind: kind, Depth: depth, Optional: true, Type: pipeline.TypeCommand, Precedence: claude.Order.Default()}
 }
 
 func codexRoot(path string) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "codex", Provider: "commands",
 		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Type: pipeline.TypeCommand, Flat: true,
-		Precedence: providers.CodexOrder.Default()}
+		Precedence: codex.Order.Default()}
 }
 
 // withRule returns rs with every root's precedence set to rule.
@@ -62,14 +52,13 @@ func TestPlan(t *testing.T) {
 	wsKind, userKind := pipeline.KindWorkspaceAgent, pipeline.KindUserAgent
 	tests := []struct {
 		name    string
-		options map[string]any
+		options *Options
 		env     map[string]string
-		// homes are Env.ClaudeHome and Env.CodexHome, as engine.New sets
-		// them from providers.claude.home and providers.codex.home, and
-		// rules Env.ClaudePrecedence and Env.CodexPrecedence, set from
-		// the precedence options.
-		homes [2]string
-		rules [2]*pipeline.Precedence
+		// homes and rules are Env.Homes and Env.Rules, as engine.New sets
+		// them from the claude and codex providers' home and precedence
+		// options (providers.Prepare).
+		homes map[string]string
+		rules map[string]*pipeline.Precedence
 		want  []pipeline.Root
 	}{
 		{name: "workspace folders nearest first, then the user folder, then Codex prompts",
@@ -87,104 +76,41 @@ func TestPlan(t *testing.T) {
 				claudeRoot("/cfg/commands", user, userKind, 0),
 				codexRoot("/cx/prompts"),
 			}},
-		{name: "Env.ClaudeHome and Env.CodexHome (the home options) beat the variables",
+		{name: "the homes the claude and codex providers set beat the variables",
 			env:   map[string]string{"CLAUDE_CONFIG_DIR": "/cfg", "CODEX_HOME": "/cx"},
-			homes: [2]string{"/claude-home", "/codex-home"},
+			homes: map[string]string{claude.Name: "/claude-home", codex.Name: "/codex-home"},
 			want: []pipeline.Root{
 				claudeRoot("/r/app/.claude/commands", proj, wsKind, 0),
 				claudeRoot("/r/.claude/commands", proj, wsKind, 1),
 				claudeRoot("/claude-home/commands", user, userKind, 0),
 				codexRoot("/codex-home/prompts"),
 			}},
-		{name: "the precedence options (through Env) rank each host's commands",
-			rules: [2]*pipeline.Precedence{mustRule(t, providers.ClaudeOrder, "project"), mustRule(t, providers.CodexOrder, "user")},
-			want: append(withRule(mustRule(t, providers.ClaudeOrder, "project"),
+		{name: "the rules the claude and codex providers set rank each host's commands",
+			rules: map[string]*pipeline.Precedence{claude.Name: claude.Order.Precedence("project"), codex.Name: codex.Order.Precedence("user")},
+			want: append(withRule(claude.Order.Precedence("project"),
 				claudeRoot("/r/app/.claude/commands", proj, wsKind, 0),
 				claudeRoot("/r/.claude/commands", proj, wsKind, 1),
 				claudeRoot("/u/.claude/commands", user, userKind, 0)),
-				withRule(mustRule(t, providers.CodexOrder, "user"), codexRoot("/u/.codex/prompts"))...)},
-		{name: "claude off", options: map[string]any{"claude": false},
+				withRule(codex.Order.Precedence("user"), codexRoot("/u/.codex/prompts"))...)},
+		{name: "claude off", options: &Options{Codex: true},
 			want: []pipeline.Root{codexRoot("/u/.codex/prompts")}},
-		{name: "codex off", options: map[string]any{"codex": false},
+		{name: "codex off", options: &Options{Claude: true},
 			want: []pipeline.Root{
 				claudeRoot("/r/app/.claude/commands", proj, wsKind, 0),
 				claudeRoot("/r/.claude/commands", proj, wsKind, 1),
 				claudeRoot("/u/.claude/commands", user, userKind, 0),
 			}},
-		{name: "both off: no roots", options: map[string]any{"claude": false, "codex": false}},
+		{name: "both off: no roots", options: &Options{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := providertest.MustNew(t, New, tt.options)
 			env := providertest.Env("/u", tt.env, "/r/app", "/r")
-			env.ClaudeHome, env.CodexHome = filepath.FromSlash(tt.homes[0]), filepath.FromSlash(tt.homes[1])
-			env.ClaudePrecedence, env.CodexPrecedence = tt.rules[0], tt.rules[1]
+			env.Homes, env.Rules = map[string]string{}, tt.rules
+			for name, dir := range tt.homes {
+				env.Homes[name] = filepath.FromSlash(dir)
+			}
 			providertest.CheckRoots(t, tt.want, providertest.PlanRoots(t, p, env))
-		})
-	}
-}
-
-func mustRule(t *testing.T, order providers.HostOrder, value string) *pipeline.Precedence {
-	t.Helper()
-	p, err := order.Precedence(value)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// TestPlanAndScan plans over testdata/tree and scans the roots: nested
-// Claude commands get folder names, Codex prompts are read top-level only,
-// and the environment variables pick the user folders.
-func TestPlanAndScan(t *testing.T) {
-	tree, err := filepath.Abs(filepath.Join("testdata", "tree"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		env  map[string]string
-		want []string // "<provider> <location> <name>: <description>" in scan order
-	}{
-		{name: "default folders", want: []string{
-			"claude project deploy: Deploy the app (nearer copy). [<env>]",
-			"claude project frontend:review: Review the frontend",
-			"claude project deploy: Deploy from the repository root.",
-			"claude user user-only: A command only the user has.",
-			"codex user sp.specify: Write a feature specification.",
-		}},
-		{name: "environment variables", env: map[string]string{
-			"CLAUDE_CONFIG_DIR": filepath.Join(tree, "cfg"), "CODEX_HOME": filepath.Join(tree, "codexhome")},
-			want: []string{
-				"claude project deploy: Deploy the app (nearer copy). [<env>]",
-				"claude project frontend:review: Review the frontend",
-				"claude project deploy: Deploy from the repository root.",
-				"claude user from-config-dir: Found through CLAUDE_CONFIG_DIR.",
-				"codex user from-codex-home: Found through CODEX_HOME.",
-			}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := providertest.Env(filepath.Join(tree, "home"), tt.env, filepath.Join(tree, "repo", "app"), filepath.Join(tree, "repo"))
-			plan := providertest.Plan(t, providertest.MustNew(t, New, nil), env)
-			res := scan.Scan(context.Background(), plan.Roots, scan.Options{})
-			var got []string
-			for _, r := range res.Records {
-				if !r.IsCommand() {
-					t.Errorf("%s is not a command", r.Name)
-				}
-				s := r.Agent + " " + string(r.Location) + " " + r.Name + ": " + r.Description
-				if r.ArgumentHint != "" {
-					s += " [" + r.ArgumentHint + "]"
-				}
-				got = append(got, s)
-			}
-			if d := cmp.Diff(tt.want, got); d != "" {
-				t.Errorf("commands (-want +got):\n%s", d)
-			}
-			if len(res.Diagnostics) != 0 {
-				t.Errorf("diagnostics: %+v", res.Diagnostics)
-			}
 		})
 	}
 }

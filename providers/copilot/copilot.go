@@ -98,22 +98,19 @@ type Provider struct {
 	goos string
 }
 
-var _ providers.Provider = (*Provider)(nil)
+var (
+	_ providers.Provider = (*Provider)(nil)
+	_ providers.Ranker   = (*Provider)(nil)
+)
 
-// New builds the provider from its options, rejecting unknown keys and a
-// precedence other than user or project.
-func New(options map[string]any) (providers.Provider, error) {
-	p := &Provider{opts: *defaultOptions(), goos: runtime.GOOS}
-	if err := providers.Decode(Name, options, &p.opts); err != nil {
-		return nil, err
-	}
-	rule, err := Order.Precedence(string(p.opts.Precedence))
-	if err != nil {
-		return nil, err
-	}
-	p.rule = rule
-	return p, nil
-}
+// New builds the provider from its options, a *Options (nil for the
+// defaults).
+var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
+	return &Provider{opts: *o, rule: Order.Precedence(o.Precedence), goos: runtime.GOOS}, nil
+})
+
+// Rule returns Copilot's precedence rule as the precedence option sets it.
+func (p *Provider) Rule() *pipeline.Precedence { return p.rule }
 
 // Name returns "copilot".
 func (p *Provider) Name() string { return Name }

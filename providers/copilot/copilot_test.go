@@ -15,16 +15,21 @@ import (
 	"github.com/ccski/ccski/providers"
 )
 
+// TestNew checks that the provider takes its decoded options as they are
+// and gives the others its rule.
 func TestNew(t *testing.T) {
+	check := func(prefer pipeline.Location) func(testing.TB, providers.Provider) {
+		return func(tb testing.TB, p providers.Provider) {
+			if got := p.(providers.Ranker).Rule(); got.Prefer != prefer || *got != *Order.Precedence(providers.PrecedenceOption(prefer)) {
+				tb.Errorf("Rule() = %+v, want Copilot's order preferring %s", *got, prefer)
+			}
+		}
+	}
 	providertest.CheckNew(t, New, Name, []providertest.NewCase{
-		{Name: "nil options"},
-		{Name: "every option", Options: map[string]any{"settings": false, "user_settings": []any{"/s.json"},
-			"precedence": "user"}},
-		{Name: "settings files from an environment variable", Options: map[string]any{"user_settings": "/a.json,/b.json"}},
-		{Name: "misspelt key", Options: map[string]any{"user_setting": []any{"/s.json"}},
-			WantErr: []string{"providers.copilot", `unknown key "user_setting"`, `did you mean "user_settings"?`}},
-		{Name: "unknown precedence", Options: map[string]any{"precedence": "personal"},
-			WantErr: []string{"providers.copilot.precedence", `invalid value "personal"`, "use user", "or project"}},
+		{Name: "nil options", Check: check(pipeline.LocationProject)},
+		{Name: "every option", Options: &Options{Settings: false, UserSettings: []string{"/s.json"}, Precedence: "user"},
+			Check: check(pipeline.LocationUser)},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.copilot", "*copilot.Options"}},
 	})
 }
 
@@ -112,7 +117,7 @@ func TestPlanTree(t *testing.T) {
 // (same label, location, kind and depth, hence the same ids), now with
 // Copilot's precedence rule.
 func TestPlanSameRootsAsDynamicAgent(t *testing.T) {
-	p := providertest.MustNew(t, New, map[string]any{"settings": false})
+	p := providertest.MustNew(t, New, &Options{Settings: false})
 	roots := providertest.PlanRoots(t, p, providertest.Env("/u", nil, "/w"))
 	providertest.CheckRoots(t, []pipeline.Root{
 		root(filepath.FromSlash("/w/.github/skills"), pipeline.LocationProject, pipeline.KindWorkspaceAgent, 0, true),
@@ -245,7 +250,7 @@ func TestPlanUserSettingsOption(t *testing.T) {
 		"home/cursor-settings.json":            `{"chat.agentSkillsLocations": {"~/picked": true}}`,
 	})
 	env := providertest.Env(filepath.Join(base, "home"), nil, filepath.Join(base, "ws"))
-	p := providertest.MustNew(t, New, map[string]any{"user_settings": []any{"~/cursor-settings.json"}})
+	p := providertest.MustNew(t, New, &Options{Settings: true, UserSettings: []string{"~/cursor-settings.json"}})
 	plan := providertest.Plan(t, p, env)
 	last := plan.Roots[len(plan.Roots)-1]
 	if last.Path != filepath.Join(base, "home", "picked") {
@@ -289,7 +294,7 @@ func TestDefaultUserSettings(t *testing.T) {
 
 // TestPlanPrecedence checks that the precedence option stamps every root.
 func TestPlanPrecedence(t *testing.T) {
-	p := providertest.MustNew(t, New, map[string]any{"precedence": "user", "settings": false})
+	p := providertest.MustNew(t, New, &Options{Precedence: "user", Settings: false})
 	for _, r := range providertest.PlanRoots(t, p, providertest.Env("/u", nil, "/w")) {
 		if r.Precedence == nil || r.Precedence.Prefer != pipeline.LocationUser ||
 			r.Precedence.Option != "providers.copilot.precedence" || r.Precedence.HostPrefers != pipeline.LocationProject {

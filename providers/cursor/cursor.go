@@ -70,21 +70,19 @@ type Provider struct {
 	rule *pipeline.Precedence
 }
 
-var _ providers.Provider = (*Provider)(nil)
+var (
+	_ providers.Provider = (*Provider)(nil)
+	_ providers.Ranker   = (*Provider)(nil)
+)
 
-// New builds the provider from its options, rejecting unknown keys and a
-// precedence other than user or project.
-func New(options map[string]any) (providers.Provider, error) {
-	opts := defaultOptions()
-	if err := providers.Decode(Name, options, opts); err != nil {
-		return nil, err
-	}
-	rule, err := Order.Precedence(string(opts.Precedence))
-	if err != nil {
-		return nil, err
-	}
-	return &Provider{rule: rule}, nil
-}
+// New builds the provider from its options, a *Options (nil for the
+// defaults).
+var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
+	return &Provider{rule: Order.Precedence(o.Precedence)}, nil
+})
+
+// Rule returns Cursor's precedence rule as the precedence option sets it.
+func (p *Provider) Rule() *pipeline.Precedence { return p.rule }
 
 // Name returns "cursor".
 func (p *Provider) Name() string { return Name }

@@ -14,14 +14,20 @@ import (
 	"github.com/ccski/ccski/providers/agents"
 )
 
+// TestNew checks that the provider takes its decoded options as they are
+// and gives the others its rule.
 func TestNew(t *testing.T) {
+	check := func(prefer pipeline.Location) func(testing.TB, providers.Provider) {
+		return func(tb testing.TB, p providers.Provider) {
+			if got := p.(providers.Ranker).Rule(); got.Prefer != prefer || got.Option != "providers.cursor.precedence" {
+				tb.Errorf("Rule() = %+v, want Cursor's order preferring %s", *got, prefer)
+			}
+		}
+	}
 	providertest.CheckNew(t, New, Name, []providertest.NewCase{
-		{Name: "nil options"},
-		{Name: "precedence user", Options: map[string]any{"precedence": "user"}},
-		{Name: "misspelt key", Options: map[string]any{"precedance": "user"},
-			WantErr: []string{"providers.cursor", `unknown key "precedance"`, `did you mean "precedence"?`}},
-		{Name: "unknown precedence", Options: map[string]any{"precedence": "global"},
-			WantErr: []string{"providers.cursor.precedence", `invalid value "global"`}},
+		{Name: "nil options", Check: check(pipeline.LocationProject)},
+		{Name: "precedence user", Options: &Options{Precedence: "user"}, Check: check(pipeline.LocationUser)},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.cursor", "*cursor.Options"}},
 	})
 }
 
@@ -50,13 +56,10 @@ func TestPlan(t *testing.T) {
 			Kind: kind, Depth: depth, Optional: true, Precedence: rule}
 	}
 	projectFirst := Order.Default()
-	userFirst, err := Order.Precedence("user")
-	if err != nil {
-		t.Fatal(err)
-	}
+	userFirst := Order.Precedence("user")
 	tests := []struct {
 		name    string
-		options map[string]any
+		options *Options
 		dirs    []string
 		want    []pipeline.Root
 	}{
@@ -66,7 +69,7 @@ func TestPlan(t *testing.T) {
 				root("/r/.cursor/skills", pipeline.LocationProject, pipeline.KindWorkspaceAgent, 1, projectFirst),
 				root("/u/.cursor/skills", pipeline.LocationUser, pipeline.KindUserAgent, 0, projectFirst),
 			}},
-		{name: "precedence user stamps every root", options: map[string]any{"precedence": "user"}, dirs: []string{"/w"},
+		{name: "precedence user stamps every root", options: &Options{Precedence: "user"}, dirs: []string{"/w"},
 			want: []pipeline.Root{
 				root("/w/.cursor/skills", pipeline.LocationProject, pipeline.KindWorkspaceAgent, 0, userFirst),
 				root("/u/.cursor/skills", pipeline.LocationUser, pipeline.KindUserAgent, 0, userFirst),

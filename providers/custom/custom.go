@@ -18,7 +18,7 @@ import (
 // Options are the keys under providers.custom in ccski.yaml.
 type Options struct {
 	// Dirs are skill folders, each optionally followed by ?scope=name.
-	Dirs []string `koanf:"dirs" config:"path,query" doc:"Each entry is a tree of skills or one skill folder, optionally followed by ?scope=NAME to prefix its skill names with \"NAME:\"."`
+	Dirs []Folder `koanf:"dirs" config:"path,query" doc:"Each entry is a tree of skills or one skill folder, optionally followed by ?scope=NAME to prefix its skill names with \"NAME:\"."`
 }
 
 // Entry describes the provider to the registry (package providers/all).
@@ -26,11 +26,26 @@ func Entry() providers.Entry {
 	return providers.Entry{
 		Name:    "custom",
 		Doc:     "Explicit skill folders, with the highest priority.",
-		Options: func() any { return &Options{Dirs: []string{}} },
+		Options: func() any { return defaultOptions() },
 		Labels:  []providers.Label{{Name: "custom", Shared: true}},
 		Kinds:   []pipeline.Kind{pipeline.KindCustom},
 		New:     New,
 	}
+}
+
+// defaultOptions returns the options a key left out keeps.
+func defaultOptions() *Options { return &Options{Dirs: []Folder{}} }
+
+// Folder is an entry of the dirs option: a skill folder, optionally
+// followed by "?scope=NAME".
+type Folder string
+
+// Check returns what is wrong with value as an entry of the dirs option
+// (see Split), or nil. Package configs calls it for each entry of each
+// layer, so that the error names the file, variable or flag that set it.
+func (Folder) Check(value string) error {
+	_, _, err := Split(value)
+	return err
 }
 
 // Custom is the provider for explicitly given skill folders.
@@ -38,22 +53,20 @@ type Custom struct{ dirs []dir }
 
 type dir struct{ path, scope string }
 
-// New builds the provider; a malformed "?scope=" suffix is an error.
-func New(options map[string]any) (providers.Provider, error) {
-	var o Options
-	if err := providers.Decode("custom", options, &o); err != nil {
-		return nil, err
-	}
+// New builds the provider from its options, a *Options (nil for the
+// defaults). Package configs has checked each entry (Folder.Check); an
+// entry a configuration built by hand gives unchecked is checked here.
+var New = providers.Typed("custom", defaultOptions, func(o *Options) (providers.Provider, error) {
 	c := &Custom{}
 	for _, d := range o.Dirs {
-		p, s, err := Split(d)
+		p, s, err := Split(string(d))
 		if err != nil {
 			return nil, err
 		}
 		c.dirs = append(c.dirs, dir{p, s})
 	}
 	return c, nil
-}
+})
 
 // Split separates "path?scope=name" into the path and the scope.
 func Split(spec string) (path, scope string, err error) {

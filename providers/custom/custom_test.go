@@ -61,19 +61,39 @@ func TestSplit(t *testing.T) {
 	}
 }
 
+// TestNew checks the options New takes: configs has checked each entry
+// (Folder.Check), and an entry a configuration built by hand gives
+// unchecked is refused with the same error.
 func TestNew(t *testing.T) {
 	providertest.CheckNew(t, New, "custom", []providertest.NewCase{
 		{Name: "nil options"},
-		{Name: "default options", Options: map[string]any{"dirs": []any{}}},
-		{Name: "dirs with scopes", Options: map[string]any{"dirs": []any{"a?scope=x", "b"}}},
-		{Name: "dirs from an environment variable", Options: map[string]any{"dirs": "a?scope=x,b"}},
-		{Name: "bad scope", Options: map[string]any{"dirs": []any{"ok", "a?scope=x:y"}},
+		{Name: "default options", Options: defaultOptions()},
+		{Name: "dirs with scopes", Options: &Options{Dirs: []Folder{"a?scope=x", "b"}}},
+		{Name: "bad scope", Options: &Options{Dirs: []Folder{"ok", "a?scope=x:y"}},
 			WantErr: []string{"custom:", `scope "x:y"`}},
-		{Name: "empty folder", Options: map[string]any{"dirs": []any{""}},
-			WantErr: []string{"empty skill folder"}},
-		{Name: "misspelt key", Options: map[string]any{"dris": []any{"a"}},
-			WantErr: []string{"providers.custom", `unknown key "dris"`, `did you mean "dirs"?`}},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.custom", "*custom.Options"}},
 	})
+}
+
+// TestFolderCheck checks the check configs runs on each entry of the dirs
+// option: Split's errors, nothing for a good entry.
+func TestFolderCheck(t *testing.T) {
+	for _, ok := range []string{"a", "a?scope=x", "/abs/b/?scope=team-1"} {
+		if err := Folder("").Check(ok); err != nil {
+			t.Errorf("Check(%q) = %v", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		"a?scope=x:y":    `scope "x:y" must not contain`,
+		"?scope=x":       "empty skill folder",
+		"a?scope=x&o=1":  `unknown parameter "o"`,
+		"a?scope=%zz":    "bad query",
+		"a?scope=two ws": "must not contain",
+	} {
+		if err := Folder("").Check(bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check(%q) = %v, want an error holding %q", bad, err, want)
+		}
+	}
 }
 
 func root(path, prefix string) pipeline.Root {
@@ -84,28 +104,24 @@ func root(path, prefix string) pipeline.Root {
 func TestPlan(t *testing.T) {
 	tests := []struct {
 		name string
-		dirs any
+		dirs []Folder
 		want []pipeline.Root
 	}{
 		{name: "none", want: nil},
 		{
 			name: "relative folders resolve against the workspace; order kept",
-			dirs: []any{"z?scope=docs", "/abs/a/", "../b/./c"},
+			dirs: []Folder{"z?scope=docs", "/abs/a/", "../b/./c"},
 			want: []pipeline.Root{root("/r/ws/z", "docs"), root("/abs/a", ""), root("/r/b/c", "")},
 		},
 		{
 			name: "the same folder twice with different scopes",
-			dirs: "s?scope=one,s?scope=two",
+			dirs: []Folder{"s?scope=one", "s?scope=two"},
 			want: []pipeline.Root{root("/r/ws/s", "one"), root("/r/ws/s", "two")},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts := map[string]any{}
-			if tt.dirs != nil {
-				opts["dirs"] = tt.dirs
-			}
-			p := providertest.MustNew(t, New, opts)
+			p := providertest.MustNew(t, New, &Options{Dirs: tt.dirs})
 			plan := providertest.Plan(t, p, providertest.Env("/u", nil, "/r/ws", "/r"))
 			providertest.CheckRoots(t, tt.want, plan.Roots)
 		})
@@ -132,28 +148,28 @@ func TestPlanScan(t *testing.T) {
 	}
 	tests := []struct {
 		name      string
-		dirs      []any
+		dirs      []Folder
 		want      []rec
 		wantDiags []diag
 	}{
 		{
 			name: "a single skill folder",
-			dirs: []any{"single/pdf"},
+			dirs: []Folder{"single/pdf"},
 			want: []rec{single("pdf")},
 		},
 		{
 			name: "a single skill folder with a scope",
-			dirs: []any{"single/pdf?scope=docs"},
+			dirs: []Folder{"single/pdf?scope=docs"},
 			want: []rec{single("docs:pdf")},
 		},
 		{
 			name: "a single skill folder given with a trailing slash",
-			dirs: []any{"single/pdf/?scope=docs"},
+			dirs: []Folder{"single/pdf/?scope=docs"},
 			want: []rec{single("docs:pdf")},
 		},
 		{
 			name: "a tree of skills with a scope; hidden folders skipped",
-			dirs: []any{"many?scope=team"},
+			dirs: []Folder{"many?scope=team"},
 			want: []rec{
 				{"team:alpha", "many/alpha", pipeline.LocationCustom, pipeline.KindCustom, false},
 				{"team:beta", "many/group/beta", pipeline.LocationCustom, pipeline.KindCustom, false},
@@ -161,7 +177,7 @@ func TestPlanScan(t *testing.T) {
 		},
 		{
 			name: "several folders in order; a missing one is reported",
-			dirs: []any{"single", "missing?scope=x", "many"},
+			dirs: []Folder{"single", "missing?scope=x", "many"},
 			want: []rec{
 				single("pdf"),
 				{"alpha", "many/alpha", pipeline.LocationCustom, pipeline.KindCustom, false},
@@ -172,7 +188,7 @@ func TestPlanScan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := providertest.MustNew(t, New, map[string]any{"dirs": tt.dirs})
+			p := providertest.MustNew(t, New, &Options{Dirs: tt.dirs})
 			plan := providertest.Plan(t, p, providers.NewEnv(filepath.Join(base, "home"), base, providertest.Vars(nil)))
 			res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
 			rel := func(p string) string { return providertest.Rel(t, base, p) }

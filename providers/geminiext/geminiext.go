@@ -31,7 +31,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
@@ -97,14 +96,11 @@ type Provider struct{ opts Options }
 
 var _ providers.Provider = (*Provider)(nil)
 
-// New builds the provider from its options, rejecting unknown keys.
-func New(options map[string]any) (providers.Provider, error) {
-	p := &Provider{opts: *defaultOptions()}
-	if err := providers.Decode(Name, options, &p.opts); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
+// New builds the provider from its options, a *Options (nil for the
+// defaults).
+var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
+	return &Provider{opts: *o}, nil
+})
 
 // Name returns "gemini_extensions".
 func (p *Provider) Name() string { return Name }
@@ -206,7 +202,7 @@ func (p *planner) run(ctx context.Context) error {
 			p.disabled = append(p.disabled, pipeline.DisabledPlugin{Provider: Label, Plugin: ext.name,
 				Marketplace: Marketplace, Settings: enablement.file,
 				Enable: fmt.Sprintf("`gemini extensions enable %s` (%s)", ext.name, enablement.file),
-				Skills: skillNames(skills)})
+				Skills: providers.SkillNames(skills)})
 			continue
 		}
 		if st, err := os.Stat(skills); err != nil || !st.IsDir() {
@@ -308,28 +304,6 @@ func (p *planner) linkSource(folder string) (string, bool) {
 		src = filepath.Join(folder, src)
 	}
 	return filepath.Clean(src), true
-}
-
-// skillNames returns the names of the skill folders directly below
-// skills (those holding SKILL.md), sorted: the names a disabled
-// extension's skills would have.
-func skillNames(skills string) []string {
-	ents, err := os.ReadDir(skills)
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, e := range ents {
-		n := e.Name()
-		if strings.HasPrefix(n, ".") {
-			continue
-		}
-		if st, err := os.Stat(filepath.Join(skills, n, "SKILL.md")); err == nil && st.Mode().IsRegular() {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	return names
 }
 
 // report adds a diagnostic.

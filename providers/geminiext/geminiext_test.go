@@ -20,10 +20,8 @@ import (
 func TestNew(t *testing.T) {
 	providertest.CheckNew(t, New, Name, []providertest.NewCase{
 		{Name: "nil options"},
-		{Name: "every option", Options: map[string]any{"extensions_dir": "~/x", "namespace": false}},
-		{Name: "namespace from an environment variable", Options: map[string]any{"namespace": "false"}},
-		{Name: "misspelt key", Options: map[string]any{"namespaces": true},
-			WantErr: []string{"providers.gemini_extensions", `unknown key "namespaces"`, `did you mean "namespace"?`}},
+		{Name: "every option", Options: &Options{ExtensionsDir: "~/x", Namespace: false}},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.gemini_extensions", "*geminiext.Options"}},
 	})
 }
 
@@ -123,7 +121,7 @@ func TestPlanTree(t *testing.T) {
 // plugin, kind plugin still, as Gemini CLI lists extension skills.
 func TestPlanNoNamespace(t *testing.T) {
 	_, env := tree(t)
-	plan := providertest.Plan(t, providertest.MustNew(t, New, map[string]any{"namespace": false}), env)
+	plan := providertest.Plan(t, providertest.MustNew(t, New, &Options{Namespace: false}), env)
 	res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
 	var names []string
 	for _, r := range res.Records {
@@ -281,7 +279,7 @@ func TestExtensionsDir(t *testing.T) {
 		"alt/x/gemini-extension.json": `{"name": "x", "version": "1"}`,
 		"alt/x/skills/":               "",
 	})
-	p := providertest.MustNew(t, New, map[string]any{"extensions_dir": filepath.Join(base, "alt")})
+	p := providertest.MustNew(t, New, &Options{ExtensionsDir: filepath.Join(base, "alt"), Namespace: true})
 	roots := providertest.PlanRoots(t, p, providertest.Env(filepath.Join(base, "home"), nil, filepath.Join(base, "w")))
 	if len(roots) != 1 || roots[0].Path != filepath.Join(base, "alt", "x", "skills") {
 		t.Errorf("roots %v, want alt/x/skills", roots)

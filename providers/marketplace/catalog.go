@@ -2,7 +2,6 @@ package marketplace
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,44 +17,31 @@ import (
 // install), with the same reading of marketplace.json and plugin.json as
 // the plugins Claude Code installed from it.
 
-// Catalog and CatalogPlugin are the catalog shapes every marketplace
-// reader returns (see providers.Catalog).
-type (
-	Catalog       = providers.Catalog
-	CatalogPlugin = providers.CatalogPlugin
-)
-
 // ReadCatalog reads the marketplace whose manifest is file: a
 // .claude-plugin/marketplace.json, whose marketplace folder is the one
 // above .claude-plugin, or a marketplace.json elsewhere, whose folder is
 // its own. An error means the file is missing or no usable marketplace
 // manifest; problems with single plugins are Diagnostics.
-func ReadCatalog(file string) (Catalog, error) {
-	file = filepath.Clean(file)
-	dir := filepath.Dir(file)
-	if filepath.Base(dir) == ".claude-plugin" {
-		dir = filepath.Dir(dir)
+func ReadCatalog(file string) (providers.Catalog, error) {
+	c, err := providers.OpenCatalog(file, ".claude-plugin")
+	if err != nil {
+		return c, err
 	}
+	file, dir := c.File, c.Dir
 	p := &planner{markets: map[string]*marketManifest{}, cmdSource: map[string]commandSource{}}
-	if st, err := os.Stat(file); err != nil {
-		return Catalog{}, fmt.Errorf("marketplace %s: %w", file, err)
-	} else if !st.Mode().IsRegular() {
-		return Catalog{}, fmt.Errorf("marketplace %s: not a regular file", file)
-	}
 	m := p.readMarket(dir, file)
 	if len(p.diags) > 0 && len(m.order) == 0 {
-		return Catalog{}, errors.New(p.diags[0].Message + " (" + file + ")")
+		return providers.Catalog{}, errors.New(p.diags[0].Message + " (" + file + ")")
 	}
-	name := m.name
-	if name == "" {
-		name = filepath.Base(dir)
+	if m.name != "" {
+		c.Name = m.name
 	}
+	name := c.Name
 	p.markets[name] = m
-	c := Catalog{Name: name, File: file, Dir: dir}
 	for _, plugin := range m.order {
 		e := m.entries[plugin]
 		if !e.sourceIsPath {
-			c.Plugins = append(c.Plugins, CatalogPlugin{Name: plugin, Remote: true})
+			c.Plugins = append(c.Plugins, providers.CatalogPlugin{Name: plugin, Remote: true})
 			continue
 		}
 		if d := m.sourceDir(e); !safefile.Within(dir, d) {
@@ -79,7 +65,7 @@ func ReadCatalog(file string) (Catalog, error) {
 				}
 			}
 		}
-		c.Plugins = append(c.Plugins, CatalogPlugin{Name: plugin, Dir: l.dir, Skills: skills})
+		c.Plugins = append(c.Plugins, providers.CatalogPlugin{Name: plugin, Dir: l.dir, Skills: skills})
 	}
 	c.Diagnostics = p.diags
 	return c, nil

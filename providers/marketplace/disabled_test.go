@@ -24,7 +24,7 @@ func TestPlanDisabledPluginNames(t *testing.T) {
 		key     string // the disabled plugin
 		install string // its install folder, relative to the plugins root
 		files   map[string]any
-		options map[string]any
+		options *Options
 		wantOff pipeline.DisabledPlugin
 	}{
 		{
@@ -93,7 +93,7 @@ func TestPlanDisabledPluginNames(t *testing.T) {
 		},
 		{
 			name: "no command names when commands are off", key: "tools@acme", install: "cache/acme/tools/1",
-			options: map[string]any{"commands": false},
+			options: with(func(o *Options) { o.Commands = false }),
 			files: map[string]any{
 				cache + "/skills/lint/SKILL.md": skill,
 				cache + "/commands/setup.md":    "Set up.",

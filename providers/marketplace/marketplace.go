@@ -27,6 +27,7 @@ import (
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/claude"
 )
 
 // Labels given to every root and diagnostic of this provider.
@@ -55,7 +56,7 @@ type Options struct {
 	// <plugins root>/installed_plugins.json).
 	PluginsFile string `koanf:"plugins_file" config:"path" doc:"Path of Claude's installed_plugins.json. Empty means plugins/installed_plugins.json in the Claude folder."`
 	// PluginsRoot is Claude's plugins folder (default <Claude config
-	// folder>/plugins, where the config folder is providers.Env.ClaudeHome:
+	// folder>/plugins, where the config folder is claude.Dir:
 	// providers.claude.home, else $CLAUDE_CONFIG_DIR, else
 	// <user dir>/.claude).
 	PluginsRoot string `koanf:"plugins_root" config:"path" doc:"Base folder for relative plugin install paths. Empty means plugins/ in the Claude folder."`
@@ -86,15 +87,11 @@ type Marketplace struct{ opts Options }
 
 var _ providers.Provider = (*Marketplace)(nil)
 
-// New builds the provider from its options, rejecting unknown keys.
-func New(options map[string]any) (providers.Provider, error) {
-	m := &Marketplace{opts: *defaultOptions()}
-	// Decode's error already names providers.marketplace and the key.
-	if err := providers.Decode("marketplace", options, &m.opts); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
+// New builds the provider from its options, a *Options (nil for the
+// defaults).
+var New = providers.Typed("marketplace", defaultOptions, func(o *Options) (providers.Provider, error) {
+	return &Marketplace{opts: *o}, nil
+})
 
 // Name returns "marketplace", the provider's key in ccski.yaml.
 func (m *Marketplace) Name() string { return "marketplace" }
@@ -119,7 +116,7 @@ func (m *Marketplace) Plan(ctx context.Context, env providers.Env) (providers.Pl
 // planner holds the state of one Plan call.
 type planner struct {
 	env providers.Env
-	// configDir is the Claude configuration folder, env.ClaudeDir().
+	// configDir is the Claude configuration folder, claude.Dir(env).
 	configDir   string
 	pluginsRoot string
 	pluginsFile string
@@ -157,7 +154,7 @@ type commandSource struct {
 func newPlanner(opts Options, env providers.Env) *planner {
 	p := &planner{env: env, markets: map[string]*marketManifest{}, commands: opts.Commands,
 		cmdSource: map[string]commandSource{}}
-	p.configDir = env.ClaudeDir()
+	p.configDir = claude.Dir(env)
 	p.pluginsRoot = filepath.Join(p.configDir, "plugins")
 	if opts.PluginsRoot != "" {
 		p.pluginsRoot = p.env.ResolvePath(opts.PluginsRoot)

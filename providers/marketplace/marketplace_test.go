@@ -15,9 +15,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/claude"
 )
 
 // pluginsDir is the default plugins root, relative to the harness base.
@@ -30,8 +32,9 @@ type harness struct {
 	t    *testing.T
 	base string
 	vars map[string]string
-	// claudeHome is Env.ClaudeHome, relative to the base; "" leaves it to
-	// the variables, as a hand-built Env does.
+	// claudeHome is the Claude folder the claude provider set in the Env
+	// (Env.Homes), absolute; "" leaves it to the variables, as a
+	// hand-built Env does.
 	claudeHome string
 }
 
@@ -89,16 +92,27 @@ func (h *harness) skills(dirs ...string) {
 func (h *harness) installed(v any) { h.writeJSON(pluginsDir+"/installed_plugins.json", v) }
 
 func (h *harness) env() providers.Env {
-	return providers.Env{
+	env := providers.Env{
 		UserDir:       h.abs("home"),
 		Workspace:     h.abs("repo/sub"),
 		WorkspaceDirs: []string{h.abs("repo/sub"), h.abs("repo")},
 		Getenv:        func(k string) string { return h.vars[k] },
-		ClaudeHome:    h.claudeHome,
 	}
+	if h.claudeHome != "" {
+		env = env.WithHome(claude.Name, h.claudeHome)
+	}
+	return env
 }
 
-func (h *harness) plan(options map[string]any) providers.Plan {
+// with returns the default options changed by set, as configs decodes a
+// section that sets some keys.
+func with(set func(o *Options)) *Options {
+	o := defaultOptions()
+	set(o)
+	return o
+}
+
+func (h *harness) plan(options *Options) providers.Plan {
 	h.t.Helper()
 	p, err := New(options)
 	if err != nil {
@@ -224,37 +238,11 @@ func pluginKeys(roots []pipeline.Root) []string {
 }
 
 func TestNewOptions(t *testing.T) {
-	tests := []struct {
-		name    string
-		options map[string]any
-		wantErr string
-	}{
-		{name: "nil options", options: nil},
-		{name: "empty defaults", options: map[string]any{"plugins_file": "", "plugins_root": ""}},
-		{name: "typo gets a suggestion", options: map[string]any{"plugin_file": "x"},
-			wantErr: `unknown key "plugin_file"; did you mean "plugins_file"?`},
-		{name: "typo in root", options: map[string]any{"plugins_rot": "x"},
-			wantErr: `did you mean "plugins_root"?`},
-		{name: "unrelated key", options: map[string]any{"enabled_plugins": true},
-			wantErr: `providers.marketplace: unknown key "enabled_plugins"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(tt.options)
-			if tt.wantErr == "" {
-				if err != nil {
-					t.Fatalf("New: %v", err)
-				}
-				if p.Name() != "marketplace" {
-					t.Errorf("Name() = %q, want marketplace", p.Name())
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("New error = %v, want it to contain %q", err, tt.wantErr)
-			}
-		})
-	}
+	providertest.CheckNew(t, New, "marketplace", []providertest.NewCase{
+		{Name: "nil options"},
+		{Name: "empty defaults", Options: defaultOptions()},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.marketplace", "*marketplace.Options"}},
+	})
 }
 
 // TestPlanManifestShapes checks that both installed_plugins.json shapes and
@@ -867,7 +855,8 @@ func TestPlanInstallScopes(t *testing.T) {
 }
 
 // TestPlanClaudeConfigDir checks that the Claude configuration folder
-// (Env.ClaudeHome, else CLAUDE_CONFIG_DIR) replaces ~/.claude for the
+// (the one the claude provider set, else CLAUDE_CONFIG_DIR) replaces
+// ~/.claude for the
 // plugins folder and the user settings, and that plugins_root still beats
 // it for the plugins folder only.
 func TestPlanClaudeConfigDir(t *testing.T) {
@@ -875,25 +864,25 @@ func TestPlanClaudeConfigDir(t *testing.T) {
 		name string
 		// setup points the harness at the folder cfg (relative to the
 		// base) and returns the provider's options.
-		setup func(h *harness) map[string]any
+		setup func(h *harness) *Options
 		cfg   string
 		// plugins is the plugins folder used, relative to the base.
 		plugins string
 	}{
 		{name: "CLAUDE_CONFIG_DIR", cfg: "cfg", plugins: "cfg/plugins",
-			setup: func(h *harness) map[string]any { h.vars["CLAUDE_CONFIG_DIR"] = h.abs("cfg"); return nil }},
+			setup: func(h *harness) *Options { h.vars["CLAUDE_CONFIG_DIR"] = h.abs("cfg"); return nil }},
 		{name: "relative CLAUDE_CONFIG_DIR is taken from the workspace", cfg: "repo/sub/cfg", plugins: "repo/sub/cfg/plugins",
-			setup: func(h *harness) map[string]any { h.vars["CLAUDE_CONFIG_DIR"] = "cfg"; return nil }},
-		{name: "Env.ClaudeHome (providers.claude.home) beats CLAUDE_CONFIG_DIR", cfg: "opt", plugins: "opt/plugins",
-			setup: func(h *harness) map[string]any {
+			setup: func(h *harness) *Options { h.vars["CLAUDE_CONFIG_DIR"] = "cfg"; return nil }},
+		{name: "the claude provider's home (providers.claude.home) beats CLAUDE_CONFIG_DIR", cfg: "opt", plugins: "opt/plugins",
+			setup: func(h *harness) *Options {
 				h.vars["CLAUDE_CONFIG_DIR"] = h.abs("cfg")
 				h.claudeHome = h.abs("opt")
 				return nil
 			}},
-		{name: "plugins_root beats Env.ClaudeHome for plugins, not settings", cfg: "opt", plugins: "alt",
-			setup: func(h *harness) map[string]any {
+		{name: "plugins_root beats the claude provider's home for plugins, not settings", cfg: "opt", plugins: "alt",
+			setup: func(h *harness) *Options {
 				h.claudeHome = h.abs("opt")
-				return map[string]any{"plugins_root": h.abs("alt")}
+				return with(func(o *Options) { o.PluginsRoot = h.abs("alt") })
 			}},
 	}
 	for _, tt := range tests {
@@ -1006,26 +995,26 @@ func TestPlanFIFONeverBlocks(t *testing.T) {
 func TestPlanPathOptions(t *testing.T) {
 	tests := []struct {
 		name    string
-		options func(h *harness) map[string]any
+		options func(h *harness) *Options
 		root    string // the plugins root used for relative install paths
 	}{
 		{name: "plugins_root", root: "alt",
-			options: func(h *harness) map[string]any { return map[string]any{"plugins_root": h.abs("alt")} }},
+			options: func(h *harness) *Options { return with(func(o *Options) { o.PluginsRoot = h.abs("alt") }) }},
 		{name: "plugins_file beside the default root", root: pluginsDir,
-			options: func(h *harness) map[string]any {
-				return map[string]any{"plugins_file": h.abs("alt/installed_plugins.json")}
+			options: func(h *harness) *Options {
+				return with(func(o *Options) { o.PluginsFile = h.abs("alt/installed_plugins.json") })
 			}},
 		{name: "relative plugins_root is taken from the workspace", root: "repo/sub/vendor/plugins",
-			options: func(h *harness) map[string]any { return map[string]any{"plugins_root": "vendor/plugins"} }},
+			options: func(h *harness) *Options { return with(func(o *Options) { o.PluginsRoot = "vendor/plugins" }) }},
 		{name: "tilde plugins_root", root: "home/alt",
-			options: func(h *harness) map[string]any { return map[string]any{"plugins_root": "~/alt"} }},
+			options: func(h *harness) *Options { return with(func(o *Options) { o.PluginsRoot = "~/alt" }) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t)
 			opts := tt.options(h)
 			file := tt.root + "/installed_plugins.json"
-			if f, ok := opts["plugins_file"].(string); ok {
+			if f := opts.PluginsFile; f != "" {
 				rel, _ := filepath.Rel(h.base, f)
 				file = filepath.ToSlash(rel)
 			}
@@ -1056,7 +1045,7 @@ func TestPlanMissingPluginsFile(t *testing.T) {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 
-	plan = h.plan(map[string]any{"plugins_file": h.abs("nowhere.json")})
+	plan = h.plan(with(func(o *Options) { o.PluginsFile = h.abs("nowhere.json") }))
 	want = []diagKey{h.diag("warning", "installed-plugins-missing", "nowhere.json")}
 	if diff := cmp.Diff(want, keysOf(plan.Diagnostics)); diff != "" {
 		t.Errorf("explicit file diagnostics (-want +got):\n%s", diff)

@@ -10,11 +10,11 @@ import (
 	"github.com/ccski/ccski/providers"
 )
 
-// Options are the keys the engine passes to this provider: Dirs comes from
-// the top-level skill_dirs key of ccski.yaml, so the provider has no key of
+// Options are the provider's options. Dirs is the top-level skill_dirs key
+// of ccski.yaml (config:"from=skill_dirs"), so the provider has no key of
 // its own under providers.project besides enabled.
 type Options struct {
-	Dirs []string `koanf:"dirs" config:"-"`
+	Dirs []string `koanf:"dirs" config:"from=skill_dirs"`
 }
 
 // Entry describes the provider to the registry (package providers/all).
@@ -32,14 +32,10 @@ func Entry() providers.Entry {
 // Project is the provider for configured project skill folders.
 type Project struct{ opts Options }
 
-// New builds the provider from its options.
-func New(options map[string]any) (providers.Provider, error) {
-	p := &Project{}
-	if err := providers.Decode("project", options, &p.opts); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
+// New builds the provider from its options, a *Options (nil for none).
+var New = providers.Typed("project", func() *Options { return &Options{} }, func(o *Options) (providers.Provider, error) {
+	return &Project{opts: *o}, nil
+})
 
 // Name returns "project".
 func (p *Project) Name() string { return "project" }

@@ -17,10 +17,8 @@ import (
 func TestNew(t *testing.T) {
 	providertest.CheckNew(t, New, "project", []providertest.NewCase{
 		{Name: "nil options"},
-		{Name: "dirs as a list", Options: map[string]any{"dirs": []string{"a", "b"}}},
-		{Name: "dirs from an environment variable", Options: map[string]any{"dirs": "a,b"}},
-		{Name: "misspelt key", Options: map[string]any{"dir": []any{"a"}},
-			WantErr: []string{"providers.project", `unknown key "dir"`, `did you mean "dirs"?`}},
+		{Name: "dirs", Options: &Options{Dirs: []string{"a", "b"}}},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.project", "*project.Options"}},
 	})
 }
 
@@ -32,7 +30,7 @@ func root(path string) pipeline.Root {
 func TestPlan(t *testing.T) {
 	tests := []struct {
 		name string
-		dirs any
+		dirs []string
 		want []pipeline.Root
 	}{
 		{name: "none", dirs: nil, want: nil},
@@ -51,19 +49,10 @@ func TestPlan(t *testing.T) {
 			dirs: []string{"z", "/a", "m"},
 			want: []pipeline.Root{root("/r/ws/z"), root("/a"), root("/r/ws/m")},
 		},
-		{
-			name: "comma-separated string",
-			dirs: "b,a",
-			want: []pipeline.Root{root("/r/ws/b"), root("/r/ws/a")},
-		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts := map[string]any{}
-			if tt.dirs != nil {
-				opts["dirs"] = tt.dirs
-			}
-			p := providertest.MustNew(t, New, opts)
+			p := providertest.MustNew(t, New, &Options{Dirs: tt.dirs})
 			plan := providertest.Plan(t, p, providertest.Env("/u", nil, "/r/ws", "/r"))
 			providertest.CheckRoots(t, tt.want, plan.Roots)
 			for _, r := range plan.Roots {
@@ -81,7 +70,7 @@ func TestPlanScan(t *testing.T) {
 	base := t.TempDir()
 	ws := filepath.Join(base, "ws")
 	testfs.Write(t, ws, map[string]string{"team/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys.\n---\nBody\n"})
-	p := providertest.MustNew(t, New, map[string]any{"dirs": []string{"team", "missing"}})
+	p := providertest.MustNew(t, New, &Options{Dirs: []string{"team", "missing"}})
 	plan := providertest.Plan(t, p, providers.NewEnv(filepath.Join(base, "home"), ws, providertest.Vars(nil)))
 	res := scan.Scan(context.Background(), plan.Roots, scan.DefaultOptions())
 

@@ -13,6 +13,7 @@ import (
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // testCtx returns a context that ends with the test or after d.
@@ -132,7 +133,7 @@ func enabled(on bool) map[string]any {
 // workspace, with an empty environment.
 func newEngine(t *testing.T, home, ws string) *engine.Engine {
 	t.Helper()
-	eng, err := engine.New(configs.Default(), providers.NewEnv(home, ws, func(string) string { return "" }))
+	eng, err := engine.New(configs.Default(all.Registry()), providers.NewEnv(home, ws, func(string) string { return "" }))
 	if err != nil {
 		t.Fatal(err)
 	}

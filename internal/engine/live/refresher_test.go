@@ -19,6 +19,7 @@ import (
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 )
 
 func TestCompare(t *testing.T) {
@@ -279,7 +280,7 @@ func TestRefresherRunFirstError(t *testing.T) {
 	for _, watch := range []bool{false, true} {
 		t.Run(fmt.Sprintf("watch=%v", watch), func(t *testing.T) {
 			tr := newTree(t)
-			cfg := configs.Default()
+			cfg := configs.Default(all.Registry())
 			cfg.Include = []string{"no-such-skill"} // a flag's token must name something
 			eng, err := engine.New(cfg, providers.NewEnv(tr.home, tr.ws, func(string) string { return "" }))
 			if err != nil {
