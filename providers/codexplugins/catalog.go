@@ -127,7 +127,7 @@ func localSource(src any) (string, bool) {
 // skillFolders returns root when it holds a SKILL.md, else the folders
 // directly in it that hold one; hidden folders are skipped.
 func skillFolders(root string) []string {
-	if isFile(filepath.Join(root, "SKILL.md")) {
+	if isFile(filepath.Join(root, pipeline.SkillFile)) {
 		return []string{root}
 	}
 	ents, err := os.ReadDir(root)
@@ -139,7 +139,7 @@ func skillFolders(root string) []string {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		if d := filepath.Join(root, e.Name()); isFile(filepath.Join(d, "SKILL.md")) {
+		if d := filepath.Join(root, e.Name()); isFile(filepath.Join(d, pipeline.SkillFile)) {
 			out = append(out, d)
 		}
 	}

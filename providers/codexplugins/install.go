@@ -239,7 +239,7 @@ func (p *planner) memberNames(in install) []string {
 			if strings.HasPrefix(n, ".") {
 				continue
 			}
-			if st, err := os.Stat(filepath.Join(dir, n, "SKILL.md")); err == nil && st.Mode().IsRegular() {
+			if st, err := os.Stat(filepath.Join(dir, n, pipeline.SkillFile)); err == nil && st.Mode().IsRegular() {
 				names = append(names, n)
 			}
 		}

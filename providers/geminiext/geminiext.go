@@ -324,7 +324,7 @@ func skillNames(skills string) []string {
 		if strings.HasPrefix(n, ".") {
 			continue
 		}
-		if st, err := os.Stat(filepath.Join(skills, n, "SKILL.md")); err == nil && st.Mode().IsRegular() {
+		if st, err := os.Stat(filepath.Join(skills, n, pipeline.SkillFile)); err == nil && st.Mode().IsRegular() {
 			names = append(names, n)
 		}
 	}
