@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ccski/ccski/internal/nametest"
+	"github.com/ccski/ccski/pipeline"
 )
 
 // TestAskNames runs the shared table of names (package nametest) through
@@ -11,13 +12,12 @@ import (
 // for the skill tool, hidden copies included, and an ambiguous, disabled
 // or unknown name is an error that says so.
 func TestAskNames(t *testing.T) {
-	snap := nametest.Snapshot(t.TempDir())
-	for _, c := range nametest.Cases {
-		recs, err := resolveSources(snap, []string{c.Name})
+	nametest.Resolve(t, func(snap *pipeline.Snapshot, name string) ([]string, error) {
+		recs, err := resolveSources(snap, []string{name})
 		var ids []string
 		for _, r := range recs {
 			ids = append(ids, r.ID)
 		}
-		c.CheckResolved(t, ids, err)
-	}
+		return ids, err
+	})
 }

@@ -13,18 +13,18 @@ import (
 // says, hidden copies included. The filter tokens, install, toggle and
 // the ask tool run the same table.
 func TestNamesLookup(t *testing.T) {
-	snap := nametest.Snapshot(t.TempDir())
-	for _, c := range nametest.Cases {
-		f, err := snap.Lookup(c.Name, pipeline.TypeSkill)
-		var ids []string
-		if err == nil {
-			ids = []string{f.Record.ID}
+	nametest.Resolve(t, func(snap *pipeline.Snapshot, name string) ([]string, error) {
+		f, err := snap.Lookup(name, pipeline.TypeSkill)
+		if err != nil {
+			return nil, err
 		}
-		c.CheckResolved(t, ids, err)
-		if r, err := snap.Load(c.Name, pipeline.TypeSkill); err == nil {
-			c.CheckResolved(t, []string{r.ID}, nil)
-		} else {
-			c.CheckResolved(t, nil, err)
+		return []string{f.Record.ID}, nil
+	})
+	nametest.Resolve(t, func(snap *pipeline.Snapshot, name string) ([]string, error) {
+		r, err := snap.Load(name, pipeline.TypeSkill)
+		if err != nil {
+			return nil, err
 		}
-	}
+		return []string{r.ID}, nil
+	})
 }

@@ -93,6 +93,30 @@ var Cases = []Case{
 	{Name: "pfd", Error: []string{"pdf"}},
 }
 
+// Resolve runs every case through resolve, an entry point that resolves
+// a name to one skill, over a Snapshot of its own, and checks with
+// CheckResolved the ids of the skills it chose or its error.
+func Resolve(t *testing.T, resolve func(snap *pipeline.Snapshot, name string) ([]string, error)) {
+	t.Helper()
+	run(t, resolve, Case.CheckResolved)
+}
+
+// Select is Resolve for an entry point that selects every skill a name
+// designates, checked with CheckSelected.
+func Select(t *testing.T, sel func(snap *pipeline.Snapshot, name string) ([]string, error)) {
+	t.Helper()
+	run(t, sel, Case.CheckSelected)
+}
+
+func run(t *testing.T, entry func(*pipeline.Snapshot, string) ([]string, error), check func(Case, testing.TB, []string, error)) {
+	t.Helper()
+	snap := Snapshot(t.TempDir())
+	for _, c := range Cases {
+		ids, err := entry(snap, c.Name)
+		check(c, t, ids, err)
+	}
+}
+
 // CheckResolved checks what an entry point that resolves a name to one
 // skill made of c.Name: the ids of the skills it chose, or its error.
 // With one skill, ids must be it; with several, err must name each; with

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccski/ccski/internal/nametest"
+	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 )
 
@@ -14,12 +15,9 @@ import (
 // naming the candidates or a close name, and a name of a disabled
 // plugin's skill is already off through its plugin.
 func TestNamesSwitch(t *testing.T) {
-	snap := nametest.Snapshot(t.TempDir())
-	for _, c := range nametest.Cases {
+	nametest.Resolve(t, func(snap *pipeline.Snapshot, name string) (ids []string, err error) {
 		tg := New(providers.Env{}, snap, nil)
-		tg.Skill(c.Name, Request{})
-		var ids []string
-		var err error
+		tg.Skill(name, Request{})
 		for _, res := range tg.Plan().Results {
 			switch {
 			case snap.ByID(res.Skill) != nil: // resolved, whether or not it can be switched
@@ -30,6 +28,6 @@ func TestNamesSwitch(t *testing.T) {
 				err = errors.New(res.Note) // a disabled plugin's skill: already off
 			}
 		}
-		c.CheckResolved(t, ids, err)
-	}
+		return ids, err
+	})
 }
