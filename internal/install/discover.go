@@ -96,10 +96,17 @@ func Discover(ctx context.Context, root, sub string) (*Offer, error) {
 	return scanSkills(ctx, root, "folder of skills", []pipeline.Root{r}, nil)
 }
 
-// skillRoot is a root that reads exactly the skill folders dirs.
+// skillRoot is a root that reads exactly the skill folders dirs. A
+// plugin's skills are named plugin:skill, as the plugin's installed
+// skills are, so that a name means the same skill in a source as on the
+// machine.
 func skillRoot(path string, dirs []string, plugin *pipeline.PluginInfo) pipeline.Root {
-	return pipeline.Root{Path: path, Agent: sourceAgent, Provider: sourceAgent, Location: pipeline.LocationCustom,
+	r := pipeline.Root{Path: path, Agent: sourceAgent, Provider: sourceAgent, Location: pipeline.LocationCustom,
 		Kind: pipeline.KindCustom, Skills: dirs, Plugin: plugin}
+	if plugin != nil {
+		r.Prefix = plugin.Plugin
+	}
+	return r
 }
 
 // readMarketplace offers the skills a marketplace file declares: a Codex

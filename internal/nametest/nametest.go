@@ -14,7 +14,13 @@ import (
 	"testing"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/codex"
 )
+
+// cl and cx are the agents of the table's skills: Claude Code, which has
+// plugins, and Codex.
+const cl, cx = claude.HostName, codex.HostName
 
 // Snapshot returns the scan the table is written for, with its skills'
 // folders under dir (which need not exist). Every record is a skill:
@@ -37,21 +43,21 @@ func Snapshot(dir string) *pipeline.Snapshot {
 		}
 		return r
 	}
-	project := rec("claude", "pdf", pipeline.LocationProject, pipeline.KindWorkspaceAgent, "")
-	user := rec("claude", "pdf", pipeline.LocationUser, pipeline.KindUserAgent, "")
+	project := rec(cl, "pdf", pipeline.LocationProject, pipeline.KindWorkspaceAgent, "")
+	user := rec(cl, "pdf", pipeline.LocationUser, pipeline.KindUserAgent, "")
 	all := []*pipeline.Record{
 		user, project,
-		rec("codex", "changelog", pipeline.LocationUser, pipeline.KindUserAgent, ""),
-		rec("claude", "example-skills:xlsx", pipeline.LocationPlugin, pipeline.KindPlugin, "example-skills"),
-		rec("claude", "example-skills:review", pipeline.LocationPlugin, pipeline.KindPlugin, "example-skills"),
-		rec("claude", "tools:review", pipeline.LocationPlugin, pipeline.KindPlugin, "tools"),
+		rec(cx, "changelog", pipeline.LocationUser, pipeline.KindUserAgent, ""),
+		rec(cl, "example-skills:xlsx", pipeline.LocationPlugin, pipeline.KindPlugin, "example-skills"),
+		rec(cl, "example-skills:review", pipeline.LocationPlugin, pipeline.KindPlugin, "example-skills"),
+		rec(cl, "tools:review", pipeline.LocationPlugin, pipeline.KindPlugin, "tools"),
 	}
 	pipeline.AssignIDs(all)
 	visible := slices.Clone(all[1:])
 	drops := []pipeline.Drop{{Record: user, Stage: "include", By: project,
 		Reason: "shadowed by " + project.ID + " (higher priority root kind)"}}
 	snap := pipeline.NewSnapshot(all, visible, drops, nil, nil)
-	snap.Disabled = []pipeline.DisabledPlugin{{Provider: "claude", Plugin: "off-plugin", Marketplace: "market",
+	snap.Disabled = []pipeline.DisabledPlugin{{Provider: cl, Plugin: "off-plugin", Marketplace: "market",
 		Settings: filepath.Join(dir, "settings.json"), Skills: []string{"secret"}}}
 	return snap
 }
@@ -76,19 +82,19 @@ type Case struct {
 // Snapshot: ids, full, provider-qualified, plugin and short names, case
 // aside, an ambiguous short name, a name of a disabled plugin and a typo.
 var Cases = []Case{
-	{Name: "pdf", IDs: []string{"claude@project:pdf"}},
-	{Name: "PDF", IDs: []string{"claude@project:pdf"}},
-	{Name: "claude@project:pdf", IDs: []string{"claude@project:pdf"}},
-	{Name: "claude@user:pdf", IDs: []string{"claude@user:pdf"}, Hidden: true},
-	{Name: "changelog", IDs: []string{"codex:changelog"}},
-	{Name: "CODEX:Changelog", IDs: []string{"codex:changelog"}},
-	{Name: "example-skills:xlsx", IDs: []string{"claude:@example-skills:xlsx"}},
-	{Name: "@example-skills:xlsx", IDs: []string{"claude:@example-skills:xlsx"}},
-	{Name: "claude:@example-skills:xlsx", IDs: []string{"claude:@example-skills:xlsx"}},
-	{Name: "xlsx", IDs: []string{"claude:@example-skills:xlsx"}},
-	{Name: "claude:xlsx", IDs: []string{"claude:@example-skills:xlsx"}},
-	{Name: "tools:review", IDs: []string{"claude:@tools:review"}},
-	{Name: "review", IDs: []string{"claude:@example-skills:review", "claude:@tools:review"}},
+	{Name: "pdf", IDs: []string{cl + "@project:pdf"}},
+	{Name: "PDF", IDs: []string{cl + "@project:pdf"}},
+	{Name: cl + "@project:pdf", IDs: []string{cl + "@project:pdf"}},
+	{Name: cl + "@user:pdf", IDs: []string{cl + "@user:pdf"}, Hidden: true},
+	{Name: "changelog", IDs: []string{cx + ":changelog"}},
+	{Name: strings.ToUpper(cx) + ":Changelog", IDs: []string{cx + ":changelog"}},
+	{Name: "example-skills:xlsx", IDs: []string{cl + ":@example-skills:xlsx"}},
+	{Name: "@example-skills:xlsx", IDs: []string{cl + ":@example-skills:xlsx"}},
+	{Name: cl + ":@example-skills:xlsx", IDs: []string{cl + ":@example-skills:xlsx"}},
+	{Name: "xlsx", IDs: []string{cl + ":@example-skills:xlsx"}},
+	{Name: cl + ":xlsx", IDs: []string{cl + ":@example-skills:xlsx"}},
+	{Name: "tools:review", IDs: []string{cl + ":@tools:review"}},
+	{Name: "review", IDs: []string{cl + ":@example-skills:review", cl + ":@tools:review"}},
 	{Name: "off-plugin:secret", Error: []string{"off-plugin", "disabled"}},
 	{Name: "pfd", Error: []string{"pdf"}},
 }
