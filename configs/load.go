@@ -26,6 +26,7 @@ import (
 
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/suggest"
+	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/providers"
 )
 
@@ -322,28 +323,14 @@ func (l *loader) envNames() []string {
 	return names
 }
 
-// userConfigPath is config.yaml in the user config folder (UserDir), or
-// "" when that is not known.
+// userConfigPath is config.yaml in ccski's user config folder
+// (userdirs.ConfigDir), or "" when that is not known.
 func (l *loader) userConfigPath() string {
-	dir := UserDir(l.home, l.getenv)
-	if dir == "" {
+	dir, err := userdirs.ConfigDir(l.home, l.getenv)
+	if err != nil {
 		return ""
 	}
 	return filepath.Join(dir, "config.yaml")
-}
-
-// UserDir is ccski's user config folder, which holds the user config
-// (config.yaml) and the profiles of `ccski profile`:
-// $XDG_CONFIG_HOME/ccski when that variable is an absolute path, else
-// <home>/.config/ccski, or "" when home is not known either.
-func UserDir(home string, getenv func(string) string) string {
-	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "ccski")
-	}
-	if home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".config", "ccski")
 }
 
 // projectConfigPath is the --config file, or the nearest ccski.yaml from

@@ -329,14 +329,11 @@ func (s selector) match(r *pipeline.Record) bool {
 	if s.loc != "" && r.Location != s.loc {
 		return false
 	}
-	short := strings.ToLower(r.ShortName())
 	if s.plugins {
-		return r.Plugin != nil && glob(s.plugin, strings.ToLower(r.Plugin.Plugin)) && glob(s.name, short)
+		return r.Plugin != nil && pipeline.Glob(s.plugin, strings.ToLower(r.Plugin.Plugin)) &&
+			pipeline.Glob(s.name, strings.ToLower(r.ShortName()))
 	}
-	if s.name == "" {
-		return true
-	}
-	return glob(s.name, strings.ToLower(r.Name)) || glob(s.name, short)
+	return s.name == "" || pipeline.MatchName(s.name, r)
 }
 
 // selectFrom returns the records of in that s matches, in input order.
@@ -348,32 +345,4 @@ func (s selector) selectFrom(in []*pipeline.Record) []*pipeline.Record {
 		}
 	}
 	return out
-}
-
-// glob reports whether the whole of s matches pattern, where '*' matches
-// any run of characters (including none) and '?' exactly one. No other
-// character is special. Both arguments should already be lower-cased.
-func glob(pattern, s string) bool {
-	p, n := []rune(pattern), []rune(s)
-	pi, ni := 0, 0
-	star, mark := -1, 0
-	for ni < len(n) {
-		switch {
-		case pi < len(p) && p[pi] == '*':
-			star, mark = pi, ni
-			pi++
-		case pi < len(p) && (p[pi] == '?' || p[pi] == n[ni]):
-			pi++
-			ni++
-		case star >= 0:
-			mark++
-			pi, ni = star+1, mark
-		default:
-			return false
-		}
-	}
-	for pi < len(p) && p[pi] == '*' {
-		pi++
-	}
-	return pi == len(p)
 }

@@ -151,39 +151,6 @@ func TestParseList(t *testing.T) {
 	}
 }
 
-func TestGlob(t *testing.T) {
-	tests := []struct {
-		pattern, s string
-		want       bool
-	}{
-		{"pdf", "pdf", true},
-		{"pdf", "pdfx", false},
-		{"pdf", "xpdf", false},
-		{"", "", true},
-		{"", "a", false},
-		{"*", "", true},
-		{"*", "example-skills:pdf", true},
-		{"p*", "pdf", true},
-		{"p*", "xpdf", false},
-		{"*f", "pdf", true},
-		{"*d*", "pdf", true},
-		{"p?f", "pdf", true},
-		{"p?f", "pf", false},
-		{"??", "é1", true},
-		{"a*b*c", "aXbYbZc", true},
-		{"a*b*c", "aXbYcZ", false},
-		{"*:pdf", "example-skills:pdf", true},
-		{"[a]", "[a]", true},
-		{"[a]", "a", false},
-		{"x#2", "x#2", true},
-	}
-	for _, tt := range tests {
-		if got := glob(tt.pattern, tt.s); got != tt.want {
-			t.Errorf("glob(%q, %q) = %v, want %v", tt.pattern, tt.s, got, tt.want)
-		}
-	}
-}
-
 // TestSelect checks what each token form selects from scan(), before any
 // dedupe.
 func TestSelect(t *testing.T) {

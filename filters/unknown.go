@@ -98,7 +98,7 @@ func (sc *scope) unknownPlugin(t Token, exclude bool) *TokenError {
 	}
 	var matched []string
 	for p := range sc.plugins {
-		if glob(plugin, p) {
+		if pipeline.Glob(plugin, p) {
 			matched = append(matched, p)
 		}
 	}
@@ -109,7 +109,7 @@ func (sc *scope) unknownPlugin(t Token, exclude bool) *TokenError {
 		slices.Sort(matched)
 		set := map[string]bool{}
 		for _, r := range sc.records {
-			if r.Plugin != nil && glob(plugin, strings.ToLower(r.Plugin.Plugin)) {
+			if r.Plugin != nil && pipeline.Glob(plugin, strings.ToLower(r.Plugin.Plugin)) {
 				set[strings.ToLower(r.ShortName())] = true
 			}
 		}
@@ -129,7 +129,7 @@ func (sc *scope) unknownPlugin(t Token, exclude bool) *TokenError {
 	}
 	var off []pipeline.DisabledPlugin
 	for p, ds := range sc.disabled {
-		if glob(plugin, p) {
+		if pipeline.Glob(plugin, p) {
 			off = append(off, ds...)
 		}
 	}
@@ -167,23 +167,14 @@ func pluginToken(t Token, plugin, name string) string {
 }
 
 // disabledReason says that the plugins of off are disabled and where to
-// enable each, as pipeline.PluginDisabledError does for a name.
+// enable each, in pipeline.PluginDisabledError's words, plugins sorted by
+// name.
 func disabledReason(off []pipeline.DisabledPlugin) string {
 	off = slices.Clone(off)
 	slices.SortStableFunc(off, func(a, b pipeline.DisabledPlugin) int {
 		return strings.Compare(strings.ToLower(a.Plugin), strings.ToLower(b.Plugin))
 	})
-	var parts []string
-	for i := 0; i < len(off); {
-		j := i
-		var where []string
-		for ; j < len(off) && strings.EqualFold(off[j].Plugin, off[i].Plugin); j++ {
-			where = append(where, off[j].EnableHint())
-		}
-		parts = append(parts, fmt.Sprintf("plugin %s is disabled (enable it in %s)", off[i].Plugin, strings.Join(where, ", or in ")))
-		i = j
-	}
-	return strings.Join(parts, "; ")
+	return pipeline.DisabledReason(off)
 }
 
 // selects reports whether s matches a record of the scan.

@@ -182,12 +182,14 @@ func samplingText(resp sdk.InputResponse) (answer, model string, err error) {
 	return b.String(), model, nil
 }
 
-// resolveSources returns the visible skills of the named sources, in
-// priority order, each once. A source is, in this order: a provider name
-// (case-insensitive); an absolute folder, which selects the skills whose
-// folder is it or inside it; a skill name or id, as the skill tool
-// resolves it. Unknown sources are one error naming each, with
-// suggestions.
+// resolveSources returns the skills of the named sources, each once: the
+// visible ones in priority order, then any a skill name designates that
+// is hidden but may be served. A source is, in this order: a provider
+// name (case-insensitive), which selects its visible skills; an absolute
+// folder, which selects the visible skills whose folder is it or inside
+// it; a skill name or id, resolved as the skill tool resolves it
+// (pipeline.Snapshot.Load: the README's names). Unknown sources are one
+// error naming each, with suggestions.
 func resolveSources(snap *pipeline.Snapshot, sources []string) ([]*pipeline.Record, error) {
 	skills := snap.Skills()
 	providers := map[string]string{} // lower-cased -> as written
@@ -202,14 +204,19 @@ func resolveSources(snap *pipeline.Snapshot, sources []string) ([]*pipeline.Reco
 		providers[strings.ToLower(r.Agent)] = r.Agent
 	}
 	chosen := map[*pipeline.Record]bool{}
+	var picked []*pipeline.Record // every record chosen, in the order chosen
 	var problems []string
 	for _, src := range sources {
 		src = strings.TrimSpace(src)
 		n := 0
 		pick := func(r *pipeline.Record) {
-			chosen[r] = true
+			if !chosen[r] {
+				chosen[r] = true
+				picked = append(picked, r)
+			}
 			n++
 		}
+		var skillSuggestions []string
 		switch {
 		case src == "":
 			problems = append(problems, "a source is blank")
@@ -228,10 +235,15 @@ func resolveSources(snap *pipeline.Snapshot, sources []string) ([]*pipeline.Reco
 				}
 			}
 		default:
-			if r, err := snap.ResolveSkill(src); err == nil {
+			r, err := snap.Load(src, pipeline.TypeSkill)
+			var nf *pipeline.NotFoundError
+			switch {
+			case err == nil:
 				pick(r)
-			} else if amb := (*pipeline.AmbiguousError)(nil); errors.As(err, &amb) {
-				problems = append(problems, fmt.Sprintf("source %q is ambiguous: it names the skills %s", src, strings.Join(amb.Candidates, ", ")))
+			case errors.As(err, &nf):
+				skillSuggestions = nf.Suggestions
+			default: // ambiguous, hidden, or of a disabled plugin
+				problems = append(problems, err.Error())
 				continue
 			}
 		}
@@ -257,7 +269,11 @@ func resolveSources(snap *pipeline.Snapshot, sources []string) ([]*pipeline.Reco
 			}
 		}
 		msg := fmt.Sprintf("unknown source %q", src)
-		if sug := suggest.Names(src, candidates, 3); len(sug) > 0 {
+		sug := suggest.Names(src, candidates, 3)
+		if len(sug) == 0 {
+			sug = skillSuggestions
+		}
+		if len(sug) > 0 {
 			msg += " (did you mean " + strings.Join(sug, ", ") + "?)"
 		}
 		problems = append(problems, msg)
@@ -274,6 +290,12 @@ func resolveSources(snap *pipeline.Snapshot, sources []string) ([]*pipeline.Reco
 	out := make([]*pipeline.Record, 0, len(chosen))
 	for _, r := range skills {
 		if chosen[r] {
+			out = append(out, r)
+			delete(chosen, r)
+		}
+	}
+	for _, r := range picked {
+		if chosen[r] { // hidden, and served by name
 			out = append(out, r)
 		}
 	}

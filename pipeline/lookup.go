@@ -130,32 +130,45 @@ func (m DisabledMember) String() string {
 }
 
 func (e *PluginDisabledError) Error() string {
+	return fmt.Sprintf("%q is not available: %s", e.Name, strings.Join(disabledParts(e.Plugins, e.Members), "; "))
+}
+
+// DisabledReason says that the plugins of off are disabled and where to
+// enable each: "plugin p is disabled (enable it in <file>: ..., or in
+// ...)", one part per plugin in the order of off, joined by "; ". Lookup
+// (PluginDisabledError) and the filter tokens say it in these words.
+func DisabledReason(off []DisabledPlugin) string { return strings.Join(disabledParts(off, nil), "; ") }
+
+// disabledParts says, per distinct plugin of off in order, that it is
+// disabled and where to enable it, after the members of it that a name
+// designates.
+func disabledParts(off []DisabledPlugin, members []DisabledMember) []string {
 	var parts []string
 	var plugins []string // distinct plugin names, in order
-	for _, p := range e.Plugins {
+	for _, p := range off {
 		if !slices.Contains(plugins, p.Plugin) {
 			plugins = append(plugins, p.Plugin)
 		}
 	}
 	for _, name := range plugins {
-		var where, members []string
-		for _, p := range e.Plugins {
+		var where, named []string
+		for _, p := range off {
 			if p.Plugin == name {
 				where = append(where, p.EnableHint())
 			}
 		}
-		for _, m := range e.Members {
-			if m.Plugin == name && !slices.Contains(members, m.String()) {
-				members = append(members, m.String())
+		for _, m := range members {
+			if m.Plugin == name && !slices.Contains(named, m.String()) {
+				named = append(named, m.String())
 			}
 		}
 		part := fmt.Sprintf("plugin %s is disabled (enable it in %s)", name, strings.Join(where, ", or in "))
-		if len(members) > 0 {
-			part = "it names the " + strings.Join(members, " and the ") + ", but " + part
+		if len(named) > 0 {
+			part = "it names the " + strings.Join(named, " and the ") + ", but " + part
 		}
 		parts = append(parts, part)
 	}
-	return fmt.Sprintf("%q is not available: %s", e.Name, strings.Join(parts, "; "))
+	return parts
 }
 
 func noun(t Type) string {

@@ -49,8 +49,8 @@ func (e *AmbiguousError) List() string {
 	return strings.Join(parts, ", ")
 }
 
-// Index resolves names to records. It is built once per snapshot and is
-// safe for concurrent use.
+// Index resolves names to records by the rule of names (see names.go).
+// It is built once per snapshot and is safe for concurrent use.
 //
 // A server keeps one for as long as it serves a snapshot, so it is kept
 // small: each alias maps to the position of its record, and only the
@@ -70,18 +70,11 @@ func NewIndex(records []*Record) *Index {
 	for i := range x.tiers {
 		x.tiers[i] = make(map[string]int32, len(records))
 	}
+	var at int32
+	add := func(tier int, name string) { x.add(tier, name, at) }
 	for i, r := range records {
-		at := int32(i)
-		x.add(0, r.ID, at)
-		x.add(1, r.Name, at)
-		x.add(1, baseID(r), at)
-		x.add(1, locatedID(r), at)
-		x.add(1, r.Agent+":"+r.Name, at)
-		if r.Plugin != nil {
-			x.add(1, "@"+r.Name, at)
-		}
-		x.add(2, r.ShortName(), at)
-		x.add(2, r.Agent+":"+r.ShortName(), at)
+		at = int32(i)
+		names(r, add)
 	}
 	return x
 }

@@ -33,8 +33,13 @@ import (
 const SkillScheme = "skill://"
 
 // SkillFile is the file that makes a folder a skill, named explicitly at
-// the end of every skill URI.
-const SkillFile = "SKILL.md"
+// the end of every skill URI. DisabledSkillFile is the same file renamed
+// by the host-neutral switch: a folder holding it is a disabled skill.
+// Every package names the two files through these constants.
+const (
+	SkillFile         = "SKILL.md"
+	DisabledSkillFile = "." + SkillFile
+)
 
 // SkillURI is the SEP-2640 URI of the record's SKILL.md
 // ("skill://codex/pdf/SKILL.md"), or "" for a command.

@@ -162,9 +162,9 @@ func installLayout(env providers.Env, scope install.Scope) (install.Layout, erro
 		layout.Base = base
 		layout.LockFile = filepath.Join(layout.Base, install.LockName)
 	case install.ScopeUser:
-		dir := configs.UserDir(env.UserDir, os.Getenv)
-		if dir == "" {
-			return layout, failErr(errors.New("ccski's user config folder is not known: set HOME or XDG_CONFIG_HOME"))
+		dir, err := userdirs.ConfigDir(env.UserDir, os.Getenv)
+		if err != nil {
+			return layout, failErr(err)
 		}
 		layout.Base, layout.LockFile = env.UserDir, filepath.Join(dir, install.LockName)
 	default:

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/toggle"
+	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/providers/all"
 )
 
@@ -32,7 +32,8 @@ what it changes; skills the profile does not name are left as they are.`,
 // profileDir is ccski's user config folder.
 func profileDir() string {
 	home, _ := os.UserHomeDir()
-	return configs.UserDir(home, os.Getenv)
+	dir, _ := userdirs.ConfigDir(home, os.Getenv)
+	return dir
 }
 
 func newProfileSave(a *app) *cobra.Command {

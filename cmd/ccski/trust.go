@@ -5,29 +5,23 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/engine/live"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/trust"
+	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/pipeline"
 )
 
 // trustFile is the trust store: trust.json in ccski's user config folder,
 // or "" when that folder is not known (no home folder).
 func trustFile() string {
-	home, _ := os.UserHomeDir()
-	dir := configs.UserDir(home, os.Getenv)
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, trust.FileName)
+	file, _ := userdirs.Config(trust.FileName)
+	return file
 }
 
 // loadTrusted is load(withSnapshot) with the trust check on: the snapshot
@@ -106,7 +100,7 @@ user config folder.`,
 			}
 			file := trustFile()
 			if file == "" {
-				return failErr(errors.New("ccski's user config folder is not known: set HOME or XDG_CONFIG_HOME"))
+				return failErr(userdirs.ErrNoConfig)
 			}
 			l, err := a.load(cmd, engineOnly)
 			if err != nil {

@@ -91,7 +91,7 @@ func writeSwitches(t *fixture.Tree) ([]string, int, error) {
 	b.WriteString("model = \"gpt-5\"\n")
 	for i, n := range names {
 		if i%2 == 0 {
-			fmt.Fprintf(&b, "\n[[skills.config]]\npath = %q\nenabled = false\n", filepath.Join(codexSkills, n, "SKILL.md"))
+			fmt.Fprintf(&b, "\n[[skills.config]]\npath = %q\nenabled = false\n", filepath.Join(codexSkills, n, pipeline.SkillFile))
 		} else {
 			fmt.Fprintf(&b, "\n[[skills.config]]\nname = %q\nenabled = false\n", n)
 		}
@@ -397,7 +397,7 @@ func manifestFiles(entries []skillEntry, dirs map[string]string) ([]string, []st
 	miss := 0
 	for _, e := range entries {
 		dir, ok := dirs[e.URI]
-		prefix, isSkill := strings.CutSuffix(e.URI, "SKILL.md")
+		prefix, isSkill := strings.CutSuffix(e.URI, pipeline.SkillFile)
 		if !ok || !isSkill {
 			miss++
 			continue

@@ -274,16 +274,33 @@ func (j JSON) parse(data []byte) (*jdoc, error) {
 		d.eol = "\r\n"
 	}
 	p := &jparser{data: data, comments: j.Comments}
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		p.pos = 3
+	root, err := p.document()
+	switch {
+	case err != nil:
+		return nil, err
+	case root == nil: // empty: an empty object, written from scratch
+		d.empty = true
+		d.root = &jvalue{kind: 'o', start: p.pos, end: p.pos}
+		return d, nil
+	case root.kind != 'o':
+		return nil, p.errAt(root.start, "the file must hold a JSON object at the top level")
+	}
+	d.root = root
+	return d, nil
+}
+
+// document reads the whole of p.data: a byte order mark, then one value
+// between white space (and comments, when allowed). It returns a nil
+// value for a document that holds none.
+func (p *jparser) document() (*jvalue, error) {
+	if bytes.HasPrefix(p.data, []byte(bom)) {
+		p.pos = len(bom)
 	}
 	if err := p.skip(); err != nil {
 		return nil, err
 	}
-	if p.pos == len(data) { // empty: an empty object, written from scratch
-		d.empty = true
-		d.root = &jvalue{kind: 'o', start: p.pos, end: p.pos}
-		return d, nil
+	if p.pos == len(p.data) {
+		return nil, nil
 	}
 	root, err := p.value(0)
 	if err != nil {
@@ -292,14 +309,10 @@ func (j JSON) parse(data []byte) (*jdoc, error) {
 	if err := p.skip(); err != nil {
 		return nil, err
 	}
-	if p.pos != len(data) {
-		return nil, p.errorf("unexpected %q after the top-level value", data[p.pos])
+	if p.pos != len(p.data) {
+		return nil, p.errorf("unexpected %q after the top-level value", p.data[p.pos])
 	}
-	if root.kind != 'o' {
-		return nil, p.errAt(root.start, "the file must hold a JSON object at the top level")
-	}
-	d.root = root
-	return d, nil
+	return root, nil
 }
 
 // jvalue is one parsed value with its byte range [start, end).
@@ -363,17 +376,13 @@ type jparser struct {
 	data     []byte
 	pos      int
 	comments bool
+	// skipped, when not nil, collects the [start, end) range of every
+	// comment passed (see JSON.Decode).
+	skipped *[][2]int
 }
 
 func (p *jparser) errAt(off int, format string, args ...any) error {
-	line, col := 1, 1
-	for i := 0; i < off && i < len(p.data); i++ {
-		if p.data[i] == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
+	line, col := Position(p.data, off)
 	return &SyntaxError{Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -389,17 +398,21 @@ func (p *jparser) skip() error {
 			if !p.comments {
 				return p.errorf("comments are not allowed in this file")
 			}
+			start := p.pos
 			if p.data[p.pos+1] == '/' {
 				for p.pos < len(p.data) && p.data[p.pos] != '\n' {
 					p.pos++
 				}
-				continue
+			} else {
+				end := bytes.Index(p.data[p.pos+2:], []byte("*/"))
+				if end < 0 {
+					return p.errorf("unterminated /* comment")
+				}
+				p.pos += 2 + end + 2
 			}
-			end := bytes.Index(p.data[p.pos+2:], []byte("*/"))
-			if end < 0 {
-				return p.errorf("unterminated /* comment")
+			if p.skipped != nil {
+				*p.skipped = append(*p.skipped, [2]int{start, p.pos})
 			}
-			p.pos += 2 + end + 2
 		default:
 			return nil
 		}

@@ -155,14 +155,15 @@ func decodeTOML(data []byte) (map[string]any, error) {
 	}
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		line, col := position(data, pe.Position.Start)
+		line, col := Position(data, pe.Position.Start)
 		return nil, &SyntaxError{Line: line, Column: col, Msg: pe.Message}
 	}
 	return nil, &SyntaxError{Line: 1, Column: 1, Msg: err.Error()}
 }
 
-// position is the 1-based line and column of byte offset off.
-func position(data []byte, off int) (line, col int) {
+// Position is the 1-based line and column of byte offset off in data;
+// a column counts bytes.
+func Position(data []byte, off int) (line, col int) {
 	line, col = 1, 1
 	for i := 0; i < off && i < len(data); i++ {
 		if data[i] == '\n' {
@@ -743,7 +744,7 @@ type tscanner struct {
 }
 
 func (s *tscanner) fail() error {
-	line, col := position(s.src, s.pos)
+	line, col := Position(s.src, s.pos)
 	return &EditError{Msg: fmt.Sprintf("ccski cannot follow this file's layout at line %d, column %d; change it by hand", line, col)}
 }
 

@@ -133,7 +133,7 @@ func strictTOML(d *tdoc) error {
 	data := newTable()
 	var header []string
 	fail := func(s tstmt, format string, args ...any) error {
-		line, col := position(d.src, s.start)
+		line, col := Position(d.src, s.start)
 		return &SyntaxError{Line: line, Column: col, Msg: fmt.Sprintf(format, args...) +
 			" (Codex's TOML parser refuses this, although others accept it)"}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/validate"
+	"github.com/ccski/ccski/pipeline"
 )
 
 // Status is what happened to one skill.
@@ -792,7 +793,7 @@ func failed(r Result, err error) Result {
 // specErrors validates the staged skill with the spec profile and returns
 // its errors.
 func specErrors(ctx context.Context, dir string) []string {
-	rep, _ := validate.Run(ctx, []validate.Target{{File: filepath.Join(dir, skillFile)}}, nil,
+	rep, _ := validate.Run(ctx, []validate.Target{{File: filepath.Join(dir, pipeline.SkillFile)}}, nil,
 		validate.Options{Profile: validate.ProfileSpec})
 	var out []string
 	for _, f := range rep.Findings {

@@ -18,9 +18,6 @@ import (
 	"github.com/ccski/ccski/providers/marketplace"
 )
 
-// skillFile marks a skill folder.
-const skillFile = "SKILL.md"
-
 // The marketplace files a source folder may hold, Claude's first.
 const (
 	claudeMarketplace = ".claude-plugin/marketplace.json"
@@ -78,7 +75,7 @@ func Discover(ctx context.Context, root, sub string) (*Offer, error) {
 			return nil, fmt.Errorf("path %s: %w", sub, err)
 		case !st.IsDir():
 			switch name := filepath.Base(base); {
-			case strings.EqualFold(name, skillFile):
+			case strings.EqualFold(name, pipeline.SkillFile):
 				return scanSkills(ctx, root, "skill", []pipeline.Root{skillRoot(filepath.Dir(base), []string{filepath.Dir(base)}, nil)}, nil)
 			case strings.EqualFold(name, "marketplace.json"):
 				return readMarketplace(ctx, root, base)
@@ -91,7 +88,7 @@ func Discover(ctx context.Context, root, sub string) (*Offer, error) {
 			return readMarketplace(ctx, root, f)
 		}
 	}
-	if isRegular(filepath.Join(base, skillFile)) {
+	if isRegular(filepath.Join(base, pipeline.SkillFile)) {
 		return scanSkills(ctx, root, "skill", []pipeline.Root{skillRoot(base, []string{base}, nil)}, nil)
 	}
 	r := pipeline.Root{Path: base, Agent: sourceAgent, Provider: sourceAgent, Location: pipeline.LocationCustom,
@@ -99,10 +96,17 @@ func Discover(ctx context.Context, root, sub string) (*Offer, error) {
 	return scanSkills(ctx, root, "folder of skills", []pipeline.Root{r}, nil)
 }
 
-// skillRoot is a root that reads exactly the skill folders dirs.
+// skillRoot is a root that reads exactly the skill folders dirs. A
+// plugin's skills are named plugin:skill, as the plugin's installed
+// skills are, so that a name means the same skill in a source as on the
+// machine.
 func skillRoot(path string, dirs []string, plugin *pipeline.PluginInfo) pipeline.Root {
-	return pipeline.Root{Path: path, Agent: sourceAgent, Provider: sourceAgent, Location: pipeline.LocationCustom,
+	r := pipeline.Root{Path: path, Agent: sourceAgent, Provider: sourceAgent, Location: pipeline.LocationCustom,
 		Kind: pipeline.KindCustom, Skills: dirs, Plugin: plugin}
+	if plugin != nil {
+		r.Prefix = plugin.Plugin
+	}
+	return r
 }
 
 // readMarketplace offers the skills a marketplace file declares: a Codex

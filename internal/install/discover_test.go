@@ -92,6 +92,19 @@ func TestDiscover(t *testing.T) {
 			if diff := cmp.Diff(tt.want, offered(o)); diff != "" {
 				t.Errorf("offer mismatch (-want +got):\n%s", diff)
 			}
+			// Each skill is chosen by its names, a plugin's also as
+			// plugin:name and @plugin:name, as its installed copy would be.
+			for _, c := range o.Candidates {
+				names := []string{c.Name}
+				if c.Plugin != "" {
+					names = append(names, c.Plugin+":"+c.Name, "@"+c.Plugin+":"+c.Name)
+				}
+				for _, n := range names {
+					if got, err := Select("src", o, Selection{Names: []string{n}}); err != nil || len(got) != 1 || got[0].Rel != c.Rel {
+						t.Errorf("Select(%q) = %v, %v; want the skill at %s", n, got, err, c.Rel)
+					}
+				}
+			}
 			if tt.warn != "" && !strings.Contains(strings.Join(o.Warnings, "\n"), tt.warn) {
 				t.Errorf("warnings %q lack %q", o.Warnings, tt.warn)
 			}

@@ -1,12 +1,12 @@
 package install
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/ccski/ccski/filters"
-	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -47,18 +47,7 @@ func Filter(cands []Candidate, include, exclude []string) ([]Candidate, error) {
 	if len(include) == 0 && len(exclude) == 0 {
 		return cands, nil
 	}
-	recs := make([]*pipeline.Record, len(cands))
-	for i := range cands {
-		recs[i] = cands[i].record
-		if recs[i] == nil { // a candidate built by hand
-			recs[i] = &pipeline.Record{Name: cands[i].Name, Agent: sourceAgent, Dir: cands[i].Dir,
-				Location: pipeline.LocationCustom, Kind: pipeline.KindCustom}
-			if cands[i].Plugin != "" {
-				recs[i].Plugin = &pipeline.PluginInfo{Plugin: cands[i].Plugin}
-			}
-		}
-	}
-	pipeline.AssignIDs(recs)
+	recs := records(cands)
 	inc := include
 	if len(inc) == 0 {
 		inc = []string{"all"}
@@ -78,22 +67,50 @@ func Filter(cands []Candidate, include, exclude []string) ([]Candidate, error) {
 	return out, nil
 }
 
+// records returns the records of cands, in order, with their ids: each
+// candidate's own, or for a candidate built by hand one made as Discover
+// makes it (provider source; a plugin's skill named plugin:name).
+func records(cands []Candidate) []*pipeline.Record {
+	recs := make([]*pipeline.Record, len(cands))
+	for i, c := range cands {
+		recs[i] = c.record
+		if recs[i] == nil {
+			recs[i] = &pipeline.Record{Name: c.Name, Agent: sourceAgent, Dir: c.Dir,
+				Location: pipeline.LocationCustom, Kind: pipeline.KindCustom}
+			if c.Plugin != "" {
+				recs[i].Name = c.Plugin + ":" + c.Name
+				recs[i].Plugin = &pipeline.PluginInfo{Plugin: c.Plugin}
+			}
+		}
+	}
+	pipeline.AssignIDs(recs)
+	return recs
+}
+
 // Select returns the skills of o that s chooses: the named ones, else
 // every one --all, --include or --exclude leaves, else the only one. Any
 // other case is an error: a *ChooseError for several skills and no
-// choice, or a name the source does not offer (with suggestions).
+// choice, or a name the source does not offer (with suggestions) or
+// offers several skills under.
+//
+// A name designates a skill of the source as a name designates a skill
+// of the machine (pipeline.Snapshot.Lookup): its name, plugin:name,
+// @plugin:name or id (source:pdf), case ignored.
 func Select(source string, o *Offer, s Selection) ([]Candidate, error) {
 	cands, err := Filter(o.Candidates, s.Include, s.Exclude)
 	if err != nil {
 		return nil, err
 	}
 	if len(s.Names) > 0 {
+		recs := records(o.Candidates)
+		snap := pipeline.NewSnapshot(recs, recs, nil, nil, nil)
 		var out []Candidate
 		for _, n := range s.Names {
-			c, err := lookup(o.Candidates, n)
+			f, err := snap.Lookup(n, pipeline.TypeSkill)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", source, err)
+				return nil, fmt.Errorf("%s: %w", source, nameError(n, o.Candidates, recs, err))
 			}
+			c := o.Candidates[slices.Index(recs, f.Record)]
 			if !slices.ContainsFunc(out, func(x Candidate) bool { return x.Name == c.Name }) {
 				out = append(out, c)
 			}
@@ -110,23 +127,39 @@ func Select(source string, o *Offer, s Selection) ([]Candidate, error) {
 	return nil, &ChooseError{Source: source, Candidates: cands}
 }
 
-// lookup finds the candidate a name names: its name or plugin:name, case
-// ignored.
-func lookup(cands []Candidate, name string) (Candidate, error) {
-	for _, c := range cands {
-		if strings.EqualFold(c.Name, name) || c.Plugin != "" && strings.EqualFold(c.Plugin+":"+c.Name, name) {
-			return c, nil
+// nameError words Lookup's error for name among the candidates with the
+// names the user gives, rather than ids: a suggestion by the candidate's
+// name, as ChooseError lists it, and the skills an ambiguous name
+// designates by their plugin:name.
+func nameError(name string, cands []Candidate, recs []*pipeline.Record, err error) error {
+	at := func(id string) int {
+		return slices.IndexFunc(recs, func(r *pipeline.Record) bool { return strings.EqualFold(r.ID, id) })
+	}
+	var nf *pipeline.NotFoundError
+	var amb *pipeline.AmbiguousError
+	switch {
+	case errors.As(err, &nf):
+		var names []string
+		for _, id := range nf.Suggestions {
+			if i := at(id); i >= 0 {
+				names = append(names, cands[i].Name)
+			}
 		}
+		if len(names) > 0 {
+			return fmt.Errorf("no skill named %q; did you mean %s?", name, strings.Join(names, ", "))
+		}
+		for _, c := range cands {
+			names = append(names, c.Name)
+		}
+		return fmt.Errorf("no skill named %q; it offers %s", name, strings.Join(names, ", "))
+	case errors.As(err, &amb):
+		var names []string
+		for _, id := range amb.Candidates {
+			if i := at(id); i >= 0 {
+				names = append(names, recs[i].Name)
+			}
+		}
+		return fmt.Errorf("%q is ambiguous: it names several of its skills (%s); name one of them", name, strings.Join(names, ", "))
 	}
-	names := make([]string, len(cands))
-	for i, c := range cands {
-		names[i] = c.Name
-	}
-	msg := fmt.Sprintf("no skill named %q", name)
-	if s := suggest.Names(name, names, 3); len(s) > 0 {
-		msg += "; did you mean " + strings.Join(s, ", ") + "?"
-	} else {
-		msg += "; it offers " + strings.Join(names, ", ")
-	}
-	return Candidate{}, fmt.Errorf("%s", msg)
+	return err
 }

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/ccski/ccski/pipeline"
 )
 
 // Kind is what a source is.
@@ -303,7 +305,7 @@ func localSource(path string, st fs.FileInfo) (Source, error) {
 	dir, base := filepath.Split(path)
 	dir = filepath.Clean(dir)
 	switch {
-	case strings.EqualFold(base, skillFile):
+	case strings.EqualFold(base, pipeline.SkillFile):
 		return Source{Kind: KindDir, Dir: dir}, nil
 	case strings.EqualFold(base, "marketplace.json"):
 		// Name the marketplace by the folder its plugin sources start

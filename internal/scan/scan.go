@@ -41,12 +41,6 @@ import (
 	"github.com/ccski/ccski/pipeline"
 )
 
-// File names that mark a skill folder.
-const (
-	SkillFile    = "SKILL.md"
-	DisabledFile = ".SKILL.md"
-)
-
 // Options bound a scan.
 type Options struct {
 	// MaxDepth is how many folder levels below a root are searched.
@@ -750,7 +744,7 @@ const commandExt = ".md"
 // hidden, and not SKILL.md.
 func isCommandFile(name string) bool {
 	return strings.HasSuffix(name, commandExt) && len(name) > len(commandExt) &&
-		!strings.HasPrefix(name, ".") && name != SkillFile
+		!strings.HasPrefix(name, ".") && name != pipeline.SkillFile
 }
 
 type subdir struct {
@@ -825,9 +819,9 @@ func (wk *walker) list(realDir string, at near) (*listing, error) {
 	for _, e := range ents {
 		name := e.Name()
 		switch name {
-		case SkillFile:
+		case pipeline.SkillFile:
 			l.skill = true
-		case DisabledFile:
+		case pipeline.DisabledSkillFile:
 			l.disabled = true
 		case "skill.md", "Skill.md":
 			l.lower = true
@@ -1008,9 +1002,9 @@ func (p *parsedSkill) paths(c candidate) {
 // skillName is the name of the skill file of the skill folder c.
 func skillName(c candidate) string {
 	if c.disabled {
-		return DisabledFile
+		return pipeline.DisabledSkillFile
 	}
-	return SkillFile
+	return pipeline.SkillFile
 }
 
 // skillPath is the path of the skill file of the skill folder c.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -281,7 +282,7 @@ func ProfileFile(dir, name string) (string, error) {
 		return "", fmt.Errorf("invalid profile name %q: use letters, digits, '.', '_' and '-'", name)
 	}
 	if dir == "" {
-		return "", errors.New("ccski's user config folder is not known: set HOME or XDG_CONFIG_HOME")
+		return "", userdirs.ErrNoConfig
 	}
 	return filepath.Join(dir, "profiles", name+".json"), nil
 }

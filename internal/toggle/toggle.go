@@ -83,7 +83,7 @@ type Rename struct {
 }
 
 // FallbackSetting names the .SKILL.md switch in results.
-const FallbackSetting = ".SKILL.md"
+const FallbackSetting = pipeline.DisabledSkillFile
 
 // Toggler collects the switches of one command.
 type Toggler struct {
@@ -349,7 +349,7 @@ func (t *Toggler) plugin(label string, h providers.Host, key string, on bool, sc
 
 // rename plans the .SKILL.md switch of r: back to SKILL.md when on.
 func (t *Toggler) rename(r *pipeline.Record, on bool, note string) {
-	from, to := filepath.Join(r.Dir, "SKILL.md"), filepath.Join(r.Dir, ".SKILL.md")
+	from, to := filepath.Join(r.Dir, pipeline.SkillFile), filepath.Join(r.Dir, pipeline.DisabledSkillFile)
 	mode := pipeline.ModeOff
 	if on {
 		from, to, mode = to, from, pipeline.ModeOn

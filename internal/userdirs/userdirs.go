@@ -1,20 +1,74 @@
-// Package userdirs names ccski's folder in the user's cache folder, where
-// ccski keeps what it can always compute again: digests, integrity
-// results, the scanner's memory, git checkouts.
+// Package userdirs is the one place that knows where ccski keeps its own
+// files, outside every project:
+//
+//   - The user config folder, $XDG_CONFIG_HOME/ccski when that variable is
+//     an absolute path, else ~/.config/ccski, on every system (as the
+//     README states): config.yaml, ccski.lock of user-scope installs,
+//     trust.json and profiles/.
+//   - The user cache folder, ccski in the system's cache folder
+//     (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux,
+//     ~/Library/Caches on macOS, %LocalAppData% on Windows): what ccski can
+//     always compute again, such as digests, integrity results, the
+//     scanner's memory and git checkouts.
+//
+// ccski keeps no other files of its own. Every package that reads or
+// writes one of them asks this package for the path, and says
+// ErrNoConfig when the config folder is not known.
 package userdirs
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 )
 
-// Cache is the path of name in ccski's cache folder ($XDG_CACHE_HOME/ccski
-// or ~/.cache/ccski on Linux); "" when the system names no user cache
+// name is the folder ccski's files are kept in, in each user folder.
+const name = "ccski"
+
+// ErrNoConfig is the error for a file of the user config folder when
+// that folder is not known: no absolute $XDG_CONFIG_HOME and no home
 // folder.
-func Cache(name string) string {
+var ErrNoConfig = errors.New("ccski's user config folder is not known: set HOME or XDG_CONFIG_HOME")
+
+// ConfigDir returns ccski's user config folder: $XDG_CONFIG_HOME/ccski
+// when getenv gives that variable as an absolute path (a relative one is
+// ignored, as the XDG specification says), else <home>/.config/ccski. It
+// returns ErrNoConfig when home is "" too. A nil getenv reads the
+// process environment.
+func ConfigDir(home string, getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, name), nil
+	}
+	if home == "" {
+		return "", ErrNoConfig
+	}
+	return filepath.Join(home, ".config", name), nil
+}
+
+// Config returns the path of file in ccski's user config folder of the
+// process: ConfigDir of the user's home folder (os.UserHomeDir) and the
+// process environment. It returns ErrNoConfig when that folder is not
+// known.
+func Config(file string) (string, error) {
+	home, _ := os.UserHomeDir()
+	dir, err := ConfigDir(home, nil)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, file), nil
+}
+
+// Cache returns the path of file in ccski's user cache folder, or "" when
+// the system names no cache folder (on Linux: no absolute
+// $XDG_CACHE_HOME and no $HOME). What is kept there can be computed
+// again, so a caller without the folder does without the cache.
+func Cache(file string) string {
 	dir, err := os.UserCacheDir()
 	if err != nil || dir == "" {
 		return ""
 	}
-	return filepath.Join(dir, "ccski", name)
+	return filepath.Join(dir, name, file)
 }

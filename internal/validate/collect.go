@@ -136,7 +136,7 @@ const commandExt = ".md"
 // isSkillFileName reports whether base is SKILL.md or .SKILL.md in any
 // case.
 func isSkillFileName(base string) bool {
-	return strings.EqualFold(base, scan.SkillFile) || strings.EqualFold(base, scan.DisabledFile)
+	return strings.EqualFold(base, pipeline.SkillFile) || strings.EqualFold(base, pipeline.DisabledSkillFile)
 }
 
 // folder adds the skills and commands below dir that kind asks for, found
@@ -169,7 +169,7 @@ func (c *collector) folder(ctx context.Context, dir string, kind Kind) int {
 			if f := lowercaseFile(d.Path); f != "" {
 				take(f, pipeline.TypeSkill)
 			}
-		case base == scan.SkillFile || base == scan.DisabledFile:
+		case base == pipeline.SkillFile || base == pipeline.DisabledSkillFile:
 			// A skill the walker found but could not load: exactly
 			// the ones validation must explain.
 			take(d.Path, pipeline.TypeSkill)
@@ -255,8 +255,8 @@ func lowercaseFile(dir string) string {
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if n != scan.SkillFile && n != scan.DisabledFile &&
-			(strings.EqualFold(n, scan.SkillFile) || strings.EqualFold(n, scan.DisabledFile)) {
+		if n != pipeline.SkillFile && n != pipeline.DisabledSkillFile &&
+			(strings.EqualFold(n, pipeline.SkillFile) || strings.EqualFold(n, pipeline.DisabledSkillFile)) {
 			return filepath.Join(dir, n)
 		}
 	}
@@ -289,7 +289,7 @@ func DiscoveredTargets(snap *pipeline.Snapshot, kind Kind) []Target {
 	for _, d := range snap.Diagnostics {
 		base := filepath.Base(d.Path)
 		switch {
-		case kind.Skills() && d.Severity == pipeline.SeverityError && base == scan.SkillFile:
+		case kind.Skills() && d.Severity == pipeline.SeverityError && base == pipeline.SkillFile:
 			c.add(d.Path, pipeline.TypeSkill)
 		case kind.Commands() && strings.HasSuffix(base, commandExt) && !isSkillFileName(base):
 			if loaded == nil {

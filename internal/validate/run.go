@@ -16,8 +16,8 @@ import (
 
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
-	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/internal/skillmd"
+	"github.com/ccski/ccski/pipeline"
 )
 
 // Options control a validation run.
@@ -195,20 +195,20 @@ func unwrapPathErr(err error) string {
 func (c *checker) tree() {
 	base := filepath.Base(c.file)
 	switch {
-	case base == scan.SkillFile:
-		if exists(filepath.Join(c.dir, scan.DisabledFile)) {
+	case base == pipeline.SkillFile:
+		if exists(filepath.Join(c.dir, pipeline.DisabledSkillFile)) {
 			c.add(CodeEnabledAndDisabled, 0, 0, "this folder also holds .SKILL.md, the disabled form of the skill; "+
 				"agents use SKILL.md and ignore .SKILL.md: delete .SKILL.md or merge it into SKILL.md", "")
 		}
-	case base == scan.DisabledFile:
-		if exists(filepath.Join(c.dir, scan.SkillFile)) {
+	case base == pipeline.DisabledSkillFile:
+		if exists(filepath.Join(c.dir, pipeline.SkillFile)) {
 			c.add(CodeEnabledAndDisabled, 0, 0, "this folder also holds SKILL.md, so this disabled copy is ignored: "+
 				"delete it or merge it into SKILL.md", "")
 		}
-	case strings.EqualFold(base, scan.SkillFile) || strings.EqualFold(base, scan.DisabledFile):
-		want := scan.SkillFile
+	case strings.EqualFold(base, pipeline.SkillFile) || strings.EqualFold(base, pipeline.DisabledSkillFile):
+		want := pipeline.SkillFile
 		if strings.HasPrefix(base, ".") {
-			want = scan.DisabledFile
+			want = pipeline.DisabledSkillFile
 		}
 		c.add(CodeLowercaseSkillFile, 0, 0, fmt.Sprintf("the file is named %s; Claude Code and Codex look for "+
 			"exactly %s, so on a case-sensitive file system the skill is not loaded: rename it to %s",

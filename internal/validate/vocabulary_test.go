@@ -119,7 +119,7 @@ func TestDiscoveryCodesAreValidateCodes(t *testing.T) {
 // place is what a finding is about: a skill's folder, or a command file.
 func place(p string) string {
 	switch base := filepath.Base(p); {
-	case strings.EqualFold(base, scan.SkillFile), strings.EqualFold(base, scan.DisabledFile):
+	case strings.EqualFold(base, pipeline.SkillFile), strings.EqualFold(base, pipeline.DisabledSkillFile):
 		return filepath.Dir(p)
 	}
 	if st, err := os.Stat(p); err == nil && st.IsDir() {

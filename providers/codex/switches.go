@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/ccski/ccski/internal/hostedit"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/internal/hostfile"
@@ -52,7 +53,7 @@ func readSwitches(env providers.Env) ([]pipeline.SkillSwitch, []pipeline.Diagnos
 		var pe toml.ParseError
 		line := 0
 		if errors.As(err, &pe) {
-			line, _ = hostfile.Position(data, int64(pe.Position.Start)+1)
+			line, _ = hostedit.Position(data, pe.Position.Start)
 			err = errors.New(pe.Message)
 		}
 		return nil, []pipeline.Diagnostic{warn(line, "config.toml: %v; the skills it switches off are shown as on until it is fixed", err)}, []string{file}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/ccski/ccski/internal/hostedit"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/internal/hostfile"
 )
@@ -78,7 +79,7 @@ func (p *planner) readConfig() (config, bool) {
 		if errors.As(err, &pe) {
 			// The line of the offending byte: the parser counts an
 			// unexpected newline as the start of the next line.
-			d.Line, _ = hostfile.Position(data, int64(pe.Position.Start)+1)
+			d.Line, _ = hostedit.Position(data, pe.Position.Start)
 			d.Message = fmt.Sprintf("%s is not valid TOML (line %d: %s); Codex loads no plugin until it is fixed",
 				filepath.Base(file), d.Line, pe.Message)
 		} else {

@@ -301,7 +301,7 @@ func (p *planner) creditDeclared(s *skillSet, in install, manifest string, paths
 // and paths that leave bound. A path naming a SKILL.md means its folder.
 func (p *planner) declaredPath(in install, manifest, decl, base, bound string) (string, bool) {
 	rel := filepath.FromSlash(strings.TrimSpace(decl))
-	if base := filepath.Base(rel); base == skillFile || base == disabledSkillFile {
+	if base := filepath.Base(rel); base == pipeline.SkillFile || base == pipeline.DisabledSkillFile {
 		rel = filepath.Dir(rel)
 	}
 	if rel == "" || filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" {
@@ -346,7 +346,7 @@ func (p *planner) skillChildren(in install, dir string) (children []string, exis
 // isSkillDir reports whether dir holds a SKILL.md or .SKILL.md file. Only
 // the folder entry is checked; the file is not opened.
 func isSkillDir(dir string) bool {
-	for _, name := range []string{skillFile, disabledSkillFile} {
+	for _, name := range []string{pipeline.SkillFile, pipeline.DisabledSkillFile} {
 		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() {
 			return true
 		}

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/ccski/ccski/pipeline"
 )
 
 // maxCommandDepth bounds how many folder levels below a command folder
@@ -100,5 +102,5 @@ func commandNames(path, prefix string, depth int) []string {
 // isCommandName reports whether a file name is a command's, as the
 // scanner decides: *.md with a name before the extension, not SKILL.md.
 func isCommandName(name string) bool {
-	return strings.HasSuffix(name, ".md") && len(name) > len(".md") && name != skillFile
+	return strings.HasSuffix(name, ".md") && len(name) > len(".md") && name != pipeline.SkillFile
 }

@@ -42,8 +42,6 @@ const (
 	knownMarketplacesFile = "known_marketplaces.json"
 	pluginManifestPath    = ".claude-plugin/plugin.json"
 	marketManifestPath    = ".claude-plugin/marketplace.json"
-	skillFile             = "SKILL.md"
-	disabledSkillFile     = ".SKILL.md"
 	defaultSkillsFolder   = "skills"
 	defaultCommandsFolder = "commands"
 )
