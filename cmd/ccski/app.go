@@ -8,10 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -23,10 +21,10 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/safetext"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/providers"
 )
 
 // Exit codes.
@@ -204,8 +202,46 @@ func discoveryFlags(cmd *cobra.Command) {
 	configs.AddFlags(cmd.Flags())
 }
 
+// process is this process as the actions see it: the current folder, the
+// home folder and the environment.
+func process() (action.Process, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return action.Process{}, failErr(fmt.Errorf("cannot read the current folder: %w", err))
+	}
+	home, _ := os.UserHomeDir()
+	// Environ lets the configuration see every CCSKI_ variable, so that an
+	// unknown one is an error rather than silently ignored.
+	return action.Process{Cwd: cwd, Home: home, Getenv: os.Getenv, Environ: setEnviron}, nil
+}
+
+// config reads the presentation flags, then the configuration layers the
+// flags of cmd and the environment set.
+func (a *app) config(cmd *cobra.Command) (*action.Config, error) {
+	a.setup(cmd)
+	p, err := process()
+	if err != nil {
+		return nil, err
+	}
+	c, err := action.LoadConfig(p, cmd.Flags())
+	return c, exitOf(err)
+}
+
+// exitOf gives the error of an action its exit code: 2 for an
+// action.UsageError, else 1. nil stays nil.
+func exitOf(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case action.IsUsage(err):
+		return usageErr(err)
+	}
+	return failErr(err)
+}
+
 // loaded is the configuration and a snapshot for one command.
 type loaded struct {
+	conf   *action.Config
 	cfg    *configs.Loaded
 	engine *engine.Engine
 	snap   *pipeline.Snapshot
@@ -231,82 +267,42 @@ func (a *app) load(cmd *cobra.Command, d depth) (*loaded, error) {
 // loadWith is load, with adjust (when not nil) applied to the effective
 // configuration before the engine is built.
 func (a *app) loadWith(cmd *cobra.Command, d depth, adjust func(*configs.Config)) (*loaded, error) {
-	a.setup(cmd)
-	fs := cmd.Flags()
-	cwd, err := os.Getwd()
+	c, err := a.config(cmd)
 	if err != nil {
-		return nil, failErr(fmt.Errorf("cannot read the current folder: %w", err))
+		return nil, err
 	}
-	home, _ := os.UserHomeDir()
-	// Relative paths in flags and variables (--workspace, --user-dir,
-	// --skill-dir, ...) are taken from the current folder: Load resolves
-	// them against Options.Workspace, so that must be cwd, not --workspace.
-	ws := cwd
-	cfgFile := ""
-	if f := fs.Lookup("config"); f != nil && f.Changed {
-		cfgFile = absFrom(cwd, f.Value.String())
-	}
-	// Environ lets Load see every CCSKI_ variable, so that an unknown one is
-	// an error rather than silently ignored.
-	ld, err := configs.Load(configs.Options{ConfigFile: cfgFile, Workspace: cwd, Home: home,
-		Getenv: os.Getenv, Environ: setEnviron, Flags: fs})
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	l := &loaded{cfg: ld}
+	l := &loaded{conf: c, cfg: c.Loaded}
 	if d == configOnly {
 		return l, nil
 	}
-	cfg := ld.Config
-	if adjust != nil {
-		adjust(&cfg)
-	}
-	userDir := cfg.UserDir
-	if userDir == "" {
-		userDir = home
-	}
-	if cfg.Workspace != "" {
-		if err := checkFolder(cfg.Workspace); err != nil {
-			return nil, usageErr(fmt.Errorf("workspace %s %w (set by %s); give an existing project folder",
-				cfg.Workspace, err, ld.Sources["workspace"]))
-		}
-		ws = cfg.Workspace
-	}
-	e, err := engine.New(cfg, providers.NewEnv(userDir, ws, os.Getenv))
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	if err := e.CheckFilters(); err != nil {
-		return nil, usageErr(err)
+	if l.engine, err = c.EngineWith(adjust); err != nil {
+		return nil, exitOf(err)
 	}
 	if d == engineOnly {
-		l.engine = e
 		return l, nil
 	}
-	e.DisableCache() // one discovery: a rescan cache would only add to peak memory
-	snap, stats, err := e.Snapshot(cmd.Context())
-	if err != nil {
-		if engine.IsConfigError(err) {
-			return nil, usageErr(err)
-		}
-		return nil, failErr(err)
+	if err := a.discover(cmd, l, action.Checks{}); err != nil {
+		return nil, err
 	}
-	l.engine, l.snap, l.stats = e, snap, stats
 	return l, nil
 }
 
-// checkFolder returns an error, worded to follow the path, unless p is a
-// folder.
-func checkFolder(p string) error {
-	st, err := os.Stat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return errors.New("does not exist")
-	case err != nil:
-		return fmt.Errorf("cannot be read: %w", errors.Unwrap(err))
-	case !st.IsDir():
-		return errors.New("is not a folder")
+// snapshotTrusted turns the trust check on in l's engine (recording first
+// sights unless readOnly) and discovers once.
+func (a *app) snapshotTrusted(cmd *cobra.Command, l *loaded, readOnly bool) (*loaded, error) {
+	if err := a.discover(cmd, l, action.Checks{Trust: true, ReadOnly: readOnly}); err != nil {
+		return nil, err
 	}
+	return l, nil
+}
+
+// discover discovers once with l's engine and the checks asked for.
+func (a *app) discover(cmd *cobra.Command, l *loaded, checks action.Checks) error {
+	d, err := l.conf.DiscoverWith(cmd.Context(), l.engine, checks)
+	if err != nil {
+		return exitOf(err)
+	}
+	l.snap, l.stats = d.Snapshot, d.Stats
 	return nil
 }
 
@@ -320,18 +316,6 @@ func setEnviron() []string {
 		}
 	}
 	return out
-}
-
-func absFrom(base, p string) string {
-	if strings.HasPrefix(p, "~/") {
-		if h, err := os.UserHomeDir(); err == nil {
-			p = filepath.Join(h, p[2:])
-		}
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(base, p)
-	}
-	return filepath.Clean(p)
 }
 
 // jsonError is what --json prints on stdout when a command fails.

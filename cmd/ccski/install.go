@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,14 +13,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/install"
-	"github.com/ccski/ccski/internal/userdirs"
-	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/marketplace"
 )
 
 // This file holds ccski install and what install, update and remove
-// share: the scope's layout and lock, and the report.
+// share: their flags and the printing of their report. The work is
+// action.Install, action.Update and action.Remove.
 
 func newInstall(a *app) *cobra.Command {
 	cmd := &cobra.Command{
@@ -87,101 +87,20 @@ func installFlags(cmd *cobra.Command, force string) {
 	f.String("config", "", "read this config file instead of the nearest "+configs.ProjectFile)
 }
 
-// installRun is what one run of install, update or remove works with.
-type installRun struct {
-	x      *install.Installer
-	layout install.Layout
-	dry    bool
-	cwd    string
-}
-
-// openInstall reads the flags every install command shares, the scope's
-// layout and its lock, and cleans up after an interrupted earlier run.
-func (a *app) openInstall(cmd *cobra.Command) (*installRun, error) {
-	l, err := a.load(cmd, engineOnly)
-	if err != nil {
-		return nil, err
-	}
-	env := l.engine.Env()
+// installRun reads the flags every install command shares.
+func (a *app) installRun(cmd *cobra.Command) action.Run {
 	f := cmd.Flags()
-	scope, _ := f.GetString("scope")
-	cwd, _ := os.Getwd()
-	layout, err := installLayout(env, install.Scope(strings.ToLower(strings.TrimSpace(scope))))
-	if err != nil {
-		return nil, err
-	}
-	force, _ := f.GetBool("force")
-	dry, _ := f.GetBool("dry-run")
-	release := func() {}
-	if !dry {
-		release, err = install.LockRun(layout, func() {
-			fmt.Fprintf(a.stderr, "ccski: waiting for another ccski run on %s to finish\n", layout.LockFile)
-		})
-		if err != nil {
-			return nil, failErr(err)
-		}
-	}
-	lock, err := install.ReadLock(layout.LockFile, layout.Base, layout.Scope == install.ScopeProject)
-	if err != nil {
-		release()
-		return nil, failErr(err)
-	}
-	gitCache := userdirs.Cache("git")
-	if gitCache == "" {
-		gitCache = filepath.Join(env.UserDir, ".cache", "ccski", "git")
-	}
-	g := &install.Git{CacheDir: gitCache, Prompt: isTerminalFile(os.Stdin)}
+	r := action.Run{Notices: a.stderr, GitPrompt: isTerminalFile(os.Stdin)}
+	r.Scope, _ = f.GetString("scope")
+	r.Force, _ = f.GetBool("force")
+	r.DryRun, _ = f.GetBool("dry-run")
 	if t := f.Lookup("timeout"); t != nil {
-		g.Timeout, _ = f.GetDuration("timeout")
+		r.Timeout, _ = f.GetDuration("timeout")
 	}
 	if !a.json && isTerminalFile(os.Stderr) {
-		g.Progress = os.Stderr
+		r.Progress = os.Stderr
 	}
-	pluginsRoot := filepath.Join(env.ClaudeDir(), "plugins")
-	x := &install.Installer{Ctx: cmd.Context(), Layout: layout, Lock: lock, Git: g, Force: force, DryRun: dry,
-		SaveLock: true, Release: release,
-		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
-	if !dry {
-		x.Recover()
-	}
-	return &installRun{x: x, layout: layout, dry: dry, cwd: cwd}, nil
-}
-
-// installLayout is where the skills and lock of scope live.
-func installLayout(env providers.Env, scope install.Scope) (install.Layout, error) {
-	layout := install.Layout{Scope: scope, Env: env}
-	switch scope {
-	case install.ScopeProject:
-		base, ok := configs.ProjectRoot(env.Workspace, env.UserDir)
-		if !ok {
-			return layout, failErr(fmt.Errorf("%s is in no project (no %s and no .git in it or above it): "+
-				"use --scope user to install for yourself, or create %s in the project's folder",
-				env.Workspace, configs.ProjectFile, configs.ProjectFile))
-		}
-		layout.Base = base
-		layout.LockFile = filepath.Join(layout.Base, install.LockName)
-	case install.ScopeUser:
-		dir := configs.UserDir(env.UserDir, os.Getenv)
-		if dir == "" {
-			return layout, failErr(errors.New("ccski's user config folder is not known: set HOME or XDG_CONFIG_HOME"))
-		}
-		layout.Base, layout.LockFile = env.UserDir, filepath.Join(dir, install.LockName)
-	default:
-		return layout, usageErr(fmt.Errorf("invalid --scope %q: use project or user", scope))
-	}
-	return layout, nil
-}
-
-// installedIndex maps the skills the project's and the user's locks name
-// to where they came from (see install.IndexInstalled).
-func installedIndex(env providers.Env) map[string]*install.Installed {
-	var layouts []install.Layout
-	for _, s := range []install.Scope{install.ScopeProject, install.ScopeUser} {
-		if l, err := installLayout(env, s); err == nil {
-			layouts = append(layouts, l)
-		}
-	}
-	return install.IndexInstalled(layouts)
+	return r
 }
 
 // isTerminalFile reports whether f is a terminal.
@@ -215,89 +134,34 @@ func (a *app) runInstall(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	run, err := a.openInstall(cmd)
+	c, err := a.config(cmd)
 	if err != nil {
 		return err
 	}
-	x := run.x
-	defer x.Close()
-	x.Copy, _ = f.GetBool("copy")
-	x.SaveLock = !frozen // --frozen never writes the lock
-	rep := installReport{Scope: string(run.layout.Scope), Lock: run.layout.LockFile, DryRun: run.dry}
-	if len(args) == 0 {
-		if _, err := os.Stat(run.layout.LockFile); err != nil && frozen {
-			return failErr(fmt.Errorf("no lock at %s: --frozen checks one (install skills first, then commit the lock)", run.layout.LockFile))
-		}
-		if len(x.Lock.Skills) == 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s names no skill: nothing to install (give a SOURCE)", run.layout.LockFile))
-		}
-		for _, e := range x.Lock.Skills {
-			rep.Results = append(rep.Results, x.Restore(e, frozen))
-		}
-		if frozen {
-			x.Changed = false // --frozen never writes the lock
-		}
-		return a.finishInstall(run, &rep)
+	req := action.InstallRequest{Run: a.installRun(cmd), Agents: agents, Dir: dir, Frozen: frozen}
+	if len(args) > 0 {
+		req.Source, req.Skills = args[0], args[1:]
 	}
-	ref, _ := f.GetString("ref")
-	path, _ := f.GetString("path")
-	src, err := install.ParseSource(args[0], install.ParseOptions{Cwd: run.cwd, Home: run.layout.Home(), Ref: ref, Path: path,
-		Marketplace: x.Marketplace})
+	req.Ref, _ = f.GetString("ref")
+	req.Path, _ = f.GetString("path")
+	req.All, _ = f.GetBool("all")
+	req.Include, _ = f.GetStringSlice("include")
+	req.Exclude, _ = f.GetStringSlice("exclude")
+	req.Copy, _ = f.GetBool("copy")
+	if interactive {
+		req.Pick = func(ctx context.Context, source string, cands []install.Candidate) ([]string, error) {
+			return pickSkills(ctx, source, cands, os.Stdin, os.Stderr)
+		}
+	}
+	rep, err := action.Install(cmd.Context(), c, req)
 	if err != nil {
-		return usageErr(err)
+		return exitOf(err)
 	}
-	rep.Source = src.String()
-	root, commit, err := x.Materialize(src, src.Ref)
-	if err != nil {
-		return failErr(err)
+	if rep.NonePicked {
+		fmt.Fprintln(a.stderr, "No skill selected; nothing was installed.")
+		return nil
 	}
-	offer, err := install.Discover(cmd.Context(), root, src.Path)
-	if err != nil {
-		return failErr(fmt.Errorf("%s: %w", src, err))
-	}
-	rep.Warnings = append(rep.Warnings, offer.Warnings...)
-	sel := install.Selection{Names: args[1:]}
-	sel.All, _ = f.GetBool("all")
-	sel.Include, _ = f.GetStringSlice("include")
-	sel.Exclude, _ = f.GetStringSlice("exclude")
-	if interactive && len(sel.Names) == 0 {
-		cands, err := install.Filter(offer.Candidates, sel.Include, sel.Exclude)
-		if err != nil {
-			return usageErr(err)
-		}
-		picked, err := pickSkills(cmd.Context(), src.String(), cands, os.Stdin, os.Stderr)
-		if err != nil {
-			return failErr(err)
-		}
-		if len(picked) == 0 {
-			fmt.Fprintln(a.stderr, "No skill selected; nothing was installed.")
-			return nil
-		}
-		sel = install.Selection{Names: picked}
-	}
-	cands, err := install.Select(src.String(), offer, sel)
-	if err != nil {
-		return usageErr(err)
-	}
-	if dir != "" {
-		dir = absFrom(run.cwd, dir)
-		if err := run.layout.CheckTarget(dir); err != nil {
-			return usageErr(fmt.Errorf("--dir: %w", err))
-		}
-	}
-	rep.Results = x.Install(src, root, commit, cands, run.layout.Targets(agents, dir))
-	return a.finishInstall(run, &rep)
-}
-
-// installReport is the --json output of install, update and remove.
-type installReport struct {
-	Scope    string           `json:"scope"`
-	Lock     string           `json:"lock"`
-	Source   string           `json:"source,omitempty"`
-	DryRun   bool             `json:"dryRun"`
-	Results  []install.Result `json:"results"`
-	Warnings []string         `json:"warnings,omitempty"`
-	Counts   map[string]int   `json:"counts"`
+	return a.printInstall(c.Cwd, rep)
 }
 
 // reportedFailure is the error of a run whose report already lists what
@@ -307,33 +171,18 @@ type reportedFailure struct{ msg string }
 func (e reportedFailure) Error() string        { return e.msg }
 func (e reportedFailure) Is(target error) bool { return target == errReported }
 
-// finishInstall writes the lock when it changed, then the report; any
-// failed skill makes the exit code 1.
-func (a *app) finishInstall(run *installRun, rep *installReport) error {
-	if run.x.Changed && !run.dry {
-		if err := run.x.Lock.Write(run.layout.LockFile, run.layout.Base); err != nil {
-			return failErr(err)
-		}
-	}
-	rep.Counts = map[string]int{}
-	failed := 0
-	for _, r := range rep.Results {
-		rep.Counts[string(r.Status)]++
-		if r.Status == install.StatusFailed {
-			failed++
-		}
-	}
-	if rep.Results == nil {
-		rep.Results = []install.Result{}
-	}
+// printInstall prints the report of install, update or remove (cwd is
+// the folder paths are shown from); any failed skill makes the exit code
+// 1.
+func (a *app) printInstall(cwd string, rep *action.Report) error {
 	if a.json {
 		if err := a.writeJSON(rep); err != nil {
 			return err
 		}
 	} else {
-		a.renderInstall(a.stdout, run, rep)
+		a.renderInstall(a.stdout, cwd, rep)
 	}
-	if failed > 0 {
+	if failed := rep.Failed(); failed > 0 {
 		return failErr(reportedFailure{fmt.Sprintf("%d of %d skills failed", failed, len(rep.Results))})
 	}
 	return nil
@@ -341,7 +190,7 @@ func (a *app) finishInstall(run *installRun, rep *installReport) error {
 
 // renderInstall prints a line per skill, its changes and message, then
 // the counts.
-func (a *app) renderInstall(w io.Writer, run *installRun, rep *installReport) {
+func (a *app) renderInstall(w io.Writer, cwd string, rep *action.Report) {
 	st := style(a.color)
 	for _, warn := range rep.Warnings {
 		fmt.Fprintln(a.stderr, "ccski: warning: "+warn)
@@ -354,7 +203,7 @@ func (a *app) renderInstall(w io.Writer, run *installRun, rep *installReport) {
 	for _, r := range rep.Results {
 		var where []string
 		for i, p := range r.Paths {
-			p = shownPath(run.cwd, run.layout.Home(), p)
+			p = shownPath(cwd, rep.Home, p)
 			if i > 0 {
 				p += st.dim(" (link)")
 			}
@@ -397,7 +246,7 @@ func (a *app) renderInstall(w io.Writer, run *installRun, rep *installReport) {
 	if len(parts) > 0 {
 		fmt.Fprintln(w, "Summary: "+strings.Join(parts, ", "))
 	}
-	if run.dry {
+	if rep.DryRun {
 		fmt.Fprintln(w, st.dim("Dry run: nothing was written."))
 	}
 }

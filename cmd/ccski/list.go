@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/all"
@@ -39,7 +40,7 @@ ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 			visible := ofKind(l.snap.Visible, kind)
 			if a.json {
 				recs := make([]recordJSON, 0, len(visible))
-				installed := installedIndex(l.engine.Env())
+				installed := action.InstalledIndex(l.engine.Env())
 				for _, r := range visible {
 					j := toJSON(r)
 					j.Installed = installed[filepath.Clean(r.Dir)]

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/ccski/ccski/internal/action"
 	"github.com/spf13/cobra"
 )
 
@@ -15,21 +16,15 @@ ccski disable). A copy whose files differ from the lock is kept unless
 --force.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			run, err := a.openInstall(cmd)
+			c, err := a.config(cmd)
 			if err != nil {
 				return err
 			}
-			defer run.x.Close()
-			for _, name := range args {
-				if run.x.Lock.Find(name) == nil {
-					return failErr(notInstalled(name, run.layout.LockFile, run.x.Lock.Names()))
-				}
+			rep, err := action.Remove(cmd.Context(), c, action.RemoveRequest{Run: a.installRun(cmd), Skills: args})
+			if err != nil {
+				return exitOf(err)
 			}
-			rep := installReport{Scope: string(run.layout.Scope), Lock: run.layout.LockFile, DryRun: run.dry}
-			for _, name := range args {
-				rep.Results = append(rep.Results, run.x.Remove(name))
-			}
-			return a.finishInstall(run, &rep)
+			return a.printInstall(c.Cwd, rep)
 		},
 	}
 	installFlags(cmd, "remove skills whose files were modified on disk")

@@ -42,22 +42,6 @@ func (a *app) loadTrusted(cmd *cobra.Command) (*loaded, error) {
 	return a.snapshotTrusted(cmd, l, false)
 }
 
-// snapshotTrusted turns the trust check on in l's engine (recording first
-// sights unless readOnly) and discovers once.
-func (a *app) snapshotTrusted(cmd *cobra.Command, l *loaded, readOnly bool) (*loaded, error) {
-	l.engine.SetTrust(engine.TrustOptions{File: trustFile(), ReadOnly: readOnly})
-	l.engine.DisableCache() // one discovery: a rescan cache would only add to peak memory
-	snap, stats, err := l.engine.Snapshot(cmd.Context())
-	if err != nil {
-		if engine.IsConfigError(err) {
-			return nil, usageErr(err)
-		}
-		return nil, failErr(err)
-	}
-	l.snap, l.stats = snap, stats
-	return l, nil
-}
-
 // trustServer applies mcp.require_trusted to a server: when set, the
 // engine checks the project and plugin skills inside discovery and drops
 // the untrusted project skills before they are served; either way a
