@@ -239,7 +239,9 @@ func exitOf(err error) error {
 	return failErr(err)
 }
 
-// loaded is the configuration and a snapshot for one command.
+// loaded is the configuration, the engine and a snapshot, for the
+// commands that work on them here rather than through an action
+// (validate, scan, trust, the completions).
 type loaded struct {
 	conf   *action.Config
 	cfg    *configs.Loaded
@@ -248,18 +250,16 @@ type loaded struct {
 	stats  engine.Stats
 }
 
-// load reads the configuration layers and, unless configOnly, discovers.
 // depth says how far load goes.
 type depth int
 
 const (
-	configOnly   depth = iota // the configuration layers only
-	engineOnly                // also the engine, for a server that discovers on its own
+	engineOnly   depth = iota // the configuration and the engine
 	withSnapshot              // also one discovery, for one-shot commands
 )
 
-// load reads the configuration layers and, as deep as d asks, builds the
-// engine and discovers.
+// load reads the configuration layers, builds the engine and, as d asks,
+// discovers once.
 func (a *app) load(cmd *cobra.Command, d depth) (*loaded, error) {
 	return a.loadWith(cmd, d, nil)
 }
@@ -272,9 +272,6 @@ func (a *app) loadWith(cmd *cobra.Command, d depth, adjust func(*configs.Config)
 		return nil, err
 	}
 	l := &loaded{conf: c, cfg: c.Loaded}
-	if d == configOnly {
-		return l, nil
-	}
 	if l.engine, err = c.EngineWith(adjust); err != nil {
 		return nil, exitOf(err)
 	}

@@ -2,23 +2,14 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/action"
 )
-
-type configJSON struct {
-	Config  map[string]any    `json:"config"`
-	Sources map[string]string `json:"sources"`
-	Files   []string          `json:"files"`
-	// Redacted lists the keys whose values are secrets, shown as
-	// configs.RedactedValue.
-	Redacted []string `json:"redacted,omitempty"`
-}
 
 // redactedNote ends the text output when a secret was redacted.
 const redactedNote = "Secrets are shown as " + configs.RedactedValue +
@@ -46,44 +37,33 @@ sections included. It reads no configuration.`,
 				_, err = a.stdout.Write(b)
 				return err
 			}
-			l, err := a.load(cmd, configOnly)
+			c, err := a.config(cmd)
 			if err != nil {
 				return err
 			}
-			cfg := l.cfg.Config
-			files := l.cfg.Files
-			if files == nil {
-				files = []string{}
-			}
+			v := action.ShowConfig(c)
 			if a.json {
-				tree, redacted := configs.Redact(jsonTree(cfg.Tree()))
-				return a.writeJSON(configJSON{Config: tree, Sources: l.cfg.Sources, Files: files, Redacted: redacted})
+				return a.writeJSON(v)
 			}
 			st := style(a.color)
-			flat, redacted := configs.Redact(cfg.Flat())
-			keys := make([]string, 0, len(flat))
-			for k := range flat {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			if len(files) == 0 {
+			if len(v.Files) == 0 {
 				fmt.Fprintln(a.stdout, st.dim("No config file found; built-in defaults apply."))
 			} else {
-				fmt.Fprintln(a.stdout, st.dim("Config files: "+strings.Join(files, ", ")))
+				fmt.Fprintln(a.stdout, st.dim("Config files: "+strings.Join(v.Files, ", ")))
 			}
 			fmt.Fprintln(a.stdout)
-			for _, k := range keys {
-				src := l.cfg.Sources[k]
+			for _, k := range v.Keys {
+				src := v.Sources[k]
 				if src == "" {
 					src = "default"
 				}
-				v := formatValue(flat[k])
+				val := formatValue(v.Flat[k])
 				if src != "default" {
-					v = st.bold(v)
+					val = st.bold(val)
 				}
-				fmt.Fprintf(a.stdout, "%-38s %s  %s\n", k, v, st.dim("("+src+")"))
+				fmt.Fprintf(a.stdout, "%-38s %s  %s\n", k, val, st.dim("("+src+")"))
 			}
-			if len(redacted) > 0 {
+			if len(v.Redacted) > 0 {
 				fmt.Fprintln(a.stdout)
 				fmt.Fprintln(a.stdout, st.dim(redactedNote))
 			}
@@ -95,24 +75,6 @@ sections included. It reads no configuration.`,
 	configs.AddFlags(cmd.Flags())
 	configs.AddMCPFlags(cmd.Flags())
 	return cmd
-}
-
-// jsonTree returns m with durations written as in ccski.yaml ("30s")
-// rather than as a count of nanoseconds, which a config file would read
-// back as milliseconds.
-func jsonTree(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		switch x := v.(type) {
-		case map[string]any:
-			out[k] = jsonTree(x)
-		case time.Duration:
-			out[k] = x.String()
-		default:
-			out[k] = v
-		}
-	}
-	return out
 }
 
 func formatValue(v any) string {

@@ -33,18 +33,20 @@ ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 			if err != nil {
 				return err
 			}
-			l, err := a.loadTrusted(cmd)
+			c, err := a.config(cmd)
 			if err != nil {
 				return err
 			}
-			visible := ofKind(l.snap.Visible, kind)
+			res, err := action.List(cmd.Context(), c, action.ListRequest{Kind: kind, Installed: a.json})
+			if err != nil {
+				return exitOf(err)
+			}
 			if a.json {
-				recs := make([]recordJSON, 0, len(visible))
-				installed := action.InstalledIndex(l.engine.Env())
-				for _, r := range visible {
+				recs := make([]recordJSON, 0, len(res.Records))
+				for _, r := range res.Records {
 					j := toJSON(r)
-					j.Installed = installed[filepath.Clean(r.Dir)]
-					if in, ok := l.snap.Integrity[r]; ok {
+					j.Installed = res.Installed[filepath.Clean(r.Dir)]
+					if in, ok := res.Snapshot.Integrity[r]; ok {
 						j.Integrity = &in
 					}
 					recs = append(recs, j)
@@ -59,7 +61,7 @@ ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
 			}
 			// Badge duplicates with the ranking the filters used, so that
 			// "preferred" is the copy the default list shows.
-			renderList(a.stdout, style(a.color), l.snap, l.cfg.Config.State, l.engine.Priority(), kind)
+			renderList(a.stdout, style(a.color), res.Snapshot, res.State, res.Priority, kind)
 			return nil
 		},
 	}
@@ -95,25 +97,11 @@ func kindFlag(cmd *cobra.Command) (pipeline.Type, error) {
 		suggest.DidYouMean(strings.ToLower(v), []string{"skill", "command"})))
 }
 
-// ofKind returns the records of one type, or all of them for "".
-func ofKind(recs []*pipeline.Record, kind pipeline.Type) []*pipeline.Record {
-	if kind == "" {
-		return recs
-	}
-	out := make([]*pipeline.Record, 0, len(recs))
-	for _, r := range recs {
-		if r.IsCommand() == (kind == pipeline.TypeCommand) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // renderList prints the visible skills, then the visible commands, each
 // grouped by provider, then location. Without --kind the commands section
 // appears only when there are commands.
 func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string, prio *filters.Priority, kind pipeline.Type) {
-	skills, commands := ofKind(snap.Visible, pipeline.TypeSkill), ofKind(snap.Visible, pipeline.TypeCommand)
+	skills, commands := action.OfKind(snap.Visible, pipeline.TypeSkill), action.OfKind(snap.Visible, pipeline.TypeCommand)
 	showSkills := kind != pipeline.TypeCommand && (len(skills) > 0 || kind == pipeline.TypeSkill || len(commands) == 0)
 	if showSkills {
 		renderSection(w, st, "skills", skills, state, prio, snap.Integrity)

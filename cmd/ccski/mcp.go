@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
-	"log/slog"
 	"os"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/configs"
-	"github.com/ccski/ccski/internal/engine"
-	"github.com/ccski/ccski/internal/engine/live"
-	"github.com/ccski/ccski/mcp"
+	"github.com/ccski/ccski/internal/action"
 )
 
 func newMCP(a *app) *cobra.Command {
@@ -45,58 +41,15 @@ to 127.0.0.1 by default, rejects non-loopback browser origins, and requires
 "Authorization: Bearer <token>" when --auth-token or CCSKI_AUTH_TOKEN is set.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.serveMCP(cmd)
+			c, err := a.config(cmd)
+			if err != nil {
+				return err
+			}
+			return exitOf(action.Serve(cmd.Context(), c, action.ServeRequest{Version: buildVersion(), Log: os.Stderr,
+				Signals: []os.Signal{os.Interrupt, syscall.SIGTERM}}))
 		},
 	}
 	discoveryFlags(cmd)
 	configs.AddMCPFlags(cmd.Flags())
 	return cmd
-}
-
-func newLogger(level, format string) *slog.Logger {
-	var lv slog.Level
-	_ = lv.UnmarshalText([]byte(level))
-	o := &slog.HandlerOptions{Level: lv}
-	if format == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, o))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, o))
-}
-
-func (a *app) serveMCP(cmd *cobra.Command) error {
-	l, err := a.load(cmd, engineOnly) // discovery runs once the server is serving
-	if err != nil {
-		return err
-	}
-	mc := l.cfg.Config.MCP
-	log := newLogger(mc.LogLevel, mc.LogFormat)
-	lo := live.Options{Interval: mc.RefreshInterval, Watch: mc.Watch, Logger: log}
-	if !mc.Refresh {
-		lo.Interval, lo.Watch = 0, false
-	}
-	disc := live.New(l.engine, lo)
-	guardServer(l.engine, disc, mc.Scan, log)
-	trustServer(l.engine, disc, mc.RequireTrusted, log)
-	// The server catches SIGINT and SIGTERM itself, to log the signal and
-	// drain the calls in flight: the command's context, which the same
-	// signals cancel, must not cut that short.
-	err = mcp.Serve(context.WithoutCancel(cmd.Context()), mcp.ServeOptions{
-		Options: mcp.Options{Version: buildVersion(), Logger: log, SkillPrompts: mc.SkillPrompts,
-			// Optional tools, catalogue budget, ask context cap.
-			Tools: mc.Tools, Catalog: mc.Catalog, AskContext: mc.AskContext,
-			// Clients may cache lists until the next rescan.
-			ListTTL: lo.Interval},
-		Discovery: disc,
-		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
-		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
-			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions},
-		Signals: []os.Signal{os.Interrupt, syscall.SIGTERM},
-	})
-	switch {
-	case err == nil:
-		return nil
-	case engine.IsConfigError(err): // a filter token that names nothing in the scan
-		return usageErr(err)
-	}
-	return failErr(err)
 }

@@ -2,14 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/toggle"
 	"github.com/ccski/ccski/providers/all"
 )
@@ -29,44 +27,27 @@ what it changes; skills the profile does not name are left as they are.`,
 	return cmd
 }
 
-// profileDir is ccski's user config folder.
-func profileDir() string {
-	home, _ := os.UserHomeDir()
-	return configs.UserDir(home, os.Getenv)
-}
-
 func newProfileSave(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "save NAME",
 		Short: "Save which skills are on for each agent as the profile NAME (replacing it)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := a.load(cmd, withSnapshot)
+			c, err := a.config(cmd)
 			if err != nil {
 				return err
 			}
-			t := toggle.New(l.engine.Env(), l.snap, all.Hosts())
-			agents, _ := cmd.Flags().GetStringSlice("agent")
-			if err := t.CheckAgents(agents); err != nil {
-				return usageErr(err)
-			}
-			hosts := t.HostNames()
-			if len(agents) > 0 && !slices.Contains(agents, "all") {
-				hosts = agents
-			}
-			p := t.Capture(args[0], hosts)
-			file, err := toggle.SaveProfile(profileDir(), p)
+			req := action.SaveProfileRequest{Name: args[0]}
+			req.Agents, _ = cmd.Flags().GetStringSlice("agent")
+			saved, err := action.SaveProfile(cmd.Context(), c, req)
 			if err != nil {
-				return usageErr(err)
+				return exitOf(err)
 			}
 			if a.json {
-				return a.writeJSON(struct {
-					File string `json:"file"`
-					*toggle.Profile
-				}{file, p})
+				return a.writeJSON(saved)
 			}
-			fmt.Fprintf(a.stdout, "Saved profile %s to %s:\n", p.Name, file)
-			renderProfileHosts(a, p)
+			fmt.Fprintf(a.stdout, "Saved profile %s to %s:\n", saved.Name, saved.File)
+			renderProfileHosts(a, saved.Profile)
 			return nil
 		},
 	}
@@ -83,22 +64,21 @@ func newProfileUse(a *app) *cobra.Command {
 		Short: "Switch skills and plugins to the states the profile NAME records, and print what changes",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := a.load(cmd, withSnapshot)
-			if err != nil {
-				return err
-			}
-			p, err := toggle.LoadProfile(profileDir(), args[0])
-			if err != nil {
-				return failErr(err)
-			}
 			scope, err := scopeFlag(cmd)
 			if err != nil {
 				return err
 			}
-			t := toggle.New(l.engine.Env(), l.snap, all.Hosts())
-			left := t.Use(p, scope)
-			dry, _ := cmd.Flags().GetBool("dry-run")
-			return a.finishToggle(t.Plan(), dry, left)
+			c, err := a.config(cmd)
+			if err != nil {
+				return err
+			}
+			req := action.UseProfileRequest{Name: args[0], Scope: scope}
+			req.DryRun, _ = cmd.Flags().GetBool("dry-run")
+			rep, err := action.UseProfile(cmd.Context(), c, req)
+			if err != nil {
+				return exitOf(err)
+			}
+			return a.printToggle(rep)
 		},
 	}
 	cmd.Flags().String("scope", "", "where to write: user, project or local (default: as enable and disable)")
@@ -115,14 +95,15 @@ func newProfileList(a *app) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.setup(cmd)
-			profiles, err := toggle.ListProfiles(profileDir())
+			p, err := process()
+			if err != nil {
+				return err
+			}
+			profiles, err := action.ListProfiles(p)
 			if err != nil {
 				return failErr(err)
 			}
 			if a.json {
-				if profiles == nil {
-					profiles = []*toggle.Profile{}
-				}
 				return a.writeJSON(profiles)
 			}
 			if len(profiles) == 0 {

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ccski/ccski/internal/action"
 	"github.com/spf13/cobra"
-
-	"github.com/ccski/ccski/internal/search"
 )
 
 // hitJSON is the --json shape of a search result.
@@ -28,17 +27,18 @@ SKILL.md bodies (the first MiB of each) and shows a snippet around the first
 match.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := a.load(cmd, withSnapshot)
+			c, err := a.config(cmd)
 			if err != nil {
 				return err
 			}
-			content, _ := cmd.Flags().GetBool("content")
-			limit, _ := cmd.Flags().GetInt("limit")
-			if limit < 0 {
-				return usageErr(fmt.Errorf("--limit must be 0 (no limit) or more, not %d", limit))
+			req := action.SearchRequest{Query: strings.Join(args, " ")}
+			req.Content, _ = cmd.Flags().GetBool("content")
+			req.Limit, _ = cmd.Flags().GetInt("limit")
+			res, err := action.Search(cmd.Context(), c, req)
+			if err != nil {
+				return exitOf(err)
 			}
-			query := strings.Join(args, " ")
-			hits, total := search.Rank(l.snap.Visible, query, search.Options{Content: content, Limit: limit})
+			hits, total := res.Hits, res.Total
 			if a.json {
 				out := make([]hitJSON, 0, len(hits))
 				for _, h := range hits {

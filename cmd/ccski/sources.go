@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -30,15 +31,18 @@ copies of one type only.`,
 			if err != nil {
 				return err
 			}
-			l, err := a.loadScanned(cmd)
+			c, err := a.config(cmd)
 			if err != nil {
 				return err
 			}
-			out := l.snap.Sources(kind)
-			if a.json {
-				return a.writeJSON(out)
+			res, err := action.Sources(cmd.Context(), c, action.SourcesRequest{Kind: kind})
+			if err != nil {
+				return exitOf(err)
 			}
-			renderSources(a, out, counts(l.snap, kind))
+			if a.json {
+				return a.writeJSON(res.Report)
+			}
+			renderSources(a, res)
 			return nil
 		},
 	}
@@ -48,35 +52,18 @@ copies of one type only.`,
 	return cmd
 }
 
-// typeCounts are the discovered and visible records of each type that
-// sources reports, and which of the two it shows.
-type typeCounts struct {
-	skills, commands     pipeline.Counts
-	showSkills, showCmds bool
-}
-
-// counts counts the records of the snapshot by type. Commands are shown
-// when asked for or when there are any; skills unless only commands are
-// asked for.
-func counts(snap *pipeline.Snapshot, kind pipeline.Type) typeCounts {
-	var c typeCounts
-	c.skills, c.commands = snap.Tally()
-	c.showSkills = kind != pipeline.TypeCommand
-	c.showCmds = kind == pipeline.TypeCommand || (kind == "" && c.commands.Discovered > 0)
-	return c
-}
-
-func renderSources(a *app, s pipeline.SourcesReport, c typeCounts) {
+func renderSources(a *app, res *action.SourcesResult) {
+	s := res.Report
 	st := style(a.color)
 	w := a.stdout
 	fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("Roots (%d)", len(s.Roots))))
 	renderRoots(w, st, s.Roots)
 	fmt.Fprintln(w)
-	if c.showSkills {
-		fmt.Fprintf(w, "%d skills discovered, %d visible.\n", c.skills.Discovered, c.skills.Visible)
+	if res.ShowSkills {
+		fmt.Fprintf(w, "%d skills discovered, %d visible.\n", res.Skills.Discovered, res.Skills.Visible)
 	}
-	if c.showCmds {
-		fmt.Fprintf(w, "%d commands discovered, %d visible.\n", c.commands.Discovered, c.commands.Visible)
+	if res.ShowCommands {
+		fmt.Fprintf(w, "%d commands discovered, %d visible.\n", res.Commands.Discovered, res.Commands.Visible)
 	}
 	renderPrecedence(w, st, s)
 	if len(s.Hidden) > 0 {

@@ -39,7 +39,13 @@ func (b *box) config(t *testing.T) *Config {
 // process is a run in the project, with b's variables only.
 func (b *box) process() Process {
 	return Process{Cwd: b.proj, Home: b.home, Getenv: func(k string) string { return b.vars[k] },
-		Environ: func() []string { return nil }}
+		Environ: func() []string {
+			var out []string
+			for k, v := range b.vars {
+				out = append(out, k+"="+v)
+			}
+			return out
+		}}
 }
 
 // skillText is a valid SKILL.md for name, with a body.
