@@ -163,11 +163,23 @@ func newRoot(a *app) *cobra.Command {
 		newEnable(a), newDisable(a), newProfile(a), newInstallWorkflow(a), newScan(a),
 		newInstall(a), newUpdate(a), newRemove(a), newTrust(a))
 	a.registerCompletions(root)
-	addProfileFlags(root, a)
+	addProfileFlags(root)
+	var stop func()
+	// Before every command: the presentation flags, then the profiles.
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+		a.setup(cmd)
+		stop = a.startProfiles(cmd)
+	}
+	root.PersistentPostRun = func(*cobra.Command, []string) {
+		if stop != nil {
+			stop()
+		}
+	}
 	return root
 }
 
-// setup reads the presentation flags every command shares.
+// setup reads the presentation flags every command shares: before every
+// command runs, and again where a command reads its own.
 func (a *app) setup(cmd *cobra.Command) {
 	noColor, _ := cmd.Flags().GetBool("no-color")
 	if f := cmd.Flags().Lookup("json"); f != nil {
@@ -215,10 +227,9 @@ func process() (action.Process, error) {
 	return action.Process{Cwd: cwd, Home: home, Getenv: os.Getenv, Environ: setEnviron}, nil
 }
 
-// config reads the presentation flags, then the configuration layers the
-// flags of cmd and the environment set.
+// config reads the configuration layers the flags of cmd and the
+// environment set.
 func (a *app) config(cmd *cobra.Command) (*action.Config, error) {
-	a.setup(cmd)
 	p, err := process()
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -11,70 +12,72 @@ import (
 	"github.com/ccski/ccski/internal/action"
 )
 
-// redactedNote ends the text output when a secret was redacted.
-const redactedNote = "Secrets are shown as " + configs.RedactedValue +
-	" and never printed; the layer in parentheses says where each is set."
-
-func newConfig(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "config",
-		Short: "Show the effective configuration and which layer set each value",
-		Long: `Show the effective configuration: every key, its value, and the layer that
+// configLong is the help of ccski config.
+const configLong = `Show the effective configuration: every key, its value, and the layer that
 set it (default, user config, project config, CCSKI_* environment variable or
 flag). Layers apply in that order, each overriding the ones before. Secrets
 (mcp.auth_token) are shown as <redacted>, in text and JSON alike.
 
 --schema prints the JSON Schema of ccski.yaml instead, for editors: every
 key, its type, valid values, default and documentation, the providers'
-sections included. It reads no configuration.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if schema, _ := cmd.Flags().GetBool("schema"); schema {
-				b, err := configs.SchemaJSON()
-				if err != nil {
-					return err
-				}
-				_, err = a.stdout.Write(b)
-				return err
-			}
-			c, err := a.config(cmd)
-			if err != nil {
-				return err
-			}
-			v := action.ShowConfig(c)
-			if a.json {
-				return a.writeJSON(v)
-			}
-			st := style(a.color)
-			if len(v.Files) == 0 {
-				fmt.Fprintln(a.stdout, st.dim("No config file found; built-in defaults apply."))
-			} else {
-				fmt.Fprintln(a.stdout, st.dim("Config files: "+strings.Join(v.Files, ", ")))
-			}
-			fmt.Fprintln(a.stdout)
-			for _, k := range v.Keys {
-				src := v.Sources[k]
-				if src == "" {
-					src = "default"
-				}
-				val := formatValue(v.Flat[k])
-				if src != "default" {
-					val = st.bold(val)
-				}
-				fmt.Fprintf(a.stdout, "%-38s %s  %s\n", k, val, st.dim("("+src+")"))
-			}
-			if len(v.Redacted) > 0 {
-				fmt.Fprintln(a.stdout)
-				fmt.Fprintln(a.stdout, st.dim(redactedNote))
-			}
-			return nil
-		},
+sections included. It reads no configuration.`
+
+// redactedNote ends the text output when a secret was redacted.
+const redactedNote = "Secrets are shown as " + configs.RedactedValue +
+	" and never printed; the layer in parentheses says where each is set."
+
+func newConfig(a *app) *cobra.Command {
+	return command(spec{use: "config", args: cobra.NoArgs, long: configLong, run: a.showConfig,
+		short: "Show the effective configuration and which layer set each value"},
+		jsonFlag("print JSON only: config, sources and files"), func(cmd *cobra.Command) {
+			cmd.Flags().Bool("schema", false, "print the JSON Schema of ccski.yaml and exit")
+			configs.AddFlags(cmd.Flags())
+			configs.AddMCPFlags(cmd.Flags())
+		})
+}
+
+// showConfig runs ccski config.
+func (a *app) showConfig(cmd *cobra.Command, _ []string) error {
+	if schema, _ := cmd.Flags().GetBool("schema"); schema {
+		b, err := configs.SchemaJSON()
+		if err != nil {
+			return err
+		}
+		_, err = a.stdout.Write(b)
+		return err
 	}
-	cmd.Flags().Bool("json", false, "print JSON only: config, sources and files")
-	cmd.Flags().Bool("schema", false, "print the JSON Schema of ccski.yaml and exit")
-	configs.AddFlags(cmd.Flags())
-	configs.AddMCPFlags(cmd.Flags())
-	return cmd
+	c, err := a.config(cmd)
+	if err != nil {
+		return err
+	}
+	v := action.ShowConfig(c)
+	return a.show(v, func() { renderConfig(a.stdout, style(a.color), v) })
+}
+
+// renderConfig prints a line per key: its value and the layer that set
+// it.
+func renderConfig(w io.Writer, st style, v *action.ConfigView) {
+	if len(v.Files) == 0 {
+		fmt.Fprintln(w, st.dim("No config file found; built-in defaults apply."))
+	} else {
+		fmt.Fprintln(w, st.dim("Config files: "+strings.Join(v.Files, ", ")))
+	}
+	fmt.Fprintln(w)
+	for _, k := range v.Keys {
+		src := v.Sources[k]
+		if src == "" {
+			src = "default"
+		}
+		val := formatValue(v.Flat[k])
+		if src != "default" {
+			val = st.bold(val)
+		}
+		fmt.Fprintf(w, "%-38s %s  %s\n", k, val, st.dim("("+src+")"))
+	}
+	if len(v.Redacted) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, st.dim(redactedNote))
+	}
 }
 
 func formatValue(v any) string {

@@ -11,6 +11,16 @@ import (
 	"github.com/ccski/ccski/pipeline"
 )
 
+// infoLong is the help of ccski info.
+const infoLong = `Show a skill's metadata and the first lines of its SKILL.md.
+
+<name> is an id from "ccski list", a provider-qualified name (codex:pdf), a
+plugin name (example-skills:pdf) or a short name that is not ambiguous. It is
+resolved as the MCP skill tool resolves it: a skill wins over a command of the
+same name (give the command's id, such as claude:/deploy, to see the command).
+A copy hidden by dedupe or filters is still shown, with the reason it is
+hidden.`
+
 // infoJSON is the --json shape of info: the record plus the file.
 type infoJSON struct {
 	recordJSON
@@ -23,47 +33,28 @@ type infoJSON struct {
 }
 
 func newInfo(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "info <name>",
-		Short: "Show a skill's metadata and the start of its SKILL.md",
-		Long: `Show a skill's metadata and the first lines of its SKILL.md.
+	return command(spec{use: "info <name>", args: cobra.ExactArgs(1), long: infoLong, run: a.info,
+		short: "Show a skill's metadata and the start of its SKILL.md"},
+		jsonFlag("print JSON only: the record, size and content"), fullFlag, agentViewFlag, discoveryFlags)
+}
 
-<name> is an id from "ccski list", a provider-qualified name (codex:pdf), a
-plugin name (example-skills:pdf) or a short name that is not ambiguous. It is
-resolved as the MCP skill tool resolves it: a skill wins over a command of the
-same name (give the command's id, such as claude:/deploy, to see the command).
-A copy hidden by dedupe or filters is still shown, with the reason it is
-hidden.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.config(cmd)
-			if err != nil {
-				return err
-			}
-			req := action.InfoRequest{Name: args[0]}
-			req.Full, _ = cmd.Flags().GetBool("full")
-			res, err := action.Info(cmd.Context(), c, req)
-			if err != nil {
-				return exitOf(err)
-			}
-			r := res.Record
-			if a.json {
-				diags := r.Diagnostics
-				if diags == nil {
-					diags = []pipeline.Diagnostic{}
-				}
-				return a.writeJSON(infoJSON{recordJSON: toJSON(r), Size: res.Size, Modified: r.ModTime,
-					Hidden: res.Hidden, Diagnostics: diags, Content: res.Content, Truncated: res.More != 0})
-			}
-			renderInfo(a, res)
-			return nil
-		},
+// fullFlag adds --full to info.
+func fullFlag(cmd *cobra.Command) { cmd.Flags().Bool("full", false, "show the whole SKILL.md") }
+
+// info runs ccski info.
+func (a *app) info(cmd *cobra.Command, args []string) error {
+	full, _ := cmd.Flags().GetBool("full")
+	res, err := act(a, cmd, action.Info, action.InfoRequest{Name: args[0], Full: full})
+	if err != nil {
+		return err
 	}
-	cmd.Flags().Bool("full", false, "show the whole SKILL.md")
-	cmd.Flags().Bool("json", false, "print JSON only: the record, size and content")
-	agentViewFlag(cmd)
-	discoveryFlags(cmd)
-	return cmd
+	r := res.Record
+	diags := r.Diagnostics
+	if diags == nil {
+		diags = []pipeline.Diagnostic{}
+	}
+	return a.show(infoJSON{recordJSON: toJSON(r), Size: res.Size, Modified: r.ModTime, Hidden: res.Hidden,
+		Diagnostics: diags, Content: res.Content, Truncated: res.More != 0}, func() { renderInfo(a, res) })
 }
 
 // renderInfo prints info's text.

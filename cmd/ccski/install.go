@@ -21,11 +21,8 @@ import (
 // share: their flags and the printing of their report. The work is
 // action.Install, action.Update and action.Remove.
 
-func newInstall(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "install [SOURCE [SKILL...]]",
-		Short: "Install skills from a git repository, a folder or a marketplace, recorded in ccski.lock",
-		Long: `Install skills from SOURCE and record them in ccski.lock, or, with no SOURCE,
+// installLong is the help of ccski install.
+const installLong = `Install skills from SOURCE and record them in ccski.lock, or, with no SOURCE,
 install everything the lock names.
 
 SOURCE is a git URL (https://..., git@host:owner/repo, file://...), owner/repo
@@ -51,10 +48,18 @@ Each skill is staged, checked with "ccski validate --profile spec" (errors
 refuse it unless --force) and moved into place atomically. With no SOURCE,
 skills whose files match the lock are left alone and missing ones are
 installed from their locked commit; --frozen also checks every source against
-the lock and fails (exit 1) on any difference, for CI.`,
-		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runInstall(cmd, args) },
-	}
+the lock and fails (exit 1) on any difference, for CI.`
+
+func newInstall(a *app) *cobra.Command {
+	return command(spec{use: "install [SOURCE [SKILL...]]", args: cobra.ArbitraryArgs, long: installLong, run: a.install,
+		short: "Install skills from a git repository, a folder or a marketplace, recorded in ccski.lock"},
+		jsonFlag(installJSONUsage), sourceFlags, timeoutFlag,
+		installFlags("install over skills modified on disk or not installed by ccski, and skills that fail validation"))
+}
+
+// sourceFlags adds the flags of install that choose a SOURCE's skills and
+// where they go.
+func sourceFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringSlice("agent", nil, "install for these agents: "+strings.Join(install.Agents(), ", ")+" or all (default: agents, with a link for claude)")
 	ownFlag(cmd, "agent")
@@ -70,21 +75,28 @@ the lock and fails (exit 1) on any difference, for CI.`,
 	f.BoolP("interactive", "i", false, "pick the skills in a list (needs a terminal)")
 	f.Bool("copy", false, "install copies where links would go")
 	f.Bool("frozen", false, "with no SOURCE: also check every source against the lock; fail when a source or a file on disk differs")
-	f.Duration("timeout", install.DefaultTimeout, "time limit of each git command")
-	installFlags(cmd, "install over skills modified on disk or not installed by ccski, and skills that fail validation")
-	return cmd
 }
 
-// installFlags adds the flags install, update and remove share.
-func installFlags(cmd *cobra.Command, force string) {
-	f := cmd.Flags()
-	f.String("scope", "project", "project (the project's folders and ccski.lock) or user (your home folder)")
-	f.Bool("force", false, force)
-	f.Bool("dry-run", false, "write nothing; print what would change")
-	f.Bool("json", false, "print JSON only: a result per skill and counts")
-	f.String("user-dir", "", "use this folder instead of the home folder")
-	f.String("workspace", "", "project folder (default: the current folder)")
-	f.String("config", "", "read this config file instead of the nearest "+configs.ProjectFile)
+// installJSONUsage is the usage of --json of install, update and remove.
+const installJSONUsage = "print JSON only: a result per skill and counts"
+
+// timeoutFlag adds --timeout to a command that runs git.
+func timeoutFlag(cmd *cobra.Command) {
+	cmd.Flags().Duration("timeout", install.DefaultTimeout, "time limit of each git command")
+}
+
+// installFlags returns what adds the flags install, update and remove
+// share; force is the usage of --force.
+func installFlags(force string) func(*cobra.Command) {
+	return func(cmd *cobra.Command) {
+		f := cmd.Flags()
+		f.String("scope", "project", "project (the project's folders and ccski.lock) or user (your home folder)")
+		f.Bool("force", false, force)
+		f.Bool("dry-run", false, "write nothing; print what would change")
+		f.String("user-dir", "", "use this folder instead of the home folder")
+		f.String("workspace", "", "project folder (default: the current folder)")
+		f.String("config", "", "read this config file instead of the nearest "+configs.ProjectFile)
+	}
 }
 
 // installRun reads the flags every install command shares.
@@ -106,7 +118,8 @@ func (a *app) installRun(cmd *cobra.Command) action.Run {
 // isTerminalFile reports whether f is a terminal.
 func isTerminalFile(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
-func (a *app) runInstall(cmd *cobra.Command, args []string) error {
+// install runs ccski install.
+func (a *app) install(cmd *cobra.Command, args []string) error {
 	f := cmd.Flags()
 	frozen, _ := f.GetBool("frozen")
 	interactive, _ := f.GetBool("interactive")
@@ -134,10 +147,6 @@ func (a *app) runInstall(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	c, err := a.config(cmd)
-	if err != nil {
-		return err
-	}
 	req := action.InstallRequest{Run: a.installRun(cmd), Agents: agents, Dir: dir, Frozen: frozen}
 	if len(args) > 0 {
 		req.Source, req.Skills = args[0], args[1:]
@@ -153,15 +162,7 @@ func (a *app) runInstall(cmd *cobra.Command, args []string) error {
 			return pickSkills(ctx, source, cands, os.Stdin, os.Stderr)
 		}
 	}
-	rep, err := action.Install(cmd.Context(), c, req)
-	if err != nil {
-		return exitOf(err)
-	}
-	if rep.NonePicked {
-		fmt.Fprintln(a.stderr, "No skill selected; nothing was installed.")
-		return nil
-	}
-	return a.printInstall(c.Cwd, rep)
+	return a.installed(act(a, cmd, action.Install, req))
 }
 
 // reportedFailure is the error of a run whose report already lists what
@@ -171,16 +172,18 @@ type reportedFailure struct{ msg string }
 func (e reportedFailure) Error() string        { return e.msg }
 func (e reportedFailure) Is(target error) bool { return target == errReported }
 
-// printInstall prints the report of install, update or remove (cwd is
-// the folder paths are shown from); any failed skill makes the exit code
-// 1.
-func (a *app) printInstall(cwd string, rep *action.Report) error {
-	if a.json {
-		if err := a.writeJSON(rep); err != nil {
-			return err
-		}
-	} else {
-		a.renderInstall(a.stdout, cwd, rep)
+// installed prints the report of install, update or remove, unless err
+// says the run could not be done; any failed skill makes the exit code 1.
+func (a *app) installed(rep *action.Report, err error) error {
+	if err != nil {
+		return err
+	}
+	if rep.NonePicked {
+		fmt.Fprintln(a.stderr, "No skill selected; nothing was installed.")
+		return nil
+	}
+	if err := a.show(rep, func() { a.renderInstall(a.stdout, rep) }); err != nil {
+		return err
 	}
 	if failed := rep.Failed(); failed > 0 {
 		return failErr(reportedFailure{fmt.Sprintf("%d of %d skills failed", failed, len(rep.Results))})
@@ -190,7 +193,7 @@ func (a *app) printInstall(cwd string, rep *action.Report) error {
 
 // renderInstall prints a line per skill, its changes and message, then
 // the counts.
-func (a *app) renderInstall(w io.Writer, cwd string, rep *action.Report) {
+func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 	st := style(a.color)
 	for _, warn := range rep.Warnings {
 		fmt.Fprintln(a.stderr, "ccski: warning: "+warn)
@@ -203,7 +206,7 @@ func (a *app) renderInstall(w io.Writer, cwd string, rep *action.Report) {
 	for _, r := range rep.Results {
 		var where []string
 		for i, p := range r.Paths {
-			p = shownPath(cwd, rep.Home, p)
+			p = shownPath(rep.Cwd, rep.Home, p)
 			if i > 0 {
 				p += st.dim(" (link)")
 			}

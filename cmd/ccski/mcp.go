@@ -10,11 +10,8 @@ import (
 	"github.com/ccski/ccski/internal/action"
 )
 
-func newMCP(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve skills to agents over MCP (stdio, streamable HTTP or SSE)",
-		Long: `Serve skills to agents over the Model Context Protocol.
+// mcpLong is the help of ccski mcp.
+const mcpLong = `Serve skills to agents over the Model Context Protocol.
 
 One tool, "skill", lists every visible skill in its description and loads one
 by name. Slash commands (.claude/commands, ~/.claude/commands, plugin commands,
@@ -38,18 +35,20 @@ GET /mcp opens a stream and POST /messages?sessionId=<id> delivers messages.
 The workspace is an older client's first MCP root, else --workspace, else the
 current folder. HTTP binds
 to 127.0.0.1 by default, rejects non-loopback browser origins, and requires
-"Authorization: Bearer <token>" when --auth-token or CCSKI_AUTH_TOKEN is set.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.config(cmd)
-			if err != nil {
-				return err
-			}
-			return exitOf(action.Serve(cmd.Context(), c, action.ServeRequest{Version: buildVersion(), Log: os.Stderr,
-				Signals: []os.Signal{os.Interrupt, syscall.SIGTERM}}))
-		},
+"Authorization: Bearer <token>" when --auth-token or CCSKI_AUTH_TOKEN is set.`
+
+func newMCP(a *app) *cobra.Command {
+	return command(spec{use: "mcp", args: cobra.NoArgs, long: mcpLong, run: a.serve,
+		short: "Serve skills to agents over MCP (stdio, streamable HTTP or SSE)"},
+		discoveryFlags, func(cmd *cobra.Command) { configs.AddMCPFlags(cmd.Flags()) })
+}
+
+// serve runs ccski mcp.
+func (a *app) serve(cmd *cobra.Command, _ []string) error {
+	c, err := a.config(cmd)
+	if err != nil {
+		return err
 	}
-	discoveryFlags(cmd)
-	configs.AddMCPFlags(cmd.Flags())
-	return cmd
+	return exitOf(action.Serve(cmd.Context(), c, action.ServeRequest{Version: buildVersion(), Log: os.Stderr,
+		Signals: []os.Signal{os.Interrupt, syscall.SIGTERM}}))
 }

@@ -12,11 +12,8 @@ import (
 	"github.com/ccski/ccski/pipeline"
 )
 
-func newSources(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "sources",
-		Short: "Show every place searched for skills and commands, what each gave, and every problem",
-		Long: `Show every root ccski considered, its provider and location, whether it
+// sourcesLong is the help of ccski sources.
+const sourcesLong = `Show every root ccski considered, its provider and location, whether it
 exists and how many skills (or commands) it gave; then every skill or command
 hidden by dedupe or filters with the reason; the skills the security scan
 flags (see ccski scan; not with mcp.scan: off); the project and plugin skills
@@ -24,34 +21,28 @@ whose files changed since ccski recorded them (see ccski trust); then every
 problem found while
 reading skills, commands and plugin manifests. This answers "why is my skill
 missing?". --kind skill or --kind command shows the roots, counts and hidden
-copies of one type only.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			kind, err := kindFlag(cmd)
-			if err != nil {
-				return err
-			}
-			c, err := a.config(cmd)
-			if err != nil {
-				return err
-			}
-			res, err := action.Sources(cmd.Context(), c, action.SourcesRequest{Kind: kind})
-			if err != nil {
-				return exitOf(err)
-			}
-			if a.json {
-				return a.writeJSON(res.Report)
-			}
-			renderSources(a, res)
-			return nil
-		},
-	}
-	cmd.Flags().Bool("json", false, "print JSON only: roots, hidden skills and commands, and diagnostics")
-	kindFlags(cmd)
-	discoveryFlags(cmd)
-	return cmd
+copies of one type only.`
+
+func newSources(a *app) *cobra.Command {
+	return command(spec{use: "sources", args: cobra.NoArgs, long: sourcesLong, run: a.sources,
+		short: "Show every place searched for skills and commands, what each gave, and every problem"},
+		jsonFlag("print JSON only: roots, hidden skills and commands, and diagnostics"), kindFlags, discoveryFlags)
 }
 
+// sources runs ccski sources.
+func (a *app) sources(cmd *cobra.Command, _ []string) error {
+	kind, err := kindFlag(cmd)
+	if err != nil {
+		return err
+	}
+	res, err := act(a, cmd, action.Sources, action.SourcesRequest{Kind: kind})
+	if err != nil {
+		return err
+	}
+	return a.show(res.Report, func() { renderSources(a, res) })
+}
+
+// renderSources prints the sources report.
 func renderSources(a *app, res *action.SourcesResult) {
 	s := res.Report
 	st := style(a.color)

@@ -16,20 +16,9 @@ import (
 	"github.com/ccski/ccski/providers/all"
 )
 
-func newEnable(a *app) *cobra.Command  { return newToggle(a, true) }
-func newDisable(a *app) *cobra.Command { return newToggle(a, false) }
-
-// newToggle builds enable (on) or disable.
-func newToggle(a *app, on bool) *cobra.Command {
-	verb, state := "disable", "off"
-	if on {
-		verb, state = "enable", "on"
-	}
-	hosts := strings.Join(all.HostNames(), ", ")
-	cmd := &cobra.Command{
-		Use:   verb + " SKILL...",
-		Short: fmt.Sprintf("Turn skills %s in each agent's own settings", state),
-		Long: fmt.Sprintf(`Turn skills %[1]s where each agent reads its switches (%[2]s), so
+// toggleLong is the help of ccski enable and disable, for the state (on
+// or off) and the hosts named.
+const toggleLong = `Turn skills %[1]s where each agent reads its switches (%[2]s), so
 that the agent itself and every ccski view agree.
 
 Each SKILL is a name or id as "ccski info" takes it. By default every agent
@@ -45,36 +34,46 @@ to the host-neutral switch: SKILL.md renamed .SKILL.md.
 
 Only the setting changes: every other byte of a settings file is kept, a
 file that does not parse is left alone (the error names its line), and each
-file is replaced atomically. --dry-run prints the diff of each file instead.`, state, hosts),
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+file is replaced atomically. --dry-run prints the diff of each file instead.`
+
+func newEnable(a *app) *cobra.Command  { return newToggle(a, true) }
+func newDisable(a *app) *cobra.Command { return newToggle(a, false) }
+
+// newToggle builds enable (on) or disable.
+func newToggle(a *app, on bool) *cobra.Command {
+	verb, state := "disable", "off"
+	if on {
+		verb, state = "enable", "on"
+	}
+	hosts := strings.Join(all.HostNames(), ", ")
+	return command(spec{use: verb + " SKILL...", args: cobra.MinimumNArgs(1), long: fmt.Sprintf(toggleLong, state, hosts),
+		short: fmt.Sprintf("Turn skills %s in each agent's own settings", state),
+		run: func(cmd *cobra.Command, args []string) error {
 			sw, err := toggleRequest(cmd, on)
-			if err != nil {
-				return err
-			}
-			c, err := a.config(cmd)
 			if err != nil {
 				return err
 			}
 			req := action.ToggleRequest{Request: sw, Skills: args}
 			req.DryRun, _ = cmd.Flags().GetBool("dry-run")
-			rep, err := action.Toggle(cmd.Context(), c, req)
-			if err != nil {
-				return exitOf(err)
+			return a.toggled(act(a, cmd, action.Toggle, req))
+		}},
+		jsonFlag(toggleJSONUsage), diffFlag, discoveryFlags, func(cmd *cobra.Command) {
+			cmd.Flags().StringSlice("agent", nil, "switch only for these agents: "+hosts+" or all (default: every agent that reads the skill)")
+			ownFlag(cmd, "agent")
+			cmd.Flags().String("scope", "", "where to write: user, project or local (default: where the skill lives; see above)")
+			if !on {
+				cmd.Flags().String("mode", "", "Claude Code only: off (default), name-only or user-invocable-only")
 			}
-			return a.printToggle(rep)
-		},
-	}
-	cmd.Flags().StringSlice("agent", nil, "switch only for these agents: "+hosts+" or all (default: every agent that reads the skill)")
-	ownFlag(cmd, "agent")
-	cmd.Flags().String("scope", "", "where to write: user, project or local (default: where the skill lives; see above)")
-	if !on {
-		cmd.Flags().String("mode", "", "Claude Code only: off (default), name-only or user-invocable-only")
-	}
+		})
+}
+
+// toggleJSONUsage is the usage of --json of enable, disable and profile
+// use.
+const toggleJSONUsage = "print JSON only: the results, the diffs and counts"
+
+// diffFlag adds --dry-run to a command that edits settings files.
+func diffFlag(cmd *cobra.Command) {
 	cmd.Flags().Bool("dry-run", false, "write nothing; print the diff of each file that would change")
-	cmd.Flags().Bool("json", false, "print JSON only: the results, the diffs and counts")
-	discoveryFlags(cmd)
-	return cmd
 }
 
 // ownFlag marks a command's flag that is no configuration key, although
@@ -102,9 +101,13 @@ func toggleRequest(cmd *cobra.Command, on bool) (toggle.Request, error) {
 	return req, nil
 }
 
-// printToggle prints what enable, disable or profile use did, and fails
-// when a switch failed or the files could not all be written.
-func (a *app) printToggle(rep *action.ToggleReport) error {
+// toggled prints what enable, disable or profile use did, unless err
+// says it could not be done, and fails when a switch failed or the files
+// could not all be written.
+func (a *app) toggled(rep *action.ToggleReport, err error) error {
+	if err != nil {
+		return err
+	}
 	if a.json {
 		if err := a.writeJSON(rep); err != nil {
 			return err

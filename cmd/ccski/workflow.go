@@ -11,12 +11,8 @@ import (
 	"github.com/ccski/ccski/providers/all"
 )
 
-func newInstallWorkflow(a *app) *cobra.Command {
-	names := strings.Join(all.HostNames(), ", ")
-	cmd := &cobra.Command{
-		Use:   "install-workflow",
-		Short: "Tell agents how to find more skills with ccski, in their instructions files",
-		Long: `Add (or update) a short <workflow name="ccski"> block in each agent's
+// workflowLong is the help of ccski install-workflow.
+const workflowLong = `Add (or update) a short <workflow name="ccski"> block in each agent's
 instructions file that tells it how to find and load the skills it does not
 list itself with ccski: CLAUDE.md for Claude Code, AGENTS.md for Codex,
 GEMINI.md for Gemini CLI, in the user's agent folder (--scope user, the
@@ -25,41 +21,36 @@ with --agent set to that agent, so that the skills the user turned off for
 it stay out of its sight. Running it again changes nothing; a changed block
 is replaced where it is, and every other byte of the file is kept (a block
 in a code fence is not one; one that is not closed before the next
-<workflow> is an error). --dry-run prints the diff instead.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.config(cmd)
-			if err != nil {
-				return err
-			}
-			req := action.WorkflowRequest{}
-			req.Scope, _ = cmd.Flags().GetString("scope")
-			req.Agents, _ = cmd.Flags().GetStringSlice("agent")
-			req.DryRun, _ = cmd.Flags().GetBool("dry-run")
-			rep, err := action.InstallWorkflow(c, req)
-			if err != nil {
-				return exitOf(err)
-			}
-			if a.json {
-				if err := a.writeJSON(rep); err != nil {
-					return err
-				}
-			} else {
-				renderWorkflow(a.stdout, style(a.color), rep)
-			}
-			if rep.Failed {
-				return failErr(fmt.Errorf("the workflow block could not be written everywhere"))
-			}
-			return nil
-		},
+<workflow> is an error). --dry-run prints the diff instead.`
+
+func newInstallWorkflow(a *app) *cobra.Command {
+	names := strings.Join(all.HostNames(), ", ")
+	return command(spec{use: "install-workflow", args: cobra.NoArgs, long: workflowLong, run: a.installWorkflow,
+		short: "Tell agents how to find more skills with ccski, in their instructions files"},
+		jsonFlag("print JSON only: the result for each agent"), diffFlag, discoveryFlags, func(cmd *cobra.Command) {
+			cmd.Flags().StringSlice("agent", nil, "only these agents: "+names+" or all (default all)")
+			ownFlag(cmd, "agent")
+			cmd.Flags().String("scope", "user", "user (the agents' own folders) or project (the workspace)")
+		})
+}
+
+// installWorkflow runs ccski install-workflow.
+func (a *app) installWorkflow(cmd *cobra.Command, _ []string) error {
+	req := action.WorkflowRequest{}
+	req.Scope, _ = cmd.Flags().GetString("scope")
+	req.Agents, _ = cmd.Flags().GetStringSlice("agent")
+	req.DryRun, _ = cmd.Flags().GetBool("dry-run")
+	rep, err := act(a, cmd, action.InstallWorkflow, req)
+	if err != nil {
+		return err
 	}
-	cmd.Flags().StringSlice("agent", nil, "only these agents: "+names+" or all (default all)")
-	ownFlag(cmd, "agent")
-	cmd.Flags().String("scope", "user", "user (the agents' own folders) or project (the workspace)")
-	cmd.Flags().Bool("dry-run", false, "write nothing; print the diff of each file that would change")
-	cmd.Flags().Bool("json", false, "print JSON only: the result for each agent")
-	discoveryFlags(cmd)
-	return cmd
+	if err := a.show(rep, func() { renderWorkflow(a.stdout, style(a.color), rep) }); err != nil {
+		return err
+	}
+	if rep.Failed {
+		return failErr(fmt.Errorf("the workflow block could not be written everywhere"))
+	}
+	return nil
 }
 
 // renderWorkflow prints a line per agent, with the diff of a dry run.

@@ -99,8 +99,9 @@ type Report struct {
 	Results  []install.Result `json:"results"`
 	Warnings []string         `json:"warnings,omitempty"`
 	Counts   map[string]int   `json:"counts"`
-	// Home is the user folder, for showing the paths below it.
-	Home string `json:"-"`
+	// Cwd and Home are the folder the user ran in and the user folder,
+	// for showing the paths below them.
+	Cwd, Home string `json:"-"`
 	// NonePicked is set when the picker returned no skill: nothing was
 	// done, and Results is empty.
 	NonePicked bool `json:"-"`
@@ -114,6 +115,7 @@ func (r *Report) Failed() int { return r.Counts[string(install.StatusFailed)] }
 type installRun struct {
 	x      *install.Installer
 	layout install.Layout
+	cwd    string
 }
 
 // openInstall reads the scope's layout and its lock, taking the run's
@@ -153,13 +155,13 @@ func (c *Config) openInstall(ctx context.Context, r Run) (*installRun, error) {
 	if !r.DryRun {
 		x.Recover()
 	}
-	return &installRun{x: x, layout: layout}, nil
+	return &installRun{x: x, layout: layout, cwd: c.Cwd}, nil
 }
 
 // report starts the report of the run.
 func (run *installRun) report() *Report {
 	return &Report{Scope: string(run.layout.Scope), Lock: run.layout.LockFile, DryRun: run.x.DryRun,
-		Home: run.layout.Home()}
+		Cwd: run.cwd, Home: run.layout.Home()}
 }
 
 // installLayout is where the skills and lock of scope live.
@@ -204,135 +206,153 @@ func InstalledIndex(env providers.Env) map[string]*install.Installed {
 // source against the lock with Frozen). A skill that fails is a result,
 // not an error: see Report.Failed.
 func Install(ctx context.Context, c *Config, req InstallRequest) (*Report, error) {
-	run, err := c.openInstall(ctx, req.Run)
-	if err != nil {
-		return nil, err
-	}
+	return c.inScope(ctx, req.Run, func(run *installRun, rep *Report) error {
+		run.x.Copy = req.Copy
+		run.x.SaveLock = !req.Frozen // --frozen never writes the lock
+		if req.Source == "" {
+			return run.restore(rep, req.Frozen)
+		}
+		return run.install(ctx, c, rep, req)
+	})
+}
+
+// restore installs the skills of the lock that are missing (with frozen,
+// also checking every source against the lock).
+func (run *installRun) restore(rep *Report, frozen bool) error {
 	x := run.x
-	defer x.Close()
-	x.Copy = req.Copy
-	x.SaveLock = !req.Frozen // --frozen never writes the lock
-	rep := run.report()
-	if req.Source == "" {
-		if _, err := os.Stat(run.layout.LockFile); err != nil && req.Frozen {
-			return nil, fmt.Errorf("no lock at %s: --frozen checks one (install skills first, then commit the lock)", run.layout.LockFile)
-		}
-		if len(x.Lock.Skills) == 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s names no skill: nothing to install (give a SOURCE)", run.layout.LockFile))
-		}
-		for _, e := range x.Lock.Skills {
-			rep.Results = append(rep.Results, x.Restore(e, req.Frozen))
-		}
-		if req.Frozen {
-			x.Changed = false // --frozen never writes the lock
-		}
-		return run.finish(rep)
+	if _, err := os.Stat(run.layout.LockFile); err != nil && frozen {
+		return fmt.Errorf("no lock at %s: --frozen checks one (install skills first, then commit the lock)", run.layout.LockFile)
 	}
+	if len(x.Lock.Skills) == 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s names no skill: nothing to install (give a SOURCE)", run.layout.LockFile))
+	}
+	for _, e := range x.Lock.Skills {
+		rep.Results = append(rep.Results, x.Restore(e, frozen))
+	}
+	if frozen {
+		x.Changed = false // --frozen never writes the lock
+	}
+	return nil
+}
+
+// install installs the skills req chooses from its Source.
+func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req InstallRequest) error {
+	x := run.x
 	src, err := install.ParseSource(req.Source, install.ParseOptions{Cwd: c.Cwd, Home: run.layout.Home(), Ref: req.Ref,
 		Path: req.Path, Marketplace: x.Marketplace})
 	if err != nil {
-		return nil, usage(err)
+		return usage(err)
 	}
 	rep.Source = src.String()
 	root, commit, err := x.Materialize(src, src.Ref)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	offer, err := install.Discover(ctx, root, src.Path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", src, err)
+		return fmt.Errorf("%s: %w", src, err)
 	}
 	rep.Warnings = append(rep.Warnings, offer.Warnings...)
 	sel := install.Selection{Names: req.Skills, All: req.All, Include: req.Include, Exclude: req.Exclude}
 	if req.Pick != nil && len(sel.Names) == 0 {
 		cands, err := install.Filter(offer.Candidates, sel.Include, sel.Exclude)
 		if err != nil {
-			return nil, usage(err)
+			return usage(err)
 		}
 		picked, err := req.Pick(ctx, src.String(), cands)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(picked) == 0 {
 			rep.NonePicked = true
-			return rep, nil
+			return nil
 		}
 		sel = install.Selection{Names: picked}
 	}
 	cands, err := install.Select(src.String(), offer, sel)
 	if err != nil {
-		return nil, usage(err)
+		return usage(err)
 	}
 	agents, err := install.ParseAgents(req.Agents)
 	if err != nil {
-		return nil, usage(err)
+		return usage(err)
 	}
 	dir := req.Dir
 	if dir != "" {
 		dir = absFrom(c.Cwd, c.Home, dir)
 		if err := run.layout.CheckTarget(dir); err != nil {
-			return nil, usage(fmt.Errorf("--dir: %w", err))
+			return usage(fmt.Errorf("--dir: %w", err))
 		}
 	}
 	rep.Results = x.Install(src, root, commit, cands, run.layout.Targets(agents, dir))
-	return run.finish(rep)
+	return nil
 }
 
 // Update moves each skill req names (every skill of the lock when none)
 // to the newest commit of the ref it was installed from, or to its @ref.
 // A skill the lock does not name is an error, and nothing is updated.
 func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) {
-	run, err := c.openInstall(ctx, req.Run)
-	if err != nil {
-		return nil, err
-	}
-	x := run.x
-	defer x.Close()
-	type pick struct {
-		entry install.Entry
-		ref   string
-	}
-	var picks []pick
-	if len(req.Skills) == 0 {
-		for _, e := range x.Lock.Skills {
-			picks = append(picks, pick{entry: e})
+	return c.inScope(ctx, req.Run, func(run *installRun, rep *Report) error {
+		x := run.x
+		type pick struct {
+			entry install.Entry
+			ref   string
 		}
-	}
-	for _, arg := range req.Skills {
-		name, ref, _ := strings.Cut(arg, "@")
-		e := x.Lock.Find(name)
-		if e == nil {
-			return nil, notInstalled(name, run.layout.LockFile, x.Lock.Names())
+		var picks []pick
+		if len(req.Skills) == 0 {
+			for _, e := range x.Lock.Skills {
+				picks = append(picks, pick{entry: e})
+			}
 		}
-		picks = append(picks, pick{entry: *e, ref: ref})
-	}
-	rep := run.report()
-	if len(picks) == 0 {
-		rep.Warnings = append(rep.Warnings, run.layout.LockFile+" names no skill: nothing to update")
-	}
-	for _, p := range picks {
-		rep.Results = append(rep.Results, x.Update(p.entry, p.ref))
-	}
-	return run.finish(rep)
+		for _, arg := range req.Skills {
+			name, ref, _ := strings.Cut(arg, "@")
+			e := x.Lock.Find(name)
+			if e == nil {
+				return notInstalled(name, run.layout.LockFile, x.Lock.Names())
+			}
+			picks = append(picks, pick{entry: *e, ref: ref})
+		}
+		if len(picks) == 0 {
+			rep.Warnings = append(rep.Warnings, run.layout.LockFile+" names no skill: nothing to update")
+		}
+		for _, p := range picks {
+			rep.Results = append(rep.Results, x.Update(p.entry, p.ref))
+		}
+		return nil
+	})
 }
 
 // Remove deletes each skill req names, with its links, and drops it from
 // the lock. A skill the lock does not name is an error, and nothing is
 // removed: ccski never deletes a skill it did not install.
 func Remove(ctx context.Context, c *Config, req RemoveRequest) (*Report, error) {
-	run, err := c.openInstall(ctx, req.Run)
+	return c.inScope(ctx, req.Run, func(run *installRun, rep *Report) error {
+		for _, name := range req.Skills {
+			if run.x.Lock.Find(name) == nil {
+				return notInstalled(name, run.layout.LockFile, run.x.Lock.Names())
+			}
+		}
+		for _, name := range req.Skills {
+			rep.Results = append(rep.Results, run.x.Remove(name))
+		}
+		return nil
+	})
+}
+
+// inScope opens the run on the scope r names, lets work fill the report,
+// then finishes it (unless the picker chose nothing) and closes the run.
+func (c *Config) inScope(ctx context.Context, r Run, work func(run *installRun, rep *Report) error) (*Report, error) {
+	run, err := c.openInstall(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	defer run.x.Close()
-	for _, name := range req.Skills {
-		if run.x.Lock.Find(name) == nil {
-			return nil, notInstalled(name, run.layout.LockFile, run.x.Lock.Names())
-		}
-	}
 	rep := run.report()
-	for _, name := range req.Skills {
-		rep.Results = append(rep.Results, run.x.Remove(name))
+	if err := work(run, rep); err != nil {
+		return nil, err
+	}
+	if rep.NonePicked {
+		return rep, nil
 	}
 	return run.finish(rep)
 }

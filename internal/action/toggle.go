@@ -46,12 +46,9 @@ type ToggleReport struct {
 // writes every changed file (unless DryRun). A switch that fails is a
 // result, not an error: see ToggleReport.Failed.
 func Toggle(ctx context.Context, c *Config, req ToggleRequest) (*ToggleReport, error) {
-	t, err := c.toggler(ctx)
+	t, err := c.toggler(ctx, req.Agents)
 	if err != nil {
 		return nil, err
-	}
-	if err := t.CheckAgents(req.Agents); err != nil {
-		return nil, usage(err)
 	}
 	for _, name := range req.Skills {
 		t.Skill(name, req.Request)
@@ -59,13 +56,18 @@ func Toggle(ctx context.Context, c *Config, req ToggleRequest) (*ToggleReport, e
 	return apply(t.Plan(), req.DryRun, 0), nil
 }
 
-// toggler discovers and returns a Toggler over every host's switches.
-func (c *Config) toggler(ctx context.Context) (*toggle.Toggler, error) {
+// toggler discovers and returns a Toggler over every host's switches;
+// an agent of agents that has none is a usage error.
+func (c *Config) toggler(ctx context.Context, agents []string) (*toggle.Toggler, error) {
 	d, err := c.Discover(ctx, Checks{})
 	if err != nil {
 		return nil, err
 	}
-	return toggle.New(d.Engine.Env(), d.Snapshot, all.Hosts()), nil
+	t := toggle.New(d.Engine.Env(), d.Snapshot, all.Hosts())
+	if err := t.CheckAgents(agents); err != nil {
+		return nil, usage(err)
+	}
+	return t, nil
 }
 
 // apply writes the plan (unless dry) and reports it. left is, for
@@ -111,12 +113,9 @@ type SavedProfile struct {
 // SaveProfile records which skills are on for each agent as the profile
 // req names, replacing one of that name.
 func SaveProfile(ctx context.Context, c *Config, req SaveProfileRequest) (*SavedProfile, error) {
-	t, err := c.toggler(ctx)
+	t, err := c.toggler(ctx, req.Agents)
 	if err != nil {
 		return nil, err
-	}
-	if err := t.CheckAgents(req.Agents); err != nil {
-		return nil, usage(err)
 	}
 	hosts := t.HostNames()
 	if len(req.Agents) > 0 && !slices.Contains(req.Agents, "all") {
@@ -144,7 +143,7 @@ type UseProfileRequest struct {
 // UseProfile switches every skill and plugin whose state differs from
 // what the profile records; skills it does not name are left as they are.
 func UseProfile(ctx context.Context, c *Config, req UseProfileRequest) (*ToggleReport, error) {
-	t, err := c.toggler(ctx)
+	t, err := c.toggler(ctx, nil)
 	if err != nil {
 		return nil, err
 	}

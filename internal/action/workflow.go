@@ -2,6 +2,7 @@ package action
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,7 +48,7 @@ type WorkflowResult struct {
 // the instructions file of each agent req names, in req's scope: every
 // changed file is written together, atomically, unless DryRun. A file
 // that cannot be read or edited is a failed result, not an error.
-func InstallWorkflow(c *Config, req WorkflowRequest) (*WorkflowReport, error) {
+func InstallWorkflow(_ context.Context, c *Config, req WorkflowRequest) (*WorkflowReport, error) {
 	e, err := c.Engine()
 	if err != nil {
 		return nil, err

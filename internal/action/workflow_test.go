@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,7 @@ func TestInstallWorkflow(t *testing.T) {
 	claude := filepath.Join(b.home, ".claude", "CLAUDE.md")
 	testfs.Write(t, b.home, map[string]string{".claude/CLAUDE.md": "# Mine\n"})
 	req := WorkflowRequest{Scope: "user", Agents: []string{"claude"}, DryRun: true}
-	rep, err := InstallWorkflow(c, req)
+	rep, err := InstallWorkflow(context.Background(), c, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,14 +31,14 @@ func TestInstallWorkflow(t *testing.T) {
 		t.Fatalf("a dry run wrote %q", data)
 	}
 	req.DryRun = false
-	if rep, err = InstallWorkflow(c, req); err != nil || rep.Results[0].Status != "installed" {
+	if rep, err = InstallWorkflow(context.Background(), c, req); err != nil || rep.Results[0].Status != "installed" {
 		t.Fatalf("install: %+v, %v", rep, err)
 	}
 	want := "# Mine\n\n" + workflow.Block("claude", "Claude Code") + "\n"
 	if data, _ := os.ReadFile(claude); string(data) != want {
 		t.Errorf("CLAUDE.md is\n%s\nwant\n%s", data, want)
 	}
-	if rep, err = InstallWorkflow(c, req); err != nil || rep.Results[0].Status != "unchanged" || rep.Results[0].Diff != "" {
+	if rep, err = InstallWorkflow(context.Background(), c, req); err != nil || rep.Results[0].Status != "unchanged" || rep.Results[0].Diff != "" {
 		t.Errorf("again: %+v, %v; want unchanged", rep, err)
 	}
 }
@@ -49,7 +50,7 @@ func TestInstallWorkflowRefuses(t *testing.T) {
 	c := b.config(t)
 	broken := "<workflow name=\"ccski\">\ndraft\n"
 	testfs.Write(t, b.proj, map[string]string{"AGENTS.md": broken})
-	rep, err := InstallWorkflow(c, WorkflowRequest{Scope: "project", Agents: []string{"codex"}})
+	rep, err := InstallWorkflow(context.Background(), c, WorkflowRequest{Scope: "project", Agents: []string{"codex"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestInstallWorkflowRefuses(t *testing.T) {
 		t.Errorf("a refused file was changed: %q", data)
 	}
 	for _, req := range []WorkflowRequest{{Scope: "local"}, {Scope: "user", Agents: []string{"vim"}}} {
-		if _, err := InstallWorkflow(c, req); !IsUsage(err) {
+		if _, err := InstallWorkflow(context.Background(), c, req); !IsUsage(err) {
 			t.Errorf("%+v: got %v, want a usage error", req, err)
 		}
 	}
