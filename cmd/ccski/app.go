@@ -8,10 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -23,12 +21,11 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safetext"
 	"github.com/ccski/ccski/pipeline"
-	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/all"
 )
 
 // Exit codes.
@@ -167,11 +164,23 @@ func newRoot(a *app) *cobra.Command {
 		newEnable(a), newDisable(a), newProfile(a), newInstallWorkflow(a), newScan(a),
 		newInstall(a), newUpdate(a), newRemove(a), newTrust(a))
 	a.registerCompletions(root)
-	addProfileFlags(root, a)
+	addProfileFlags(root)
+	var stop func()
+	// Before every command: the presentation flags, then the profiles.
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+		a.setup(cmd)
+		stop = a.startProfiles(cmd)
+	}
+	root.PersistentPostRun = func(*cobra.Command, []string) {
+		if stop != nil {
+			stop()
+		}
+	}
 	return root
 }
 
-// setup reads the presentation flags every command shares.
+// setup reads the presentation flags every command shares: before every
+// command runs, and again where a command reads its own.
 func (a *app) setup(cmd *cobra.Command) {
 	noColor, _ := cmd.Flags().GetBool("no-color")
 	if f := cmd.Flags().Lookup("json"); f != nil {
@@ -188,26 +197,63 @@ func discoveryFlags(cmd *cobra.Command) {
 	configs.AddFlags(cmd.Flags())
 }
 
-// loaded is the configuration and a snapshot for one command.
+// process is this process as the actions see it: the current folder, the
+// home folder and the environment.
+func process() (action.Process, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return action.Process{}, failErr(fmt.Errorf("cannot read the current folder: %w", err))
+	}
+	home, _ := os.UserHomeDir()
+	// Environ lets the configuration see every CCSKI_ variable, so that an
+	// unknown one is an error rather than silently ignored.
+	return action.Process{Cwd: cwd, Home: home, Getenv: os.Getenv, Environ: setEnviron}, nil
+}
+
+// config reads the configuration layers the flags of cmd and the
+// environment set.
+func (a *app) config(cmd *cobra.Command) (*action.Config, error) {
+	p, err := process()
+	if err != nil {
+		return nil, err
+	}
+	c, err := action.LoadConfig(p, cmd.Flags())
+	return c, exitOf(err)
+}
+
+// exitOf gives the error of an action its exit code: 2 for an
+// action.UsageError, else 1. nil stays nil.
+func exitOf(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case action.IsUsage(err):
+		return usageErr(err)
+	}
+	return failErr(err)
+}
+
+// loaded is the configuration, the engine and a snapshot, for the
+// commands that work on them here rather than through an action
+// (validate, scan, trust, the completions).
 type loaded struct {
+	conf   *action.Config
 	cfg    *configs.Loaded
 	engine *engine.Engine
 	snap   *pipeline.Snapshot
 	stats  engine.Stats
 }
 
-// load reads the configuration layers and, unless configOnly, discovers.
 // depth says how far load goes.
 type depth int
 
 const (
-	configOnly   depth = iota // the configuration layers only
-	engineOnly                // also the engine, for a server that discovers on its own
+	engineOnly   depth = iota // the configuration and the engine
 	withSnapshot              // also one discovery, for one-shot commands
 )
 
-// load reads the configuration layers and, as deep as d asks, builds the
-// engine and discovers.
+// load reads the configuration layers, builds the engine and, as d asks,
+// discovers once.
 func (a *app) load(cmd *cobra.Command, d depth) (*loaded, error) {
 	return a.loadWith(cmd, d, nil)
 }
@@ -215,82 +261,39 @@ func (a *app) load(cmd *cobra.Command, d depth) (*loaded, error) {
 // loadWith is load, with adjust (when not nil) applied to the effective
 // configuration before the engine is built.
 func (a *app) loadWith(cmd *cobra.Command, d depth, adjust func(*configs.Config)) (*loaded, error) {
-	a.setup(cmd)
-	fs := cmd.Flags()
-	cwd, err := os.Getwd()
+	c, err := a.config(cmd)
 	if err != nil {
-		return nil, failErr(fmt.Errorf("cannot read the current folder: %w", err))
+		return nil, err
 	}
-	home, _ := os.UserHomeDir()
-	// Relative paths in flags and variables (--workspace, --user-dir,
-	// --skill-dir, ...) are taken from the current folder: Load resolves
-	// them against Options.Workspace, so that must be cwd, not --workspace.
-	ws := cwd
-	cfgFile := ""
-	if f := fs.Lookup("config"); f != nil && f.Changed {
-		cfgFile = absFrom(cwd, f.Value.String())
-	}
-	// Environ lets Load see every CCSKI_ variable, so that an unknown one is
-	// an error rather than silently ignored.
-	ld, err := configs.Load(configs.Options{ConfigFile: cfgFile, Workspace: cwd, Home: home,
-		Getenv: os.Getenv, Environ: setEnviron, Flags: fs, Registry: all.Registry()})
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	l := &loaded{cfg: ld}
-	if d == configOnly {
-		return l, nil
-	}
-	cfg := ld.Config
-	if adjust != nil {
-		adjust(&cfg)
-	}
-	userDir := cfg.UserDir
-	if userDir == "" {
-		userDir = home
-	}
-	if cfg.Workspace != "" {
-		if err := checkFolder(cfg.Workspace); err != nil {
-			return nil, usageErr(fmt.Errorf("workspace %s %w (set by %s); give an existing project folder",
-				cfg.Workspace, err, ld.Sources["workspace"]))
-		}
-		ws = cfg.Workspace
-	}
-	e, err := engine.New(cfg, providers.NewEnv(userDir, ws, os.Getenv))
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	if err := e.CheckFilters(); err != nil {
-		return nil, usageErr(err)
+	l := &loaded{conf: c, cfg: c.Loaded}
+	if l.engine, err = c.EngineWith(adjust); err != nil {
+		return nil, exitOf(err)
 	}
 	if d == engineOnly {
-		l.engine = e
 		return l, nil
 	}
-	e.DisableCache() // one discovery: a rescan cache would only add to peak memory
-	snap, stats, err := e.Snapshot(cmd.Context())
-	if err != nil {
-		if engine.IsConfigError(err) {
-			return nil, usageErr(err)
-		}
-		return nil, failErr(err)
+	if err := a.discover(cmd, l, action.Checks{}); err != nil {
+		return nil, err
 	}
-	l.engine, l.snap, l.stats = e, snap, stats
 	return l, nil
 }
 
-// checkFolder returns an error, worded to follow the path, unless p is a
-// folder.
-func checkFolder(p string) error {
-	st, err := os.Stat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return errors.New("does not exist")
-	case err != nil:
-		return fmt.Errorf("cannot be read: %w", errors.Unwrap(err))
-	case !st.IsDir():
-		return errors.New("is not a folder")
+// snapshotTrusted turns the trust check on in l's engine (recording first
+// sights unless readOnly) and discovers once.
+func (a *app) snapshotTrusted(cmd *cobra.Command, l *loaded, readOnly bool) (*loaded, error) {
+	if err := a.discover(cmd, l, action.Checks{Trust: true, ReadOnly: readOnly}); err != nil {
+		return nil, err
 	}
+	return l, nil
+}
+
+// discover discovers once with l's engine and the checks asked for.
+func (a *app) discover(cmd *cobra.Command, l *loaded, checks action.Checks) error {
+	d, err := l.conf.DiscoverWith(cmd.Context(), l.engine, checks)
+	if err != nil {
+		return exitOf(err)
+	}
+	l.snap, l.stats = d.Snapshot, d.Stats
 	return nil
 }
 
@@ -304,18 +307,6 @@ func setEnviron() []string {
 		}
 	}
 	return out
-}
-
-func absFrom(base, p string) string {
-	if strings.HasPrefix(p, "~/") {
-		if h, err := os.UserHomeDir(); err == nil {
-			p = filepath.Join(h, p[2:])
-		}
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(base, p)
-	}
-	return filepath.Clean(p)
 }
 
 // jsonError is what --json prints on stdout when a command fails.

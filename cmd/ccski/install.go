@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,21 +13,16 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/install"
-	"github.com/ccski/ccski/internal/userdirs"
-	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/claude"
-	"github.com/ccski/ccski/providers/marketplace"
 )
 
 // This file holds ccski install and what install, update and remove
-// share: the scope's layout and lock, and the report.
+// share: their flags and the printing of their report. The work is
+// action.Install, action.Update and action.Remove.
 
-func newInstall(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "install [SOURCE [SKILL...]]",
-		Short: "Install skills from a git repository, a folder or a marketplace, recorded in ccski.lock",
-		Long: `Install skills from SOURCE and record them in ccski.lock, or, with no SOURCE,
+// installLong is the help of ccski install.
+const installLong = `Install skills from SOURCE and record them in ccski.lock, or, with no SOURCE,
 install everything the lock names.
 
 SOURCE is a git URL (https://..., git@host:owner/repo, file://...), owner/repo
@@ -52,10 +48,18 @@ Each skill is staged, checked with "ccski validate --profile spec" (errors
 refuse it unless --force) and moved into place atomically. With no SOURCE,
 skills whose files match the lock are left alone and missing ones are
 installed from their locked commit; --frozen also checks every source against
-the lock and fails (exit 1) on any difference, for CI.`,
-		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runInstall(cmd, args) },
-	}
+the lock and fails (exit 1) on any difference, for CI.`
+
+func newInstall(a *app) *cobra.Command {
+	return command(spec{use: "install [SOURCE [SKILL...]]", args: cobra.ArbitraryArgs, long: installLong, run: a.install,
+		short: "Install skills from a git repository, a folder or a marketplace, recorded in ccski.lock"},
+		jsonFlag(installJSONUsage), sourceFlags, timeoutFlag,
+		installFlags("install over skills modified on disk or not installed by ccski, and skills that fail validation"))
+}
+
+// sourceFlags adds the flags of install that choose a SOURCE's skills and
+// where they go.
+func sourceFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringSlice("agent", nil, "install for these agents: "+strings.Join(install.Agents(), ", ")+" or all (default: agents, with a link for claude)")
 	ownFlag(cmd, "agent")
@@ -71,124 +75,51 @@ the lock and fails (exit 1) on any difference, for CI.`,
 	f.BoolP("interactive", "i", false, "pick the skills in a list (needs a terminal)")
 	f.Bool("copy", false, "install copies where links would go")
 	f.Bool("frozen", false, "with no SOURCE: also check every source against the lock; fail when a source or a file on disk differs")
-	f.Duration("timeout", install.DefaultTimeout, "time limit of each git command")
-	installFlags(cmd, "install over skills modified on disk or not installed by ccski, and skills that fail validation")
-	return cmd
 }
 
-// installFlags adds the flags install, update and remove share.
-func installFlags(cmd *cobra.Command, force string) {
+// installJSONUsage is the usage of --json of install, update and remove.
+const installJSONUsage = "print JSON only: a result per skill and counts"
+
+// timeoutFlag adds --timeout to a command that runs git.
+func timeoutFlag(cmd *cobra.Command) {
+	cmd.Flags().Duration("timeout", install.DefaultTimeout, "time limit of each git command")
+}
+
+// installFlags returns what adds the flags install, update and remove
+// share; force is the usage of --force.
+func installFlags(force string) func(*cobra.Command) {
+	return func(cmd *cobra.Command) {
+		f := cmd.Flags()
+		f.String("scope", "project", "project (the project's folders and ccski.lock) or user (your home folder)")
+		f.Bool("force", false, force)
+		f.Bool("dry-run", false, "write nothing; print what would change")
+		f.String("user-dir", "", "use this folder instead of the home folder")
+		f.String("workspace", "", "project folder (default: the current folder)")
+		f.String("config", "", "read this config file instead of the nearest "+configs.ProjectFile)
+	}
+}
+
+// installRun reads the flags every install command shares.
+func (a *app) installRun(cmd *cobra.Command) action.Run {
 	f := cmd.Flags()
-	f.String("scope", "project", "project (the project's folders and ccski.lock) or user (your home folder)")
-	f.Bool("force", false, force)
-	f.Bool("dry-run", false, "write nothing; print what would change")
-	f.Bool("json", false, "print JSON only: a result per skill and counts")
-	f.String("user-dir", "", "use this folder instead of the home folder")
-	f.String("workspace", "", "project folder (default: the current folder)")
-	f.String("config", "", "read this config file instead of the nearest "+configs.ProjectFile)
-}
-
-// installRun is what one run of install, update or remove works with.
-type installRun struct {
-	x      *install.Installer
-	layout install.Layout
-	dry    bool
-	cwd    string
-}
-
-// openInstall reads the flags every install command shares, the scope's
-// layout and its lock, and cleans up after an interrupted earlier run.
-func (a *app) openInstall(cmd *cobra.Command) (*installRun, error) {
-	l, err := a.load(cmd, engineOnly)
-	if err != nil {
-		return nil, err
-	}
-	env := l.engine.Env()
-	f := cmd.Flags()
-	scope, _ := f.GetString("scope")
-	cwd, _ := os.Getwd()
-	layout, err := installLayout(env, install.Scope(strings.ToLower(strings.TrimSpace(scope))))
-	if err != nil {
-		return nil, err
-	}
-	force, _ := f.GetBool("force")
-	dry, _ := f.GetBool("dry-run")
-	release := func() {}
-	if !dry {
-		release, err = install.LockRun(layout, func() {
-			fmt.Fprintf(a.stderr, "ccski: waiting for another ccski run on %s to finish\n", layout.LockFile)
-		})
-		if err != nil {
-			return nil, failErr(err)
-		}
-	}
-	lock, err := install.ReadLock(layout.LockFile, layout.Base, layout.Scope == install.ScopeProject)
-	if err != nil {
-		release()
-		return nil, failErr(err)
-	}
-	gitCache := userdirs.Cache("git")
-	if gitCache == "" {
-		gitCache = filepath.Join(env.UserDir, ".cache", "ccski", "git")
-	}
-	g := &install.Git{CacheDir: gitCache, Prompt: isTerminalFile(os.Stdin)}
+	r := action.Run{Notices: a.stderr, GitPrompt: isTerminalFile(os.Stdin)}
+	r.Scope, _ = f.GetString("scope")
+	r.Force, _ = f.GetBool("force")
+	r.DryRun, _ = f.GetBool("dry-run")
 	if t := f.Lookup("timeout"); t != nil {
-		g.Timeout, _ = f.GetDuration("timeout")
+		r.Timeout, _ = f.GetDuration("timeout")
 	}
 	if !a.json && isTerminalFile(os.Stderr) {
-		g.Progress = os.Stderr
+		r.Progress = os.Stderr
 	}
-	pluginsRoot := filepath.Join(claude.Dir(env), "plugins")
-	x := &install.Installer{Ctx: cmd.Context(), Layout: layout, Lock: lock, Git: g, Force: force, DryRun: dry,
-		SaveLock: true, Release: release,
-		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
-	if !dry {
-		x.Recover()
-	}
-	return &installRun{x: x, layout: layout, dry: dry, cwd: cwd}, nil
-}
-
-// installLayout is where the skills and lock of scope live.
-func installLayout(env providers.Env, scope install.Scope) (install.Layout, error) {
-	layout := install.Layout{Scope: scope, Env: env}
-	switch scope {
-	case install.ScopeProject:
-		base, ok := configs.ProjectRoot(env.Workspace, env.UserDir)
-		if !ok {
-			return layout, failErr(fmt.Errorf("%s is in no project (no %s and no .git in it or above it): "+
-				"use --scope user to install for yourself, or create %s in the project's folder",
-				env.Workspace, configs.ProjectFile, configs.ProjectFile))
-		}
-		layout.Base = base
-		layout.LockFile = filepath.Join(layout.Base, install.LockName)
-	case install.ScopeUser:
-		dir, err := userdirs.ConfigDir(env.UserDir, os.Getenv)
-		if err != nil {
-			return layout, failErr(err)
-		}
-		layout.Base, layout.LockFile = env.UserDir, filepath.Join(dir, install.LockName)
-	default:
-		return layout, usageErr(fmt.Errorf("invalid --scope %q: use project or user", scope))
-	}
-	return layout, nil
-}
-
-// installedIndex maps the skills the project's and the user's locks name
-// to where they came from (see install.IndexInstalled).
-func installedIndex(env providers.Env) map[string]*install.Installed {
-	var layouts []install.Layout
-	for _, s := range []install.Scope{install.ScopeProject, install.ScopeUser} {
-		if l, err := installLayout(env, s); err == nil {
-			layouts = append(layouts, l)
-		}
-	}
-	return install.IndexInstalled(layouts)
+	return r
 }
 
 // isTerminalFile reports whether f is a terminal.
 func isTerminalFile(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
-func (a *app) runInstall(cmd *cobra.Command, args []string) error {
+// install runs ccski install.
+func (a *app) install(cmd *cobra.Command, args []string) error {
 	f := cmd.Flags()
 	frozen, _ := f.GetBool("frozen")
 	interactive, _ := f.GetBool("interactive")
@@ -216,89 +147,22 @@ func (a *app) runInstall(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	run, err := a.openInstall(cmd)
-	if err != nil {
-		return err
+	req := action.InstallRequest{Run: a.installRun(cmd), Agents: agents, Dir: dir, Frozen: frozen}
+	if len(args) > 0 {
+		req.Source, req.Skills = args[0], args[1:]
 	}
-	x := run.x
-	defer x.Close()
-	x.Copy, _ = f.GetBool("copy")
-	x.SaveLock = !frozen // --frozen never writes the lock
-	rep := installReport{Scope: string(run.layout.Scope), Lock: run.layout.LockFile, DryRun: run.dry}
-	if len(args) == 0 {
-		if _, err := os.Stat(run.layout.LockFile); err != nil && frozen {
-			return failErr(fmt.Errorf("no lock at %s: --frozen checks one (install skills first, then commit the lock)", run.layout.LockFile))
-		}
-		if len(x.Lock.Skills) == 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s names no skill: nothing to install (give a SOURCE)", run.layout.LockFile))
-		}
-		for _, e := range x.Lock.Skills {
-			rep.Results = append(rep.Results, x.Restore(e, frozen))
-		}
-		if frozen {
-			x.Changed = false // --frozen never writes the lock
-		}
-		return a.finishInstall(run, &rep)
-	}
-	ref, _ := f.GetString("ref")
-	path, _ := f.GetString("path")
-	src, err := install.ParseSource(args[0], install.ParseOptions{Cwd: run.cwd, Home: run.layout.Home(), Ref: ref, Path: path,
-		Marketplace: x.Marketplace})
-	if err != nil {
-		return usageErr(err)
-	}
-	rep.Source = src.String()
-	root, commit, err := x.Materialize(src, src.Ref)
-	if err != nil {
-		return failErr(err)
-	}
-	offer, err := install.Discover(cmd.Context(), root, src.Path)
-	if err != nil {
-		return failErr(fmt.Errorf("%s: %w", src, err))
-	}
-	rep.Warnings = append(rep.Warnings, offer.Warnings...)
-	sel := install.Selection{Names: args[1:]}
-	sel.All, _ = f.GetBool("all")
-	sel.Include, _ = f.GetStringSlice("include")
-	sel.Exclude, _ = f.GetStringSlice("exclude")
-	if interactive && len(sel.Names) == 0 {
-		cands, err := install.Filter(offer.Candidates, sel.Include, sel.Exclude)
-		if err != nil {
-			return usageErr(err)
-		}
-		picked, err := pickSkills(cmd.Context(), src.String(), cands, os.Stdin, os.Stderr)
-		if err != nil {
-			return failErr(err)
-		}
-		if len(picked) == 0 {
-			fmt.Fprintln(a.stderr, "No skill selected; nothing was installed.")
-			return nil
-		}
-		sel = install.Selection{Names: picked}
-	}
-	cands, err := install.Select(src.String(), offer, sel)
-	if err != nil {
-		return usageErr(err)
-	}
-	if dir != "" {
-		dir = absFrom(run.cwd, dir)
-		if err := run.layout.CheckTarget(dir); err != nil {
-			return usageErr(fmt.Errorf("--dir: %w", err))
+	req.Ref, _ = f.GetString("ref")
+	req.Path, _ = f.GetString("path")
+	req.All, _ = f.GetBool("all")
+	req.Include, _ = f.GetStringSlice("include")
+	req.Exclude, _ = f.GetStringSlice("exclude")
+	req.Copy, _ = f.GetBool("copy")
+	if interactive {
+		req.Pick = func(ctx context.Context, source string, cands []install.Candidate) ([]string, error) {
+			return pickSkills(ctx, source, cands, os.Stdin, os.Stderr)
 		}
 	}
-	rep.Results = x.Install(src, root, commit, cands, run.layout.Targets(agents, dir))
-	return a.finishInstall(run, &rep)
-}
-
-// installReport is the --json output of install, update and remove.
-type installReport struct {
-	Scope    string           `json:"scope"`
-	Lock     string           `json:"lock"`
-	Source   string           `json:"source,omitempty"`
-	DryRun   bool             `json:"dryRun"`
-	Results  []install.Result `json:"results"`
-	Warnings []string         `json:"warnings,omitempty"`
-	Counts   map[string]int   `json:"counts"`
+	return a.installed(act(a, cmd, action.Install, req))
 }
 
 // reportedFailure is the error of a run whose report already lists what
@@ -308,33 +172,20 @@ type reportedFailure struct{ msg string }
 func (e reportedFailure) Error() string        { return e.msg }
 func (e reportedFailure) Is(target error) bool { return target == errReported }
 
-// finishInstall writes the lock when it changed, then the report; any
-// failed skill makes the exit code 1.
-func (a *app) finishInstall(run *installRun, rep *installReport) error {
-	if run.x.Changed && !run.dry {
-		if err := run.x.Lock.Write(run.layout.LockFile, run.layout.Base); err != nil {
-			return failErr(err)
-		}
+// installed prints the report of install, update or remove, unless err
+// says the run could not be done; any failed skill makes the exit code 1.
+func (a *app) installed(rep *action.Report, err error) error {
+	if err != nil {
+		return err
 	}
-	rep.Counts = map[string]int{}
-	failed := 0
-	for _, r := range rep.Results {
-		rep.Counts[string(r.Status)]++
-		if r.Status == install.StatusFailed {
-			failed++
-		}
+	if rep.NonePicked {
+		fmt.Fprintln(a.stderr, "No skill selected; nothing was installed.")
+		return nil
 	}
-	if rep.Results == nil {
-		rep.Results = []install.Result{}
+	if err := a.show(rep, func() { a.renderInstall(a.stdout, rep) }); err != nil {
+		return err
 	}
-	if a.json {
-		if err := a.writeJSON(rep); err != nil {
-			return err
-		}
-	} else {
-		a.renderInstall(a.stdout, run, rep)
-	}
-	if failed > 0 {
+	if failed := rep.Failed(); failed > 0 {
 		return failErr(reportedFailure{fmt.Sprintf("%d of %d skills failed", failed, len(rep.Results))})
 	}
 	return nil
@@ -342,7 +193,7 @@ func (a *app) finishInstall(run *installRun, rep *installReport) error {
 
 // renderInstall prints a line per skill, its changes and message, then
 // the counts.
-func (a *app) renderInstall(w io.Writer, run *installRun, rep *installReport) {
+func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 	st := style(a.color)
 	for _, warn := range rep.Warnings {
 		fmt.Fprintln(a.stderr, "ccski: warning: "+warn)
@@ -355,7 +206,7 @@ func (a *app) renderInstall(w io.Writer, run *installRun, rep *installReport) {
 	for _, r := range rep.Results {
 		var where []string
 		for i, p := range r.Paths {
-			p = shownPath(run.cwd, run.layout.Home(), p)
+			p = shownPath(rep.Cwd, rep.Home, p)
 			if i > 0 {
 				p += st.dim(" (link)")
 			}
@@ -398,7 +249,7 @@ func (a *app) renderInstall(w io.Writer, run *installRun, rep *installReport) {
 	if len(parts) > 0 {
 		fmt.Fprintln(w, "Summary: "+strings.Join(parts, ", "))
 	}
-	if run.dry {
+	if rep.DryRun {
 		fmt.Fprintln(w, st.dim("Dry run: nothing was written."))
 	}
 }

@@ -10,63 +10,65 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/all"
 )
 
-func newList(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List the skills and commands agents see, grouped by provider and location",
-		Long: `List the skills and commands agents see, grouped by provider and location.
+// listLong is the help of ccski list.
+const listLong = `List the skills and commands agents see, grouped by provider and location.
 
 Each skill is shown by its id, which pastes into "ccski info" and --include.
 By default one copy of each skill is shown (the highest priority one); --all
 shows every copy and disabled skills too; --disabled shows only disabled ones.
 Slash commands (served by "ccski mcp" as prompts) follow the skills, by their
-ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			kind, err := kindFlag(cmd)
-			if err != nil {
-				return err
-			}
-			l, err := a.loadTrusted(cmd)
-			if err != nil {
-				return err
-			}
-			visible := ofKind(l.snap.Visible, kind)
-			if a.json {
-				recs := make([]recordJSON, 0, len(visible))
-				installed := installedIndex(l.engine.Env())
-				for _, r := range visible {
-					j := toJSON(r)
-					j.Installed = installed[filepath.Clean(r.Dir)]
-					if in, ok := l.snap.Integrity[r]; ok {
-						j.Integrity = &in
-					}
-					recs = append(recs, j)
-				}
-				sort.SliceStable(recs, func(i, j int) bool {
-					if recs[i].Name != recs[j].Name {
-						return strings.ToLower(recs[i].Name) < strings.ToLower(recs[j].Name)
-					}
-					return recs[i].ID < recs[j].ID
-				})
-				return writeJSONArray(a.stdout, recs)
-			}
-			// Badge duplicates with the ranking the filters used, so that
-			// "preferred" is the copy the default list shows.
-			renderList(a.stdout, style(a.color), l.snap, l.cfg.Config.State, l.engine.Priority(), kind)
-			return nil
-		},
+ids ("claude:/deploy"); --kind skill or --kind command shows only one of them.`
+
+func newList(a *app) *cobra.Command {
+	return command(spec{use: "list", args: cobra.NoArgs, long: listLong, run: a.list,
+		short: "List the skills and commands agents see, grouped by provider and location"},
+		jsonFlag("print JSON only: an array of skill and command records"), kindFlags, agentViewFlag, discoveryFlags)
+}
+
+// list runs ccski list.
+func (a *app) list(cmd *cobra.Command, _ []string) error {
+	kind, err := kindFlag(cmd)
+	if err != nil {
+		return err
 	}
-	cmd.Flags().Bool("json", false, "print JSON only: an array of skill and command records")
-	kindFlags(cmd)
-	agentViewFlag(cmd)
-	discoveryFlags(cmd)
-	return cmd
+	res, err := act(a, cmd, action.List, action.ListRequest{Kind: kind, Installed: a.json})
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return writeJSONArray(a.stdout, listJSON(res))
+	}
+	// Badge duplicates with the ranking the filters used, so that
+	// "preferred" is the copy the default list shows.
+	renderList(a.stdout, style(a.color), res.Snapshot, res.State, res.Priority, kind)
+	return nil
+}
+
+// listJSON is the --json output of list: the records with where ccski
+// installed them from and their integrity, by name, then id.
+func listJSON(res *action.ListResult) []recordJSON {
+	recs := make([]recordJSON, 0, len(res.Records))
+	for _, r := range res.Records {
+		j := toJSON(r)
+		j.Installed = res.Installed[filepath.Clean(r.Dir)]
+		if in, ok := res.Snapshot.Integrity[r]; ok {
+			j.Integrity = &in
+		}
+		recs = append(recs, j)
+	}
+	sort.SliceStable(recs, func(i, j int) bool {
+		if recs[i].Name != recs[j].Name {
+			return strings.ToLower(recs[i].Name) < strings.ToLower(recs[j].Name)
+		}
+		return recs[i].ID < recs[j].ID
+	})
+	return recs
 }
 
 // agentViewFlag adds --agent to a command that shows skills: the view of
@@ -94,25 +96,11 @@ func kindFlag(cmd *cobra.Command) (pipeline.Type, error) {
 		suggest.DidYouMean(strings.ToLower(v), []string{"skill", "command"})))
 }
 
-// ofKind returns the records of one type, or all of them for "".
-func ofKind(recs []*pipeline.Record, kind pipeline.Type) []*pipeline.Record {
-	if kind == "" {
-		return recs
-	}
-	out := make([]*pipeline.Record, 0, len(recs))
-	for _, r := range recs {
-		if r.IsCommand() == (kind == pipeline.TypeCommand) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // renderList prints the visible skills, then the visible commands, each
 // grouped by provider, then location. Without --kind the commands section
 // appears only when there are commands.
 func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string, prio *filters.Priority, kind pipeline.Type) {
-	skills, commands := ofKind(snap.Visible, pipeline.TypeSkill), ofKind(snap.Visible, pipeline.TypeCommand)
+	skills, commands := action.OfKind(snap.Visible, pipeline.TypeSkill), action.OfKind(snap.Visible, pipeline.TypeCommand)
 	showSkills := kind != pipeline.TypeCommand && (len(skills) > 0 || kind == pipeline.TypeSkill || len(commands) == 0)
 	if showSkills {
 		renderSection(w, st, "skills", skills, state, prio, snap.Integrity)

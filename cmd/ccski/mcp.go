@@ -1,24 +1,17 @@
 package main
 
 import (
-	"context"
-	"log/slog"
 	"os"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/configs"
-	"github.com/ccski/ccski/internal/engine"
-	"github.com/ccski/ccski/internal/engine/live"
-	"github.com/ccski/ccski/mcp"
+	"github.com/ccski/ccski/internal/action"
 )
 
-func newMCP(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve skills to agents over MCP (stdio, streamable HTTP or SSE)",
-		Long: `Serve skills to agents over the Model Context Protocol.
+// mcpLong is the help of ccski mcp.
+const mcpLong = `Serve skills to agents over the Model Context Protocol.
 
 One tool, "skill", lists every visible skill in its description and loads one
 by name. Slash commands (.claude/commands, ~/.claude/commands, plugin commands,
@@ -42,61 +35,20 @@ GET /mcp opens a stream and POST /messages?sessionId=<id> delivers messages.
 The workspace is an older client's first MCP root, else --workspace, else the
 current folder. HTTP binds
 to 127.0.0.1 by default, rejects non-loopback browser origins, and requires
-"Authorization: Bearer <token>" when --auth-token or CCSKI_AUTH_TOKEN is set.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.serveMCP(cmd)
-		},
-	}
-	discoveryFlags(cmd)
-	configs.AddMCPFlags(cmd.Flags())
-	return cmd
+"Authorization: Bearer <token>" when --auth-token or CCSKI_AUTH_TOKEN is set.`
+
+func newMCP(a *app) *cobra.Command {
+	return command(spec{use: "mcp", args: cobra.NoArgs, long: mcpLong, run: a.serve,
+		short: "Serve skills to agents over MCP (stdio, streamable HTTP or SSE)"},
+		discoveryFlags, func(cmd *cobra.Command) { configs.AddMCPFlags(cmd.Flags()) })
 }
 
-func newLogger(level, format string) *slog.Logger {
-	var lv slog.Level
-	_ = lv.UnmarshalText([]byte(level))
-	o := &slog.HandlerOptions{Level: lv}
-	if format == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, o))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, o))
-}
-
-func (a *app) serveMCP(cmd *cobra.Command) error {
-	l, err := a.load(cmd, engineOnly) // discovery runs once the server is serving
+// serve runs ccski mcp.
+func (a *app) serve(cmd *cobra.Command, _ []string) error {
+	c, err := a.config(cmd)
 	if err != nil {
 		return err
 	}
-	mc := l.cfg.Config.MCP
-	log := newLogger(mc.LogLevel, mc.LogFormat)
-	lo := live.Options{Interval: mc.RefreshInterval, Watch: mc.Watch, Logger: log}
-	if !mc.Refresh {
-		lo.Interval, lo.Watch = 0, false
-	}
-	disc := live.New(l.engine, lo)
-	guardServer(l.engine, disc, mc.Scan, log)
-	trustServer(l.engine, disc, mc.RequireTrusted, log)
-	// The server catches SIGINT and SIGTERM itself, to log the signal and
-	// drain the calls in flight: the command's context, which the same
-	// signals cancel, must not cut that short.
-	err = mcp.Serve(context.WithoutCancel(cmd.Context()), mcp.ServeOptions{
-		Options: mcp.Options{Version: buildVersion(), Logger: log, SkillPrompts: mc.SkillPrompts,
-			// Optional tools, catalogue budget, ask context cap.
-			Tools: mc.Tools, Catalog: mc.Catalog, AskContext: mc.AskContext,
-			// Clients may cache lists until the next rescan.
-			ListTTL: lo.Interval},
-		Discovery: disc,
-		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
-		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
-			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions},
-		Signals: []os.Signal{os.Interrupt, syscall.SIGTERM},
-	})
-	switch {
-	case err == nil:
-		return nil
-	case engine.IsConfigError(err): // a filter token that names nothing in the scan
-		return usageErr(err)
-	}
-	return failErr(err)
+	return exitOf(action.Serve(cmd.Context(), c, action.ServeRequest{Version: buildVersion(), Log: os.Stderr,
+		Signals: []os.Signal{os.Interrupt, syscall.SIGTERM}}))
 }

@@ -2,143 +2,102 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/toggle"
-	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/providers/all"
 )
 
-func newProfile(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "profile",
-		Short: "Save and apply named sets of skills turned on and off per agent",
-		Long: `A profile records, for each agent with switches of its own (` + strings.Join(all.HostNames(), ", ") + `),
+// profileLong is the help of ccski profile, for the hosts named %s.
+const profileLong = `A profile records, for each agent with switches of its own (%s),
 which skills it reads are on, off or limited, and which plugins are on. It is
 kept in ccski's user config folder ($XDG_CONFIG_HOME/ccski/profiles, else
 ~/.config/ccski/profiles). "profile use" switches every skill and plugin
 whose state differs, with the same writers as enable and disable, and prints
-what it changes; skills the profile does not name are left as they are.`,
-	}
+what it changes; skills the profile does not name are left as they are.`
+
+func newProfile(a *app) *cobra.Command {
+	cmd := command(spec{use: "profile", long: fmt.Sprintf(profileLong, strings.Join(all.HostNames(), ", ")),
+		short: "Save and apply named sets of skills turned on and off per agent"})
 	cmd.AddCommand(newProfileSave(a), newProfileUse(a), newProfileList(a))
 	return cmd
 }
 
-// profileDir is ccski's user config folder.
-func profileDir() string {
-	home, _ := os.UserHomeDir()
-	dir, _ := userdirs.ConfigDir(home, os.Getenv)
-	return dir
+func newProfileSave(a *app) *cobra.Command {
+	return command(spec{use: "save NAME", args: cobra.ExactArgs(1), run: a.saveProfile,
+		short: "Save which skills are on for each agent as the profile NAME (replacing it)"},
+		jsonFlag("print JSON only: the saved profile"), discoveryFlags, func(cmd *cobra.Command) {
+			cmd.Flags().StringSlice("agent", nil, "record only these agents: "+strings.Join(all.HostNames(), ", ")+" (default all)")
+			ownFlag(cmd, "agent")
+		})
 }
 
-func newProfileSave(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "save NAME",
-		Short: "Save which skills are on for each agent as the profile NAME (replacing it)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := a.load(cmd, withSnapshot)
-			if err != nil {
-				return err
-			}
-			t := toggle.New(l.engine.Env(), l.snap, all.Hosts())
-			agents, _ := cmd.Flags().GetStringSlice("agent")
-			if err := t.CheckAgents(agents); err != nil {
-				return usageErr(err)
-			}
-			hosts := t.HostNames()
-			if len(agents) > 0 && !slices.Contains(agents, "all") {
-				hosts = agents
-			}
-			p := t.Capture(args[0], hosts)
-			file, err := toggle.SaveProfile(profileDir(), p)
-			if err != nil {
-				return usageErr(err)
-			}
-			if a.json {
-				return a.writeJSON(struct {
-					File string `json:"file"`
-					*toggle.Profile
-				}{file, p})
-			}
-			fmt.Fprintf(a.stdout, "Saved profile %s to %s:\n", p.Name, file)
-			renderProfileHosts(a, p)
-			return nil
-		},
+// saveProfile runs ccski profile save.
+func (a *app) saveProfile(cmd *cobra.Command, args []string) error {
+	req := action.SaveProfileRequest{Name: args[0]}
+	req.Agents, _ = cmd.Flags().GetStringSlice("agent")
+	saved, err := act(a, cmd, action.SaveProfile, req)
+	if err != nil {
+		return err
 	}
-	cmd.Flags().StringSlice("agent", nil, "record only these agents: "+strings.Join(all.HostNames(), ", ")+" (default all)")
-	ownFlag(cmd, "agent")
-	cmd.Flags().Bool("json", false, "print JSON only: the saved profile")
-	discoveryFlags(cmd)
-	return cmd
+	return a.show(saved, func() {
+		fmt.Fprintf(a.stdout, "Saved profile %s to %s:\n", saved.Name, saved.File)
+		renderProfileHosts(a, saved.Profile)
+	})
 }
 
 func newProfileUse(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "use NAME",
-		Short: "Switch skills and plugins to the states the profile NAME records, and print what changes",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := a.load(cmd, withSnapshot)
-			if err != nil {
-				return err
-			}
-			p, err := toggle.LoadProfile(profileDir(), args[0])
-			if err != nil {
-				return failErr(err)
-			}
-			scope, err := scopeFlag(cmd)
-			if err != nil {
-				return err
-			}
-			t := toggle.New(l.engine.Env(), l.snap, all.Hosts())
-			left := t.Use(p, scope)
-			dry, _ := cmd.Flags().GetBool("dry-run")
-			return a.finishToggle(t.Plan(), dry, left)
-		},
+	return command(spec{use: "use NAME", args: cobra.ExactArgs(1), run: a.useProfile,
+		short: "Switch skills and plugins to the states the profile NAME records, and print what changes"},
+		jsonFlag(toggleJSONUsage), diffFlag, discoveryFlags, func(cmd *cobra.Command) {
+			cmd.Flags().String("scope", "", "where to write: user, project or local (default: as enable and disable)")
+		})
+}
+
+// useProfile runs ccski profile use.
+func (a *app) useProfile(cmd *cobra.Command, args []string) error {
+	scope, err := scopeFlag(cmd)
+	if err != nil {
+		return err
 	}
-	cmd.Flags().String("scope", "", "where to write: user, project or local (default: as enable and disable)")
-	cmd.Flags().Bool("dry-run", false, "write nothing; print the diff of each file that would change")
-	cmd.Flags().Bool("json", false, "print JSON only: the results, the diffs and counts")
-	discoveryFlags(cmd)
-	return cmd
+	req := action.UseProfileRequest{Name: args[0], Scope: scope}
+	req.DryRun, _ = cmd.Flags().GetBool("dry-run")
+	return a.toggled(act(a, cmd, action.UseProfile, req))
 }
 
 func newProfileList(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List the saved profiles",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.setup(cmd)
-			profiles, err := toggle.ListProfiles(profileDir())
-			if err != nil {
-				return failErr(err)
-			}
-			if a.json {
-				if profiles == nil {
-					profiles = []*toggle.Profile{}
-				}
-				return a.writeJSON(profiles)
-			}
-			if len(profiles) == 0 {
-				fmt.Fprintln(a.stdout, "No profiles saved (ccski profile save NAME saves one).")
-				return nil
-			}
-			for _, p := range profiles {
-				fmt.Fprintf(a.stdout, "%s  %s\n", style(a.color).bold(p.Name), p.Saved.Local().Format(time.DateTime))
-				renderProfileHosts(a, p)
-			}
-			return nil
-		},
+	return command(spec{use: "list", args: cobra.NoArgs, run: a.listProfiles, short: "List the saved profiles"},
+		jsonFlag("print JSON only: the profiles"))
+}
+
+// listProfiles runs ccski profile list.
+func (a *app) listProfiles(*cobra.Command, []string) error {
+	p, err := process()
+	if err != nil {
+		return err
 	}
-	cmd.Flags().Bool("json", false, "print JSON only: the profiles")
-	return cmd
+	profiles, err := action.ListProfiles(p)
+	if err != nil {
+		return failErr(err)
+	}
+	return a.show(profiles, func() { renderProfiles(a, profiles) })
+}
+
+// renderProfiles prints each saved profile: its name, when it was saved
+// and its hosts.
+func renderProfiles(a *app, profiles []*toggle.Profile) {
+	if len(profiles) == 0 {
+		fmt.Fprintln(a.stdout, "No profiles saved (ccski profile save NAME saves one).")
+		return
+	}
+	for _, p := range profiles {
+		fmt.Fprintf(a.stdout, "%s  %s\n", style(a.color).bold(p.Name), p.Saved.Local().Format(time.DateTime))
+		renderProfileHosts(a, p)
+	}
 }
 
 // renderProfileHosts prints one line per host of p.

@@ -11,26 +11,23 @@ import (
 
 // addProfileFlags adds the hidden --cpuprofile and --memprofile flags,
 // for finding where a command's time and memory go as a user runs it
-// (docs/benchmarks.md). The profiles start before the command runs and
-// are written when it returns; a failure to write them is reported on
-// stderr and never changes the command's exit code.
-func addProfileFlags(root *cobra.Command, a *app) {
+// (docs/benchmarks.md). The profiles start before the command runs
+// (a.startProfiles) and are written when it returns; a failure to write
+// them is reported on stderr and never changes the command's exit code.
+func addProfileFlags(root *cobra.Command) {
 	root.PersistentFlags().String("cpuprofile", "", "write a CPU profile to `file`")
 	root.PersistentFlags().String("memprofile", "", "write a heap profile to `file` when the command ends")
 	for _, name := range []string{"cpuprofile", "memprofile"} {
 		_ = root.PersistentFlags().MarkHidden(name)
 	}
-	var stop func()
-	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
-		cpu, _ := cmd.Flags().GetString("cpuprofile")
-		mem, _ := cmd.Flags().GetString("memprofile")
-		stop = startProfiles(a, cpu, mem)
-	}
-	root.PersistentPostRun = func(*cobra.Command, []string) {
-		if stop != nil {
-			stop()
-		}
-	}
+}
+
+// startProfiles starts the profiles the flags of cmd ask for; the
+// function it returns writes them.
+func (a *app) startProfiles(cmd *cobra.Command) func() {
+	cpu, _ := cmd.Flags().GetString("cpuprofile")
+	mem, _ := cmd.Flags().GetString("memprofile")
+	return startProfiles(a, cpu, mem)
 }
 
 func startProfiles(a *app, cpu, mem string) func() {

@@ -4,17 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccski/ccski/internal/engine"
-	"github.com/ccski/ccski/internal/engine/live"
 	"github.com/ccski/ccski/internal/report"
-	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
@@ -146,22 +142,6 @@ func scanRules() []report.RuleDoc {
 	return append(security.RuleDocs(), validate.RuleDocs(validate.ProfileSpec, validate.PathCodes...)...)
 }
 
-// loadScanned is load(withSnapshot) with the security scan on, as
-// mcp.scan asks (off leaves it off), so that the snapshot holds the
-// findings of every skill (Snapshot.Security) for ccski sources to mark,
-// and with the trust check on (see loadTrusted). Nothing is blocked:
-// people see every skill.
-func (a *app) loadScanned(cmd *cobra.Command) (*loaded, error) {
-	l, err := a.load(cmd, engineOnly)
-	if err != nil {
-		return nil, err
-	}
-	if mode, _ := scanmode.Parse(l.cfg.Config.MCP.Scan); mode != scanmode.Off {
-		l.engine.SetScan(scanmode.Warn)
-	}
-	return a.snapshotTrusted(cmd, l, false) // also the trust check, for the changed skills
-}
-
 // renderFlagged prints the sources section of the skills the security
 // scan flagged: each with its findings' codes and the first finding.
 func renderFlagged(w io.Writer, st style, flagged []pipeline.FlaggedSkill) {
@@ -193,22 +173,4 @@ func renderFlagged(w io.Writer, st style, flagged []pipeline.FlaggedSkill) {
 	fmt.Fprintln(w, "\n"+wrap("ccski mcp serves these skills and logs the findings (mcp.scan: warn, the default); "+
 		"with mcp.scan: block it does not serve the ones with an error. ccski scan SKILL-FOLDER shows every finding.",
 		width(w), ""))
-}
-
-// guardServer applies mcp.scan to a server: under block the engine scans
-// inside discovery and drops the skills with an error before they are
-// served; under warn and block a monitor logs each flagged skill once (under
-// warn it scans in the background, so serving never waits for it).
-func guardServer(e *engine.Engine, d *live.Refresher, setting string, log *slog.Logger) {
-	mode, err := scanmode.Parse(setting)
-	if err != nil || mode == scanmode.Off {
-		return // the configuration checked the value; off scans nothing
-	}
-	if mode == scanmode.Block {
-		e.SetScan(scanmode.Block)
-		e.SetScanCache(security.CachePath())
-	}
-	m := security.NewMonitor(mode, log)
-	m.CacheFile = security.CachePath()
-	d.Subscribe(m.Observe)
 }

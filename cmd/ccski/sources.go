@@ -8,14 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/pipeline"
 )
 
-func newSources(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "sources",
-		Short: "Show every place searched for skills and commands, what each gave, and every problem",
-		Long: `Show every root ccski considered, its provider and location, whether it
+// sourcesLong is the help of ccski sources.
+const sourcesLong = `Show every root ccski considered, its provider and location, whether it
 exists and how many skills (or commands) it gave; then every skill or command
 hidden by dedupe or filters with the reason; the skills the security scan
 flags (see ccski scan; not with mcp.scan: off); the project and plugin skills
@@ -23,60 +21,40 @@ whose files changed since ccski recorded them (see ccski trust); then every
 problem found while
 reading skills, commands and plugin manifests. This answers "why is my skill
 missing?". --kind skill or --kind command shows the roots, counts and hidden
-copies of one type only.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			kind, err := kindFlag(cmd)
-			if err != nil {
-				return err
-			}
-			l, err := a.loadScanned(cmd)
-			if err != nil {
-				return err
-			}
-			out := l.snap.Sources(kind)
-			if a.json {
-				return a.writeJSON(out)
-			}
-			renderSources(a, out, counts(l.snap, kind))
-			return nil
-		},
+copies of one type only.`
+
+func newSources(a *app) *cobra.Command {
+	return command(spec{use: "sources", args: cobra.NoArgs, long: sourcesLong, run: a.sources,
+		short: "Show every place searched for skills and commands, what each gave, and every problem"},
+		jsonFlag("print JSON only: roots, hidden skills and commands, and diagnostics"), kindFlags, discoveryFlags)
+}
+
+// sources runs ccski sources.
+func (a *app) sources(cmd *cobra.Command, _ []string) error {
+	kind, err := kindFlag(cmd)
+	if err != nil {
+		return err
 	}
-	cmd.Flags().Bool("json", false, "print JSON only: roots, hidden skills and commands, and diagnostics")
-	kindFlags(cmd)
-	discoveryFlags(cmd)
-	return cmd
+	res, err := act(a, cmd, action.Sources, action.SourcesRequest{Kind: kind})
+	if err != nil {
+		return err
+	}
+	return a.show(res.Report, func() { renderSources(a, res) })
 }
 
-// typeCounts are the discovered and visible records of each type that
-// sources reports, and which of the two it shows.
-type typeCounts struct {
-	skills, commands     pipeline.Counts
-	showSkills, showCmds bool
-}
-
-// counts counts the records of the snapshot by type. Commands are shown
-// when asked for or when there are any; skills unless only commands are
-// asked for.
-func counts(snap *pipeline.Snapshot, kind pipeline.Type) typeCounts {
-	var c typeCounts
-	c.skills, c.commands = snap.Tally()
-	c.showSkills = kind != pipeline.TypeCommand
-	c.showCmds = kind == pipeline.TypeCommand || (kind == "" && c.commands.Discovered > 0)
-	return c
-}
-
-func renderSources(a *app, s pipeline.SourcesReport, c typeCounts) {
+// renderSources prints the sources report.
+func renderSources(a *app, res *action.SourcesResult) {
+	s := res.Report
 	st := style(a.color)
 	w := a.stdout
 	fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("Roots (%d)", len(s.Roots))))
 	renderRoots(w, st, s.Roots)
 	fmt.Fprintln(w)
-	if c.showSkills {
-		fmt.Fprintf(w, "%d skills discovered, %d visible.\n", c.skills.Discovered, c.skills.Visible)
+	if res.ShowSkills {
+		fmt.Fprintf(w, "%d skills discovered, %d visible.\n", res.Skills.Discovered, res.Skills.Visible)
 	}
-	if c.showCmds {
-		fmt.Fprintf(w, "%d commands discovered, %d visible.\n", c.commands.Discovered, c.commands.Visible)
+	if res.ShowCommands {
+		fmt.Fprintf(w, "%d commands discovered, %d visible.\n", res.Commands.Discovered, res.Commands.Visible)
 	}
 	renderPrecedence(w, st, s)
 	if len(s.Hidden) > 0 {

@@ -3,50 +3,22 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/toggle"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/all"
 )
 
-// toggleJSON is the --json shape of enable, disable and profile use.
-type toggleJSON struct {
-	DryRun    bool              `json:"dryRun"`
-	Results   []toggle.Result   `json:"results"`
-	Files     []toggle.FileDiff `json:"files"`
-	Renames   []toggle.Rename   `json:"renames"`
-	Changed   int               `json:"changed"`
-	Unchanged int               `json:"unchanged"`
-	Skipped   int               `json:"skipped"`
-	Failed    int               `json:"failed"`
-	// Left counts, for profile use, the skills the profile does not name,
-	// which were left as they are.
-	Left int `json:"left,omitempty"`
-	// Error says why the changed files could not all be written.
-	Error string `json:"error,omitempty"`
-}
-
-func newEnable(a *app) *cobra.Command  { return newToggle(a, true) }
-func newDisable(a *app) *cobra.Command { return newToggle(a, false) }
-
-// newToggle builds enable (on) or disable.
-func newToggle(a *app, on bool) *cobra.Command {
-	verb, state := "disable", "off"
-	if on {
-		verb, state = "enable", "on"
-	}
-	hosts := strings.Join(all.HostNames(), ", ")
-	cmd := &cobra.Command{
-		Use:   verb + " SKILL...",
-		Short: fmt.Sprintf("Turn skills %s in each agent's own settings", state),
-		Long: fmt.Sprintf(`Turn skills %[1]s where each agent reads its switches (%[2]s), so
+// toggleLong is the help of ccski enable and disable, for the state (on
+// or off) and the hosts named.
+const toggleLong = `Turn skills %[1]s where each agent reads its switches (%[2]s), so
 that the agent itself and every ccski view agree.
 
 Each SKILL is a name or id as "ccski info" takes it. By default every agent
@@ -62,38 +34,46 @@ to the host-neutral switch: SKILL.md renamed .SKILL.md.
 
 Only the setting changes: every other byte of a settings file is kept, a
 file that does not parse is left alone (the error names its line), and each
-file is replaced atomically. --dry-run prints the diff of each file instead.`, state, hosts),
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := a.load(cmd, withSnapshot)
+file is replaced atomically. --dry-run prints the diff of each file instead.`
+
+func newEnable(a *app) *cobra.Command  { return newToggle(a, true) }
+func newDisable(a *app) *cobra.Command { return newToggle(a, false) }
+
+// newToggle builds enable (on) or disable.
+func newToggle(a *app, on bool) *cobra.Command {
+	verb, state := "disable", "off"
+	if on {
+		verb, state = "enable", "on"
+	}
+	hosts := strings.Join(all.HostNames(), ", ")
+	return command(spec{use: verb + " SKILL...", args: cobra.MinimumNArgs(1), long: fmt.Sprintf(toggleLong, state, hosts),
+		short: fmt.Sprintf("Turn skills %s in each agent's own settings", state),
+		run: func(cmd *cobra.Command, args []string) error {
+			sw, err := toggleRequest(cmd, on)
 			if err != nil {
 				return err
 			}
-			req, err := toggleRequest(cmd, on)
-			if err != nil {
-				return err
+			req := action.ToggleRequest{Request: sw, Skills: args}
+			req.DryRun, _ = cmd.Flags().GetBool("dry-run")
+			return a.toggled(act(a, cmd, action.Toggle, req))
+		}},
+		jsonFlag(toggleJSONUsage), diffFlag, discoveryFlags, func(cmd *cobra.Command) {
+			cmd.Flags().StringSlice("agent", nil, "switch only for these agents: "+hosts+" or all (default: every agent that reads the skill)")
+			ownFlag(cmd, "agent")
+			cmd.Flags().String("scope", "", "where to write: user, project or local (default: where the skill lives; see above)")
+			if !on {
+				cmd.Flags().String("mode", "", "Claude Code only: off (default), name-only or user-invocable-only")
 			}
-			t := toggle.New(l.engine.Env(), l.snap, all.Hosts())
-			if err := t.CheckAgents(req.Agents); err != nil {
-				return usageErr(err)
-			}
-			for _, name := range args {
-				t.Skill(name, req)
-			}
-			dry, _ := cmd.Flags().GetBool("dry-run")
-			return a.finishToggle(t.Plan(), dry, 0)
-		},
-	}
-	cmd.Flags().StringSlice("agent", nil, "switch only for these agents: "+hosts+" or all (default: every agent that reads the skill)")
-	ownFlag(cmd, "agent")
-	cmd.Flags().String("scope", "", "where to write: user, project or local (default: where the skill lives; see above)")
-	if !on {
-		cmd.Flags().String("mode", "", "Claude Code only: off (default), name-only or user-invocable-only")
-	}
+		})
+}
+
+// toggleJSONUsage is the usage of --json of enable, disable and profile
+// use.
+const toggleJSONUsage = "print JSON only: the results, the diffs and counts"
+
+// diffFlag adds --dry-run to a command that edits settings files.
+func diffFlag(cmd *cobra.Command) {
 	cmd.Flags().Bool("dry-run", false, "write nothing; print the diff of each file that would change")
-	cmd.Flags().Bool("json", false, "print JSON only: the results, the diffs and counts")
-	discoveryFlags(cmd)
-	return cmd
 }
 
 // ownFlag marks a command's flag that is no configuration key, although
@@ -121,44 +101,27 @@ func toggleRequest(cmd *cobra.Command, on bool) (toggle.Request, error) {
 	return req, nil
 }
 
-// finishToggle writes the plan (unless dry), prints what it did, and
-// fails when a switch failed. left is, for profile use, the number of
-// skills left as they are.
-func (a *app) finishToggle(p *toggle.Plan, dry bool, left int) error {
-	var applyErr error
-	if !dry {
-		applyErr = p.Apply()
+// toggled prints what enable, disable or profile use did, unless err
+// says it could not be done, and fails when a switch failed or the files
+// could not all be written.
+func (a *app) toggled(rep *action.ToggleReport, err error) error {
+	if err != nil {
+		return err
 	}
 	if a.json {
-		cwd, _ := os.Getwd()
-		out := toggleJSON{DryRun: dry, Results: p.Results, Files: p.Diffs(cwd), Renames: p.Renames,
-			Changed: p.Count(toggle.Changed), Unchanged: p.Count(toggle.Unchanged),
-			Skipped: p.Count(toggle.Skipped), Failed: p.Count(toggle.Failed), Left: left}
-		if applyErr != nil {
-			out.Error = applyErr.Error()
-		}
-		if out.Results == nil {
-			out.Results = []toggle.Result{}
-		}
-		if out.Files == nil {
-			out.Files = []toggle.FileDiff{}
-		}
-		if out.Renames == nil {
-			out.Renames = []toggle.Rename{}
-		}
-		if err := a.writeJSON(out); err != nil {
+		if err := a.writeJSON(rep); err != nil {
 			return err
 		}
 	} else {
-		renderToggle(a, p, dry, left)
+		renderToggle(a, rep)
 	}
-	if applyErr != nil {
+	if rep.ApplyErr != nil {
 		if a.json {
-			return failErr(fmt.Errorf("%w: %w", errReported, applyErr))
+			return failErr(fmt.Errorf("%w: %w", errReported, rep.ApplyErr))
 		}
-		return failErr(applyErr)
+		return failErr(rep.ApplyErr)
 	}
-	if n := p.Count(toggle.Failed); n > 0 {
+	if n := rep.Failed; n > 0 {
 		return failErr(fmt.Errorf("%w: %s failed; nothing was written for %s", errReported,
 			plural(n, "switch", "switches"), map[bool]string{true: "it", false: "them"}[n == 1]))
 	}
@@ -170,10 +133,11 @@ func (a *app) finishToggle(p *toggle.Plan, dry bool, left int) error {
 var errReported = errors.New("not every skill could be switched")
 
 // renderToggle prints one line per result, then the diffs of a dry run.
-func renderToggle(a *app, p *toggle.Plan, dry bool, left int) {
+func renderToggle(a *app, rep *action.ToggleReport) {
 	st := style(a.color)
 	w := a.stdout
-	for _, r := range p.Results {
+	dry, left := rep.DryRun, rep.Left
+	for _, r := range rep.Results {
 		mark, what := "", ""
 		switch r.Status {
 		case toggle.Changed:
@@ -210,7 +174,7 @@ func renderToggle(a *app, p *toggle.Plan, dry bool, left int) {
 			fmt.Fprintln(w, "  "+st.yellow("note: ")+r.Note)
 		}
 	}
-	for _, rn := range p.Renames {
+	for _, rn := range rep.Renames {
 		verb := "renamed"
 		if dry {
 			verb = "would rename"
@@ -218,17 +182,15 @@ func renderToggle(a *app, p *toggle.Plan, dry bool, left int) {
 		fmt.Fprintf(w, "%s %s -> %s\n", verb, rn.From, rn.To)
 	}
 	if dry {
-		cwd, _ := os.Getwd()
-		diffs := p.Diffs(cwd)
-		if len(diffs) > 0 {
+		if len(rep.Files) > 0 {
 			fmt.Fprintln(w)
 		}
-		for _, d := range diffs {
+		for _, d := range rep.Files {
 			fmt.Fprint(w, d.Diff)
 		}
 	}
-	summary := fmt.Sprintf("%d changed, %d already so, %d skipped, %d failed", p.Count(toggle.Changed),
-		p.Count(toggle.Unchanged), p.Count(toggle.Skipped), p.Count(toggle.Failed))
+	summary := fmt.Sprintf("%d changed, %d already so, %d skipped, %d failed", rep.Changed,
+		rep.Unchanged, rep.Skipped, rep.Failed)
 	if left > 0 {
 		summary += fmt.Sprintf("; %s not in the profile left as they are", plural(left, "skill", "skills"))
 	}

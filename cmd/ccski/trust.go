@@ -4,71 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccski/ccski/internal/engine"
-	"github.com/ccski/ccski/internal/engine/live"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/trust"
 	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/pipeline"
 )
-
-// trustFile is the trust store: trust.json in ccski's user config folder,
-// or "" when that folder is not known (no home folder).
-func trustFile() string {
-	file, _ := userdirs.Config(trust.FileName)
-	return file
-}
-
-// loadTrusted is load(withSnapshot) with the trust check on: the snapshot
-// holds the integrity of every project and plugin skill
-// (Snapshot.Integrity), and the skills seen for the first time are
-// recorded. Nothing is hidden: people see every skill.
-func (a *app) loadTrusted(cmd *cobra.Command) (*loaded, error) {
-	l, err := a.load(cmd, engineOnly)
-	if err != nil {
-		return nil, err
-	}
-	return a.snapshotTrusted(cmd, l, false)
-}
-
-// snapshotTrusted turns the trust check on in l's engine (recording first
-// sights unless readOnly) and discovers once.
-func (a *app) snapshotTrusted(cmd *cobra.Command, l *loaded, readOnly bool) (*loaded, error) {
-	l.engine.SetTrust(engine.TrustOptions{File: trustFile(), ReadOnly: readOnly})
-	l.engine.DisableCache() // one discovery: a rescan cache would only add to peak memory
-	snap, stats, err := l.engine.Snapshot(cmd.Context())
-	if err != nil {
-		if engine.IsConfigError(err) {
-			return nil, usageErr(err)
-		}
-		return nil, failErr(err)
-	}
-	l.snap, l.stats = snap, stats
-	return l, nil
-}
-
-// trustServer applies mcp.require_trusted to a server: when set, the
-// engine checks the project and plugin skills inside discovery and drops
-// the untrusted project skills before they are served; either way a
-// recorder records first sights and logs changed skills once (without the
-// setting it checks in the background, so serving never waits for it).
-func trustServer(e *engine.Engine, d *live.Refresher, require bool, log *slog.Logger) {
-	file := trustFile()
-	if require {
-		// Without a store (no home folder), no project skill is served.
-		e.SetTrust(engine.TrustOptions{File: file, Require: true})
-	}
-	if file != "" {
-		rec := trust.NewRecorder(file, log)
-		rec.DigestFile, rec.ResultsFile = trust.DigestCachePath(), trust.ResultsCachePath()
-		d.Subscribe(rec.Observe)
-	}
-}
 
 // acceptedJSON is one skill folder ccski trust accepted.
 type acceptedJSON struct {
@@ -98,7 +43,11 @@ user config folder.`,
 			if all == (len(args) > 0) {
 				return usageErr(errors.New("name the skills to trust, or give --all for every project and plugin skill"))
 			}
-			file := trustFile()
+			p, err := process()
+			if err != nil {
+				return err
+			}
+			file := p.TrustFile()
 			if file == "" {
 				return failErr(userdirs.ErrNoConfig)
 			}
@@ -158,7 +107,7 @@ func trustTargets(snap *pipeline.Snapshot, names []string, all bool) ([]*pipelin
 		return out, nil
 	}
 	for _, name := range names {
-		r, _, err := resolveForInfo(snap, name)
+		r, _, err := action.Resolve(snap, name)
 		if err != nil {
 			return nil, failErr(err)
 		}

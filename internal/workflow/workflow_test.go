@@ -1,4 +1,4 @@
-package main
+package workflow
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestUpsertWorkflow(t *testing.T) {
-	block := workflowBlock("codex", "Codex")
+	block := Block("codex", "Codex")
 	tests := []struct{ name, in, want string }{
 		{"empty", "", block + "\n"},
 		{"blank", " \n\n", block + "\n"},
@@ -29,14 +29,14 @@ func TestUpsertWorkflow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := upsertWorkflow([]byte(tt.in), block)
+			got, err := Upsert([]byte(tt.in), block)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != tt.want {
 				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
 			}
-			if again, err := upsertWorkflow(got, block); err != nil || string(again) != string(got) {
+			if again, err := Upsert(got, block); err != nil || string(again) != string(got) {
 				t.Errorf("not idempotent: %v\n%q", err, again)
 			}
 		})
@@ -54,7 +54,7 @@ func TestUpsertWorkflowRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := upsertWorkflow([]byte(tt.in), workflowBlock("claude", "Claude Code"))
+			_, err := Upsert([]byte(tt.in), Block("claude", "Claude Code"))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error holding %q", err, tt.want)
 			}
@@ -66,7 +66,7 @@ func TestUpsertWorkflowRefuses(t *testing.T) {
 // agent's view, so that what the block says about skills turned off is
 // true.
 func TestWorkflowBlockNamesTheAgent(t *testing.T) {
-	b := workflowBlock("gemini", "Gemini CLI")
+	b := Block("gemini", "Gemini CLI")
 	for _, want := range []string{"`ccski list --agent gemini`", "`ccski search --agent gemini \"<words>\"`",
 		"`ccski info --agent gemini <name> --full`", "turned off for Gemini CLI stays off"} {
 		if !strings.Contains(b, want) {

@@ -1,0 +1,388 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/install"
+	"github.com/ccski/ccski/internal/suggest"
+	"github.com/ccski/ccski/internal/userdirs"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/marketplace"
+)
+
+// This file holds install, update and remove, and what they share: the
+// scope's layout and lock, the run that holds them, and the report.
+
+// Run is what install, update and remove share: the scope they work on
+// and how.
+type Run struct {
+	// Scope is project (the project's folders and ccski.lock) or user
+	// (the home folder, and the lock in ccski's user config folder).
+	Scope string
+	// Force overwrites skills modified on disk (install and update:
+	// replaces folders ccski did not install, installs skills that fail
+	// validation; remove: deletes modified copies).
+	Force bool
+	// DryRun writes nothing; the report says what would change.
+	DryRun bool
+	// Timeout limits each git command; 0 leaves git's own default.
+	Timeout time.Duration
+	// GitPrompt lets git ask for credentials (stdin is a terminal).
+	GitPrompt bool
+	// Progress, when not nil, receives git's progress.
+	Progress io.Writer
+	// Notices, when not nil, receives what the run says while it waits
+	// (another ccski run holding the scope's lock).
+	Notices io.Writer
+}
+
+// InstallRequest is ccski install: skills from Source, or, with no
+// Source, every skill the lock names.
+type InstallRequest struct {
+	Run
+	// Source is a git URL, owner/repo, a local folder, SKILL.md or
+	// marketplace.json, or the name of a marketplace Claude Code cloned;
+	// "" installs what the lock names.
+	Source string
+	// Ref and Path are the branch, tag or commit and the path inside
+	// Source (as Source@ref and Source#path).
+	Ref, Path string
+	// Skills, All, Include and Exclude choose among Source's skills (see
+	// install.Selection).
+	Skills           []string
+	All              bool
+	Include, Exclude []string
+	// Pick, when set and no Skills are named, lets the person choose
+	// among the candidates Include and Exclude leave (the -i picker).
+	Pick func(ctx context.Context, source string, cands []install.Candidate) ([]string, error)
+	// Agents are the agents to install for, as install.ParseAgents reads
+	// them (none: the default agents); Dir, when set, a folder to install
+	// into instead, taken from Cwd.
+	Agents []string
+	Dir    string
+	// Copy installs copies where links would go.
+	Copy bool
+	// Frozen, with no Source, also checks every source against the lock
+	// and never writes the lock.
+	Frozen bool
+}
+
+// UpdateRequest is ccski update.
+type UpdateRequest struct {
+	Run
+	// Skills are the skills to update, each as NAME or NAME@ref; none:
+	// every skill the lock names.
+	Skills []string
+}
+
+// RemoveRequest is ccski remove.
+type RemoveRequest struct {
+	Run
+	// Skills are the skills to remove: each one the lock names.
+	Skills []string
+}
+
+// Report is the result of install, update and remove, and their --json
+// output.
+type Report struct {
+	Scope    string           `json:"scope"`
+	Lock     string           `json:"lock"`
+	Source   string           `json:"source,omitempty"`
+	DryRun   bool             `json:"dryRun"`
+	Results  []install.Result `json:"results"`
+	Warnings []string         `json:"warnings,omitempty"`
+	Counts   map[string]int   `json:"counts"`
+	// Cwd and Home are the folder the user ran in and the user folder,
+	// for showing the paths below them.
+	Cwd, Home string `json:"-"`
+	// NonePicked is set when the picker returned no skill: nothing was
+	// done, and Results is empty.
+	NonePicked bool `json:"-"`
+}
+
+// Failed is how many skills failed.
+func (r *Report) Failed() int { return r.Counts[string(install.StatusFailed)] }
+
+// installRun is one run of install, update or remove: the scope's layout
+// and the Installer holding its lock.
+type installRun struct {
+	x      *install.Installer
+	layout install.Layout
+	cwd    string
+}
+
+// openInstall reads the scope's layout and its lock, taking the run's
+// lock first (unless DryRun), and cleans up after an interrupted earlier
+// run. The caller closes run.x.
+func (c *Config) openInstall(ctx context.Context, r Run) (*installRun, error) {
+	e, err := c.Engine()
+	if err != nil {
+		return nil, err
+	}
+	env := e.Env()
+	layout, err := installLayout(env, install.Scope(strings.ToLower(strings.TrimSpace(r.Scope))))
+	if err != nil {
+		return nil, err
+	}
+	release := func() {}
+	if !r.DryRun {
+		release, err = install.LockRun(layout, func() {
+			if r.Notices != nil {
+				fmt.Fprintf(r.Notices, "ccski: waiting for another ccski run on %s to finish\n", layout.LockFile)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	lock, err := install.ReadLock(layout.LockFile, layout.Base, layout.Scope == install.ScopeProject)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	g := &install.Git{CacheDir: gitCache(env.UserDir), Prompt: r.GitPrompt, Timeout: r.Timeout, Progress: r.Progress}
+	pluginsRoot := filepath.Join(claude.Dir(env), "plugins")
+	x := &install.Installer{Ctx: ctx, Layout: layout, Lock: lock, Git: g, Force: r.Force, DryRun: r.DryRun,
+		SaveLock: true, Release: release,
+		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
+	if !r.DryRun {
+		x.Recover()
+	}
+	return &installRun{x: x, layout: layout, cwd: c.Cwd}, nil
+}
+
+// report starts the report of the run.
+func (run *installRun) report() *Report {
+	return &Report{Scope: string(run.layout.Scope), Lock: run.layout.LockFile, DryRun: run.x.DryRun,
+		Cwd: run.cwd, Home: run.layout.Home()}
+}
+
+// installLayout is where the skills and lock of scope live.
+func installLayout(env providers.Env, scope install.Scope) (install.Layout, error) {
+	layout := install.Layout{Scope: scope, Env: env}
+	switch scope {
+	case install.ScopeProject:
+		base, ok := configs.ProjectRoot(env.Workspace, env.UserDir)
+		if !ok {
+			return layout, fmt.Errorf("%s is in no project (no %s and no .git in it or above it): "+
+				"use --scope user to install for yourself, or create %s in the project's folder",
+				env.Workspace, configs.ProjectFile, configs.ProjectFile)
+		}
+		layout.Base = base
+		layout.LockFile = lockFile(layout.Base)
+	case install.ScopeUser:
+		// The user scope's lock is in ccski's user config folder as seen
+		// from the user folder (the home folder, or --user-dir).
+		dir, err := userdirs.ConfigDir(env.UserDir, env.Getenv)
+		if err != nil {
+			return layout, err
+		}
+		layout.Base, layout.LockFile = env.UserDir, lockFile(dir)
+	default:
+		return layout, usage(fmt.Errorf("invalid --scope %q: use project or user", scope))
+	}
+	return layout, nil
+}
+
+// InstalledIndex maps the skills the project's and the user's locks name
+// to where they came from (see install.IndexInstalled).
+func InstalledIndex(env providers.Env) map[string]*install.Installed {
+	var layouts []install.Layout
+	for _, s := range []install.Scope{install.ScopeProject, install.ScopeUser} {
+		if l, err := installLayout(env, s); err == nil {
+			layouts = append(layouts, l)
+		}
+	}
+	return install.IndexInstalled(layouts)
+}
+
+// Install installs the skills req chooses from its Source, or, with no
+// Source, every skill the lock names that is missing (checking every
+// source against the lock with Frozen). A skill that fails is a result,
+// not an error: see Report.Failed.
+func Install(ctx context.Context, c *Config, req InstallRequest) (*Report, error) {
+	return c.inScope(ctx, req.Run, func(run *installRun, rep *Report) error {
+		run.x.Copy = req.Copy
+		run.x.SaveLock = !req.Frozen // --frozen never writes the lock
+		if req.Source == "" {
+			return run.restore(rep, req.Frozen)
+		}
+		return run.install(ctx, c, rep, req)
+	})
+}
+
+// restore installs the skills of the lock that are missing (with frozen,
+// also checking every source against the lock).
+func (run *installRun) restore(rep *Report, frozen bool) error {
+	x := run.x
+	if _, err := os.Stat(run.layout.LockFile); err != nil && frozen {
+		return fmt.Errorf("no lock at %s: --frozen checks one (install skills first, then commit the lock)", run.layout.LockFile)
+	}
+	if len(x.Lock.Skills) == 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s names no skill: nothing to install (give a SOURCE)", run.layout.LockFile))
+	}
+	for _, e := range x.Lock.Skills {
+		rep.Results = append(rep.Results, x.Restore(e, frozen))
+	}
+	if frozen {
+		x.Changed = false // --frozen never writes the lock
+	}
+	return nil
+}
+
+// install installs the skills req chooses from its Source.
+func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req InstallRequest) error {
+	x := run.x
+	src, err := install.ParseSource(req.Source, install.ParseOptions{Cwd: c.Cwd, Home: run.layout.Home(), Ref: req.Ref,
+		Path: req.Path, Marketplace: x.Marketplace})
+	if err != nil {
+		return usage(err)
+	}
+	rep.Source = src.String()
+	root, commit, err := x.Materialize(src, src.Ref)
+	if err != nil {
+		return err
+	}
+	offer, err := install.Discover(ctx, root, src.Path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	rep.Warnings = append(rep.Warnings, offer.Warnings...)
+	sel := install.Selection{Names: req.Skills, All: req.All, Include: req.Include, Exclude: req.Exclude}
+	if req.Pick != nil && len(sel.Names) == 0 {
+		cands, err := install.Filter(offer.Candidates, sel.Include, sel.Exclude)
+		if err != nil {
+			return usage(err)
+		}
+		picked, err := req.Pick(ctx, src.String(), cands)
+		if err != nil {
+			return err
+		}
+		if len(picked) == 0 {
+			rep.NonePicked = true
+			return nil
+		}
+		sel = install.Selection{Names: picked}
+	}
+	cands, err := install.Select(src.String(), offer, sel)
+	if err != nil {
+		return usage(err)
+	}
+	agents, err := install.ParseAgents(req.Agents)
+	if err != nil {
+		return usage(err)
+	}
+	dir := req.Dir
+	if dir != "" {
+		dir = absFrom(c.Cwd, c.Home, dir)
+		if err := run.layout.CheckTarget(dir); err != nil {
+			return usage(fmt.Errorf("--dir: %w", err))
+		}
+	}
+	rep.Results = x.Install(src, root, commit, cands, run.layout.Targets(agents, dir))
+	return nil
+}
+
+// Update moves each skill req names (every skill of the lock when none)
+// to the newest commit of the ref it was installed from, or to its @ref.
+// A skill the lock does not name is an error, and nothing is updated.
+func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) {
+	return c.inScope(ctx, req.Run, func(run *installRun, rep *Report) error {
+		x := run.x
+		type pick struct {
+			entry install.Entry
+			ref   string
+		}
+		var picks []pick
+		if len(req.Skills) == 0 {
+			for _, e := range x.Lock.Skills {
+				picks = append(picks, pick{entry: e})
+			}
+		}
+		for _, arg := range req.Skills {
+			name, ref, _ := strings.Cut(arg, "@")
+			e := x.Lock.Find(name)
+			if e == nil {
+				return notInstalled(name, run.layout.LockFile, x.Lock.Names())
+			}
+			picks = append(picks, pick{entry: *e, ref: ref})
+		}
+		if len(picks) == 0 {
+			rep.Warnings = append(rep.Warnings, run.layout.LockFile+" names no skill: nothing to update")
+		}
+		for _, p := range picks {
+			rep.Results = append(rep.Results, x.Update(p.entry, p.ref))
+		}
+		return nil
+	})
+}
+
+// Remove deletes each skill req names, with its links, and drops it from
+// the lock. A skill the lock does not name is an error, and nothing is
+// removed: ccski never deletes a skill it did not install.
+func Remove(ctx context.Context, c *Config, req RemoveRequest) (*Report, error) {
+	return c.inScope(ctx, req.Run, func(run *installRun, rep *Report) error {
+		for _, name := range req.Skills {
+			if run.x.Lock.Find(name) == nil {
+				return notInstalled(name, run.layout.LockFile, run.x.Lock.Names())
+			}
+		}
+		for _, name := range req.Skills {
+			rep.Results = append(rep.Results, run.x.Remove(name))
+		}
+		return nil
+	})
+}
+
+// inScope opens the run on the scope r names, lets work fill the report,
+// then finishes it (unless the picker chose nothing) and closes the run.
+func (c *Config) inScope(ctx context.Context, r Run, work func(run *installRun, rep *Report) error) (*Report, error) {
+	run, err := c.openInstall(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	defer run.x.Close()
+	rep := run.report()
+	if err := work(run, rep); err != nil {
+		return nil, err
+	}
+	if rep.NonePicked {
+		return rep, nil
+	}
+	return run.finish(rep)
+}
+
+// finish writes the lock when it changed (not in a dry run), then counts
+// the results.
+func (run *installRun) finish(rep *Report) (*Report, error) {
+	if run.x.Changed && !run.x.DryRun {
+		if err := run.x.Lock.Write(run.layout.LockFile, run.layout.Base); err != nil {
+			return nil, err
+		}
+	}
+	rep.Counts = map[string]int{}
+	for _, r := range rep.Results {
+		rep.Counts[string(r.Status)]++
+	}
+	if rep.Results == nil {
+		rep.Results = []install.Result{}
+	}
+	return rep, nil
+}
+
+// notInstalled is the error for a skill the lock does not name.
+func notInstalled(name, lock string, names []string) error {
+	msg := fmt.Sprintf("%s was not installed by ccski (it is not in %s)", name, lock)
+	if s := suggest.Names(name, names, 3); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, ", ") + "?"
+	}
+	return fmt.Errorf("%s: ccski updates and removes only what it installed; to turn the skill off, use `ccski disable %s`", msg, name)
+}

@@ -1,0 +1,245 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/internal/install"
+	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/search"
+	"github.com/ccski/ccski/internal/skillmd"
+	"github.com/ccski/ccski/pipeline"
+)
+
+// This file holds the actions that show skills: list, info, search and
+// sources.
+
+// ListRequest is ccski list.
+type ListRequest struct {
+	// Kind is skill or command, or "" for both.
+	Kind pipeline.Type
+	// Installed also looks up where ccski installed each skill from (the
+	// project's and the user's locks).
+	Installed bool
+}
+
+// ListResult is what ccski list shows.
+type ListResult struct {
+	// Snapshot is the discovery, with the trust check's integrity of each
+	// project and plugin skill.
+	Snapshot *pipeline.Snapshot
+	// Records are the visible records of the kind asked for.
+	Records []*pipeline.Record
+	// Installed maps a skill's folder to where ccski installed it from
+	// (with ListRequest.Installed).
+	Installed map[string]*install.Installed
+	// State is the filter state the records were chosen in (auto, all or
+	// disabled).
+	State string
+	// Priority is the ranking the filters used: the copy of a duplicate
+	// they preferred is the one the default list shows.
+	Priority *filters.Priority
+}
+
+// List discovers the skills and commands, with the trust check on (first
+// sights are recorded), and returns the visible ones of the kind asked
+// for.
+func List(ctx context.Context, c *Config, req ListRequest) (*ListResult, error) {
+	d, err := c.Discover(ctx, Checks{Trust: true})
+	if err != nil {
+		return nil, err
+	}
+	res := &ListResult{Snapshot: d.Snapshot, Records: OfKind(d.Snapshot.Visible, req.Kind),
+		State: c.Loaded.Config.State, Priority: d.Engine.Priority()}
+	if req.Installed {
+		res.Installed = InstalledIndex(d.Engine.Env())
+	}
+	return res, nil
+}
+
+// OfKind returns the records of one type, or all of them for "".
+func OfKind(recs []*pipeline.Record, kind pipeline.Type) []*pipeline.Record {
+	if kind == "" {
+		return recs
+	}
+	out := make([]*pipeline.Record, 0, len(recs))
+	for _, r := range recs {
+		if r.IsCommand() == (kind == pipeline.TypeCommand) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// InfoRequest is ccski info.
+type InfoRequest struct {
+	// Name designates the record: an id, a provider-qualified or plugin
+	// name, or a short name that is not ambiguous (see Resolve).
+	Name string
+	// Full reads the whole SKILL.md, not its first lines.
+	Full bool
+}
+
+// InfoResult is what ccski info shows of one record.
+type InfoResult struct {
+	Record *pipeline.Record
+	// Hidden says why the record is hidden; "" when it is visible.
+	Hidden string
+	// Size is the size of the record's file.
+	Size int64
+	// Content is the start of the file (its first 20 lines), or all of it
+	// with Full.
+	Content string
+	// More is how many lines Content leaves out, or -1 when the file was
+	// not read to its end (its lines are not counted).
+	More int
+}
+
+// previewLines is how many lines of a SKILL.md info shows without Full.
+const previewLines = 20
+
+// previewBytes is how much of a SKILL.md info reads without Full: a
+// whole ordinary SKILL.md (the spec asks for under 500 lines), so that the
+// lines left out are counted, but never all of a runaway file to show 20
+// lines of it.
+const previewBytes = 256 << 10
+
+// Info discovers and returns the record req names, hidden ones included,
+// with the start of its file (all of it with Full).
+func Info(ctx context.Context, c *Config, req InfoRequest) (*InfoResult, error) {
+	d, err := c.Discover(ctx, Checks{})
+	if err != nil {
+		return nil, err
+	}
+	r, hidden, err := Resolve(d.Snapshot, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	data, size, cut, err := readForInfo(r.File, req.Full)
+	if err != nil {
+		return nil, err
+	}
+	content, more := preview(string(data), req.Full)
+	if cut {
+		more = -1 // the rest was not read, so its lines are not counted
+	}
+	return &InfoResult{Record: r, Hidden: hidden, Size: size, Content: content, More: more}, nil
+}
+
+// Resolve finds the record name designates with the rule the skill tool
+// and prompts/get use (pipeline.Snapshot.LookupAny: an id designates
+// exactly its own record, a skill wins over a same-named command, and a
+// name only hidden records answer to finds them). It also returns why the
+// record is hidden, or "" when it is visible: info explains every record,
+// including those the MCP server would refuse to serve.
+func Resolve(s *pipeline.Snapshot, name string) (*pipeline.Record, string, error) {
+	f, err := s.LookupAny(name)
+	if err != nil {
+		return nil, "", err
+	}
+	return f.Record, f.Hidden(), nil
+}
+
+// readForInfo reads what info shows of file: all of it with full (up to
+// skillmd.MaxSkillFile), else its first previewBytes. size is the file's
+// size; cut reports that the file holds more than was read. The file is
+// read through safefile: a FIFO or a device is refused, never waited on.
+func readForInfo(file string, full bool) (data []byte, size int64, cut bool, err error) {
+	f, st, err := safefile.Open(file)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer f.Close()
+	if full {
+		data, err = safefile.ReadAll(f, st, skillmd.MaxSkillFile)
+		if errors.Is(err, safefile.ErrTooLarge) {
+			err = fmt.Errorf("%w: page it instead (less %s)", err, file)
+		}
+		return data, st.Size(), false, err
+	}
+	data, cut, err = safefile.Prefix(f, st, previewBytes)
+	if cut {
+		data = skillmd.TrimPartialRune(data)
+	}
+	return data, st.Size(), cut, err
+}
+
+// preview returns the first lines of content, or all of it, and how many
+// lines were left out.
+func preview(content string, full bool) (string, int) {
+	if full {
+		return content, 0
+	}
+	lines := strings.SplitAfter(content, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) <= previewLines {
+		return content, 0
+	}
+	return strings.Join(lines[:previewLines], ""), len(lines) - previewLines
+}
+
+// SearchRequest is ccski search.
+type SearchRequest struct {
+	// Query is the words every match holds.
+	Query string
+	// Content also searches the SKILL.md bodies, with a snippet.
+	Content bool
+	// Limit is the most hits returned; 0: all.
+	Limit int
+}
+
+// SearchResult is the best hits first, and how many records matched.
+type SearchResult struct {
+	Hits  []search.Hit
+	Total int
+}
+
+// Search discovers and ranks the visible records against the query.
+func Search(ctx context.Context, c *Config, req SearchRequest) (*SearchResult, error) {
+	d, err := c.Discover(ctx, Checks{})
+	if err != nil {
+		return nil, err
+	}
+	if req.Limit < 0 {
+		return nil, usage(fmt.Errorf("--limit must be 0 (no limit) or more, not %d", req.Limit))
+	}
+	hits, total := search.Rank(d.Snapshot.Visible, req.Query, search.Options{Content: req.Content, Limit: req.Limit})
+	return &SearchResult{Hits: hits, Total: total}, nil
+}
+
+// SourcesRequest is ccski sources.
+type SourcesRequest struct {
+	// Kind is skill or command, or "" for both.
+	Kind pipeline.Type
+}
+
+// SourcesResult is what ccski sources shows: the report, and the records
+// discovered and visible of each type.
+type SourcesResult struct {
+	Report           pipeline.SourcesReport
+	Skills, Commands pipeline.Counts
+	// ShowSkills and ShowCommands say which counts to show: commands when
+	// asked for or when there are any, skills unless only commands are
+	// asked for.
+	ShowSkills, ShowCommands bool
+}
+
+// Sources discovers with the security scan (as mcp.scan asks; off leaves
+// it off) and the trust check on, so that the report holds the flagged and
+// the changed skills. Nothing is blocked: people see every skill.
+func Sources(ctx context.Context, c *Config, req SourcesRequest) (*SourcesResult, error) {
+	d, err := c.Discover(ctx, Checks{Scan: true, Trust: true})
+	if err != nil {
+		return nil, err
+	}
+	res := &SourcesResult{Report: d.Snapshot.Sources(req.Kind)}
+	res.Skills, res.Commands = d.Snapshot.Tally()
+	res.ShowSkills = req.Kind != pipeline.TypeCommand
+	res.ShowCommands = req.Kind == pipeline.TypeCommand || (req.Kind == "" && res.Commands.Discovered > 0)
+	return res, nil
+}

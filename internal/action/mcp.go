@@ -1,0 +1,112 @@
+package action
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/ccski/ccski/internal/engine"
+	"github.com/ccski/ccski/internal/engine/live"
+	"github.com/ccski/ccski/internal/scanmode"
+	"github.com/ccski/ccski/internal/security"
+	"github.com/ccski/ccski/internal/trust"
+	"github.com/ccski/ccski/mcp"
+)
+
+// ServeRequest is ccski mcp; the rest of what the server does is the
+// configuration's mcp section.
+type ServeRequest struct {
+	// Version is ccski's version, which the server announces.
+	Version string
+	// Log receives the server's log (stderr: over stdio, stdout carries
+	// the protocol and nothing else).
+	Log io.Writer
+	// Signals stop the server, after the calls in flight drain.
+	Signals []os.Signal
+}
+
+// Serve serves the skills over MCP until one of req.Signals arrives or
+// the transport ends. Discovery runs once the server is serving, and
+// again as the files change (mcp.refresh). The server catches the signals
+// itself, to log them and drain the calls in flight: ctx's cancellation,
+// which the same signals may cause, does not cut that short.
+func Serve(ctx context.Context, c *Config, req ServeRequest) error {
+	e, err := c.Engine()
+	if err != nil {
+		return err
+	}
+	mc := c.Loaded.Config.MCP
+	log := newLogger(req.Log, mc.LogLevel, mc.LogFormat)
+	lo := live.Options{Interval: mc.RefreshInterval, Watch: mc.Watch, Logger: log}
+	if !mc.Refresh {
+		lo.Interval, lo.Watch = 0, false
+	}
+	disc := live.New(e, lo)
+	guardServer(e, disc, mc.Scan, log)
+	trustServer(e, disc, c.TrustFile(), mc.RequireTrusted, log)
+	err = mcp.Serve(context.WithoutCancel(ctx), mcp.ServeOptions{
+		Options: mcp.Options{Version: req.Version, Logger: log, SkillPrompts: mc.SkillPrompts,
+			// Optional tools, catalogue budget, ask context cap.
+			Tools: mc.Tools, Catalog: mc.Catalog, AskContext: mc.AskContext,
+			// Clients may cache lists until the next rescan.
+			ListTTL: lo.Interval},
+		Discovery: disc,
+		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
+		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
+			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions},
+		Signals: req.Signals,
+	})
+	if engine.IsConfigError(err) { // a filter token that names nothing in the scan
+		return usage(err)
+	}
+	return err
+}
+
+// newLogger is the server's logger, writing to w at level in format (text
+// or json).
+func newLogger(w io.Writer, level, format string) *slog.Logger {
+	var lv slog.Level
+	_ = lv.UnmarshalText([]byte(level))
+	o := &slog.HandlerOptions{Level: lv}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, o))
+	}
+	return slog.New(slog.NewTextHandler(w, o))
+}
+
+// guardServer applies mcp.scan to a server: under block the engine scans
+// inside discovery and drops the skills with an error before they are
+// served; under warn and block a monitor logs each flagged skill once (under
+// warn it scans in the background, so serving never waits for it).
+func guardServer(e *engine.Engine, d *live.Refresher, setting string, log *slog.Logger) {
+	mode, err := scanmode.Parse(setting)
+	if err != nil || mode == scanmode.Off {
+		return // the configuration checked the value; off scans nothing
+	}
+	if mode == scanmode.Block {
+		e.SetScan(scanmode.Block)
+		e.SetScanCache(security.CachePath())
+	}
+	m := security.NewMonitor(mode, log)
+	m.CacheFile = security.CachePath()
+	d.Subscribe(m.Observe)
+}
+
+// trustServer applies mcp.require_trusted to a server, with the trust
+// store file: when set, the engine checks the project and plugin skills
+// inside discovery and drops the untrusted project skills before they are
+// served; either way a recorder records first sights and logs changed
+// skills once (without the setting it checks in the background, so
+// serving never waits for it).
+func trustServer(e *engine.Engine, d *live.Refresher, file string, require bool, log *slog.Logger) {
+	if require {
+		// Without a store (no home folder), no project skill is served.
+		e.SetTrust(engine.TrustOptions{File: file, Require: true})
+	}
+	if file != "" {
+		rec := trust.NewRecorder(file, log)
+		rec.DigestFile, rec.ResultsFile = trust.DigestCachePath(), trust.ResultsCachePath()
+		d.Subscribe(rec.Observe)
+	}
+}

@@ -1,0 +1,46 @@
+package action
+
+import (
+	"path/filepath"
+
+	"github.com/ccski/ccski/internal/install"
+	"github.com/ccski/ccski/internal/trust"
+	"github.com/ccski/ccski/internal/userdirs"
+)
+
+// This file is where the actions keep ccski's own files: the trust store
+// and the profiles in ccski's user config folder, the user scope's lock,
+// and the git cache.
+
+// UserConfigDir is ccski's user config folder ($XDG_CONFIG_HOME/ccski,
+// else ~/.config/ccski), or "" when it is not known (no home folder).
+func (p Process) UserConfigDir() string {
+	dir, _ := userdirs.ConfigDir(p.Home, p.Getenv)
+	return dir
+}
+
+// TrustFile is the trust store: trust.json in ccski's user config folder,
+// or "" when that folder is not known.
+func (p Process) TrustFile() string {
+	dir := p.UserConfigDir()
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, trust.FileName)
+}
+
+// ProfileDir is the folder of the saved profiles: ccski's user config
+// folder (toggle keeps them in its profiles sub-folder).
+func (p Process) ProfileDir() string { return p.UserConfigDir() }
+
+// gitCache is the cache of bare repositories install fetches into:
+// ccski's cache folder, else <userDir>/.cache/ccski/git.
+func gitCache(userDir string) string {
+	if dir := userdirs.Cache("git"); dir != "" {
+		return dir
+	}
+	return filepath.Join(userDir, ".cache", "ccski", "git")
+}
+
+// lockFile is the lock in dir.
+func lockFile(dir string) string { return filepath.Join(dir, install.LockName) }

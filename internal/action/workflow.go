@@ -1,0 +1,122 @@
+package action
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ccski/ccski/internal/report"
+	"github.com/ccski/ccski/internal/workflow"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
+)
+
+// WorkflowRequest is ccski install-workflow.
+type WorkflowRequest struct {
+	// Scope is user (each agent's own folder) or project (the
+	// workspace).
+	Scope string
+	// Agents are the agents whose instructions file gets the block, by
+	// name, or "all"; none: every agent that has one.
+	Agents []string
+	// DryRun writes nothing; each result holds the diff instead.
+	DryRun bool
+}
+
+// WorkflowReport is the result of install-workflow, and its --json
+// output.
+type WorkflowReport struct {
+	Scope   string           `json:"scope"`
+	DryRun  bool             `json:"dryRun"`
+	Results []WorkflowResult `json:"results"`
+	// Failed is set when some file could not be written.
+	Failed bool `json:"-"`
+}
+
+// WorkflowResult is one agent's instructions file.
+type WorkflowResult struct {
+	Agent  string `json:"agent"`
+	Path   string `json:"path"`
+	Status string `json:"status"` // installed, updated, unchanged, failed
+	Error  string `json:"error,omitempty"`
+	Diff   string `json:"diff,omitempty"`
+}
+
+// InstallWorkflow puts the ccski workflow block (package workflow) into
+// the instructions file of each agent req names, in req's scope: every
+// changed file is written together, atomically, unless DryRun. A file
+// that cannot be read or edited is a failed result, not an error.
+func InstallWorkflow(_ context.Context, c *Config, req WorkflowRequest) (*WorkflowReport, error) {
+	e, err := c.Engine()
+	if err != nil {
+		return nil, err
+	}
+	if req.Scope != "user" && req.Scope != "project" {
+		return nil, usage(fmt.Errorf("invalid --scope %q: use user or project", req.Scope))
+	}
+	var hosts []providers.Host
+	for _, h := range all.Hosts() {
+		if h.Instructions != nil && (len(req.Agents) == 0 || slices.Contains(req.Agents, "all") || slices.Contains(req.Agents, h.Name)) {
+			hosts = append(hosts, h)
+		}
+	}
+	for _, ag := range req.Agents {
+		if ag != "all" && !slices.Contains(all.HostNames(), ag) {
+			return nil, usage(fmt.Errorf("unknown agent %q: use %s or all", ag, strings.Join(all.HostNames(), ", ")))
+		}
+	}
+	rep := &WorkflowReport{Scope: req.Scope, DryRun: req.DryRun}
+	rep.Results, rep.Failed = upsertWorkflows(e.Env(), hosts, req.Scope, c.Cwd, req.DryRun)
+	return rep, nil
+}
+
+// upsertWorkflows upserts the block into each host's instructions file;
+// the diffs name the files for a person working in cwd.
+func upsertWorkflows(env providers.Env, hosts []providers.Host, scope, cwd string, dry bool) ([]WorkflowResult, bool) {
+	files := providers.NewFiles()
+	var results []WorkflowResult
+	failed := false
+	for _, h := range hosts {
+		path := h.Instructions(env, scope)
+		res := WorkflowResult{Agent: h.Name, Path: path}
+		old, existed, err := files.Read(path)
+		if err != nil {
+			res.Status, res.Error, failed = "failed", err.Error(), true
+			results = append(results, res)
+			continue
+		}
+		updated, err := workflow.Upsert(old, workflow.Block(h.Name, h.Title))
+		if err != nil {
+			res.Status, res.Error, failed = "failed", fmt.Sprintf("%s: %v", path, err), true
+			results = append(results, res)
+			continue
+		}
+		_, _, had, _ := workflow.Find(old)
+		switch {
+		case bytes.Equal(updated, old):
+			res.Status = "unchanged"
+		case had:
+			res.Status = "updated"
+		default:
+			res.Status = "installed"
+		}
+		files.Set(path, updated)
+		if res.Status != "unchanged" {
+			res.Diff = report.Diff(cwd, path, old, updated, existed)
+		}
+		results = append(results, res)
+	}
+	if !dry {
+		if err := files.Write(); err != nil {
+			for i := range results {
+				if results[i].Status != "unchanged" {
+					results[i].Status, results[i].Error = "failed", err.Error()
+				}
+			}
+			return results, true
+		}
+	}
+	return results, failed
+}
