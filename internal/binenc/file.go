@@ -98,6 +98,21 @@ func (t *Rows[R]) DecodeTable(d *Decoder) func() {
 	return func() { t.Rows = rows }
 }
 
+// Into adds the rows a Decode read to dst, keeping the ones dst has (what
+// a process found itself is newer than what it loads), and returns the
+// map to keep: the rows themselves when dst is empty.
+func (t *Rows[R]) Into(dst map[string]R) map[string]R {
+	if len(dst) == 0 {
+		return t.Rows
+	}
+	for k, r := range t.Rows {
+		if _, ok := dst[k]; !ok {
+			dst[k] = r
+		}
+	}
+	return dst
+}
+
 // Encode returns the file form of tables, after the header head writes.
 func (f Format) Encode(head func(*Encoder), tables ...Table) []byte {
 	e := Encoder{B: append(make([]byte, 0, 4096), f.Magic...)}

@@ -195,6 +195,19 @@ func (l *Listings) Sweep() {
 // written.
 const maxPersisted = 200_000
 
+// persisted returns the rows of m a cache file keeps: all of them, or
+// past maxPersisted only those of generation gen.
+func persisted[V any](m map[string]V, gen uint64, genOf func(V) uint64) map[string]V {
+	recent := len(m) > maxPersisted
+	rows := make(map[string]V, len(m))
+	for k, v := range m {
+		if !recent || genOf(v) == gen {
+			rows[k] = v
+		}
+	}
+	return rows
+}
+
 // Table is the listings as a table of a cache file (see binenc.Format):
 // per folder, its stat and its entries (kind byte, name). The folder
 // file of a Cache holds one, and so does the security scanner's memory.
@@ -210,13 +223,7 @@ type listingsTable struct {
 func (t *listingsTable) EncodeTable(e *binenc.Encoder) {
 	l := t.l
 	l.mu.Lock()
-	recent := len(l.dirs) > maxPersisted
-	rows := make(map[string]dirNode, len(l.dirs))
-	for p, d := range l.dirs {
-		if !recent || d.gen == l.gen {
-			rows[p] = d
-		}
-	}
+	rows := persisted(l.dirs, l.gen, func(d dirNode) uint64 { return d.gen })
 	l.mu.Unlock()
 	t.rows = binenc.Rows[dirNode]{Rows: rows, Put: func(e *binenc.Encoder, d dirNode) {
 		d.id.Encode(e)
@@ -258,15 +265,7 @@ func (t *listingsTable) DecodeTable(d *binenc.Decoder) func() {
 	return func() {
 		keep()
 		l.mu.Lock()
-		defer l.mu.Unlock()
-		if len(l.dirs) == 0 {
-			l.dirs = t.rows.Rows // the usual case, a new Listings: no copy
-			return
-		}
-		for p, n := range t.rows.Rows {
-			if _, ok := l.dirs[p]; !ok {
-				l.dirs[p] = n
-			}
-		}
+		l.dirs = t.rows.Into(l.dirs)
+		l.mu.Unlock()
 	}
 }

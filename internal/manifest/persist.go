@@ -47,13 +47,7 @@ func digestsTable(rows map[string]entry, gen uint64) *binenc.Rows[entry] {
 // generation looked at are written.
 func (c *Cache) SaveFile(path string) error {
 	c.mu.Lock()
-	recent := len(c.entries) > maxPersisted
-	rows := make(map[string]entry, len(c.entries))
-	for p, e := range c.entries {
-		if !recent || e.gen == c.gen {
-			rows[p] = e
-		}
-	}
+	rows := persisted(c.entries, c.gen, func(e entry) uint64 { return e.gen })
 	c.mu.Unlock()
 	if err := cacheFormat.Save(path, nil, c.listings.Table(), digestsTable(rows, 0)); err != nil {
 		return err
@@ -76,15 +70,7 @@ func (c *Cache) LoadFile(path string) error {
 		return err
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.entries) == 0 {
-		c.entries = digests.Rows // the usual case, a new Cache: no copy
-		return nil
-	}
-	for p, e := range digests.Rows {
-		if _, ok := c.entries[p]; !ok {
-			c.entries[p] = e
-		}
-	}
+	c.entries = digests.Into(c.entries)
+	c.mu.Unlock()
 	return nil
 }

@@ -85,15 +85,8 @@ func (s *Scanner) loadFile(path, key string) error {
 		return err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cache == nil {
-		s.cache = map[string]cached{}
-	}
-	for k, c := range files.Rows {
-		if _, ok := s.cache[k]; !ok {
-			s.cache[k] = c
-		}
-	}
+	s.cache = files.Into(s.cache)
+	s.mu.Unlock()
 	return nil
 }
 
