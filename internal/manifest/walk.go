@@ -57,15 +57,16 @@ type Listing struct {
 	// stopped the walk: Entries are those found before it. Of the size
 	// limits, the first one passed is kept and the walk went on.
 	Limit *LimitError
-	// Omitted are the folders the walk did not enter: deeper than
-	// MaxDepth (ErrTooDeep), or unreadable.
+	// Omitted are the folders the walk did not enter, or not whole:
+	// deeper than MaxDepth (ErrTooDeep), unreadable, or with an entry
+	// that could not be stated.
 	Omitted []Omission
 }
 
-// Omission is a folder a walk did not enter, and why.
+// Omission is a folder a walk did not enter, or not whole, and why.
 type Omission struct {
 	// Path is the folder's, '/'-separated and relative to the skill
-	// folder.
+	// folder ("" for the skill folder itself).
 	Path string
 	Err  error
 }
@@ -96,9 +97,9 @@ type Walk struct {
 	Listings *Listings
 }
 
-// List walks the skill folder dir. A folder that is missing or not a
-// folder, or one of its entries that cannot be stated, is an error naming
-// it; a subfolder that cannot be read is an Omission.
+// List walks the skill folder dir. A folder that is missing, not a folder
+// or unreadable is an error naming it; a subfolder that cannot be read,
+// or an entry that cannot be stated, is an Omission of its folder.
 func (w Walk) List(dir string) (*Listing, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -244,7 +245,7 @@ func (w *walker) walk(path, prefix string, id fileID, depth int, real string) er
 	case err != nil && prefix == "":
 		return fmt.Errorf("skill folder %s: %w", w.dir, err)
 	case err != nil:
-		w.out.Omitted = append(w.out.Omitted, Omission{Path: strings.TrimSuffix(prefix, "/"), Err: err})
+		w.omit(prefix, err)
 		return nil
 	}
 	for _, e := range entries {
@@ -269,7 +270,8 @@ func (w *walker) visit(path, prefix string, e listed, depth int, real string, ca
 	st, err := os.Lstat(full)
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("skill folder %s: %w", w.dir, err)
+		w.omit(prefix, err)
+		return nil
 	case err != nil || e.kind == kindDir && !st.IsDir() || e.kind == kindFile && !st.Mode().IsRegular():
 		// Deleted or replaced since the listing was read.
 		if cached {
@@ -315,7 +317,7 @@ func (w *walker) link(full, rel string, depth int, cached bool) error {
 		case cached:
 			return errStale // replaced since the listing was read
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("skill folder %s: %w", w.dir, err)
+			w.omit(parentOf(rel), err)
 		}
 		return nil
 	}
@@ -335,7 +337,8 @@ func (w *walker) link(full, rel string, depth int, cached bool) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return w.record(full, rel, false) // gone since
 	case err != nil:
-		return fmt.Errorf("skill folder %s: %s: %w", w.dir, rel, err)
+		w.omit(parentOf(rel), err)
+		return nil
 	case st.Mode().IsRegular():
 		return w.add(Entry{Path: rel, Kind: KindFile, Real: target, Info: st})
 	case st.IsDir() && w.Folders && !w.shallow && !w.active[target]:
@@ -386,11 +389,30 @@ func (w *walker) record(full, rel string, outside bool) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil // gone since
 	case err != nil:
-		return fmt.Errorf("skill folder %s: %s: %w", w.dir, rel, err)
+		w.omit(parentOf(rel), err)
+		return nil
 	case target == "":
 		target = "." // never empty: an empty Link is a file
 	}
 	return w.add(Entry{Path: rel, Kind: KindLink, Link: target, Outside: outside})
+}
+
+// omit notes that the folder prefix ("" for the skill folder, or ending
+// in '/') could not be read whole, unless it was just noted.
+func (w *walker) omit(prefix string, err error) {
+	p := strings.TrimSuffix(prefix, "/")
+	if n := len(w.out.Omitted); n > 0 && w.out.Omitted[n-1].Path == p {
+		return
+	}
+	w.out.Omitted = append(w.out.Omitted, Omission{Path: p, Err: err})
+}
+
+// parentOf returns the folder of rel, as a prefix: "" or ending in '/'.
+func parentOf(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[:i+1]
+	}
+	return ""
 }
 
 // add lists one entry and checks the limits: MaxFiles entries stops the

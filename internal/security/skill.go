@@ -82,11 +82,15 @@ func walkSkill(dir, skillFile string, l *manifest.Listings) *walked {
 		}
 	}
 	for _, o := range lst.Omitted {
-		why := fmt.Sprintf("could not be listed (%v)", o.Err)
+		where := o.Path + "/"
+		if o.Path == "" {
+			where = "the skill folder"
+		}
+		why := fmt.Sprintf("could not be read (%v)", o.Err)
 		if errors.Is(o.Err, manifest.ErrTooDeep) {
 			why = fmt.Sprintf("is more than %d folders deep", manifest.MaxDepth)
 		}
-		w.incomplete = append(w.incomplete, o.Path+"/ "+why+": its files were not read")
+		w.incomplete = append(w.incomplete, where+" "+why+": its files were not read")
 	}
 	// The skill file first: it is read before any budget is spent.
 	slices.SortStableFunc(w.files, func(a, b entry) int {
