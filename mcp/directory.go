@@ -3,9 +3,11 @@ package mcp
 // resources/directory/read (SEP-2640, declared with directoryRead): the
 // direct children of a folder of a skill, files with their MIME type and
 // size, folders as inode/directory, URIs without a trailing slash. The
-// same confinement as resources/read applies: the folder is reached
-// through an os.Root on the skill's real folder, and a symlink is listed
-// only when it leads to a file or folder inside it.
+// same confinement as resources/read applies: the folder is located in
+// the skill's real folder (locate), and its children are the ones the
+// walk of a skill's files keeps (manifest.Children): what a manifest
+// lists, so a symlink is listed only when it leads to a file inside the
+// skill, and never .git.
 
 import (
 	"context"
@@ -16,7 +18,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -64,61 +65,41 @@ func (s *Server) readDirectory(_ context.Context, _ *sdk.ServerSession, p *readD
 		}
 		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, err))
 	}
-	root, err := os.OpenRoot(realDir)
-	if err != nil {
-		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, unwrapPath(err)))
-	}
-	defer root.Close()
-	if st, err := root.Stat(inside); err != nil || !st.IsDir() {
-		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s is not a folder; read a file with resources/read", p.URI))
-	}
-	entries, err := fs.ReadDir(root.FS(), filepath.ToSlash(inside))
-	if err != nil {
-		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, unwrapPath(err)))
-	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-	start := 0
+	after := ""
 	if p.Cursor != "" {
 		last, ok := decodeCursor(p.Cursor)
 		if !ok {
 			return nil, invalidParams(fmt.Sprintf("resources/directory/read: cursor %q is not one this server gave; start again without a cursor", p.Cursor))
 		}
-		start = sort.Search(len(entries), func(i int) bool { return entries[i].Name() > last })
+		after = last
+	}
+	children, more, err := manifest.Children(realDir, filepath.ToSlash(inside), after, dirPageSize)
+	if err != nil {
+		if st, serr := os.Stat(filepath.Join(realDir, inside)); serr == nil && !st.IsDir() {
+			return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s is not a folder; read a file with resources/read", p.URI))
+		}
+		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, unwrapPath(err)))
 	}
 	base := pathBase(r.SkillPath, rel)
 	res := &readDirResult{Resources: []*sdk.Resource{}}
-	i := start
-	for ; i < len(entries) && len(res.Resources) < dirPageSize; i++ {
-		e := entries[i]
-		if manifest.Skip(e.Name()) {
-			continue
-		}
-		child := path.Join(filepath.ToSlash(inside), e.Name())
-		st, err := root.Stat(child) // follows a symlink only while it stays inside
-		if err != nil || st.IsDir() && e.Type()&fs.ModeSymlink != 0 {
-			continue // a link to a folder: manifests do not follow them either
-		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			if _, in, err := locate(r, path.Join(rel, e.Name())); err != nil || manifest.Skipped(in) {
-				continue // leads into .git
-			}
-		}
-		item := &sdk.Resource{URI: base + "/" + escapeSegment(e.Name()), Name: e.Name()}
-		switch {
-		case st.IsDir():
+	for _, c := range children {
+		name := path.Base(c.Path)
+		item := &sdk.Resource{URI: base + "/" + escapeSegment(name), Name: name}
+		switch c.Kind {
+		case manifest.KindFolder:
 			item.MIMEType = directoryMIME
-		case st.Mode().IsRegular():
-			item.Size = st.Size()
-			if mt := mimeByName(e.Name()); mt != octetStream {
+		case manifest.KindFile:
+			item.Size = c.Info.Size()
+			if mt := mimeByName(name); mt != octetStream {
 				item.MIMEType = mt // else unknown until read (resources/read looks at the bytes)
 			}
 		default:
-			continue // FIFOs, sockets and devices are never served
+			continue // a recorded link: nothing of the skill to serve
 		}
 		res.Resources = append(res.Resources, item)
 	}
-	if i < len(entries) {
-		res.NextCursor = encodeCursor(entries[i-1].Name())
+	if more && len(children) > 0 {
+		res.NextCursor = encodeCursor(path.Base(children[len(children)-1].Path))
 	}
 	return res, nil
 }

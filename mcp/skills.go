@@ -325,11 +325,12 @@ func (s *Server) entryOf(r *pipeline.Record) built {
 	if err != nil {
 		return built{err: err}
 	}
-	i := slices.IndexFunc(m.Files, func(f manifest.File) bool { return f.Path == pipeline.SkillFile })
+	files := m.Contents() // a recorded link (one leading out, say) has nothing to serve
+	i := slices.IndexFunc(files, func(f manifest.File) bool { return f.Path == pipeline.SkillFile })
 	if i < 0 {
 		return built{err: errors.New("the folder has no SKILL.md (it is disabled or was removed)")}
 	}
-	front, digest, size, err := s.frontmatter(r, m.Files[i].Digest)
+	front, digest, size, err := s.frontmatter(r, files[i].Digest)
 	if err != nil {
 		return built{err: err}
 	}
@@ -341,8 +342,8 @@ func (s *Server) entryOf(r *pipeline.Record) built {
 	}
 	// SKILL.md changed since the walk hashed it: state the bytes the
 	// frontmatter was read from.
-	m.Files[i].Digest, m.Files[i].Size = digest, size
-	return built{entry: &extEntry{Wire: appendEntry(nil, r, front.json, m.Files)}, files: len(m.Files)}
+	files[i].Digest, files[i].Size = digest, size
+	return built{entry: &extEntry{Wire: appendEntry(nil, r, front.json, files)}, files: len(files)}
 }
 
 // frontmatter returns the frontmatter of r's SKILL.md, with the digest

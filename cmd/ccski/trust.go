@@ -65,7 +65,7 @@ user config folder.`,
 			// The snapshot's check has just hashed these files: the
 			// digest cache it kept spares hashing them again.
 			cache := manifest.NewCache()
-			trust.LoadDigests(cache, trust.DigestCachePath())
+			_ = cache.LoadFile(trust.DigestCachePath()) // a missing or bad cache costs only hashing
 			c := trust.Checker{Path: file, Cache: cache}
 			done, err := trust.Accept(file, c.Manifests(cmd.Context(), recs), time.Now().UTC().Truncate(time.Second))
 			if err != nil {

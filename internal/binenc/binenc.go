@@ -1,8 +1,11 @@
 // Package binenc writes and reads the small binary cache files of ccski
-// (the digest and integrity caches of one-shot commands): varints,
-// length-prefixed strings and prefix-coded sorted paths. These caches are
-// read at every run, so they must decode in a few milliseconds where JSON
-// takes tens.
+// (the digest cache of package manifest, the integrity results of package
+// trust, the security scanner's memory): one file form (Format), with a
+// header and tables of records by key (Rows), built of varints,
+// length-prefixed strings and prefix-coded sorted paths. Each cache only
+// declares its form and how one record is written and read. These caches
+// are read at every run, so they must decode in a few milliseconds where
+// JSON takes tens.
 package binenc
 
 import (

@@ -48,61 +48,10 @@ type Result struct {
 	Paths []string `json:"paths,omitempty"`
 	// Changes are the files added, changed and removed, for an update or
 	// a reinstall.
-	Changes *Changes `json:"changes,omitempty"`
+	Changes *manifest.Changes `json:"changes,omitempty"`
 	// Message says why a skill was skipped or failed, or what a warning
 	// was about.
 	Message string `json:"message,omitempty"`
-}
-
-// Changes lists files by their path in the skill.
-type Changes struct {
-	Added   []string `json:"added,omitempty"`
-	Changed []string `json:"changed,omitempty"`
-	Removed []string `json:"removed,omitempty"`
-}
-
-// Empty reports whether no file changed.
-func (c *Changes) Empty() bool {
-	return c == nil || len(c.Added)+len(c.Changed)+len(c.Removed) == 0
-}
-
-// String lists the changes in one line.
-func (c *Changes) String() string {
-	var parts []string
-	for _, p := range []struct {
-		sign  string
-		paths []string
-	}{{"+", c.Added}, {"~", c.Changed}, {"-", c.Removed}} {
-		for _, f := range p.paths {
-			parts = append(parts, p.sign+f)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// diffFiles compares two sorted manifests.
-func diffFiles(old, new []File) *Changes {
-	c := &Changes{}
-	byPath := map[string]File{}
-	for _, f := range old {
-		byPath[f.Path] = f
-	}
-	for _, f := range new {
-		o, ok := byPath[f.Path]
-		switch {
-		case !ok:
-			c.Added = append(c.Added, f.Path)
-		case o.Digest != f.Digest || o.Size != f.Size:
-			c.Changed = append(c.Changed, f.Path)
-		}
-		delete(byPath, f.Path)
-	}
-	for _, f := range old {
-		if _, ok := byPath[f.Path]; ok {
-			c.Removed = append(c.Removed, f.Path)
-		}
-	}
-	return c
 }
 
 // Installer installs, restores, updates and removes the skills of one
@@ -369,7 +318,7 @@ func (in *Installer) Remove(name string) Result {
 // put stages candidate c of a source and moves it into targets. want,
 // when set, are the files the lock expects: a staged copy that differs
 // fails.
-func (in *Installer) put(src Source, root, commit string, c Candidate, targets []Target, want []File) Result {
+func (in *Installer) put(src Source, root, commit string, c Candidate, targets []Target, want []manifest.File) Result {
 	res := Result{Skill: c.Name, Source: src.String(), Commit: commit}
 	if err := checkName(c.Name); err != nil {
 		return failed(res, err)
@@ -425,7 +374,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 		return failed(res, fmt.Errorf("copying %s: %w", c.Rel, err))
 	}
 	if len(skipped) > 0 {
-		res.Message = "left out symlinks that lead outside the source or nowhere: " + strings.Join(skipped, ", ")
+		res.Message = "left out symlinks that lead outside the source, into .git or nowhere: " + strings.Join(skipped, ", ")
 	}
 	if msgs := specErrors(in.Ctx, staged); len(msgs) > 0 && !in.Force {
 		return failed(res, fmt.Errorf("it fails `ccski validate --profile spec`: %s; fix the skill, or use --force to install it anyway",
@@ -435,18 +384,17 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	if err != nil {
 		return failed(res, err)
 	}
-	files := filesOf(m)
+	files := m.Files
 	if want != nil {
-		if ch := diffFiles(want, files); !ch.Empty() {
+		if ch := manifest.Diff(want, files); !ch.Empty() {
 			return failed(res, fmt.Errorf("the source no longer matches the lock (%s): run `ccski update %s` to take the source's files", ch, name))
 		}
 	}
 	newEntry := Entry{Name: name, Source: src, Commit: commit, Path: c.Rel, Targets: targets, Files: files}
 	res.Status = StatusInstalled
 	if entry != nil {
-		res.Changes = diffFiles(entry.Files, files)
-		if res.Changes.Empty() {
-			res.Changes = nil
+		if ch := manifest.Diff(entry.Files, files); !ch.Empty() {
+			res.Changes = &ch
 		}
 		if res.Changes == nil && state.ok() && entry.Commit == commit && sameTargets(entry.Targets, targets) {
 			res.Status = StatusUnchanged
@@ -689,7 +637,7 @@ type disk struct {
 	missing bool
 	// modified lists the differences of a copy present on disk; nil when
 	// every copy matches.
-	modified *Changes
+	modified *manifest.Changes
 }
 
 func (d disk) ok() bool { return !d.missing && d.modified == nil }
@@ -707,7 +655,7 @@ func diskState(e Entry) disk {
 		}
 		if t.Link {
 			if st.Mode()&fs.ModeSymlink == 0 {
-				d.modified = mergeChanges(d.modified, &Changes{Changed: []string{"(" + p + " is no link)"}})
+				d.modified = mergeChanges(d.modified, &manifest.Changes{Changed: []string{"(" + p + " is no link)"}})
 				continue
 			}
 			real, err1 := filepath.EvalSymlinks(p)
@@ -716,28 +664,28 @@ func diskState(e Entry) disk {
 			case err1 != nil || err2 != nil:
 				d.missing = true // dangling, or the copy is gone
 			case real != want:
-				d.modified = mergeChanges(d.modified, &Changes{Changed: []string{"(" + p + " links elsewhere)"}})
+				d.modified = mergeChanges(d.modified, &manifest.Changes{Changed: []string{"(" + p + " links elsewhere)"}})
 			}
 			continue
 		}
 		if !st.IsDir() {
-			d.modified = mergeChanges(d.modified, &Changes{Changed: []string{"(" + p + " is no folder)"}})
+			d.modified = mergeChanges(d.modified, &manifest.Changes{Changed: []string{"(" + p + " is no folder)"}})
 			continue
 		}
 		m, err := manifest.NewCache().Build(p)
 		if err != nil {
-			d.modified = mergeChanges(d.modified, &Changes{Changed: []string{"(" + err.Error() + ")"}})
+			d.modified = mergeChanges(d.modified, &manifest.Changes{Changed: []string{"(" + err.Error() + ")"}})
 			continue
 		}
-		if ch := diffFiles(e.Files, filesOf(m)); !ch.Empty() {
-			d.modified = mergeChanges(d.modified, ch)
+		if ch := manifest.Diff(e.Files, m.Files); !ch.Empty() {
+			d.modified = mergeChanges(d.modified, &ch)
 		}
 	}
 	return d
 }
 
 // mergeChanges adds b to a, without duplicates.
-func mergeChanges(a, b *Changes) *Changes {
+func mergeChanges(a, b *manifest.Changes) *manifest.Changes {
 	if a == nil {
 		return b
 	}

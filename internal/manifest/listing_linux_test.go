@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -98,12 +97,12 @@ func TestListingInvalidation(t *testing.T) {
 					t.Fatal(err)
 				}
 				if persisted {
-					var b bytes.Buffer
-					if err := c.Save(&b); err != nil {
+					file := filepath.Join(t.TempDir(), "manifests.bin")
+					if err := c.SaveFile(file); err != nil {
 						t.Fatal(err)
 					}
 					c = trusting()
-					if err := c.Load(&b); err != nil {
+					if err := c.LoadFile(file); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -153,7 +152,7 @@ func TestListingRacy(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := NewCache()
-			c.now = func() time.Time { return idOf(st).Latest().Add(tt.age) }
+			c.listings.now = func() time.Time { return idOf(st).Latest().Add(tt.age) }
 			for range 2 {
 				if _, err := c.Build(dir); err != nil {
 					t.Fatal(err)
@@ -186,12 +185,12 @@ func TestListingStale(t *testing.T) {
 			if _, err := c.Build(dir); err != nil {
 				t.Fatal(err)
 			}
-			n, ok := c.dirs[dir]
+			n, ok := c.listings.dirs[dir]
 			if !ok {
 				t.Fatal("the skill folder's listing was not cached")
 			}
 			n.entries = append([]listed{tt.entry}, n.entries...)
-			c.dirs[dir] = n
+			c.listings.dirs[dir] = n
 			got, err := c.Build(dir)
 			if err != nil {
 				t.Fatal(err)
@@ -199,7 +198,7 @@ func TestListingStale(t *testing.T) {
 			if diff := cmp.Diff(want(map[string]string{"SKILL.md": "s", "references/r.md": "r"}), got); diff != "" {
 				t.Errorf("manifest (-want +got):\n%s", diff)
 			}
-			if n := c.dirs[dir]; len(n.entries) != 2 {
+			if n := c.listings.dirs[dir]; len(n.entries) != 2 {
 				t.Errorf("the listing was not read again: %+v", n.entries)
 			}
 		})

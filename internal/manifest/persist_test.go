@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,12 +24,12 @@ func TestSaveLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var saved bytes.Buffer
-	if err := first.Save(&saved); err != nil {
+	saved := filepath.Join(t.TempDir(), "manifests.bin")
+	if err := first.SaveFile(saved); err != nil {
 		t.Fatal(err)
 	}
 	next := trusting()
-	if err := next.Load(bytes.NewReader(saved.Bytes())); err != nil {
+	if err := next.LoadFile(saved); err != nil {
 		t.Fatal(err)
 	}
 	got, err := next.Build(dir)
@@ -54,7 +53,7 @@ func TestSaveLoad(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	_ = os.Chtimes(p, old, old)
 	later := trusting()
-	if err := later.Load(bytes.NewReader(saved.Bytes())); err != nil {
+	if err := later.LoadFile(saved); err != nil {
 		t.Fatal(err)
 	}
 	m, err := later.Build(dir)
@@ -66,6 +65,12 @@ func TestSaveLoad(t *testing.T) {
 	}
 }
 
+// The magic and version of the file form.
+var (
+	magic   = cacheFormat.Magic
+	version = byte(cacheFormat.Version)
+)
+
 // TestLoadRefuses: a cache file of the old JSON form, of another version,
 // truncated anywhere, with bytes left over, or with a bad listing entry or
 // path is refused whole: nothing of it is added.
@@ -76,29 +81,39 @@ func TestLoadRefuses(t *testing.T) {
 	if _, err := c.Build(filepath.Join(base, "a")); err != nil {
 		t.Fatal(err)
 	}
-	var saved bytes.Buffer
-	if err := c.Save(&saved); err != nil {
+	saved := filepath.Join(t.TempDir(), "manifests.bin")
+	if err := c.SaveFile(saved); err != nil {
 		t.Fatal(err)
 	}
-	good := saved.Bytes()
+	good, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := map[string][]byte{
 		"the JSON form of version 1": []byte(`{"version":1,"entries":[]}`),
-		"another version":            append([]byte(persistMagic), 3, 0, 0),
+		"another version":            append([]byte(magic), version+1, 0, 0),
 		"bytes left over":            append(slices.Clone(good), 0),
-		"a relative path":            append([]byte(persistMagic), persistVersion, 1, 0, 3, 'a', '/', 'b', 0, 0, 0, 0, 0, 0, 0),
-		"a listing entry with a slash": append([]byte(persistMagic), persistVersion, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
+		"a relative path":            append([]byte(magic), version, 1, 0, 3, 'a', '/', 'b', 0, 0, 0, 0, 0, 0, 0),
+		"a listing entry with a slash": append([]byte(magic), version, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
 			1, byte(kindFile), 3, 'b', '/', 'c', 0),
-		"a listing entry of no kind": append([]byte(persistMagic), persistVersion, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
+		"a listing entry of no kind": append([]byte(magic), version, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
 			1, 0, 1, 'b', 0),
-		"a .git folder listed": append([]byte(persistMagic), persistVersion, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
+		"a .git entry listed": append([]byte(magic), version, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
 			1, byte(kindDir), 4, '.', 'g', 'i', 't', 0),
 	}
 	for n := range len(good) {
 		cases[fmt.Sprintf("truncated to %d bytes", n)] = good[:n]
 	}
+	load := func(c *Cache, data []byte) error {
+		p := filepath.Join(t.TempDir(), "manifests.bin")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return c.LoadFile(p)
+	}
 	for name, data := range cases {
 		c := NewCache()
-		if err := c.Load(bytes.NewReader(data)); err == nil {
+		if err := load(c, data); err == nil {
 			t.Errorf("%s: Load = nil, want an error", name)
 		}
 		if st := c.Stats(); st.Entries != 0 || st.Folders != 0 {
@@ -106,9 +121,9 @@ func TestLoadRefuses(t *testing.T) {
 		}
 	}
 	// The well-formed ones that the cases above break load.
-	for _, data := range [][]byte{good, append([]byte(persistMagic), persistVersion, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
+	for _, data := range [][]byte{good, append([]byte(magic), version, 1, 0, 2, '/', 'a', 0, 0, 0, 0, 0,
 		1, byte(kindFile), 1, 'b', 0)} {
-		if err := NewCache().Load(bytes.NewReader(data)); err != nil {
+		if err := load(NewCache(), data); err != nil {
 			t.Errorf("Load of a good file: %v", err)
 		}
 	}

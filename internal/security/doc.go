@@ -16,8 +16,10 @@
 // is asked: the checks are literal anchors found in one pass over each
 // text file (an Aho-Corasick automaton), then a look at the sentence or
 // line around each, so that a warning against a phrase is not taken for
-// the phrase. The walk never follows a symlink out of the folder nor to a
-// folder, never opens a FIFO, socket or device, stops at the manifest
-// limits (manifest.MaxFiles files, manifest.MaxBytes bytes), and reads at
-// most 1 MiB of a text file and the first 8 KiB of a binary one.
+// the phrase. The files of a skill are the ones the walk of package
+// manifest lists, the files trust records and install copies (never
+// .git): it never follows a symlink out of the folder nor to a folder,
+// never opens a FIFO, socket or device, and stops at the manifest limits
+// (manifest.MaxFiles files, manifest.MaxBytes bytes). The scan reads at
+// most 8 MiB of a text file and the first 8 KiB of a binary one.
 package security

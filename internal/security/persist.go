@@ -1,18 +1,15 @@
 package security
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/ccski/ccski/internal/binenc"
 	"github.com/ccski/ccski/internal/filestamp"
-	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/userdirs"
 )
 
@@ -31,14 +28,12 @@ import (
 // that wrote it: another build (an update, a rebuilt binary) reads none
 // of it.
 
-// scanMagic starts a saved scanner memory; scanVersion is its format.
-const (
-	scanMagic   = "ccski-scan\x00"
-	scanVersion = 1
-)
-
-// maxScanCache caps the size of a saved memory read back.
-const maxScanCache = 64 << 20
+// memoryFormat is the file form of a scanner's memory (see binenc): its
+// header is the build key, and it holds two tables, the findings of each
+// file by its real path (stamp, mode, class, then per finding its code,
+// line, column and message) and the folder listings
+// (manifest.Listings.Table).
+var memoryFormat = binenc.Format{Name: "scan cache", Magic: "ccski-scan\x00", Version: 2}
 
 // CachePath is the scanner memory file in the user's cache folder
 // ($XDG_CACHE_HOME or ~/.cache on Linux); "" when there is none.
@@ -61,119 +56,84 @@ var buildKey = sync.OnceValue(func() string {
 })
 
 // LoadFile fills the scanner's memory from the file at path, when it was
-// written by this executable; anything else is ignored.
-func (s *Scanner) LoadFile(path string) {
-	key := buildKey()
-	if path == "" || key == "" || s.NoCache {
-		return
-	}
-	data, err := safefile.Read(path, maxScanCache)
-	if err != nil {
-		return
-	}
-	if m, err := decodeMemory(data, key); err == nil {
-		s.mu.Lock()
-		for k, c := range m {
-			if _, ok := s.cache[k]; !ok {
-				s.cache[k] = c
-			}
-		}
-		s.mu.Unlock()
-	}
+// written by this executable; anything else is an error and adds nothing.
+func (s *Scanner) LoadFile(path string) error {
+	return s.loadFile(path, buildKey())
 }
 
 // SaveFile writes the settled part of the scanner's memory to path,
 // atomically; a failure only means the next run reads the files again.
 func (s *Scanner) SaveFile(path string) error {
-	key := buildKey()
+	return s.saveFile(path, buildKey(), time.Now())
+}
+
+// errNoMemory is the error of LoadFile when there is nothing to load.
+var errNoMemory = errors.New("scan cache: no file, no build key, or the memory is off")
+
+// loadFile is LoadFile for the build key.
+func (s *Scanner) loadFile(path, key string) error {
+	if path == "" || key == "" || s.NoCache {
+		return errNoMemory
+	}
+	files := findingsTable(nil)
+	err := memoryFormat.Load(path, func(d *binenc.Decoder) {
+		if d.Slice() != key {
+			d.Fail(binenc.ErrForeign)
+		}
+	}, files, s.listings.Table())
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.cache = files.Into(s.cache)
+	s.mu.Unlock()
+	return nil
+}
+
+// saveFile is SaveFile for the build key: it writes the entries whose
+// stamps had settled at now.
+func (s *Scanner) saveFile(path, key string, now time.Time) error {
 	if path == "" || key == "" || s.NoCache {
 		return nil
 	}
-	return safefile.WriteAtomic(path, s.encodeMemory(key, time.Now()), 0o600)
-}
-
-// encodeMemory encodes the entries whose stamps had settled at now, by
-// path.
-func (s *Scanner) encodeMemory(key string, now time.Time) []byte {
 	s.mu.Lock()
-	keys := make([]string, 0, len(s.cache))
+	rows := make(map[string]cached, len(s.cache))
 	for k, c := range s.cache {
 		if c.stamp.Settled(now) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	e := binenc.Encoder{B: append([]byte(scanMagic), make([]byte, 0, 64*len(keys))...)}
-	e.Uvarint(scanVersion)
-	e.String(key)
-	e.Uvarint(uint64(len(keys)))
-	prev := ""
-	for _, k := range keys {
-		c := s.cache[k]
-		e.Path(prev, k)
-		prev = k
-		c.stamp.Encode(&e)
-		e.Uvarint(uint64(c.mode))
-		e.Uvarint(uint64(c.class))
-		if k[0] == 0 { // a folder's key starts with NUL
-			e.Uvarint(uint64(len(c.listing)))
-			for _, d := range c.listing {
-				e.String(d.name)
-				e.Uvarint(uint64(d.typ))
-			}
-			continue
-		}
-		e.Uvarint(uint64(len(c.findings)))
-		for _, f := range c.findings {
-			e.String(f.code)
-			e.Uvarint(uint64(f.line))
-			e.Uvarint(uint64(f.col))
-			e.String(f.msg)
+			rows[k] = c
 		}
 	}
 	s.mu.Unlock()
-	return e.B
+	return memoryFormat.Save(path, func(e *binenc.Encoder) { e.String(key) }, findingsTable(rows), s.listings.Table())
 }
 
-// errForeign is the error for a memory another build (or format) wrote.
-var errForeign = errors.New("written by another build of ccski")
-
-// decodeMemory reads what encodeMemory wrote with the same key. A
-// truncated or malformed file is refused whole.
-func decodeMemory(data []byte, key string) (map[string]cached, error) {
-	rest, ok := bytes.CutPrefix(data, []byte(scanMagic))
-	if !ok {
-		return nil, errForeign
-	}
-	d := binenc.NewDecoder(rest)
-	if d.Uvarint() != scanVersion || d.Slice() != key {
-		return nil, errForeign
-	}
-	n := d.Count()
-	out := make(map[string]cached, n)
-	prev := ""
-	for range n {
-		k := d.Path(prev)
-		if d.Failed() || k == "" || k <= prev && prev != "" {
-			return nil, fmt.Errorf("scan cache: %w", binenc.ErrCorrupt)
-		}
-		prev = k
-		c := cached{stamp: filestamp.Decode(d), mode: fs.FileMode(d.Uvarint()), class: class(d.Uvarint())}
-		if k[0] == 0 {
-			c.listing = make([]dirEntry, d.Count())
-			for i := range c.listing {
-				c.listing[i] = dirEntry{name: d.Slice(), typ: fs.FileMode(d.Uvarint())}
+// findingsTable is the findings table of the file form, of the rows
+// given.
+func findingsTable(rows map[string]cached) *binenc.Rows[cached] {
+	return &binenc.Rows[cached]{
+		Rows: rows,
+		Put: func(e *binenc.Encoder, c cached) {
+			c.stamp.Encode(e)
+			e.Uvarint(uint64(c.mode))
+			e.Uvarint(uint64(c.class))
+			e.Uvarint(uint64(len(c.findings)))
+			for _, f := range c.findings {
+				e.String(f.code)
+				e.Uvarint(uint64(f.line))
+				e.Uvarint(uint64(f.col))
+				e.String(f.msg)
 			}
-		} else {
+		},
+		Get: func(d *binenc.Decoder, k string) cached {
+			if k == "" {
+				d.Fail(fmt.Errorf("an empty path: %w", binenc.ErrCorrupt))
+			}
+			c := cached{stamp: filestamp.Decode(d), mode: fs.FileMode(d.Uvarint()), class: class(d.Uvarint())}
 			c.findings = make([]finding, d.Count())
 			for i := range c.findings {
 				c.findings[i] = finding{code: d.Slice(), line: int(d.Uvarint()), col: int(d.Uvarint()), msg: d.Slice()}
 			}
-		}
-		out[k] = c
+			return c
+		},
 	}
-	if err := d.Err(); err != nil { // also trailing bytes
-		return nil, fmt.Errorf("scan cache: %w", err)
-	}
-	return out, nil
 }

@@ -5,6 +5,7 @@ package security
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -86,25 +87,40 @@ func TestScannerMemoryFile(t *testing.T) {
 // TestScannerMemoryFileRefused checks that a memory written by another
 // build, truncated anywhere or followed by other bytes is ignored whole.
 func TestScannerMemoryFileRefused(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"x/SKILL.md": skillHead + "Clean.\n"})
+	testfs.Age(t, base, time.Hour)
+	settle()
 	s := NewScanner()
-	s.cache[filepath.Join("/x", "SKILL.md")] = cached{findings: []finding{{code: "c", line: 1, col: 2, msg: "m"}}}
-	s.cache["\x00/x"] = cached{listing: []dirEntry{{name: "SKILL.md"}}}
-	// Stamps of the zero time have settled wherever change times are read.
-	data := s.encodeMemory("key", time.Now())
-	m, err := decodeMemory(data, "key")
-	if err != nil || len(m) != 2 || m["/x/SKILL.md"].findings[0].msg != "m" || m["\x00/x"].listing[0].name != "SKILL.md" {
-		t.Fatalf("round trip: %v, %v", m, err)
+	s.Skills(context.Background(), []string{filepath.Join(base, "x", "SKILL.md")})
+	if s.Len() != 2 {
+		t.Fatalf("the scanner remembers %d files and folders, want SKILL.md and its folder", s.Len())
 	}
-	if _, err := decodeMemory(data, "other build"); err == nil {
+	file := filepath.Join(t.TempDir(), "scan.bin")
+	if err := s.saveFile(file, "key", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := NewScanner(); back.loadFile(file, "key") != nil || back.Len() != 2 {
+		t.Fatalf("round trip: %d entries, want 2", back.Len())
+	}
+	if back := NewScanner(); back.loadFile(file, "other build") == nil || back.Len() != 0 {
 		t.Error("a memory from another build was read")
 	}
+	cases := map[string][]byte{"a trailing byte": append(slices.Clone(data), 0)}
 	for n := range len(data) {
-		if _, err := decodeMemory(data[:n], "key"); err == nil {
-			t.Errorf("a memory truncated to %d of %d bytes was read", n, len(data))
-		}
+		cases[fmt.Sprintf("truncated to %d of %d bytes", n, len(data))] = data[:n]
 	}
-	if _, err := decodeMemory(append(slices.Clone(data), 0), "key"); err == nil {
-		t.Error("a memory with a trailing byte was read")
+	for name, bad := range cases {
+		if err := os.WriteFile(file, bad, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if back := NewScanner(); back.loadFile(file, "key") == nil || back.Len() != 0 {
+			t.Errorf("a memory with %s was read", name)
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/internal/filestamp"
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
 )
@@ -97,6 +98,9 @@ type Scanner struct {
 	mu    sync.Mutex
 	cache map[string]cached
 	gen   uint64
+	// listings remembers the folders the walks read (see
+	// manifest.Listings).
+	listings manifest.Listings
 
 	// read counts the files read, for tests and benchmarks.
 	read atomic.Int64
@@ -111,9 +115,7 @@ type cached struct {
 	mode     fs.FileMode
 	class    class // as named: the skill file is checked for more
 	findings []finding
-	// listing is a folder's entries, for a folder's key.
-	listing []dirEntry
-	gen     uint64
+	gen      uint64
 }
 
 // NewScanner returns a Scanner with an empty memory.
@@ -122,8 +124,9 @@ func NewScanner() *Scanner { return &Scanner{cache: map[string]cached{}} }
 // Len returns how many files and folders the scanner remembers.
 func (s *Scanner) Len() int {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.cache)
+	n := len(s.cache)
+	s.mu.Unlock()
+	return n + s.listings.Len()
 }
 
 // FilesRead returns how many files the scanner has read so far.
@@ -185,7 +188,11 @@ type scratch struct{ buf []byte }
 func (s *Scanner) skill(ctx context.Context, skillFile string, sc *scratch, now time.Time) []report.Finding {
 	dir := filepath.Dir(skillFile)
 	base := filepath.Base(skillFile)
-	w := walkSkill(dir, base, s, now)
+	l := &s.listings
+	if s.NoCache {
+		l = nil
+	}
+	w := walkSkill(dir, base, l)
 	if w.err != nil && len(w.files) == 0 && len(w.links) == 0 {
 		return nil // the folder is gone or unreadable: discovery and validate say so
 	}
@@ -203,15 +210,15 @@ func (s *Scanner) Command(file string) []report.Finding {
 
 func (s *Scanner) command(ctx context.Context, file string, sc *scratch, now time.Time) []report.Finding {
 	dir, base := filepath.Dir(file), filepath.Base(file)
-	w := &walked{dir: dir, skillFile: base, lister: s, now: now}
+	w := &walked{dir: dir, skillFile: base}
 	fi, err := os.Lstat(file)
 	switch {
 	case err != nil:
 		return nil // gone: discovery says so
 	case fi.Mode()&fs.ModeSymlink != 0:
-		w.symlink(file, base)
+		w.direct(file, base)
 	case fi.Mode().IsRegular():
-		w.add(base, file, fi)
+		w.files = append(w.files, entry{Entry: manifest.Entry{Path: base, Kind: manifest.KindFile, Real: file, Info: fi}})
 	}
 	return s.scanWalked(ctx, w, sc, now)
 }
@@ -233,7 +240,7 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 		if ctx.Err() != nil {
 			return nil
 		}
-		cls := classify(e.rel, base)
+		cls := classify(e.Path, base)
 		fs := s.lookup(e, cls)
 		if fs == nil {
 			if budget <= 0 {
@@ -257,12 +264,12 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 			if f.cut && f.is(classText) {
 				fs = append(fs, finding{code: CodeIncompleteScan, msg: fmt.Sprintf("only the first %s of the "+
 					"file's %s were read, so the rest was not checked", safefile.Size(int64(len(f.data))),
-					safefile.Size(e.info.Size()))})
+					safefile.Size(e.Info.Size()))})
 			}
 			s.store(e, cls, fs, now)
 		}
 		for _, fd := range fs {
-			out = append(out, report.Finding{Code: fd.code, File: filepath.Join(dir, filepath.FromSlash(e.rel)),
+			out = append(out, report.Finding{Code: fd.code, File: filepath.Join(dir, filepath.FromSlash(e.Path)),
 				Line: fd.line, Column: fd.col, Message: fd.msg})
 		}
 	}
@@ -283,35 +290,6 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 	}
 	report.SortFindings(out)
 	return out
-}
-
-// list lists a folder, reusing the last listing while the folder's
-// modification time is the same (and old enough to trust).
-func (s *Scanner) list(dir string, st fs.FileInfo, now time.Time) ([]dirEntry, error) {
-	if s.NoCache {
-		return readDir(dir)
-	}
-	key := "\x00" + dir // apart from the files' keys
-	s.mu.Lock()
-	c, ok := s.cache[key]
-	if ok && c.stamp == filestamp.Of(st) {
-		c.gen = s.gen + 1
-		s.cache[key] = c
-		s.mu.Unlock()
-		return c.listing, nil
-	}
-	s.mu.Unlock()
-	ents, err := readDir(dir)
-	if err != nil || racy(st.ModTime(), now) {
-		return ents, err
-	}
-	s.mu.Lock()
-	if s.cache == nil {
-		s.cache = map[string]cached{}
-	}
-	s.cache[key] = cached{stamp: filestamp.Of(st), mode: st.Mode(), listing: ents, gen: s.gen + 1}
-	s.mu.Unlock()
-	return ents, nil
 }
 
 // maxTotal is how many bytes one skill's scan reads at most.
@@ -342,18 +320,18 @@ func (s *Scanner) lookup(e entry, cls class) []finding {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.cache[e.real]
-	if !ok || c.stamp != filestamp.Of(e.info) || c.mode != e.info.Mode() || c.class != cls {
+	c, ok := s.cache[e.Real]
+	if !ok || c.stamp != filestamp.Of(e.Info) || c.mode != e.Info.Mode() || c.class != cls {
 		return nil
 	}
 	c.gen = s.gen + 1
-	s.cache[e.real] = c
+	s.cache[e.Real] = c
 	return c.findings
 }
 
 // store remembers the findings of e, unless its time is too recent.
 func (s *Scanner) store(e entry, cls class, fs []finding, now time.Time) {
-	if s.NoCache || racy(e.info.ModTime(), now) {
+	if s.NoCache || racy(e.Info.ModTime(), now) {
 		return
 	}
 	s.mu.Lock()
@@ -361,12 +339,13 @@ func (s *Scanner) store(e entry, cls class, fs []finding, now time.Time) {
 	if s.cache == nil {
 		s.cache = map[string]cached{}
 	}
-	s.cache[e.real] = cached{stamp: filestamp.Of(e.info), mode: e.info.Mode(), class: cls,
+	s.cache[e.Real] = cached{stamp: filestamp.Of(e.Info), mode: e.Info.Mode(), class: cls,
 		findings: fs, gen: s.gen + 1}
 }
 
-// sweep forgets the files the last Skills did not see.
+// sweep forgets the files and folders the last Skills did not see.
 func (s *Scanner) sweep() {
+	s.listings.Sweep()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gen++

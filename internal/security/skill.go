@@ -3,6 +3,7 @@ package security
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/ccski/ccski/internal/filestamp"
@@ -18,30 +18,24 @@ import (
 	"github.com/ccski/ccski/internal/safefile"
 )
 
-// The bounds of one skill's scan. The walk stops at the manifest limits
-// (manifest.MaxFiles files, manifest.MaxBytes bytes, one file over
-// manifest.MaxFileBytes, or as many folders as files) and at maxDepth
-// folders deep; the reads stop at maxText bytes of a text file and at
-// maxTotal for the skill. The skill file is read first, up to maxTotal.
-// Whatever a bound leaves unread is an incomplete-scan finding.
+// The bounds of one skill's scan. The walk is the one of every skill's
+// files (manifest.Walk): it stops at manifest.MaxFiles files or folders
+// and notes the other manifest limits, and does not enter folders more
+// than manifest.MaxDepth deep; the reads stop at maxText bytes of a text
+// file and at maxTotal for the skill. The skill file is read first, up to
+// maxTotal. Whatever a bound leaves unread is an incomplete-scan finding.
 const (
 	maxText   = manifest.MaxFileBytes
 	headSize  = 8 << 10  // what tells a binary file from text
 	smallFile = 64 << 10 // read whole at once; a larger file head first
-	maxDirs   = manifest.MaxFiles
-	maxDepth  = 32
 )
 
-// entry is one regular file of the skill folder, or a symlink inside it
-// to a regular file.
+// entry is one file of the skill folder the scan reads: a regular file,
+// or a symlink inside it to a regular file.
 type entry struct {
-	rel  string // '/'-separated, relative to the skill folder
-	info fs.FileInfo
-	// real is the path the file was found at (for a symlink, its
-	// target's real path): what the Scanner's memory keys on.
-	real string
+	manifest.Entry
 	// direct is set for a skill file that is a symlink out of the
-	// folder: it is read at real, as the agents read it, not through the
+	// folder: it is read at Real, as the agents read it, not through the
 	// folder.
 	direct bool
 }
@@ -58,250 +52,74 @@ type walked struct {
 	files     []entry
 	links     []link
 	limit     *manifest.LimitError
-	bytes     int64
-	dirs      int
 	err       error // the folder itself could not be read
 	// incomplete says what the walk left out (a folder too deep or
 	// unreadable), one line each, for incomplete-scan.
 	incomplete []string
-
-	real     string // dir with symlinks resolved, on first need
-	realDone bool
-	lister   lister
-	now      time.Time
 }
 
-// lister lists folders, from its memory when a folder's modification
-// time has not changed (see Scanner).
-type lister interface {
-	list(dir string, st fs.FileInfo, now time.Time) ([]dirEntry, error)
-}
-
-// dirEntry is a folder entry: its name and type bits.
-type dirEntry struct {
-	name string
-	typ  fs.FileMode
-}
-
-// walkSkill lists the skill folder dir: its regular files, and symlinks
-// to regular files inside it, never following a symlink to a folder or
-// out of the folder, never opening a FIFO, socket or device, skipping
-// .git (see manifest.Skip), and stopping at the first manifest limit. It
-// reads no file: a folder is listed (or its listing remembered by l) and
-// each entry is stat'ed.
-func walkSkill(dir, skillFile string, l lister, now time.Time) *walked {
-	w := &walked{dir: dir, skillFile: skillFile, lister: l, now: now}
-	st, err := os.Stat(dir)
+// walkSkill lists the skill folder dir with the walk that decides what a
+// skill's files are (manifest.Walk, see the manifest package): its files,
+// the skill file first, whatever limit stops the walk, and the symlinks
+// that lead out of it. l remembers folder listings between walks (nil
+// reads every folder). It reads no file.
+func walkSkill(dir, skillFile string, l *manifest.Listings) *walked {
+	w := &walked{dir: dir, skillFile: skillFile}
+	lst, err := manifest.Walk{First: skillFile, Listings: l}.List(dir)
 	if err != nil {
 		w.err = err
 		return w
 	}
-	if !st.IsDir() {
-		w.err = &fs.PathError{Op: "scan", Path: dir, Err: syscall.ENOTDIR}
-		return w
-	}
-	// The skill file first, so that no limit of the walk leaves it out.
-	if fi, err := os.Lstat(filepath.Join(dir, skillFile)); err == nil {
+	w.limit = lst.Limit
+	for _, e := range lst.Entries {
 		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			w.symlink(filepath.Join(dir, skillFile), skillFile)
-		case fi.Mode().IsRegular():
-			w.add(skillFile, filepath.Join(dir, skillFile), fi)
+		case e.Kind == manifest.KindFile:
+			w.files = append(w.files, entry{Entry: e})
+		case e.Path == skillFile:
+			w.direct(filepath.Join(dir, skillFile), skillFile)
+		case e.Outside:
+			w.links = append(w.links, link{rel: e.Path, target: e.Link})
 		}
 	}
-	if err := w.walk(dir, "", st, 0); err != nil && err != errStop {
-		w.err = err
+	for _, o := range lst.Omitted {
+		where := o.Path + "/"
+		if o.Path == "" {
+			where = "the skill folder"
+		}
+		why := fmt.Sprintf("could not be read (%v)", o.Err)
+		if errors.Is(o.Err, manifest.ErrTooDeep) {
+			why = fmt.Sprintf("is more than %d folders deep", manifest.MaxDepth)
+		}
+		w.incomplete = append(w.incomplete, where+" "+why+": its files were not read")
 	}
-	// The skill file stays first: it is read before any budget is spent.
-	slices.SortFunc(w.files, func(a, b entry) int {
-		if (a.rel == skillFile) != (b.rel == skillFile) {
-			if a.rel == skillFile {
-				return -1
-			}
+	// The skill file first: it is read before any budget is spent.
+	slices.SortStableFunc(w.files, func(a, b entry) int {
+		switch {
+		case a.Path == skillFile && b.Path != skillFile:
+			return -1
+		case b.Path == skillFile && a.Path != skillFile:
 			return 1
 		}
-		return strings.Compare(a.rel, b.rel)
+		return 0
 	})
 	return w
 }
 
-// gitMeta reports whether the folder dir is a Git repository's metadata
-// (it holds a HEAD file), which the scan leaves out as the manifest does.
-// Any other folder named like it is scanned: only the name was checked
-// before, so a ".Git" folder hid whatever it held.
-func gitMeta(dir string) bool {
-	st, err := os.Lstat(filepath.Join(dir, "HEAD"))
-	return err == nil && st.Mode().IsRegular()
-}
-
-// errStop ends the walk at a limit.
-var errStop = errors.New("limit reached")
-
-// realDir returns the skill folder with symlinks resolved, or "" when it
-// cannot be resolved.
-func (w *walked) realDir() string {
-	if !w.realDone {
-		w.realDone = true
-		w.real, _ = filepath.EvalSymlinks(w.dir)
-	}
-	return w.real
-}
-
-// walk lists the folder full (st is its stat), whose path relative to the
-// skill folder is prefix ("" or ending in '/').
-func (w *walked) walk(full, prefix string, st fs.FileInfo, depth int) error {
-	ents, err := w.lister.list(full, st, w.now)
+// direct lists the skill file, the symlink full that the walk records
+// rather than follows, as what it leads to, wherever that is: discovery
+// and the agents read it through the link (validate's symlinked-skill
+// says so).
+func (w *walked) direct(full, rel string) {
+	target, err := filepath.EvalSymlinks(full)
 	if err != nil {
-		return err
+		return
 	}
-	for _, e := range ents {
-		p := full + string(filepath.Separator) + e.name
-		r := prefix + e.name
-		if r == w.skillFile {
-			continue // listed first, by walkSkill
-		}
-		switch {
-		case e.typ.IsDir():
-			if manifest.Skip(e.name) && gitMeta(p) {
-				continue
-			}
-			if depth >= maxDepth {
-				w.incomplete = append(w.incomplete, r+"/ is more than 32 folders deep: its files were not read")
-				continue
-			}
-			if w.dirs++; w.dirs > maxDirs {
-				w.limit = &manifest.LimitError{Dir: w.dir, Limit: manifest.TooManyFiles, Count: int64(len(w.files))}
-				return errStop
-			}
-			sub, err := os.Lstat(p)
-			if err != nil || !sub.IsDir() {
-				continue // gone or replaced since the listing
-			}
-			if err := w.walk(p, r+"/", sub, depth+1); err == errStop {
-				return err
-			} else if err != nil {
-				// An unreadable subfolder: the rest is still scanned.
-				w.incomplete = append(w.incomplete, r+"/ could not be listed ("+err.Error()+"): its files were not read")
-			}
-		case e.typ&fs.ModeSymlink != 0:
-			if err := w.symlink(p, r); err != nil {
-				return err
-			}
-		case e.typ.IsRegular():
-			fi, err := os.Lstat(p)
-			if err != nil || !fi.Mode().IsRegular() {
-				continue // gone or replaced since the listing
-			}
-			if err := w.add(r, p, fi); err != nil {
-				return err
-			}
-		}
-		// FIFOs, sockets and devices are skipped unopened.
-	}
-	return nil
-}
-
-// symlink handles the link at full (rel in the folder): one to a regular
-// file inside the folder is listed, one that leads outside is remembered
-// (a broken one too, when its target names a place outside), any other
-// is skipped. The skill file is listed wherever it leads: discovery and
-// the agents read it through the link (validate's symlinked-skill says
-// so).
-func (w *walked) symlink(full, rel string) error {
-	if rel == w.skillFile {
-		target, err := filepath.EvalSymlinks(full)
-		if err != nil {
-			return nil
-		}
-		st, err := os.Stat(target)
-		if err != nil || !st.Mode().IsRegular() {
-			return nil
-		}
-		e := entry{rel: rel, info: st, real: target, direct: true}
-		w.bytes += st.Size()
-		w.files = append(w.files, e)
-		return nil
-	}
-	real := w.realDir()
-	if real == "" {
-		return nil
-	}
-	// Resolve the link's folder through the real skill folder, so that a
-	// link target that names the real folder counts as inside.
-	inReal := filepath.Join(real, filepath.FromSlash(rel))
-	target, err := filepath.EvalSymlinks(inReal)
-	if err != nil {
-		t, rerr := os.Readlink(inReal)
-		if rerr == nil && !safefile.Within(real, resolveLexically(filepath.Dir(inReal), t)) {
-			w.links = append(w.links, link{rel: rel, target: t})
-		}
-		return nil
-	}
-	if !safefile.Within(real, target) {
-		t, _ := os.Readlink(inReal)
-		w.links = append(w.links, link{rel: rel, target: t})
-		return nil
-	}
-	st, err := os.Lstat(target)
+	st, err := os.Stat(target)
 	if err != nil || !st.Mode().IsRegular() {
-		return nil // a folder (not followed) or a special file
+		return
 	}
-	return w.add(rel, target, st)
-}
-
-// readDir lists a folder, without blocking on a FIFO put in its place. A
-// folder swapped for a symlink since its stat is followed, which lists
-// names only: files are read through an os.Root of the skill folder,
-// which refuses every path out of it.
-func readDir(dir string) ([]dirEntry, error) {
-	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []dirEntry // ReadDir fails on anything but a folder
-	for {
-		ents, err := f.ReadDir(256)
-		for _, e := range ents {
-			out = append(out, dirEntry{name: e.Name(), typ: e.Type()})
-		}
-		if len(out) > 4*manifest.MaxFiles {
-			return out, nil // far over every limit: the walk stops in it
-		}
-		if err == io.EOF || len(ents) == 0 {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-	}
-}
-
-// resolveLexically joins a link's target to its folder, without touching
-// the file system.
-func resolveLexically(dir, target string) string {
-	if filepath.IsAbs(target) {
-		return filepath.Clean(target)
-	}
-	return filepath.Join(dir, target)
-}
-
-// add lists one file, unless it passes a limit.
-func (w *walked) add(rel, real string, st fs.FileInfo) error {
-	if len(w.files) == manifest.MaxFiles {
-		w.limit = &manifest.LimitError{Dir: w.dir, Limit: manifest.TooManyFiles, Count: manifest.MaxFiles + 1}
-		return errStop
-	}
-	if st.Size() > manifest.MaxFileBytes && w.limit == nil {
-		// Noted, not a stop: the other files are still scanned, and this
-		// one only up to the read cap.
-		w.limit = &manifest.LimitError{Dir: w.dir, Limit: manifest.FileTooLarge, Path: rel, Count: st.Size()}
-	}
-	if w.bytes += st.Size(); w.bytes > manifest.MaxBytes && (w.limit == nil || w.limit.Limit == manifest.FileTooLarge) {
-		w.limit = &manifest.LimitError{Dir: w.dir, Limit: manifest.TooManyBytes, Count: w.bytes}
-	}
-	w.files = append(w.files, entry{rel: rel, info: st, real: real})
-	return nil
+	w.files = append(w.files, entry{Entry: manifest.Entry{Path: rel, Kind: manifest.KindFile, Real: target, Info: st},
+		direct: true})
 }
 
 // class says which rules read a file.
@@ -394,14 +212,14 @@ func (f *file) is(c class) bool { return f.class&c != 0 }
 // text file. budget is what the skill may still read; the bytes read are
 // returned. cls is the file's class (classify).
 func readFile(root *os.Root, e entry, skillFile string, cls class, buf []byte, budget int64) (*file, []byte, int64, error) {
-	f := &file{rel: e.rel, class: cls, mode: e.info.Mode()}
+	f := &file{rel: e.Path, class: cls, mode: e.Info.Mode()}
 	var fh *os.File
 	var st fs.FileInfo
 	var err error
 	if e.direct {
-		fh, st, err = safefile.Open(e.real)
+		fh, st, err = safefile.Open(e.Real)
 	} else {
-		fh, st, err = safefile.OpenIn(root, filepath.FromSlash(e.rel))
+		fh, st, err = safefile.OpenIn(root, filepath.FromSlash(e.Path))
 	}
 	if err != nil {
 		return nil, buf, 0, err
@@ -410,9 +228,9 @@ func readFile(root *os.Root, e entry, skillFile string, cls class, buf []byte, b
 	f.mode = st.Mode()
 	size := st.Size()
 	limit := int64(headSize)
-	ext := strings.ToLower(path.Ext(e.rel))
+	ext := strings.ToLower(path.Ext(e.Path))
 	switch {
-	case e.rel == skillFile:
+	case e.Path == skillFile:
 		limit = max(budget, headSize) // the whole skill file, up to the skill's budget
 	case !binaryExt[ext]:
 		limit = min(int64(maxText), max(budget, headSize))

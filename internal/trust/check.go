@@ -30,27 +30,12 @@ func Key(r *pipeline.Record) string {
 }
 
 // Compare compares the recorded files of an entry with the current ones
-// (both sorted by path) and returns the integrity of the skill: trusted or
-// recorded when they match, changed when they do not.
-func Compare(e Entry, current []File) pipeline.Integrity {
-	in := pipeline.Integrity{Accepted: e.Accepted}
-	i, j := 0, 0
-	for i < len(e.Files) || j < len(current) {
-		switch {
-		case j == len(current) || (i < len(e.Files) && e.Files[i].Path < current[j].Path):
-			in.Removed = append(in.Removed, e.Files[i].Path)
-			i++
-		case i == len(e.Files) || current[j].Path < e.Files[i].Path:
-			in.Added = append(in.Added, current[j].Path)
-			j++
-		default:
-			if e.Files[i].Digest != current[j].Digest || e.Files[i].Size != current[j].Size {
-				in.Changed = append(in.Changed, current[j].Path)
-			}
-			i++
-			j++
-		}
-	}
+// (manifest.Diff: files and recorded links alike) and returns the
+// integrity of the skill: trusted or recorded when they match, changed
+// when they do not.
+func Compare(e Entry, current []manifest.File) pipeline.Integrity {
+	d := manifest.Diff(e.Files, current)
+	in := pipeline.Integrity{Accepted: e.Accepted, Changed: d.Changed, Added: d.Added, Removed: d.Removed}
 	switch {
 	case len(in.Changed)+len(in.Added)+len(in.Removed) > 0:
 		in.State = pipeline.IntegrityChanged
@@ -84,7 +69,7 @@ type Checker struct {
 type Current struct {
 	Dir     string
 	Records []*pipeline.Record
-	Files   []File
+	Files   []manifest.File
 	Err     error
 }
 
@@ -122,7 +107,7 @@ func (c *Checker) Manifests(ctx context.Context, records []*pipeline.Record) []C
 			out[i].Err = res.Err
 			continue
 		}
-		out[i].Files = Files(res.Manifest)
+		out[i].Files = res.Manifest.Files
 		out[i].Err = skillFilesListed(out[i])
 	}
 	return out
@@ -130,9 +115,9 @@ func (c *Checker) Manifests(ctx context.Context, records []*pipeline.Record) []C
 
 // skillFilesListed checks that the skill file of every record of cu is
 // among its recorded files. A SKILL.md that is a symlink out of its folder
-// is not (manifests list only files inside the folder), yet it is what the
-// agent loads: its content could change unseen, so the skill's integrity
-// cannot be known.
+// is not (a manifest records such a link, not the bytes it leads to), yet
+// it is what the agent loads: its content could change unseen, so the
+// skill's integrity cannot be known.
 func skillFilesListed(cu Current) error {
 	for _, r := range cu.Records {
 		rel, err := filepath.Rel(r.Dir, r.File)
@@ -140,11 +125,8 @@ func skillFilesListed(cu Current) error {
 			return fmt.Errorf("the skill file %s is not inside the skill folder", r.File)
 		}
 		rel = filepath.ToSlash(rel)
-		listed := false
-		for _, f := range cu.Files {
-			listed = listed || f.Path == rel
-		}
-		if !listed {
+		m := manifest.Manifest{Files: cu.Files}
+		if _, listed := m.File(rel); !listed {
 			return fmt.Errorf("the skill file %s leads out of the skill folder (a symlink), so its content cannot be recorded; "+
 				"put the file itself in the folder", r.File)
 		}
@@ -254,7 +236,7 @@ func newEntry(cu Current, at time.Time) Entry {
 		e.Plugin = r.Plugin.Plugin
 	}
 	if e.Files == nil {
-		e.Files = []File{}
+		e.Files = []manifest.File{}
 	}
 	return e
 }

@@ -1,19 +1,17 @@
 package trust
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
+	"maps"
 	"os"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/ccski/ccski/internal/binenc"
 	"github.com/ccski/ccski/internal/filestamp"
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -70,8 +68,8 @@ func stampStore(path string, now time.Time) (storeStamp, bool) {
 	return storeStamp{path: path, stamp: s}, s.Settled(now)
 }
 
-// sumFiles is the SHA-256 of files: each path, size and digest.
-func sumFiles(files []File) [sha256.Size]byte {
+// sumFiles is the SHA-256 of files: each path, size, digest and link.
+func sumFiles(files []manifest.File) [sha256.Size]byte {
 	h := sha256.New()
 	var n [binary.MaxVarintLen64]byte
 	for _, f := range files {
@@ -80,6 +78,8 @@ func sumFiles(files []File) [sha256.Size]byte {
 		h.Write(binary.AppendVarint(n[:0], f.Size))
 		h.Write(binary.AppendUvarint(n[:0], uint64(len(f.Digest))))
 		h.Write([]byte(f.Digest))
+		h.Write(binary.AppendUvarint(n[:0], uint64(len(f.Link))))
+		h.Write([]byte(f.Link))
 	}
 	var s [sha256.Size]byte
 	h.Sum(s[:0])
@@ -140,110 +140,86 @@ func (r *Results) Changed() bool {
 	return r.changed
 }
 
-// The file form of Results (see binenc):
-//
-//	magic    "ccski integrity cache\n"
-//	version  uvarint (resultsVersion)
-//	store    path (string), stamp
-//	count    uvarint, then per folder, sorted: path (prefix coded), the 32
-//	         bytes of the sum, state (string), accepted (byte 0 or 1), and
-//	         changed, added and removed (each a count and strings)
-const resultsMagic = "ccski integrity cache\n"
+// The file form of Results is a binenc.Format whose header is the store
+// the results were compared against (its path, a string, and its stamp),
+// with one table: per folder, the 32 bytes of the sum, the state (a
+// string), accepted (a byte, 0 or 1), and the changed, added and removed
+// paths (each a count and strings). Its version is also the version of
+// what a result means: a change to Compare or to sumFiles must change it,
+// so that no result of the old rules is used.
+var resultsFormat = binenc.Format{Name: "integrity cache", Magic: "ccski integrity cache\n", Version: 2}
 
-// resultsVersion is the version of the file form. It is also the version
-// of what a result means: a change to Compare must change it, so that no
-// result of the old rules is used.
-const resultsVersion = 1
-
-// Encode returns the file form of the results.
-func (r *Results) Encode() []byte {
-	r.mu.Lock()
-	type kept struct {
-		dir string
-		res result
-	}
-	all := make([]kept, 0, len(r.entries))
-	for d, e := range r.entries {
-		all = append(all, kept{d, e})
-	}
-	st := r.store
-	r.changed = false
-	r.mu.Unlock()
-	slices.SortFunc(all, func(a, b kept) int { return strings.Compare(a.dir, b.dir) })
-	var e binenc.Encoder
-	e.Bytes([]byte(resultsMagic))
-	e.Uvarint(resultsVersion)
-	e.String(st.path)
-	st.stamp.Encode(&e)
-	e.Uvarint(uint64(len(all)))
-	prev := ""
-	for _, k := range all {
-		e.Path(prev, k.dir)
-		prev = k.dir
-		e.Bytes(k.res.sum[:])
-		e.String(string(k.res.in.State))
-		accepted := byte(0)
-		if k.res.in.Accepted {
-			accepted = 1
-		}
-		e.Byte(accepted)
-		for _, list := range [][]string{k.res.in.Changed, k.res.in.Added, k.res.in.Removed} {
-			e.Uvarint(uint64(len(list)))
-			for _, p := range list {
-				e.String(p)
+// table is the results' table of the file form, of the rows given.
+func resultsTable(rows map[string]result) *binenc.Rows[result] {
+	return &binenc.Rows[result]{
+		Rows: rows,
+		Put: func(e *binenc.Encoder, r result) {
+			e.Bytes(r.sum[:])
+			e.String(string(r.in.State))
+			accepted := byte(0)
+			if r.in.Accepted {
+				accepted = 1
 			}
-		}
+			e.Byte(accepted)
+			e.Strings(r.in.Changed)
+			e.Strings(r.in.Added)
+			e.Strings(r.in.Removed)
+		},
+		Get: func(d *binenc.Decoder, dir string) result {
+			var r result
+			copy(r.sum[:], d.Bytes(sha256.Size))
+			r.in.State = pipeline.IntegrityState(d.Slice())
+			switch r.in.State {
+			case pipeline.IntegrityNew, pipeline.IntegrityRecorded, pipeline.IntegrityTrusted, pipeline.IntegrityChanged:
+			default:
+				d.Fail(fmt.Errorf("state %q of %s", r.in.State, dir))
+			}
+			switch d.Byte() {
+			case 0:
+			case 1:
+				r.in.Accepted = true
+			default:
+				d.Fail(binenc.ErrCorrupt)
+			}
+			r.in.Changed, r.in.Added, r.in.Removed = d.Strings(), d.Strings(), d.Strings()
+			return r
+		},
 	}
-	return e.B
 }
 
-// Decode replaces the results with the ones data holds, which Encode
-// wrote. Data of another version or form is an error and changes nothing.
-func (r *Results) Decode(data []byte) error {
-	rest, ok := bytes.CutPrefix(data, []byte(resultsMagic))
-	if !ok {
-		return errors.New("integrity cache: not a ccski integrity cache")
+// SaveFile writes the results to the file path, atomically.
+func (r *Results) SaveFile(path string) error {
+	r.mu.Lock()
+	st, rows := r.store, maps.Clone(r.entries)
+	r.changed = false
+	r.mu.Unlock()
+	err := resultsFormat.Save(path, func(e *binenc.Encoder) {
+		e.String(st.path)
+		st.stamp.Encode(e)
+	}, resultsTable(rows))
+	if err != nil {
+		r.mu.Lock()
+		r.changed = true
+		r.mu.Unlock()
 	}
-	d := binenc.NewDecoder(rest)
-	if v := d.Uvarint(); !d.Failed() && v != resultsVersion {
-		return fmt.Errorf("integrity cache: version %d, not %d", v, resultsVersion)
-	}
-	st := storeStamp{path: d.Slice()}
-	st.stamp = filestamp.Decode(d)
-	n := d.Count()
-	entries := make(map[string]result, n)
-	prev := ""
-	for range n {
-		dir := d.Path(prev)
-		prev = dir
-		var res result
-		copy(res.sum[:], d.Bytes(sha256.Size))
-		res.in.State = pipeline.IntegrityState(d.Slice())
-		switch res.in.State {
-		case pipeline.IntegrityNew, pipeline.IntegrityRecorded, pipeline.IntegrityTrusted, pipeline.IntegrityChanged:
-		default:
-			d.Fail(fmt.Errorf("integrity cache: state %q of %s", res.in.State, dir))
-		}
-		switch d.Byte() {
-		case 0:
-		case 1:
-			res.in.Accepted = true
-		default:
-			d.Fail(binenc.ErrCorrupt)
-		}
-		for _, list := range []*[]string{&res.in.Changed, &res.in.Added, &res.in.Removed} {
-			k := d.Count()
-			for range k {
-				*list = append(*list, d.Slice())
-			}
-		}
-		entries[dir] = res
-	}
-	if err := d.Err(); err != nil {
-		return fmt.Errorf("integrity cache: %w", err)
+	return err
+}
+
+// LoadFile replaces the results with the ones the file path holds, which
+// SaveFile wrote. A file that cannot be read, or of another version or
+// form, is an error and changes nothing.
+func (r *Results) LoadFile(path string) error {
+	var st storeStamp
+	rows := resultsTable(nil)
+	err := resultsFormat.Load(path, func(d *binenc.Decoder) {
+		st.path = d.Slice()
+		st.stamp = filestamp.Decode(d)
+	}, rows)
+	if err != nil {
+		return err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.store, r.entries, r.changed = st, entries, false
+	r.store, r.entries, r.changed = st, rows.Rows, false
 	return nil
 }

@@ -55,6 +55,15 @@ func TestResults(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, want: pipeline.IntegrityChanged, reads: 1},
+		{name: "a symlink out of the folder added", change: func(t *testing.T, base, _ string, _ []*pipeline.Record) {
+			testfs.Write(t, base, map[string]string{"proj/leak.md": "-> ../plug/SKILL.md"})
+		}, want: pipeline.IntegrityChanged, reads: 1},
+		{name: "a symlink out of the folder pointed elsewhere", change: func(t *testing.T, base, _ string, _ []*pipeline.Record) {
+			if err := os.Remove(filepath.Join(base, "proj", "out")); err != nil {
+				t.Fatal(err)
+			}
+			testfs.Write(t, base, map[string]string{"proj/out": "-> ../elsewhere"})
+		}, want: pipeline.IntegrityChanged, reads: 1},
 		{name: "a subfolder added", change: func(t *testing.T, base, _ string, _ []*pipeline.Record) {
 			testfs.Write(t, base, map[string]string{"proj/scripts/run.sh": "run"})
 		}, want: pipeline.IntegrityChanged, reads: 1},
@@ -116,7 +125,8 @@ func TestResults(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				base := testfs.TempDir(t)
-				testfs.Write(t, base, map[string]string{"proj/SKILL.md": "project", "proj/ref.md": "ref", "plug/SKILL.md": "plugin"})
+				testfs.Write(t, base, map[string]string{"proj/SKILL.md": "project", "proj/ref.md": "ref", "plug/SKILL.md": "plugin",
+					"proj/out": "-> ../outside"})
 				testfs.Age(t, base, time.Hour)
 				store := filepath.Join(base, "cfg", "trust.json")
 				proj, plug := record(filepath.Join(base, "proj"), pipeline.LocationProject),
@@ -138,9 +148,12 @@ func TestResults(t *testing.T) {
 					t.Fatalf("second check: %+v, results changed %v; want recorded, and results kept", warm[proj], res.Changed())
 				}
 				if persisted {
-					data := res.Encode()
+					file := filepath.Join(t.TempDir(), "integrity.bin")
+					if err := res.SaveFile(file); err != nil {
+						t.Fatal(err)
+					}
 					res = &Results{}
-					if err := res.Decode(data); err != nil {
+					if err := res.LoadFile(file); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -206,7 +219,7 @@ func TestResultsUnsettled(t *testing.T) {
 	}
 }
 
-// TestResultsDecodeRefuses: integrity cache data of another form or
+// TestResultsDecodeRefuses: an integrity cache file of another form or
 // version, truncated, or with an unknown state is refused and changes
 // nothing.
 func TestResultsDecodeRefuses(t *testing.T) {
@@ -215,9 +228,16 @@ func TestResultsDecodeRefuses(t *testing.T) {
 	r.put(st, "/p/a", [32]byte{1}, pipeline.Integrity{State: pipeline.IntegrityChanged, Accepted: true,
 		Changed: []string{"SKILL.md"}, Added: []string{"x.sh"}, Removed: []string{"y.md"}})
 	r.put(st, "/p/b", [32]byte{2}, pipeline.Integrity{State: pipeline.IntegrityRecorded})
-	good := r.Encode()
+	file := filepath.Join(t.TempDir(), "integrity.bin")
+	if err := r.SaveFile(file); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
 	back := &Results{}
-	if err := back.Decode(good); err != nil {
+	if err := back.LoadFile(file); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(r.entries, back.entries, cmp.AllowUnexported(result{})); diff != "" || back.store != r.store {
@@ -232,11 +252,14 @@ func TestResultsDecodeRefuses(t *testing.T) {
 		cases[fmt.Sprintf("truncated to %d bytes", n)] = good[:n]
 	}
 	for name, data := range cases {
-		if err := back.Decode(data); err == nil {
-			t.Errorf("%s: Decode = nil, want an error", name)
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := back.LoadFile(file); err == nil {
+			t.Errorf("%s: LoadFile = nil, want an error", name)
 		}
 		if len(back.entries) != 2 {
-			t.Errorf("%s: a refused Decode changed the results", name)
+			t.Errorf("%s: a refused LoadFile changed the results", name)
 		}
 	}
 }

@@ -6,7 +6,8 @@
 //
 // The store is one JSON file in ccski's user config folder (trust.json),
 // keyed by each skill's real folder path. An entry holds the skill's
-// manifest (package manifest: every file's path, size and SHA-256 digest),
+// manifest (package manifest: every file's path, size and SHA-256 digest,
+// and every symlink it records, such as one leading out of the skill),
 // when it was first seen, and whether the user accepted it with ccski
 // trust. Recording a first sight is not accepting: mcp.require_trusted
 // serves a project skill only once its current files match an accepted
@@ -45,14 +46,6 @@ const version = 1
 // files each.
 const maxStoreBytes = 64 << 20
 
-// File is one recorded file of a skill.
-type File struct {
-	// Path is '/'-separated and relative to the skill folder.
-	Path   string `json:"path"`
-	Size   int64  `json:"size"`
-	Digest string `json:"digest"`
-}
-
 // Entry is what the store holds of one skill folder.
 type Entry struct {
 	// ID, Provider and Plugin say which skill the folder held when it was
@@ -66,17 +59,9 @@ type Entry struct {
 	// AcceptedAt says when.
 	Accepted   bool       `json:"accepted"`
 	AcceptedAt *time.Time `json:"acceptedAt,omitempty"`
-	// Files are the skill's files, sorted by Path.
-	Files []File `json:"files"`
-}
-
-// Files converts a manifest to the files an Entry records.
-func Files(m *manifest.Manifest) []File {
-	out := make([]File, len(m.Files))
-	for i, f := range m.Files {
-		out[i] = File{Path: f.Path, Size: f.Size, Digest: f.Digest}
-	}
-	return out
+	// Files are the skill's files and recorded links (its manifest),
+	// sorted by Path.
+	Files []manifest.File `json:"files"`
 }
 
 // Store is the content of a trust store. The zero Store is empty.
@@ -144,7 +129,7 @@ func load(path string) (*Store, []byte, error) {
 		if !filepath.IsAbs(dir) {
 			return nil, nil, &CorruptError{Path: path, Err: fmt.Errorf("skill folder %q is not an absolute path", dir)}
 		}
-		if !slices.IsSortedFunc(e.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) }) {
+		if !slices.IsSortedFunc(e.Files, func(a, b manifest.File) int { return strings.Compare(a.Path, b.Path) }) {
 			return nil, nil, &CorruptError{Path: path, Err: fmt.Errorf("the files of %s are not sorted by path", dir)}
 		}
 	}

