@@ -215,6 +215,21 @@ func skillProperties(extra map[string]any) map[string]any {
 
 var skillRequired = []any{"id", "name", "description", "provider", "location", "path", "file"}
 
+// objectSchema is the schema of a JSON object with props and no other
+// properties, of which those named in required must be given (nil: none).
+func objectSchema(required []any, props map[string]any) map[string]any {
+	o := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if required != nil {
+		o["required"] = required
+	}
+	return o
+}
+
+// arraySchema is the schema of a JSON array of items.
+func arraySchema(items map[string]any) map[string]any {
+	return map[string]any{"type": "array", "items": items}
+}
+
 func listTool() *sdk.Tool {
 	return &sdk.Tool{
 		Name:  ToolSkillsList,
@@ -222,33 +237,19 @@ func listTool() *sdk.Tool {
 		Description: "List the installed skills, in priority order, with their id, name, description, provider, location, folder and SKILL.md path. " +
 			"query keeps the skills whose id, name or description contains it (case-insensitive). includeBody adds each SKILL.md body without frontmatter " +
 			fmt.Sprintf("(up to %d KiB of bodies in all; omittedBodies counts the rest). Load a skill with the skill tool and its id.", MaxListBodies>>10),
-		InputSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"query": map[string]any{"type": "string",
-					"description": "Keep only skills whose id, name or description contains this text (case-insensitive). Omit to list every skill."},
-				"includeBody": map[string]any{"type": "boolean", "default": false,
-					"description": "Also return each skill's SKILL.md body (without frontmatter)."},
-			},
-			"additionalProperties": false,
-		},
-		OutputSchema: map[string]any{
-			"type":     "object",
-			"required": []any{"skills"},
-			"properties": map[string]any{
-				"skills": map[string]any{"type": "array", "items": map[string]any{
-					"type":     "object",
-					"required": skillRequired,
-					"properties": skillProperties(map[string]any{
-						"body": map[string]any{"type": "string", "description": "The SKILL.md body without frontmatter (includeBody only)."},
-					}),
-					"additionalProperties": false,
-				}},
-				"omittedBodies": map[string]any{"type": "integer", "minimum": 0,
-					"description": "Skills whose body was left out because the bodies returned reached the size cap."},
-			},
-			"additionalProperties": false,
-		},
+		InputSchema: objectSchema(nil, map[string]any{
+			"query": map[string]any{"type": "string",
+				"description": "Keep only skills whose id, name or description contains this text (case-insensitive). Omit to list every skill."},
+			"includeBody": map[string]any{"type": "boolean", "default": false,
+				"description": "Also return each skill's SKILL.md body (without frontmatter)."},
+		}),
+		OutputSchema: objectSchema([]any{"skills"}, map[string]any{
+			"skills": arraySchema(objectSchema(skillRequired, skillProperties(map[string]any{
+				"body": map[string]any{"type": "string", "description": "The SKILL.md body without frontmatter (includeBody only)."},
+			}))),
+			"omittedBodies": map[string]any{"type": "integer", "minimum": 0,
+				"description": "Skills whose body was left out because the bodies returned reached the size cap."},
+		}),
 		Annotations: toolAnnotations(ToolSkillsList),
 	}
 }
@@ -261,36 +262,21 @@ func searchTool() *sdk.Tool {
 			"(case-insensitive) in a skill's id, name, description or SKILL.md body (a small typo in a name word still matches). " +
 			"Results are ranked by how many words matched and where (name first, then id, description, body), with an excerpt around the first match. " +
 			"Load a result with the skill tool and its id.",
-		InputSchema: map[string]any{
-			"type":     "object",
-			"required": []any{"query"},
-			"properties": map[string]any{
-				"query": map[string]any{"type": "string", "minLength": 1,
-					"description": "Words describing the task, e.g. \"pdf form fill\"."},
-				"limit": map[string]any{"type": "integer", "minimum": 1, "maximum": MaxSearchLimit, "default": DefaultSearchLimit,
-					"description": "How many results to return, best first."},
-			},
-			"additionalProperties": false,
-		},
-		OutputSchema: map[string]any{
-			"type":     "object",
-			"required": []any{"query", "limit", "total", "results"},
-			"properties": map[string]any{
-				"query": map[string]any{"type": "string", "description": "The query searched."},
-				"limit": map[string]any{"type": "integer", "description": "The most results returned."},
-				"total": map[string]any{"type": "integer", "minimum": 0, "description": "How many skills matched in all."},
-				"results": map[string]any{"type": "array", "items": map[string]any{
-					"type":     "object",
-					"required": append(slices.Clone(skillRequired), "score", "excerpt"),
-					"properties": skillProperties(map[string]any{
-						"score":   map[string]any{"type": "integer", "description": "Higher is a better match."},
-						"excerpt": map[string]any{"type": "string", "description": "About 160 characters around the first match."},
-					}),
-					"additionalProperties": false,
-				}},
-			},
-			"additionalProperties": false,
-		},
+		InputSchema: objectSchema([]any{"query"}, map[string]any{
+			"query": map[string]any{"type": "string", "minLength": 1,
+				"description": "Words describing the task, e.g. \"pdf form fill\"."},
+			"limit": map[string]any{"type": "integer", "minimum": 1, "maximum": MaxSearchLimit, "default": DefaultSearchLimit,
+				"description": "How many results to return, best first."},
+		}),
+		OutputSchema: objectSchema([]any{"query", "limit", "total", "results"}, map[string]any{
+			"query": map[string]any{"type": "string", "description": "The query searched."},
+			"limit": map[string]any{"type": "integer", "description": "The most results returned."},
+			"total": map[string]any{"type": "integer", "minimum": 0, "description": "How many skills matched in all."},
+			"results": arraySchema(objectSchema(append(slices.Clone(skillRequired), "score", "excerpt"), skillProperties(map[string]any{
+				"score":   map[string]any{"type": "integer", "description": "Higher is a better match."},
+				"excerpt": map[string]any{"type": "string", "description": "About 160 characters around the first match."},
+			}))),
+		}),
 		Annotations: toolAnnotations(ToolSkillsSearch),
 	}
 }

@@ -107,11 +107,7 @@ func writeSwitches(t *fixture.Tree) ([]string, int, error) {
 // beside the floor walk, interleaved. The files are removed afterwards;
 // while they are there the fixture is not marked complete.
 func (s *suite) switches(ctx context.Context, t *fixture.Tree, res *sizeResult) (err error) {
-	e, err := s.engine(t)
-	if err != nil {
-		return err
-	}
-	plain, _, err := e.Snapshot(ctx)
+	_, plain, err := s.snapshot(ctx, t)
 	if err != nil {
 		return err
 	}
@@ -136,31 +132,16 @@ func (s *suite) switches(ctx context.Context, t *fixture.Tree, res *sizeResult) 
 		return werr
 	}
 	res.Switches = entries
-	var cc, cf []float64
-	for range s.cfg.Runs {
-		e, err := s.engine(t)
-		if err != nil {
-			return err
-		}
-		runtime.GC()
-		start := time.Now()
-		snap, _, err := e.Snapshot(ctx)
-		cc = append(cc, ms(time.Since(start)))
-		if err != nil {
-			return err
-		}
+	cold, floor, err := s.coldRuns(ctx, t, res.Roots, func(snap *pipeline.Snapshot) {
 		res.Switched = len(plain.Skills()) - len(snap.Skills())
-		runtime.GC()
-		start = time.Now()
-		if _, err := floorlib.Walk(res.Roots); err != nil {
-			return err
-		}
-		cf = append(cf, ms(time.Since(start)))
+	})
+	if err != nil {
+		return err
 	}
 	if res.Switched <= 0 {
 		res.Problems = append(res.Problems, fmt.Sprintf("the %d switch entries hid no skill", entries))
 	}
-	res.metric("cold-switches").set(median(cc), median(cf))
+	res.metric("cold-switches").set(cold, floor)
 	return nil
 }
 
@@ -175,11 +156,7 @@ func (s *suite) heap(ctx context.Context, t *fixture.Tree, res *sizeResult) erro
 	runtime.GC()
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	e, err := s.engine(t)
-	if err != nil {
-		return err
-	}
-	snap, _, err := e.Snapshot(ctx)
+	e, snap, err := s.snapshot(ctx, t)
 	if err != nil {
 		return err
 	}

@@ -400,6 +400,45 @@ func (s *suite) engine(t *fixture.Tree) (*engine.Engine, error) {
 	return engine.New(configs.Default(all.Registry()), providers.NewEnv(t.Home, t.Workspace, func(string) string { return "" }))
 }
 
+// snapshot builds an engine over t and takes its first snapshot, untimed.
+func (s *suite) snapshot(ctx context.Context, t *fixture.Tree) (*engine.Engine, *pipeline.Snapshot, error) {
+	e, err := s.engine(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, _, err := e.Snapshot(ctx)
+	return e, snap, err
+}
+
+// coldRuns measures cold discovery (a new engine per run) beside the floor
+// walk of roots, interleaved, s.cfg.Runs times, and returns the medians in
+// milliseconds. seen gets each snapshot taken.
+func (s *suite) coldRuns(ctx context.Context, t *fixture.Tree, roots []string,
+	seen func(*pipeline.Snapshot)) (cold, floor float64, err error) {
+	var cc, cf []float64
+	for range s.cfg.Runs {
+		e, err := s.engine(t)
+		if err != nil {
+			return 0, 0, err
+		}
+		runtime.GC()
+		start := time.Now()
+		snap, _, err := e.Snapshot(ctx)
+		cc = append(cc, ms(time.Since(start)))
+		if err != nil {
+			return 0, 0, err
+		}
+		seen(snap)
+		runtime.GC()
+		start = time.Now()
+		if _, err := floorlib.Walk(roots); err != nil {
+			return 0, 0, err
+		}
+		cf = append(cf, ms(time.Since(start)))
+	}
+	return median(cc), median(cf), nil
+}
+
 // discovery measures cold discovery (a new engine per run) beside the
 // floor walk, then a rescan with nothing changed on a warm engine beside
 // the floor's restat of every folder and skill file. It returns the last
@@ -409,36 +448,18 @@ func (s *suite) discovery(ctx context.Context, t *fixture.Tree, res *sizeResult)
 	if _, err := floorlib.Walk(res.Roots); err != nil {
 		return nil, err
 	}
-	e, err := s.engine(t)
+	e, _, err := s.snapshot(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := e.Snapshot(ctx); err != nil {
+	var snap *pipeline.Snapshot
+	cold, floor, err := s.coldRuns(ctx, t, res.Roots, func(sn *pipeline.Snapshot) {
+		snap, res.Records = sn, len(sn.All)
+	})
+	if err != nil {
 		return nil, err
 	}
-	var cc, cf []float64
-	var snap *pipeline.Snapshot
-	for range s.cfg.Runs {
-		e, err := s.engine(t)
-		if err != nil {
-			return nil, err
-		}
-		runtime.GC()
-		start := time.Now()
-		snap, _, err = e.Snapshot(ctx)
-		cc = append(cc, ms(time.Since(start)))
-		if err != nil {
-			return nil, err
-		}
-		res.Records = len(snap.All)
-		runtime.GC()
-		start = time.Now()
-		if _, err := floorlib.Walk(res.Roots); err != nil {
-			return nil, err
-		}
-		cf = append(cf, ms(time.Since(start)))
-	}
-	res.metric("cold").set(median(cc), median(cf))
+	res.metric("cold").set(cold, floor)
 
 	// Rescan: e is warm (it scanned once above).
 	dirs, files, err := floorlib.List(res.Roots)

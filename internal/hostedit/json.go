@@ -1093,43 +1093,26 @@ func decodeRaw(raw string) any {
 // The functions below apply an edit to a decoded document, to check the
 // edited file against.
 
+// parentOf returns the object of v that holds the last key of path
+// (tableAt).
+func parentOf(v any, path []string, create bool) map[string]any {
+	return tableAt(v.(map[string]any), path[:len(path)-1], create)
+}
+
 func setPath(v any, path []string, val any) (any, error) {
-	m, _ := v.(map[string]any)
-	for _, k := range path[:len(path)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			m[k] = next
-		}
-		m = next
-	}
-	m[path[len(path)-1]] = val
+	parentOf(v, path, true)[path[len(path)-1]] = val
 	return v, nil
 }
 
 func deletePath(v any, path []string) any {
-	m := v.(map[string]any)
-	for _, k := range path[:len(path)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			return v
-		}
-		m = next
+	if m := parentOf(v, path, false); m != nil {
+		delete(m, path[len(path)-1])
 	}
-	delete(m, path[len(path)-1])
 	return v
 }
 
 func addString(v any, path []string, s string) (any, error) {
-	m := v.(map[string]any)
-	for _, k := range path[:len(path)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			m[k] = next
-		}
-		m = next
-	}
+	m := parentOf(v, path, true)
 	key := path[len(path)-1]
 	arr, _ := m[key].([]any)
 	for _, e := range arr {
@@ -1142,14 +1125,7 @@ func addString(v any, path []string, s string) (any, error) {
 }
 
 func removeString(v any, path []string, s string) any {
-	m := v.(map[string]any)
-	for _, k := range path[:len(path)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			return v
-		}
-		m = next
-	}
+	m := parentOf(v, path, false)
 	key := path[len(path)-1]
 	arr, ok := m[key].([]any)
 	if !ok {

@@ -870,52 +870,9 @@ func (s *tscanner) value() error {
 		s.pos += end + 2
 		return nil
 	case '[':
-		s.pos++
-		for {
-			s.skipBlank()
-			if s.pos >= len(s.src) {
-				return s.fail()
-			}
-			if s.src[s.pos] == ']' {
-				s.pos++
-				return nil
-			}
-			if err := s.value(); err != nil {
-				return err
-			}
-			s.skipBlank()
-			if s.pos < len(s.src) && s.src[s.pos] == ',' {
-				s.pos++
-			}
-		}
+		return s.items(']', s.value)
 	case '{':
-		s.pos++
-		for {
-			s.skipBlank()
-			if s.pos >= len(s.src) {
-				return s.fail()
-			}
-			if s.src[s.pos] == '}' {
-				s.pos++
-				return nil
-			}
-			if _, err := s.key(); err != nil {
-				return err
-			}
-			s.skipSpace()
-			if s.pos >= len(s.src) || s.src[s.pos] != '=' {
-				return s.fail()
-			}
-			s.pos++
-			s.skipSpace()
-			if err := s.value(); err != nil {
-				return err
-			}
-			s.skipBlank()
-			if s.pos < len(s.src) && s.src[s.pos] == ',' {
-				s.pos++
-			}
-		}
+		return s.items('}', s.pair)
 	}
 	// A number, boolean or date-time; a date and a time may be separated
 	// by one space.
@@ -935,6 +892,44 @@ func (s *tscanner) value() error {
 		return s.fail()
 	}
 	return nil
+}
+
+// items passes the items of an array or an inline table, whose opening
+// bracket is at pos, up to the closing one: each item is passed by item,
+// and followed by a comma or not.
+func (s *tscanner) items(closing byte, item func() error) error {
+	s.pos++
+	for {
+		s.skipBlank()
+		if s.pos >= len(s.src) {
+			return s.fail()
+		}
+		if s.src[s.pos] == closing {
+			s.pos++
+			return nil
+		}
+		if err := item(); err != nil {
+			return err
+		}
+		s.skipBlank()
+		if s.pos < len(s.src) && s.src[s.pos] == ',' {
+			s.pos++
+		}
+	}
+}
+
+// pair passes one key = value pair of an inline table.
+func (s *tscanner) pair() error {
+	if _, err := s.key(); err != nil {
+		return err
+	}
+	s.skipSpace()
+	if s.pos >= len(s.src) || s.src[s.pos] != '=' {
+		return s.fail()
+	}
+	s.pos++
+	s.skipSpace()
+	return s.value()
 }
 
 // multi passes a multi-line string opened by delim.

@@ -5,8 +5,9 @@
 // a person reads them (relative to the folder ccski runs in), and the one
 // unified-diff writer every --dry-run prints with.
 //
-// ccski validate and ccski scan fill a Report (their rule tables hand
-// their rules to the SARIF printer as RuleDocs); enable, disable, profile
+// ccski validate and ccski scan fill a Report (their rule tables, each a
+// Catalog found by code, hand their rules to the SARIF printer as
+// RuleDocs); enable, disable, profile
 // use, install-workflow and validate --fix print their changes with Diff.
 //
 // The package stands low in the house: it imports the standard library

@@ -206,7 +206,7 @@ func readUpTo(f *os.File, size, limit int64) ([]byte, bool, error) {
 	buf := make([]byte, 0, min(max(size, 0), limit)+1)
 	data, err := readAllInto(buf, io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, false, &fs.PathError{Op: "read", Path: f.Name(), Err: unwrapPath(err)}
+		return nil, false, &fs.PathError{Op: "read", Path: f.Name(), Err: Cause(err)}
 	}
 	if int64(len(data)) > limit {
 		return data[:limit], true, nil
@@ -232,9 +232,9 @@ func readAllInto(buf []byte, r io.Reader) ([]byte, error) {
 	}
 }
 
-// unwrapPath drops the *fs.PathError around err, which the caller wraps
-// again with its own operation.
-func unwrapPath(err error) error {
+// Cause returns err without the *fs.PathError around it, for a caller
+// that names the file itself or wraps err again with its own operation.
+func Cause(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

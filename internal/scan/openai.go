@@ -96,15 +96,13 @@ func readOpenAI(dir string, cache *Cache) (string, *metaEntry) {
 		return file, nil
 	}
 	if err != nil {
-		return file, &metaEntry{probs: []skillmd.Problem{{Code: "openai-yaml-unreadable",
-			Message: fmt.Sprintf("cannot read agents/openai.yaml: %v; its metadata is left out", unwrapPath(err))}}}
+		return file, &metaEntry{probs: unreadableOpenAI(err)}
 	}
 	defer f.Close()
 	e := &metaEntry{id: stampOf(st)}
 	data, err := safefile.ReadAll(f, st, maxOpenAISize)
 	if err != nil {
-		e.probs = []skillmd.Problem{{Code: "openai-yaml-unreadable",
-			Message: fmt.Sprintf("cannot read agents/openai.yaml: %v; its metadata is left out", unwrapPath(err))}}
+		e.probs = unreadableOpenAI(err)
 		return file, e
 	}
 	e.meta, e.probs = decodeOpenAI(data)
@@ -118,14 +116,11 @@ func readOpenAI(dir string, cache *Cache) (string, *metaEntry) {
 	return file, e
 }
 
-// unwrapPath drops the *fs.PathError around err: the diagnostic names the
-// file already.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
+// unreadableOpenAI is the problem of an agents/openai.yaml that cannot be
+// read.
+func unreadableOpenAI(err error) []skillmd.Problem {
+	return []skillmd.Problem{{Code: "openai-yaml-unreadable",
+		Message: fmt.Sprintf("cannot read agents/openai.yaml: %v; its metadata is left out", safefile.Cause(err))}}
 }
 
 // yamlLine finds the line number in a YAML error message.

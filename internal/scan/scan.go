@@ -1048,7 +1048,7 @@ func hold(p parsedSkill, cache *Cache, now time.Time) parsedSkill {
 // p empty (see paths).
 func parse(c candidate, k known, cache *Cache, read *atomic.Int64, now time.Time) parsedSkill {
 	if c.file != "" {
-		return hold(parseCommand(c, cache, read), cache, now)
+		return hold(parseFile(c.file, cache, true, read, decodeCommand), cache, now)
 	}
 	var p parsedSkill
 	if k.entry != nil {
@@ -1057,7 +1057,7 @@ func parse(c candidate, k known, cache *Cache, read *atomic.Int64, now time.Time
 			p.file = skillPath(c) // for hold
 		}
 	} else {
-		p = parseSkill(c, cache, read)
+		p = parseFile(skillPath(c), cache, false, read, decodeSkill)
 	}
 	p = hold(p, cache, now)
 	if k.meta != nil {
@@ -1068,12 +1068,14 @@ func parse(c candidate, k known, cache *Cache, read *atomic.Int64, now time.Time
 	return p
 }
 
-// parseSkill reads the frontmatter of one SKILL.md, unless the cache holds
-// it with the same stamp.
-func parseSkill(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
-	file := skillPath(c)
+// parseFile reads one SKILL.md (decodeSkill: its frontmatter) or, with
+// command set, one command file (decodeCommand: whole) into a new cache
+// entry, unless the cache holds it with the same stamp. An error from
+// decode is the reading's error, and leaves no entry.
+func parseFile(file string, cache *Cache, command bool, read *atomic.Int64,
+	decode func(f *os.File, st fs.FileInfo, e *cacheEntry) error) parsedSkill {
 	p := parsedSkill{file: file}
-	f, st, hit, err := open(file, cache, false)
+	f, st, hit, err := open(file, cache, command)
 	switch {
 	case err != nil:
 		p.err = err
@@ -1085,6 +1087,18 @@ func parseSkill(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 	read.Add(1)
 	defer f.Close()
 	e := &cacheEntry{id: stampOf(st)}
+	if command {
+		e.command = &skillmd.Command{}
+	}
+	if p.err = decode(f, st, e); p.err == nil {
+		p.entry = e
+	}
+	return p
+}
+
+// decodeSkill reads the frontmatter of a SKILL.md into e: its fields, or
+// the problem that keeps it from being read.
+func decodeSkill(f *os.File, _ fs.FileInfo, e *cacheEntry) error {
 	h, err := skillmd.ReadHead(f)
 	if err != nil {
 		code := problems.NoFrontmatter
@@ -1094,12 +1108,10 @@ func parseSkill(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 		case errors.Is(err, skillmd.ErrTooLarge):
 			code = problems.FrontmatterTooLarge
 		case !errors.Is(err, skillmd.ErrNoFrontmatter):
-			p.err = err
-			return p
+			return err
 		}
 		e.probs = []skillmd.Problem{{Code: code, Fatal: true, Line: 1, Message: err.Error()}}
-		p.entry = e
-		return p
+		return nil
 	}
 	e.front, e.probs = skillmd.Decode(h)
 	if h.LeadingBlank > 0 {
@@ -1110,27 +1122,12 @@ func parseSkill(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 		e.probs = append(e.probs, skillmd.Problem{Code: problems.ByteOrderMark, Line: 1,
 			Message: "file starts with a byte order mark; some agents then find no frontmatter: save as UTF-8 without BOM"})
 	}
-	p.entry = e
-	return p
+	return nil
 }
 
-// parseCommand reads one command file whole, unless the cache holds it
-// with the same stamp.
-func parseCommand(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
-	p := parsedSkill{file: c.file}
-	f, st, hit, err := open(c.file, cache, true)
-	switch {
-	case err != nil:
-		p.err = err
-		return p
-	case hit != nil:
-		p.entry = hit
-		return p
-	}
-	read.Add(1)
-	defer f.Close()
-	e := &cacheEntry{id: stampOf(st), command: &skillmd.Command{}}
-	p.entry = e
+// decodeCommand reads a command file whole into e, or the problem that
+// it is over the size limit.
+func decodeCommand(f *os.File, st fs.FileInfo, e *cacheEntry) error {
 	data, err := safefile.ReadAll(f, st, skillmd.MaxCommandSize)
 	var big *safefile.TooLargeError
 	switch {
@@ -1141,14 +1138,13 @@ func parseCommand(c candidate, cache *Cache, read *atomic.Int64) parsedSkill {
 		}
 		e.probs = []skillmd.Problem{{Code: problems.Unreadable, Fatal: true, Message: fmt.Sprintf(
 			"command file is %s the %s limit: split it", size, safefile.Size(big.Limit))}}
-		return p
+		return nil
 	case err != nil:
-		p.entry, p.err = nil, err
-		return p
+		return err
 	}
 	cmd, probs := skillmd.DecodeCommand(data)
 	e.command, e.probs = &cmd, probs
-	return p
+	return nil
 }
 
 // buildCommand turns a parsed command file into a record. A command whose
@@ -1160,44 +1156,18 @@ func buildCommand(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Rec
 			"cannot read command file: %v (command skipped)", p.err)}
 	}
 	e := p.entry
-	var diags []pipeline.Diagnostic
-	fatal := false
-	for _, pr := range e.probs {
-		d := diag(root, pipeline.SeverityWarning, pr.Code, p.file, "%s", pr.Message)
-		if pr.Fatal {
-			fatal = true
-			d.Message += " (command skipped)"
-		}
-		d.Line = pr.Line
-		diags = append(diags, d)
-	}
-	if fatal {
+	diags, ok := readingDiags(root, p.file, e.probs, pipeline.SeverityWarning, " (command skipped)")
+	if !ok {
 		return nil, diags
 	}
 	name := c.name
 	if root.Prefix != "" {
 		name = root.Prefix + ":" + name
 	}
-	r := &pipeline.Record{
-		Type:         pipeline.TypeCommand,
-		Name:         name,
-		Description:  e.command.Description,
-		Agent:        root.Agent,
-		Location:     root.Location,
-		Kind:         root.Kind,
-		Depth:        root.Depth,
-		Precedence:   root.Precedence,
-		Root:         root.Path,
-		Dir:          c.dir,
-		File:         p.file,
-		RealDir:      c.realDir,
-		Plugin:       root.Plugin,
-		Size:         e.id.Size(),
-		ModTime:      e.id.ModTime(),
-		Diagnostics:  diags,
-		ArgumentHint: e.command.ArgumentHint,
-		Handoffs:     e.command.Handoffs,
-	}
+	r := newRecord(root, c, p, name, diags)
+	r.Type = pipeline.TypeCommand
+	r.Description = e.command.Description
+	r.ArgumentHint, r.Handoffs = e.command.ArgumentHint, e.command.Handoffs
 	r.Diagnostics = append(r.Diagnostics, cleanRecord(root, r)...)
 	return r, r.Diagnostics
 }
@@ -1210,23 +1180,8 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 			"cannot read skill file: %v", p.err)}
 	}
 	e := p.entry
-	var diags []pipeline.Diagnostic
-	fatal := false
-	for _, pr := range e.probs {
-		sev := pipeline.SeverityWarning
-		if pr.Fatal {
-			sev, fatal = pipeline.SeverityError, true
-		}
-		d := diag(root, sev, pr.Code, p.file, "%s", pr.Message)
-		d.Line = pr.Line
-		diags = append(diags, d)
-	}
-	if fatal {
-		for i := range diags {
-			if diags[i].Severity == pipeline.SeverityError {
-				diags[i].Message += " (skill not loaded)"
-			}
-		}
+	diags, ok := readingDiags(root, p.file, e.probs, pipeline.SeverityError, " (skill not loaded)")
+	if !ok {
 		return nil, diags
 	}
 	var openAI *pipeline.OpenAIMetadata
@@ -1241,31 +1196,54 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 	if root.Prefix != "" && !strings.Contains(name, ":") {
 		name = root.Prefix + ":" + name
 	}
-	r := &pipeline.Record{
-		Name:          name,
-		Description:   skillmd.FoldSpace(e.front.Description),
-		Agent:         root.Agent,
-		Location:      root.Location,
-		Kind:          root.Kind,
-		Depth:         root.Depth,
-		Precedence:    root.Precedence,
-		Hosts:         root.Hosts,
-		Root:          root.Path,
-		Dir:           c.dir,
-		File:          p.file,
-		RealDir:       c.realDir,
-		Disabled:      c.disabled,
-		HasReferences: c.refs,
-		HasScripts:    c.scripts,
-		HasAssets:     c.assets,
-		Plugin:        root.Plugin,
-		OpenAI:        openAI,
-		Size:          e.id.Size(),
-		ModTime:       e.id.ModTime(),
-		Diagnostics:   diags,
-	}
+	r := newRecord(root, c, p, name, diags)
+	r.Description = skillmd.FoldSpace(e.front.Description)
+	r.Hosts = root.Hosts
+	r.Disabled = c.disabled
+	r.HasReferences, r.HasScripts, r.HasAssets = c.refs, c.scripts, c.assets
+	r.OpenAI = openAI
 	r.Diagnostics = append(r.Diagnostics, cleanRecord(root, r)...)
 	return r, r.Diagnostics
+}
+
+// readingDiags turns the problems of the reading of file into
+// diagnostics: a warning each, but a fatal problem at severity fatal with
+// skipped added to its message. ok is false when a problem was fatal:
+// the file gives no record.
+func readingDiags(root pipeline.Root, file string, probs []skillmd.Problem, fatal pipeline.Severity,
+	skipped string) (diags []pipeline.Diagnostic, ok bool) {
+	ok = true
+	for _, pr := range probs {
+		d := diag(root, pipeline.SeverityWarning, pr.Code, file, "%s", pr.Message)
+		if pr.Fatal {
+			d.Severity, d.Message, ok = fatal, d.Message+skipped, false
+		}
+		d.Line = pr.Line
+		diags = append(diags, d)
+	}
+	return diags, ok
+}
+
+// newRecord is the record named name of the file p read for c under root,
+// with diags: what the root, the candidate and the file's stamp say. The
+// caller adds what the kind of file says.
+func newRecord(root pipeline.Root, c candidate, p parsedSkill, name string, diags []pipeline.Diagnostic) *pipeline.Record {
+	return &pipeline.Record{
+		Name:        name,
+		Agent:       root.Agent,
+		Location:    root.Location,
+		Kind:        root.Kind,
+		Depth:       root.Depth,
+		Precedence:  root.Precedence,
+		Root:        root.Path,
+		Dir:         c.dir,
+		File:        p.file,
+		RealDir:     c.realDir,
+		Plugin:      root.Plugin,
+		Size:        p.entry.id.Size(),
+		ModTime:     p.entry.id.ModTime(),
+		Diagnostics: diags,
+	}
 }
 
 // Cache remembers parsed frontmatter by file and stamp (size, times, inode:

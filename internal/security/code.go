@@ -50,13 +50,7 @@ func pipedToInterpreter(rest []byte) bool {
 var downloaders = []string{"curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod",
 	"downloadstring", "net.webclient", "urlopen", "requests.get", "fetch(", "http.get(", "urllib"}
 
-func remoteAnchors() []anchor {
-	out := make([]anchor, len(downloaders))
-	for i, d := range downloaders {
-		out[i] = anchor{text: d, code: CodeRemoteCode, verify: verifyRemote}
-	}
-	return out
-}
+func remoteAnchors() []anchor { return anchorsOf(CodeRemoteCode, verifyRemote, downloaders...) }
 
 func verifyRemote(f *file, start, end int) (string, bool) {
 	d := f.data
@@ -145,11 +139,7 @@ var decoders = []string{"base64 -d", "base64 --decode", "base64 -di", "b64decode
 	"zlib.decompress", "marshal.loads", "codecs.decode"}
 
 func obfuscationAnchors() []anchor {
-	out := make([]anchor, len(decoders))
-	for i, d := range decoders {
-		out[i] = anchor{text: d, code: CodeObfuscatedCode, verify: verifyObfuscated}
-	}
-	return out
+	return anchorsOf(CodeObfuscatedCode, verifyObfuscated, decoders...)
 }
 
 func verifyObfuscated(f *file, start, end int) (string, bool) {

@@ -9,7 +9,6 @@ package security
 // look-alikes mapped to Latin) and the phrase rules run again on it.
 
 import (
-	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -57,12 +56,7 @@ func (c *fileCheck) disguisedLines() []disguisedLine {
 	c.disguisedDone = true
 	data := c.f.data
 	for start := 0; start < len(data); {
-		end := bytes.IndexByte(data[start:], '\n')
-		if end < 0 {
-			end = len(data)
-		} else {
-			end += start
-		}
+		end := lineEnd(data, start)
 		if clean, ok := undisguise(data[start:end]); ok {
 			line, _ := position(data, start)
 			c.disguised = append(c.disguised, disguisedLine{line: line, clean: clean})

@@ -223,12 +223,7 @@ func fencesOf(f *file) [][2]int {
 	d := f.data
 	open, marker := -1, byte(0)
 	for i := 0; i < len(d); {
-		e := bytes.IndexByte(d[i:], '\n')
-		if e < 0 {
-			e = len(d)
-		} else {
-			e += i
-		}
+		e := lineEnd(d, i)
 		line := d[i:e]
 		t := bytes.TrimLeft(line, " ")
 		if len(line)-len(t) <= 3 && len(t) >= 3 && (t[0] == '`' || t[0] == '~') && t[1] == t[0] && t[2] == t[0] {
@@ -305,12 +300,7 @@ func checkHiddenText(c *fileCheck) {
 	}
 	// [//]: # (comment), [comment]: <> "comment".
 	for i := 0; i < len(d); {
-		e := bytes.IndexByte(d[i:], '\n')
-		if e < 0 {
-			e = len(d)
-		} else {
-			e += i
-		}
+		e := lineEnd(d, i)
 		line := bytes.TrimLeft(d[i:e], " ")
 		if bytes.HasPrefix(line, []byte("[//]:")) || bytes.HasPrefix(line, []byte("[comment]:")) ||
 			bytes.HasPrefix(line, []byte("[_]:")) {

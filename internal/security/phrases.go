@@ -16,11 +16,23 @@ import (
 // anchor is a lower-case literal a rule looks for, and how to tell a real
 // finding from an innocent use.
 type anchor struct {
-	text string
-	code string
-	// verify looks at the anchor found at data[start:end] and returns the
-	// message of a finding (with the excerpt's end), or ok false.
-	verify func(f *file, start, end int) (msg string, ok bool)
+	text   string
+	code   string
+	verify verifier
+}
+
+// verifier looks at an anchor found at data[start:end] and returns the
+// message of a finding (with the excerpt's end), or ok false.
+type verifier func(f *file, start, end int) (msg string, ok bool)
+
+// anchorsOf makes an anchor of each text, of the rule code, checked by
+// verify.
+func anchorsOf(code string, verify verifier, texts ...string) []anchor {
+	out := make([]anchor, len(texts))
+	for i, t := range texts {
+		out[i] = anchor{text: t, code: code, verify: verify}
+	}
+	return out
 }
 
 // hit is an anchor found in a file.
@@ -129,18 +141,12 @@ var (
 )
 
 func overrideAnchors() []anchor {
-	var out []anchor
-	for _, v := range overrideVerbs {
-		out = append(out, anchor{text: v, code: CodeInstructionOverride, verify: verifyOverride})
-	}
-	for _, t := range []string{"you are now ", "you're now ", "from now on you are "} {
-		out = append(out, anchor{text: t, code: CodeInstructionOverride, verify: verifyJailbreak})
-	}
-	for _, t := range []string{"new system prompt", "new instructions:", "updated system prompt", "real instructions:"} {
-		out = append(out, anchor{text: t, code: CodeInstructionOverride, verify: verifyLiteral(
-			"tells the agent its instructions are replaced", false)})
-	}
-	return out
+	const code = CodeInstructionOverride
+	return slices.Concat(
+		anchorsOf(code, verifyOverride, overrideVerbs...),
+		anchorsOf(code, verifyJailbreak, "you are now ", "you're now ", "from now on you are "),
+		anchorsOf(code, verifyLiteral("tells the agent its instructions are replaced", false),
+			"new system prompt", "new instructions:", "updated system prompt", "real instructions:"))
 }
 
 // verifyOverride: ignore|disregard|forget ... [fillers] previous|prior|...
@@ -203,7 +209,7 @@ func verifyJailbreak(f *file, start, end int) (string, bool) {
 // verifyLiteral accepts an anchor at a word start, outside quotes and
 // negation (and, with skipTables, outside Markdown table rows), with the
 // message what.
-func verifyLiteral(what string, skipTables bool) func(f *file, start, end int) (string, bool) {
+func verifyLiteral(what string, skipTables bool) verifier {
 	return func(f *file, start, end int) (string, bool) {
 		d := f.data
 		if !wordStart(d, start) || quoted(d, start) || skipTables && f.is(classMarkdown) && tableRow(d, start) {
@@ -223,19 +229,16 @@ var framingTags = []string{"system", "system-reminder", "system_reminder", "syst
 	"tool_results", "tool_use", "tool_response", "antml:invoke", "antml:function_calls", "skill_content"}
 
 func framingAnchors() []anchor {
-	var out []anchor
+	const code = CodeFakeFraming
+	var tags []string
 	for _, t := range framingTags {
-		for _, open := range []string{"<", "</"} {
-			out = append(out, anchor{text: open + t, code: CodeFakeFraming, verify: verifyTag})
-		}
+		tags = append(tags, "<"+t, "</"+t)
 	}
-	for _, t := range []string{"<|im_start|>", "<|start_header_id|>", "<start_of_turn>"} {
-		out = append(out, anchor{text: t, code: CodeFakeFraming, verify: verifyTurn})
-	}
-	for _, t := range []string{"<<sys>>", "[inst]", "<|system|>"} {
-		out = append(out, anchor{text: t, code: CodeFakeFraming, verify: verifyMarker})
-	}
-	return append(out, anchor{text: "system:", code: CodeFakeFraming, verify: verifySystemLine})
+	return slices.Concat(
+		anchorsOf(code, verifyTag, tags...),
+		anchorsOf(code, verifyTurn, "<|im_start|>", "<|start_header_id|>", "<start_of_turn>"),
+		anchorsOf(code, verifyMarker, "<<sys>>", "[inst]", "<|system|>"),
+		anchorsOf(code, verifySystemLine, "system:"))
 }
 
 // shownAsCode reports whether offset i lies in a code span or, in
@@ -331,16 +334,14 @@ var (
 )
 
 func exfiltrationAnchors() []anchor {
-	out := []anchor{{text: "exfiltrate", code: CodeSecretExfiltration, verify: verifyExfiltrate}}
-	for _, t := range []string{"environment variable", "env var", "ssh key", "private key", "signing key",
-		"id_rsa", "id_ed25519", "~/.ssh", "~/.aws", ".aws/credentials", ".env ", ".env file", "keychain", "wallet",
-		"seed phrase"} {
-		out = append(out, anchor{text: t, code: CodeSecretExfiltration, verify: verifySecretSent(false)})
-	}
-	for _, t := range []string{"credential", "secret", "password", "cookie", "token", "api key", "api_key"} {
-		out = append(out, anchor{text: t, code: CodeSecretExfiltration, verify: verifySecretSent(true)})
-	}
-	return out
+	const code = CodeSecretExfiltration
+	return slices.Concat(
+		anchorsOf(code, verifyExfiltrate, "exfiltrate"),
+		anchorsOf(code, verifySecretSent(false), "environment variable", "env var", "ssh key", "private key",
+			"signing key", "id_rsa", "id_ed25519", "~/.ssh", "~/.aws", ".aws/credentials", ".env ", ".env file",
+			"keychain", "wallet", "seed phrase"),
+		anchorsOf(code, verifySecretSent(true), "credential", "secret", "password", "cookie", "token", "api key",
+			"api_key"))
 }
 
 // prose reports whether offset i lies in running text of a document: not
@@ -373,7 +374,7 @@ func verifyExfiltrate(f *file, start, end int) (string, bool) {
 // destination. owned asks for an owner or a quantifier right before the
 // word ("all credentials", "the user's passwords"), since a bare "token"
 // is everyday API talk.
-func verifySecretSent(owned bool) func(f *file, start, end int) (string, bool) {
+func verifySecretSent(owned bool) verifier {
 	return func(f *file, start, end int) (string, bool) {
 		d := f.data
 		if isWordByte(d[start]) && !wordStart(d, start) || start > 0 && (isWordByte(d[start-1]) || d[start-1] == '.') {
@@ -440,19 +441,14 @@ var (
 )
 
 func safetyAnchors() []anchor {
-	var out []anchor
-	for _, v := range []string{"disable", "bypass", "circumvent", "deactivate", "turn off", "switch off", "get around", "evade"} {
-		out = append(out, anchor{text: v, code: CodeSafetyBypass, verify: verifyBypass})
-	}
-	for _, who := range []string{"the user", "the human", "the operator"} {
-		out = append(out, anchor{text: who, code: CodeSafetyBypass, verify: verifyKeepFromUser})
-	}
-	for _, t := range []string{"dangerously-skip-permissions", "dangerouslydisablesandbox", "bypasspermissions",
-		"dangerously_skip_permissions", "--yolo"} {
-		out = append(out, anchor{text: t, code: CodeSafetyBypass, verify: verifyLiteral(
-			"turns the agent's permission checks or sandbox off", true)})
-	}
-	return out
+	const code = CodeSafetyBypass
+	return slices.Concat(
+		anchorsOf(code, verifyBypass, "disable", "bypass", "circumvent", "deactivate", "turn off", "switch off",
+			"get around", "evade"),
+		anchorsOf(code, verifyKeepFromUser, "the user", "the human", "the operator"),
+		anchorsOf(code, verifyLiteral("turns the agent's permission checks or sandbox off", true),
+			"dangerously-skip-permissions", "dangerouslydisablesandbox", "bypasspermissions",
+			"dangerously_skip_permissions", "--yolo"))
 }
 
 // verifyBypass: disable|bypass ... safety|sandbox|guardrails|permission

@@ -165,24 +165,17 @@ func init() {
 				"the limits (see oversized-skill) and folders under 32 levels, so that the whole skill is checked.",
 			skill: checkIncomplete},
 	}
-	for i, r := range rules {
-		ruleIndex[r.Code] = i
-	}
+	catalog = report.NewCatalog(rules, func(r Rule) string { return r.Code })
 }
 
-var ruleIndex = map[string]int{}
+// catalog finds the rules by code.
+var catalog *report.Catalog[Rule]
 
 // Rules returns the table in documentation order.
-func Rules() []Rule { return append([]Rule(nil), rules...) }
+func Rules() []Rule { return catalog.Rules() }
 
 // Lookup returns the rule for code.
-func Lookup(code string) (Rule, bool) {
-	i, ok := ruleIndex[code]
-	if !ok {
-		return Rule{}, false
-	}
-	return rules[i], true
-}
+func Lookup(code string) (Rule, bool) { return catalog.Lookup(code) }
 
 // DocsURL is where the rules are documented; each code is an anchor.
 const DocsURL = "https://github.com/ccski/ccski/blob/main/docs/security-rules.md"

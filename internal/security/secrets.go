@@ -2,6 +2,7 @@ package security
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ccski/ccski/internal/manifest"
@@ -22,14 +23,11 @@ var (
 )
 
 func credentialAnchors() []anchor {
-	var out []anchor
-	for _, d := range credentialDirs {
-		out = append(out, anchor{text: d, code: CodeCredentialPath, verify: verifyCredentialDir})
-	}
-	for _, n := range credentialNames {
-		out = append(out, anchor{text: n, code: CodeCredentialPath, verify: verifyCredentialName})
-	}
-	return append(out, anchor{text: ".env", code: CodeCredentialPath, verify: verifyDotEnv})
+	const code = CodeCredentialPath
+	return slices.Concat(
+		anchorsOf(code, verifyCredentialDir, credentialDirs...),
+		anchorsOf(code, verifyCredentialName, credentialNames...),
+		anchorsOf(code, verifyDotEnv, ".env"))
 }
 
 func verifyCredentialDir(f *file, start, end int) (string, bool) {

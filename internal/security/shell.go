@@ -33,6 +33,16 @@ type decodedValue struct {
 	text string
 }
 
+// key returns the top-level key name of f; ok is false when f is nil (no
+// frontmatter) or has no such key.
+func (f *frontmatter) key(name string) (kv keyValue, ok bool) {
+	if f == nil {
+		return keyValue{}, false
+	}
+	kv, ok = f.keys[name]
+	return kv, ok
+}
+
 type keyValue struct {
 	line  int
 	value *yaml.Node
@@ -157,10 +167,7 @@ func mentionsKey(raw []byte, keys ...string) bool {
 
 // checkHooks reports a hooks key in the skill file's frontmatter.
 func checkHooks(c *fileCheck) {
-	if c.front == nil {
-		return
-	}
-	kv, ok := c.front.keys["hooks"]
+	kv, ok := c.front.key("hooks")
 	if !ok {
 		return
 	}
@@ -181,10 +188,7 @@ func checkHooks(c *fileCheck) {
 // checkAllowedTools reports allowed-tools entries that pre-approve every
 // shell command.
 func checkAllowedTools(c *fileCheck) {
-	if c.front == nil {
-		return
-	}
-	kv, ok := c.front.keys["allowed-tools"]
+	kv, ok := c.front.key("allowed-tools")
 	if !ok {
 		return
 	}

@@ -50,6 +50,15 @@ func lineBounds(data []byte, i int) (int, int) {
 	return start, i + end
 }
 
+// lineEnd returns the end (without the newline) of the line that starts
+// at offset i.
+func lineEnd(data []byte, i int) int {
+	if e := bytes.IndexByte(data[i:], '\n'); e >= 0 {
+		return i + e
+	}
+	return len(data)
+}
+
 // position returns the 1-based line and column (in characters) of offset
 // i.
 func position(data []byte, i int) (line, col int) {

@@ -199,11 +199,7 @@ func valueText(lines []string, k *yaml.Node) string {
 func firstLine(body []byte) string {
 	for len(body) > 0 {
 		var ln []byte
-		if i := bytes.IndexByte(body, '\n'); i >= 0 {
-			ln, body = body[:i], body[i+1:]
-		} else {
-			ln, body = body, nil
-		}
+		ln, body, _ = bytes.Cut(body, []byte{'\n'})
 		s := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(string(ln)), "#"))
 		if s != "" {
 			return FoldSpace(s)

@@ -24,40 +24,29 @@ func CleanText(s string) (clean string, found []rune) {
 	return safetext.Clean(FoldSpace(s))
 }
 
-// controlProblem is the problem of a field that held control characters.
-func controlProblem(field string, found []rune, line int) Problem {
-	return Problem{Code: problems.ControlCharacters, Line: line, Message: fmt.Sprintf(
+// cleanField replaces the control characters in the field *s with clean
+// (CleanName or CleanText) and, if it held some, appends the problem that
+// says so to probs. A field without any is left exactly as read.
+func cleanField(probs []Problem, field string, s *string, clean func(string) (string, []rune), line int) []Problem {
+	c, found := clean(*s)
+	if found == nil {
+		return probs
+	}
+	*s = c
+	return append(probs, Problem{Code: problems.ControlCharacters, Line: line, Message: fmt.Sprintf(
 		"%s holds control characters (%s), which a terminal acts on or which reorder text; "+
-			"ccski shows each as U+FFFD: delete them", field, safetext.Describe(found))}
+			"ccski shows each as U+FFFD: delete them", field, safetext.Describe(found))})
 }
 
-// cleanFront replaces the control characters in f's name and description
-// (CleanName, CleanText) and reports each field that held some. A field
-// without any is left exactly as read.
+// cleanFront cleans f's name and description (cleanField).
 func cleanFront(f *Front, line int) []Problem {
-	var probs []Problem
-	if clean, found := CleanName(f.Name); found != nil {
-		f.Name = clean
-		probs = append(probs, controlProblem("name", found, line))
-	}
-	if clean, found := CleanText(f.Description); found != nil {
-		f.Description = clean
-		probs = append(probs, controlProblem("description", found, line))
-	}
-	return probs
+	probs := cleanField(nil, "name", &f.Name, CleanName, line)
+	return cleanField(probs, "description", &f.Description, CleanText, line)
 }
 
-// cleanCommand is cleanFront for a command's description and
-// argument-hint.
+// cleanCommand cleans a command's description and argument-hint
+// (cleanField).
 func cleanCommand(c *Command, line int) []Problem {
-	var probs []Problem
-	if clean, found := CleanText(c.Description); found != nil {
-		c.Description = clean
-		probs = append(probs, controlProblem("description", found, line))
-	}
-	if clean, found := CleanText(c.ArgumentHint); found != nil {
-		c.ArgumentHint = clean
-		probs = append(probs, controlProblem("argument-hint", found, line))
-	}
-	return probs
+	probs := cleanField(nil, "description", &c.Description, CleanText, line)
+	return cleanField(probs, "argument-hint", &c.ArgumentHint, CleanText, line)
 }

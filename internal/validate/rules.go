@@ -278,25 +278,14 @@ var rules = []Rule{
 		"point at a command file, a commands folder or a folder with commands folders below it", false, sE, sE, sE, sE},
 }
 
-var ruleIndex = func() map[string]int {
-	m := make(map[string]int, len(rules))
-	for i, r := range rules {
-		m[r.Code] = i
-	}
-	return m
-}()
+// catalog finds the rules by code.
+var catalog = report.NewCatalog(rules, func(r Rule) string { return r.Code })
 
 // Rules returns the catalog in documentation order.
-func Rules() []Rule { return append([]Rule(nil), rules...) }
+func Rules() []Rule { return catalog.Rules() }
 
 // Lookup returns the rule for code.
-func Lookup(code string) (Rule, bool) {
-	i, ok := ruleIndex[code]
-	if !ok {
-		return Rule{}, false
-	}
-	return rules[i], true
-}
+func Lookup(code string) (Rule, bool) { return catalog.Lookup(code) }
 
 // docsURL is where the catalog is documented; each code is an anchor.
 const docsURL = "https://github.com/ccski/ccski/blob/main/docs/validate.md"

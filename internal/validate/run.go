@@ -144,7 +144,7 @@ func checkTarget(t Target, opt Options, md *parser.Parser) result {
 			}
 		}
 		r.findings = []report.Finding{{Code: CodeUnreadable, File: file, Message: "cannot read the " + what + " file (" +
-			unwrapPathErr(err) + "): " + fix}}
+			safefile.Cause(err).Error() + "): " + fix}}
 		return r
 	}
 	if t.IsCommand() {
@@ -181,13 +181,6 @@ func checkTarget(t Target, opt Options, md *parser.Parser) result {
 		r.name = c.folder()
 	}
 	return r
-}
-
-func unwrapPathErr(err error) string {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // tree reports what the file's place on disk says: a lowercase name, a

@@ -41,18 +41,8 @@ type Result struct {
 // only counts work.
 func Walk(roots []string) (Result, error) {
 	w := walker{buf: make([]byte, HeadSize)}
-	seen := map[string]bool{}
-	for _, r := range roots {
-		r = filepath.Clean(r)
-		if seen[r] {
-			continue
-		}
-		seen[r] = true
-		if err := w.dir(r, nil, nil); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return w.res, err
-		}
-	}
-	return w.res, nil
+	err := w.walk(roots, nil, nil)
+	return w.res, err
 }
 
 // List walks roots like Walk without reading any file, and returns every
@@ -60,18 +50,8 @@ func Walk(roots []string) (Result, error) {
 // again to see that nothing changed.
 func List(roots []string) (dirs, files []string, err error) {
 	w := walker{list: true}
-	seen := map[string]bool{}
-	for _, r := range roots {
-		r = filepath.Clean(r)
-		if seen[r] {
-			continue
-		}
-		seen[r] = true
-		if err := w.dir(r, &dirs, &files); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return dirs, files, err
-		}
-	}
-	return dirs, files, nil
+	err = w.walk(roots, &dirs, &files)
+	return dirs, files, err
 }
 
 // Restat stats every folder and file that List returned: the floor of a
@@ -93,6 +73,23 @@ type walker struct {
 	buf  []byte
 	list bool // List: collect paths, read nothing
 	res  Result
+}
+
+// walk walks each root once (dir); a root that does not exist is
+// skipped.
+func (w *walker) walk(roots []string, dirs, files *[]string) error {
+	seen := map[string]bool{}
+	for _, r := range roots {
+		r = filepath.Clean(r)
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		if err := w.dir(r, dirs, files); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // dir walks one folder. Only a root's own error is returned: below it,
