@@ -22,7 +22,6 @@ import (
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/filters"
 	"github.com/ccski/ccski/internal/action"
-	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safetext"
 	"github.com/ccski/ccski/pipeline"
@@ -120,7 +119,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// --json; the caller still asked for JSON.
 		a.json = argsWantJSON(args)
 	}
-	if errors.Is(err, errValidationFailed) || errors.Is(err, errReported) {
+	if errors.Is(err, action.ErrValidationFailed) || errors.Is(err, action.ErrScanFailed) || errors.Is(err, errReported) {
 		a.json = false // the report, already on stdout, says it all
 	}
 	a.printError(err)
@@ -231,70 +230,6 @@ func exitOf(err error) error {
 		return usageErr(err)
 	}
 	return failErr(err)
-}
-
-// loaded is the configuration, the engine and a snapshot, for the
-// commands that work on them here rather than through an action
-// (validate, scan, trust, the completions).
-type loaded struct {
-	conf   *action.Config
-	cfg    *configs.Loaded
-	engine *engine.Engine
-	snap   *pipeline.Snapshot
-	stats  engine.Stats
-}
-
-// depth says how far load goes.
-type depth int
-
-const (
-	engineOnly   depth = iota // the configuration and the engine
-	withSnapshot              // also one discovery, for one-shot commands
-)
-
-// load reads the configuration layers, builds the engine and, as d asks,
-// discovers once.
-func (a *app) load(cmd *cobra.Command, d depth) (*loaded, error) {
-	return a.loadWith(cmd, d, nil)
-}
-
-// loadWith is load, with adjust (when not nil) applied to the effective
-// configuration before the engine is built.
-func (a *app) loadWith(cmd *cobra.Command, d depth, adjust func(*configs.Config)) (*loaded, error) {
-	c, err := a.config(cmd)
-	if err != nil {
-		return nil, err
-	}
-	l := &loaded{conf: c, cfg: c.Loaded}
-	if l.engine, err = c.EngineWith(adjust); err != nil {
-		return nil, exitOf(err)
-	}
-	if d == engineOnly {
-		return l, nil
-	}
-	if err := a.discover(cmd, l, action.Checks{}); err != nil {
-		return nil, err
-	}
-	return l, nil
-}
-
-// snapshotTrusted turns the trust check on in l's engine (recording first
-// sights unless readOnly) and discovers once.
-func (a *app) snapshotTrusted(cmd *cobra.Command, l *loaded, readOnly bool) (*loaded, error) {
-	if err := a.discover(cmd, l, action.Checks{Trust: true, ReadOnly: readOnly}); err != nil {
-		return nil, err
-	}
-	return l, nil
-}
-
-// discover discovers once with l's engine and the checks asked for.
-func (a *app) discover(cmd *cobra.Command, l *loaded, checks action.Checks) error {
-	d, err := l.conf.DiscoverWith(cmd.Context(), l.engine, checks)
-	if err != nil {
-		return exitOf(err)
-	}
-	l.snap, l.stats = d.Snapshot, d.Stats
-	return nil
 }
 
 // setEnviron is os.Environ without the variables set to "": an empty

@@ -43,6 +43,19 @@ func act[Req, Res any](a *app, cmd *cobra.Command, do func(context.Context, *act
 	return res, exitOf(err)
 }
 
+// actLazy is act with the configuration read only when do first needs
+// it (action.NewConfig): validate and scan of PATHs read none, and run
+// where it does not load.
+func actLazy[Req, Res any](cmd *cobra.Command, do func(context.Context, *action.Config, Req) (Res, error), req Req) (Res, error) {
+	p, err := process()
+	if err != nil {
+		var none Res
+		return none, err
+	}
+	res, err := do(cmd.Context(), action.NewConfig(p, cmd.Flags()), req)
+	return res, exitOf(err)
+}
+
 // show prints v as JSON with --json, else calls text.
 func (a *app) show(v any, text func()) error {
 	if a.json {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
@@ -123,7 +124,7 @@ func (a *app) completeRecordIDs(cmd *cobra.Command, args []string, toComplete st
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	l, err := a.load(cmd, withSnapshot)
+	snap, err := a.snapshot(cmd, nil)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -135,21 +136,39 @@ func (a *app) completeRecordIDs(cmd *cobra.Command, args []string, toComplete st
 			out = append(out, cobra.CompletionWithDesc(value, completionDesc(r.Description)))
 		}
 	}
-	for _, r := range l.snap.Visible {
+	for _, r := range snap.Visible {
 		add(r.ID, r)
 	}
-	for _, r := range l.snap.Visible {
+	for _, r := range snap.Visible {
 		for _, name := range []string{r.Name, r.ShortName()} {
 			if seen[strings.ToLower(name)] || !hasPrefixFold(name, toComplete) {
 				continue
 			}
 			// Only a name that shows one record, as info would show it.
-			if f, err := l.snap.LookupAny(name); err == nil {
+			if f, err := snap.LookupAny(name); err == nil {
 				add(name, f.Record)
 			}
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// snapshot discovers once under the configuration the flags typed so
+// far set, with adjust (when not nil) applied to it first.
+func (a *app) snapshot(cmd *cobra.Command, adjust func(*configs.Config)) (*pipeline.Snapshot, error) {
+	c, err := a.config(cmd)
+	if err != nil {
+		return nil, err
+	}
+	e, err := c.EngineWith(adjust)
+	if err != nil {
+		return nil, err
+	}
+	d, err := c.DiscoverWith(cmd.Context(), e, action.Checks{})
+	if err != nil {
+		return nil, err
+	}
+	return d.Snapshot, nil
 }
 
 // completeFilterTokens completes the last comma-separated token of an
@@ -159,7 +178,7 @@ func (a *app) completeRecordIDs(cmd *cobra.Command, args []string, toComplete st
 // short name (a bare name selects every copy of it). The filters
 // themselves are not applied: a half-typed one must not empty the list.
 func (a *app) completeFilterTokens(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	l, err := a.loadWith(cmd, withSnapshot, func(c *configs.Config) {
+	snap, err := a.snapshot(cmd, func(c *configs.Config) {
 		c.Include, c.Exclude, c.State = nil, nil, "all"
 	})
 	if err != nil {
@@ -170,7 +189,7 @@ func (a *app) completeFilterTokens(cmd *cobra.Command, _ []string, toComplete st
 		"@plugins": "every Claude plugin skill"}
 	providers := all.ProviderNames()
 	var plugins []string
-	for _, r := range l.snap.All {
+	for _, r := range snap.All {
 		if !slices.Contains(providers, r.Agent) {
 			providers = append(providers, r.Agent)
 		}
@@ -186,11 +205,11 @@ func (a *app) completeFilterTokens(cmd *cobra.Command, _ []string, toComplete st
 		values = append(values, "@plugins:"+p)
 		descs["@plugins:"+p] = "the skills of plugin " + p
 	}
-	for _, r := range l.snap.All {
+	for _, r := range snap.All {
 		values = append(values, r.ID)
 		descs[r.ID] = completionDesc(r.Description)
 	}
-	for _, r := range l.snap.All {
+	for _, r := range snap.All {
 		for _, name := range []string{r.Name, r.ShortName()} {
 			if _, ok := descs[name]; !ok {
 				values = append(values, name)

@@ -1,36 +1,17 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/report"
-	"github.com/ccski/ccski/internal/security"
-	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
 )
-
-// scanFailed marks the exit 1 of a scan whose report was printed. It
-// matches errValidationFailed, so that run() prints the error line on
-// stderr but no JSON error object after the report.
-type scanFailed struct{}
-
-func (scanFailed) Error() string        { return "security scan failed" }
-func (scanFailed) Is(target error) bool { return target == errValidationFailed }
-
-var errScanFailed error = scanFailed{}
-
-// scanWording rewords the findings validate.Collect makes about the
-// paths (a walk that stopped, folders too deep) for a scan.
-var scanWording = strings.NewReplacer("not validated", "not scanned", "been validated", "been scanned",
-	"validate it directly", "scan it directly", "validate smaller folders", "scan smaller folders",
-	"validate this folder directly", "scan this folder directly")
 
 func newScan(a *app) *cobra.Command {
 	cmd := &cobra.Command{
@@ -73,73 +54,19 @@ func (a *app) runScan(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-
-	var files []string
-	var pre []report.Finding
-	if len(args) > 0 {
-		for _, name := range discoveryFlagNames {
-			if flagChanged(cmd.Flags(), name) {
-				return usageErr(fmt.Errorf("--%s applies only when no PATH is given: drop it, or drop the PATHs "+
-					"to scan the discovered skills", name))
-			}
-		}
-		targets, found, err := validate.Collect(cmd.Context(), args, validate.KindSkill)
-		if err != nil {
-			var pe *validate.PathError
-			if errors.As(err, &pe) {
-				return usageErr(err)
-			}
-			return failErr(err)
-		}
-		for _, t := range targets {
-			files = append(files, t.File)
-		}
-		for _, f := range found {
-			if f.Code == validate.CodeNoSkillFound {
-				f.Message = "no skill was found in this folder (a skill is a folder holding SKILL.md; .git, " +
-					"node_modules and tool folders such as .venv are not searched): check the path"
-			}
-			f.Message = scanWording.Replace(f.Message)
-			rule, _ := validate.Lookup(f.Code)
-			f.Severity = rule.Severity(validate.ProfileSpec)
-			pre = append(pre, f)
-		}
-	} else {
-		l, err := a.load(cmd, withSnapshot)
-		a.json = format == report.FormatJSON // load re-reads --json
-		if err != nil {
-			return err
-		}
-		seen := map[string]bool{}
-		for _, r := range l.snap.Servable() {
-			if !seen[r.File] {
-				seen[r.File] = true
-				files = append(files, r.File)
-			}
-		}
+	if err := pathsOrDiscovery(cmd, args, "scan"); err != nil {
+		return err
+	}
+	res, err := actLazy(cmd, action.Scan, action.ScanRequest{Paths: args, MaxWarnings: maxWarnings})
+	if err != nil {
+		return err
 	}
 	a.color = a.color && format == report.FormatText
-
-	s := security.NewScanner()
-	s.NoCache = true // one scan: nothing to remember
-	rep := security.Run(cmd.Context(), s, files, pre)
-	if err := cmd.Context().Err(); err != nil {
+	if err := report.Write(a.stdout, format, res.Report, report.WriteOptions{Color: a.color,
+		Version: buildVersion(), Rules: res.Rules}); err != nil {
 		return failErr(err)
 	}
-	cwd, _ := os.Getwd()
-	rep.RelativeTo(cwd)
-	if err := report.Write(a.stdout, format, rep, report.WriteOptions{Color: a.color, Version: buildVersion(),
-		Rules: scanRules()}); err != nil {
-		return failErr(err)
-	}
-	return a.verdict(rep, maxWarnings, errScanFailed)
-}
-
-// scanRules is the rule table of a scan's SARIF log: the scan's rules,
-// then those of the findings validate.Collect makes about the PATHs
-// (validate.PathCodes), under the spec profile, as they are reported.
-func scanRules() []report.RuleDoc {
-	return append(security.RuleDocs(), validate.RuleDocs(validate.ProfileSpec, validate.PathCodes...)...)
+	return a.verdict(res.Verdict)
 }
 
 // renderFlagged prints the sources section of the skills the security

@@ -7,43 +7,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ccski/ccski/internal/report"
-	"github.com/ccski/ccski/internal/security"
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/validate"
 )
-
-// TestScanRules checks the rule table of a scan's SARIF log: every rule
-// of the scan, then validate's PathCodes rules at their spec severity,
-// each code once (no scan rule takes a code of validate).
-func TestScanRules(t *testing.T) {
-	docs := scanRules()
-	seen := map[string]bool{}
-	for _, d := range docs {
-		if seen[d.Code] {
-			t.Errorf("%s is in the table twice", d.Code)
-		}
-		seen[d.Code] = true
-		if _, ok := validate.Lookup(d.Code); ok && !slices.Contains(validate.PathCodes, d.Code) {
-			t.Errorf("%s is a code of ccski validate, not one it reports about paths", d.Code)
-		}
-	}
-	for _, r := range security.Rules() {
-		if !seen[r.Code] {
-			t.Errorf("the table lacks the scan rule %s", r.Code)
-		}
-	}
-	for _, c := range validate.PathCodes {
-		r, _ := validate.Lookup(c)
-		i := slices.IndexFunc(docs, func(d report.RuleDoc) bool { return d.Code == c })
-		if i < 0 || docs[i].Severity != r.Severity(validate.ProfileSpec) {
-			t.Errorf("the table lacks %s at its spec severity", c)
-		}
-	}
-}
 
 // TestScanPathFinding scans a folder that holds no skill: the finding
 // about the path keeps validate's severity under the spec profile (an
@@ -64,7 +33,7 @@ func TestScanPathFinding(t *testing.T) {
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	err := cmd.ExecuteContext(context.Background())
 	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != exitFail || !errors.Is(err, errValidationFailed) ||
+	if !errors.As(err, &ee) || ee.code != exitFail || !errors.Is(err, action.ErrScanFailed) ||
 		err.Error() != "security scan failed: 1 error" {
 		t.Fatalf("scan of a folder without skills: %v", err)
 	}

@@ -1,29 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/internal/action"
-	"github.com/ccski/ccski/internal/manifest"
-	"github.com/ccski/ccski/internal/trust"
-	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/pipeline"
 )
-
-// acceptedJSON is one skill folder ccski trust accepted.
-type acceptedJSON struct {
-	ID     string                  `json:"id"`
-	Dir    string                  `json:"dir"`
-	Files  int                     `json:"files"`
-	Before pipeline.IntegrityState `json:"before"`
-	// Summary says what changed since the previous record, if anything.
-	Summary string `json:"summary,omitempty"`
-}
 
 func newTrust(a *app) *cobra.Command {
 	cmd := &cobra.Command{
@@ -40,48 +25,14 @@ files match a state accepted here. The records are kept in trust.json in ccski's
 user config folder.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all, _ := cmd.Flags().GetBool("all")
-			if all == (len(args) > 0) {
-				return usageErr(errors.New("name the skills to trust, or give --all for every project and plugin skill"))
-			}
-			p, err := process()
+			res, err := actLazy(cmd, action.Trust, action.TrustRequest{Skills: args, All: all})
 			if err != nil {
 				return err
-			}
-			file := p.TrustFile()
-			if file == "" {
-				return failErr(userdirs.ErrNoConfig)
-			}
-			l, err := a.load(cmd, engineOnly)
-			if err != nil {
-				return err
-			}
-			if l, err = a.snapshotTrusted(cmd, l, true); err != nil {
-				return err
-			}
-			recs, err := trustTargets(l.snap, args, all)
-			if err != nil {
-				return err
-			}
-			// The snapshot's check has just hashed these files: the
-			// digest cache it kept spares hashing them again.
-			cache := manifest.NewCache()
-			_ = cache.LoadFile(trust.DigestCachePath()) // a missing or bad cache costs only hashing
-			c := trust.Checker{Path: file, Cache: cache}
-			done, err := trust.Accept(file, c.Manifests(cmd.Context(), recs), time.Now().UTC().Truncate(time.Second))
-			if err != nil {
-				return failErr(err)
-			}
-			out := make([]acceptedJSON, 0, len(done))
-			for _, cu := range done {
-				r := cu.Records[0]
-				before := l.snap.Integrity[r]
-				out = append(out, acceptedJSON{ID: r.ID, Dir: cu.Dir, Files: len(cu.Files), Before: before.State,
-					Summary: before.Summary()})
 			}
 			if a.json {
-				return writeJSONArray(a.stdout, out)
+				return writeJSONArray(a.stdout, res.Accepted)
 			}
-			renderAccepted(a.stdout, style(a.color), out, len(recs))
+			renderAccepted(a.stdout, style(a.color), res.Accepted, res.Asked)
 			return nil
 		},
 	}
@@ -94,34 +45,8 @@ user config folder.`,
 	return cmd
 }
 
-// trustTargets returns the records ccski trust accepts: the named skills,
-// or every project and plugin skill with all.
-func trustTargets(snap *pipeline.Snapshot, names []string, all bool) ([]*pipeline.Record, error) {
-	var out []*pipeline.Record
-	if all {
-		for _, r := range snap.All {
-			if trust.Checked(r) {
-				out = append(out, r)
-			}
-		}
-		return out, nil
-	}
-	for _, name := range names {
-		r, _, err := action.Resolve(snap, name)
-		if err != nil {
-			return nil, failErr(err)
-		}
-		if !trust.Checked(r) {
-			return nil, failErr(fmt.Errorf("%s is a %s %s: ccski records and checks only project and plugin skills",
-				r.ID, r.Location, r.Type.OrSkill()))
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
 // renderAccepted says what ccski trust accepted, of n skills asked for.
-func renderAccepted(w io.Writer, st style, done []acceptedJSON, n int) {
+func renderAccepted(w io.Writer, st style, done []action.Accepted, n int) {
 	for _, d := range done {
 		what := plural(d.Files, "file", "files")
 		switch d.Before {

@@ -9,17 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/validate"
-	"github.com/ccski/ccski/providers"
-	"github.com/ccski/ccski/providers/claude"
-	"github.com/ccski/ccski/providers/codex"
 )
-
-// errValidationFailed marks the exit-1 of a validation whose report was
-// printed: run() should print the error line on stderr but no JSON error
-// object, since stdout already holds the report.
-var errValidationFailed = errors.New("validation failed")
 
 // discoveryFlagNames are the shared discovery flags; they apply only when
 // no PATH is given.
@@ -102,94 +95,59 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 	if dryRun && !fix {
 		return usageErr(errors.New("--dry-run works only with --fix: use --fix --dry-run to preview the fixes"))
 	}
-
-	var targets []validate.Target
-	var pre []report.Finding
-	var managed []validate.ManagedTree
-	if len(args) > 0 {
-		for _, name := range discoveryFlagNames {
-			if flagChanged(fs, name) {
-				return usageErr(fmt.Errorf("--%s applies only when no PATH is given: drop it, or drop the PATHs "+
-					"to validate the discovered skills", name))
-			}
-		}
-		targets, pre, err = validate.Collect(cmd.Context(), args, kind)
-		if err != nil {
-			var pe *validate.PathError
-			if errors.As(err, &pe) {
-				return usageErr(err)
-			}
-			return failErr(err)
-		}
-		if fix {
-			// The managed folders lie in the Claude and Codex homes the
-			// configuration resolves; nothing is discovered.
-			l, err := a.load(cmd, engineOnly)
-			a.json = format == report.FormatJSON // load re-reads --json
-			if err != nil {
-				return err
-			}
-			managed = managedTrees(l.engine.Env())
-		}
-	} else {
-		l, err := a.load(cmd, withSnapshot)
-		a.json = format == report.FormatJSON // load re-reads --json
-		if err != nil {
-			return err
-		}
-		targets = validate.DiscoveredTargets(l.snap, kind)
-		managed = managedTrees(l.engine.Env())
+	if err := pathsOrDiscovery(cmd, args, "validate"); err != nil {
+		return err
+	}
+	res, err := actLazy(cmd, action.Validate, action.ValidateRequest{Paths: args, Kind: kind, Profile: profile,
+		Fix: fix, DryRun: dryRun, MaxWarnings: maxWarnings})
+	if err != nil {
+		return err
 	}
 	a.color = a.color && format == report.FormatText
-
-	rep, fixes := validate.Run(cmd.Context(), targets, pre, validate.Options{Profile: profile, Fix: fix, DryRun: dryRun,
-		Managed: managed})
-	if err := cmd.Context().Err(); err != nil {
-		return failErr(err)
-	}
-	cwd, _ := os.Getwd()
-	rep.RelativeTo(cwd)
 	// Fix reports and diffs go to stdout with the text format and to
 	// stderr otherwise, so that stdout stays one parseable document.
 	fixOut := a.stdout
 	if format != report.FormatText {
 		fixOut = a.stderr
 	}
-	writeFailed := printFixes(fixOut, style(a.color), cwd, fixes, dryRun)
-	if err := report.Write(a.stdout, format, rep, report.WriteOptions{Color: a.color, Version: buildVersion(),
-		Fixing: fix, Rules: validate.RuleDocs(profile)}); err != nil {
+	printFixes(fixOut, style(a.color), res.Fixes, dryRun)
+	if err := report.Write(a.stdout, format, res.Report, report.WriteOptions{Color: a.color,
+		Version: buildVersion(), Fixing: fix, Rules: res.Rules}); err != nil {
 		return failErr(err)
 	}
-	if writeFailed > 0 {
-		a.json = false
-		return failErr(fmt.Errorf("%w: %s could not be written", errValidationFailed,
-			plural(writeFailed, "fixed file", "fixed files")))
-	}
-	return a.verdict(rep, maxWarnings, errValidationFailed)
+	return a.verdict(res.Verdict)
 }
 
-// verdict applies --max-warnings to a report printed on stdout, for
-// validate and scan: nil when it passes, else the exit-1 error wrapping
-// failed, with no JSON error object after the report.
-func (a *app) verdict(rep *report.Report, maxWarnings int, failed error) error {
-	err := rep.Verdict(maxWarnings, failed)
-	if err == nil {
+// pathsOrDiscovery refuses the discovery flags when PATHs are given:
+// they choose the skills discovered, which verb then checks.
+func pathsOrDiscovery(cmd *cobra.Command, paths []string, verb string) error {
+	if len(paths) == 0 {
 		return nil
 	}
-	a.json = false // the report is on stdout; no JSON error object after it
-	return failErr(err)
+	for _, name := range discoveryFlagNames {
+		if flagChanged(cmd.Flags(), name) {
+			return usageErr(fmt.Errorf("--%s applies only when no PATH is given: drop it, or drop the PATHs "+
+				"to %s the discovered skills", name, verb))
+		}
+	}
+	return nil
 }
 
-// managedTrees returns the folders --fix must not write in, below the
-// Claude and Codex homes of env.
-func managedTrees(env providers.Env) []validate.ManagedTree {
-	return validate.ManagedTrees(claude.Dir(env), codex.Dir(env))
+// verdict is the exit of validate and scan, whose report is on stdout:
+// nil when the run passes, else exit 1 with failed, the action's verdict,
+// and no JSON error object after the report.
+func (a *app) verdict(failed error) error {
+	if failed == nil {
+		return nil
+	}
+	a.json = false
+	return failErr(failed)
 }
 
-// printFixes reports what --fix did or, with dryRun, would do, and
-// returns how many files could not be written.
-func printFixes(w io.Writer, st style, cwd string, fixes []validate.FileFix, dryRun bool) int {
-	failed := 0
+// printFixes reports what --fix did or, with dryRun, would do, naming
+// the files as the user sees them from the current folder.
+func printFixes(w io.Writer, st style, fixes []validate.FileFix, dryRun bool) {
+	cwd, _ := os.Getwd()
 	for _, f := range fixes {
 		name := report.DisplayPath(cwd, f.File)
 		switch {
@@ -197,7 +155,6 @@ func printFixes(w io.Writer, st style, cwd string, fixes []validate.FileFix, dry
 			fmt.Fprintf(w, "%s %s: it lies in %s; it would have %s\n", st.yellow("left alone"), name,
 				f.Refused.What, strings.Join(f.Changes, "; "))
 		case f.Err != nil:
-			failed++
 			fmt.Fprintf(w, "%s %s: %v\n", st.red("not fixed"), name, f.Err)
 		case dryRun:
 			fmt.Fprintf(w, "%s %s: %s\n", st.yellow("would fix"), name, strings.Join(f.Changes, "; "))
@@ -209,7 +166,6 @@ func printFixes(w io.Writer, st style, cwd string, fixes []validate.FileFix, dry
 	if len(fixes) > 0 {
 		fmt.Fprintln(w)
 	}
-	return failed
 }
 
 // reportFlags reads the report flags validate and scan share: --format

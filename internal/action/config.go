@@ -36,11 +36,23 @@ type Process struct {
 }
 
 // Config is what every action starts from: the configuration its layers
-// set, and the process it runs in. LoadConfig makes one.
+// set, and the process it runs in. LoadConfig makes one with its layers
+// read; NewConfig one that reads them when an action first needs them.
 type Config struct {
 	Process
 	// Loaded is the effective configuration and the layer of each key.
+	// In a Config of NewConfig it is nil until Load reads it.
 	Loaded *configs.Loaded
+	// flags are the flags of the flag layer (may be nil).
+	flags *pflag.FlagSet
+}
+
+// NewConfig is the configuration of a run in p with flags (flags may be
+// nil), its layers not read yet: Load reads them, and Engine does so
+// first. An action that needs no configuration for some requests (validate
+// and scan of PATHs) then runs even where the configuration does not load.
+func NewConfig(p Process, flags *pflag.FlagSet) *Config {
+	return &Config{Process: p, flags: flags}
 }
 
 // LoadConfig reads the configuration layers for a run in p: the built-in
@@ -48,21 +60,35 @@ type Config struct {
 // the flags of flags the user set (flags may be nil). A layer that does
 // not load is a *UsageError.
 func LoadConfig(p Process, flags *pflag.FlagSet) (*Config, error) {
+	c := NewConfig(p, flags)
+	if err := c.Load(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Load reads the configuration layers (see LoadConfig), unless they are
+// read already. A layer that does not load is a *UsageError.
+func (c *Config) Load() error {
+	if c.Loaded != nil {
+		return nil
+	}
 	cfgFile := ""
-	if flags != nil {
-		if f := flags.Lookup("config"); f != nil && f.Changed {
-			cfgFile = absFrom(p.Cwd, p.Home, f.Value.String())
+	if c.flags != nil {
+		if f := c.flags.Lookup("config"); f != nil && f.Changed {
+			cfgFile = absFrom(c.Cwd, c.Home, f.Value.String())
 		}
 	}
 	// Relative paths in flags and variables (--workspace, --user-dir,
 	// --skill-dir, ...) are taken from the current folder: Load resolves
 	// them against Options.Workspace, so that must be Cwd, not --workspace.
-	ld, err := configs.Load(configs.Options{ConfigFile: cfgFile, Workspace: p.Cwd, Home: p.Home,
-		Getenv: p.Getenv, Environ: p.Environ, Flags: flags, Registry: all.Registry()})
+	ld, err := configs.Load(configs.Options{ConfigFile: cfgFile, Workspace: c.Cwd, Home: c.Home,
+		Getenv: c.Getenv, Environ: c.Environ, Flags: c.flags, Registry: all.Registry()})
 	if err != nil {
-		return nil, usage(err)
+		return usage(err)
 	}
-	return &Config{Process: p, Loaded: ld}, nil
+	c.Loaded = ld
+	return nil
 }
 
 // absFrom is p as an absolute path: "~/" stands for home, and a relative
@@ -77,13 +103,17 @@ func absFrom(base, home, p string) string {
 	return filepath.Clean(p)
 }
 
-// Engine builds the engine the configuration describes: its providers
-// rooted in the user folder and the workspace, its filters checked.
+// Engine builds the engine the configuration describes (reading the
+// layers first if they are not read yet): its providers rooted in the
+// user folder and the workspace, its filters checked.
 func (c *Config) Engine() (*engine.Engine, error) { return c.EngineWith(nil) }
 
 // EngineWith is Engine with adjust (when not nil) applied to a copy of the
 // effective configuration first.
 func (c *Config) EngineWith(adjust func(*configs.Config)) (*engine.Engine, error) {
+	if err := c.Load(); err != nil {
+		return nil, err
+	}
 	cfg := c.Loaded.Config
 	if adjust != nil {
 		adjust(&cfg)

@@ -18,7 +18,11 @@
 // person who ran the command.
 //
 // Config is the one place an action reaches the configuration layers
-// (package configs) and builds the engine; store.go is the one place it
-// decides where ccski's own files are (the trust store, profiles, the
-// user lock, the git cache).
+// (package configs) and builds the engine. cmd hands most actions a
+// Config whose layers are read (LoadConfig); validate, scan and trust get
+// one that reads them when first needed (NewConfig), so that validate and
+// scan of PATHs, which need no configuration, run where it does not load,
+// and trust says first that it has no trust store. store.go is the one
+// place an action decides where ccski's own files are (the trust store,
+// profiles, the user lock, the git cache).
 package action

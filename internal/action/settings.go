@@ -26,8 +26,8 @@ type ConfigView struct {
 	Keys []string       `json:"-"`
 }
 
-// ShowConfig returns the effective configuration of c, with secrets
-// redacted.
+// ShowConfig returns the effective configuration of c, whose layers are
+// read (LoadConfig), with secrets redacted.
 func ShowConfig(c *Config) *ConfigView {
 	cfg := c.Loaded.Config
 	v := &ConfigView{Sources: c.Loaded.Sources, Files: c.Loaded.Files}

@@ -129,7 +129,7 @@ func TestEveryTestdataFolderIsARule(t *testing.T) {
 }
 
 // TestTable checks the table's invariants: unique kebab-case codes (that
-// no validate rule uses either: cmd/ccski's TestScanRules), known groups
+// no validate rule uses either: internal/action's TestScanRules), known groups
 // and severities, one check each, a one-line title without a full stop
 // and a documentation sentence.
 func TestTable(t *testing.T) {
