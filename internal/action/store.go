@@ -33,13 +33,14 @@ func (p Process) TrustFile() string {
 // folder (toggle keeps them in its profiles sub-folder).
 func (p Process) ProfileDir() string { return p.UserConfigDir() }
 
-// gitCache is the cache of bare repositories install fetches into:
-// ccski's cache folder, else <userDir>/.cache/ccski/git.
+// gitCache is the cache of bare repositories install fetches into: git in
+// ccski's cache folder, found from userDir when the system names none.
 func gitCache(userDir string) string {
-	if dir := userdirs.Cache("git"); dir != "" {
-		return dir
+	dir := userdirs.CacheDir(userDir)
+	if dir == "" {
+		return "" // no folder at all: install fetches without a cache
 	}
-	return filepath.Join(userDir, ".cache", "ccski", "git")
+	return filepath.Join(dir, "git")
 }
 
 // lockFile is the lock in dir.

@@ -183,6 +183,9 @@ func (g *Git) Fetch(ctx context.Context, url, ref string) (string, error) {
 	if err := checkGitURL(url); err != nil {
 		return "", err
 	}
+	if g.CacheDir == "" {
+		return "", errors.New("ccski has no cache folder to fetch git sources into: set HOME or XDG_CACHE_HOME")
+	}
 	repo := g.repo(url)
 	release, err := g.lockRepo(url)
 	if err != nil {

@@ -110,6 +110,19 @@ func TestGitErrors(t *testing.T) {
 			t.Fatalf("Fetch = %v, want ErrGitMissing", err)
 		}
 	})
+	t.Run("no cache folder", func(t *testing.T) {
+		// Without a folder to fetch into, nothing is written relative to
+		// the current folder: the fetch fails and says what to set.
+		t.Chdir(t.TempDir())
+		g := &Git{}
+		_, err := g.Fetch(context.Background(), url, "")
+		if err == nil || !strings.Contains(err.Error(), "set HOME or XDG_CACHE_HOME") {
+			t.Fatalf("Fetch = %v, want the no-cache-folder error", err)
+		}
+		if ents, _ := os.ReadDir("."); len(ents) != 0 {
+			t.Errorf("the fetch wrote %d entries in the current folder", len(ents))
+		}
+	})
 }
 
 // TestClassify tells git's failures apart from its error output, as git

@@ -61,14 +61,27 @@ func Config(file string) (string, error) {
 	return filepath.Join(dir, file), nil
 }
 
-// Cache returns the path of file in ccski's user cache folder, or "" when
-// the system names no cache folder (on Linux: no absolute
-// $XDG_CACHE_HOME and no $HOME). What is kept there can be computed
-// again, so a caller without the folder does without the cache.
-func Cache(file string) string {
-	dir, err := os.UserCacheDir()
-	if err != nil || dir == "" {
+// CacheDir returns ccski's user cache folder: ccski in the system's cache
+// folder (os.UserCacheDir), else <home>/.cache/ccski when the system names
+// none (on Linux: no absolute $XDG_CACHE_HOME and no $HOME) and home is
+// given, else "". What is kept there can be computed again, so a caller
+// without the folder does without the cache.
+func CacheDir(home string) string {
+	if dir, err := os.UserCacheDir(); err == nil && dir != "" {
+		return filepath.Join(dir, name)
+	}
+	if home == "" {
 		return ""
 	}
-	return filepath.Join(dir, name, file)
+	return filepath.Join(home, ".cache", name)
+}
+
+// Cache returns the path of file in ccski's user cache folder of the
+// process (CacheDir with no fallback home), or "" when there is none.
+func Cache(file string) string {
+	dir := CacheDir("")
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, file)
 }

@@ -3,6 +3,7 @@ package userdirs
 import (
 	"errors"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -32,6 +33,35 @@ func TestConfigDir(t *testing.T) {
 			})
 			if got != tt.want || !errors.Is(err, tt.err) {
 				t.Errorf("ConfigDir = %q, %v; want %q, %v", got, err, tt.want, tt.err)
+			}
+		})
+	}
+}
+
+func TestCacheDir(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the table states Linux's cache folder rules (os.UserCacheDir)")
+	}
+	for _, tc := range []struct {
+		name, xdg, home, fallback, want string
+	}{
+		{"the system's cache folder", "/xdg/cache", "/home/me", "/users/x", "/xdg/cache/ccski"},
+		{"HOME's .cache without XDG_CACHE_HOME", "", "/home/me", "/users/x", "/home/me/.cache/ccski"},
+		{"the fallback when the system names none", "", "", "/users/x", "/users/x/.cache/ccski"},
+		{"nothing at all", "", "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("XDG_CACHE_HOME", tc.xdg)
+			t.Setenv("HOME", tc.home)
+			if got := CacheDir(tc.fallback); got != filepath.FromSlash(tc.want) {
+				t.Errorf("CacheDir(%q) = %q, want %q", tc.fallback, got, tc.want)
+			}
+			wantFile := ""
+			if tc.home != "" || tc.xdg != "" {
+				wantFile = filepath.Join(filepath.FromSlash(tc.want), "scan.bin")
+			}
+			if got := Cache("scan.bin"); got != wantFile {
+				t.Errorf("Cache(scan.bin) = %q, want %q", got, wantFile)
 			}
 		})
 	}
