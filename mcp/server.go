@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -406,7 +407,7 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 	st, err := readSkill(r.File)
 	if err != nil {
 		s.log.Error("skill load failed", "id", r.ID, "file", r.File, "err", err)
-		return toolError(fmt.Sprintf("Skill %s could not be read: %v", r.ID, unwrapPath(err))), nil
+		return toolError(fmt.Sprintf("Skill %s could not be read: %v", r.ID, safefile.Cause(err))), nil
 	}
 	text := LoadText(r, st.data)
 	if st.cut {

@@ -366,7 +366,7 @@ func (s *Server) frontmatter(r *pipeline.Record, digest string) (*frontEntry, st
 	}
 	data, got, err := s.readSkillFile(r, digest)
 	if err != nil {
-		return nil, "", 0, fmt.Errorf("read SKILL.md: %w", unwrapPath(err))
+		return nil, "", 0, fmt.Errorf("read SKILL.md: %w", safefile.Cause(err))
 	}
 	c = parseFront(data)
 	st.frontMu.Lock()

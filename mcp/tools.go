@@ -16,6 +16,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/search"
 	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/mcp/tools"
@@ -442,7 +443,7 @@ const maxBodyFile = MaxListBodies + 1<<20
 func skillBody(file string) (string, error) {
 	data, err := skillmd.ReadBody(file, maxBodyFile)
 	if err != nil {
-		return "", unwrapPath(err)
+		return "", safefile.Cause(err)
 	}
 	return string(data), nil
 }
