@@ -335,13 +335,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	changed := desc != s.desc
 	if changed {
 		s.desc = desc
-		s.sdk.AddTool(&sdk.Tool{
-			Name:        ToolName,
-			Title:       toolTitle(ToolName),
-			Description: desc,
-			InputSchema: inputSchema,
-			Annotations: toolAnnotations(ToolName),
-		}, s.callSkill)
+		s.sdk.AddTool(newTool(ToolName, desc, inputSchema, nil), s.callSkill)
 	}
 	s.toolsInOnce.Do(func() { close(s.toolsIn) })
 	snap.Warm() // the name index, unless a call has built it already

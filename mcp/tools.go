@@ -37,18 +37,21 @@ const (
 // of the tool list.
 var OptionalTools = tools.OptIn()
 
-// toolTitle returns the title the tool list gives the tool name.
-func toolTitle(name string) string {
+// newTool describes the tool name of the tool list (package mcp/tools)
+// to clients: its title and behaviour hints come from the list, its
+// description and schemas from the caller (output nil: the tool returns
+// no structured result). No tool reaches past this machine and the
+// client, so none is open-world.
+func newTool(name, description string, input, output any) *sdk.Tool {
 	t, _ := tools.Lookup(name)
-	return t.Title
-}
-
-// toolAnnotations returns the behaviour hints the tool list gives the tool
-// name. No tool reaches past this machine and the client, so none is
-// open-world.
-func toolAnnotations(name string) *sdk.ToolAnnotations {
-	t, _ := tools.Lookup(name)
-	return &sdk.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: ptr(false)}
+	return &sdk.Tool{
+		Name:         name,
+		Title:        t.Title,
+		Description:  description,
+		InputSchema:  input,
+		OutputSchema: output,
+		Annotations:  &sdk.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: ptr(false)},
+	}
 }
 
 // optInTools registers each opt-in tool of the tool list when
@@ -232,44 +235,38 @@ func arraySchema(items map[string]any) map[string]any {
 }
 
 func listTool() *sdk.Tool {
-	return &sdk.Tool{
-		Name:  ToolSkillsList,
-		Title: toolTitle(ToolSkillsList),
-		Description: "List the installed skills, in priority order, with their id, name, description, provider, location, folder and SKILL.md path. " +
-			"query keeps the skills whose id, name or description contains it (case-insensitive). includeBody adds each SKILL.md body without frontmatter " +
+	return newTool(ToolSkillsList,
+		"List the installed skills, in priority order, with their id, name, description, provider, location, folder and SKILL.md path. "+
+			"query keeps the skills whose id, name or description contains it (case-insensitive). includeBody adds each SKILL.md body without frontmatter "+
 			fmt.Sprintf("(up to %d KiB of bodies in all; omittedBodies counts the rest). Load a skill with the skill tool and its id.", MaxListBodies>>10),
-		InputSchema: objectSchema(nil, map[string]any{
+		objectSchema(nil, map[string]any{
 			"query": map[string]any{"type": "string",
 				"description": "Keep only skills whose id, name or description contains this text (case-insensitive). Omit to list every skill."},
 			"includeBody": map[string]any{"type": "boolean", "default": false,
 				"description": "Also return each skill's SKILL.md body (without frontmatter)."},
 		}),
-		OutputSchema: objectSchema([]any{"skills"}, map[string]any{
+		objectSchema([]any{"skills"}, map[string]any{
 			"skills": arraySchema(objectSchema(skillRequired, skillProperties(map[string]any{
 				"body": map[string]any{"type": "string", "description": "The SKILL.md body without frontmatter (includeBody only)."},
 			}))),
 			"omittedBodies": map[string]any{"type": "integer", "minimum": 0,
 				"description": "Skills whose body was left out because the bodies returned reached the size cap."},
-		}),
-		Annotations: toolAnnotations(ToolSkillsList),
-	}
+		}))
 }
 
 func searchTool() *sdk.Tool {
-	return &sdk.Tool{
-		Name:  ToolSkillsSearch,
-		Title: toolTitle(ToolSkillsSearch),
-		Description: "Search every installed skill, including those the skill tool's list leaves out. Every word of query must occur " +
-			"(case-insensitive) in a skill's id, name, description or SKILL.md body (a small typo in a name word still matches). " +
-			"Results are ranked by how many words matched and where (name first, then id, description, body), with an excerpt around the first match. " +
+	return newTool(ToolSkillsSearch,
+		"Search every installed skill, including those the skill tool's list leaves out. Every word of query must occur "+
+			"(case-insensitive) in a skill's id, name, description or SKILL.md body (a small typo in a name word still matches). "+
+			"Results are ranked by how many words matched and where (name first, then id, description, body), with an excerpt around the first match. "+
 			"Load a result with the skill tool and its id.",
-		InputSchema: objectSchema([]any{"query"}, map[string]any{
+		objectSchema([]any{"query"}, map[string]any{
 			"query": map[string]any{"type": "string", "minLength": 1,
 				"description": "Words describing the task, e.g. \"pdf form fill\"."},
 			"limit": map[string]any{"type": "integer", "minimum": 1, "maximum": MaxSearchLimit, "default": DefaultSearchLimit,
 				"description": "How many results to return, best first."},
 		}),
-		OutputSchema: objectSchema([]any{"query", "limit", "total", "results"}, map[string]any{
+		objectSchema([]any{"query", "limit", "total", "results"}, map[string]any{
 			"query": map[string]any{"type": "string", "description": "The query searched."},
 			"limit": map[string]any{"type": "integer", "description": "The most results returned."},
 			"total": map[string]any{"type": "integer", "minimum": 0, "description": "How many skills matched in all."},
@@ -277,9 +274,7 @@ func searchTool() *sdk.Tool {
 				"score":   map[string]any{"type": "integer", "description": "Higher is a better match."},
 				"excerpt": map[string]any{"type": "string", "description": "About 160 characters around the first match."},
 			}))),
-		}),
-		Annotations: toolAnnotations(ToolSkillsSearch),
-	}
+		}))
 }
 
 // callList answers skills_list.
