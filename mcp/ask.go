@@ -105,11 +105,6 @@ func (s *Server) askTool() *sdk.Tool {
 // callAsk answers the ask tool: the first round returns the sampling
 // request, the second (with the client's answer) the result.
 func (s *Server) callAsk(_ context.Context, req *sdk.CallToolRequest, in AskInput) (*sdk.CallToolResult, AskOutput, error) {
-	leave, ok := s.enter()
-	defer leave()
-	if !ok {
-		return nil, AskOutput{}, errDraining
-	}
 	if caps := req.ClientCapabilities(); caps == nil || caps.Sampling == nil {
 		return nil, AskOutput{}, errNoSampling
 	}

@@ -130,11 +130,6 @@ func sourcesTool() *sdk.Tool {
 
 // callSources answers the sources tool.
 func (s *Server) callSources(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, SourcesOutput, error) {
-	leave, ok := s.enter()
-	defer leave()
-	if !ok {
-		return nil, SourcesOutput{}, errDraining
-	}
 	out := Sources(s.snap.Load())
 	return summary(sourcesSummary(out)), out, nil
 }

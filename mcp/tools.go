@@ -60,10 +60,10 @@ func newTool(name, description string, input, output any) *sdk.Tool {
 // entry (a test checks it).
 func (s *Server) optInTools() map[string]func() {
 	return map[string]func(){
-		ToolSkillsList:   func() { sdk.AddTool(s.sdk, listTool(), s.callList) },
+		ToolSkillsList:   func() { addTool(s, listTool(), s.callList) },
 		ToolSkillsSearch: nil,
-		ToolSources:      func() { sdk.AddTool(s.sdk, sourcesTool(), s.callSources) },
-		ToolAsk:          func() { sdk.AddTool(s.sdk, s.askTool(), s.callAsk) },
+		ToolSources:      func() { addTool(s, sourcesTool(), s.callSources) },
+		ToolAsk:          func() { addTool(s, s.askTool(), s.callAsk) },
 	}
 }
 
@@ -124,7 +124,7 @@ func (s *Server) syncSearch(cut bool) {
 	want := cut || s.tools.enabled[ToolSkillsSearch]
 	switch {
 	case want && !s.tools.search:
-		sdk.AddTool(s.sdk, searchTool(), s.callSearch)
+		addTool(s, searchTool(), s.callSearch)
 	case !want && s.tools.search:
 		s.sdk.RemoveTools(ToolSkillsSearch)
 	}
@@ -137,6 +137,21 @@ func (s *Server) enter() (leave func(), ok bool) {
 	s.inflight.Add(1)
 	s.Touch()
 	return func() { s.inflight.Add(-1) }, !s.draining.Load()
+}
+
+// addTool registers the optional tool t with the handler h. Each call is
+// counted in flight (enter), so that Drain waits for it; one that
+// arrives while the server shuts down gets errDraining instead of h.
+func addTool[In, Out any](s *Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Out, error) {
+		leave, ok := s.enter()
+		defer leave()
+		if !ok {
+			var none Out
+			return nil, none, errDraining
+		}
+		return h(ctx, req, in)
+	})
 }
 
 // SkillInfo is one skill in a skills_list or skills_search result: the
@@ -279,11 +294,6 @@ func searchTool() *sdk.Tool {
 
 // callList answers skills_list.
 func (s *Server) callList(_ context.Context, _ *sdk.CallToolRequest, in ListInput) (*sdk.CallToolResult, ListOutput, error) {
-	leave, ok := s.enter()
-	defer leave()
-	if !ok {
-		return nil, ListOutput{}, errDraining
-	}
 	snap := s.snap.Load()
 	q := strings.ToLower(strings.TrimSpace(in.Query))
 	out := ListOutput{Skills: []SkillInfo{}}
@@ -340,11 +350,6 @@ func listSummary(in ListInput, out ListOutput) string {
 // not in the skill's id, name or description, or for the excerpt of a
 // result returned.
 func (s *Server) callSearch(_ context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
-	leave, ok := s.enter()
-	defer leave()
-	if !ok {
-		return nil, SearchOutput{}, errDraining
-	}
 	if len(search.Tokens(in.Query)) == 0 {
 		return nil, SearchOutput{}, errors.New("query must hold at least one word: describe the task, e.g. \"pdf form\"")
 	}
