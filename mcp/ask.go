@@ -81,49 +81,30 @@ func (s *Server) askTool() *sdk.Tool {
 	strs := func(desc string) map[string]any {
 		return map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": desc}
 	}
-	return &sdk.Tool{
-		Name:  ToolAsk,
-		Title: toolTitle(ToolAsk),
-		Description: "Answer a question from the skills of the named sources: their SKILL.md files (" + limitText + ") and the question " +
-			"go to this client's own model through MCP sampling, and its answer comes back. Sources are provider names " +
-			"(claude, codex, agents, custom, ...), absolute folders (a root listed by the sources tool, or any folder holding skills), " +
-			"or skill names; several sources combine. Relies on MCP sampling, which protocol 2026-07-28 deprecates: " +
+	return newTool(ToolAsk,
+		"Answer a question from the skills of the named sources: their SKILL.md files ("+limitText+") and the question "+
+			"go to this client's own model through MCP sampling, and its answer comes back. Sources are provider names "+
+			"(claude, codex, agents, custom, ...), absolute folders (a root listed by the sources tool, or any folder holding skills), "+
+			"or skill names; several sources combine. Relies on MCP sampling, which protocol 2026-07-28 deprecates: "+
 			"it needs a client that still supports sampling, and without one the call returns an error at once.",
-		InputSchema: map[string]any{
-			"type":     "object",
-			"required": []any{"sources", "question"},
-			"properties": map[string]any{
-				"sources": map[string]any{"type": "array", "minItems": 1,
-					"items":       map[string]any{"type": "string", "minLength": 1},
-					"description": "Provider names, absolute folders or skill names whose skills answer the question."},
-				"question": map[string]any{"type": "string", "minLength": 1, "description": "The question to answer."},
-			},
-			"additionalProperties": false,
-		},
-		OutputSchema: map[string]any{
-			"type":     "object",
-			"required": []any{"answer", "skills", "omitted"},
-			"properties": map[string]any{
-				"answer":    map[string]any{"type": "string", "description": "The client's model's answer."},
-				"model":     map[string]any{"type": "string", "description": "The model that answered, as the client names it."},
-				"skills":    strs("Ids of the skills sent as context."),
-				"omitted":   strs("Ids of the sources' skills left out by the size cap."),
-				"truncated": map[string]any{"type": "boolean", "description": "Only the beginning of the one skill sent fitted."},
-			},
-			"additionalProperties": false,
-		},
-		Annotations: toolAnnotations(ToolAsk),
-	}
+		objectSchema([]any{"sources", "question"}, map[string]any{
+			"sources": map[string]any{"type": "array", "minItems": 1,
+				"items":       map[string]any{"type": "string", "minLength": 1},
+				"description": "Provider names, absolute folders or skill names whose skills answer the question."},
+			"question": map[string]any{"type": "string", "minLength": 1, "description": "The question to answer."},
+		}),
+		objectSchema([]any{"answer", "skills", "omitted"}, map[string]any{
+			"answer":    map[string]any{"type": "string", "description": "The client's model's answer."},
+			"model":     map[string]any{"type": "string", "description": "The model that answered, as the client names it."},
+			"skills":    strs("Ids of the skills sent as context."),
+			"omitted":   strs("Ids of the sources' skills left out by the size cap."),
+			"truncated": map[string]any{"type": "boolean", "description": "Only the beginning of the one skill sent fitted."},
+		}))
 }
 
 // callAsk answers the ask tool: the first round returns the sampling
 // request, the second (with the client's answer) the result.
 func (s *Server) callAsk(_ context.Context, req *sdk.CallToolRequest, in AskInput) (*sdk.CallToolResult, AskOutput, error) {
-	leave, ok := s.enter()
-	defer leave()
-	if !ok {
-		return nil, AskOutput{}, errDraining
-	}
 	if caps := req.ClientCapabilities(); caps == nil || caps.Sampling == nil {
 		return nil, AskOutput{}, errNoSampling
 	}

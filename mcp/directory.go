@@ -23,6 +23,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/safefile"
 )
 
 // dirPageSize is how many children one resources/directory/read page
@@ -78,7 +79,7 @@ func (s *Server) readDirectory(_ context.Context, _ *sdk.ServerSession, p *readD
 		if st, serr := os.Stat(filepath.Join(realDir, inside)); serr == nil && !st.IsDir() {
 			return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s is not a folder; read a file with resources/read", p.URI))
 		}
-		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, unwrapPath(err)))
+		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, safefile.Cause(err)))
 	}
 	base := pathBase(r.SkillPath, rel)
 	res := &readDirResult{Resources: []*sdk.Resource{}}

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -252,7 +251,7 @@ func (s *Server) renderPrompt(name string, r *pipeline.Record, args map[string]s
 	if err != nil {
 		s.log.Error("prompt read failed", "prompt", name, "file", r.File, "err", err)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
-			Message: fmt.Sprintf("prompt %s could not be read: %v", name, unwrapPath(err))}
+			Message: fmt.Sprintf("prompt %s could not be read: %v", name, safefile.Cause(err))}
 	}
 	body, err := skillmd.CommandBody(data)
 	if err != nil {
@@ -269,15 +268,6 @@ func (s *Server) renderPrompt(name string, r *pipeline.Record, args map[string]s
 		Messages: []*sdk.PromptMessage{{Role: "user",
 			Content: &sdk.TextContent{Text: text}}},
 	}, nil
-}
-
-// unwrapPath drops the path from an *os.PathError: the caller names it.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // Expand fills a prompt template in one left-to-right pass, so text that

@@ -239,7 +239,7 @@ func readInSkill(r *pipeline.Record, rel string) ([]byte, error) {
 	}
 	root, err := os.OpenRoot(realDir)
 	if err != nil {
-		return nil, unwrapPath(err)
+		return nil, safefile.Cause(err)
 	}
 	defer root.Close()
 	// The os.Root keeps the read inside even if a symlink changed since
@@ -259,7 +259,7 @@ func readInSkill(r *pipeline.Record, rel string) ([]byte, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	case errors.Is(err, fs.ErrPermission):
-		return nil, unwrapPath(err)
+		return nil, safefile.Cause(err)
 	}
 	return nil, errOutside // os.Root refuses a path that escapes
 }
@@ -300,7 +300,7 @@ func locate(r *pipeline.Record, rel string) (realDir, inside string, err error) 
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", "", err
 		}
-		return "", "", unwrapPath(err)
+		return "", "", safefile.Cause(err)
 	}
 	inside, err = filepath.Rel(realDir, real)
 	if err != nil || !filepath.IsLocal(inside) {

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -334,13 +335,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	changed := desc != s.desc
 	if changed {
 		s.desc = desc
-		s.sdk.AddTool(&sdk.Tool{
-			Name:        ToolName,
-			Title:       toolTitle(ToolName),
-			Description: desc,
-			InputSchema: inputSchema,
-			Annotations: toolAnnotations(ToolName),
-		}, s.callSkill)
+		s.sdk.AddTool(newTool(ToolName, desc, inputSchema, nil), s.callSkill)
 	}
 	s.toolsInOnce.Do(func() { close(s.toolsIn) })
 	snap.Warm() // the name index, unless a call has built it already
@@ -406,7 +401,7 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 	st, err := readSkill(r.File)
 	if err != nil {
 		s.log.Error("skill load failed", "id", r.ID, "file", r.File, "err", err)
-		return toolError(fmt.Sprintf("Skill %s could not be read: %v", r.ID, unwrapPath(err))), nil
+		return toolError(fmt.Sprintf("Skill %s could not be read: %v", r.ID, safefile.Cause(err))), nil
 	}
 	text := LoadText(r, st.data)
 	if st.cut {

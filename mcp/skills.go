@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -34,6 +33,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/pipeline"
@@ -292,20 +292,7 @@ type built struct {
 // its entry.
 func (s *Server) entries(records []*pipeline.Record) []built {
 	out := make([]built, len(records))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(records)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(records) {
-					return
-				}
-				out[i] = s.entryOf(records[i])
-			}
-		})
-	}
-	wg.Wait()
+	parallel.Each(context.Background(), len(records), 0, func(i int) { out[i] = s.entryOf(records[i]) })
 	return out
 }
 
@@ -366,7 +353,7 @@ func (s *Server) frontmatter(r *pipeline.Record, digest string) (*frontEntry, st
 	}
 	data, got, err := s.readSkillFile(r, digest)
 	if err != nil {
-		return nil, "", 0, fmt.Errorf("read SKILL.md: %w", unwrapPath(err))
+		return nil, "", 0, fmt.Errorf("read SKILL.md: %w", safefile.Cause(err))
 	}
 	c = parseFront(data)
 	st.frontMu.Lock()

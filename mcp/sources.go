@@ -74,91 +74,62 @@ func sourcesTool() *sdk.Tool {
 	}
 	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	counts := func(desc string) map[string]any {
-		return map[string]any{"type": "object", "description": desc, "required": []any{"discovered", "visible"},
-			"properties":           map[string]any{"discovered": integer("Found on disk."), "visible": integer("Kept after filters and dedupe.")},
-			"additionalProperties": false}
+		o := objectSchema([]any{"discovered", "visible"},
+			map[string]any{"discovered": integer("Found on disk."), "visible": integer("Kept after filters and dedupe.")})
+		o["description"] = desc
+		return o
 	}
-	return &sdk.Tool{
-		Name:  ToolSources,
-		Title: toolTitle(ToolSources),
-		Description: "List every place searched for skills and slash commands (the roots), with provider, type (skill or command), " +
-			"whether the folder exists, how many it gave and a status (ok, empty, missing); then totals per provider, " +
-			"how many copies filters and dedupe hid, and how many problems were found. Use it to answer \"why is my skill missing?\" " +
+	return newTool(ToolSources,
+		"List every place searched for skills and slash commands (the roots), with provider, type (skill or command), "+
+			"whether the folder exists, how many it gave and a status (ok, empty, missing); then totals per provider, "+
+			"how many copies filters and dedupe hid, and how many problems were found. Use it to answer \"why is my skill missing?\" "+
 			"(`ccski sources` prints the details). The provider names and root paths are the sources the ask tool accepts.",
-		InputSchema: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
-		OutputSchema: map[string]any{
-			"type":     "object",
-			"required": []any{"priority", "precedence", "roots", "providers", "skills", "commands", "hidden", "diagnostics"},
-			"properties": map[string]any{
-				"priority": map[string]any{"type": "array", "items": map[string]any{"type": "string"},
-					"description": "Root kinds, highest first: a copy of a skill from a higher kind wins."},
-				"precedence": map[string]any{"type": "array",
-					"description": "Each provider's rule for its own user and project copies, which adjusts the kind order.",
-					"items": map[string]any{
-						"type":     "object",
-						"required": []any{"providers", "prefer", "option", "hostPrefers", "hostRule", "rule"},
-						"properties": map[string]any{
-							"providers":   map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-							"prefer":      map[string]any{"type": "string", "enum": []any{"user", "project"}},
-							"option":      str("The ccski.yaml key that sets the rule."),
-							"hostPrefers": map[string]any{"type": "string", "enum": []any{"user", "project"}},
-							"hostRule":    str("How the host itself ranks the two levels."),
-							"rule":        str("The rule in words."),
-						},
-						"additionalProperties": false,
-					}},
-				"roots": map[string]any{"type": "array", "items": map[string]any{
-					"type": "object",
-					"required": []any{"path", "type", "provider", "source", "location", "kind", "exists", "skills",
-						"status", "problems"},
-					"properties": map[string]any{
-						"path":     str("The folder searched (or the command file)."),
-						"type":     map[string]any{"type": "string", "enum": []any{"skill", "command"}},
-						"provider": str("The provider given to what the root holds."),
-						"source":   str("The provider plugin that planned the root."),
-						"location": str("project, user, plugin, custom or system."),
-						"kind":     str("The root kind, which ranks duplicates."),
-						"exists":   map[string]any{"type": "boolean"},
-						"skills":   integer("Skills (commands for a command root) found, before filtering."),
-						"status":   map[string]any{"type": "string", "enum": []any{StatusOK, StatusEmpty, StatusMissing}},
-						"problems": integer("Errors and warnings about files under the root."),
-						"pluginInfo": map[string]any{"type": "object", "properties": map[string]any{
-							"pluginName": map[string]any{"type": "string"}, "marketplace": map[string]any{"type": "string"},
-							"version": map[string]any{"type": "string"}}},
-					},
-					"additionalProperties": false,
-				}},
-				"providers": map[string]any{"type": "array", "items": map[string]any{
-					"type":     "object",
-					"required": []any{"name", "roots", "existing", "skills", "commands"},
-					"properties": map[string]any{
-						"name": str("The provider name (a source for ask)."), "roots": integer("Roots searched."),
-						"existing": integer("Roots that exist."), "skills": integer("Visible skills."),
-						"commands": integer("Visible slash commands."),
-					},
-					"additionalProperties": false,
-				}},
-				"skills":   counts("Skills found and kept."),
-				"commands": counts("Slash commands found and kept."),
-				"hidden":   integer("Copies hidden by dedupe or filters (`ccski sources` names them)."),
-				"diagnostics": map[string]any{"type": "object", "required": []any{"errors", "warnings", "infos"},
-					"properties":           map[string]any{"errors": integer("Errors found."), "warnings": integer("Warnings."), "infos": integer("Notes.")},
-					"additionalProperties": false},
-				"message": str("Set when nothing was found: what to do."),
-			},
-			"additionalProperties": false,
-		},
-		Annotations: toolAnnotations(ToolSources),
-	}
+		objectSchema(nil, map[string]any{}),
+		objectSchema([]any{"priority", "precedence", "roots", "providers", "skills", "commands", "hidden", "diagnostics"}, map[string]any{
+			"priority": map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+				"description": "Root kinds, highest first: a copy of a skill from a higher kind wins."},
+			"precedence": map[string]any{"type": "array",
+				"description": "Each provider's rule for its own user and project copies, which adjusts the kind order.",
+				"items": objectSchema([]any{"providers", "prefer", "option", "hostPrefers", "hostRule", "rule"}, map[string]any{
+					"providers":   map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+					"prefer":      map[string]any{"type": "string", "enum": []any{"user", "project"}},
+					"option":      str("The ccski.yaml key that sets the rule."),
+					"hostPrefers": map[string]any{"type": "string", "enum": []any{"user", "project"}},
+					"hostRule":    str("How the host itself ranks the two levels."),
+					"rule":        str("The rule in words."),
+				})},
+			"roots": arraySchema(objectSchema([]any{"path", "type", "provider", "source", "location", "kind", "exists", "skills",
+				"status", "problems"}, map[string]any{
+				"path":     str("The folder searched (or the command file)."),
+				"type":     map[string]any{"type": "string", "enum": []any{"skill", "command"}},
+				"provider": str("The provider given to what the root holds."),
+				"source":   str("The provider plugin that planned the root."),
+				"location": str("project, user, plugin, custom or system."),
+				"kind":     str("The root kind, which ranks duplicates."),
+				"exists":   map[string]any{"type": "boolean"},
+				"skills":   integer("Skills (commands for a command root) found, before filtering."),
+				"status":   map[string]any{"type": "string", "enum": []any{StatusOK, StatusEmpty, StatusMissing}},
+				"problems": integer("Errors and warnings about files under the root."),
+				"pluginInfo": map[string]any{"type": "object", "properties": map[string]any{
+					"pluginName": map[string]any{"type": "string"}, "marketplace": map[string]any{"type": "string"},
+					"version": map[string]any{"type": "string"}}},
+			})),
+			"providers": arraySchema(objectSchema([]any{"name", "roots", "existing", "skills", "commands"}, map[string]any{
+				"name": str("The provider name (a source for ask)."), "roots": integer("Roots searched."),
+				"existing": integer("Roots that exist."), "skills": integer("Visible skills."),
+				"commands": integer("Visible slash commands."),
+			})),
+			"skills":   counts("Skills found and kept."),
+			"commands": counts("Slash commands found and kept."),
+			"hidden":   integer("Copies hidden by dedupe or filters (`ccski sources` names them)."),
+			"diagnostics": objectSchema([]any{"errors", "warnings", "infos"},
+				map[string]any{"errors": integer("Errors found."), "warnings": integer("Warnings."), "infos": integer("Notes.")}),
+			"message": str("Set when nothing was found: what to do."),
+		}))
 }
 
 // callSources answers the sources tool.
 func (s *Server) callSources(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, SourcesOutput, error) {
-	leave, ok := s.enter()
-	defer leave()
-	if !ok {
-		return nil, SourcesOutput{}, errDraining
-	}
 	out := Sources(s.snap.Load())
 	return summary(sourcesSummary(out)), out, nil
 }

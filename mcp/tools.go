@@ -16,6 +16,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/search"
 	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/mcp/tools"
@@ -36,18 +37,21 @@ const (
 // of the tool list.
 var OptionalTools = tools.OptIn()
 
-// toolTitle returns the title the tool list gives the tool name.
-func toolTitle(name string) string {
+// newTool describes the tool name of the tool list (package mcp/tools)
+// to clients: its title and behaviour hints come from the list, its
+// description and schemas from the caller (output nil: the tool returns
+// no structured result). No tool reaches past this machine and the
+// client, so none is open-world.
+func newTool(name, description string, input, output any) *sdk.Tool {
 	t, _ := tools.Lookup(name)
-	return t.Title
-}
-
-// toolAnnotations returns the behaviour hints the tool list gives the tool
-// name. No tool reaches past this machine and the client, so none is
-// open-world.
-func toolAnnotations(name string) *sdk.ToolAnnotations {
-	t, _ := tools.Lookup(name)
-	return &sdk.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: ptr(false)}
+	return &sdk.Tool{
+		Name:         name,
+		Title:        t.Title,
+		Description:  description,
+		InputSchema:  input,
+		OutputSchema: output,
+		Annotations:  &sdk.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: ptr(false)},
+	}
 }
 
 // optInTools registers each opt-in tool of the tool list when
@@ -56,10 +60,10 @@ func toolAnnotations(name string) *sdk.ToolAnnotations {
 // entry (a test checks it).
 func (s *Server) optInTools() map[string]func() {
 	return map[string]func(){
-		ToolSkillsList:   func() { sdk.AddTool(s.sdk, listTool(), s.callList) },
+		ToolSkillsList:   func() { addTool(s, listTool(), s.callList) },
 		ToolSkillsSearch: nil,
-		ToolSources:      func() { sdk.AddTool(s.sdk, sourcesTool(), s.callSources) },
-		ToolAsk:          func() { sdk.AddTool(s.sdk, s.askTool(), s.callAsk) },
+		ToolSources:      func() { addTool(s, sourcesTool(), s.callSources) },
+		ToolAsk:          func() { addTool(s, s.askTool(), s.callAsk) },
 	}
 }
 
@@ -120,7 +124,7 @@ func (s *Server) syncSearch(cut bool) {
 	want := cut || s.tools.enabled[ToolSkillsSearch]
 	switch {
 	case want && !s.tools.search:
-		sdk.AddTool(s.sdk, searchTool(), s.callSearch)
+		addTool(s, searchTool(), s.callSearch)
 	case !want && s.tools.search:
 		s.sdk.RemoveTools(ToolSkillsSearch)
 	}
@@ -133,6 +137,21 @@ func (s *Server) enter() (leave func(), ok bool) {
 	s.inflight.Add(1)
 	s.Touch()
 	return func() { s.inflight.Add(-1) }, !s.draining.Load()
+}
+
+// addTool registers the optional tool t with the handler h. Each call is
+// counted in flight (enter), so that Drain waits for it; one that
+// arrives while the server shuts down gets errDraining instead of h.
+func addTool[In, Out any](s *Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Out, error) {
+		leave, ok := s.enter()
+		defer leave()
+		if !ok {
+			var none Out
+			return nil, none, errDraining
+		}
+		return h(ctx, req, in)
+	})
 }
 
 // SkillInfo is one skill in a skills_list or skills_search result: the
@@ -231,44 +250,38 @@ func arraySchema(items map[string]any) map[string]any {
 }
 
 func listTool() *sdk.Tool {
-	return &sdk.Tool{
-		Name:  ToolSkillsList,
-		Title: toolTitle(ToolSkillsList),
-		Description: "List the installed skills, in priority order, with their id, name, description, provider, location, folder and SKILL.md path. " +
-			"query keeps the skills whose id, name or description contains it (case-insensitive). includeBody adds each SKILL.md body without frontmatter " +
+	return newTool(ToolSkillsList,
+		"List the installed skills, in priority order, with their id, name, description, provider, location, folder and SKILL.md path. "+
+			"query keeps the skills whose id, name or description contains it (case-insensitive). includeBody adds each SKILL.md body without frontmatter "+
 			fmt.Sprintf("(up to %d KiB of bodies in all; omittedBodies counts the rest). Load a skill with the skill tool and its id.", MaxListBodies>>10),
-		InputSchema: objectSchema(nil, map[string]any{
+		objectSchema(nil, map[string]any{
 			"query": map[string]any{"type": "string",
 				"description": "Keep only skills whose id, name or description contains this text (case-insensitive). Omit to list every skill."},
 			"includeBody": map[string]any{"type": "boolean", "default": false,
 				"description": "Also return each skill's SKILL.md body (without frontmatter)."},
 		}),
-		OutputSchema: objectSchema([]any{"skills"}, map[string]any{
+		objectSchema([]any{"skills"}, map[string]any{
 			"skills": arraySchema(objectSchema(skillRequired, skillProperties(map[string]any{
 				"body": map[string]any{"type": "string", "description": "The SKILL.md body without frontmatter (includeBody only)."},
 			}))),
 			"omittedBodies": map[string]any{"type": "integer", "minimum": 0,
 				"description": "Skills whose body was left out because the bodies returned reached the size cap."},
-		}),
-		Annotations: toolAnnotations(ToolSkillsList),
-	}
+		}))
 }
 
 func searchTool() *sdk.Tool {
-	return &sdk.Tool{
-		Name:  ToolSkillsSearch,
-		Title: toolTitle(ToolSkillsSearch),
-		Description: "Search every installed skill, including those the skill tool's list leaves out. Every word of query must occur " +
-			"(case-insensitive) in a skill's id, name, description or SKILL.md body (a small typo in a name word still matches). " +
-			"Results are ranked by how many words matched and where (name first, then id, description, body), with an excerpt around the first match. " +
+	return newTool(ToolSkillsSearch,
+		"Search every installed skill, including those the skill tool's list leaves out. Every word of query must occur "+
+			"(case-insensitive) in a skill's id, name, description or SKILL.md body (a small typo in a name word still matches). "+
+			"Results are ranked by how many words matched and where (name first, then id, description, body), with an excerpt around the first match. "+
 			"Load a result with the skill tool and its id.",
-		InputSchema: objectSchema([]any{"query"}, map[string]any{
+		objectSchema([]any{"query"}, map[string]any{
 			"query": map[string]any{"type": "string", "minLength": 1,
 				"description": "Words describing the task, e.g. \"pdf form fill\"."},
 			"limit": map[string]any{"type": "integer", "minimum": 1, "maximum": MaxSearchLimit, "default": DefaultSearchLimit,
 				"description": "How many results to return, best first."},
 		}),
-		OutputSchema: objectSchema([]any{"query", "limit", "total", "results"}, map[string]any{
+		objectSchema([]any{"query", "limit", "total", "results"}, map[string]any{
 			"query": map[string]any{"type": "string", "description": "The query searched."},
 			"limit": map[string]any{"type": "integer", "description": "The most results returned."},
 			"total": map[string]any{"type": "integer", "minimum": 0, "description": "How many skills matched in all."},
@@ -276,18 +289,11 @@ func searchTool() *sdk.Tool {
 				"score":   map[string]any{"type": "integer", "description": "Higher is a better match."},
 				"excerpt": map[string]any{"type": "string", "description": "About 160 characters around the first match."},
 			}))),
-		}),
-		Annotations: toolAnnotations(ToolSkillsSearch),
-	}
+		}))
 }
 
 // callList answers skills_list.
 func (s *Server) callList(_ context.Context, _ *sdk.CallToolRequest, in ListInput) (*sdk.CallToolResult, ListOutput, error) {
-	leave, ok := s.enter()
-	defer leave()
-	if !ok {
-		return nil, ListOutput{}, errDraining
-	}
 	snap := s.snap.Load()
 	q := strings.ToLower(strings.TrimSpace(in.Query))
 	out := ListOutput{Skills: []SkillInfo{}}
@@ -344,11 +350,6 @@ func listSummary(in ListInput, out ListOutput) string {
 // not in the skill's id, name or description, or for the excerpt of a
 // result returned.
 func (s *Server) callSearch(_ context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
-	leave, ok := s.enter()
-	defer leave()
-	if !ok {
-		return nil, SearchOutput{}, errDraining
-	}
 	if len(search.Tokens(in.Query)) == 0 {
 		return nil, SearchOutput{}, errors.New("query must hold at least one word: describe the task, e.g. \"pdf form\"")
 	}
@@ -442,7 +443,7 @@ const maxBodyFile = MaxListBodies + 1<<20
 func skillBody(file string) (string, error) {
 	data, err := skillmd.ReadBody(file, maxBodyFile)
 	if err != nil {
-		return "", unwrapPath(err)
+		return "", safefile.Cause(err)
 	}
 	return string(data), nil
 }

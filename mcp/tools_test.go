@@ -411,14 +411,23 @@ func TestToolsKeepTheirSnapshot(t *testing.T) {
 	}
 }
 
+// TestToolsRefuseWhileDraining checks that every optional tool, given
+// valid arguments, answers a call that arrives during shutdown with the
+// shutting-down error rather than running.
 func TestToolsRefuseWhileDraining(t *testing.T) {
 	srv := New(snapOf(toolSkills(t)), Options{Logger: discard(), Tools: OptionalTools})
 	ctx := testCtx(t, 10*time.Second)
 	cs := connect(t, srv, "2025-11-25", nil)
 	srv.Drain(0)
-	for _, name := range []string{ToolSkillsList, ToolSources} {
-		if msg := wantToolError(t, callNamed(t, ctx, cs, name, map[string]any{})); !strings.Contains(msg, "shutting down") {
-			t.Errorf("%s while draining: %q", name, msg)
+	args := map[string]map[string]any{
+		ToolSkillsList:   {},
+		ToolSkillsSearch: {"query": "pdf"},
+		ToolSources:      {},
+		ToolAsk:          {"sources": []any{"claude"}, "question": "What is it?"},
+	}
+	for _, name := range OptionalTools {
+		if msg := wantToolError(t, callNamed(t, ctx, cs, name, args[name])); msg != errDraining.Error() {
+			t.Errorf("%s while draining: %q, want %q", name, msg, errDraining)
 		}
 	}
 }

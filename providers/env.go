@@ -83,3 +83,17 @@ func WorkspaceRoots(env Env, sub string, tmpl pipeline.Root) []pipeline.Root {
 	}
 	return out
 }
+
+// AgentRoots returns the two levels of an agent's folder, whose copies of
+// one skill the agent's precedence rule ranks (see HostOrder): tmpl at sub
+// below each workspace folder (WorkspaceRoots), nearest first, at
+// LocationProject and KindWorkspaceAgent, then tmpl at user, at
+// LocationUser and KindUserAgent. Every root is optional: most machines
+// lack most of them.
+func AgentRoots(env Env, sub, user string, tmpl pipeline.Root) []pipeline.Root {
+	tmpl.Optional = true
+	tmpl.Location, tmpl.Kind = pipeline.LocationProject, pipeline.KindWorkspaceAgent
+	roots := WorkspaceRoots(env, sub, tmpl)
+	tmpl.Path, tmpl.Depth, tmpl.Location, tmpl.Kind = user, 0, pipeline.LocationUser, pipeline.KindUserAgent
+	return append(roots, tmpl)
+}

@@ -262,3 +262,47 @@ func TestWorkspaceRoots(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentRoots checks the two levels of an agent's folder: the
+// workspace roots, nearest first, then the user root, every one optional
+// and with the template's other fields, whatever level, kind, path or
+// depth the template held.
+func TestAgentRoots(t *testing.T) {
+	rule := &pipeline.Precedence{Prefer: pipeline.LocationUser, Option: "providers.claude.precedence"}
+	tmpl := pipeline.Root{Path: "/ignored", Agent: "claude", Provider: "commands", Location: pipeline.LocationPlugin,
+		Kind: pipeline.KindPlugin, Depth: 7, Type: pipeline.TypeCommand, Precedence: rule, Hosts: []string{"claude"}}
+	level := func(path string, loc pipeline.Location, kind pipeline.Kind, depth int) pipeline.Root {
+		return pipeline.Root{Path: filepath.FromSlash(path), Agent: "claude", Provider: "commands", Location: loc,
+			Kind: kind, Depth: depth, Optional: true, Type: pipeline.TypeCommand, Precedence: rule, Hosts: []string{"claude"}}
+	}
+	tests := []struct {
+		name string
+		dirs []string
+		want []pipeline.Root
+	}{
+		{name: "workspace and its ancestors, then the user folder",
+			dirs: []string{"/r/a", "/r"},
+			want: []pipeline.Root{
+				level("/r/a/.claude/commands", pipeline.LocationProject, pipeline.KindWorkspaceAgent, 0),
+				level("/r/.claude/commands", pipeline.LocationProject, pipeline.KindWorkspaceAgent, 1),
+				level("/home/u/.claude/commands", pipeline.LocationUser, pipeline.KindUserAgent, 0),
+			}},
+		{name: "no workspace folders: the user folder alone",
+			want: []pipeline.Root{level("/home/u/.claude/commands", pipeline.LocationUser, pipeline.KindUserAgent, 0)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range tt.dirs {
+				tt.dirs[i] = filepath.FromSlash(tt.dirs[i])
+			}
+			got := AgentRoots(Env{WorkspaceDirs: tt.dirs}, filepath.Join(".claude", "commands"),
+				filepath.FromSlash("/home/u/.claude/commands"), tmpl)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("AgentRoots mismatch (-want +got):\n%s", diff)
+			}
+			if tmpl.Path != "/ignored" || tmpl.Optional || tmpl.Kind != pipeline.KindPlugin {
+				t.Errorf("template changed: %+v", tmpl)
+			}
+		})
+	}
+}

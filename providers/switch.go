@@ -209,7 +209,7 @@ func (fs *Files) Write() error {
 			ce.Written = written
 			return ce
 		case err != nil:
-			return fmt.Errorf("cannot write %s: %w", f.Path, unwrapPath(err))
+			return fmt.Errorf("cannot write %s: %w", f.Path, safefile.Cause(err))
 		}
 		written = append(written, f.Path)
 	}
@@ -247,14 +247,6 @@ func (f *FileState) unchanged() error {
 		return &ChangedError{File: f.Path}
 	}
 	return nil
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // FileError is an edit of File that cannot be made: it does not parse,

@@ -25,6 +25,7 @@ import (
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/bench/floor/floorlib"
 	"github.com/ccski/ccski/internal/fixture"
+	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/mcp"
 	"github.com/ccski/ccski/pipeline"
@@ -264,7 +265,7 @@ func readFiles(files []string, hash bool) error {
 	for range workers {
 		bufs <- make([]byte, 32<<10)
 	}
-	parallel(len(files), workers, func(i int) {
+	parallel.Each(context.Background(), len(files), workers, func(i int) {
 		buf := <-bufs
 		defer func() { bufs <- buf }()
 		fh, err := os.Open(files[i])

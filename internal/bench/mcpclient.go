@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/internal/fixture"
+	"github.com/ccski/ccski/internal/parallel"
 )
 
 // protocolVersion is the version today's agents pin in initialize.
@@ -105,10 +106,7 @@ func (s *server) callAll(ctx context.Context, ids []string, workers int) (time.D
 	var mu sync.Mutex
 	var first error
 	start := time.Now()
-	parallel(len(ids), workers, func(i int) {
-		if ctx.Err() != nil {
-			return
-		}
+	parallel.Each(ctx, len(ids), workers, func(i int) {
 		if err := s.call(ctx, ids[i]); err != nil {
 			mu.Lock()
 			if first == nil {

@@ -17,14 +17,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/bench/floor/floorlib"
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/fixture"
+	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/all"
@@ -798,7 +797,7 @@ func (s *suite) sessions(ctx context.Context, t *fixture.Tree, env []string, rec
 			flat = append(flat, ms(time.Since(start)))
 		}
 		start := time.Now()
-		parallel(len(par), inFlight, func(i int) { _, _ = os.ReadFile(files[par[i]]) })
+		parallel.Each(context.Background(), len(par), inFlight, func(i int) { _, _ = os.ReadFile(files[par[i]]) })
 		ftput = append(ftput, float64(len(par))/time.Since(start).Seconds())
 	}
 	res.metric("call-p50").set(percentile(lat, 0.50), percentile(flat, 0.50))
@@ -950,24 +949,6 @@ func replaceDescription(b []byte, desc string) ([]byte, error) {
 		}
 	}
 	return nil, errors.New("no description line in the frontmatter")
-}
-
-// parallel runs f(0..n-1) on workers goroutines.
-func parallel(n, workers int, f func(int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

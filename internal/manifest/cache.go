@@ -1,17 +1,18 @@
 package manifest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ccski/ccski/internal/filestamp"
+	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/safefile"
 )
 
@@ -174,21 +175,10 @@ type Result struct {
 // cached yet.
 func (c *Cache) BuildAll(dirs []string) []Result {
 	res := make([]Result, len(dirs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(dirs) {
-					return
-				}
-				m, err := c.Build(dirs[i])
-				res[i] = Result{Manifest: m, Err: err}
-			}
-		})
-	}
-	wg.Wait()
+	parallel.Each(context.Background(), len(dirs), 0, func(i int) {
+		m, err := c.Build(dirs[i])
+		res[i] = Result{Manifest: m, Err: err}
+	})
 	return res
 }
 

@@ -30,11 +30,11 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ccski/ccski/internal/filestamp"
+	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/problems"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/skillmd"
@@ -163,17 +163,9 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 
 	// Phase 1: walk the roots, a few at a time.
 	walks := make([]walk, len(roots))
-	sem := make(chan struct{}, workers)
-	var wg sync.WaitGroup
-	for i := range roots {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(i int) {
-			defer func() { <-sem; wg.Done() }()
-			walks[i] = walkRoot(ctx, i, roots[i], opt, now, opt.Cache.hint(i, len(roots)))
-		}(i)
-	}
-	wg.Wait()
+	parallel.Each(context.Background(), len(roots), workers, func(i int) {
+		walks[i] = walkRoot(ctx, i, roots[i], opt, now, opt.Cache.hint(i, len(roots)))
+	})
 
 	total := 0
 	for i := range walks {
@@ -192,25 +184,13 @@ func Scan(ctx context.Context, roots []pipeline.Root, opt Options) Result {
 	// Phase 2: read frontmatter on the pool.
 	parsed := make([]parsedSkill, len(cands))
 	var read atomic.Int64
-	next := atomic.Int64{}
-	for w := 0; w < min(workers, max(1, len(cands))); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(cands) || ctx.Err() != nil {
-					return
-				}
-				var k known
-				if pre != nil {
-					k = pre[i]
-				}
-				parsed[i] = parse(cands[i], k, opt.Cache, &read, now)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(ctx, len(cands), workers, func(i int) {
+		var k known
+		if pre != nil {
+			k = pre[i]
+		}
+		parsed[i] = parse(cands[i], k, opt.Cache, &read, now)
+	})
 
 	if opt.Reuse && ctx.Err() == nil && read.Load() == 0 && opt.Cache.reusable(roots, opt, walks, cands, parsed) {
 		l := opt.Cache.last

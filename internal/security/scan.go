@@ -6,13 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
 )
@@ -152,30 +152,14 @@ func (s *Scanner) Skills(ctx context.Context, files []string) [][]report.Finding
 // files, scanned alone (see Command).
 func (s *Scanner) scanAll(ctx context.Context, files []string, commands []bool) [][]report.Finding {
 	out := make([][]report.Finding, len(files))
-	workers := s.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	now := time.Now()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, max(len(files), 1)) {
-		wg.Go(func() {
-			sc := &scratch{}
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) || ctx.Err() != nil {
-					return
-				}
-				if i < len(commands) && commands[i] {
-					out[i] = s.command(ctx, files[i], sc, now)
-				} else {
-					out[i] = s.skill(ctx, files[i], sc, now)
-				}
-			}
-		})
-	}
-	wg.Wait()
+	parallel.EachWith(ctx, len(files), s.Workers, func(sc *scratch, i int) {
+		if i < len(commands) && commands[i] {
+			out[i] = s.command(ctx, files[i], sc, now)
+		} else {
+			out[i] = s.skill(ctx, files[i], sc, now)
+		}
+	})
 	s.sweep()
 	return out
 }

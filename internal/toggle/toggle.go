@@ -242,32 +242,17 @@ func (t *Toggler) skill(r *pipeline.Record, h providers.Host, req Request) {
 	}
 	base := Result{Skill: r.ID, Host: h.Name, Mode: mode}
 	if err := errors.Join(providers.CheckMode(h, mode), providers.CheckScope(h, req.Scope)); err != nil {
-		base.Status, base.Error = Failed, err.Error()
-		t.results = append(t.results, base)
+		t.fail(base, err)
 		return
 	}
-	mark := t.files.Mark()
-	edits, err := h.Switcher.SetSkill(providers.SkillRequest{Env: t.env, Files: t.files, Record: r, Mode: mode,
-		Scope: req.Scope, All: t.snap.All})
-	if err != nil {
-		t.files.Rollback(mark)
-		base.Status, base.Error = Failed, err.Error()
-		t.results = append(t.results, base)
-		return
-	}
-	if len(edits) == 0 {
+	edits, ok := t.edit(base, func() ([]providers.Edit, error) {
+		return h.Switcher.SetSkill(providers.SkillRequest{Env: t.env, Files: t.files, Record: r, Mode: mode,
+			Scope: req.Scope, All: t.snap.All})
+	})
+	if ok && len(edits) == 0 {
 		base.Status = Unchanged
 		base.Note = "already " + mode + " in " + h.Title
 		t.results = append(t.results, base)
-		return
-	}
-	for _, e := range edits {
-		res := base
-		res.File, res.Scope, res.Setting, res.Status = e.File, e.Scope, e.Setting, Unchanged
-		if e.Changed {
-			res.Status = Changed
-		}
-		t.results = append(t.results, res)
 	}
 }
 
@@ -324,18 +309,26 @@ func (t *Toggler) plugin(label string, h providers.Host, key string, on bool, sc
 	}
 	base := Result{Skill: label, Host: h.Name, Mode: mode, Note: note}
 	if err := providers.CheckScope(h, scope); err != nil {
-		base.Status, base.Error = Failed, err.Error()
-		t.results = append(t.results, base)
+		t.fail(base, err)
 		return
 	}
+	t.edit(base, func() ([]providers.Edit, error) {
+		return h.Switcher.SetPlugin(providers.PluginRequest{Env: t.env, Files: t.files, Key: key, On: on,
+			Scope: scope, Settings: settings})
+	})
+}
+
+// edit runs set, one host's edit of a switch in t.files, and adds its
+// outcome under base (the skill, host, mode and note of each result): a
+// failure, whose edits are rolled back, as one Failed result, else one
+// result per setting edited, Changed or Unchanged. ok is false on failure.
+func (t *Toggler) edit(base Result, set func() ([]providers.Edit, error)) (edits []providers.Edit, ok bool) {
 	mark := t.files.Mark()
-	edits, err := h.Switcher.SetPlugin(providers.PluginRequest{Env: t.env, Files: t.files, Key: key, On: on,
-		Scope: scope, Settings: settings})
+	edits, err := set()
 	if err != nil {
 		t.files.Rollback(mark)
-		base.Status, base.Error = Failed, err.Error()
-		t.results = append(t.results, base)
-		return
+		t.fail(base, err)
+		return nil, false
 	}
 	for _, e := range edits {
 		res := base
@@ -345,6 +338,13 @@ func (t *Toggler) plugin(label string, h providers.Host, key string, on bool, sc
 		}
 		t.results = append(t.results, res)
 	}
+	return edits, true
+}
+
+// fail adds base as a Failed result saying err.
+func (t *Toggler) fail(base Result, err error) {
+	base.Status, base.Error = Failed, err.Error()
+	t.results = append(t.results, base)
 }
 
 // rename plans the .SKILL.md switch of r: back to SKILL.md when on.

@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/yuin/goldmark/parser"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/skillmd"
@@ -70,28 +68,10 @@ func Run(ctx context.Context, targets []Target, pre []report.Finding, opt Option
 	if opt.Profile == "" {
 		opt.Profile = ProfileSpec
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	results := make([]result, len(targets))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, max(len(targets), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var md parser.Parser
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(targets) || ctx.Err() != nil {
-					return
-				}
-				results[i] = checkTarget(targets[i], opt, &md)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.EachWith(ctx, len(targets), opt.Workers, func(md *parser.Parser, i int) {
+		results[i] = checkTarget(targets[i], opt, md)
+	})
 
 	var all []report.Finding
 	all = append(all, pre...)

@@ -103,15 +103,8 @@ func (c *Claude) Host() providers.Host { return host }
 // (skillOverrides; see SettingsFiles).
 func (c *Claude) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	env = env.WithHome(Name, c.Home(env))
-	hosts := []string{HostName}
-	roots := providers.WorkspaceRoots(env, filepath.Join(".claude", "skills"), pipeline.Root{
-		Agent: Name, Provider: Name, Location: pipeline.LocationProject,
-		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: c.rule, Hosts: hosts,
-	})
-	roots = append(roots, pipeline.Root{
-		Path: filepath.Join(Dir(env), "skills"), Agent: Name, Provider: Name,
-		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: c.rule, Hosts: hosts,
-	})
+	roots := providers.AgentRoots(env, filepath.Join(".claude", "skills"), filepath.Join(Dir(env), "skills"),
+		pipeline.Root{Agent: Name, Provider: Name, Precedence: c.rule, Hosts: []string{HostName}})
 	switches, diags, files := readSwitches(env)
 	return providers.Plan{Roots: roots, Switches: switches, Diagnostics: diags, Manifests: files}, nil
 }

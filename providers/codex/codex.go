@@ -124,15 +124,10 @@ func (c *Codex) Host() providers.Host { return host }
 func (c *Codex) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	env = env.WithHome(Name, c.Home(env))
 	hosts := []string{HostName}
-	roots := providers.WorkspaceRoots(env, filepath.Join(".codex", "skills"), pipeline.Root{
-		Agent: Name, Provider: Name, Location: pipeline.LocationProject,
-		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: c.rule, Hosts: hosts,
-	})
 	user := filepath.Join(Dir(env), "skills")
+	roots := providers.AgentRoots(env, filepath.Join(".codex", "skills"), user,
+		pipeline.Root{Agent: Name, Provider: Name, Precedence: c.rule, Hosts: hosts})
 	roots = append(roots, pipeline.Root{
-		Path: user, Agent: Name, Provider: Name,
-		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: c.rule, Hosts: hosts,
-	}, pipeline.Root{
 		Path: filepath.Join(user, SystemFolder), Agent: Name, Provider: Name,
 		Location: pipeline.LocationSystem, Kind: pipeline.KindSystem, Optional: true, Hosts: hosts,
 	})

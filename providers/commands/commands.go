@@ -75,16 +75,8 @@ func (c *Commands) Name() string { return "commands" }
 func (c *Commands) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	var roots []pipeline.Root
 	if c.opts.Claude {
-		rule := claude.Order.From(env)
-		roots = providers.WorkspaceRoots(env, filepath.Join(".claude", "commands"), pipeline.Root{
-			Agent: "claude", Provider: "commands", Location: pipeline.LocationProject,
-			Kind: pipeline.KindWorkspaceAgent, Optional: true, Type: pipeline.TypeCommand, Precedence: rule,
-		})
-		roots = append(roots, pipeline.Root{
-			Path: filepath.Join(claude.Dir(env), "commands"), Agent: "claude", Provider: "commands",
-			Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Type: pipeline.TypeCommand,
-			Precedence: rule,
-		})
+		roots = providers.AgentRoots(env, filepath.Join(".claude", "commands"), filepath.Join(claude.Dir(env), "commands"),
+			pipeline.Root{Agent: "claude", Provider: "commands", Type: pipeline.TypeCommand, Precedence: claude.Order.From(env)})
 	}
 	if c.opts.Codex {
 		roots = append(roots, pipeline.Root{

@@ -94,11 +94,7 @@ func (p *Provider) Plan(ctx context.Context, env providers.Env) (providers.Plan,
 		return providers.Plan{}, fmt.Errorf("%s: %w", Name, err)
 	}
 	folder := filepath.FromSlash(Folder)
-	roots := providers.WorkspaceRoots(env, folder, pipeline.Root{
-		Agent: Name, Provider: Name, Location: pipeline.LocationProject,
-		Kind: pipeline.KindWorkspaceAgent, Optional: true, Precedence: p.rule,
-	})
-	roots = append(roots, pipeline.Root{Path: filepath.Join(env.UserDir, folder), Agent: Name, Provider: Name,
-		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: p.rule})
+	roots := providers.AgentRoots(env, folder, filepath.Join(env.UserDir, folder),
+		pipeline.Root{Agent: Name, Provider: Name, Precedence: p.rule})
 	return providers.Plan{Roots: roots}, nil
 }

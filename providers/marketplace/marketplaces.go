@@ -3,6 +3,7 @@ package marketplace
 import (
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
@@ -135,22 +136,9 @@ func (p *planner) addMarketEntry(m *marketManifest, i int, raw json.RawMessage) 
 	// remote and its copy lives in the install folder.
 	src, present, isStr := obj.stringField("source")
 	e.source, e.sourceIsPath = src, present && isStr
-	skills, present, ok := obj.stringList("skills")
-	switch {
-	case !ok:
-		p.report(pipeline.SeverityWarning, "marketplace-manifest-invalid", m.file,
-			"\"skills\" of plugin %q must be a path or an array of paths; ignored", name)
-	case present:
-		e.skills, e.hasSkills = skills, true
-	}
-	cmds, present, ok := obj.stringList("commands")
-	switch {
-	case !ok:
-		p.report(pipeline.SeverityWarning, "marketplace-manifest-invalid", m.file,
-			"\"commands\" of plugin %q must be a path or an array of paths; ignored", name)
-	case present:
-		e.commands, e.hasCommands = cmds, true
-	}
+	quoted := strconv.Quote(name)
+	e.skills, e.hasSkills = p.declaredPaths(obj, "skills", "marketplace-manifest", m.file, quoted, "ignored")
+	e.commands, e.hasCommands = p.declaredPaths(obj, "commands", "marketplace-manifest", m.file, quoted, "ignored")
 	m.entries[name] = e
 	m.order = append(m.order, name)
 }

@@ -28,19 +28,22 @@ func (p *planner) readPluginManifest(key, dir string) (pluginManifest, bool) {
 		return pluginManifest{}, false
 	}
 	m := pluginManifest{file: file, name: obj.str("name"), version: obj.str("version")}
-	skills, present, valid := obj.stringList("skills")
-	if !valid {
-		p.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
-			"\"skills\" of plugin %s must be a path or an array of paths; only skills/ is used", key)
-	} else if present {
-		m.skills, m.hasSkills = skills, true
-	}
-	cmds, present, valid := obj.stringList("commands")
-	if !valid {
-		p.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
-			"\"commands\" of plugin %s must be a path or an array of paths; only commands/ is used", key)
-	} else if present {
-		m.commands, m.hasCommands = cmds, true
-	}
+	m.skills, m.hasSkills = p.declaredPaths(obj, "skills", "plugin-manifest", file, key, "only skills/ is used")
+	m.commands, m.hasCommands = p.declaredPaths(obj, "commands", "plugin-manifest", file, key, "only commands/ is used")
 	return m, true
+}
+
+// declaredPaths reads the path list at key ("skills" or "commands") of a
+// plugin's entry in a marketplace.json or of its plugin.json, obj, read
+// from file. declared is false when the key is absent, or invalid: that
+// is reported as kind+"-invalid", naming the plugin and saying what is
+// done instead.
+func (p *planner) declaredPaths(obj object, key, kind, file, plugin, instead string) (paths []string, declared bool) {
+	paths, present, ok := obj.stringList(key)
+	if !ok {
+		p.report(pipeline.SeverityWarning, kind+"-invalid", file,
+			"%q of plugin %s must be a path or an array of paths; %s", key, plugin, instead)
+		return nil, false
+	}
+	return paths, present
 }
