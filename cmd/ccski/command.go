@@ -11,15 +11,15 @@ import (
 // spec is a command's help, the arguments it takes and what runs it:
 // parse the flags, call an action, print.
 type spec struct {
-	use, short, long string
-	args             cobra.PositionalArgs
-	run              func(cmd *cobra.Command, args []string) error
+	use, short, long, example string
+	args                      cobra.PositionalArgs
+	run                       func(cmd *cobra.Command, args []string) error
 }
 
 // command builds the cobra command s describes, with the flags each of
 // flags adds, in order.
 func command(s spec, flags ...func(*cobra.Command)) *cobra.Command {
-	cmd := &cobra.Command{Use: s.use, Short: s.short, Long: s.long, Args: s.args, RunE: s.run}
+	cmd := &cobra.Command{Use: s.use, Short: s.short, Long: s.long, Example: s.example, Args: s.args, RunE: s.run}
 	for _, add := range flags {
 		add(cmd)
 	}

@@ -13,11 +13,8 @@ import (
 	"github.com/ccski/ccski/pipeline"
 )
 
-func newScan(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "scan [PATH...]",
-		Short: "Check skills for prompt injection, hidden text, risky commands and bundled code, offline",
-		Long: `Check skills for what they should not do to the agent that loads them or to the
+// scanLong is the help of ccski scan.
+const scanLong = `Check skills for what they should not do to the agent that loads them or to the
 person who runs them: text aimed at the agent (prompt injection, fake system or
 tool framing, instructions to leak secrets or turn safety off), text a person
 does not see (bidirectional controls, zero-width and tag characters, hidden
@@ -33,19 +30,18 @@ discovers that an agent can be served is scanned; the discovery flags apply.
 Formats and exit status are those of "ccski validate": 0 when nothing fails, 1
 when a finding is an error or there are more warnings than --max-warnings, 2 on
 a usage error. "ccski mcp" runs the same scan under mcp.scan (warn, block or
-off). Every rule is documented in docs/security-rules.md.`,
-		Example: `  ccski scan                                      # every skill discovered
+off). Every rule is documented in docs/security-rules.md.`
+
+// scanExample shows ccski scan at work.
+const scanExample = `  ccski scan                                      # every skill discovered
   ccski scan ~/Downloads/some-skill               # before installing it
   ccski scan --max-warnings 0 skills/             # a CI gate
-  ccski scan --format sarif skills/ > scan.sarif  # GitHub code scanning`,
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runScan(cmd, args) },
-	}
-	fs := cmd.Flags()
-	fs.String("format", "text", "output: text, json, github (workflow annotations) or sarif (2.1.0)")
-	fs.Bool("json", false, "same as --format json")
-	fs.Int("max-warnings", -1, "fail when there are more warnings than this (-1: no limit)")
-	discoveryFlags(cmd)
-	return cmd
+  ccski scan --format sarif skills/ > scan.sarif  # GitHub code scanning`
+
+func newScan(a *app) *cobra.Command {
+	return command(spec{use: "scan [PATH...]", long: scanLong, example: scanExample, run: a.runScan,
+		short: "Check skills for prompt injection, hidden text, risky commands and bundled code, offline"},
+		reportFlagSet, discoveryFlags)
 }
 
 func (a *app) runScan(cmd *cobra.Command, args []string) error {

@@ -10,11 +10,8 @@ import (
 	"github.com/ccski/ccski/pipeline"
 )
 
-func newTrust(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "trust [SKILL...]",
-		Short: "Accept the current files of project and plugin skills",
-		Long: `Accept the current files of project and plugin skills as trusted.
+// trustLong is the help of ccski trust.
+const trustLong = `Accept the current files of project and plugin skills as trusted.
 
 ccski records the files of every project and plugin skill (each file's size and
 SHA-256) the first time it sees the skill, and ccski list and ccski sources flag
@@ -22,27 +19,33 @@ a skill whose files changed since. Read what changed, then run ccski trust with
 the skill's id (or --all for every project and plugin skill) to accept the new
 state. With mcp.require_trusted, ccski mcp serves a project skill only while its
 files match a state accepted here. The records are kept in trust.json in ccski's
-user config folder.`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			all, _ := cmd.Flags().GetBool("all")
-			res, err := actLazy(cmd, action.Trust, action.TrustRequest{Skills: args, All: all})
-			if err != nil {
-				return err
-			}
-			if a.json {
-				return writeJSONArray(a.stdout, res.Accepted)
-			}
-			renderAccepted(a.stdout, style(a.color), res.Accepted, res.Asked)
-			return nil
-		},
-	}
-	cmd.Flags().Bool("json", false, "print JSON only: the skills accepted")
-	discoveryFlags(cmd)
-	// --all is the discovery flag's name; here it means every project and
-	// plugin skill (disabled ones included), not a state filter.
+user config folder.`
+
+func newTrust(a *app) *cobra.Command {
+	return command(spec{use: "trust [SKILL...]", long: trustLong, run: a.runTrust,
+		short: "Accept the current files of project and plugin skills"},
+		jsonFlag("print JSON only: the skills accepted"), discoveryFlags, trustAllFlag)
+}
+
+// trustAllFlag makes --all, a discovery flag's name, mean every project
+// and plugin skill (disabled ones included) here, not a state filter.
+func trustAllFlag(cmd *cobra.Command) {
 	ownFlag(cmd, "all")
 	cmd.Flags().Lookup("all").Usage = "accept every project and plugin skill, disabled ones included"
-	return cmd
+}
+
+// runTrust runs ccski trust.
+func (a *app) runTrust(cmd *cobra.Command, args []string) error {
+	all, _ := cmd.Flags().GetBool("all")
+	res, err := actLazy(cmd, action.Trust, action.TrustRequest{Skills: args, All: all})
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return writeJSONArray(a.stdout, res.Accepted)
+	}
+	renderAccepted(a.stdout, style(a.color), res.Accepted, res.Asked)
+	return nil
 }
 
 // renderAccepted says what ccski trust accepted, of n skills asked for.

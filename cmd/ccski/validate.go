@@ -19,11 +19,8 @@ import (
 var discoveryFlagNames = []string{"config", "include", "exclude", "all", "disabled", "skill-dir", "user-dir",
 	"workspace", "no-plugins", "claude-plugins-file", "claude-plugins-root"}
 
-func newValidate(a *app) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "validate [PATH...]",
-		Short: "Check skills against the Agent Skills spec, Claude Code and Codex, for people and CI",
-		Long: `Check skills for everything the Agent Skills specification, Claude Code and
+// validateLong is the help of ccski validate.
+const validateLong = `Check skills for everything the Agent Skills specification, Claude Code and
 Codex would reject or mangle, and explain how to fix each finding.
 
 Each PATH is a SKILL.md, a skill folder, or any folder: every skill below it
@@ -45,24 +42,29 @@ accepts), codex (what Codex accepts), strict (everything, plus portability).
 Exit status: 0 when nothing fails, 1 when a finding is an error or there
 are more warnings than --max-warnings, 2 on a usage error.
 
-Every finding code is documented in docs/validate.md.`,
-		Example: `  ccski validate .claude/skills
+Every finding code is documented in docs/validate.md.`
+
+// validateExample shows ccski validate at work.
+const validateExample = `  ccski validate .claude/skills
   ccski validate --profile strict --max-warnings 0 skills/
   ccski validate --format github skills/          # annotations in GitHub Actions
   ccski validate --format sarif skills/ > ccski.sarif
   ccski validate --fix --dry-run skills/          # show the safe fixes as a diff
-  ccski validate --kind all .                     # skills and slash commands`,
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runValidate(cmd, args) },
-	}
+  ccski validate --kind all .                     # skills and slash commands`
+
+func newValidate(a *app) *cobra.Command {
+	return command(spec{use: "validate [PATH...]", long: validateLong, example: validateExample, run: a.runValidate,
+		short: "Check skills against the Agent Skills spec, Claude Code and Codex, for people and CI"},
+		validateFlags, reportFlagSet, discoveryFlags)
+}
+
+// validateFlags adds the flags only validate has.
+func validateFlags(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.String("kind", string(validate.KindSkill), "what to check: skill, command (slash commands) or all")
 	fs.String("profile", "spec", "rule set: spec, claude, codex or strict")
-	fs.String("format", "text", "output: text, json, github (workflow annotations) or sarif (2.1.0)")
-	fs.Bool("json", false, "same as --format json")
-	fs.Int("max-warnings", -1, "fail when there are more warnings than this (-1: no limit)")
 	fs.Bool("fix", false, "apply the safe fixes (BOM, CRLF, --- spacing, quoting, unknown keys to metadata), then check")
 	fs.Bool("dry-run", false, "with --fix: print the fixes as a unified diff and write nothing")
-	discoveryFlags(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("kind", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		names := make([]string, len(validate.Kinds))
 		for i, k := range validate.Kinds {
@@ -70,7 +72,15 @@ Every finding code is documented in docs/validate.md.`,
 		}
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})
-	return cmd
+}
+
+// reportFlagSet adds the flags of a command that prints a report (validate
+// and scan), which reportFlags reads.
+func reportFlagSet(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.String("format", "text", "output: text, json, github (workflow annotations) or sarif (2.1.0)")
+	fs.Bool("json", false, "same as --format json")
+	fs.Int("max-warnings", -1, "fail when there are more warnings than this (-1: no limit)")
 }
 
 func (a *app) runValidate(cmd *cobra.Command, args []string) error {
