@@ -104,7 +104,7 @@ func checkGolden(t *testing.T, path string, got []goldenFinding) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./security -run RuleCases -update to create it)", err)
+		t.Fatalf("%v (run go test ./internal/security -run RuleCases -update to create it)", err)
 	}
 	var want []goldenFinding
 	if err := json.Unmarshal(b, &want); err != nil {

@@ -216,9 +216,9 @@ func checkGolden(t *testing.T, file string, got any) {
 	}
 	want, err := os.ReadFile(file)
 	if err != nil {
-		t.Fatalf("%v (run go test ./validate/ -update to create it)", err)
+		t.Fatalf("%v (run go test ./internal/validate/ -update to create it)", err)
 	}
 	if d := cmp.Diff(string(want), string(b)); d != "" {
-		t.Errorf("%s differs (-want +got; go test ./validate/ -update rewrites it):\n%s", file, d)
+		t.Errorf("%s differs (-want +got; go test ./internal/validate/ -update rewrites it):\n%s", file, d)
 	}
 }

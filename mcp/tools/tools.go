@@ -6,8 +6,8 @@
 // tool is one entry here and its handler in package mcp.
 //
 // The list is a package of its own, importing nothing, because package
-// configs, which validates mcp.tools, sits below package mcp in the import
-// graph (mcp imports engine, which imports configs).
+// configs, which validates mcp.tools, stands below package mcp in the
+// layers of internal/README.md and may not import it.
 package tools
 
 import "slices"
