@@ -3,6 +3,8 @@ package pipeline
 import (
 	"strings"
 	"time"
+
+	"github.com/ccski/ccski/internal/report"
 )
 
 // Location says at which level a skill is installed.
@@ -260,14 +262,15 @@ type Root struct {
 	Flat bool
 }
 
-// Severity ranks a diagnostic.
-type Severity string
+// Severity ranks a diagnostic, in the one vocabulary of severities that
+// findings use too (report.Severity): error, warning or info.
+type Severity = report.Severity
 
 // The severities of a diagnostic.
 const (
-	SeverityInfo    Severity = "info"
-	SeverityWarning Severity = "warning"
-	SeverityError   Severity = "error"
+	SeverityInfo    = report.SeverityInfo
+	SeverityWarning = report.SeverityWarning
+	SeverityError   = report.SeverityError
 )
 
 // Diagnostic is a problem found while discovering skills. It names the file

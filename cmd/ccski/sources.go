@@ -82,8 +82,7 @@ func renderSources(a *app, res *action.SourcesResult) {
 		return
 	}
 	diags := append([]pipeline.Diagnostic(nil), s.Diagnostics...)
-	rank := map[pipeline.Severity]int{pipeline.SeverityError: 0, pipeline.SeverityWarning: 1, pipeline.SeverityInfo: 2}
-	sort.SliceStable(diags, func(i, j int) bool { return rank[diags[i].Severity] < rank[diags[j].Severity] })
+	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Severity.Rank() > diags[j].Severity.Rank() })
 	fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Diagnostics (%d)", len(diags))))
 	for _, d := range diags {
 		sev := string(d.Severity)
