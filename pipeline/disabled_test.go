@@ -49,3 +49,20 @@ func TestDisabledPluginEnableHint(t *testing.T) {
 		})
 	}
 }
+
+// TestDisabledReasonGroupsPluginsByName checks that one plugin disabled in
+// two places, its name spelled in two cases, is one part of the reason
+// naming both places, as the filters' reason always said.
+func TestDisabledReasonGroupsPluginsByName(t *testing.T) {
+	got := DisabledReason([]DisabledPlugin{
+		{Provider: "claude", Plugin: "Docs", Marketplace: "m", Settings: "/h/.claude/settings.json"},
+		{Provider: "claude", Plugin: "docs", Marketplace: "m", Settings: "/w/.claude/settings.json"},
+		{Provider: "claude", Plugin: "other", Marketplace: "m", Settings: "/h/.claude/settings.json"},
+	})
+	if n := strings.Count(got, "is disabled"); n != 2 {
+		t.Fatalf("DisabledReason = %q: %d parts, want 2 (Docs and docs are one plugin)", got, n)
+	}
+	if !strings.Contains(got, "/h/.claude/settings.json") || !strings.Contains(got, "/w/.claude/settings.json") {
+		t.Errorf("DisabledReason = %q: want both settings files named for the one plugin", got)
+	}
+}

@@ -144,21 +144,23 @@ func DisabledReason(off []DisabledPlugin) string { return strings.Join(disabledP
 // designates.
 func disabledParts(off []DisabledPlugin, members []DisabledMember) []string {
 	var parts []string
+	// Plugin names are grouped regardless of case: one plugin disabled in
+	// two settings files is one part, naming both.
 	var plugins []string // distinct plugin names, in order
 	for _, p := range off {
-		if !slices.Contains(plugins, p.Plugin) {
+		if !slices.ContainsFunc(plugins, func(n string) bool { return strings.EqualFold(n, p.Plugin) }) {
 			plugins = append(plugins, p.Plugin)
 		}
 	}
 	for _, name := range plugins {
 		var where, named []string
 		for _, p := range off {
-			if p.Plugin == name {
+			if strings.EqualFold(p.Plugin, name) {
 				where = append(where, p.EnableHint())
 			}
 		}
 		for _, m := range members {
-			if m.Plugin == name && !slices.Contains(named, m.String()) {
+			if strings.EqualFold(m.Plugin, name) && !slices.Contains(named, m.String()) {
 				named = append(named, m.String())
 			}
 		}
