@@ -3,6 +3,7 @@ package security
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/testfs"
 )
@@ -217,5 +219,24 @@ func TestSARIFRules(t *testing.T) {
 	}
 	if strings.Contains(out, `"id": "yaml-syntax"`) {
 		t.Error("the SARIF log lists validate's rules")
+	}
+}
+
+// TestUnlistableSkillFolder checks that a skill folder that cannot be
+// listed still has its skill file scanned, as the agents still read it,
+// with an incomplete-scan error for the rest, so that mcp.scan: block
+// refuses the skill instead of serving it as clean.
+func TestUnlistableSkillFolder(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"skill/SKILL.md": skillHead + injection})
+	list := listSkill
+	t.Cleanup(func() { listSkill = list })
+	listSkill = func(manifest.Walk, string) (*manifest.Listing, error) {
+		return nil, &fs.PathError{Op: "open", Path: filepath.Join(base, "skill"), Err: fs.ErrPermission}
+	}
+	got := (&Scanner{NoCache: true}).Skill(filepath.Join(base, "skill", "SKILL.md"))
+	want := []string{"incomplete-scan skill", "instruction-override skill/SKILL.md"}
+	if c := codesOf(t, base, got); !slices.Equal(c, want) {
+		t.Errorf("findings = %v, want %v", c, want)
 	}
 }

@@ -58,6 +58,10 @@ type walked struct {
 	incomplete []string
 }
 
+// listSkill lists a skill folder; tests replace it to make the listing
+// fail, which file permissions cannot do for root.
+var listSkill = manifest.Walk.List
+
 // walkSkill lists the skill folder dir with the walk that decides what a
 // skill's files are (manifest.Walk, see the manifest package): its files,
 // the skill file first, whatever limit stops the walk, and the symlinks
@@ -65,9 +69,18 @@ type walked struct {
 // reads every folder). It reads no file.
 func walkSkill(dir, skillFile string, l *manifest.Listings) *walked {
 	w := &walked{dir: dir, skillFile: skillFile}
-	lst, err := manifest.Walk{First: skillFile, Listings: l}.List(dir)
+	lst, err := listSkill(manifest.Walk{First: skillFile, Listings: l}, dir)
 	if err != nil {
 		w.err = err
+		// The folder could not be listed, but its skill file may still be
+		// read, as discovery and the agents read it: scan that file, and
+		// say that nothing else was read, so that block refuses it.
+		full := filepath.Join(dir, skillFile)
+		if st, lerr := os.Lstat(full); lerr == nil && (st.Mode().IsRegular() || st.Mode()&fs.ModeSymlink != 0) {
+			if w.direct(full, skillFile); len(w.files) > 0 {
+				w.incomplete = append(w.incomplete, fmt.Sprintf("the skill folder could not be listed (%v): only %s was read", err, skillFile))
+			}
+		}
 		return w
 	}
 	w.limit = lst.Limit
