@@ -192,6 +192,16 @@ func TestTrustSeesWhatScanSees(t *testing.T) {
 	}
 
 	// A new symlink out of the skill is a change.
+	// Trusted, the skill is served under require_trusted: what the link
+	// below changes is then the link alone.
+	ctx := mcpContext(t)
+	s := startStdio(t, ctx, m, "", map[string]string{"CCSKI_MCP__REQUIRE_TRUSTED": "true"})
+	entries, _ := mustListSkills(t, ctx, s.cs)
+	if _, ok := findEntry(entries, id); !ok {
+		t.Errorf("require_trusted does not serve the trusted skill %s", id)
+	}
+	s.mustExit0(t, 10*time.Second)
+
 	secret := filepath.Join(m.Home, "notes.txt")
 	if err := os.WriteFile(secret, []byte("private\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -206,9 +216,8 @@ func TestTrustSeesWhatScanSees(t *testing.T) {
 	if found := scanOf(); !slices.Contains(found, "symlink-outside notes.md") {
 		t.Errorf("scan does not report the symlink out: %v", found)
 	}
-	ctx := mcpContext(t)
-	s := startStdio(t, ctx, m, "", map[string]string{"CCSKI_MCP__REQUIRE_TRUSTED": "true"})
-	entries, _ := mustListSkills(t, ctx, s.cs)
+	s = startStdio(t, ctx, m, "", map[string]string{"CCSKI_MCP__REQUIRE_TRUSTED": "true"})
+	entries, _ = mustListSkills(t, ctx, s.cs)
 	if _, ok := findEntry(entries, id); ok {
 		t.Errorf("require_trusted serves the skill a symlink out was added to")
 	}

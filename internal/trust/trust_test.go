@@ -382,7 +382,7 @@ func TestTrustedSkillDrift(t *testing.T) {
 			}
 			kept, _ := Stage(found).Apply([]*pipeline.Record{proj})
 			if served := len(kept) == 1; served != (tt.want == pipeline.IntegrityTrusted) {
-				t.Errorf("require_trusted serves it: %v, want %v", served, !served)
+				t.Errorf("require_trusted serves it: %v, want %v", served, tt.want == pipeline.IntegrityTrusted)
 			}
 		})
 	}
