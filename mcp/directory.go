@@ -5,9 +5,10 @@ package mcp
 // size, folders as inode/directory, URIs without a trailing slash. The
 // same confinement as resources/read applies: the folder is located in
 // the skill's real folder (locate), and its children are the ones the
-// walk of a skill's files keeps (manifest.Children): what a manifest
-// lists, so a symlink is listed only when it leads to a file inside the
-// skill, and never .git.
+// walk of a skill's files keeps (manifest.Children, which opens the folder
+// through an os.Root of the skill folder): what a manifest lists, so a
+// symlink is listed only when it leads to a file inside the skill, and
+// never .git.
 
 import (
 	"context"

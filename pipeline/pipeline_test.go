@@ -410,14 +410,17 @@ func TestSnapshot(t *testing.T) {
 	visible := []*Record{all[0], all[2], all[3]}
 	drops := []Drop{{Record: all[1], Stage: "priority", Reason: "shadowed", By: all[0]}}
 	s := NewSnapshot(all, visible, drops, nil, nil)
-	if got, err := s.Load("pdf", TypeSkill); err == nil {
-		t.Errorf("Load(pdf) = %v; want ambiguous between the visible claude and codex pdfs", got.ID)
+	if got, err := s.Resolve("pdf"); err == nil {
+		t.Errorf("Resolve(pdf) = %v; want ambiguous between the visible claude and codex pdfs", got.ID)
 	}
-	if got, err := s.Load("claude:pdf", TypeSkill); err != nil || got != all[0] {
-		t.Errorf("Load(claude:pdf) = %v, %v; want the only visible claude pdf", got, err)
+	if got, err := s.Resolve("claude:pdf"); err != nil || got != all[0] {
+		t.Errorf("Resolve(claude:pdf) = %v, %v; want the only visible claude pdf", got, err)
 	}
-	if f, err := s.Lookup("claude@project:pdf", TypeSkill); err != nil || f.Record != all[1] || f.Drop == nil {
-		t.Errorf("Lookup(claude@project:pdf) = %+v, %v; want the dropped copy, not visible", f, err)
+	if _, err := s.Resolve("claude@project:pdf"); err == nil {
+		t.Errorf("a dropped record resolves among the visible ones")
+	}
+	if got, err := s.ResolveAny("claude@project:pdf"); err != nil || got != all[1] {
+		t.Errorf("ResolveAny = %v, %v", got, err)
 	}
 	if d, ok := s.DropOf(all[1]); !ok || d.Stage != "priority" || d.By != all[0] {
 		t.Errorf("DropOf = %+v, %v", d, ok)

@@ -66,6 +66,8 @@ type Snapshot struct {
 	// The name indexes are built on first use: listing needs neither.
 	visibleOnce sync.Once
 	visible     *Index
+	allOnce     sync.Once
+	all         *Index
 	// The visible records split by type, and the name index of the
 	// visible skills, also built on first use.
 	splitOnce  sync.Once
@@ -157,10 +159,24 @@ func (s *Snapshot) skillsIndex() *Index {
 	return s.skillIndex
 }
 
+// ResolveSkill is Resolve over the visible skills only: a command never
+// answers, and suggestions name skills only. Commands and tools resolve
+// names with Lookup and Load; Resolve, ResolveAny and ResolveSkill answer
+// the tests that check what a snapshot holds.
+func (s *Snapshot) ResolveSkill(name string) (*Record, error) { return s.skillsIndex().Resolve(name) }
+
 func (s *Snapshot) visibleIndex() *Index {
 	s.visibleOnce.Do(func() { s.visible = NewIndex(s.Visible) })
 	return s.visible
 }
+
+// Resolve finds a visible record by name, id, provider-qualified or plugin
+// name, case-insensitively.
+func (s *Snapshot) Resolve(name string) (*Record, error) { return s.visibleIndex().Resolve(name) }
+
+// ResolveAny is Resolve over every discovered record, including those the
+// pipeline dropped.
+func (s *Snapshot) ResolveAny(name string) (*Record, error) { return s.allIndex().Resolve(name) }
 
 // ByID returns the discovered record, visible or not, whose id is id
 // (case-insensitive), or nil.
@@ -183,6 +199,11 @@ func (s *Snapshot) idTable() map[string]*Record {
 		}
 	})
 	return s.ids
+}
+
+func (s *Snapshot) allIndex() *Index {
+	s.allOnce.Do(func() { s.all = NewIndex(s.All) })
+	return s.all
 }
 
 // DropOf returns the drop that removed r, if any.

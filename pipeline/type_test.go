@@ -106,23 +106,26 @@ func TestSnapshotSkillsAndCommands(t *testing.T) {
 	if d := cmp.Diff([]string{"claude:/deploy", "claude:/review"}, ids(snap.Commands())); d != "" {
 		t.Errorf("Commands (-want +got):\n%s", d)
 	}
-	// "deploy" is a command and a skill: loading a skill finds only the
-	// skill.
+	// "deploy" is a command and a skill: Resolve finds both, ResolveSkill
+	// only the skill.
+	if _, err := snap.Resolve("deploy"); err == nil {
+		t.Error("Resolve(deploy) is not ambiguous over skills and commands")
+	}
 	for name, want := range map[string]string{"deploy": "codex:deploy", "codex:deploy": "codex:deploy", "pdf": "claude:pdf"} {
-		if r, err := snap.Load(name, TypeSkill); err != nil || r.ID != want {
-			t.Errorf("Load(%q) = %v, %v; want %s", name, r, err, want)
+		if r, err := snap.ResolveSkill(name); err != nil || r.ID != want {
+			t.Errorf("ResolveSkill(%q) = %v, %v; want %s", name, r, err, want)
 		}
 	}
 	for _, name := range []string{"review", "claude:/review", "claude:/deploy", "claude:deploy"} {
-		r, err := snap.Load(name, TypeSkill)
+		r, err := snap.ResolveSkill(name)
 		var nf *NotFoundError
 		if !errors.As(err, &nf) {
-			t.Errorf("Load(%q) = %v, %v; want not found", name, r, err)
+			t.Errorf("ResolveSkill(%q) = %v, %v; want not found", name, r, err)
 			continue
 		}
 		for _, s := range nf.Suggestions {
 			if strings.Contains(s, "/") {
-				t.Errorf("Load(%q) suggests the command %s", name, s)
+				t.Errorf("ResolveSkill(%q) suggests the command %s", name, s)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -145,6 +146,11 @@ func readFolder(path string, some bool) ([]listed, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
+	return readOpened(f, some)
+}
+
+// readOpened is readFolder of a folder already open.
+func readOpened(f *os.File, some bool) ([]listed, fs.FileInfo, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, nil, err

@@ -137,14 +137,27 @@ func Children(dir, rel, after string, n int) (entries []Entry, more bool, err er
 	if rel = filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))); rel != "." {
 		path, prefix = filepath.Join(dir, filepath.FromSlash(rel)), rel+"/"
 	}
-	st, err := os.Stat(path)
+	// The folder is opened through an os.Root of the skill folder, which
+	// refuses a path that leads out of it, and the names are read from
+	// that handle; the folder is checked again at the end, so that a link
+	// swapped in for it meanwhile makes an error, not a listing of
+	// somewhere else.
+	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, false, err
 	}
-	if !st.IsDir() {
+	defer root.Close()
+	f, err := root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, false, err
+	} else if !st.IsDir() {
 		return nil, false, notFolder(path, st)
 	}
-	names, _, err := readFolder(path, false)
+	names, st, err := readOpened(f, false)
 	if err != nil {
 		return nil, false, err
 	}
@@ -160,6 +173,9 @@ func Children(dir, rel, after string, n int) (entries []Entry, more bool, err er
 		if err := wk.visit(path, prefix, names[i], 0, "", false); err != nil {
 			return nil, false, err
 		}
+	}
+	if now, err := os.Stat(path); err != nil || !os.SameFile(st, now) {
+		return nil, false, fmt.Errorf("%s changed while it was listed: read it again", path)
 	}
 	return wk.out.Entries, i < len(names), nil
 }

@@ -223,3 +223,18 @@ func TestChildren(t *testing.T) {
 		t.Error("Children of a file: want an error")
 	}
 }
+
+// TestChildrenStaysInside checks that Children lists no folder outside
+// the skill: a folder reached through a link that leads out is refused,
+// whatever the caller resolved before, since it is opened through an
+// os.Root of the skill folder.
+func TestChildrenStaysInside(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{
+		"skill/SKILL.md": "s", "skill/out": "-> ../elsewhere", "elsewhere/secret.md": "private",
+	})
+	entries, _, err := Children(filepath.Join(base, "skill"), "out", "", 0)
+	if err == nil {
+		t.Fatalf("Children(out) listed %v; want an error, out leads outside the skill", shapes(entries))
+	}
+}
