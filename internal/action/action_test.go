@@ -8,8 +8,10 @@ import (
 )
 
 // box is a machine for one test: a home folder, a project (a git work
-// tree) and the variables the actions see. Nothing of the developer's
-// environment leaks in: the actions read variables only through vars.
+// tree) and the variables the actions see. The actions read the variables
+// of the configuration and of the config folder through vars; the cache
+// folders (git, digests, the scanner's memory) come from the process's
+// environment, which newBox points into the box.
 type box struct {
 	root, home, proj string
 	vars             map[string]string

@@ -114,6 +114,9 @@ type SavedProfile struct {
 // SaveProfile records which skills are on for each agent as the profile
 // req names, replacing one of that name.
 func SaveProfile(ctx context.Context, c *Config, req SaveProfileRequest) (*SavedProfile, error) {
+	if err := toggle.CheckProfileName(req.Name); err != nil {
+		return nil, usage(err)
+	}
 	t, err := c.toggler(ctx, req.Agents)
 	if err != nil {
 		return nil, err
@@ -125,7 +128,7 @@ func SaveProfile(ctx context.Context, c *Config, req SaveProfileRequest) (*Saved
 	p := t.Capture(req.Name, hosts)
 	file, err := toggle.SaveProfile(c.ProfileDir(), p)
 	if err != nil {
-		return nil, usage(err)
+		return nil, err // no config folder, or the write failed: not a usage error
 	}
 	return &SavedProfile{File: file, Profile: p}, nil
 }

@@ -2,11 +2,14 @@ package action
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ccski/ccski/internal/testfs"
 )
 
 // TestToggleAndProfiles: disable writes Claude Code's switch (a dry run
@@ -99,5 +102,22 @@ func TestShowConfig(t *testing.T) {
 	}
 	if v.Files == nil || len(v.Keys) != len(v.Flat) || !slices.IsSorted(v.Keys) {
 		t.Errorf("files %v, %d keys of %d, sorted %v", v.Files, len(v.Keys), len(v.Flat), slices.IsSorted(v.Keys))
+	}
+}
+
+// TestSaveProfileErrors checks which failures of profile save are usage
+// errors (exit 2): a bad name is; a profile that cannot be written is not.
+func TestSaveProfileErrors(t *testing.T) {
+	b := newBox(t)
+	ctx := context.Background()
+	var ue *UsageError
+	if _, err := SaveProfile(ctx, b.config(t), SaveProfileRequest{Name: "../up"}); !errors.As(err, &ue) {
+		t.Errorf("a bad name: %v, want a usage error", err)
+	}
+	// The profiles folder is a file: the profile cannot be written.
+	testfs.Write(t, b.root, map[string]string{"home/.config/ccski/profiles": "not a folder"})
+	_, err := SaveProfile(ctx, b.config(t), SaveProfileRequest{Name: "focus"})
+	if err == nil || errors.As(err, &ue) {
+		t.Errorf("an unwritable profile folder: %v, want a failure that is not a usage error", err)
 	}
 }

@@ -274,12 +274,21 @@ func (x profileIndex) pluginState(snap *pipeline.Snapshot, h, key string) (on, f
 
 var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
+// CheckProfileName refuses a profile name other than letters, digits, ".",
+// "_" and "-", at most 100 of them, starting with a letter or digit.
+func CheckProfileName(name string) error {
+	if !profileName.MatchString(name) || len(name) > 100 {
+		return fmt.Errorf("invalid profile name %q: use letters, digits, '.', '_' and '-'", name)
+	}
+	return nil
+}
+
 // ProfileFile is the file of profile name in ccski's user config folder
 // dir: profiles/<name>.json. A name other than letters, digits, ".", "_"
 // and "-" is an error.
 func ProfileFile(dir, name string) (string, error) {
-	if !profileName.MatchString(name) || len(name) > 100 {
-		return "", fmt.Errorf("invalid profile name %q: use letters, digits, '.', '_' and '-'", name)
+	if err := CheckProfileName(name); err != nil {
+		return "", err
 	}
 	if dir == "" {
 		return "", userdirs.ErrNoConfig
