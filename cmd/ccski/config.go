@@ -59,9 +59,9 @@ func (a *app) showConfig(cmd *cobra.Command, _ []string) error {
 // it.
 func renderConfig(w io.Writer, st style, v *action.ConfigView) {
 	if len(v.Files) == 0 {
-		fmt.Fprintln(w, st.dim("No config file found; built-in defaults apply."))
+		fmt.Fprintln(w, st.Dim("No config file found; built-in defaults apply."))
 	} else {
-		fmt.Fprintln(w, st.dim("Config files: "+strings.Join(v.Files, ", ")))
+		fmt.Fprintln(w, st.Dim("Config files: "+strings.Join(v.Files, ", ")))
 	}
 	fmt.Fprintln(w)
 	for _, k := range v.Keys {
@@ -71,13 +71,13 @@ func renderConfig(w io.Writer, st style, v *action.ConfigView) {
 		}
 		val := formatValue(v.Flat[k])
 		if src != "default" {
-			val = st.bold(val)
+			val = st.Bold(val)
 		}
-		fmt.Fprintf(w, "%-38s %s  %s\n", k, val, st.dim("("+src+")"))
+		fmt.Fprintf(w, "%-38s %s  %s\n", k, val, st.Dim("("+src+")"))
 	}
 	if len(v.Redacted) > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, st.dim(redactedNote))
+		fmt.Fprintln(w, st.Dim(redactedNote))
 	}
 }
 

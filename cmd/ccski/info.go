@@ -62,7 +62,7 @@ func renderInfo(a *app, info *action.InfoResult) {
 	r, hidden, size, content, more := info.Record, info.Hidden, info.Size, info.Content, info.More
 	st := style(a.color)
 	w := a.stdout
-	fmt.Fprintln(w, st.bold(r.ID))
+	fmt.Fprintln(w, st.Bold(r.ID))
 	if r.Description != "" {
 		fmt.Fprintln(w, wrap(r.Description, width(w), "  "))
 	}
@@ -80,7 +80,7 @@ func renderInfo(a *app, info *action.InfoResult) {
 	if uri := r.SkillURI(); uri != "" {
 		field("MCP URI", uri)
 		if why := r.Unlistable(); why != "" {
-			field("", st.yellow("not in MCP skills/list: "+why))
+			field("", st.Yellow("not in MCP skills/list: "+why))
 		}
 	}
 	field("Size", formatBytes(size))
@@ -117,18 +117,18 @@ func renderInfo(a *app, info *action.InfoResult) {
 	}
 	switch {
 	case hidden != "":
-		field("Status", st.yellow("hidden: "+hidden))
+		field("Status", st.Yellow("hidden: "+hidden))
 	case r.Disabled:
-		field("Status", st.red("disabled (.SKILL.md)"))
+		field("Status", st.Red("disabled (.SKILL.md)"))
 	default:
-		field("Status", st.green("visible"))
+		field("Status", st.Green("visible"))
 	}
 	for _, d := range r.Diagnostics {
 		loc := ""
 		if d.Line > 0 {
 			loc = fmt.Sprintf("line %d: ", d.Line)
 		}
-		field("Warning", st.yellow(loc+d.Message))
+		field("Warning", st.Yellow(loc+d.Message))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, content)
@@ -137,8 +137,8 @@ func renderInfo(a *app, info *action.InfoResult) {
 	}
 	switch {
 	case more > 0:
-		fmt.Fprintln(w, st.dim(fmt.Sprintf("… (%s more, use --full to show all)", plural(more, "line", "lines"))))
+		fmt.Fprintln(w, st.Dim(fmt.Sprintf("… (%s more, use --full to show all)", plural(more, "line", "lines"))))
 	case more < 0:
-		fmt.Fprintln(w, st.dim(fmt.Sprintf("… (more lines of a %s file, use --full to show all)", formatBytes(size))))
+		fmt.Fprintln(w, st.Dim(fmt.Sprintf("… (more lines of a %s file, use --full to show all)", formatBytes(size))))
 	}
 }

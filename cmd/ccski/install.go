@@ -199,20 +199,20 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 		fmt.Fprintln(a.stderr, "ccski: warning: "+warn)
 	}
 	marks := map[install.Status]string{
-		install.StatusInstalled: st.green("✓"), install.StatusUpdated: st.green("↻"),
-		install.StatusUnchanged: st.dim("○"), install.StatusSkipped: st.yellow("○"),
-		install.StatusFailed: st.red("✗"), install.StatusRemoved: st.green("✓"),
+		install.StatusInstalled: st.Green("✓"), install.StatusUpdated: st.Green("↻"),
+		install.StatusUnchanged: st.Dim("○"), install.StatusSkipped: st.Yellow("○"),
+		install.StatusFailed: st.Red("✗"), install.StatusRemoved: st.Green("✓"),
 	}
 	for _, r := range rep.Results {
 		var where []string
 		for i, p := range r.Paths {
 			p = shownPath(rep.Cwd, rep.Home, p)
 			if i > 0 {
-				p += st.dim(" (link)")
+				p += st.Dim(" (link)")
 			}
 			where = append(where, p)
 		}
-		line := fmt.Sprintf("%s %-9s %s", marks[r.Status], r.Status, st.bold(r.Skill))
+		line := fmt.Sprintf("%s %-9s %s", marks[r.Status], r.Status, st.Bold(r.Skill))
 		if len(where) > 0 {
 			line += " → " + strings.Join(where, ", ")
 		}
@@ -225,7 +225,7 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 					from += " " + short(r.Commit)
 				}
 			}
-			line += st.dim("  [" + from + "]")
+			line += st.Dim("  [" + from + "]")
 		}
 		fmt.Fprintln(w, line)
 		if !r.Changes.Empty() {
@@ -234,7 +234,7 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 		if r.Message != "" {
 			msg := r.Message
 			if r.Status == install.StatusFailed {
-				msg = st.red(msg)
+				msg = st.Red(msg)
 			}
 			fmt.Fprintln(w, "    "+msg)
 		}
@@ -250,7 +250,7 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 		fmt.Fprintln(w, "Summary: "+strings.Join(parts, ", "))
 	}
 	if rep.DryRun {
-		fmt.Fprintln(w, st.dim("Dry run: nothing was written."))
+		fmt.Fprintln(w, st.Dim("Dry run: nothing was written."))
 	}
 }
 

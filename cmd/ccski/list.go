@@ -143,7 +143,7 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 		}
 		return
 	}
-	fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("%s (%d)", title, len(recs))))
+	fmt.Fprintf(w, "%s\n\n", st.Heading(fmt.Sprintf("%s (%d)", title, len(recs))))
 
 	dups := filters.Duplicates(recs, prio)
 	byProvider := map[string][]*pipeline.Record{}
@@ -158,7 +158,7 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 	wd := width(w)
 	for _, p := range provs {
 		group := byProvider[p]
-		fmt.Fprintf(w, "%s\n", st.heading(fmt.Sprintf("%s (%d)", p, len(group))))
+		fmt.Fprintf(w, "%s\n", st.Heading(fmt.Sprintf("%s (%d)", p, len(group))))
 		for _, loc := range locationOrder {
 			var in []*pipeline.Record
 			for _, r := range group {
@@ -169,38 +169,38 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 			if len(in) == 0 {
 				continue
 			}
-			fmt.Fprintf(w, " %s\n", st.bold(fmt.Sprintf("%s (%d)", loc, len(in))))
+			fmt.Fprintf(w, " %s\n", st.Bold(fmt.Sprintf("%s (%d)", loc, len(in))))
 			for _, r := range in {
-				line := "  - " + st.cyan(r.ID)
+				line := "  - " + st.Cyan(r.ID)
 				if r.Disabled {
-					line = "  - " + st.red(r.ID) + " " + st.red("[disabled]")
+					line = "  - " + st.Red(r.ID) + " " + st.Red("[disabled]")
 				}
 				for _, s := range r.Off {
 					badge := fmt.Sprintf("[%s in %s]", s.Mode, s.Title)
 					if s.Hides() {
-						line += " " + st.red(badge)
+						line += " " + st.Red(badge)
 					} else {
-						line += " " + st.yellow(badge)
+						line += " " + st.Yellow(badge)
 					}
 				}
 				if d, ok := dups[r]; ok {
 					if d.Winner {
-						line += " " + st.magenta(fmt.Sprintf("[dup %d, preferred]", d.Group))
+						line += " " + st.Magenta(fmt.Sprintf("[dup %d, preferred]", d.Group))
 					} else {
-						line += " " + st.magenta(fmt.Sprintf("[dup %d]", d.Group))
+						line += " " + st.Magenta(fmt.Sprintf("[dup %d]", d.Group))
 					}
 				}
 				if r.Plugin != nil {
-					line += " " + st.dim(fmt.Sprintf("(%s@%s %s)", r.Plugin.Plugin, r.Plugin.Marketplace, r.Plugin.Version))
+					line += " " + st.Dim(fmt.Sprintf("(%s@%s %s)", r.Plugin.Plugin, r.Plugin.Marketplace, r.Plugin.Version))
 				}
 				if len(r.Diagnostics) > 0 {
-					line += " " + st.yellow(fmt.Sprintf("[%s]", plural(len(r.Diagnostics), "warning", "warnings")))
+					line += " " + st.Yellow(fmt.Sprintf("[%s]", plural(len(r.Diagnostics), "warning", "warnings")))
 				}
 				in, ok := integrity[r]
 				line += integrityBadge(st, in, ok)
 				fmt.Fprintln(w, line)
 				if r.Description != "" {
-					fmt.Fprintln(w, st.dim(wrap(r.Description, wd, "    ")))
+					fmt.Fprintln(w, st.Dim(wrap(r.Description, wd, "    ")))
 				}
 			}
 		}
@@ -252,6 +252,6 @@ func footer(w io.Writer, st style, drops []pipeline.Drop, diagnostics []pipeline
 		notes = append(notes, plural(problems, "problem", "problems")+" found (ccski sources explains)")
 	}
 	if len(notes) > 0 {
-		fmt.Fprintln(w, st.dim(strings.Join(notes, "; ")+"."))
+		fmt.Fprintln(w, st.Dim(strings.Join(notes, "; ")+"."))
 	}
 }

@@ -95,7 +95,7 @@ func renderProfiles(a *app, profiles []*toggle.Profile) {
 		return
 	}
 	for _, p := range profiles {
-		fmt.Fprintf(a.stdout, "%s  %s\n", style(a.color).bold(p.Name), p.Saved.Local().Format(time.DateTime))
+		fmt.Fprintf(a.stdout, "%s  %s\n", style(a.color).Bold(p.Name), p.Saved.Local().Format(time.DateTime))
 		renderProfileHosts(a, p)
 	}
 }

@@ -18,18 +18,8 @@ import (
 	"github.com/ccski/ccski/providers/all"
 )
 
-// style is report.Style, ccski's one colour wrapper, under the short
-// names the renderers of this package use: colour when true.
-type style bool
-
-func (s style) bold(t string) string    { return report.Style(s).Bold(t) }
-func (s style) heading(t string) string { return report.Style(s).Heading(t) }
-func (s style) dim(t string) string     { return report.Style(s).Dim(t) }
-func (s style) red(t string) string     { return report.Style(s).Red(t) }
-func (s style) green(t string) string   { return report.Style(s).Green(t) }
-func (s style) yellow(t string) string  { return report.Style(s).Yellow(t) }
-func (s style) magenta(t string) string { return report.Style(s).Magenta(t) }
-func (s style) cyan(t string) string    { return report.Style(s).Cyan(t) }
+// style is report.Style, ccski's one colour wrapper: colour when true.
+type style = report.Style
 
 // recordJSON is the stable JSON shape of a record.
 type recordJSON struct {
@@ -215,9 +205,9 @@ func renderRoots(w io.Writer, st style, roots []pipeline.SourceRoot) {
 		countW = max(countW, utf8.RuneCountInString(count))
 	}
 	for _, r := range rows {
-		mark, count := st.green("✓"), padRight(r.count, countW)
+		mark, count := st.Green("✓"), padRight(r.count, countW)
 		if !r.exists {
-			mark, count = st.dim("-"), st.dim(count)
+			mark, count = st.Dim("-"), st.Dim(count)
 		}
 		fmt.Fprintf(w, "  %s %s  %s  %s\n", mark, padRight(r.label, labelW), count, r.path)
 	}

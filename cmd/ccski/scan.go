@@ -71,7 +71,7 @@ func renderFlagged(w io.Writer, st style, flagged []pipeline.FlaggedSkill) {
 	if len(flagged) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Flagged by the security scan (%d)", len(flagged))))
+	fmt.Fprintf(w, "\n%s\n\n", st.Heading(fmt.Sprintf("Flagged by the security scan (%d)", len(flagged))))
 	for _, f := range flagged {
 		var codes []string
 		errs := false
@@ -81,17 +81,17 @@ func renderFlagged(w io.Writer, st style, flagged []pipeline.FlaggedSkill) {
 			}
 			errs = errs || d.Severity == pipeline.SeverityError
 		}
-		sev := st.yellow("warning")
+		sev := st.Yellow("warning")
 		if errs {
-			sev = st.red("error")
+			sev = st.Red("error")
 		}
-		fmt.Fprintf(w, "  %s  %s %s\n", st.cyan(f.ID), sev, strings.Join(codes, ", "))
+		fmt.Fprintf(w, "  %s  %s %s\n", st.Cyan(f.ID), sev, strings.Join(codes, ", "))
 		first := f.Findings[0]
 		where := first.Path
 		if first.Line > 0 {
 			where = fmt.Sprintf("%s:%d", first.Path, first.Line)
 		}
-		fmt.Fprintf(w, "      %s\n", st.dim(where+": "+first.Message))
+		fmt.Fprintf(w, "      %s\n", st.Dim(where+": "+first.Message))
 	}
 	fmt.Fprintln(w, "\n"+wrap("ccski mcp serves these skills and logs the findings (mcp.scan: warn, the default); "+
 		"with mcp.scan: block it does not serve the ones with an error. ccski scan SKILL-FOLDER shows every finding.",

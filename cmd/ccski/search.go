@@ -62,18 +62,18 @@ func renderHits(w io.Writer, st style, res *action.SearchResult) {
 		return
 	}
 	if len(hits) < total {
-		fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("Matches (%d of %d)", len(hits), total)))
+		fmt.Fprintf(w, "%s\n\n", st.Heading(fmt.Sprintf("Matches (%d of %d)", len(hits), total)))
 	} else {
-		fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("Matches (%d)", total)))
+		fmt.Fprintf(w, "%s\n\n", st.Heading(fmt.Sprintf("Matches (%d)", total)))
 	}
 	for _, h := range hits {
 		r := h.Record
-		fmt.Fprintf(w, "- %s  %s\n", st.cyan(r.ID), st.dim("("+string(r.Location)+")"))
+		fmt.Fprintf(w, "- %s  %s\n", st.Cyan(r.ID), st.Dim("("+string(r.Location)+")"))
 		if r.Description != "" {
-			fmt.Fprintln(w, st.dim(wrap(r.Description, width(w), "    ")))
+			fmt.Fprintln(w, st.Dim(wrap(r.Description, width(w), "    ")))
 		}
 		if h.Snippet != "" {
-			fmt.Fprintln(w, "    "+st.yellow("» ")+h.Snippet)
+			fmt.Fprintln(w, "    "+st.Yellow("» ")+h.Snippet)
 		}
 	}
 }

@@ -47,7 +47,7 @@ func renderSources(a *app, res *action.SourcesResult) {
 	s := res.Report
 	st := style(a.color)
 	w := a.stdout
-	fmt.Fprintf(w, "%s\n\n", st.heading(fmt.Sprintf("Roots (%d)", len(s.Roots))))
+	fmt.Fprintf(w, "%s\n\n", st.Heading(fmt.Sprintf("Roots (%d)", len(s.Roots))))
 	renderRoots(w, st, s.Roots)
 	fmt.Fprintln(w)
 	if res.ShowSkills {
@@ -58,23 +58,23 @@ func renderSources(a *app, res *action.SourcesResult) {
 	}
 	renderPrecedence(w, st, s)
 	if len(s.Hidden) > 0 {
-		fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Hidden (%d)", len(s.Hidden))))
+		fmt.Fprintf(w, "\n%s\n\n", st.Heading(fmt.Sprintf("Hidden (%d)", len(s.Hidden))))
 		for _, d := range s.Hidden {
-			fmt.Fprintf(w, "  %s  %s\n", st.cyan(d.ID), st.dim(d.Reason))
+			fmt.Fprintf(w, "  %s  %s\n", st.Cyan(d.ID), st.Dim(d.Reason))
 		}
 	}
 	if len(s.Switched) > 0 {
-		fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Switched off by agents (%d)", len(s.Switched))))
+		fmt.Fprintf(w, "\n%s\n\n", st.Heading(fmt.Sprintf("Switched off by agents (%d)", len(s.Switched))))
 		for _, sw := range s.Switched {
-			fmt.Fprintf(w, "  %s  %s\n", st.cyan(sw.ID), st.dim(pipeline.DescribeOff(sw.Switches)))
+			fmt.Fprintf(w, "  %s  %s\n", st.Cyan(sw.ID), st.Dim(pipeline.DescribeOff(sw.Switches)))
 		}
 	}
 	renderFlagged(w, st, s.Flagged)
 	renderChanged(w, st, s.Changed)
 	if len(s.Unlisted) > 0 {
-		fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Not in MCP skills/list (%d)", len(s.Unlisted))))
+		fmt.Fprintf(w, "\n%s\n\n", st.Heading(fmt.Sprintf("Not in MCP skills/list (%d)", len(s.Unlisted))))
 		for _, u := range s.Unlisted {
-			fmt.Fprintf(w, "  %s  %s\n", st.cyan(u.ID), st.dim(u.Reason+"; still served by the skill tool"))
+			fmt.Fprintf(w, "  %s  %s\n", st.Cyan(u.ID), st.Dim(u.Reason+"; still served by the skill tool"))
 		}
 	}
 	if len(s.Diagnostics) == 0 {
@@ -83,16 +83,16 @@ func renderSources(a *app, res *action.SourcesResult) {
 	}
 	diags := append([]pipeline.Diagnostic(nil), s.Diagnostics...)
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Severity.Rank() > diags[j].Severity.Rank() })
-	fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Diagnostics (%d)", len(diags))))
+	fmt.Fprintf(w, "\n%s\n\n", st.Heading(fmt.Sprintf("Diagnostics (%d)", len(diags))))
 	for _, d := range diags {
 		sev := string(d.Severity)
 		switch d.Severity {
 		case pipeline.SeverityError:
-			sev = st.red(sev)
+			sev = st.Red(sev)
 		case pipeline.SeverityWarning:
-			sev = st.yellow(sev)
+			sev = st.Yellow(sev)
 		default:
-			sev = st.dim(sev)
+			sev = st.Dim(sev)
 		}
 		where := d.Path
 		if d.Line > 0 {
@@ -105,7 +105,7 @@ func renderSources(a *app, res *action.SourcesResult) {
 // renderPrecedence says how copies of one skill are ranked: the root kind
 // order, then each provider's rule for its own user and project copies.
 func renderPrecedence(w io.Writer, st style, s pipeline.SourcesReport) {
-	fmt.Fprintf(w, "\n%s\n\n", st.heading("Precedence"))
+	fmt.Fprintf(w, "\n%s\n\n", st.Heading("Precedence"))
 	kinds := make([]string, len(s.Priority))
 	for i, k := range s.Priority {
 		kinds[i] = string(k)

@@ -141,20 +141,20 @@ func renderToggle(a *app, rep *action.ToggleReport) {
 		mark, what := "", ""
 		switch r.Status {
 		case toggle.Changed:
-			mark = st.green("✓")
+			mark = st.Green("✓")
 		case toggle.Unchanged:
-			mark = st.dim("○")
+			mark = st.Dim("○")
 			what = "already so: "
 		case toggle.Skipped:
-			mark = st.dim("-")
+			mark = st.Dim("-")
 			what = "skipped: "
 		case toggle.Failed:
-			mark = st.red("✗")
+			mark = st.Red("✗")
 		}
-		line := fmt.Sprintf("%s %s", mark, st.bold(r.Skill))
+		line := fmt.Sprintf("%s %s", mark, st.Bold(r.Skill))
 		switch {
 		case r.Status == toggle.Failed:
-			line += ": " + st.red(r.Error)
+			line += ": " + st.Red(r.Error)
 		case r.Setting == toggle.FallbackSetting:
 			line += fmt.Sprintf(": %s%s (%s)", what, r.Mode, r.File)
 		case r.File != "":
@@ -171,7 +171,7 @@ func renderToggle(a *app, rep *action.ToggleReport) {
 		}
 		fmt.Fprintln(w, line)
 		if r.Note != "" {
-			fmt.Fprintln(w, "  "+st.yellow("note: ")+r.Note)
+			fmt.Fprintln(w, "  "+st.Yellow("note: ")+r.Note)
 		}
 	}
 	for _, rn := range rep.Renames {
@@ -197,7 +197,7 @@ func renderToggle(a *app, rep *action.ToggleReport) {
 	if dry {
 		summary += "; dry run: nothing was written"
 	}
-	fmt.Fprintln(w, st.dim(summary+"."))
+	fmt.Fprintln(w, st.Dim(summary+"."))
 }
 
 // hostTitle names a host for people.

@@ -58,7 +58,7 @@ func renderAccepted(w io.Writer, st style, done []action.Accepted, n int) {
 		case pipeline.IntegrityNew, pipeline.IntegrityRecorded:
 			what += "; first acceptance"
 		}
-		fmt.Fprintf(w, "Trusted %s (%s)\n", st.cyan(d.ID), what)
+		fmt.Fprintf(w, "Trusted %s (%s)\n", st.Cyan(d.ID), what)
 	}
 	if left := n - len(done); left > 0 || len(done) == 0 {
 		fmt.Fprintf(w, "Nothing else to accept: %s already trusted in its current state.\n",
@@ -72,9 +72,9 @@ func renderChanged(w io.Writer, st style, changed []pipeline.ChangedSkill) {
 	if len(changed) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\n\n", st.heading(fmt.Sprintf("Changed since recorded (%d)", len(changed))))
+	fmt.Fprintf(w, "\n%s\n\n", st.Heading(fmt.Sprintf("Changed since recorded (%d)", len(changed))))
 	for _, c := range changed {
-		fmt.Fprintf(w, "  %s  %s\n", st.cyan(c.ID), st.yellow(c.Message))
+		fmt.Fprintf(w, "  %s  %s\n", st.Cyan(c.ID), st.Yellow(c.Message))
 	}
 }
 
@@ -85,15 +85,15 @@ func integrityBadge(st style, in pipeline.Integrity, ok bool) string {
 		return ""
 	}
 	if in.Accepted {
-		return " " + st.red("[changed since trusted]")
+		return " " + st.Red("[changed since trusted]")
 	}
-	return " " + st.red("[changed since first seen]")
+	return " " + st.Red("[changed since first seen]")
 }
 
 // changedNote closes a listing with the skills whose files changed since
 // recorded, and what to do.
 func changedNote(w io.Writer, st style, changed []pipeline.ChangedSkill) {
 	for _, c := range changed {
-		fmt.Fprintf(w, "%s %s\n", st.yellow("!"), wrap(c.ID+" "+c.Message, width(w), "  ")[2:])
+		fmt.Fprintf(w, "%s %s\n", st.Yellow("!"), wrap(c.ID+" "+c.Message, width(w), "  ")[2:])
 	}
 }

@@ -162,15 +162,15 @@ func printFixes(w io.Writer, st style, fixes []validate.FileFix, dryRun bool) {
 		name := report.DisplayPath(cwd, f.File)
 		switch {
 		case f.Refused != nil:
-			fmt.Fprintf(w, "%s %s: it lies in %s; it would have %s\n", st.yellow("left alone"), name,
+			fmt.Fprintf(w, "%s %s: it lies in %s; it would have %s\n", st.Yellow("left alone"), name,
 				f.Refused.What, strings.Join(f.Changes, "; "))
 		case f.Err != nil:
-			fmt.Fprintf(w, "%s %s: %v\n", st.red("not fixed"), name, f.Err)
+			fmt.Fprintf(w, "%s %s: %v\n", st.Red("not fixed"), name, f.Err)
 		case dryRun:
-			fmt.Fprintf(w, "%s %s: %s\n", st.yellow("would fix"), name, strings.Join(f.Changes, "; "))
+			fmt.Fprintf(w, "%s %s: %s\n", st.Yellow("would fix"), name, strings.Join(f.Changes, "; "))
 			fmt.Fprint(w, report.Diff(cwd, f.File, f.Before, f.After, true))
 		default:
-			fmt.Fprintf(w, "%s %s: %s\n", st.green("fixed"), name, strings.Join(f.Changes, "; "))
+			fmt.Fprintf(w, "%s %s: %s\n", st.Green("fixed"), name, strings.Join(f.Changes, "; "))
 		}
 	}
 	if len(fixes) > 0 {

@@ -56,11 +56,11 @@ func (a *app) installWorkflow(cmd *cobra.Command, _ []string) error {
 // renderWorkflow prints a line per agent, with the diff of a dry run.
 func renderWorkflow(w io.Writer, st style, rep *action.WorkflowReport) {
 	for _, r := range rep.Results {
-		mark := map[string]string{"installed": st.green("✓"), "updated": st.green("↻"),
-			"unchanged": st.dim("○"), "failed": st.red("✗")}[r.Status]
+		mark := map[string]string{"installed": st.Green("✓"), "updated": st.Green("↻"),
+			"unchanged": st.Dim("○"), "failed": st.Red("✗")}[r.Status]
 		line := fmt.Sprintf("%s %s %s: %s", mark, hostTitle(r.Agent), r.Status, r.Path)
 		if r.Error != "" {
-			line += ": " + st.red(r.Error)
+			line += ": " + st.Red(r.Error)
 		}
 		fmt.Fprintln(w, line)
 		if rep.DryRun && r.Diff != "" {
@@ -68,6 +68,6 @@ func renderWorkflow(w io.Writer, st style, rep *action.WorkflowReport) {
 		}
 	}
 	if rep.DryRun {
-		fmt.Fprintln(w, st.dim("Dry run: nothing was written."))
+		fmt.Fprintln(w, st.Dim("Dry run: nothing was written."))
 	}
 }
