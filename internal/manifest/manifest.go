@@ -21,8 +21,10 @@
 //   - every other symlink (one leading out of the skill or into its .git, a
 //     broken one, a loop, one to a folder or to a special file) is a
 //     recorded link: listed with what it holds (File.Link), never followed,
-//     so that adding, removing or retargeting one is a change. Folders are
-//     never followed through links, so a link cannot make a loop;
+//     so that adding, removing or retargeting one is a change. A manifest
+//     never follows a link to a folder, so a link cannot make a loop (only
+//     install's walk, Walk.Folders, follows one inside its source, with a
+//     guard against loops);
 //   - FIFOs, sockets and devices are left out without being opened;
 //   - folders more than MaxDepth below the skill folder are not entered.
 //
