@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -120,7 +119,7 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 	if format != report.FormatText {
 		fixOut = a.stderr
 	}
-	printFixes(fixOut, style(a.color), res.Fixes, dryRun)
+	printFixes(fixOut, style(a.color), res.Dir, res.Fixes, dryRun)
 	if err := report.Write(a.stdout, format, res.Report, report.WriteOptions{Color: a.color,
 		Version: buildVersion(), Fixing: fix, Rules: res.Rules}); err != nil {
 		return failErr(err)
@@ -155,9 +154,8 @@ func (a *app) verdict(failed error) error {
 }
 
 // printFixes reports what --fix did or, with dryRun, would do, naming
-// the files as the user sees them from the current folder.
-func printFixes(w io.Writer, st style, fixes []validate.FileFix, dryRun bool) {
-	cwd, _ := os.Getwd()
+// the files as the user sees them from cwd, the folder they ran in.
+func printFixes(w io.Writer, st style, cwd string, fixes []validate.FileFix, dryRun bool) {
 	for _, f := range fixes {
 		name := report.DisplayPath(cwd, f.File)
 		switch {

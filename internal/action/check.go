@@ -56,6 +56,9 @@ type ValidateResult struct {
 	// not written, an error, more warnings than MaxWarnings), wrapping
 	// ErrValidationFailed.
 	Verdict error
+	// Dir is the folder the user ran in, which the report's files are
+	// named from and the fixes' files are to be named from too.
+	Dir string
 }
 
 // Validate checks the skills (and, as Kind asks, the slash commands) at
@@ -96,7 +99,7 @@ func Validate(ctx context.Context, c *Config, req ValidateRequest) (*ValidateRes
 		return nil, err
 	}
 	rep.RelativeTo(c.Cwd)
-	res := &ValidateResult{Report: rep, Fixes: fixes, Rules: validate.RuleDocs(req.Profile)}
+	res := &ValidateResult{Report: rep, Fixes: fixes, Rules: validate.RuleDocs(req.Profile), Dir: c.Cwd}
 	if n := notWritten(fixes); n > 0 {
 		res.Verdict = fmt.Errorf("%w: %s could not be written", ErrValidationFailed,
 			report.Plural(n, "fixed file", "fixed files"))

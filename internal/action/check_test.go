@@ -131,6 +131,9 @@ func TestValidateFixDryRun(t *testing.T) {
 	if len(res.Fixes) != 1 {
 		t.Fatalf("fixes %+v, want one", res.Fixes)
 	}
+	if res.Dir != b.proj {
+		t.Errorf("Dir = %q, want the folder the user ran in, %q, to name the fixed files from", res.Dir, b.proj)
+	}
 	f := res.Fixes[0]
 	if f.File != file || string(f.Before) != crlf || bytes.Contains(f.After[:20], []byte("\r")) ||
 		f.Err != nil || f.Refused != nil || len(f.Changes) == 0 {
