@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 )
 
@@ -53,6 +54,57 @@ func LockFile(path string, perm os.FileMode, wait func()) (release func(), err e
 		}
 	}
 	return func() { f.Close() }, nil
+}
+
+// LockDirs takes an exclusive lock on each folder of dirs, which must
+// exist, held until release is called or the process ends, however it
+// ends. The folder itself is locked, not a file in it: nothing is left
+// behind, and a file of the folder replaced by a rename stays covered.
+// Each folder is locked once, by its real path, in sorted order, so that
+// two callers locking overlapping sets never wait on each other in a
+// circle. Where files cannot be locked, it does nothing.
+func LockDirs(dirs []string) (release func(), err error) {
+	var held []*os.File
+	release = func() {
+		for _, f := range held {
+			f.Close()
+		}
+		held = nil
+	}
+	reals, err := realDirs(dirs)
+	if err != nil {
+		return nil, err
+	}
+	for _, dir := range reals {
+		f, err := os.Open(dir)
+		if err == nil {
+			err = flock(f, syscall.LOCK_EX)
+			if err != nil {
+				f.Close()
+			}
+		}
+		if err != nil {
+			release()
+			return nil, fmt.Errorf("cannot lock the folder %s: %w", dir, err)
+		}
+		held = append(held, f)
+	}
+	return release, nil
+}
+
+// realDirs resolves each folder of dirs to its real path, sorted, each
+// once.
+func realDirs(dirs []string) ([]string, error) {
+	var out []string
+	for _, d := range dirs {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			return nil, fmt.Errorf("cannot lock the folder %s: %w", d, err)
+		}
+		out = append(out, real)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // LockedElsewhere reports whether another process holds the lock of the

@@ -3,7 +3,10 @@
 package safefile
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -48,4 +51,51 @@ func TestLockFile(t *testing.T) {
 	if LockedElsewhere(p) {
 		t.Error("a released lock is still seen as held")
 	}
+}
+
+// TestLockDirs: the folders are locked (another open of one cannot take
+// it), a folder named twice or through a link is locked once rather than
+// waiting on itself, and release frees every one.
+func TestLockDirs(t *testing.T) {
+	base := t.TempDir()
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alias := filepath.Join(base, "alias")
+	if err := os.Symlink(a, alias); err != nil {
+		t.Fatal(err)
+	}
+	release, err := LockDirs([]string{b, a, alias, a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{a, b} {
+		if !dirLocked(t, d) {
+			t.Errorf("%s is not locked", d)
+		}
+	}
+	release()
+	for _, d := range []string{a, b} {
+		if dirLocked(t, d) {
+			t.Errorf("%s is still locked after release", d)
+		}
+	}
+	if _, err := LockDirs([]string{filepath.Join(base, "missing")}); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("a missing folder: got %v, want an error naming it", err)
+	}
+}
+
+// dirLocked reports whether another open of the folder dir cannot take
+// its lock.
+func dirLocked(t *testing.T, dir string) bool {
+	t.Helper()
+	f, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil
 }

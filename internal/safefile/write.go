@@ -22,6 +22,10 @@ type WriteOptions struct {
 	// is, and Write returns it. It lets a caller make sure that the file
 	// is still the one it edited.
 	Check func() error
+	// Root, when set, is the folder the write belongs to: a path that a
+	// symbolic link leads out of it is refused with a *LinkError (see
+	// CheckLinks), and nothing is written.
+	Root string
 }
 
 // DanglingLinkError is the error for a symlink whose target is missing:
@@ -51,6 +55,11 @@ func WriteAtomic(path string, data []byte, perm fs.FileMode) error {
 
 // Write is WriteAtomic with options.
 func Write(path string, data []byte, o WriteOptions) error {
+	if o.Root != "" {
+		if err := CheckLinks(o.Root, path); err != nil {
+			return &fs.PathError{Op: "write", Path: path, Err: err}
+		}
+	}
 	real, err := filepath.EvalSymlinks(path)
 	perm := o.Perm
 	switch {

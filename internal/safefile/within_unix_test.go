@@ -1,0 +1,109 @@
+//go:build unix
+
+package safefile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheckLinks: a path is refused when the file or a folder on the way
+// to it is a link that leads out of the root, naming that link and where
+// it leads; links that stay inside, a root that is itself a link, and
+// parts not made yet are fine.
+func TestCheckLinks(t *testing.T) {
+	base := t.TempDir()
+	proj, out := filepath.Join(base, "proj"), filepath.Join(base, "out")
+	for _, d := range []string{filepath.Join(proj, ".claude"), filepath.Join(proj, "shared"), out, filepath.Join(base, "real")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, name string) {
+		if err := os.Symlink(target, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link(filepath.Join(out, "settings.json"), filepath.Join(proj, ".claude", "settings.json"))
+	link("../shared/local.json", filepath.Join(proj, ".claude", "settings.local.json"))
+	link(out, filepath.Join(proj, ".gemini"))
+	link("../../out/dangling.md", filepath.Join(proj, ".claude", "CLAUDE.md"))
+	link("../out", filepath.Join(proj, "up"))
+	link(filepath.Join(base, "real"), filepath.Join(base, "home"))
+
+	for _, tc := range []struct {
+		name, root, path string
+		link, target     string // the *LinkError wanted, or "" for none
+	}{
+		{name: "a file linked out", root: proj, path: filepath.Join(proj, ".claude", "settings.json"),
+			link: filepath.Join(proj, ".claude", "settings.json"), target: filepath.Join(out, "settings.json")},
+		{name: "a folder linked out", root: proj, path: filepath.Join(proj, ".gemini", "settings.json"),
+			link: filepath.Join(proj, ".gemini"), target: out},
+		{name: "a relative link that climbs out", root: proj, path: filepath.Join(proj, "up", "x"),
+			link: filepath.Join(proj, "up"), target: out},
+		{name: "a dangling link out", root: proj, path: filepath.Join(proj, ".claude", "CLAUDE.md"),
+			link: filepath.Join(proj, ".claude", "CLAUDE.md"), target: filepath.Join(out, "dangling.md")},
+		{name: "a link that stays inside", root: proj, path: filepath.Join(proj, ".claude", "settings.local.json")},
+		{name: "a file not made yet", root: proj, path: filepath.Join(proj, ".codex", "new", "config.toml")},
+		{name: "a root that is itself a link", root: filepath.Join(base, "home"), path: filepath.Join(base, "home", "settings.json")},
+		{name: "a root not made yet", root: filepath.Join(base, "none"), path: filepath.Join(base, "none", "settings.json")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckLinks(tc.root, tc.path)
+			var le *LinkError
+			switch {
+			case tc.link == "" && err != nil:
+				t.Fatalf("got %v, want nil", err)
+			case tc.link != "" && !errors.As(err, &le):
+				t.Fatalf("got %v, want a *LinkError", err)
+			case tc.link != "" && (le.Link != tc.link || le.Target != tc.target || le.File != tc.path || le.Root != tc.root):
+				t.Errorf("got %+v, want link %s to %s", le, tc.link, tc.target)
+			case tc.link != "" && (!strings.Contains(err.Error(), tc.link) || !strings.Contains(err.Error(), tc.target)):
+				t.Errorf("the message does not name the link and its target: %v", err)
+			}
+		})
+	}
+	if err := CheckLinks(proj, out); err == nil {
+		t.Error("a path outside the root is accepted")
+	}
+}
+
+// TestWriteRefusesLinkOutOfRoot: with Root set, Write leaves a link that
+// leads out of it, and its target, as they are; a link inside the root is
+// written through and stays a link.
+func TestWriteRefusesLinkOutOfRoot(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	rc := filepath.Join(base, ".bashrc")
+	write(t, rc, []byte("export A=1\n"))
+	if err := os.MkdirAll(filepath.Join(proj, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(proj, "docs", "rules.md"), []byte("rules\n"))
+	out, in := filepath.Join(proj, "CLAUDE.md"), filepath.Join(proj, "AGENTS.md")
+	if err := os.Symlink(rc, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("docs/rules.md", in); err != nil {
+		t.Fatal(err)
+	}
+	var le *LinkError
+	if err := Write(out, []byte("block\n"), WriteOptions{Root: proj}); !errors.As(err, &le) {
+		t.Fatalf("got %v, want a *LinkError", err)
+	}
+	if got, _ := os.ReadFile(rc); string(got) != "export A=1\n" {
+		t.Errorf("the link's target changed: %q", got)
+	}
+	if err := Write(in, []byte("block\n"), WriteOptions{Root: proj}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(proj, "docs", "rules.md")); string(got) != "block\n" {
+		t.Errorf("the target inside the root holds %q", got)
+	}
+	if st, err := os.Lstat(in); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link inside the root is no longer a link: %v", err)
+	}
+}
