@@ -101,10 +101,14 @@ type Edit struct {
 
 // Files is a set of files being edited in memory: each is read once,
 // edited any number of times, and written when the set is. Edits of two
-// skills to one file compose.
+// skills to one file compose. Each file is kept to the folder it belongs
+// to (see Env.WriteRoot): an edit of a file that a symbolic link leads out
+// of that folder is refused (EditFile), and so is its write.
 type Files struct {
 	files map[string]*FileState
 	order []string
+	// root returns the folder a file belongs to.
+	root func(path string) string
 }
 
 // FileState is one file of a Files set.
@@ -115,6 +119,14 @@ type FileState struct {
 	Existed bool
 	// New is the content after the edits.
 	New []byte
+	// Err says, once Write or Commit failed, why this changed file was not
+	// written: the error met writing it, or for a file the set would have
+	// written after it, that it was not reached. It is nil for a file
+	// written.
+	Err error
+	// links is why the file may not be written where it is (a
+	// *safefile.LinkError), or nil.
+	links error
 }
 
 // Changed reports whether the edits changed the file.
@@ -122,8 +134,44 @@ func (f *FileState) Changed() bool {
 	return string(f.Old) != string(f.New) || (!f.Existed && f.New != nil)
 }
 
-// NewFiles returns an empty set.
-func NewFiles() *Files { return &Files{files: map[string]*FileState{}} }
+// NewFiles returns an empty set whose files are each kept to their own
+// folder.
+func NewFiles() *Files { return &Files{files: map[string]*FileState{}, root: filepath.Dir} }
+
+// NewFilesIn returns an empty set whose files are each kept to the folder
+// env says they belong to (Env.WriteRoot).
+func NewFilesIn(env Env) *Files {
+	return &Files{files: map[string]*FileState{}, root: env.WriteRoot}
+}
+
+// WriteRoot returns the folder that the settings or instructions file
+// path belongs to, which no symbolic link on the way to the file may lead
+// out of when ccski writes it: the host's own folder (Env.Homes) that
+// holds path, for a user file; else the project, the outermost workspace
+// folder (WorkspaceDirs) that holds path; else the file's own folder (a
+// host folder ccski does not know, such as ~/.gemini). The folder itself
+// may be a link: the user may keep it elsewhere.
+func (env Env) WriteRoot(path string) string {
+	best := ""
+	for _, home := range env.Homes {
+		if safefile.Within(home, path) && len(home) > len(best) {
+			best = home
+		}
+	}
+	if best != "" {
+		return best
+	}
+	dirs := env.WorkspaceDirs
+	if len(dirs) == 0 && env.Workspace != "" {
+		dirs = []string{env.Workspace}
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if safefile.Within(dirs[i], path) {
+			return dirs[i]
+		}
+	}
+	return filepath.Dir(path)
+}
 
 // Read returns the current content of path: as edited so far, else as
 // on disk (nil, with existed false, for a missing file).
@@ -135,7 +183,8 @@ func (fs *Files) Read(path string) (data []byte, existed bool, err error) {
 	if err != nil {
 		return nil, found, fmt.Errorf("%s: %w", path, err)
 	}
-	fs.files[path] = &FileState{Path: path, Old: data, Existed: found, New: data}
+	fs.files[path] = &FileState{Path: path, Old: data, Existed: found, New: data,
+		links: safefile.CheckLinks(fs.root(path), path)}
 	fs.order = append(fs.order, path)
 	return data, found, nil
 }
@@ -186,34 +235,140 @@ func (fs *Files) Changed() []*FileState {
 	return out
 }
 
+// maxCommitRuns bounds how many times Commit plans under its locks when
+// the folders a plan reads from keep changing.
+const maxCommitRuns = 4
+
+// Commit makes the edits of plan and writes them as one change that no
+// other ccski run interleaves with, so that two runs editing one file at
+// the same time never lose each other's change. plan makes its edits in
+// fs, all anew each time it is called (fs is emptied before each call).
+// Commit runs it once to learn which files it reads, locks the folders of
+// those files (safefile.LockDirs; a folder a changed file needs is made),
+// and runs it again, so that each file is read as it is now, under the
+// lock, and edited as it is; then it writes the set (Write) and releases
+// the locks. Should that run read from a folder not yet locked, the locks
+// are released and taken again with that folder too. When nothing
+// changes, nothing is locked or written. On failure, every changed file
+// that was not written says why (FileState.Err).
+func (fs *Files) Commit(plan func()) error {
+	fs.reset()
+	plan()
+	var held []string
+	release := func() {}
+	defer func() { release() }()
+	for range maxCommitRuns {
+		if len(fs.Changed()) == 0 {
+			return nil
+		}
+		need, err := fs.folders()
+		if err != nil {
+			return fs.fail(err)
+		}
+		if held != nil && !slices.ContainsFunc(need, func(d string) bool { return !slices.Contains(held, d) }) {
+			return fs.Write()
+		}
+		release()
+		release = func() {}
+		for _, d := range need {
+			if !slices.Contains(held, d) {
+				held = append(held, d)
+			}
+		}
+		r, err := safefile.LockDirs(held)
+		if err != nil {
+			return fs.fail(err)
+		}
+		release = r
+		fs.reset()
+		plan()
+	}
+	return fs.fail(fmt.Errorf("the settings files kept changing while ccski was locking them (in %s); run the command again",
+		strings.Join(held, ", ")))
+}
+
+// reset empties the set.
+func (fs *Files) reset() {
+	fs.files, fs.order = map[string]*FileState{}, nil
+}
+
+// folders lists the folders of the files read that exist, and makes the
+// folder of each changed file that may be written.
+func (fs *Files) folders() ([]string, error) {
+	var dirs []string
+	for _, p := range fs.order {
+		f, dir := fs.files[p], filepath.Dir(p)
+		if f.Changed() && f.links == nil {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("cannot make the folder of %s: %w", p, safefile.Cause(err))
+			}
+		}
+		if st, err := os.Stat(dir); err == nil && st.IsDir() && !slices.Contains(dirs, dir) {
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs, nil
+}
+
+// fail gives err to every changed file that has no error yet, and
+// returns it.
+func (fs *Files) fail(err error) error {
+	for _, f := range fs.Changed() {
+		if f.Err == nil {
+			f.Err = err
+		}
+	}
+	return err
+}
+
 // Write writes every changed file atomically (safefile.Write): a new
-// file is made with mode 0644, an existing one keeps its mode. A file
-// that another program changed since it was read (Claude Code writes its
-// settings.local.json itself) is not overwritten: Write then fails with
-// a *ChangedError, checked for every file before the first is written
-// and again for each just before it replaces it. It stops at the first
-// failure, which names the file.
+// file is made with mode 0644, an existing one keeps its mode, and a file
+// that a symbolic link leads out of the folder it belongs to is refused
+// (*safefile.LinkError). A file that another program changed since it was
+// read (Claude Code writes its settings.local.json itself) is not
+// overwritten: Write then fails with a *ChangedError, checked for every
+// file before the first is written and again for each just before it
+// replaces it. It stops at the first failure, which names the file; each
+// changed file not written says why (FileState.Err). Write takes no lock:
+// a caller that reads and writes files other ccski runs may edit at the
+// same time uses Commit.
 func (fs *Files) Write() error {
 	changed := fs.Changed()
 	for _, f := range changed {
 		if err := f.unchanged(); err != nil {
-			return err
+			return stop(f, err, changed)
 		}
 	}
 	var written []string
-	for _, f := range changed {
-		err := safefile.Write(f.Path, f.New, safefile.WriteOptions{Perm: 0o644, Check: f.unchanged})
+	for i, f := range changed {
+		stop := func(err error) error { return stop(f, err, changed[i+1:]) }
+		err := safefile.Write(f.Path, f.New, safefile.WriteOptions{Perm: 0o644, Check: f.unchanged, Root: fs.root(f.Path)})
 		var ce *ChangedError
+		var le *safefile.LinkError
 		switch {
 		case errors.As(err, &ce):
 			ce.Written = written
-			return ce
+			return stop(ce)
+		case errors.As(err, &le):
+			return stop(le)
 		case err != nil:
-			return fmt.Errorf("cannot write %s: %w", f.Path, safefile.Cause(err))
+			return stop(fmt.Errorf("cannot write %s: %w", f.Path, safefile.Cause(err)))
 		}
 		written = append(written, f.Path)
 	}
 	return nil
+}
+
+// stop records err as why failed was not written, and for each other
+// file of rest that it was not reached; it returns err.
+func stop(failed *FileState, err error, rest []*FileState) error {
+	failed.Err = err
+	for _, f := range rest {
+		if f != failed {
+			f.Err = fmt.Errorf("%s was not written, because %s could not be: %w", f.Path, failed.Path, err)
+		}
+	}
+	return err
 }
 
 // ChangedError is a file that another program changed between the moment
@@ -281,7 +436,9 @@ func NewFileError(file string, err error) *FileError {
 }
 
 // EditFile applies edit to the current content of path in fs, and
-// records the result. An error of edit becomes a *FileError naming path.
+// records the result. An error of edit becomes a *FileError naming path;
+// a change of a file that a symbolic link leads out of the folder it
+// belongs to is refused with that link's *safefile.LinkError.
 func EditFile(fs *Files, path string, edit func(data []byte) ([]byte, error)) (changed bool, err error) {
 	data, _, err := fs.Read(path)
 	if err != nil {
@@ -293,6 +450,9 @@ func EditFile(fs *Files, path string, edit func(data []byte) ([]byte, error)) (c
 	}
 	if string(out) == string(data) {
 		return false, nil
+	}
+	if err := fs.files[path].links; err != nil {
+		return false, err
 	}
 	fs.Set(path, out)
 	return true, nil

@@ -59,3 +59,73 @@ func TestFilesWriteRefusesChangedFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestFilesWriteSaysWhyEachFileWasNotWritten: when a file cannot be
+// written, it holds the reason, the files after it say they were not
+// written because of it, and those written before it hold no error.
+func TestFilesWriteSaysWhyEachFileWasNotWritten(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, n := range []string{"a", "b", "c"} {
+		os.WriteFile(p(n), []byte("1"), 0o644)
+	}
+	fs := NewFiles()
+	for _, n := range []string{"a", "b", "c"} {
+		if _, _, err := fs.Read(p(n)); err != nil {
+			t.Fatal(err)
+		}
+		fs.Set(p(n), []byte("new "+n))
+	}
+	// b becomes a folder after it was read.
+	os.Remove(p("b"))
+	os.Mkdir(p("b"), 0o755)
+	err := fs.Write()
+	if err == nil {
+		t.Fatal("Write of a file turned into a folder succeeded")
+	}
+	states := map[string]*FileState{}
+	for _, f := range fs.Changed() {
+		states[filepath.Base(f.Path)] = f
+	}
+	if states["a"].Err == nil || states["b"].Err == nil || states["c"].Err == nil {
+		t.Fatalf("a file not written holds no error: a %v, b %v, c %v", states["a"].Err, states["b"].Err, states["c"].Err)
+	}
+	if !strings.Contains(states["b"].Err.Error(), p("b")) || !strings.Contains(states["b"].Err.Error(), "folder") {
+		t.Errorf("b's error does not name it and why: %v", states["b"].Err)
+	}
+	for _, n := range []string{"a", "c"} {
+		if msg := states[n].Err.Error(); !strings.Contains(msg, p(n)+" was not written, because "+p("b")) {
+			t.Errorf("%s's error does not say b stopped it: %s", n, msg)
+		}
+		if got, _ := os.ReadFile(p(n)); string(got) != "1" {
+			t.Errorf("%s was written: %q", n, got)
+		}
+	}
+}
+
+// TestWriteRoot: a file belongs to the host's own folder that holds it,
+// else to the outermost workspace folder that holds it, else to its own
+// folder.
+func TestWriteRoot(t *testing.T) {
+	j := filepath.Join
+	home, repo := filepath.FromSlash("/home/u"), filepath.FromSlash("/work/repo")
+	env := Env{UserDir: home, Workspace: j(repo, "sub"), WorkspaceDirs: []string{j(repo, "sub"), repo},
+		Homes: map[string]string{"claude": j(home, ".claude"), "codex": j(home, "codex-home")}}
+	for path, want := range map[string]string{
+		j(home, ".claude", "settings.json"):        j(home, ".claude"),
+		j(home, "codex-home", "config.toml"):       j(home, "codex-home"),
+		j(home, ".gemini", "settings.json"):        j(home, ".gemini"),
+		j(repo, ".claude", "settings.json"):        repo,
+		j(repo, "sub", ".claude", "settings.json"): repo,
+		j(repo, "sub", "CLAUDE.md"):                repo,
+	} {
+		if got := env.WriteRoot(path); got != want {
+			t.Errorf("WriteRoot(%s) = %s, want %s", path, got, want)
+		}
+	}
+	// A workspace that is the home folder: a host's folder still wins.
+	env = Env{Workspace: home, Homes: map[string]string{"claude": j(home, ".claude")}}
+	if got := env.WriteRoot(j(home, ".claude", "settings.json")); got != j(home, ".claude") {
+		t.Errorf("in the home folder: got %s", got)
+	}
+}
