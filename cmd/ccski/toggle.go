@@ -115,15 +115,12 @@ func (a *app) toggled(rep *action.ToggleReport, err error) error {
 	} else {
 		renderToggle(a, rep)
 	}
-	if rep.ApplyErr != nil {
-		if a.json {
-			return failErr(fmt.Errorf("%w: %w", errReported, rep.ApplyErr))
-		}
-		return failErr(rep.ApplyErr)
-	}
 	if n := rep.Failed; n > 0 {
 		return failErr(fmt.Errorf("%w: %s failed; nothing was written for %s", errReported,
 			plural(n, "switch", "switches"), map[bool]string{true: "it", false: "them"}[n == 1]))
+	}
+	if rep.ApplyErr != nil {
+		return failErr(fmt.Errorf("%w: %w", errReported, rep.ApplyErr))
 	}
 	return nil
 }

@@ -48,7 +48,8 @@ func (a *app) installWorkflow(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	if rep.Failed {
-		return failErr(fmt.Errorf("the workflow block could not be written everywhere"))
+		// The report names each file that failed, and why.
+		return failErr(reportedFailure{"the workflow block could not be written everywhere"})
 	}
 	return nil
 }

@@ -36,7 +36,8 @@ type ToggleReport struct {
 	// Left counts, for profile use, the skills the profile does not name,
 	// which were left as they are.
 	Left int `json:"left,omitempty"`
-	// Error says why the changed files could not all be written.
+	// Error says why the changed files could not all be written; each
+	// result that needed one of them is a failure saying why.
 	Error string `json:"error,omitempty"`
 	// ApplyErr is that error.
 	ApplyErr error `json:"-"`
@@ -50,10 +51,12 @@ func Toggle(ctx context.Context, c *Config, req ToggleRequest) (*ToggleReport, e
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range req.Skills {
-		t.Skill(name, req.Request)
-	}
-	return apply(t.Plan(), req.DryRun, 0, c.Cwd), nil
+	p := t.Commit(func() {
+		for _, name := range req.Skills {
+			t.Skill(name, req.Request)
+		}
+	}, req.DryRun)
+	return toggleReport(p, req.DryRun, 0, c.Cwd), nil
 }
 
 // toggler discovers and returns a Toggler over every host's switches;
@@ -70,18 +73,14 @@ func (c *Config) toggler(ctx context.Context, agents []string) (*toggle.Toggler,
 	return t, nil
 }
 
-// apply writes the plan (unless dry) and reports it. left is, for
-// profile use, the number of skills left as they are; the diffs name the
-// files for a person working in cwd.
-func apply(p *toggle.Plan, dry bool, left int, cwd string) *ToggleReport {
-	var applyErr error
-	if !dry {
-		applyErr = p.Apply()
-	}
+// toggleReport reports the plan p, written unless dry (toggle.Toggler.Commit).
+// left is, for profile use, the number of skills left as they are; the
+// diffs name the files for a person working in cwd.
+func toggleReport(p *toggle.Plan, dry bool, left int, cwd string) *ToggleReport {
 	rep := &ToggleReport{DryRun: dry, Results: p.Results, Files: p.Diffs(cwd), Renames: p.Renames,
 		Changed: p.Count(toggle.Changed), Unchanged: p.Count(toggle.Unchanged),
-		Skipped: p.Count(toggle.Skipped), Failed: p.Count(toggle.Failed), Left: left, ApplyErr: applyErr}
-	if applyErr != nil {
+		Skipped: p.Count(toggle.Skipped), Failed: p.Count(toggle.Failed), Left: left, ApplyErr: p.Err}
+	if p.Err != nil {
 		rep.Error = rep.ApplyErr.Error()
 	}
 	if rep.Results == nil {
@@ -155,8 +154,9 @@ func UseProfile(ctx context.Context, c *Config, req UseProfileRequest) (*ToggleR
 	if err != nil {
 		return nil, err
 	}
-	left := t.Use(p, req.Scope)
-	return apply(t.Plan(), req.DryRun, left, c.Cwd), nil
+	left := 0
+	plan := t.Commit(func() { left = t.Use(p, req.Scope) }, req.DryRun)
+	return toggleReport(plan, req.DryRun, left, c.Cwd), nil
 }
 
 // ListProfiles returns the saved profiles; none is an empty list.

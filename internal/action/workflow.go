@@ -1,7 +1,6 @@
 package action
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -72,51 +71,66 @@ func InstallWorkflow(_ context.Context, c *Config, req WorkflowRequest) (*Workfl
 	return rep, nil
 }
 
-// upsertWorkflows upserts the block into each host's instructions file;
-// the diffs name the files for a person working in cwd.
-func upsertWorkflows(env providers.Env, hosts []providers.Host, scope, cwd string, dry bool) ([]WorkflowResult, bool) {
-	files := providers.NewFiles()
-	var results []WorkflowResult
-	failed := false
-	for _, h := range hosts {
-		path := h.Instructions(env, scope)
-		res := WorkflowResult{Agent: h.Name, Path: path}
-		old, existed, err := files.Read(path)
-		if err != nil {
-			res.Status, res.Error, failed = "failed", err.Error(), true
-			results = append(results, res)
-			continue
+// upsertWorkflows upserts the block into each host's instructions file
+// and, unless dry, writes the changed files under a lock
+// (providers.Files.Commit), each kept to the folder it belongs to; the
+// diffs name the files for a person working in cwd. failed is true when
+// some file could not be read, edited or written.
+func upsertWorkflows(env providers.Env, hosts []providers.Host, scope, cwd string, dry bool) (results []WorkflowResult, failed bool) {
+	files := providers.NewFilesIn(env)
+	plan := func() {
+		results = nil
+		for _, h := range hosts {
+			results = append(results, upsertWorkflow(files, h, env, scope, cwd))
 		}
-		updated, err := workflow.Upsert(old, workflow.Block(h.Name, h.Title))
-		if err != nil {
-			res.Status, res.Error, failed = "failed", fmt.Sprintf("%s: %v", path, err), true
-			results = append(results, res)
-			continue
-		}
-		_, _, had, _ := workflow.Find(old)
-		switch {
-		case bytes.Equal(updated, old):
-			res.Status = "unchanged"
-		case had:
-			res.Status = "updated"
-		default:
-			res.Status = "installed"
-		}
-		files.Set(path, updated)
-		if res.Status != "unchanged" {
-			res.Diff = report.Diff(cwd, path, old, updated, existed)
-		}
-		results = append(results, res)
 	}
-	if !dry {
-		if err := files.Write(); err != nil {
+	if dry {
+		plan()
+	} else {
+		_ = files.Commit(plan) // each file not written says why
+		for _, f := range files.Changed() {
 			for i := range results {
-				if results[i].Status != "unchanged" {
-					results[i].Status, results[i].Error = "failed", err.Error()
+				if results[i].Path == f.Path && f.Err != nil {
+					results[i].Status, results[i].Error = "failed", f.Err.Error()
 				}
 			}
-			return results, true
 		}
 	}
+	for _, r := range results {
+		failed = failed || r.Status == "failed"
+	}
 	return results, failed
+}
+
+// upsertWorkflow upserts host h's block into its instructions file of
+// scope, in files.
+func upsertWorkflow(files *providers.Files, h providers.Host, env providers.Env, scope, cwd string) WorkflowResult {
+	path := h.Instructions(env, scope)
+	res := WorkflowResult{Agent: h.Name, Path: path}
+	old, existed, err := files.Read(path)
+	if err != nil {
+		res.Status, res.Error = "failed", err.Error()
+		return res
+	}
+	changed, err := providers.EditFile(files, path, func(data []byte) ([]byte, error) {
+		return workflow.Upsert(data, workflow.Block(h.Name, h.Title))
+	})
+	if err != nil {
+		res.Status, res.Error = "failed", err.Error()
+		return res
+	}
+	_, _, had, _ := workflow.Find(old)
+	switch {
+	case !changed:
+		res.Status = "unchanged"
+	case had:
+		res.Status = "updated"
+	default:
+		res.Status = "installed"
+	}
+	if changed {
+		updated, _, _ := files.Read(path)
+		res.Diff = report.Diff(cwd, path, old, updated, existed)
+	}
+	return res
 }

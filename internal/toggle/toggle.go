@@ -3,7 +3,8 @@
 // switcher of each host that reads a skill (providers.Host) to write that
 // host's own setting, switches a plugin skill's whole plugin, and falls
 // back to the host-neutral .SKILL.md rename for a skill no host with a
-// switch reads. Nothing is written until Plan.Apply: a Plan holds the
+// switch reads. Nothing is written until Commit writes the plan, under a
+// lock, on the settings files as they are then; a dry run holds the
 // edited files in memory, so that --dry-run can show their diffs.
 //
 // A plugin's files are never renamed or edited: a plugin skill is
@@ -13,6 +14,7 @@
 package toggle
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -22,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/internal/report"
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 )
@@ -96,9 +99,50 @@ type Toggler struct {
 }
 
 // New returns a Toggler for the skills of snap, found in env, with the
-// given hosts (all.Hosts()).
+// given hosts (all.Hosts()). Each settings file it edits is kept to the
+// folder env says it belongs to (providers.Env.WriteRoot).
 func New(env providers.Env, snap *pipeline.Snapshot, hosts []providers.Host) *Toggler {
-	return &Toggler{env: env, snap: snap, hosts: hosts, files: providers.NewFiles()}
+	return &Toggler{env: env, snap: snap, hosts: hosts, files: providers.NewFilesIn(env)}
+}
+
+// Commit runs plan, the calls of Skill, Record or Use that make one
+// command, and unless dry writes what they change: the settings files
+// through providers.Files.Commit, which locks their folders and runs plan
+// again on what the files hold under the lock, so that a ccski run editing
+// the same file at the same time loses nothing; then the renames. plan
+// runs on a Toggler emptied of earlier switches each time. A file or a
+// rename that could not be written turns each result that needed it into
+// a failure naming it and why, and Plan.Err is the first such error.
+func (t *Toggler) Commit(plan func(), dry bool) *Plan {
+	run := func() {
+		t.results, t.renames = nil, nil
+		plan()
+	}
+	if dry {
+		t.files = providers.NewFilesIn(t.env)
+		run()
+		return t.Plan()
+	}
+	err := t.files.Commit(run)
+	p := t.Plan()
+	for _, f := range p.files.Changed() {
+		if f.Err != nil {
+			p.failWrites(func(r Result) bool { return r.File == f.Path && r.Setting != FallbackSetting }, f.Err)
+		}
+	}
+	if err != nil {
+		p.Err = err
+		p.failWrites(func(r Result) bool { return r.Setting == FallbackSetting },
+			fmt.Errorf("not renamed, because the settings files could not all be written: %w", err))
+		return p
+	}
+	for _, rn := range p.Renames {
+		if err := rename(rn); err != nil {
+			p.Err = cmp.Or(p.Err, err)
+			p.failWrites(func(r Result) bool { return r.Setting == FallbackSetting && r.File == rn.To }, err)
+		}
+	}
+	return p
 }
 
 // host returns the registered host of that name.
@@ -383,11 +427,24 @@ func (t *Toggler) Plan() *Plan {
 	return &Plan{Results: t.results, Renames: t.renames, files: t.files}
 }
 
-// Plan is what a Toggler would change.
+// Plan is what a Toggler would change, or changed.
 type Plan struct {
 	Results []Result
 	Renames []Rename
-	files   *providers.Files
+	// Err is why a file or a rename could not be written, or nil; the
+	// results it concerns are failures.
+	Err   error
+	files *providers.Files
+}
+
+// failWrites turns each Changed result that match says needed a write
+// into a failure saying err.
+func (p *Plan) failWrites(match func(Result) bool, err error) {
+	for i, r := range p.Results {
+		if r.Status == Changed && match(r) {
+			p.Results[i].Status, p.Results[i].Error = Failed, err.Error()
+		}
+	}
 }
 
 // Files lists the settings files the plan changes, with their old and
@@ -421,19 +478,13 @@ func (p *Plan) Count(s Status) int {
 	return n
 }
 
-// Apply writes the changed files, each atomically, then makes the
-// renames. It stops at the first failure, which names the file.
-func (p *Plan) Apply() error {
-	if err := p.files.Write(); err != nil {
-		return err
+// rename makes the rename rn, unless its target exists.
+func rename(rn Rename) error {
+	if _, err := os.Lstat(rn.To); err == nil {
+		return fmt.Errorf("cannot rename %s: %s exists", rn.From, rn.To)
 	}
-	for _, r := range p.Renames {
-		if _, err := os.Lstat(r.To); err == nil {
-			return fmt.Errorf("cannot rename %s: %s exists", r.From, r.To)
-		}
-		if err := os.Rename(r.From, r.To); err != nil {
-			return fmt.Errorf("cannot rename %s: %w", r.From, err)
-		}
+	if err := os.Rename(rn.From, rn.To); err != nil {
+		return fmt.Errorf("cannot rename %s: %w", rn.From, safefile.Cause(err))
 	}
 	return nil
 }

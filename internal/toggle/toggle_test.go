@@ -70,17 +70,19 @@ func TestToggler(t *testing.T) {
 	host := providers.Host{Name: "h", Title: "H", Switcher: fakeSwitcher{file: file}}
 
 	tg := New(providers.Env{}, snap, []providers.Host{host})
-	tg.Record(a, Request{Mode: "dim"})
-	tg.Record(broken, Request{})
-	tg.Record(a, Request{Agents: []string{"other"}})
-	tg.Record(loose, Request{})
-	tg.Record(both, Request{})
-	tg.Record(off, Request{On: true})
-	tg.Record(lint, Request{})
-	tg.Record(lint, Request{Mode: "dim"})
-	tg.Record(stray, Request{})
-	tg.Record(a, Request{Mode: "loud"})
-	p := tg.Plan()
+	plan := func() {
+		tg.Record(a, Request{Mode: "dim"})
+		tg.Record(broken, Request{})
+		tg.Record(a, Request{Agents: []string{"other"}})
+		tg.Record(loose, Request{})
+		tg.Record(both, Request{})
+		tg.Record(off, Request{On: true})
+		tg.Record(lint, Request{})
+		tg.Record(lint, Request{Mode: "dim"})
+		tg.Record(stray, Request{})
+		tg.Record(a, Request{Mode: "loud"})
+	}
+	p := tg.Commit(plan, true)
 	var got []string
 	for _, r := range p.Results {
 		got = append(got, strings.Join([]string{r.Skill, r.Host, string(r.Status), r.Mode, r.Error}, "|"))
@@ -113,13 +115,29 @@ func TestToggler(t *testing.T) {
 		!strings.Contains(d[0].Diff, "\n+a dim\n") {
 		t.Errorf("diffs: %+v", d)
 	}
-	if err := p.Apply(); err != nil {
-		t.Fatal(err)
+	for _, f := range []string{"s/loose/.SKILL.md", "s/off/SKILL.md", "settings"} {
+		if _, err := os.Stat(abs(f)); err == nil {
+			t.Errorf("a dry run made %s", f)
+		}
+	}
+	p = tg.Commit(plan, false)
+	if p.Err != nil {
+		t.Fatal(p.Err)
+	}
+	var again []string
+	for _, r := range p.Results {
+		again = append(again, strings.Join([]string{r.Skill, r.Host, string(r.Status), r.Mode, r.Error}, "|"))
+	}
+	if d := cmp.Diff(want, again); d != "" {
+		t.Errorf("results written (-want +got):\n%s", d)
 	}
 	for _, f := range []string{"s/loose/.SKILL.md", "s/off/SKILL.md", "settings"} {
 		if _, err := os.Stat(abs(f)); err != nil {
-			t.Errorf("after Apply: %v", err)
+			t.Errorf("after Commit: %v", err)
 		}
+	}
+	if got, _ := os.ReadFile(file); string(got) != "a dim\np@m plugin\n" {
+		t.Errorf("settings: %q", got)
 	}
 }
 
@@ -161,13 +179,66 @@ func TestProfileFallback(t *testing.T) {
 	hidden.Off = []pipeline.HostSwitch{{Host: "h", Mode: pipeline.ModeOff}}
 	now := []*pipeline.Record{hidden, rec("x:loose", "s/loose", ".SKILL.md", true), rec("h:plain", "s/plain", "SKILL.md", false, "h")}
 	tg := New(providers.Env{}, pipeline.NewSnapshot(now, now, nil, nil, nil), []providers.Host{host})
-	tg.Use(p, "")
-	plan := tg.Plan()
+	plan := tg.Commit(func() { tg.Use(p, "") }, true)
 	wantRenames := []Rename{{From: abs("s/loose/.SKILL.md"), To: abs("s/loose/SKILL.md")}}
 	if d := cmp.Diff(wantRenames, plan.Renames); d != "" {
 		t.Errorf("renames (-want +got):\n%s", d)
 	}
 	if files := plan.Files(); len(files) != 1 || string(files[0].New) != "hidden on\n" {
 		t.Errorf("host switches: %+v", files)
+	}
+}
+
+// meddler is a switcher whose file another program rewrites while ccski
+// edits it.
+type meddler struct{ file string }
+
+func (meddler) Modes() []string  { return []string{pipeline.ModeOff} }
+func (meddler) Scopes() []string { return []string{"user"} }
+
+func (m meddler) SetSkill(req providers.SkillRequest) ([]providers.Edit, error) {
+	changed, err := providers.EditFile(req.Files, m.file, func(d []byte) ([]byte, error) { return append(d, "off\n"...), nil })
+	if d, rerr := os.ReadFile(m.file); rerr == nil {
+		os.WriteFile(m.file, append(d, "theirs\n"...), 0o644)
+	}
+	return []providers.Edit{{File: m.file, Scope: "user", Setting: "x", Changed: changed}}, err
+}
+
+func (meddler) SetPlugin(providers.PluginRequest) ([]providers.Edit, error) { return nil, nil }
+
+// TestCommitFailedWriteIsFailed: a settings file that cannot be written
+// makes the switches that needed it failures naming the file and why, and
+// the renames of the same command are not made but failed too.
+func TestCommitFailedWriteIsFailed(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"s/a/SKILL.md": "", "s/loose/SKILL.md": "", "settings": "mine\n"})
+	abs := func(rel string) string { return filepath.Join(base, filepath.FromSlash(rel)) }
+	a := &pipeline.Record{ID: "h:a", Name: "a", Agent: "h", Dir: abs("s/a"), File: abs("s/a/SKILL.md"), Hosts: []string{"h"}}
+	loose := &pipeline.Record{ID: "x:loose", Name: "loose", Agent: "x", Dir: abs("s/loose"), File: abs("s/loose/SKILL.md")}
+	all := []*pipeline.Record{a, loose}
+	host := providers.Host{Name: "h", Title: "H", Switcher: meddler{file: abs("settings")}}
+	tg := New(providers.Env{}, pipeline.NewSnapshot(all, all, nil, nil, nil), []providers.Host{host})
+	p := tg.Commit(func() {
+		tg.Record(a, Request{})
+		tg.Record(loose, Request{})
+	}, false)
+	var ce *providers.ChangedError
+	if !errors.As(p.Err, &ce) || ce.File != abs("settings") {
+		t.Fatalf("Err = %v, want a ChangedError naming the settings", p.Err)
+	}
+	if len(p.Results) != 2 || p.Count(Failed) != 2 || p.Count(Changed) != 0 {
+		t.Fatalf("results: %+v", p.Results)
+	}
+	if msg := p.Results[0].Error; !strings.Contains(msg, abs("settings")) || !strings.Contains(msg, "changed while ccski was editing it") {
+		t.Errorf("the switch's error: %s", msg)
+	}
+	if msg := p.Results[1].Error; !strings.HasPrefix(msg, "not renamed, because the settings files could not all be written") {
+		t.Errorf("the rename's error: %s", msg)
+	}
+	if _, err := os.Stat(abs("s/loose/SKILL.md")); err != nil {
+		t.Errorf("the rename was made: %v", err)
+	}
+	if got, _ := os.ReadFile(abs("settings")); string(got) != "mine\ntheirs\ntheirs\n" {
+		t.Errorf("settings: %q, want the other program's", got)
 	}
 }
