@@ -1,0 +1,194 @@
+//go:build unix
+
+package integration
+
+// Writes that fail, and writes that a link would lead out of the folder
+// they belong to: a failed write is a failed result, in text and in JSON;
+// a settings or instructions file that is a symlink leading out of its
+// project (or out of the agent's own folder) is refused, naming the link
+// and where it leads, and its target keeps every byte.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runLimited runs ccski as tr.run does, with files it writes capped at
+// 8 KiB (RLIMIT_FSIZE, which binds root too): a larger write fails with
+// "file too large".
+func (tr switchTree) runLimited(t *testing.T, args ...string) result {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", append([]string{"-c", `ulimit -f 16 && exec "$0" "$@"`, binary}, args...)...)
+	cmd.Dir, cmd.Env = tr.ws, tr.env()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := result{args: args, stdout: stdout.String(), stderr: stderr.String()}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("running ccski %v: %v", args, err)
+	}
+	return r
+}
+
+// TestSwitchFailedWriteIsFailed: a settings file that cannot be written
+// is a failed switch, printed and counted as failed with the file and the
+// reason, and the command exits 1; the file is as it was.
+func TestSwitchFailedWriteIsFailed(t *testing.T) {
+	tr := newSwitchTree(t)
+	settings := filepath.Join(tr.home, ".claude", "settings.json")
+	// 64 KiB of other settings: more than the limit lets ccski write.
+	big := `{"padding": "` + strings.Repeat("x", 64<<10) + `"}` + "\n"
+	putFile(t, settings, []byte(big))
+
+	r := tr.runLimited(t, "disable", "notes", "--json")
+	if r.code != 1 {
+		t.Fatalf("want exit 1\n%s", r)
+	}
+	var out toggleOut
+	decodeOnly(t, r, &out)
+	if out.Changed != 0 || out.Failed != 1 || len(out.Results) != 1 || out.Results[0].Status != "failed" ||
+		!strings.Contains(out.Results[0].Error, settings) || !strings.Contains(out.Results[0].Error, "file too large") {
+		t.Errorf("want one failed result naming %s and the reason\n%s", settings, r)
+	}
+
+	r = tr.runLimited(t, "disable", "notes")
+	if r.code != 1 || strings.Contains(r.stdout, "✓") || !strings.Contains(r.stdout, "✗ claude:notes: ") ||
+		!strings.Contains(r.stdout, "0 changed, 0 already so, 0 skipped, 1 failed") || !strings.Contains(r.stdout, settings) {
+		t.Errorf("want the switch printed as failed, naming %s\n%s", settings, r)
+	}
+	if got := readFile(t, settings); string(got) != big {
+		t.Error("settings.json changed")
+	}
+}
+
+// TestSwitchRefusesLinkOutOfFolder: disable does not write a settings
+// file that is a symlink leading out of the folder the switch belongs to
+// (the project, for a project switch; the agent's own folder, for a user
+// one); it names the link and where it leads, and the target keeps every
+// byte. A link that stays inside the folder is written through.
+func TestSwitchRefusesLinkOutOfFolder(t *testing.T) {
+	tests := []struct {
+		name, skill, link string // link: "ws:" + relative to the repository, else to home
+		inside            bool   // the link leads to a file inside the folder
+	}{
+		{name: "project settings.local.json linked out of the project", skill: "release", link: "ws:.claude/settings.local.json"},
+		{name: "project settings.json linked out of the project", skill: "release --scope project", link: "ws:.claude/settings.json"},
+		{name: "user settings.json linked out of ~/.claude", skill: "notes", link: ".claude/settings.json"},
+		{name: "Codex config.toml linked out of ~/.codex", skill: "sheets", link: ".codex/config.toml"},
+		{name: "a link inside the project is followed", skill: "release", link: "ws:.claude/settings.local.json", inside: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := newSwitchTree(t)
+			link := filepath.Join(tr.home, tt.link)
+			if rel, ok := strings.CutPrefix(tt.link, "ws:"); ok {
+				link = filepath.Join(tr.ws, rel)
+			}
+			target := filepath.Join(filepath.Dir(tr.ws), "elsewhere", filepath.Base(link))
+			if tt.inside {
+				target = filepath.Join(tr.ws, "shared", filepath.Base(link))
+			}
+			content := "{\n  \"theirs\" :  true\n}\n"
+			if strings.HasSuffix(link, ".toml") {
+				content = "# theirs\nmodel = \"o3\"\n"
+			}
+			putFile(t, target, []byte(content))
+			os.Remove(link)
+			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			r := tr.run(t, append(strings.Fields("disable "+tt.skill), "--json")...)
+			var out toggleOut
+			decodeOnly(t, r, &out)
+			if tt.inside {
+				if r.code != 0 || out.Changed != 1 || !strings.Contains(string(readFile(t, target)), `"release": "off"`) {
+					t.Errorf("want the target inside the project written\n%s", r)
+				}
+				if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+					t.Errorf("the link is no longer a link: %v", err)
+				}
+				return
+			}
+			if r.code != 1 || out.Changed != 0 || out.Failed != 1 {
+				t.Fatalf("want exit 1 and one failed switch\n%s", r)
+			}
+			msg := out.Results[0].Error
+			if !strings.Contains(msg, link) || !strings.Contains(msg, target) || !strings.Contains(msg, "symbolic link") {
+				t.Errorf("the error does not name the link %s and its target %s: %s", link, target, msg)
+			}
+			if got := readFile(t, target); string(got) != content {
+				t.Errorf("the link's target changed:\n%s", got)
+			}
+			if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("the link is no longer a link: %v", err)
+			}
+			// A dry run says so too.
+			dry := tr.run(t, append(strings.Fields("disable "+tt.skill), "--dry-run")...)
+			if dry.code != 1 || !strings.Contains(dry.stdout, link) {
+				t.Errorf("dry run: want exit 1 naming %s\n%s", link, dry)
+			}
+		})
+	}
+}
+
+// TestInstallWorkflowRefusesLinkOutOfFolder: install-workflow does not
+// write its block into an instructions file that is a symlink leading
+// out of the project (or out of the agent's own folder), such as a
+// CLAUDE.md linked to the user's shell rc file: the rc file keeps every
+// byte, and the error names the link and where it leads.
+func TestInstallWorkflowRefusesLinkOutOfFolder(t *testing.T) {
+	tests := []struct {
+		name, scope, link string
+	}{
+		{"project CLAUDE.md linked to ~/.bashrc", "project", "ws:CLAUDE.md"},
+		{"user CLAUDE.md linked to ~/.bashrc", "user", ".claude/CLAUDE.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := newSwitchTree(t)
+			rc := filepath.Join(tr.home, ".bashrc")
+			content := "# my shell\nexport PATH=\"$HOME/bin:$PATH\"\nalias ll='ls -l'\n"
+			putFile(t, rc, []byte(content))
+			link := filepath.Join(tr.home, tt.link)
+			if rel, ok := strings.CutPrefix(tt.link, "ws:"); ok {
+				link = filepath.Join(tr.ws, rel)
+			}
+			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(rc, link); err != nil {
+				t.Fatal(err)
+			}
+			r := tr.run(t, "install-workflow", "--scope", tt.scope, "--agent", "claude", "--json")
+			if r.code != 1 {
+				t.Fatalf("want exit 1\n%s", r)
+			}
+			var out struct {
+				Results []struct{ Agent, Path, Status, Error string }
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+				t.Fatalf("%v\n%s", err, r)
+			}
+			if len(out.Results) != 1 || out.Results[0].Status != "failed" ||
+				!strings.Contains(out.Results[0].Error, link) || !strings.Contains(out.Results[0].Error, rc) {
+				t.Errorf("want one failed result naming %s and %s\n%s", link, rc, r)
+			}
+			if got := readFile(t, rc); string(got) != content {
+				t.Errorf("the shell rc file changed:\n%s", got)
+			}
+		})
+	}
+}
