@@ -206,16 +206,16 @@ func likeness(name string) []string {
 		if key == self {
 			continue
 		}
+		// "р (U+0440, Cyrillic)"; a character that shows nothing by
+		// itself by its code alone: "(U+200B)".
 		what := fmt.Sprintf("U+%04X", r)
-		if unicode.IsGraphic(r) && !unicode.Is(unicode.Mn, r) {
-			what = fmt.Sprintf("%c (U+%04X", r, r)
-		} else {
-			what = "(" + what
-		}
 		if s := scriptOf(r); s != "" {
 			what += ", " + s
 		}
-		what += ")"
+		what = "(" + what + ")"
+		if unicode.IsGraphic(r) && !unicode.Is(unicode.Mn, r) {
+			what = string(r) + " " + what
+		}
 		if key == "" {
 			out = append(out, what+" is invisible")
 		} else {
