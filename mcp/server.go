@@ -54,6 +54,12 @@ type Options struct {
 	// ListTTL is how long clients may cache list results (ttlMs): the
 	// refresh interval, as a listing may change after each rescan.
 	ListTTL time.Duration
+	// Drift says what the trust store found of a skill whose files
+	// changed since recorded, for the skill tool's header, when the
+	// snapshot does not say (Snapshot.Integrity is set only under
+	// mcp.require_trusted); ok is false for a skill that did not change.
+	// nil: only the snapshot says.
+	Drift func(*pipeline.Record) (in pipeline.Integrity, ok bool)
 }
 
 // Server is the ccski MCP server.
@@ -68,6 +74,7 @@ type Server struct {
 	resources resourceRegistry // skill files as resources (resources.go)
 	skills    skillsState      // the skills extension (skills.go)
 	listTTL   time.Duration
+	drift     func(*pipeline.Record) (pipeline.Integrity, bool) // Options.Drift
 
 	mu   sync.Mutex // serialises Update
 	desc string     // the registered tool description
@@ -192,7 +199,8 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{log: log, ready: make(chan struct{}), toolsIn: make(chan struct{}), listTTL: o.ListTTL}
+	s := &Server{log: log, ready: make(chan struct{}), toolsIn: make(chan struct{}), listTTL: o.ListTTL,
+		drift: o.Drift}
 	caps := &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true},
 		Prompts:   &sdk.PromptCapabilities{ListChanged: true},
 		Resources: &sdk.ResourceCapabilities{ListChanged: true}}
@@ -403,7 +411,7 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 		s.log.Error("skill load failed", "id", r.ID, "file", r.File, "err", err)
 		return toolError(fmt.Sprintf("Skill %s could not be read: %v", r.ID, safefile.Cause(err))), nil
 	}
-	text := LoadText(r, st.data)
+	text := LoadText(r, st.data, s.driftLine(snap, r))
 	if st.cut {
 		s.log.Warn("skill file cut", "id", r.ID, "file", r.File, "size", st.size, "returned", len(st.data))
 		text += cutNote(r, st)
@@ -416,15 +424,38 @@ func toolError(msg string) *sdk.CallToolResult {
 }
 
 // LoadText is the text a successful load returns: a header, a blank line,
-// then the SKILL.md file exactly as on disk.
-func LoadText(r *pipeline.Record, data []byte) string {
+// then the SKILL.md file exactly as on disk. Each of lines that is not ""
+// ends the header (see driftLine).
+func LoadText(r *pipeline.Record, data []byte, lines ...string) string {
 	var b strings.Builder
 	b.Grow(len(data) + 256)
 	fmt.Fprintf(&b, "Loading: %s\nBase directory: %s\nProvider: %s\nLocation: %s\n", r.ID, r.Dir, r.Agent, r.Location)
 	if r.Plugin != nil {
 		fmt.Fprintf(&b, "Plugin: %s@%s (%s)\n", r.Plugin.Plugin, r.Plugin.Marketplace, r.Plugin.Version)
 	}
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
 	b.WriteByte('\n')
 	b.Write(data)
 	return b.String()
+}
+
+// driftLine is the header line of a skill whose files changed since the
+// trust store recorded them, as ccski list flags it: "Integrity: changed
+// since first seen (1 file changed): the user has not reviewed the
+// change". It is "" for any other skill. The snapshot says it when
+// discovery checked the files (mcp.require_trusted), else Options.Drift.
+func (s *Server) driftLine(snap *pipeline.Snapshot, r *pipeline.Record) string {
+	in, ok := snap.Integrity[r]
+	if !ok && snap.Integrity == nil && s.drift != nil {
+		in, ok = s.drift(r)
+	}
+	if since := in.Since(); ok && since != "" {
+		return fmt.Sprintf("Integrity: %s (%s): the user has not reviewed the change", since, in.Summary())
+	}
+	return ""
 }

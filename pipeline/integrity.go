@@ -72,17 +72,28 @@ func (i Integrity) Summary() string {
 	return strings.Join(parts, ", ")
 }
 
+// Since says since when a changed skill's files differ: "changed since
+// first seen", or "changed since trusted" when the record compared against
+// was accepted with ccski trust. It is "" for the other states. ccski
+// list's badge, ccski info, ccski sources and the MCP skill tool's header
+// all say it so.
+func (i Integrity) Since() string {
+	switch {
+	case i.State != IntegrityChanged:
+		return ""
+	case i.Accepted:
+		return "changed since trusted"
+	}
+	return "changed since first seen"
+}
+
 // Describe says in words what a person should know of a changed or
 // unknown skill: "changed since trusted: 2 files changed, 1 added; run
 // ccski trust <id>". It is "" for the other states.
 func (i Integrity) Describe(id string) string {
 	switch i.State {
 	case IntegrityChanged:
-		since := "changed since first seen"
-		if i.Accepted {
-			since = "changed since trusted"
-		}
-		return fmt.Sprintf("%s: %s; review it, then run ccski trust %s", since, i.Summary(), id)
+		return fmt.Sprintf("%s: %s; review it, then run ccski trust %s", i.Since(), i.Summary(), id)
 	case IntegrityUnknown:
 		return "integrity not checked: " + i.Error
 	}

@@ -53,7 +53,9 @@ func (a *app) info(cmd *cobra.Command, args []string) error {
 	if diags == nil {
 		diags = []pipeline.Diagnostic{}
 	}
-	return a.show(infoJSON{recordJSON: toJSON(r), Size: res.Size, Modified: r.ModTime, Hidden: res.Hidden,
+	j := toJSON(r)
+	j.Integrity = res.Integrity
+	return a.show(infoJSON{recordJSON: j, Size: res.Size, Modified: r.ModTime, Hidden: res.Hidden,
 		Diagnostics: diags, Content: res.Content, Truncated: res.More != 0}, func() { renderInfo(a, res) })
 }
 
@@ -122,6 +124,9 @@ func renderInfo(a *app, info *action.InfoResult) {
 		field("Status", st.Red("disabled (.SKILL.md)"))
 	default:
 		field("Status", st.Green("visible"))
+	}
+	if in := info.Integrity; in != nil && in.Since() != "" {
+		field("Integrity", st.Red(in.Describe(r.ID)))
 	}
 	for _, d := range r.Diagnostics {
 		loc := ""

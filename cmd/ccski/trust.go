@@ -81,13 +81,10 @@ func renderChanged(w io.Writer, st style, changed []pipeline.ChangedSkill) {
 // integrityBadge is the list badge of a skill whose files changed since
 // recorded, or "".
 func integrityBadge(st style, in pipeline.Integrity, ok bool) string {
-	if !ok || in.State != pipeline.IntegrityChanged {
-		return ""
+	if since := in.Since(); ok && since != "" {
+		return " " + st.Red("["+since+"]")
 	}
-	if in.Accepted {
-		return " " + st.Red("[changed since trusted]")
-	}
-	return " " + st.Red("[changed since first seen]")
+	return ""
 }
 
 // changedNote closes a listing with the skills whose files changed since

@@ -96,6 +96,9 @@ type InfoResult struct {
 	// More is how many lines Content leaves out, or -1 when the file was
 	// not read to its end (its lines are not counted).
 	More int
+	// Integrity is what the trust store says of the files of a project
+	// or plugin skill, as ccski list gets it; nil for other records.
+	Integrity *pipeline.Integrity
 }
 
 // previewLines is how many lines of a SKILL.md info shows without Full.
@@ -108,9 +111,10 @@ const previewLines = 20
 const previewBytes = 256 << 10
 
 // Info discovers and returns the record req names, hidden ones included,
-// with the start of its file (all of it with Full).
+// with the start of its file (all of it with Full) and, as List, its
+// integrity, with the trust check on (first sights are recorded).
 func Info(ctx context.Context, c *Config, req InfoRequest) (*InfoResult, error) {
-	d, err := c.Discover(ctx, Checks{})
+	d, err := c.Discover(ctx, Checks{Trust: true})
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +130,11 @@ func Info(ctx context.Context, c *Config, req InfoRequest) (*InfoResult, error) 
 	if cut {
 		more = -1 // the rest was not read, so its lines are not counted
 	}
-	return &InfoResult{Record: r, Hidden: hidden, Size: size, Content: content, More: more}, nil
+	res := &InfoResult{Record: r, Hidden: hidden, Size: size, Content: content, More: more}
+	if in, ok := d.Snapshot.Integrity[r]; ok {
+		res.Integrity = &in
+	}
+	return res, nil
 }
 
 // Resolve finds the record name designates with the rule the skill tool

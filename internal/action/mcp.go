@@ -44,13 +44,15 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	}
 	disc := live.New(e, lo)
 	guardServer(e, disc, mc.Scan, log)
-	trustServer(e, disc, c.TrustFile(), mc.RequireTrusted, log)
+	rec := trustServer(e, disc, c.TrustFile(), mc.RequireTrusted, log)
 	err = mcp.Serve(context.WithoutCancel(ctx), mcp.ServeOptions{
 		Options: mcp.Options{Version: req.Version, Logger: log, SkillPrompts: mc.SkillPrompts,
 			// Optional tools, catalogue budget, ask context cap.
 			Tools: mc.Tools, Catalog: mc.Catalog, AskContext: mc.AskContext,
 			// Clients may cache lists until the next rescan.
-			ListTTL: lo.Interval},
+			ListTTL: lo.Interval,
+			// The skill tool's header says a skill changed, as list does.
+			Drift: rec.Drift},
 		Discovery: disc,
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
 		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
@@ -98,15 +100,18 @@ func guardServer(e *engine.Engine, d *live.Refresher, setting string, log *slog.
 // inside discovery and drops the untrusted project skills before they are
 // served; either way a recorder records first sights and logs changed
 // skills once (without the setting it checks in the background, so
-// serving never waits for it).
-func trustServer(e *engine.Engine, d *live.Refresher, file string, require bool, log *slog.Logger) {
+// serving never waits for it). It returns the recorder, nil without a
+// store (a nil recorder's Drift says nothing).
+func trustServer(e *engine.Engine, d *live.Refresher, file string, require bool, log *slog.Logger) *trust.Recorder {
 	if require {
 		// Without a store (no home folder), no project skill is served.
 		e.SetTrust(engine.TrustOptions{File: file, Require: true})
 	}
-	if file != "" {
-		rec := trust.NewRecorder(file, log)
-		rec.DigestFile, rec.ResultsFile = trust.DigestCachePath(), trust.ResultsCachePath()
-		d.Subscribe(rec.Observe)
+	if file == "" {
+		return nil
 	}
+	rec := trust.NewRecorder(file, log)
+	rec.DigestFile, rec.ResultsFile = trust.DigestCachePath(), trust.ResultsCachePath()
+	d.Subscribe(rec.Observe)
+	return rec
 }

@@ -9,7 +9,7 @@ import (
 type Rule struct {
 	// Code is lower-case words joined by hyphens.
 	Code string
-	// Group is injection, hidden, shell, code, secrets or size.
+	// Group is injection, hidden, shell, code, secrets, size or names.
 	Group string
 	// Severity is the severity of every finding of the rule. Errors are
 	// what `ccski mcp` with mcp.scan: block refuses to serve.
@@ -20,9 +20,11 @@ type Rule struct {
 	Doc string
 
 	// file checks one file of the skill; skill checks the folder as a
-	// whole. A rule has one of them.
+	// whole; names checks the names of the skills scanned together
+	// (names.go). A rule has one of them.
 	file  func(c *fileCheck)
 	skill func(c *skillCheck)
+	names func(c *nameCheck)
 }
 
 // The codes.
@@ -165,6 +167,7 @@ func init() {
 				"the limits (see oversized-skill) and folders under 32 levels, so that the whole skill is checked.",
 			skill: checkIncomplete},
 	}
+	rules = append(rules, nameRules...)
 	catalog = report.NewCatalog(rules, func(r Rule) string { return r.Code })
 }
 

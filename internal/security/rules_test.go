@@ -1,6 +1,7 @@
 package security
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -39,26 +40,30 @@ type goldenFinding struct {
 }
 
 // scanCase copies testdata/<code> (see testfs.CopyCase) and scans its
-// fail/ and pass/ skills, returning the findings of each, paths relative
+// fail/ and pass/ skills together, as ccski scan does (so that the rules
+// of names compare them), returning the findings of each, paths relative
 // to the copy.
 func scanCase(t *testing.T, code string) (dir string, fail, pass []goldenFinding) {
 	t.Helper()
 	dir = filepath.Join(testfs.TempDir(t), code)
 	testfs.CopyCase(t, filepath.Join(testdataDir, code), dir)
 	s := &Scanner{NoCache: true}
-	get := func(kind string) []goldenFinding {
-		out := []goldenFinding{}
-		for _, f := range s.Skill(filepath.Join(dir, kind, "SKILL.md")) {
-			rel, err := filepath.Rel(dir, f.File)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, goldenFinding{Code: f.Code, Severity: f.Severity, File: filepath.ToSlash(rel),
-				Line: f.Line, Column: f.Column, Message: strings.ReplaceAll(f.Message, dir, "$CASE")})
+	files := []string{filepath.Join(dir, "fail", "SKILL.md"), filepath.Join(dir, "pass", "SKILL.md")}
+	fail, pass = []goldenFinding{}, []goldenFinding{}
+	for _, f := range Run(context.Background(), s, files, nil).Findings {
+		rel, err := filepath.Rel(dir, f.File)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return out
+		g := goldenFinding{Code: f.Code, Severity: f.Severity, File: filepath.ToSlash(rel),
+			Line: f.Line, Column: f.Column, Message: strings.ReplaceAll(f.Message, dir, "$CASE")}
+		if g.File == "pass" || strings.HasPrefix(g.File, "pass/") {
+			pass = append(pass, g)
+		} else {
+			fail = append(fail, g)
+		}
 	}
-	return dir, get("fail"), get("pass")
+	return dir, fail, pass
 }
 
 // TestRuleCases checks every rule against its testdata folder: fail/
@@ -128,13 +133,20 @@ func TestEveryTestdataFolderIsARule(t *testing.T) {
 	}
 }
 
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // TestTable checks the table's invariants: unique kebab-case codes (that
 // no validate rule uses either: internal/action's TestScanRules), known groups
 // and severities, one check each, a one-line title without a full stop
 // and a documentation sentence.
 func TestTable(t *testing.T) {
 	kebab := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	groups := []string{"injection", "hidden", "shell", "code", "secrets", "size"}
+	groups := []string{"injection", "hidden", "shell", "code", "secrets", "size", "names"}
 	seen := map[string]bool{}
 	for _, r := range Rules() {
 		if !kebab.MatchString(r.Code) || seen[r.Code] {
@@ -147,8 +159,8 @@ func TestTable(t *testing.T) {
 		if !slices.Contains([]report.Severity{report.SeverityError, report.SeverityWarning, report.SeverityInfo}, r.Severity) {
 			t.Errorf("%s: bad severity %q", r.Code, r.Severity)
 		}
-		if (r.file == nil) == (r.skill == nil) {
-			t.Errorf("%s: needs exactly one of a file check and a skill check", r.Code)
+		if checks := btoi(r.file != nil) + btoi(r.skill != nil) + btoi(r.names != nil); checks != 1 {
+			t.Errorf("%s: needs exactly one of a file check, a skill check and a names check", r.Code)
 		}
 		if r.Title == "" || strings.HasSuffix(r.Title, ".") || strings.Contains(r.Title, "\n") {
 			t.Errorf("%s: title %q is not one line without a full stop", r.Code, r.Title)

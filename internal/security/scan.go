@@ -347,12 +347,18 @@ const Profile = "security"
 // Run scans the skills whose skill files are files (see Skills) and
 // returns the report: pre, findings about the paths themselves that
 // come with their severities (ccski scan PATH passes those of
-// validate.Collect), and every finding of the skills, sorted.
+// validate.Collect), every finding of the skills, and those of their
+// names compared (CheckNames), sorted.
 func Run(ctx context.Context, s *Scanner, files []string, pre []report.Finding) *report.Report {
 	rep := &report.Report{Profile: Profile, Skills: len(files)}
 	rep.Findings = append(rep.Findings, pre...)
 	for _, fs := range s.Skills(ctx, files) {
 		rep.Findings = append(rep.Findings, fs...)
+	}
+	if ctx.Err() == nil {
+		for _, fs := range CheckNames(FileNames(files)) {
+			rep.Findings = append(rep.Findings, fs...)
+		}
 	}
 	report.SortFindings(rep.Findings)
 	return rep

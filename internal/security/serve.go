@@ -21,9 +21,10 @@ import (
 // and the log of what was found (Monitor).
 
 // Annotate scans the folder of every skill record, each folder once, and
-// the file of every command record (see Scanner.Command), and returns
-// the findings by record, as diagnostics; records without a finding have
-// no entry. It returns what it has when ctx ends.
+// the file of every command record (see Scanner.Command), compares the
+// names of all the records (CheckNames), and returns the findings by
+// record, as diagnostics; records without a finding have no entry. It
+// returns what it has when ctx ends.
 func Annotate(ctx context.Context, s *Scanner, records []*pipeline.Record) map[*pipeline.Record][]pipeline.Diagnostic {
 	byDir := map[string][]*pipeline.Record{}
 	var files, keys []string
@@ -56,6 +57,11 @@ func Annotate(ctx context.Context, s *Scanner, records []*pipeline.Record) map[*
 				ds[j] = Diagnostic(f, r.Agent)
 			}
 			out[r] = ds
+		}
+	}
+	for i, fs := range CheckNames(RecordNames(records)) {
+		for _, f := range fs {
+			out[records[i]] = append(out[records[i]], Diagnostic(f, records[i].Agent))
 		}
 	}
 	return out

@@ -34,6 +34,9 @@ type Recorder struct {
 
 	mu     sync.Mutex
 	logged map[string]string // skill folder: the state last logged
+	// drift holds, by skill folder, the integrity the last check found of
+	// the skills whose files changed since recorded (see Drift).
+	drift map[string]pipeline.Integrity
 }
 
 // NewRecorder returns a recorder for the store at path that logs to log.
@@ -100,6 +103,7 @@ func (r *Recorder) report(snap *pipeline.Snapshot, found map[*pipeline.Record]pi
 		r.log.Warn("trust store", "error", err.Error())
 	}
 	seen := map[string]bool{"": err != nil}
+	drift := map[string]pipeline.Integrity{}
 	for _, rec := range snap.Servable() {
 		in, ok := found[rec]
 		if !ok || in.State != pipeline.IntegrityChanged {
@@ -107,6 +111,7 @@ func (r *Recorder) report(snap *pipeline.Snapshot, found map[*pipeline.Record]pi
 		}
 		k := Key(rec)
 		seen[k] = true
+		drift[k] = in
 		sum := strings.Join([]string{in.Summary(), strings.Join(in.Changed, ","), strings.Join(in.Added, ","),
 			strings.Join(in.Removed, ",")}, "|")
 		if r.logged[k] == sum {
@@ -121,4 +126,21 @@ func (r *Recorder) report(snap *pipeline.Snapshot, found map[*pipeline.Record]pi
 			delete(r.logged, k)
 		}
 	}
+	r.drift = drift
+}
+
+// Drift returns what the last check found of rec's files when they
+// changed since recorded (or since trusted); ok is false when they did
+// not, when rec is not checked, before the first check, and for a nil
+// Recorder. The skill tool's header says it (mcp.Options.Drift). It is
+// safe for concurrent use.
+func (r *Recorder) Drift(rec *pipeline.Record) (in pipeline.Integrity, ok bool) {
+	if r == nil || !Checked(rec) {
+		return in, false
+	}
+	k := Key(rec)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	in, ok = r.drift[k]
+	return in, ok
 }

@@ -2,6 +2,7 @@ package trust
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,53 @@ func TestRecorder(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "run ccski trust claude:proj") {
 		t.Errorf("the log line does not name ccski trust:\n%s", logs.String())
+	}
+}
+
+// TestRecorderDrift: Drift gives what the last check found of a changed
+// skill, nothing for an unchanged or unchecked one, nor once the change is
+// accepted, and a nil recorder says nothing.
+func TestRecorderDrift(t *testing.T) {
+	base := t.TempDir()
+	testfs.Write(t, base, map[string]string{"proj/SKILL.md": "v1", "user/SKILL.md": "u"})
+	path := filepath.Join(base, "trust.json")
+	r := NewRecorder(path, slog.New(slog.DiscardHandler))
+	r.Delay = 0
+	proj := record(filepath.Join(base, "proj"), pipeline.LocationProject)
+	user := record(filepath.Join(base, "user"), pipeline.LocationUser)
+	observe := func() {
+		recs := []*pipeline.Record{proj, user}
+		r.Observe(pipeline.NewSnapshot(recs, recs, nil, nil, nil))
+		r.Wait()
+	}
+	if _, ok := r.Drift(proj); ok {
+		t.Errorf("drift before the first check")
+	}
+	observe()
+	if in, ok := r.Drift(proj); ok {
+		t.Errorf("drift at first sight: %+v", in)
+	}
+	testfs.Write(t, base, map[string]string{"proj/SKILL.md": "v2, changed", "user/SKILL.md": "u2"})
+	observe()
+	in, ok := r.Drift(proj)
+	if !ok || in.State != pipeline.IntegrityChanged || in.Since() != "changed since first seen" ||
+		len(in.Changed) != 1 || in.Changed[0] != "SKILL.md" {
+		t.Errorf("Drift of the changed skill = %+v, %v", in, ok)
+	}
+	if in, ok := r.Drift(user); ok {
+		t.Errorf("a user skill, never checked, drifts: %+v", in)
+	}
+	if _, err := Accept(path, (&Checker{Path: path}).Manifests(context.Background(), []*pipeline.Record{proj}),
+		time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	observe()
+	if in, ok := r.Drift(proj); ok {
+		t.Errorf("drift after the change was accepted: %+v", in)
+	}
+	var none *Recorder
+	if _, ok := none.Drift(proj); ok {
+		t.Errorf("a nil recorder drifts")
 	}
 }
 
