@@ -1,0 +1,166 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/testfs"
+)
+
+// TestRecoverJournal: the next run finishes a change that passed its
+// commit point and undoes one that did not, from the journal and the
+// disk; a journal that is not ccski's, or that names a staging folder
+// ccski would not make, changes nothing but is deleted; and a journal
+// never makes ccski replace or delete what the lock does not record.
+func TestRecoverJournal(t *testing.T) {
+	const (
+		v1 = "---\nname: pdf\ndescription: The pdf skill.\n---\none\n"
+		v2 = "---\nname: pdf\ndescription: The pdf skill.\n---\ntwo\n"
+	)
+	entry := func(base, content string) Entry {
+		return Entry{Name: "pdf", Source: Source{Kind: KindDir, Dir: filepath.Join(base, "vendor")}, Path: "pdf",
+			Targets: []Target{{Agent: "agents", Dir: filepath.Join(base, ".agents/skills")},
+				{Agent: "claude", Dir: filepath.Join(base, ".claude/skills"), Link: true}},
+			Files: []manifest.File{fileOf("SKILL.md", content)}}
+	}
+	tests := []struct {
+		name  string
+		files map[string]string // in the project, before the run
+		lock  string            // content of pdf in the lock, "" for none
+		op    string
+		// journal, when set, replaces the journal written from op.
+		journal string
+		want    map[string]string // the project's skill folders after
+		locked  string            // content of pdf in the lock after
+		note    string
+	}{
+		{name: "put before the swap", op: opPut, lock: v1,
+			files: map[string]string{".agents/skills/pdf/SKILL.md": v1, ".claude/skills/pdf": "-> ../../.agents/skills/pdf",
+				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2},
+			want:   map[string]string{".agents/skills/pdf/SKILL.md": v1, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			locked: v1, note: "undid an interrupted install of pdf"},
+		{name: "put after the swap", op: opPut, lock: v1,
+			files:  map[string]string{".agents/skills/pdf/SKILL.md": v2, ".agents/skills/.ccski-stage-1/pdf/SKILL.md": v1},
+			want:   map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			locked: v2, note: "finished an interrupted install of pdf"},
+		{name: "put with the old copy moved aside", op: opPut, lock: v1,
+			files: map[string]string{".agents/skills/.ccski-stage-1/.old/SKILL.md": v1,
+				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			want:   map[string]string{".agents/skills/pdf/SKILL.md": v1, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			locked: v1, note: "undid an interrupted install of pdf"},
+		{name: "put after the swap keeps a folder it did not check", op: opPut,
+			files:  map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf/SKILL.md": "hand-made"},
+			want:   map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf/SKILL.md": "hand-made"},
+			locked: v2, note: "finished"},
+		{name: "remove before the copy left", op: opRemove, lock: v2,
+			files:  map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			want:   map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			locked: v2, note: "changed nothing"},
+		{name: "remove after the copy left", op: opRemove, lock: v2,
+			files: map[string]string{".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			want:  map[string]string{}, note: "finished an interrupted remove of pdf"},
+		{name: "remove of a skill the lock does not name", op: opRemove,
+			files: map[string]string{".claude/skills/pdf/SKILL.md": "hand-made"},
+			want:  map[string]string{".claude/skills/pdf/SKILL.md": "hand-made"}},
+		{name: "not a journal", journal: "not json", lock: v1,
+			files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
+			want:  map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "no journal of ccski's"},
+		{name: "staging folder elsewhere", lock: v1,
+			journal: `{"version": 1, "op": "put", "stage": ".agents/skills/pdf", "entry": {"name": "pdf",
+				"source": {"kind": "dir", "dir": "vendor"}, "path": "pdf", "targets": [{"dir": ".agents/skills"}], "files": []}}`,
+			files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
+			want:  map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "not one ccski makes"},
+		{name: "target outside the project", journal: `{"version": 1, "op": "remove", "entry": {"name": "pdf",
+				"source": {"kind": "dir", "dir": "vendor"}, "path": "pdf", "targets": [{"dir": "../elsewhere"}], "files": []}}`,
+			lock: v1, files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
+			want: map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "outside the project"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			base := f.layout.Base
+			testfs.Write(t, base, tt.files)
+			if exists(filepath.Join(base, ".agents/skills/.ccski-stage-1")) {
+				// As newStage makes it; no process holds it now.
+				testfs.Write(t, base, map[string]string{".agents/skills/.ccski-stage-1/.held": ""})
+			}
+			x := f.installer()
+			x.SaveLock = true
+			if tt.lock != "" {
+				x.Lock.Put(entry(base, tt.lock))
+			}
+			if tt.journal != "" {
+				testfs.Write(t, base, map[string]string{LockName + ".journal": tt.journal})
+			} else {
+				j := journal{Op: tt.op, Stage: filepath.Join(base, ".agents/skills/.ccski-stage-1"), Entry: entry(base, v2)}
+				if tt.op == opRemove {
+					j.Entry = entry(base, tt.lock)
+					if tt.lock == "" {
+						j.Entry = entry(base, "hand-made")
+					}
+				}
+				if err := x.begin(j); err != nil {
+					t.Fatal(err)
+				}
+			}
+			notes := x.Recover()
+			if tt.note == "" && len(notes) > 0 || tt.note != "" && (len(notes) != 1 || !strings.Contains(notes[0], tt.note)) {
+				t.Errorf("notes %q, want one with %q", notes, tt.note)
+			}
+			got := map[string]string{}
+			for _, d := range []string{".agents/skills", ".claude/skills"} {
+				if !exists(filepath.Join(base, d)) {
+					continue
+				}
+				for p, v := range listTree(t, filepath.Join(base, d)) {
+					if v != "<dir>" {
+						got[d+"/"+p] = v
+					}
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("skill folders after Recover (-want +got):\n%s", diff)
+			}
+			if exists(journalFile(f.layout)) {
+				t.Error("the journal is still there")
+			}
+			e := x.Lock.Find("pdf")
+			switch {
+			case tt.locked == "" && e != nil:
+				t.Errorf("the lock names pdf: %+v", e)
+			case tt.locked != "" && (e == nil || !cmp.Equal(e.Files, []manifest.File{fileOf("SKILL.md", tt.locked)})):
+				t.Errorf("the lock's pdf is %+v, want the files of %q", e, tt.locked)
+			}
+			if tt.locked != "" && tt.locked != tt.lock {
+				l, err := ReadLock(f.layout.LockFile, base, true)
+				if err != nil || l.Find("pdf") == nil {
+					t.Errorf("the finished change was not written to the lock file (%v)", err)
+				}
+			}
+		})
+	}
+}
+
+// TestJournalIsNoLink: the journal is written as a file of its own, never
+// through a symlink left in its place.
+func TestJournalIsNoLink(t *testing.T) {
+	f := newFixture(t, nil)
+	target := filepath.Join(f.base, "target")
+	testfs.Write(t, f.base, map[string]string{"target": "keep"})
+	if err := os.Symlink(target, journalFile(f.layout)); err != nil {
+		t.Skip("no symlinks here")
+	}
+	x := f.installer()
+	e := Entry{Name: "pdf", Source: Source{Kind: KindDir, Dir: f.src}, Targets: []Target{{Dir: filepath.Join(f.layout.Base, ".agents/skills")}}}
+	if err := x.begin(journal{Op: opRemove, Entry: e}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep" {
+		t.Errorf("the journal was written through the link: %q", data)
+	}
+}
