@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -179,6 +180,14 @@ func (in *Installer) Install(src Source, root, commit string, cands []Candidate,
 // disk) fails.
 func (in *Installer) Restore(e Entry, frozen bool) Result {
 	res := Result{Skill: e.Name, Source: e.Source.String(), Commit: e.Commit, Paths: paths(e.Name, e.Targets)}
+	if frozen {
+		if err := in.reproducible(e); err != nil {
+			return failed(res, err)
+		}
+	}
+	if err := checkDigests(e); err != nil {
+		return failed(res, err)
+	}
 	state := diskState(e)
 	if state.ok() && !frozen {
 		res.Status = StatusUnchanged
@@ -194,9 +203,6 @@ func (in *Installer) Restore(e Entry, frozen bool) Result {
 	ref := e.Commit
 	if e.Source.Kind != KindGit {
 		ref = ""
-	} else if frozen && e.Commit == "" {
-		return failed(res, errors.New("the lock records no commit for this git source: --frozen needs one "+
-			"(run `ccski update "+e.Name+"` and commit the lock)"))
 	}
 	root, commit, err := in.Materialize(e.Source, ref)
 	if err != nil {
@@ -211,6 +217,67 @@ func (in *Installer) Restore(e Entry, frozen bool) Result {
 		r.Status = StatusInstalled // put back as the lock has it
 	}
 	return r
+}
+
+// reproducible refuses, for --frozen, an entry whose source a teammate's
+// clone of the project does not reproduce: a git source must be pinned to
+// a commit (the commit names the bytes, whatever the URL), a folder must
+// lie inside the scope's base folder (the project) with symlinks
+// resolved, and a marketplace Claude Code cloned, which is at whatever
+// commit each machine's clone is at, is refused.
+func (in *Installer) reproducible(e Entry) error {
+	where := "the project " + in.Layout.Base
+	if in.Layout.Scope == ScopeUser {
+		where = "the user folder " + in.Layout.Base
+	}
+	switch e.Source.Kind {
+	case KindGit:
+		if e.Commit == "" {
+			return fmt.Errorf("the lock records no commit for this git source: --frozen needs one "+
+				"(run `ccski update %s` and commit the lock)", e.Name)
+		}
+	case KindMarketplace:
+		return fmt.Errorf("its source is the marketplace %s as Claude Code cloned it on this machine, which the lock "+
+			"pins to no commit, so --frozen cannot check that a teammate gets the same skill: install it from the "+
+			"marketplace's git repository instead (ccski install <repository>#<path>), then commit the lock", e.Source.Name)
+	default:
+		ok, real, err := inside(in.Layout.Base, e.Source.Dir)
+		switch {
+		case err != nil:
+			return fmt.Errorf("source folder %s: %w", e.Source.Dir, err)
+		case !ok && real != "":
+			return fmt.Errorf("its source folder %s leads outside %s through a symlink (to %s), so a teammate's "+
+				"clone does not hold it: --frozen installs from folders inside the project only; copy the skill "+
+				"into the project or install it from a git repository, then commit the lock", e.Source.Dir, where, real)
+		case !ok:
+			return fmt.Errorf("its source folder %s is outside %s, so a teammate's clone does not hold it: --frozen "+
+				"installs from folders inside the project only; copy the skill into the project and install it "+
+				"from there, or install it from a git repository (the lock then pins a commit), then commit the lock",
+				e.Source.Dir, where)
+		}
+	}
+	return nil
+}
+
+// digestForm is what the lock records as a file's digest.
+var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// checkDigests refuses to restore an entry whose lock records no files,
+// or a file without its SHA-256: there would be nothing to check the
+// source's bytes against. ccski writes every file's digest; such an entry
+// was written by hand or cut short.
+func checkDigests(e Entry) error {
+	if len(e.Files) == 0 {
+		return fmt.Errorf("the lock records no files for %s, so what its source holds cannot be checked: "+
+			"run `ccski update %s` to take the source's files and record their digests, then commit the lock", e.Name, e.Name)
+	}
+	for _, f := range e.Files {
+		if f.Link != "" || !digestForm.MatchString(f.Digest) {
+			return fmt.Errorf("the lock records no SHA-256 digest for %s's file %s, so its bytes cannot be checked: "+
+				"run `ccski update %s` to record them, then commit the lock", e.Name, f.Path, e.Name)
+		}
+	}
+	return nil
 }
 
 // Update moves a lock entry to the newest commit of its source's ref (ref,
@@ -415,7 +482,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	files := m.Files
 	if want != nil {
 		if ch := manifest.Diff(want, files); !ch.Empty() {
-			return failed(res, fmt.Errorf("the source no longer matches the lock (%s): run `ccski update %s` to take the source's files", ch, name))
+			return failed(res, fmt.Errorf("the source no longer matches the lock (%s): run `ccski update %s` to take the source's files", ch.String(), name))
 		}
 	}
 	newEntry := Entry{Name: name, Source: src, Commit: commit, Path: c.Rel, Targets: targets, Files: files}
