@@ -2,8 +2,6 @@ package install
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -396,14 +394,13 @@ func (in *Installer) Remove(name string) Result {
 	}
 	for i := len(e.Targets) - 1; i >= 1; i-- {
 		if err := removeTarget(filepath.Join(e.Targets[i].Dir, name)); err != nil {
-			// The journal stays: the next run removes the rest.
-			return failed(res, err)
+			return in.abort(res, j, err)
 		}
 		at("unlinked")
 	}
 	in.Lock.Drop(name)
 	if err := in.save(); err != nil {
-		return failed(res, err)
+		return in.abort(res, j, err)
 	}
 	at("dropped")
 	in.end()
@@ -516,15 +513,12 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	}
 	at("journaled")
 	if err := replace(stage, name, filepath.Join(canon, name)); err != nil {
-		in.settle(j)
-		in.end()
-		return failed(res, err)
+		return in.abort(res, j, err)
 	}
 	at("swapped")
 	in.Lock.Put(newEntry)
 	if err := in.save(); err != nil {
-		// The journal stays: the next run records the copy in place.
-		return failed(res, fmt.Errorf("%w; the next ccski run on this scope records the copy now in place", err))
+		return in.abort(res, j, err)
 	}
 	at(stepLocked)
 	err = in.link(newEntry, false)
@@ -786,13 +780,6 @@ func (in *Installer) sweep(dirs []string) {
 			}
 		}
 	}
-}
-
-// randHex is 16 random hex digits.
-func randHex() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // disk is how a lock entry's targets compare with it.

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/ccski/ccski/internal/manifest"
@@ -66,8 +65,15 @@ func journalFile(l Layout) string { return l.LockFile + ".journal" }
 // hidden name, which no skill has (see checkName).
 const asideName = ".old"
 
-// begin writes the journal of a change before it touches anything.
+// begin writes the journal of a change before it touches anything. The
+// journal of an earlier change that could not be settled is kept: no
+// change starts until it is.
 func (in *Installer) begin(j journal) error {
+	file := journalFile(in.Layout)
+	if _, err := os.Lstat(file); err == nil {
+		return fmt.Errorf("an earlier change of this scope is not finished (its journal %s is still there): "+
+			"run ccski again to finish it first", file)
+	}
 	j.Version = LockVersion
 	j.Entry = j.Entry.toLock(in.Layout.Base)
 	if j.Stage != "" {
@@ -77,8 +83,6 @@ func (in *Installer) begin(j journal) error {
 	if err != nil {
 		return err
 	}
-	file := journalFile(in.Layout)
-	os.Remove(file) // never write through a link someone left there
 	if err := safefile.WriteAtomic(file, data, 0o644); err != nil {
 		return fmt.Errorf("writing the journal %s: %w", file, err)
 	}
@@ -126,8 +130,8 @@ func (in *Installer) readJournal() (j journal, ok bool, err error) {
 
 // recoverJournal finishes or undoes the change of the scope's journal,
 // if any, and removes the journal; it returns what it did, for the run's
-// report. A journal whose staging folder a running ccski holds is left
-// alone.
+// report, and the folders of the change's targets. A journal whose
+// staging folder a running ccski holds is left alone.
 func (in *Installer) recoverJournal() (note string, dirs []string) {
 	j, ok, err := in.readJournal()
 	if !ok {
@@ -138,7 +142,9 @@ func (in *Installer) recoverJournal() (note string, dirs []string) {
 		return fmt.Sprintf("deleted %s, which is no journal of ccski's (%v): an interrupted change it may have "+
 			"recorded is not finished; `ccski install` shows what differs from the lock", journalFile(in.Layout), err), nil
 	}
-	if j.Stage != "" && stageHeld(j.Stage) {
+	// Runs on a scope take turns (LockRun), so no run writes in the
+	// journal's staging folder now, unless its lock says otherwise.
+	if j.Stage != "" && safefile.LockedElsewhere(filepath.Join(j.Stage, heldFile)) {
 		return "", nil
 	}
 	for _, t := range j.Entry.Targets {
@@ -146,22 +152,46 @@ func (in *Installer) recoverJournal() (note string, dirs []string) {
 	}
 	note, err = in.settle(j)
 	if err != nil {
-		return fmt.Sprintf("an interrupted %s of %s could not be finished: %v", j.Op, j.Entry.Name, err), dirs
+		what := "install"
+		if j.Op == opRemove {
+			what = "remove"
+		}
+		return fmt.Sprintf("an interrupted %s of %s could not be finished or undone (%v): no skill changes until it is; "+
+			"fix that, then run ccski again", what, j.Entry.Name, err), dirs
 	}
 	in.end()
 	return note, dirs
 }
 
+// abort settles the change of j after err stopped it, as the next run
+// would, and returns res failed with err. When the change cannot be
+// settled either, its journal stays for the next run.
+func (in *Installer) abort(res Result, j journal, err error) Result {
+	if _, serr := in.settle(j); serr != nil {
+		return failed(res, fmt.Errorf("%w; finishing or undoing the change failed too (%v): the next ccski run on "+
+			"this scope tries again", err, serr))
+	}
+	in.end()
+	return failed(res, err)
+}
+
 // settle finishes the change of j if it passed its commit point, else
-// undoes it; it deletes the change's staging folder. It runs for the
-// journal an interrupted run left, and for a change that failed after
-// its journal was written.
+// undoes it, then deletes the change's staging folder. It runs for the
+// journal an interrupted run left, and for a change that failed after its
+// journal was written (abort). On an error the staging folder stays: it
+// may hold the copy to put back.
 func (in *Installer) settle(j journal) (note string, err error) {
+	note, err = in.settleDisk(j)
+	if err == nil && j.Stage != "" {
+		os.RemoveAll(j.Stage)
+	}
+	return note, err
+}
+
+// settleDisk is settle without deleting the staging folder.
+func (in *Installer) settleDisk(j journal) (note string, err error) {
 	e := j.Entry
 	dst := filepath.Join(e.Targets[0].Dir, e.Name)
-	if j.Stage != "" {
-		defer os.RemoveAll(j.Stage)
-	}
 	if j.Op == opRemove {
 		if exists(dst) {
 			return fmt.Sprintf("an interrupted remove of %s had changed nothing: it is still installed", e.Name), nil
@@ -194,11 +224,9 @@ func (in *Installer) settle(j journal) (note string, err error) {
 	if !holds(dst, e.Files) {
 		return fmt.Sprintf("undid an interrupted install of %s: it had not reached %s", e.Name, dst), nil
 	}
-	if l := in.Lock.Find(e.Name); l == nil || !sameEntry(*l, e) {
-		in.Lock.Put(e)
-		if err := in.save(); err != nil {
-			return "", err
-		}
+	in.Lock.Put(e)
+	if err := in.save(); err != nil {
+		return "", err
 	}
 	if err := in.link(e, true); err != nil {
 		return "", err
@@ -219,10 +247,4 @@ func holds(dir string, files []manifest.File) bool {
 	}
 	ch := manifest.Diff(files, m.Files)
 	return ch.Empty()
-}
-
-// sameEntry reports whether two lock entries say the same.
-func sameEntry(a, b Entry) bool {
-	return a.Name == b.Name && a.Source == b.Source && a.Commit == b.Commit && a.Path == b.Path &&
-		slices.Equal(a.Targets, b.Targets) && slices.Equal(a.Files, b.Files)
 }

@@ -146,8 +146,9 @@ func TestRecoverJournal(t *testing.T) {
 	}
 }
 
-// TestJournalIsNoLink: the journal is written as a file of its own, never
-// through a symlink left in its place.
+// TestJournalIsNoLink: a symlink where the journal goes (a clone could
+// ship one) is removed by the next run, never followed by a write: its
+// target keeps its bytes, and the journal is written as a file of its own.
 func TestJournalIsNoLink(t *testing.T) {
 	f := newFixture(t, nil)
 	target := filepath.Join(f.base, "target")
@@ -157,10 +158,51 @@ func TestJournalIsNoLink(t *testing.T) {
 	}
 	x := f.installer()
 	e := Entry{Name: "pdf", Source: Source{Kind: KindDir, Dir: f.src}, Targets: []Target{{Dir: filepath.Join(f.layout.Base, ".agents/skills")}}}
+	if err := x.begin(journal{Op: opRemove, Entry: e}); err == nil {
+		t.Error("a change began with something at the journal's place")
+	}
+	if notes := x.Recover(); len(notes) != 1 || !strings.Contains(notes[0], "no journal of ccski's") {
+		t.Errorf("notes %q", notes)
+	}
 	if err := x.begin(journal{Op: opRemove, Entry: e}); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(target); string(data) != "keep" {
 		t.Errorf("the journal was written through the link: %q", data)
+	}
+	if st, err := os.Lstat(journalFile(f.layout)); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the journal is no file of its own: %v %v", st, err)
+	}
+}
+
+// TestLockWriteFails: when the lock cannot be written once a skill's copy
+// is in place, the change keeps its journal, no other change starts, and
+// the next run, once the lock can be written, records the copy.
+func TestLockWriteFails(t *testing.T) {
+	f := newFixture(t, map[string]string{"pdf/SKILL.md": skill("pdf"), "docx/SKILL.md": skill("docx")})
+	testfs.Write(t, f.layout.Base, map[string]string{LockName + "/": ""}) // a folder where the lock goes
+	x := f.installer()
+	x.SaveLock = true
+	got := f.install(t, x, "pdf", "docx")
+	if got[0].Status != StatusFailed || !strings.Contains(got[0].Message, "tries again") {
+		t.Errorf("pdf: %+v", got[0])
+	}
+	if got[1].Status != StatusFailed || !strings.Contains(got[1].Message, "not finished") {
+		t.Errorf("docx: %+v", got[1])
+	}
+	if !exists(journalFile(f.layout)) || exists(filepath.Join(f.layout.Base, ".agents/skills/docx")) {
+		t.Fatal("want the journal of pdf kept, and docx not installed")
+	}
+	os.Remove(f.layout.LockFile)
+	y := &Installer{Ctx: x.Ctx, Layout: f.layout, Lock: &Lock{}, SaveLock: true}
+	if notes := y.Recover(); len(notes) != 1 || !strings.Contains(notes[0], "finished an interrupted install of pdf") {
+		t.Errorf("notes %q", notes)
+	}
+	l, err := ReadLock(f.layout.LockFile, f.layout.Base, true)
+	if err != nil || l.Find("pdf") == nil {
+		t.Errorf("the lock does not record pdf (%v)", err)
+	}
+	if d := diskState(*l.Find("pdf")); !d.ok() {
+		t.Errorf("pdf on disk: %+v", d)
 	}
 }
