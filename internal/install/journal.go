@@ -121,7 +121,9 @@ func (in *Installer) readJournal() (j journal, ok bool, err error) {
 	}
 	if j.Stage != "" {
 		j.Stage = fromLock(in.Layout.Base, j.Stage)
-		if filepath.Dir(j.Stage) != j.Entry.Targets[0].Dir || !strings.HasPrefix(filepath.Base(j.Stage), stagePrefix) {
+		st, err := os.Lstat(j.Stage)
+		if filepath.Dir(j.Stage) != j.Entry.Targets[0].Dir || !strings.HasPrefix(filepath.Base(j.Stage), stagePrefix) ||
+			err == nil && !st.IsDir() {
 			return j, true, fmt.Errorf("its staging folder %s is not one ccski makes for %s", j.Stage, j.Entry.Name)
 		}
 	}

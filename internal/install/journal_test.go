@@ -38,6 +38,8 @@ func TestRecoverJournal(t *testing.T) {
 		want    map[string]string // the project's skill folders after
 		locked  string            // content of pdf in the lock after
 		note    string
+		// keep is a file that must be where it was after.
+		keep string
 	}{
 		{name: "put before the swap", op: opPut, lock: v1,
 			files: map[string]string{".agents/skills/pdf/SKILL.md": v1, ".claude/skills/pdf": "-> ../../.agents/skills/pdf",
@@ -75,6 +77,9 @@ func TestRecoverJournal(t *testing.T) {
 				"source": {"kind": "dir", "dir": "vendor"}, "path": "pdf", "targets": [{"dir": ".agents/skills"}], "files": []}}`,
 			files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
 			want:  map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "not one ccski makes"},
+		{name: "staging folder is a link", op: opPut, lock: v1,
+			files: map[string]string{".agents/skills/.ccski-stage-1": "-> ../../outside", "outside/.old/SKILL.md": v2},
+			want:  map[string]string{}, keep: "outside/.old/SKILL.md", locked: v1, note: "not one ccski makes"},
 		{name: "target outside the project", journal: `{"version": 1, "op": "remove", "entry": {"name": "pdf",
 				"source": {"kind": "dir", "dir": "vendor"}, "path": "pdf", "targets": [{"dir": "../elsewhere"}], "files": []}}`,
 			lock: v1, files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
@@ -125,6 +130,9 @@ func TestRecoverJournal(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("skill folders after Recover (-want +got):\n%s", diff)
+			}
+			if tt.keep != "" && !exists(filepath.Join(base, tt.keep)) {
+				t.Errorf("%s was moved", tt.keep)
 			}
 			if exists(journalFile(f.layout)) {
 				t.Error("the journal is still there")
