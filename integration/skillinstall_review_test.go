@@ -181,8 +181,9 @@ func TestInstallConcurrent(t *testing.T) {
 }
 
 // TestInterruptedInstallAfterSwap kills ccski after the first of two
-// skills is in place: the lock already names it, so the next run takes
-// it as ccski's own and installs the other.
+// skills is in place: the lock already names it, and the next run
+// finishes its change (its link is made), takes it as ccski's own and
+// installs the other.
 func TestInterruptedInstallAfterSwap(t *testing.T) {
 	b := newInstallBox(t)
 	testfs.Write(t, b.root, map[string]string{"src/a/SKILL.md": skillText("a", "a"), "src/b/SKILL.md": skillText("b", "b")})
@@ -195,7 +196,7 @@ func TestInterruptedInstallAfterSwap(t *testing.T) {
 	}
 	os.Remove(hold)
 	rep := b.jsonRun(t, 0, "install", filepath.Join(b.root, "src"), "--all")
-	if diff := cmp.Diff([]string{"a updated", "b installed"}, rep.statuses()); diff != "" {
+	if diff := cmp.Diff([]string{"a unchanged", "b installed"}, rep.statuses()); diff != "" {
 		t.Errorf("install after the kill (-want +got):\n%s", diff)
 	}
 	if textOf(t, filepath.Join(b.proj, ".claude/skills/a/SKILL.md")) != skillText("a", "a") {

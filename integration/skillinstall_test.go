@@ -436,16 +436,16 @@ func TestInstallLockRoundTrip(t *testing.T) {
 	}
 }
 
-// TestInstallFrozen passes when the lock, the sources and the files on
-// disk agree, installs what is missing, and fails (exit 1, writing
+// TestInstallFrozen passes when the lock, the sources (a folder inside
+// the project) and the files on disk agree, installs what is missing, and fails (exit 1, writing
 // nothing) on a file changed on disk or a source that no longer matches.
 func TestInstallFrozen(t *testing.T) {
 	b := newInstallBox(t)
-	testfs.Write(t, b.root, map[string]string{"src/pdf/SKILL.md": skillText("pdf", "p"), "src/docx/SKILL.md": skillText("docx", "d")})
+	testfs.Write(t, b.proj, map[string]string{"vendor/pdf/SKILL.md": skillText("pdf", "p"), "vendor/docx/SKILL.md": skillText("docx", "d")})
 	if r := b.run(t, "install", "--frozen"); r.code != 1 || !strings.Contains(r.stderr, "no lock at") {
 		t.Errorf("--frozen without a lock:\n%s", r)
 	}
-	mustOK(t, b.run(t, "install", filepath.Join(b.root, "src"), "--all"))
+	mustOK(t, b.run(t, "install", "vendor", "--all"))
 	lock := textOf(t, filepath.Join(b.proj, "ccski.lock"))
 	rep := b.jsonRun(t, 0, "install", "--frozen")
 	if diff := cmp.Diff([]string{"docx unchanged", "pdf unchanged"}, rep.statuses()); diff != "" {
@@ -478,7 +478,7 @@ func TestInstallFrozen(t *testing.T) {
 		t.Error("--force did not restore the locked file")
 	}
 	// The source changed: the lock no longer matches it.
-	os.WriteFile(filepath.Join(b.root, "src/docx/SKILL.md"), []byte(skillText("docx", "changed upstream")), 0o644)
+	os.WriteFile(filepath.Join(b.proj, "vendor/docx/SKILL.md"), []byte(skillText("docx", "changed upstream")), 0o644)
 	rep = b.jsonRun(t, 1, "install", "--frozen")
 	if diff := cmp.Diff([]string{"docx failed", "pdf unchanged"}, rep.statuses()); diff != "" {
 		t.Errorf("frozen with a changed source (-want +got):\n%s", diff)

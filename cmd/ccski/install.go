@@ -48,7 +48,10 @@ Each skill is staged, checked with "ccski validate --profile spec" (errors
 refuse it unless --force) and moved into place atomically. With no SOURCE,
 skills whose files match the lock are left alone and missing ones are
 installed from their locked commit; --frozen also checks every source against
-the lock and fails (exit 1) on any difference, for CI.`
+the lock and fails (exit 1) on any difference, and on a source a clone of the
+project does not reproduce (a git entry without its commit, a folder outside
+the project, a marketplace Claude Code cloned), for CI. A run that was killed
+is finished or undone by the next install, update or remove.`
 
 func newInstall(a *app) *cobra.Command {
 	return command(spec{use: "install [SOURCE [SKILL...]]", args: cobra.ArbitraryArgs, long: installLong, run: a.install,

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,6 +118,9 @@ type installRun struct {
 	x      *install.Installer
 	layout install.Layout
 	cwd    string
+	// recovered says what finishing or undoing an interrupted earlier
+	// run did, for the report's warnings.
+	recovered []string
 }
 
 // openInstall reads the scope's layout and its lock, taking the run's
@@ -153,16 +157,17 @@ func (c *Config) openInstall(ctx context.Context, r Run) (*installRun, error) {
 	x := &install.Installer{Ctx: ctx, Layout: layout, Lock: lock, Git: g, Force: r.Force, DryRun: r.DryRun,
 		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
+	run := &installRun{x: x, layout: layout, cwd: c.Cwd}
 	if !r.DryRun {
-		x.Recover()
+		run.recovered = x.Recover()
 	}
-	return &installRun{x: x, layout: layout, cwd: c.Cwd}, nil
+	return run, nil
 }
 
 // report starts the report of the run.
 func (run *installRun) report() *Report {
 	return &Report{Scope: string(run.layout.Scope), Lock: run.layout.LockFile, DryRun: run.x.DryRun,
-		Cwd: run.cwd, Home: run.layout.Home()}
+		Warnings: slices.Clone(run.recovered), Cwd: run.cwd, Home: run.layout.Home()}
 }
 
 // installLayout is where the skills and lock of scope live.

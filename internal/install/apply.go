@@ -2,13 +2,12 @@ package install
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -179,6 +178,14 @@ func (in *Installer) Install(src Source, root, commit string, cands []Candidate,
 // disk) fails.
 func (in *Installer) Restore(e Entry, frozen bool) Result {
 	res := Result{Skill: e.Name, Source: e.Source.String(), Commit: e.Commit, Paths: paths(e.Name, e.Targets)}
+	if frozen {
+		if err := in.reproducible(e); err != nil {
+			return failed(res, err)
+		}
+	}
+	if err := checkDigests(e); err != nil {
+		return failed(res, err)
+	}
 	state := diskState(e)
 	if state.ok() && !frozen {
 		res.Status = StatusUnchanged
@@ -194,9 +201,6 @@ func (in *Installer) Restore(e Entry, frozen bool) Result {
 	ref := e.Commit
 	if e.Source.Kind != KindGit {
 		ref = ""
-	} else if frozen && e.Commit == "" {
-		return failed(res, errors.New("the lock records no commit for this git source: --frozen needs one "+
-			"(run `ccski update "+e.Name+"` and commit the lock)"))
 	}
 	root, commit, err := in.Materialize(e.Source, ref)
 	if err != nil {
@@ -211,6 +215,67 @@ func (in *Installer) Restore(e Entry, frozen bool) Result {
 		r.Status = StatusInstalled // put back as the lock has it
 	}
 	return r
+}
+
+// reproducible refuses, for --frozen, an entry whose source a teammate's
+// clone of the project does not reproduce: a git source must be pinned to
+// a commit (the commit names the bytes, whatever the URL), a folder must
+// lie inside the scope's base folder (the project) with symlinks
+// resolved, and a marketplace Claude Code cloned, which is at whatever
+// commit each machine's clone is at, is refused.
+func (in *Installer) reproducible(e Entry) error {
+	where := "the project " + in.Layout.Base
+	if in.Layout.Scope == ScopeUser {
+		where = "the user folder " + in.Layout.Base
+	}
+	switch e.Source.Kind {
+	case KindGit:
+		if e.Commit == "" {
+			return fmt.Errorf("the lock records no commit for this git source: --frozen needs one "+
+				"(run `ccski update %s` and commit the lock)", e.Name)
+		}
+	case KindMarketplace:
+		return fmt.Errorf("its source is the marketplace %s as Claude Code cloned it on this machine, which the lock "+
+			"pins to no commit, so --frozen cannot check that a teammate gets the same skill: install it from the "+
+			"marketplace's git repository instead (ccski install <repository>#<path>), then commit the lock", e.Source.Name)
+	default:
+		ok, real, err := inside(in.Layout.Base, e.Source.Dir)
+		switch {
+		case err != nil:
+			return fmt.Errorf("source folder %s: %w", e.Source.Dir, err)
+		case !ok && real != "":
+			return fmt.Errorf("its source folder %s leads outside %s through a symlink (to %s), so a teammate's "+
+				"clone does not hold it: --frozen installs from folders inside the project only; copy the skill "+
+				"into the project or install it from a git repository, then commit the lock", e.Source.Dir, where, real)
+		case !ok:
+			return fmt.Errorf("its source folder %s is outside %s, so a teammate's clone does not hold it: --frozen "+
+				"installs from folders inside the project only; copy the skill into the project and install it "+
+				"from there, or install it from a git repository (the lock then pins a commit), then commit the lock",
+				e.Source.Dir, where)
+		}
+	}
+	return nil
+}
+
+// digestForm is what the lock records as a file's digest.
+var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// checkDigests refuses to restore an entry whose lock records no files,
+// or a file without its SHA-256: there would be nothing to check the
+// source's bytes against. ccski writes every file's digest; such an entry
+// was written by hand or cut short.
+func checkDigests(e Entry) error {
+	if len(e.Files) == 0 {
+		return fmt.Errorf("the lock records no files for %s, so what its source holds cannot be checked: "+
+			"run `ccski update %s` to take the source's files and record their digests, then commit the lock", e.Name, e.Name)
+	}
+	for _, f := range e.Files {
+		if f.Link != "" || !digestForm.MatchString(f.Digest) {
+			return fmt.Errorf("the lock records no SHA-256 digest for %s's file %s, so its bytes cannot be checked: "+
+				"run `ccski update %s` to record them, then commit the lock", e.Name, f.Path, e.Name)
+		}
+	}
+	return nil
 }
 
 // Update moves a lock entry to the newest commit of its source's ref (ref,
@@ -302,16 +367,43 @@ func (in *Installer) Remove(name string) Result {
 	if in.DryRun {
 		return res
 	}
-	// Links first, so that none is left pointing at nothing.
-	for i := len(e.Targets) - 1; i >= 0; i-- {
-		if err := removeTarget(filepath.Join(e.Targets[i].Dir, name)); err != nil {
+	// A transaction (journal.go): the journal first, then the copy moved
+	// out of sight into a staging folder (the commit point: its links
+	// now lead nowhere), the links and other copies removed, the entry
+	// dropped from the lock, and the journal removed.
+	j := journal{Op: opRemove, Entry: *e}
+	canon := filepath.Join(e.Targets[0].Dir, name)
+	if exists(canon) {
+		stage, done, err := newStage(e.Targets[0].Dir)
+		if err != nil {
 			return failed(res, err)
 		}
+		defer done()
+		j.Stage = stage
+	}
+	if err := in.begin(j); err != nil {
+		return failed(res, err)
+	}
+	at("journaled")
+	if j.Stage != "" {
+		if err := os.Rename(canon, filepath.Join(j.Stage, name)); err != nil {
+			in.end()
+			return failed(res, fmt.Errorf("removing %s: %w", canon, err))
+		}
+		at("hidden")
+	}
+	for i := len(e.Targets) - 1; i >= 1; i-- {
+		if err := removeTarget(filepath.Join(e.Targets[i].Dir, name)); err != nil {
+			return in.abort(res, j, err)
+		}
+		at("unlinked")
 	}
 	in.Lock.Drop(name)
 	if err := in.save(); err != nil {
-		return failed(res, err)
+		return in.abort(res, j, err)
 	}
+	at("dropped")
+	in.end()
 	return res
 }
 
@@ -387,7 +479,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	files := m.Files
 	if want != nil {
 		if ch := manifest.Diff(want, files); !ch.Empty() {
-			return failed(res, fmt.Errorf("the source no longer matches the lock (%s): run `ccski update %s` to take the source's files", ch, name))
+			return failed(res, fmt.Errorf("the source no longer matches the lock (%s): run `ccski update %s` to take the source's files", ch.String(), name))
 		}
 	}
 	newEntry := Entry{Name: name, Source: src, Commit: commit, Path: c.Rel, Targets: targets, Files: files}
@@ -411,32 +503,62 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	if in.DryRun {
 		return res
 	}
-	afterStage(name)
-	if err := replace(staged, filepath.Join(canon, name)); err != nil {
+	at(stepStaged)
+	// From here on the change is a transaction (journal.go): the journal
+	// first, then the copy moved into place (the commit point), the lock,
+	// the links, and the journal removed.
+	j := journal{Op: opPut, Stage: stage, Entry: newEntry}
+	if err := in.begin(j); err != nil {
 		return failed(res, err)
 	}
-	// The copy is in place: the lock must know it before anything else
-	// can go wrong, so that an interrupted run leaves no skill ccski
-	// would then refuse as not its own.
+	at("journaled")
+	if err := replace(stage, name, filepath.Join(canon, name)); err != nil {
+		return in.abort(res, j, err)
+	}
+	at("swapped")
 	in.Lock.Put(newEntry)
 	if err := in.save(); err != nil {
+		return in.abort(res, j, err)
+	}
+	at(stepLocked)
+	err = in.link(newEntry, false)
+	in.end()
+	if err != nil {
 		return failed(res, err)
 	}
-	afterSwap(name)
-	for i := 1; i < len(targets); i++ {
-		linked, err := in.place(targets[i], filepath.Join(canon, name), name)
-		if err != nil {
-			return failed(res, err)
+	at("done")
+	return res
+}
+
+// link puts the links (or copies) of an installed skill in its targets
+// after the first, which holds the copy, and records in the lock where a
+// copy had to replace a link. With missing, it leaves alone a target
+// where something already is: finishing an interrupted change (settle)
+// never replaces what it did not check.
+func (in *Installer) link(e Entry, missing bool) error {
+	e.Targets = slices.Clone(e.Targets)
+	canon := filepath.Join(e.Targets[0].Dir, e.Name)
+	for i := 1; i < len(e.Targets); i++ {
+		if err := in.Layout.CheckTarget(e.Targets[i].Dir); err != nil {
+			return err
 		}
-		if linked != newEntry.Targets[i].Link {
-			newEntry.Targets[i].Link = linked
-			in.Lock.Put(newEntry)
+		if missing && exists(filepath.Join(e.Targets[i].Dir, e.Name)) {
+			continue
+		}
+		linked, err := in.place(e.Targets[i], canon, e.Name)
+		if err != nil {
+			return err
+		}
+		at("linked")
+		if linked != e.Targets[i].Link {
+			e.Targets[i].Link = linked
+			in.Lock.Put(e)
 			if err := in.save(); err != nil {
-				return failed(res, err)
+				return err
 			}
 		}
 	}
-	return res
+	return nil
 }
 
 // save marks the lock changed and, with SaveLock, writes it at once.
@@ -452,8 +574,10 @@ func (in *Installer) save() error {
 	return nil
 }
 
-// stagePrefix and oldPrefix name the folders ccski leaves in a target
-// folder only while it writes there; Recover cleans up after a crash.
+// stagePrefix names the folders ccski makes in a target folder only
+// while it writes there, and oldPrefix those older versions of ccski
+// made; Recover cleans up after a crash. Both are hidden, which discovery
+// never enters (package scan), so no agent reads them as skills.
 const (
 	stagePrefix = ".ccski-stage-"
 	oldPrefix   = ".ccski-old-"
@@ -496,13 +620,22 @@ func stageHeld(dir string) bool {
 // symlink makes a symlink; tests replace it to see the copy fallback.
 var symlink = os.Symlink
 
-// afterStage runs when a skill is staged, before anything in a target
-// changes; the integration tests' build makes it wait (hold_ccskihold.go).
-var afterStage = func(name string) {}
+// at runs after each step of a change on disk, named by step: "staged",
+// "journaled", "moved aside", "swapped", "locked", "linked" and "done"
+// for a put, "journaled", "hidden", "unlinked" and "dropped" for a
+// remove. It does nothing, except in the integration tests' build
+// (hold_ccskihold.go), which pauses or kills the process there to check
+// what an interrupted run leaves.
+var at = func(step string) {}
 
-// afterSwap runs when a skill's copy is in place and the lock records it,
-// before its links are made; the integration tests' build makes it wait.
-var afterSwap = func(name string) {}
+// The steps the integration tests' build can also pause at.
+const (
+	// stepStaged: a skill is staged, before anything in a target changes.
+	stepStaged = "staged"
+	// stepLocked: a skill's copy is in place and the lock records it,
+	// before its links are made.
+	stepLocked = "locked"
+)
 
 // place puts a link to (or, where links fail or t asks for a copy, a copy
 // of) the installed copy canon into target t. linked reports which.
@@ -522,20 +655,23 @@ func (in *Installer) place(t Target, canon, name string) (linked bool, err error
 			rel = canon
 		}
 		if symlink(rel, staged) == nil {
-			return true, replace(staged, filepath.Join(t.Dir, name))
+			return true, replace(stage, name, filepath.Join(t.Dir, name))
 		}
 		// No symlinks here (a file system or system without them): copy.
 	}
 	if _, err := copySkill(canon, staged, filepath.Dir(canon)); err != nil {
 		return false, err
 	}
-	return false, replace(staged, filepath.Join(t.Dir, name))
+	return false, replace(stage, name, filepath.Join(t.Dir, name))
 }
 
-// replace puts the folder or link staged at dst: atomically where the
-// system can swap two paths, else by moving the old one aside first
-// (Recover puts it back after a crash in between).
-func replace(staged, dst string) error {
+// replace puts the folder or link staged as name in the staging folder
+// stage at dst, in the same folder as stage: atomically where the system
+// can swap two paths, else by moving the old one aside into stage first
+// (settle puts it back after a crash in between). Either way the old one
+// ends in stage, which its owner deletes; on an error dst is as it was.
+func replace(stage, name, dst string) error {
+	staged := filepath.Join(stage, name)
 	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
 		if err := os.Rename(staged, dst); err != nil {
 			return fmt.Errorf("moving into %s: %w", dst, err)
@@ -543,22 +679,23 @@ func replace(staged, dst string) error {
 		return nil
 	}
 	if exchange(staged, dst) == nil {
-		return os.RemoveAll(staged) // staged now holds the old one
+		return nil // staged now holds the old one
 	}
-	old := filepath.Join(filepath.Dir(dst), oldPrefix+randHex()+"-"+filepath.Base(dst))
-	if err := os.Rename(dst, old); err != nil {
+	aside := filepath.Join(stage, asideName)
+	if err := os.Rename(dst, aside); err != nil {
 		return fmt.Errorf("replacing %s: %w", dst, err)
 	}
+	at("moved aside")
 	if err := os.Rename(staged, dst); err != nil {
-		os.Rename(old, dst)
+		os.Rename(aside, dst)
 		return fmt.Errorf("replacing %s: %w", dst, err)
 	}
-	return os.RemoveAll(old)
+	return nil
 }
 
-// removeTarget deletes an installed copy or link: it is first moved
-// aside, so that an interrupted removal leaves no half-deleted skill in
-// the folder agents read.
+// removeTarget deletes an installed copy or link: a copy is first moved
+// into a staging folder, so that an interrupted removal leaves no
+// half-deleted skill in the folder agents read.
 func removeTarget(path string) error {
 	st, err := os.Lstat(path)
 	switch {
@@ -569,17 +706,30 @@ func removeTarget(path string) error {
 	case st.Mode()&fs.ModeSymlink != 0:
 		return os.Remove(path)
 	}
-	gone := filepath.Join(filepath.Dir(path), stagePrefix+randHex())
-	if err := os.Rename(path, gone); err != nil {
+	stage, done, err := newStage(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := os.Rename(path, filepath.Join(stage, filepath.Base(path))); err != nil {
 		return fmt.Errorf("removing %s: %w", path, err)
 	}
-	return os.RemoveAll(gone)
+	return nil
 }
 
-// Recover cleans up after an interrupted run in the folders of the lock's
-// targets and the scope's agent folders (those it may write to).
-func (in *Installer) Recover() {
-	var dirs []string
+// Recover cleans up after an interrupted run on the scope, before this
+// run reads or changes anything: it finishes or undoes the change the
+// scope's journal records (journal.go), then, in the folders of the
+// lock's targets and the scope's agent folders (those a run may write
+// to), deletes the staging folders no running ccski holds and the copies
+// an older ccski moved aside (sweep). It returns what it did that the
+// person should hear of.
+func (in *Installer) Recover() []string {
+	var notes []string
+	note, dirs := in.recoverJournal()
+	if note != "" {
+		notes = append(notes, note)
+	}
 	for _, e := range in.Lock.Skills {
 		for _, t := range e.Targets {
 			dirs = append(dirs, t.Dir)
@@ -588,46 +738,48 @@ func (in *Installer) Recover() {
 	for _, ag := range Agents() {
 		dirs = append(dirs, in.Layout.Folder(ag))
 	}
+	slices.Sort(dirs)
+	dirs = slices.Compact(dirs)
 	dirs = slices.DeleteFunc(dirs, func(d string) bool { return in.Layout.CheckTarget(d) != nil })
-	Recover(dirs)
+	in.sweep(dirs)
+	return notes
 }
 
-// Recover cleans up after an install that was interrupted in dirs: it
-// deletes the staging folders no running ccski holds and puts back a
-// skill that was moved aside but not replaced.
-func Recover(dirs []string) {
+// sweep deletes, in dirs, the staging folders no running ccski holds, and
+// the .ccski-old-<hex>-NAME folders of older versions of ccski, which
+// moved a skill's old copy there while replacing it. Such a folder is put
+// back as NAME only when NAME is missing and the folder holds exactly the
+// files the lock records for NAME there: a leftover whose change went
+// through, or that the lock does not record, never becomes a skill.
+func (in *Installer) sweep(dirs []string) {
 	for _, dir := range dirs {
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			continue
 		}
-		for _, e := range ents {
-			n := e.Name()
+		for _, ent := range ents {
+			n := ent.Name()
+			p := filepath.Join(dir, n)
 			switch {
 			case strings.HasPrefix(n, stagePrefix):
-				if !stageHeld(filepath.Join(dir, n)) {
-					os.RemoveAll(filepath.Join(dir, n))
+				if !stageHeld(p) {
+					os.RemoveAll(p)
 				}
-			case strings.HasPrefix(n, oldPrefix) && len(n) > len(oldPrefix)+17:
-				name := n[len(oldPrefix)+17:]
-				if checkName(name) != nil {
+			case strings.HasPrefix(n, oldPrefix):
+				name := ""
+				if len(n) > len(oldPrefix)+17 {
+					name = n[len(oldPrefix)+17:]
+				}
+				dst := filepath.Join(dir, name)
+				e := in.Lock.Find(name)
+				if checkName(name) == nil && e != nil && hasTarget(e.Targets, dir) && !exists(dst) && holds(p, e.Files) &&
+					os.Rename(p, dst) == nil {
 					continue
 				}
-				if exists(filepath.Join(dir, name)) {
-					os.RemoveAll(filepath.Join(dir, n))
-				} else {
-					os.Rename(filepath.Join(dir, n), filepath.Join(dir, name))
-				}
+				os.RemoveAll(p)
 			}
 		}
 	}
-}
-
-// randHex is 16 random hex digits.
-func randHex() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // disk is how a lock entry's targets compare with it.

@@ -2,6 +2,8 @@ package install
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/providers"
 )
@@ -158,18 +161,22 @@ func TestDryRunWritesNothing(t *testing.T) {
 	}
 }
 
-// TestRecover deletes abandoned staging folders, keeps the one a running
-// install holds, and puts back a skill moved aside by an interrupted
-// replace.
-func TestRecover(t *testing.T) {
+// TestSweep deletes abandoned staging folders and keeps the one a running
+// install holds; of the copies an older ccski moved aside, it puts back
+// only one that the lock records and whose skill is missing, and deletes
+// the others: one whose skill is in place, one the lock does not name,
+// and one whose files differ from the lock's.
+func TestSweep(t *testing.T) {
 	dir := testfs.TempDir(t)
 	testfs.Write(t, dir, map[string]string{
-		".ccski-stage-123/pdf/SKILL.md":             "staged",
-		".ccski-stage-124/.held":                    "",
-		".ccski-old-0123456789abcdef-docx/SKILL.md": "old docx",
-		".ccski-old-fedcba9876543210-xlsx/SKILL.md": "older xlsx",
-		"xlsx/SKILL.md":                             "new xlsx",
-		"other/SKILL.md":                            "untouched",
+		".ccski-stage-123/pdf/SKILL.md":              "staged",
+		".ccski-stage-124/.held":                     "",
+		".ccski-old-0123456789abcdef-docx/SKILL.md":  "old docx",
+		".ccski-old-fedcba9876543210-xlsx/SKILL.md":  "older xlsx",
+		".ccski-old-0000000000000000-ghost/SKILL.md": "never installed",
+		".ccski-old-1111111111111111-pptx/SKILL.md":  "not what the lock says",
+		"xlsx/SKILL.md":                              "new xlsx",
+		"other/SKILL.md":                             "untouched",
 	})
 	old := time.Now().Add(-2 * time.Hour)
 	os.Chtimes(filepath.Join(dir, ".ccski-stage-123"), old, old)
@@ -179,7 +186,11 @@ func TestRecover(t *testing.T) {
 	}
 	defer done()
 	testfs.Write(t, held, map[string]string{"pdf/SKILL.md": "in flight"})
-	Recover([]string{dir, filepath.Join(dir, "missing")})
+	entry := func(name, content string) Entry {
+		return Entry{Name: name, Targets: []Target{{Dir: dir}}, Files: []manifest.File{fileOf("SKILL.md", content)}}
+	}
+	x := &Installer{Lock: &Lock{Skills: []Entry{entry("docx", "old docx"), entry("xlsx", "new xlsx"), entry("pptx", "locked pptx")}}}
+	x.sweep([]string{dir, filepath.Join(dir, "missing")})
 	heldName := filepath.Base(held)
 	want := map[string]string{
 		"docx": "<dir>", "docx/SKILL.md": "old docx",
@@ -188,8 +199,14 @@ func TestRecover(t *testing.T) {
 		heldName: "<dir>", heldName + "/.held": "", heldName + "/pdf": "<dir>", heldName + "/pdf/SKILL.md": "in flight",
 	}
 	if diff := cmp.Diff(want, listTree(t, dir)); diff != "" {
-		t.Errorf("after Recover (-want +got):\n%s", diff)
+		t.Errorf("after sweep (-want +got):\n%s", diff)
 	}
+}
+
+// fileOf is the lock's record of the file path holding content.
+func fileOf(path, content string) manifest.File {
+	sum := sha256.Sum256([]byte(content))
+	return manifest.File{Path: path, Size: int64(len(content)), Digest: "sha256:" + hex.EncodeToString(sum[:])}
 }
 
 // TestRemoveOnlyWhatItInstalled refuses a skill the lock does not name,

@@ -27,24 +27,38 @@ func (l Layout) CheckTarget(dir string) error {
 
 // confined checks that dir, symlinks resolved, lies inside base.
 func confined(base, dir string) error {
-	base, dir = filepath.Clean(base), filepath.Clean(dir)
-	if !filepath.IsAbs(dir) || !safefile.Within(base, dir) {
+	ok, real, err := inside(base, dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("target %s: %w", dir, err)
+	case !ok && real == "":
 		return fmt.Errorf("target %s is outside the project %s: a project's skills are installed inside it "+
 			"(use --scope user to install elsewhere)", dir, base)
-	}
-	realBase, err := filepath.EvalSymlinks(base)
-	if err != nil {
-		return fmt.Errorf("project folder %s: %w", base, err)
-	}
-	real, err := resolveExisting(dir)
-	if err != nil {
-		return fmt.Errorf("target %s: %w", dir, err)
-	}
-	if !safefile.Within(realBase, real) {
+	case !ok:
 		return fmt.Errorf("target %s leads outside the project %s through a symlink (to %s): ccski does not write "+
 			"there for a project; replace the symlink with a folder, or use --scope user", dir, base, real)
 	}
 	return nil
+}
+
+// inside reports whether the path dir lies inside the folder base, both
+// cleaned and with the symlinks of their longest existing prefixes
+// resolved. When dir lies inside base as written but leads out of it
+// through a symlink, real is where it leads; when it does not lie inside
+// base as written, real is "".
+func inside(base, dir string) (ok bool, real string, err error) {
+	base, dir = filepath.Clean(base), filepath.Clean(dir)
+	if !filepath.IsAbs(dir) || !safefile.Within(base, dir) {
+		return false, "", nil
+	}
+	realBase, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return false, "", fmt.Errorf("folder %s: %w", base, err)
+	}
+	if real, err = resolveExisting(dir); err != nil {
+		return false, "", err
+	}
+	return safefile.Within(realBase, real), real, nil
 }
 
 // resolveExisting resolves the symlinks of the longest existing prefix

@@ -21,7 +21,10 @@
 // a staging folder inside its target folder (copy.go: the files the walk
 // of package manifest lists, as regular files in folders, symlinks
 // followed only inside the source, never .git), validated,
-// hashed and moved into place in one step; Recover cleans up after a run
-// that was killed. Nothing is written outside the target folders, the
-// lock and the git cache.
+// hashed and moved into place in one step. Each skill's change is a
+// transaction (journal.go): a journal beside the lock says what it does
+// until it is complete, and Recover, at the start of the next run,
+// finishes or undoes the change of a run that was killed. Nothing is
+// written outside the target folders, the lock and its journal, and the
+// git cache.
 package install

@@ -108,36 +108,46 @@ func ReadLock(file, base string, confine bool) (*Lock, error) {
 	names := make(map[string]bool, len(l.Skills))
 	for i := range l.Skills {
 		e := &l.Skills[i]
-		if err := checkName(e.Name); err != nil {
-			return nil, fmt.Errorf("lock %s: %w", file, err)
-		}
 		if names[e.Name] {
 			return nil, fmt.Errorf("lock %s names skill %s twice: keep one entry, or delete the lock and install again", file, e.Name)
 		}
 		names[e.Name] = true
-		if p, err := cleanSubpath(e.Source.Path); err != nil || p != e.Source.Path {
-			return nil, fmt.Errorf("lock %s: skill %s has source path %q, which must be a clean path inside its source", file, e.Name, e.Source.Path)
-		}
-		if err := checkLockSource(e); err != nil {
-			return nil, fmt.Errorf("lock %s: skill %s: %w: fix it, or delete the entry and install again", file, e.Name, err)
-		}
-		if e.Source.Kind == KindDir {
-			e.Source.Dir = fromLock(base, e.Source.Dir)
-		}
-		if len(e.Targets) == 0 {
-			return nil, fmt.Errorf("lock %s: skill %s has no targets: fix it, or delete the entry and install again", file, e.Name)
-		}
-		for j := range e.Targets {
-			dir := fromLock(base, e.Targets[j].Dir)
-			if confine {
-				if err := confined(base, dir); err != nil {
-					return nil, fmt.Errorf("lock %s: skill %s: %w", file, e.Name, err)
-				}
-			}
-			e.Targets[j].Dir = dir
+		if err := e.fromLock(base, confine); err != nil {
+			return nil, fmt.Errorf("lock %s: %w", file, err)
 		}
 	}
 	return &l, nil
+}
+
+// fromLock checks an entry as read from a lock (or a journal, see
+// journal.go) and makes its paths absolute from base. With confine, every
+// target must lie below base.
+func (e *Entry) fromLock(base string, confine bool) error {
+	if err := checkName(e.Name); err != nil {
+		return err
+	}
+	if p, err := cleanSubpath(e.Source.Path); err != nil || p != e.Source.Path {
+		return fmt.Errorf("skill %s has source path %q, which must be a clean path inside its source", e.Name, e.Source.Path)
+	}
+	if err := checkLockSource(e); err != nil {
+		return fmt.Errorf("skill %s: %w: fix it, or delete the entry and install again", e.Name, err)
+	}
+	if e.Source.Kind == KindDir {
+		e.Source.Dir = fromLock(base, e.Source.Dir)
+	}
+	if len(e.Targets) == 0 {
+		return fmt.Errorf("skill %s has no targets: fix it, or delete the entry and install again", e.Name)
+	}
+	for j := range e.Targets {
+		dir := fromLock(base, e.Targets[j].Dir)
+		if confine {
+			if err := confined(base, dir); err != nil {
+				return fmt.Errorf("skill %s: %w", e.Name, err)
+			}
+		}
+		e.Targets[j].Dir = dir
+	}
+	return nil
 }
 
 // checkLockSource accepts the sources ParseSource makes: a lock arrives
@@ -171,30 +181,45 @@ func checkLockSource(e *Entry) error {
 func (l *Lock) Write(file, base string) error {
 	out := Lock{Version: LockVersion, Skills: make([]Entry, len(l.Skills))}
 	for i, e := range l.Skills {
-		e.Targets = slices.Clone(e.Targets)
-		switch e.Source.Kind {
-		case KindDir:
-			e.Source.Dir = toLock(base, e.Source.Dir)
-		case KindMarketplace:
-			e.Source.Dir = "" // found again by name
-		}
-		for j := range e.Targets {
-			e.Targets[j].Dir = toLock(base, e.Targets[j].Dir)
-		}
-		out.Skills[i] = e
+		out.Skills[i] = e.toLock(base)
 	}
 	slices.SortFunc(out.Skills, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	data, err := encodeJSON(out)
+	if err != nil {
+		return err
+	}
+	if err := safefile.WriteAtomic(file, data, 0o644); err != nil {
+		return fmt.Errorf("writing lock %s: %w", file, err)
+	}
+	return nil
+}
+
+// toLock returns e as a lock records it: paths below base relative, a
+// marketplace by its name only.
+func (e Entry) toLock(base string) Entry {
+	e.Targets = slices.Clone(e.Targets)
+	switch e.Source.Kind {
+	case KindDir:
+		e.Source.Dir = toLock(base, e.Source.Dir)
+	case KindMarketplace:
+		e.Source.Dir = "" // found again by name
+	}
+	for j := range e.Targets {
+		e.Targets[j].Dir = toLock(base, e.Targets[j].Dir)
+	}
+	return e
+}
+
+// encodeJSON is v as the lock writes JSON: indented, HTML left alone.
+func encodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return err
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
-	if err := safefile.WriteAtomic(file, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("writing lock %s: %w", file, err)
-	}
-	return nil
+	return buf.Bytes(), nil
 }
 
 // toLock writes path relative to base when it lies below it.

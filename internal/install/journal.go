@@ -1,0 +1,252 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/safefile"
+)
+
+// This file makes the change of one skill on disk a transaction. A change
+// (put: install, update or restore; remove) touches two things no single
+// step can change together: the skill's folders and the lock. Before it
+// touches either, it writes a journal beside the lock (<lock>.journal):
+// what it does, the lock entry it puts or removes, and its staging
+// folder. The journal goes once the change is complete. A run that dies
+// in between leaves it, and the next run on the scope (Installer.Recover,
+// under the run lock) finishes or undoes the change before anything else.
+//
+// The commit point is the one step that makes the change visible to
+// agents: moving the new copy into the skill's folder (put), or moving the
+// copy out of it (remove). The next run finishes a change that passed it
+// (it records the entry in the lock, makes the missing links, or removes
+// the rest) and undoes one that did not (it puts back a copy moved aside,
+// and deletes the staging folder): agents may already have read a copy
+// that was in place, so it stays and the lock names it; a change they
+// could not have seen is dropped, leaving the skill and the lock as they
+// were. The staged copy was validated and hashed, and checked against the
+// lock's digests when restoring, before the journal was written, so
+// finishing a change installs nothing unchecked. Which side of the commit
+// point the run died on is read from the disk: the skill's folder holds
+// exactly the journal's files (put), or is gone (remove).
+
+// The operations of a journal.
+const (
+	opPut    = "put"
+	opRemove = "remove"
+)
+
+// journal is the record of one change in progress.
+type journal struct {
+	Version int `json:"version"`
+	// Op is opPut or opRemove.
+	Op string `json:"op"`
+	// Stage is the change's staging folder, in the folder of the skill's
+	// copy (Entry.Targets[0].Dir); "" for a remove that found no copy.
+	// In the file it is relative to the lock's base folder like the
+	// lock's paths.
+	Stage string `json:"stage,omitempty"`
+	// Entry is the lock entry the change puts in place, or removes.
+	Entry Entry `json:"entry"`
+}
+
+// journalFile is the journal of the scope of l.
+func journalFile(l Layout) string { return l.LockFile + ".journal" }
+
+// asideName is the name, in a staging folder, of a copy moved aside
+// while a new one replaces it where the system cannot swap two paths: a
+// hidden name, which no skill has (see checkName).
+const asideName = ".old"
+
+// begin writes the journal of a change before it touches anything. The
+// journal of an earlier change that could not be settled is kept: no
+// change starts until it is.
+func (in *Installer) begin(j journal) error {
+	file := journalFile(in.Layout)
+	if _, err := os.Lstat(file); err == nil {
+		return fmt.Errorf("an earlier change of this scope is not finished (its journal %s is still there): "+
+			"run ccski again to finish it first", file)
+	}
+	j.Version = LockVersion
+	j.Entry = j.Entry.toLock(in.Layout.Base)
+	if j.Stage != "" {
+		j.Stage = toLock(in.Layout.Base, j.Stage)
+	}
+	data, err := encodeJSON(j)
+	if err != nil {
+		return err
+	}
+	if err := safefile.WriteAtomic(file, data, 0o644); err != nil {
+		return fmt.Errorf("writing the journal %s: %w", file, err)
+	}
+	return nil
+}
+
+// end removes the journal of a change that is complete. A journal that
+// stays is finished again by the next run, which then changes nothing.
+func (in *Installer) end() { os.Remove(journalFile(in.Layout)) }
+
+// readJournal reads the scope's journal; ok is false when there is none.
+// Its paths are checked as the lock's are: a project's journal could come
+// with a clone.
+func (in *Installer) readJournal() (j journal, ok bool, err error) {
+	file := journalFile(in.Layout)
+	data, err := safefile.Read(file, maxLockBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return j, false, nil
+	}
+	if err != nil {
+		return j, true, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return j, true, err
+	}
+	if j.Version != LockVersion || (j.Op != opPut && j.Op != opRemove) {
+		return j, true, fmt.Errorf("version %d, operation %q: not one this ccski writes", j.Version, j.Op)
+	}
+	if err := j.Entry.fromLock(in.Layout.Base, in.Layout.Scope == ScopeProject); err != nil {
+		return j, true, err
+	}
+	if j.Stage == "" && j.Op == opPut {
+		return j, true, errors.New("it names no staging folder")
+	}
+	if j.Stage != "" {
+		j.Stage = fromLock(in.Layout.Base, j.Stage)
+		st, err := os.Lstat(j.Stage)
+		if filepath.Dir(j.Stage) != j.Entry.Targets[0].Dir || !strings.HasPrefix(filepath.Base(j.Stage), stagePrefix) ||
+			err == nil && !st.IsDir() {
+			return j, true, fmt.Errorf("its staging folder %s is not one ccski makes for %s", j.Stage, j.Entry.Name)
+		}
+	}
+	return j, true, nil
+}
+
+// recoverJournal finishes or undoes the change of the scope's journal,
+// if any, and removes the journal; it returns what it did, for the run's
+// report, and the folders of the change's targets. A journal whose
+// staging folder a running ccski holds is left alone.
+func (in *Installer) recoverJournal() (note string, dirs []string) {
+	j, ok, err := in.readJournal()
+	if !ok {
+		return "", nil
+	}
+	if err != nil {
+		in.end()
+		return fmt.Sprintf("deleted %s, which is no journal of ccski's (%v): an interrupted change it may have "+
+			"recorded is not finished; `ccski install` shows what differs from the lock", journalFile(in.Layout), err), nil
+	}
+	// Runs on a scope take turns (LockRun), so no run writes in the
+	// journal's staging folder now, unless its lock says otherwise.
+	if j.Stage != "" && safefile.LockedElsewhere(filepath.Join(j.Stage, heldFile)) {
+		return "", nil
+	}
+	for _, t := range j.Entry.Targets {
+		dirs = append(dirs, t.Dir)
+	}
+	note, err = in.settle(j)
+	if err != nil {
+		what := "install"
+		if j.Op == opRemove {
+			what = "remove"
+		}
+		return fmt.Sprintf("an interrupted %s of %s could not be finished or undone (%v): no skill changes until it is; "+
+			"fix that, then run ccski again", what, j.Entry.Name, err), dirs
+	}
+	in.end()
+	return note, dirs
+}
+
+// abort settles the change of j after err stopped it, as the next run
+// would, and returns res failed with err. When the change cannot be
+// settled either, its journal stays for the next run.
+func (in *Installer) abort(res Result, j journal, err error) Result {
+	if _, serr := in.settle(j); serr != nil {
+		return failed(res, fmt.Errorf("%w; finishing or undoing the change failed too (%v): the next ccski run on "+
+			"this scope tries again", err, serr))
+	}
+	in.end()
+	return failed(res, err)
+}
+
+// settle finishes the change of j if it passed its commit point, else
+// undoes it, then deletes the change's staging folder. It runs for the
+// journal an interrupted run left, and for a change that failed after its
+// journal was written (abort). On an error the staging folder stays: it
+// may hold the copy to put back.
+func (in *Installer) settle(j journal) (note string, err error) {
+	note, err = in.settleDisk(j)
+	if err == nil && j.Stage != "" {
+		os.RemoveAll(j.Stage)
+	}
+	return note, err
+}
+
+// settleDisk is settle without deleting the staging folder.
+func (in *Installer) settleDisk(j journal) (note string, err error) {
+	e := j.Entry
+	dst := filepath.Join(e.Targets[0].Dir, e.Name)
+	if j.Op == opRemove {
+		if exists(dst) {
+			return fmt.Sprintf("an interrupted remove of %s had changed nothing: it is still installed", e.Name), nil
+		}
+		// The entry leaves the lock only once every target is gone: an
+		// entry the lock no longer names has nothing left to remove. The
+		// lock's own entry says what to remove, not the journal.
+		l := in.Lock.Find(e.Name)
+		if l == nil || l.Targets[0].Dir != e.Targets[0].Dir {
+			return "", nil
+		}
+		for i := len(l.Targets) - 1; i >= 1; i-- {
+			if err := removeTarget(filepath.Join(l.Targets[i].Dir, e.Name)); err != nil {
+				return "", err
+			}
+		}
+		in.Lock.Drop(e.Name)
+		if err := in.save(); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("finished an interrupted remove of %s", e.Name), nil
+	}
+	if aside := filepath.Join(j.Stage, asideName); !exists(dst) && exists(aside) {
+		// Killed between moving the old copy aside and moving the new
+		// one in: the old one goes back.
+		if err := os.Rename(aside, dst); err != nil {
+			return "", fmt.Errorf("putting back %s: %w", dst, err)
+		}
+	}
+	if !holds(dst, e.Files) {
+		return fmt.Sprintf("undid an interrupted install of %s: it had not reached %s", e.Name, dst), nil
+	}
+	in.Lock.Put(e)
+	if err := in.save(); err != nil {
+		return "", err
+	}
+	if err := in.link(e, true); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("finished an interrupted install of %s: its new copy was in place", e.Name), nil
+}
+
+// holds reports whether dir is a folder (not a link) whose files are
+// exactly files.
+func holds(dir string, files []manifest.File) bool {
+	st, err := os.Lstat(dir)
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	m, err := manifest.NewCache().Build(dir)
+	if err != nil {
+		return false
+	}
+	ch := manifest.Diff(files, m.Files)
+	return ch.Empty()
+}

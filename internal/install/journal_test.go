@@ -1,0 +1,216 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/testfs"
+)
+
+// TestRecoverJournal: the next run finishes a change that passed its
+// commit point and undoes one that did not, from the journal and the
+// disk; a journal that is not ccski's, or that names a staging folder
+// ccski would not make, changes nothing but is deleted; and a journal
+// never makes ccski replace or delete what the lock does not record.
+func TestRecoverJournal(t *testing.T) {
+	const (
+		v1 = "---\nname: pdf\ndescription: The pdf skill.\n---\none\n"
+		v2 = "---\nname: pdf\ndescription: The pdf skill.\n---\ntwo\n"
+	)
+	entry := func(base, content string) Entry {
+		return Entry{Name: "pdf", Source: Source{Kind: KindDir, Dir: filepath.Join(base, "vendor")}, Path: "pdf",
+			Targets: []Target{{Agent: "agents", Dir: filepath.Join(base, ".agents/skills")},
+				{Agent: "claude", Dir: filepath.Join(base, ".claude/skills"), Link: true}},
+			Files: []manifest.File{fileOf("SKILL.md", content)}}
+	}
+	tests := []struct {
+		name  string
+		files map[string]string // in the project, before the run
+		lock  string            // content of pdf in the lock, "" for none
+		op    string
+		// journal, when set, replaces the journal written from op.
+		journal string
+		want    map[string]string // the project's skill folders after
+		locked  string            // content of pdf in the lock after
+		note    string
+		// keep is a file that must be where it was after.
+		keep string
+	}{
+		{name: "put before the swap", op: opPut, lock: v1,
+			files: map[string]string{".agents/skills/pdf/SKILL.md": v1, ".claude/skills/pdf": "-> ../../.agents/skills/pdf",
+				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2},
+			want:   map[string]string{".agents/skills/pdf/SKILL.md": v1, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			locked: v1, note: "undid an interrupted install of pdf"},
+		{name: "put after the swap", op: opPut, lock: v1,
+			files:  map[string]string{".agents/skills/pdf/SKILL.md": v2, ".agents/skills/.ccski-stage-1/pdf/SKILL.md": v1},
+			want:   map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			locked: v2, note: "finished an interrupted install of pdf"},
+		{name: "put with the old copy moved aside", op: opPut, lock: v1,
+			files: map[string]string{".agents/skills/.ccski-stage-1/.old/SKILL.md": v1,
+				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			want:   map[string]string{".agents/skills/pdf/SKILL.md": v1, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			locked: v1, note: "undid an interrupted install of pdf"},
+		{name: "put after the swap keeps a folder it did not check", op: opPut,
+			files:  map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf/SKILL.md": "hand-made"},
+			want:   map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf/SKILL.md": "hand-made"},
+			locked: v2, note: "finished"},
+		{name: "remove before the copy left", op: opRemove, lock: v2,
+			files:  map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			want:   map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			locked: v2, note: "changed nothing"},
+		{name: "remove after the copy left", op: opRemove, lock: v2,
+			files: map[string]string{".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
+			want:  map[string]string{}, note: "finished an interrupted remove of pdf"},
+		{name: "remove of a skill the lock does not name", op: opRemove,
+			files: map[string]string{".claude/skills/pdf/SKILL.md": "hand-made"},
+			want:  map[string]string{".claude/skills/pdf/SKILL.md": "hand-made"}},
+		{name: "not a journal", journal: "not json", lock: v1,
+			files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
+			want:  map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "no journal of ccski's"},
+		{name: "staging folder elsewhere", lock: v1,
+			journal: `{"version": 1, "op": "put", "stage": ".agents/skills/pdf", "entry": {"name": "pdf",
+				"source": {"kind": "dir", "dir": "vendor"}, "path": "pdf", "targets": [{"dir": ".agents/skills"}], "files": []}}`,
+			files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
+			want:  map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "not one ccski makes"},
+		{name: "staging folder is a link", op: opPut, lock: v1,
+			files: map[string]string{".agents/skills/.ccski-stage-1": "-> ../../outside", "outside/.old/SKILL.md": v2},
+			want:  map[string]string{}, keep: "outside/.old/SKILL.md", locked: v1, note: "not one ccski makes"},
+		{name: "target outside the project", journal: `{"version": 1, "op": "remove", "entry": {"name": "pdf",
+				"source": {"kind": "dir", "dir": "vendor"}, "path": "pdf", "targets": [{"dir": "../elsewhere"}], "files": []}}`,
+			lock: v1, files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
+			want: map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "outside the project"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			base := f.layout.Base
+			testfs.Write(t, base, tt.files)
+			if exists(filepath.Join(base, ".agents/skills/.ccski-stage-1")) {
+				// As newStage makes it; no process holds it now.
+				testfs.Write(t, base, map[string]string{".agents/skills/.ccski-stage-1/.held": ""})
+			}
+			x := f.installer()
+			x.SaveLock = true
+			if tt.lock != "" {
+				x.Lock.Put(entry(base, tt.lock))
+			}
+			if tt.journal != "" {
+				testfs.Write(t, base, map[string]string{LockName + ".journal": tt.journal})
+			} else {
+				j := journal{Op: tt.op, Stage: filepath.Join(base, ".agents/skills/.ccski-stage-1"), Entry: entry(base, v2)}
+				if tt.op == opRemove {
+					j.Entry = entry(base, tt.lock)
+					if tt.lock == "" {
+						j.Entry = entry(base, "hand-made")
+					}
+				}
+				if err := x.begin(j); err != nil {
+					t.Fatal(err)
+				}
+			}
+			notes := x.Recover()
+			if tt.note == "" && len(notes) > 0 || tt.note != "" && (len(notes) != 1 || !strings.Contains(notes[0], tt.note)) {
+				t.Errorf("notes %q, want one with %q", notes, tt.note)
+			}
+			got := map[string]string{}
+			for _, d := range []string{".agents/skills", ".claude/skills"} {
+				if !exists(filepath.Join(base, d)) {
+					continue
+				}
+				for p, v := range listTree(t, filepath.Join(base, d)) {
+					if v != "<dir>" {
+						got[d+"/"+p] = v
+					}
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("skill folders after Recover (-want +got):\n%s", diff)
+			}
+			if tt.keep != "" && !exists(filepath.Join(base, tt.keep)) {
+				t.Errorf("%s was moved", tt.keep)
+			}
+			if exists(journalFile(f.layout)) {
+				t.Error("the journal is still there")
+			}
+			e := x.Lock.Find("pdf")
+			switch {
+			case tt.locked == "" && e != nil:
+				t.Errorf("the lock names pdf: %+v", e)
+			case tt.locked != "" && (e == nil || !cmp.Equal(e.Files, []manifest.File{fileOf("SKILL.md", tt.locked)})):
+				t.Errorf("the lock's pdf is %+v, want the files of %q", e, tt.locked)
+			}
+			if tt.locked != "" && tt.locked != tt.lock {
+				l, err := ReadLock(f.layout.LockFile, base, true)
+				if err != nil || l.Find("pdf") == nil {
+					t.Errorf("the finished change was not written to the lock file (%v)", err)
+				}
+			}
+		})
+	}
+}
+
+// TestJournalIsNoLink: a symlink where the journal goes (a clone could
+// ship one) is removed by the next run, never followed by a write: its
+// target keeps its bytes, and the journal is written as a file of its own.
+func TestJournalIsNoLink(t *testing.T) {
+	f := newFixture(t, nil)
+	target := filepath.Join(f.base, "target")
+	testfs.Write(t, f.base, map[string]string{"target": "keep"})
+	if err := os.Symlink(target, journalFile(f.layout)); err != nil {
+		t.Skip("no symlinks here")
+	}
+	x := f.installer()
+	e := Entry{Name: "pdf", Source: Source{Kind: KindDir, Dir: f.src}, Targets: []Target{{Dir: filepath.Join(f.layout.Base, ".agents/skills")}}}
+	if err := x.begin(journal{Op: opRemove, Entry: e}); err == nil {
+		t.Error("a change began with something at the journal's place")
+	}
+	if notes := x.Recover(); len(notes) != 1 || !strings.Contains(notes[0], "no journal of ccski's") {
+		t.Errorf("notes %q", notes)
+	}
+	if err := x.begin(journal{Op: opRemove, Entry: e}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep" {
+		t.Errorf("the journal was written through the link: %q", data)
+	}
+	if st, err := os.Lstat(journalFile(f.layout)); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the journal is no file of its own: %v %v", st, err)
+	}
+}
+
+// TestLockWriteFails: when the lock cannot be written once a skill's copy
+// is in place, the change keeps its journal, no other change starts, and
+// the next run, once the lock can be written, records the copy.
+func TestLockWriteFails(t *testing.T) {
+	f := newFixture(t, map[string]string{"pdf/SKILL.md": skill("pdf"), "docx/SKILL.md": skill("docx")})
+	testfs.Write(t, f.layout.Base, map[string]string{LockName + "/": ""}) // a folder where the lock goes
+	x := f.installer()
+	x.SaveLock = true
+	got := f.install(t, x, "pdf", "docx")
+	if got[0].Status != StatusFailed || !strings.Contains(got[0].Message, "tries again") {
+		t.Errorf("pdf: %+v", got[0])
+	}
+	if got[1].Status != StatusFailed || !strings.Contains(got[1].Message, "not finished") {
+		t.Errorf("docx: %+v", got[1])
+	}
+	if !exists(journalFile(f.layout)) || exists(filepath.Join(f.layout.Base, ".agents/skills/docx")) {
+		t.Fatal("want the journal of pdf kept, and docx not installed")
+	}
+	os.Remove(f.layout.LockFile)
+	y := &Installer{Ctx: x.Ctx, Layout: f.layout, Lock: &Lock{}, SaveLock: true}
+	if notes := y.Recover(); len(notes) != 1 || !strings.Contains(notes[0], "finished an interrupted install of pdf") {
+		t.Errorf("notes %q", notes)
+	}
+	l, err := ReadLock(f.layout.LockFile, f.layout.Base, true)
+	if err != nil || l.Find("pdf") == nil {
+		t.Errorf("the lock does not record pdf (%v)", err)
+	}
+	if d := diskState(*l.Find("pdf")); !d.ok() {
+		t.Errorf("pdf on disk: %+v", d)
+	}
+}
