@@ -143,7 +143,7 @@ providers:
 		t.Errorf("providers.windsurf.precedence enum = %v", got)
 	}
 	if sec.Description != "Windsurf: .windsurf/skills in the workspace and ~/.windsurf/skills." ||
-		sec.Properties["home"].Description != "Windsurf folder. Empty means <user dir>/.windsurf." {
+		sec.Properties["home"].Description != "Windsurf folder. Empty means <user dir>/.windsurf. A project config may not change it." {
 		t.Errorf("providers.windsurf documentation: %q, %q", sec.Description, sec.Properties["home"].Description)
 	}
 	rs, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
@@ -166,7 +166,7 @@ providers:
 	}
 	for _, line := range []string{
 		"  # Windsurf: .windsurf/skills in the workspace and ~/.windsurf/skills.\n  windsurf:\n    enabled: true\n",
-		"    # Windsurf folder. Empty means <user dir>/.windsurf.\n    home: \"\"\n",
+		"    # Windsurf folder. Empty means <user dir>/.windsurf.\n    # A project config may not change it.\n    home: \"\"\n",
 		"    extra_dirs:\n      - /opt/windsurf\n",
 	} {
 		if !strings.Contains(string(example), line) {

@@ -34,8 +34,8 @@ import (
 //	                          and values in no common chain are unrelated;
 //	                          for a string of fixed values, every value must
 //	                          be in a chain, and for a bool both
-//	trust:"lower"             a number or duration, only lower: 0 means none
-//	                          and is the highest
+//	trust:"lower"             a number or duration, only lower: 0 (no limit,
+//	                          or the built-in one) counts as the highest
 //	trust:"more"              a list, only with more entries: the project's
 //	                          list is taken with the entries below added
 //	trust:"fewer"             a list, only with fewer entries: the project's
@@ -222,9 +222,15 @@ func (t *trust) describe(subject, root string) string {
 	case trustUser:
 		return subject + " may not change it"
 	case trustStricter:
+		switch t.chains {
+		case "false < true":
+			return subject + " may only turn it on"
+		case "true < false":
+			return subject + " may only turn it off"
+		}
 		return subject + " may only make it stricter (" + t.chains + ")"
 	case trustLower:
-		return subject + " may only lower it (0, for none, is the highest)"
+		return subject + " may only lower it (0 counts as the highest)"
 	case trustMore:
 		return subject + " may only add entries"
 	case trustFewer:

@@ -402,7 +402,7 @@ mcp:
 		{Key: "mcp.auth_token", Layer: p, Value: RedactedValue, Used: RedactedValue, Reason: "a project config may not change it"},
 		{Key: "mcp.scan", Layer: p, Value: "off", Used: "block", Reason: "a project config may only make it stricter (off < warn < block)"},
 		{Key: "mcp.session_idle_timeout", Layer: p, Value: "1h0m0s", Used: "10m0s",
-			Reason: "a project config may only lower it (0, for none, is the highest)"},
+			Reason: "a project config may only lower it (0 counts as the highest)"},
 		{Key: "skill_dirs", Layer: p, Value: []string{filepath.Join(repo, "in"), "/out"}, Used: []string{filepath.Join(repo, "in")},
 			Reason: "a project config may only name paths inside the project (" + repo + ")"},
 	}
@@ -464,7 +464,7 @@ func TestManagedConfig(t *testing.T) {
 	want := []Ignored{
 		{Key: "mcp.scan", Layer: u, Value: "off", Used: "warn", Reason: under + "only make it stricter (off < warn < block)"},
 		{Key: "mcp.tools", Layer: u, Value: []string{"sources", "skills_list"}, Used: []string{"sources"}, Reason: under + "only leave entries out"},
-		{Key: "mcp.require_trusted", Layer: p, Value: false, Used: true, Reason: "a project config may only make it stricter (false < true)"},
+		{Key: "mcp.require_trusted", Layer: p, Value: false, Used: true, Reason: "a project config may only turn it on"},
 		{Key: "mcp.scan", Layer: p, Value: "off", Used: "warn", Reason: "a project config may only make it stricter (off < warn < block)"},
 	}
 	if diff := cmp.Diff(want, l.Ignored); diff != "" {
