@@ -19,16 +19,16 @@ import (
 type Config struct {
 	// UserDir is the base of every user-level path; empty means the home
 	// folder.
-	UserDir string `koanf:"user_dir" config:"path"`
+	UserDir string `koanf:"user_dir" config:"path" trust:"user"`
 	// Workspace is the project folder; empty means the current directory.
-	Workspace string `koanf:"workspace" config:"path"`
+	Workspace string `koanf:"workspace" config:"path" trust:"inside"`
 	// SkillDirs are extra skill roots for the project provider. Relative
 	// paths are relative to the file that lists them.
-	SkillDirs []string `koanf:"skill_dirs" config:"path"`
+	SkillDirs []string `koanf:"skill_dirs" config:"path" trust:"inside"`
 	// Include and Exclude are filter tokens (see package filters). An empty
 	// Include means "auto".
-	Include []string `koanf:"include"`
-	Exclude []string `koanf:"exclude"`
+	Include []string `koanf:"include" trust:"default"`
+	Exclude []string `koanf:"exclude" trust:"more"`
 	// IncludeFromFile and ExcludeFromFile say that Include and Exclude
 	// were set by a config file (the user config or the project
 	// ccski.yaml), not by the defaults, a CCSKI_ variable or a flag. Load
@@ -39,15 +39,15 @@ type Config struct {
 	IncludeFromFile bool `koanf:"-"`
 	ExcludeFromFile bool `koanf:"-"`
 	// State is enabled, disabled or all.
-	State string `koanf:"state"`
+	State string `koanf:"state" trust:"stricter=all<enabled,all<disabled"`
 	// Agent is the host whose skill switches decide which skills are off
 	// (claude, codex or gemini), or all: a skill is then off only when
 	// every host that reads it turns it off.
-	Agent string `koanf:"agent"`
+	Agent string `koanf:"agent" trust:"user"`
 	// Priority orders root kinds for dedupe, highest first. Each of the
 	// claude, codex and agents providers ranks its own user and project
 	// copies by its precedence option (providers.<name>.precedence).
-	Priority []string `koanf:"priority"`
+	Priority []string `koanf:"priority" trust:"project"`
 	// Limits bound every walk.
 	Limits Limits `koanf:"limits"`
 	// Providers holds one section per provider, keyed by provider name:
@@ -67,9 +67,9 @@ type Config struct {
 // Limits bound the walk of each root.
 type Limits struct {
 	// MaxDepth is how many folder levels below a root are searched.
-	MaxDepth int `koanf:"max_depth"`
+	MaxDepth int `koanf:"max_depth" trust:"lower"`
 	// MaxDirs is how many folders one root may hold before its walk stops.
-	MaxDirs int `koanf:"max_dirs"`
+	MaxDirs int `koanf:"max_dirs" trust:"lower"`
 }
 
 // Provider is one provider's section: whether it runs, and its options.
@@ -129,51 +129,51 @@ func (c Config) ProviderOptions(e providers.Entry) (any, error) {
 // MCP configures the MCP server.
 type MCP struct {
 	// Transport is stdio, http or sse.
-	Transport string `koanf:"transport"`
+	Transport string `koanf:"transport" trust:"stricter=http<stdio,sse<stdio"`
 	// Host and Port are where http and sse listen.
-	Host string `koanf:"host"`
-	Port int    `koanf:"port"`
+	Host string `koanf:"host" trust:"user"`
+	Port int    `koanf:"port" trust:"user"`
 	// Refresh turns periodic rescans and the watcher on or off.
-	Refresh bool `koanf:"refresh"`
+	Refresh bool `koanf:"refresh" trust:"stricter=false<true"`
 	// RefreshInterval is the time between periodic rescans.
-	RefreshInterval time.Duration `koanf:"refresh_interval"`
+	RefreshInterval time.Duration `koanf:"refresh_interval" trust:"user"`
 	// Watch turns the file watcher on or off.
-	Watch bool `koanf:"watch"`
+	Watch bool `koanf:"watch" trust:"stricter=false<true"`
 	// AllowedOrigins are browser origins accepted besides loopback ones.
-	AllowedOrigins []string `koanf:"allowed_origins"`
+	AllowedOrigins []string `koanf:"allowed_origins" trust:"user"`
 	// AuthToken, when set, is the bearer token HTTP clients must send.
-	AuthToken string `koanf:"auth_token"`
+	AuthToken string `koanf:"auth_token" trust:"user"`
 	// Stateless serves HTTP without sessions, for replicas behind a load
 	// balancer.
-	Stateless bool `koanf:"stateless"`
+	Stateless bool `koanf:"stateless" trust:"user"`
 	// SessionIdleTimeout closes an HTTP session that has had no request
 	// open for this long; 0 keeps idle sessions forever.
-	SessionIdleTimeout time.Duration `koanf:"session_idle_timeout"`
+	SessionIdleTimeout time.Duration `koanf:"session_idle_timeout" trust:"lower"`
 	// MaxSessions caps the live HTTP sessions; a new one beyond it is
 	// refused with 503. 0 means no cap.
-	MaxSessions int `koanf:"max_sessions"`
+	MaxSessions int `koanf:"max_sessions" trust:"lower"`
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
-	LogLevel  string `koanf:"log_level"`
-	LogFormat string `koanf:"log_format"`
+	LogLevel  string `koanf:"log_level" trust:"stricter=error<warn<info<debug"`
+	LogFormat string `koanf:"log_format" trust:"project"`
 	// Tools are the opt-in tools served besides skill (see package
 	// mcp/tools): skills_list, skills_search, sources, ask.
-	Tools []string `koanf:"tools"`
+	Tools []string `koanf:"tools" trust:"fewer"`
 	// Catalog is the character budget of the skill tool's list of
 	// skills; beyond it the list degrades (names first, then shortened
 	// descriptions, then full entries) and skills_search is served. 0
 	// means no budget.
-	Catalog int `koanf:"catalog"`
+	Catalog int `koanf:"catalog" trust:"project"`
 	// AskContext caps the SKILL.md text the ask tool sends to the
 	// client's model, in characters. 0 means no cap.
-	AskContext int `koanf:"ask_context"`
+	AskContext int `koanf:"ask_context" trust:"project"`
 	// SkillPrompts also serves every skill as an MCP prompt.
-	SkillPrompts bool `koanf:"skill_prompts"`
+	SkillPrompts bool `koanf:"skill_prompts" trust:"project"`
 	// Scan is what the server does with the offline security scan's
 	// findings (see package security): warn, off or block.
-	Scan string `koanf:"scan"`
+	Scan string `koanf:"scan" trust:"stricter=off<warn<block"`
 	// RequireTrusted serves a project skill only while its files match a
 	// state accepted with ccski trust (see package trust).
-	RequireTrusted bool `koanf:"require_trusted"`
+	RequireTrusted bool `koanf:"require_trusted" trust:"stricter=false<true"`
 }
 
 // Default returns the built-in defaults, the lowest layer, with the

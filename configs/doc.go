@@ -4,14 +4,34 @@
 // earlier one key by key, and lists are replaced whole:
 //
 //  1. the built-in defaults (Default);
-//  2. the user config, $XDG_CONFIG_HOME/ccski/config.yaml, else
+//  2. the managed config, which an administrator writes for every user of
+//     the machine, when it exists: /etc/ccski/config.yaml (macOS:
+//     /Library/Application Support/ccski/config.yaml; Windows:
+//     %ProgramData%\ccski\config.yaml; Options.ManagedFile replaces it);
+//  3. the user config, $XDG_CONFIG_HOME/ccski/config.yaml, else
 //     <home>/.config/ccski/config.yaml, when it exists;
-//  3. the project config: the --config file when given (it must exist),
+//  4. the project config: the --config file when given (it must exist),
 //     else the nearest ccski.yaml found from the workspace folder upward,
 //     stopping at the repository root, the first ancestor holding a .git
 //     entry (outside a repository only the workspace folder is looked at);
-//  4. CCSKI_* environment variables;
-//  5. the flags the user gave (AddFlags and AddMCPFlags).
+//  5. CCSKI_* environment variables;
+//  6. the flags the user gave (AddFlags and AddMCPFlags).
+//
+// A project config comes with a repository, which someone else wrote, so
+// it may not loosen what guards the user. Every key declares a trust level
+// in a trust struct tag, on the fields of Config and of each provider's
+// options struct (see trust.go): a project config may set a key of level
+// "project" freely; it may not change one of level "user" (where and how
+// the server listens, the user-level folders such as providers.claude.home,
+// which would pass the repository's files off as the user's own); and it
+// may only make the others stricter (mcp.scan only towards block,
+// mcp.require_trusted only on, session and walk limits only lower, exclude
+// only longer, skill_dirs and workspace only inside the project, ...). A
+// value that would loosen a key is ignored, or cut down to its stricter
+// part, and listed in Loaded.Ignored, which ccski config shows and ccski
+// mcp logs. The user config is held the same way to the keys the managed
+// config sets. Variables and flags are the user's own choice for one run
+// and override every file. A key without a trust level fails every Load.
 //
 // A variable names a key in upper case, with the CCSKI_ prefix and "__"
 // between nesting levels: CCSKI_USER_DIR sets user_dir,

@@ -29,7 +29,7 @@ var docs = map[string]string{
 	"limits":           "Bounds on the walk of each skill root.",
 	"limits.max_depth": "How many folder levels below a root are searched.",
 	"limits.max_dirs":  "How many folders one root may hold before its walk stops.",
-	"providers":        "One section per provider: enabled, plus the provider's own options.",
+	"providers":        "One section per provider: enabled, plus the provider's own options. A project config may turn a provider off, never on.",
 	"mcp":              "Settings of ccski mcp.",
 	"mcp.transport":    "How clients connect: stdio, http (streamable HTTP) or sse (legacy).",
 	"mcp.host":         "Address http and sse listen on.",
@@ -77,8 +77,10 @@ var docs = map[string]string{
 const (
 	schemaID          = "https://github.com/ccski/ccski/configs/ccski.schema.json"
 	schemaTitle       = "ccski configuration"
-	schemaDescription = "ccski.yaml (project) and ~/.config/ccski/config.yaml (user). Every key is optional; " +
-		"a missing key keeps its value from the layer below. Relative paths are relative to the file's " +
+	schemaDescription = "ccski.yaml (project), ~/.config/ccski/config.yaml (user) and /etc/ccski/config.yaml " +
+		"(managed). Every key is optional; a missing key keeps its value from the layer below. A project config " +
+		"may only make the keys that guard the user stricter, as each key's description says; a value that " +
+		"would loosen one is ignored, and ccski config says so. Relative paths are relative to the file's " +
 		"folder, and a leading ~/ is the home folder."
 )
 
@@ -90,15 +92,25 @@ const exampleHeader = `# yaml-language-server: $schema=configs/ccski.schema.json
 # ccski reads, lowest first (a later layer overrides an earlier one key by
 # key; lists are replaced whole):
 #   1. built-in defaults (the values below);
-#   2. the user config: $XDG_CONFIG_HOME/ccski/config.yaml, else
+#   2. the managed config an administrator writes for every user of the
+#      machine: /etc/ccski/config.yaml (macOS: /Library/Application
+#      Support/ccski/config.yaml; Windows: %ProgramData%\ccski\config.yaml);
+#   3. the user config: $XDG_CONFIG_HOME/ccski/config.yaml, else
 #      ~/.config/ccski/config.yaml;
-#   3. the project config: the nearest ccski.yaml from the workspace up to
+#   4. the project config: the nearest ccski.yaml from the workspace up to
 #      the repository root, or the file given with --config;
-#   4. CCSKI_* environment variables: the key in upper case with "__"
+#   5. CCSKI_* environment variables: the key in upper case with "__"
 #      between levels, e.g. CCSKI_MCP__PORT=8080,
 #      CCSKI_PROVIDERS__MARKETPLACE__ENABLED=false; lists are
 #      comma-separated, e.g. CCSKI_INCLUDE=codex,claude;
-#   5. command-line flags.
+#   6. command-line flags.
+#
+# A repository is someone else's: the keys that guard you (the security
+# scan, trust, where and how the server listens, the user-level folders,
+# ...) may only be made stricter by a project config, as the comment of
+# each says; a value that would loosen one is ignored, and ccski config and
+# ccski mcp say so. A user config may only make stricter what the managed
+# config sets of them.
 #
 # Unknown keys are errors. Relative paths are relative to the folder of
 # this file, and a leading ~/ is the home folder.

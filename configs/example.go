@@ -53,6 +53,9 @@ func writeSection(b *strings.Builder, n *node, def map[string]any, prefix string
 			doc = "" // obvious, unless a flag sets it
 		}
 		writeComment(b, indent, doc)
+		if doc != "" {
+			writeComment(b, indent, c.trust.doc())
+		}
 		writeComment(b, indent, flagNote(key))
 		if c.kind == kindSection {
 			sub, _ := def[name].(map[string]any)

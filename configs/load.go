@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -39,8 +40,14 @@ type Options struct {
 	// ConfigFile replaces the search for the project ccski.yaml (it is
 	// the --config flag). It must exist. A relative path is taken
 	// relative to Workspace. When empty, a changed "config" flag in Flags
-	// is used instead.
+	// is used instead. It is a project config like the one it replaces:
+	// its sensitive keys are held to their trust levels.
 	ConfigFile string
+	// ManagedFile is the managed config, which an administrator writes
+	// for every user of the machine; a missing file is no layer. Empty
+	// means the system's (/etc/ccski/config.yaml on Linux, see
+	// managedPath).
+	ManagedFile string
 	// Workspace is the folder Load works from: the project ccski.yaml is
 	// searched from here upward (unless a workspace key is set by a flag
 	// or a CCSKI_ variable, which then takes over), and relative paths in
@@ -81,13 +88,21 @@ type Loaded struct {
 	Sources map[string]string
 	// Files are the config files read, lowest layer first.
 	Files []string
+	// Ignored lists the values of config files that Load did not take
+	// as written because the key's trust level does not let that file
+	// loosen it (see Ignored), in layer and key order.
+	Ignored []Ignored
 }
 
 // Load builds the effective configuration from the built-in defaults, the
-// user config, the project config, CCSKI_ variables and flags, in that
-// order (see the package documentation). Every layer is validated on its
-// own: unknown keys, wrong types and invalid values are errors that name
-// the layer, the key and, where one is close, the valid key meant.
+// managed config, the user config, the project config, CCSKI_ variables
+// and flags, in that order (see the package documentation). Every layer is
+// validated on its own: unknown keys, wrong types and invalid values are
+// errors that name the layer, the key and, where one is close, the valid
+// key meant. A project config's value of a sensitive key, and a user
+// config's of a sensitive key the managed config sets, is held to the
+// key's trust level: one that would loosen it is ignored, or cut down to
+// its stricter part, and listed in Loaded.Ignored.
 func Load(o Options) (*Loaded, error) { return load(o, registry{providers: o.Registry}) }
 
 // load is Load with the providers of reg.
@@ -121,9 +136,22 @@ func load(o Options, reg registry) (*Loaded, error) {
 	res := &Loaded{Sources: map[string]string{}}
 	layers := []*layer{def}
 
+	managedFile := o.ManagedFile
+	if managedFile == "" {
+		managedFile = managedPath(runtime.GOOS, l.getenv)
+	}
+	ml, err := l.fileLayer(managedFile, "managed config "+managedFile, true)
+	if err != nil {
+		return nil, err
+	}
+	if ml != nil {
+		layers = append(layers, ml)
+		res.Files = append(res.Files, managedFile)
+	}
+
+	var ul *layer
 	if p := l.userConfigPath(); p != "" {
-		ul, err := l.fileLayer(p, "user config "+p, true)
-		if err != nil {
+		if ul, err = l.fileLayer(p, "user config "+p, true); err != nil {
 			return nil, err
 		}
 		if ul != nil {
@@ -136,9 +164,9 @@ func load(o Options, reg registry) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	var pl *layer
 	if projectPath != "" {
-		pl, err := l.fileLayer(projectPath, "project config "+projectPath, false)
-		if err != nil {
+		if pl, err = l.fileLayer(projectPath, "project config "+projectPath, false); err != nil {
 			return nil, err
 		}
 		layers = append(layers, pl)
@@ -149,6 +177,23 @@ func load(o Options, reg registry) (*Loaded, error) {
 	merged := koanf.New(".")
 	fromFile := map[string]bool{} // the keys a config file set last
 	for _, ly := range layers {
+		switch {
+		case ly == ul && ml != nil:
+			// Under a managed config, the user config may only make
+			// the sensitive keys it sets stricter.
+			res.Ignored = append(res.Ignored, l.confine(ly, "a user config, where a managed config sets it,",
+				func(key string) (bounds, bool) {
+					v, ok := lookupValue(ml.data, key)
+					return bounds{base: v, set: true}, ok
+				})...)
+		case ly == pl:
+			// A project config may only make the sensitive keys
+			// stricter than every layer below it left them.
+			root := projectRoot(projectPath, l.home)
+			res.Ignored = append(res.Ignored, l.confine(ly, "a project config", func(key string) (bounds, bool) {
+				return bounds{base: merged.Get(key), set: res.Sources[key] != "default", root: root}, true
+			})...)
+		}
 		if err := merged.Load(confmap.Provider(ly.data, ""), nil); err != nil {
 			return nil, fmt.Errorf("configs: merge: %w", err)
 		}
@@ -157,6 +202,13 @@ func load(o Options, reg registry) (*Loaded, error) {
 			fromFile[k] = ly.file
 		}
 	}
+	// A value a variable or a flag overrides was not ignored for its
+	// trust level: it would not have counted anyway.
+	res.Ignored = slices.DeleteFunc(res.Ignored, func(ig Ignored) bool {
+		_, env := envL.labels[ig.Key]
+		_, flag := flagL.labels[ig.Key]
+		return env || flag
+	})
 
 	// --all shows every state, and every skill unless a layer chose what
 	// to include.

@@ -94,21 +94,21 @@ func TestDefaultsOnly(t *testing.T) {
 
 func TestLayerOrder(t *testing.T) {
 	t.Parallel()
-	// Each layer sets mcp.port to its own value, and one key no other
-	// layer sets.
+	// Each layer sets mcp.catalog, a key a project config may set
+	// freely, to its own value, and one key no other layer sets.
 	tests := []struct {
 		name                     string
 		user, project, env, flag bool
-		wantPort                 int
+		wantCatalog              int
 		wantLabel                string // with %u and %p for the file paths
 	}{
-		{"flag beats all", true, true, true, true, 4004, "flag --port"},
-		{"env beats files", true, true, true, false, 3003, "env CCSKI_MCP__PORT"},
+		{"flag beats all", true, true, true, true, 4004, "flag --catalog"},
+		{"env beats files", true, true, true, false, 3003, "env CCSKI_MCP__CATALOG"},
 		{"project beats user", true, true, false, false, 2002, "project config %p"},
 		{"user beats default", true, false, false, false, 1001, "user config %u"},
-		{"default", false, false, false, false, 3000, "default"},
-		{"flag beats default", false, false, false, true, 4004, "flag --port"},
-		{"env beats user", true, false, true, false, 3003, "env CCSKI_MCP__PORT"},
+		{"default", false, false, false, false, 16000, "default"},
+		{"flag beats default", false, false, false, true, 4004, "flag --catalog"},
+		{"env beats user", true, false, true, false, 3003, "env CCSKI_MCP__CATALOG"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,26 +123,26 @@ func TestLayerOrder(t *testing.T) {
 			var vars []string
 			var args []string
 			if tt.user {
-				write(t, userPath, "mcp:\n  port: 1001\n  host: user.example\n")
+				write(t, userPath, "mcp:\n  catalog: 1001\n  host: user.example\n")
 			}
 			if tt.project {
-				write(t, projectPath, "mcp:\n  port: 2002\nlimits:\n  max_depth: 2\n")
+				write(t, projectPath, "mcp:\n  catalog: 2002\nlimits:\n  max_depth: 2\n")
 			}
 			if tt.env {
-				vars = append(vars, "CCSKI_MCP__PORT=3003", "CCSKI_MCP__LOG_LEVEL=debug")
+				vars = append(vars, "CCSKI_MCP__CATALOG=3003", "CCSKI_MCP__LOG_LEVEL=debug")
 			}
 			if tt.flag {
-				args = append(args, "--port", "4004", "--transport", "http")
+				args = append(args, "--catalog", "4004", "--transport", "http")
 			}
 			o := Options{Workspace: ws, Home: home, Environ: func() []string { return vars }, Flags: flags(t, args...)}
 			l := mustLoad(t, o)
 
-			if l.Config.MCP.Port != tt.wantPort {
-				t.Errorf("port = %d, want %d", l.Config.MCP.Port, tt.wantPort)
+			if l.Config.MCP.Catalog != tt.wantCatalog {
+				t.Errorf("catalog = %d, want %d", l.Config.MCP.Catalog, tt.wantCatalog)
 			}
 			label := strings.NewReplacer("%u", userPath, "%p", projectPath).Replace(tt.wantLabel)
-			if got := l.Sources["mcp.port"]; got != label {
-				t.Errorf("Sources[mcp.port] = %q, want %q", got, label)
+			if got := l.Sources["mcp.catalog"]; got != label {
+				t.Errorf("Sources[mcp.catalog] = %q, want %q", got, label)
 			}
 			// Keys set by one layer only keep that layer's label.
 			checks := []struct {
@@ -293,8 +293,8 @@ func TestConfigFileMustExist(t *testing.T) {
 func TestConfigFileReplacesSearch(t *testing.T) {
 	t.Parallel()
 	ws := tempDir(t)
-	write(t, filepath.Join(ws, "ccski.yaml"), "mcp: {port: 1}\n")
-	other := write(t, filepath.Join(ws, "conf", "other.yaml"), "mcp: {port: 2}\n")
+	write(t, filepath.Join(ws, "ccski.yaml"), "mcp: {catalog: 1}\n")
+	other := write(t, filepath.Join(ws, "conf", "other.yaml"), "mcp: {catalog: 2}\n")
 	for name, o := range map[string]Options{
 		"Options.ConfigFile": {ConfigFile: "conf/other.yaml"},
 		"--config flag":      {Flags: flags(t, "--config", other)},
@@ -302,14 +302,14 @@ func TestConfigFileReplacesSearch(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			o.Workspace, o.Home, o.Environ = ws, ws, func() []string { return nil }
 			l := mustLoad(t, o)
-			if l.Config.MCP.Port != 2 {
-				t.Errorf("port = %d, want 2 from %s", l.Config.MCP.Port, other)
+			if l.Config.MCP.Catalog != 2 {
+				t.Errorf("catalog = %d, want 2 from %s", l.Config.MCP.Catalog, other)
 			}
 			if diff := cmp.Diff([]string{other}, l.Files); diff != "" {
 				t.Errorf("Files (-want +got):\n%s", diff)
 			}
-			if got, want := l.Sources["mcp.port"], "project config "+other; got != want {
-				t.Errorf("Sources[mcp.port] = %q, want %q", got, want)
+			if got, want := l.Sources["mcp.catalog"], "project config "+other; got != want {
+				t.Errorf("Sources[mcp.catalog] = %q, want %q", got, want)
 			}
 		})
 	}
@@ -384,7 +384,9 @@ providers:
   marketplace: {plugins_file: plugins/installed.json, plugins_root: "~"}
   custom: {dirs: ["team/?scope=team", "~/solo", "/abs/d?scope=x", "~?scope=me"]}
 `)
-	o := Options{ConfigFile: file, Workspace: root, Home: home, Environ: func() []string { return nil }}
+	// Read as the managed config, which may set every key; paths resolve
+	// the same way in every config file.
+	o := Options{ManagedFile: file, Workspace: root, Home: home, Environ: func() []string { return nil }}
 	l := mustLoad(t, o)
 	c := l.Config
 	want := struct {
@@ -513,11 +515,11 @@ func TestRefreshInterval(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ws := tempDir(t)
+			// In the user config: a project config may not change it.
+			o := options(t, tempDir(t), tt.vars...)
 			if tt.yaml != "" {
-				write(t, filepath.Join(ws, "ccski.yaml"), tt.yaml+"\n")
+				write(t, filepath.Join(o.Home, ".config", "ccski", "config.yaml"), tt.yaml+"\n")
 			}
-			o := options(t, ws, tt.vars...)
 			o.Flags = flags(t, tt.args...)
 			l := mustLoad(t, o)
 			if l.Config.MCP.RefreshInterval != tt.want {
@@ -730,13 +732,19 @@ func TestListReplacedWhole(t *testing.T) {
 	t.Parallel()
 	root := tempDir(t)
 	home := mkdir(t, filepath.Join(root, "home"))
-	write(t, filepath.Join(home, ".config", "ccski", "config.yaml"), "exclude: [a, b]\nmcp: {allowed_origins: [x]}\n")
+	write(t, filepath.Join(home, ".config", "ccski", "config.yaml"),
+		"priority: [custom, project]\nexclude: [a, b]\nmcp: {allowed_origins: [x]}\n")
 	ws := mkdir(t, filepath.Join(root, "ws"))
-	write(t, filepath.Join(ws, "ccski.yaml"), "exclude: [c]\n")
+	write(t, filepath.Join(ws, "ccski.yaml"), "priority: [plugin]\nexclude: [c]\n")
 	o := options(t, ws)
 	o.Home = home
 	l := mustLoad(t, o)
-	if diff := cmp.Diff([]string{"c"}, l.Config.Exclude); diff != "" {
+	if diff := cmp.Diff([]string{"plugin"}, l.Config.Priority); diff != "" {
+		t.Errorf("priority (-want +got):\n%s", diff)
+	}
+	// A project config may only add entries to exclude (trust "more"):
+	// its list comes first, with the user's entries it left out.
+	if diff := cmp.Diff([]string{"c", "a", "b"}, l.Config.Exclude); diff != "" {
 		t.Errorf("exclude (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"x"}, l.Config.MCP.AllowedOrigins); diff != "" {

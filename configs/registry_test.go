@@ -21,10 +21,10 @@ import (
 // windsurfOptions are the options of a made-up provider that the registry
 // does not hold: what a new provider package would declare.
 type windsurfOptions struct {
-	Home       string                     `koanf:"home" config:"path" doc:"Windsurf folder. Empty means <user dir>/.windsurf."`
-	ExtraDirs  []string                   `koanf:"extra_dirs" config:"path" doc:"More skill folders."`
-	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins: user or project."`
-	Rules      bool                       `koanf:"rules" doc:"Also read .windsurf/rules."`
+	Home       string                     `koanf:"home" config:"path" trust:"user" doc:"Windsurf folder. Empty means <user dir>/.windsurf."`
+	ExtraDirs  []string                   `koanf:"extra_dirs" config:"path" trust:"inside" doc:"More skill folders."`
+	Precedence providers.PrecedenceOption `koanf:"precedence" trust:"project" doc:"Which copy wins: user or project."`
+	Rules      bool                       `koanf:"rules" trust:"stricter=true<false" doc:"Also read .windsurf/rules."`
 	// Dirs is the top-level skill_dirs key, not a key of its own.
 	Dirs []string `koanf:"dirs" config:"from=skill_dirs"`
 	// Not a key at all.
@@ -75,7 +75,7 @@ skill_dirs: [team]
 providers:
   windsurf:
     home: ~/cur
-    extra_dirs: [rel]
+    extra_dirs: [rel, /elsewhere]
 `)
 	o := Options{ConfigFile: file, Workspace: root, Home: home,
 		Environ: func() []string { return []string{"CCSKI_PROVIDERS__WINDSURF__RULES=false"} }}
@@ -83,10 +83,21 @@ providers:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want.Options = &windsurfOptions{Home: filepath.Join(home, "cur"),
-		ExtraDirs: []string{filepath.Join(root, "proj", "rel")}, Precedence: "project", Rules: false}
+	// The trust levels of its tags hold: a project config may not move
+	// the provider's home, and only names folders inside the project.
+	want.Options = &windsurfOptions{ExtraDirs: []string{filepath.Join(root, "proj", "rel")}, Precedence: "project", Rules: false}
 	if d := cmp.Diff(want, l.Config.Providers["windsurf"]); d != "" {
 		t.Errorf("loaded (-want +got):\n%s", d)
+	}
+	var ignored []string
+	for _, ig := range l.Ignored {
+		ignored = append(ignored, ig.Key+": "+ig.Reason)
+	}
+	if d := cmp.Diff([]string{
+		"providers.windsurf.extra_dirs: a project config may only name paths inside the project (" + filepath.Join(root, "proj") + ")",
+		"providers.windsurf.home: a project config may not change it",
+	}, ignored); d != "" {
+		t.Errorf("ignored (-want +got):\n%s", d)
 	}
 	// The factory gets the decoded options, with dirs from skill_dirs.
 	built, err := l.Config.ProviderOptions(reg.providers[len(reg.providers)-1])
@@ -132,7 +143,7 @@ providers:
 		t.Errorf("providers.windsurf.precedence enum = %v", got)
 	}
 	if sec.Description != "Windsurf: .windsurf/skills in the workspace and ~/.windsurf/skills." ||
-		sec.Properties["home"].Description != "Windsurf folder. Empty means <user dir>/.windsurf." {
+		sec.Properties["home"].Description != "Windsurf folder. Empty means <user dir>/.windsurf. A project config may not change it." {
 		t.Errorf("providers.windsurf documentation: %q, %q", sec.Description, sec.Properties["home"].Description)
 	}
 	rs, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
@@ -155,7 +166,7 @@ providers:
 	}
 	for _, line := range []string{
 		"  # Windsurf: .windsurf/skills in the workspace and ~/.windsurf/skills.\n  windsurf:\n    enabled: true\n",
-		"    # Windsurf folder. Empty means <user dir>/.windsurf.\n    home: \"\"\n",
+		"    # Windsurf folder. Empty means <user dir>/.windsurf.\n    # A project config may not change it.\n    home: \"\"\n",
 		"    extra_dirs:\n      - /opt/windsurf\n",
 	} {
 		if !strings.Contains(string(example), line) {

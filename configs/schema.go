@@ -92,6 +92,9 @@ const durationPattern = `^(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))
 // section, a free string, a list), the schema allows null too.
 func nodeSchema(n *node, def any) (*jsonschema.Schema, error) {
 	s := &jsonschema.Schema{Description: n.doc}
+	if d := n.trust.doc(); d != "" {
+		s.Description += " " + d
+	}
 	switch n.kind {
 	case kindSection:
 		s.Types = []string{"object", "null"}

@@ -74,6 +74,9 @@ type node struct {
 	// (a duration's are in milliseconds).
 	check    func(v any) error
 	min, max *float64
+	// trust is what a project config may do with a leaf (see trust.go),
+	// from its trust tag; nil for a section.
+	trust *trust
 }
 
 // add adds child as the key name of the section n.
@@ -144,6 +147,9 @@ func newSpec(reg registry) (*spec, error) {
 		}
 	}
 	if err := checkDocs(root, ""); err != nil {
+		return nil, err
+	}
+	if err := checkTrust(root, ""); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -265,6 +271,11 @@ func structNode(t reflect.Type, prefix string, reg registry) (*node, error) {
 		}
 		flags := tagFlags(f)
 		child.path, child.query = flags["path"], flags["query"]
+		if child.kind != kindSection {
+			if child.trust, err = parseTrust(key, f.Tag.Get(trustTag)); err != nil {
+				return nil, err
+			}
+		}
 		n.add(name, child)
 	}
 	return n, nil
@@ -305,7 +316,12 @@ func providersNode(reg registry) (*node, error) {
 			return nil, fmt.Errorf("configs: spec: provider %q is registered twice or has no name", e.Name)
 		}
 		sec := &node{kind: kindSection, doc: e.Doc}
-		sec.add("enabled", &node{kind: kindBool, doc: "Whether the provider runs."})
+		enabled := &node{kind: kindBool, doc: "Whether the provider runs."}
+		var err error
+		if enabled.trust, err = parseTrust("providers."+e.Name+".enabled", enabledTrust); err != nil {
+			return nil, err
+		}
+		sec.add("enabled", enabled)
 		opts, err := providerOptions(e)
 		if err != nil {
 			return nil, err
@@ -330,6 +346,9 @@ func providersNode(reg registry) (*node, error) {
 			}
 			flags := tagFlags(o.field)
 			c.option, c.path, c.query = true, flags["path"], flags["query"]
+			if c.trust, err = parseTrust(key, o.field.Tag.Get(trustTag)); err != nil {
+				return nil, err
+			}
 			sec.add(o.key, c)
 		}
 		n.add(e.Name, sec)

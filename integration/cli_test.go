@@ -584,7 +584,7 @@ func TestConfigJSON(t *testing.T) {
 	}
 	for key, want := range map[string]string{
 		"skill_dirs":                  "project config " + project,
-		"providers.codex.system_dirs": "project config " + project,
+		"providers.codex.system_dirs": "user config " + user,
 		"limits.max_dirs":             "user config " + user,
 		"mcp.port":                    "env CCSKI_MCP__PORT",
 		"mcp.log_level":               "flag --log-level",

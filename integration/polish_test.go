@@ -133,13 +133,16 @@ func runServerToExit(t *testing.T, m *machine.Machine, args []string) result {
 }
 
 // TestConfigRedactsSecrets checks that the auth token, from a variable, a
-// flag or a config file, never appears in ccski config's output, text or
-// JSON, and that the output says it is set and where.
+// flag or the user config, never appears in ccski config's output, text or
+// JSON, and that the output says it is set and where; nor does the token
+// of a project config, which may not change it and is listed as ignored.
 func TestConfigRedactsSecrets(t *testing.T) {
 	m := newMachine(t)
-	const secret = "tok-3f9c2a7e-do-not-print"
+	const secret, projectSecret = "tok-3f9c2a7e-do-not-print", "tok-77b1e0c4-nor-this"
+	userFile := userConfig(m)
+	appendFile(t, userFile, "mcp:\n  auth_token: "+secret+"\n")
 	cfgFile := filepath.Join(t.TempDir(), "secret.yaml")
-	if err := os.WriteFile(cfgFile, []byte("mcp:\n  auth_token: "+secret+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfgFile, []byte("mcp:\n  auth_token: "+projectSecret+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -150,13 +153,14 @@ func TestConfigRedactsSecrets(t *testing.T) {
 	}{
 		{"variable", []string{"config"}, map[string]string{"CCSKI_AUTH_TOKEN": secret}, "env CCSKI_AUTH_TOKEN"},
 		{"flag", []string{"config", "--auth-token", secret}, nil, "flag --auth-token"},
-		{"file", []string{"config", "--config", cfgFile}, nil, "project config " + cfgFile},
+		{"user config", []string{"config"}, nil, "user config " + userFile},
+		{"ignored project config", []string{"config", "--config", cfgFile}, nil, "user config " + userFile},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ccski(t, m, runOpts{env: tc.env}, tc.args...)
 			mustOK(t, r)
-			if strings.Contains(r.stdout+r.stderr, secret) {
+			if strings.Contains(r.stdout+r.stderr, secret) || strings.Contains(r.stdout+r.stderr, projectSecret) {
 				t.Fatalf("the token is printed\n%s", r)
 			}
 			line := regexp.MustCompile(`(?m)^mcp\.auth_token +(.*)$`).FindStringSubmatch(r.stdout)
@@ -166,7 +170,7 @@ func TestConfigRedactsSecrets(t *testing.T) {
 
 			rj := ccski(t, m, runOpts{env: tc.env}, append(tc.args, "--json")...)
 			mustOK(t, rj)
-			if strings.Contains(rj.stdout+rj.stderr, secret) {
+			if strings.Contains(rj.stdout+rj.stderr, secret) || strings.Contains(rj.stdout+rj.stderr, projectSecret) {
 				t.Fatalf("the token is printed in JSON\n%s", rj)
 			}
 			var out struct {

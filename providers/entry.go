@@ -38,8 +38,14 @@ type Entry struct {
 	// PrecedenceOption does; one with a method Check(string) error takes
 	// only the values it accepts), a bool, an int, a time.Duration or a
 	// slice of strings. Its doc tag documents it, in full sentences, for
-	// the schema and the example; its config tag, when present, says
-	// more:
+	// the schema and the example. Its trust tag, which every key must
+	// have, says what a project config (a repository's ccski.yaml, written
+	// by someone else) may do with it: "project" to set it freely, "user"
+	// not to change it (a user-level folder: a project must not pass its
+	// own files off as the user's), "stricter=on<off" only to turn it
+	// towards the stricter end, "inside" to name only folders inside the
+	// project, and the other levels configs/trust.go lists. Its config
+	// tag, when present, says more:
 	//
 	//	config:"path"        the value is a path (a list: paths): configs
 	//	                     expands a leading "~/" and makes a relative

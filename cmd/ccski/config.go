@@ -15,9 +15,13 @@ import (
 
 // configLong is the help of ccski config.
 const configLong = `Show the effective configuration: every key, its value, and the layer that
-set it (default, user config, project config, CCSKI_* environment variable or
-flag). Layers apply in that order, each overriding the ones before. Secrets
-(mcp.auth_token) are shown as <redacted>, in text and JSON alike.
+set it (default, managed config, user config, project config, CCSKI_*
+environment variable or flag). Layers apply in that order, each overriding the
+ones before, except that a project config may only make the keys that guard
+the user (mcp.scan, mcp.require_trusted, the transport and address of the
+server, ...) stricter: a value of it that would loosen one is ignored, and
+listed under "Ignored" with the reason. Secrets (mcp.auth_token) are shown as
+<redacted>, in text and JSON alike.
 
 --schema prints the JSON Schema of ccski.yaml instead, for editors: every
 key, its type, valid values, default and documentation, the providers'
@@ -30,7 +34,7 @@ const redactedNote = "Secrets are shown as " + configs.RedactedValue +
 func newConfig(a *app) *cobra.Command {
 	return command(spec{use: "config", args: cobra.NoArgs, long: configLong, run: a.showConfig,
 		short: "Show the effective configuration and which layer set each value"},
-		jsonFlag("print JSON only: config, sources and files"), func(cmd *cobra.Command) {
+		jsonFlag("print JSON only: config, sources, files and ignored values"), func(cmd *cobra.Command) {
 			cmd.Flags().Bool("schema", false, "print the JSON Schema of ccski.yaml and exit")
 			configs.AddFlags(cmd.Flags())
 			configs.AddMCPFlags(cmd.Flags())
@@ -74,6 +78,14 @@ func renderConfig(w io.Writer, st style, v *action.ConfigView) {
 			val = st.Bold(val)
 		}
 		fmt.Fprintf(w, "%-38s %s  %s\n", k, val, st.Dim("("+src+")"))
+	}
+	if len(v.Ignored) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, st.Bold(fmt.Sprintf("Ignored (%d): values a config file may not set, not taken as written", len(v.Ignored))))
+		for _, ig := range v.Ignored {
+			fmt.Fprintf(w, "  %s: %s %s: %s; %s is used\n", ig.Key, st.Yellow(formatValue(ig.Value)), st.Dim("("+ig.Layer+")"),
+				ig.Reason, formatValue(ig.Used))
+		}
 	}
 	if len(v.Redacted) > 0 {
 		fmt.Fprintln(w)

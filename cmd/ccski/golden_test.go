@@ -71,6 +71,15 @@ type goldenCase struct {
 	files map[string]string
 }
 
+// hostileConfig is a project ccski.yaml that would switch off the user's
+// scan and put the server on the network, under a user config asking for
+// block: ccski config shows its values as ignored, with the reasons.
+var hostileConfig = map[string]string{
+	"home/.config/ccski/config.yaml": "mcp: {scan: block, require_trusted: true}\n",
+	"work/repo/ccski.yaml": "skill_dirs: [tools/skills, ../../extra]\nexclude: [x]\n" +
+		"mcp: {scan: \"off\", require_trusted: false, transport: http, host: 0.0.0.0, max_sessions: 10}\n",
+}
+
 // commandFiles add slash commands to the machine: a workspace command that
 // shadows a user copy, a nested one without frontmatter, a Codex prompt
 // (whose sub-folder is not read) and a malformed one.
@@ -135,6 +144,8 @@ var goldenCases = []goldenCase{
 		env: map[string]string{"CCSKI_LIMITS__MAX_DEPTH": "4"}, json: true},
 	{name: "config_secret", args: "config --user-dir $HOME", env: map[string]string{"CCSKI_AUTH_TOKEN": "s3cret-token"}},
 	{name: "config_secret_json", args: "config --json --auth-token s3cret-token --user-dir $HOME", json: true},
+	{name: "config_ignored", args: "config --user-dir $HOME", files: hostileConfig},
+	{name: "config_ignored_json", args: "config --json --user-dir $HOME", files: hostileConfig, json: true},
 
 	// shell completion (cobra's hidden command)
 	{name: "complete_info", args: "__complete info $STD claude:c"},

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/engine/live"
 	"github.com/ccski/ccski/internal/scanmode"
@@ -38,6 +39,7 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	}
 	mc := c.Loaded.Config.MCP
 	log := newLogger(req.Log, mc.LogLevel, mc.LogFormat)
+	logIgnored(log, c.Loaded.Ignored)
 	lo := live.Options{Interval: mc.RefreshInterval, Watch: mc.Watch, Logger: log}
 	if !mc.Refresh {
 		lo.Interval, lo.Watch = 0, false
@@ -75,6 +77,16 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, o))
 	}
 	return slog.New(slog.NewTextHandler(w, o))
+}
+
+// logIgnored logs, once at startup, each value of a config file that was
+// not taken as written: a project config's that would have loosened a
+// sensitive key (configs.Loaded.Ignored). ccski config lists them too.
+func logIgnored(log *slog.Logger, ignored []configs.Ignored) {
+	for _, ig := range ignored {
+		log.Warn("config value ignored", "key", ig.Key, "value", ig.Value, "used", ig.Used,
+			"layer", ig.Layer, "reason", ig.Reason)
+	}
 }
 
 // guardServer applies mcp.scan to a server: under block the engine scans

@@ -20,6 +20,10 @@ type ConfigView struct {
 	// Redacted lists the keys whose values are secrets, shown as
 	// configs.RedactedValue.
 	Redacted []string `json:"redacted,omitempty"`
+	// Ignored lists the values of config files that were not taken as
+	// written, with the reason: a project config's that would loosen a
+	// sensitive key (configs.Loaded.Ignored).
+	Ignored []configs.Ignored `json:"ignored"`
 	// Flat is the configuration by flattened key ("mcp.port"), and Keys
 	// its keys in order.
 	Flat map[string]any `json:"-"`
@@ -33,6 +37,10 @@ func ShowConfig(c *Config) *ConfigView {
 	v := &ConfigView{Sources: c.Loaded.Sources, Files: c.Loaded.Files}
 	if v.Files == nil {
 		v.Files = []string{}
+	}
+	v.Ignored = c.Loaded.Ignored
+	if v.Ignored == nil {
+		v.Ignored = []configs.Ignored{}
 	}
 	v.Config, v.Redacted = configs.Redact(jsonTree(cfg.Tree()))
 	v.Flat, _ = configs.Redact(cfg.Flat())

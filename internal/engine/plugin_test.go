@@ -25,10 +25,13 @@ import (
 // what one gives the other (its folder, its precedence rule, its host)
 // travels through the optional interfaces of package providers.
 
-// ownerOptions are the options of the made-up provider "owner".
+// ownerOptions are the options of the made-up provider "owner". Its home
+// may be moved by a project config to a folder of the project (trust
+// "inside"), as the cases below do; a real host's folder is the user's
+// (trust "user").
 type ownerOptions struct {
-	Home       string                     `koanf:"home" config:"path" doc:"The owner's folder."`
-	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins."`
+	Home       string                     `koanf:"home" config:"path" trust:"inside" doc:"The owner's folder."`
+	Precedence providers.PrecedenceOption `koanf:"precedence" trust:"project" doc:"Which copy wins."`
 }
 
 var (

@@ -27,13 +27,13 @@ import (
 // Options are the keys under providers.agents in ccski.yaml.
 type Options struct {
 	// Dynamic turns on discovery of .<agent>/skills folders.
-	Dynamic bool `koanf:"dynamic" doc:"Also discover .<agent>/skills folders of agents without a provider of their own (.cursor/skills, ...)."`
+	Dynamic bool `koanf:"dynamic" trust:"stricter=true<false" doc:"Also discover .<agent>/skills folders of agents without a provider of their own (.cursor/skills, ...)."`
 	// Precedence is the level whose copy of a skill wins when one name is
 	// both in a project folder and in a user folder of this provider:
 	// "project" (the default, as Codex, Gemini CLI and OpenClaw rank them)
 	// or "user". It applies to every agent this provider plans, the
 	// dynamic ones included.
-	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins when a skill is both in a project folder and in a user folder of these agents: project (as Codex, Gemini CLI and OpenClaw rank them) or user."`
+	Precedence providers.PrecedenceOption `koanf:"precedence" trust:"project" doc:"Which copy wins when a skill is both in a project folder and in a user folder of these agents: project (as Codex, Gemini CLI and OpenClaw rank them) or user."`
 }
 
 // Entry describes the provider to the registry (package providers/all).

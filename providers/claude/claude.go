@@ -23,13 +23,13 @@ type Options struct {
 	// to the others as a HomeOwner, so that the option moves every Claude
 	// root at once: this provider's, the commands provider's and the
 	// marketplace provider's (see Dir).
-	Home string `koanf:"home" config:"path" doc:"Claude configuration folder. Empty means $CLAUDE_CONFIG_DIR, else <user dir>/.claude."`
+	Home string `koanf:"home" config:"path" trust:"user" doc:"Claude configuration folder. Empty means $CLAUDE_CONFIG_DIR, else <user dir>/.claude."`
 	// Precedence is the level whose copy of a skill wins when one name is
 	// both in the Claude folder and in the project: "user" (the default,
 	// as Claude Code ranks personal skills over project ones) or
 	// "project". The provider gives its rule to the others as a Ranker,
 	// so that the commands provider ranks .claude/commands alike.
-	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins when a skill (or command) is both in the Claude folder and in the project: user (personal, as Claude Code ranks them) or project."`
+	Precedence providers.PrecedenceOption `koanf:"precedence" trust:"project" doc:"Which copy wins when a skill (or command) is both in the Claude folder and in the project: user (personal, as Claude Code ranks them) or project."`
 }
 
 // Order is Claude Code's rule for a skill found both in the Claude folder

@@ -28,15 +28,15 @@ type Options struct {
 	// <user dir>/.codex). The provider gives it to the others as a
 	// HomeOwner: the commands and codex_plugins providers read the same
 	// folder (see Dir).
-	Home string `koanf:"home" config:"path" doc:"Codex folder. Empty means $CODEX_HOME, else <user dir>/.codex."`
+	Home string `koanf:"home" config:"path" trust:"user" doc:"Codex folder. Empty means $CODEX_HOME, else <user dir>/.codex."`
 	// SystemDirs are machine-wide skill folders, scanned when present.
-	SystemDirs []string `koanf:"system_dirs" config:"path" doc:"Machine-wide skill folders, scanned when present."`
+	SystemDirs []string `koanf:"system_dirs" config:"path" trust:"user" doc:"Machine-wide skill folders, scanned when present."`
 	// Precedence is the level whose copy of a skill wins when one name is
 	// both in the project and in the Codex folder: "project" (the default,
 	// as Codex ranks repo skills over user ones) or "user". The provider
 	// gives its rule to the others as a Ranker, so that the commands
 	// provider ranks Codex prompts alike.
-	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins when a skill is both in the project and in the Codex folder: project (repo, as Codex ranks them) or user."`
+	Precedence providers.PrecedenceOption `koanf:"precedence" trust:"project" doc:"Which copy wins when a skill is both in the project and in the Codex folder: project (repo, as Codex ranks them) or user."`
 }
 
 // Order is Codex's rule for a skill found both in a project and in the

@@ -75,10 +75,10 @@ func Entry() providers.Entry {
 type Options struct {
 	// ConfigFile is Codex's user config.toml, whose [plugins] tables say
 	// which plugins are enabled (default <Codex folder>/config.toml).
-	ConfigFile string `koanf:"config_file" config:"path" doc:"Codex's user config.toml, whose [plugins.\"<plugin>@<marketplace>\"] tables enable plugins. Empty means config.toml in the Codex folder."`
+	ConfigFile string `koanf:"config_file" config:"path" trust:"user" doc:"Codex's user config.toml, whose [plugins.\"<plugin>@<marketplace>\"] tables enable plugins. Empty means config.toml in the Codex folder."`
 	// CacheDir is the folder Codex installs plugins into (default
 	// <Codex folder>/plugins/cache).
-	CacheDir string `koanf:"cache_dir" config:"path" doc:"The folder Codex installs plugins into. Empty means plugins/cache in the Codex folder."`
+	CacheDir string `koanf:"cache_dir" config:"path" trust:"user" doc:"The folder Codex installs plugins into. Empty means plugins/cache in the Codex folder."`
 }
 
 // defaultOptions returns the options a key left out keeps: every path

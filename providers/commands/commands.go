@@ -29,9 +29,9 @@ import (
 type Options struct {
 	// Claude reads .claude/commands in the workspace and in the Claude
 	// configuration folder.
-	Claude bool `koanf:"claude" doc:"Read .claude/commands in the workspace (up to the repository root) and in the Claude configuration folder."`
+	Claude bool `koanf:"claude" trust:"stricter=true<false" doc:"Read .claude/commands in the workspace (up to the repository root) and in the Claude configuration folder."`
 	// Codex reads the Codex custom prompts in <Codex folder>/prompts.
-	Codex bool `koanf:"codex" doc:"Read the Codex custom prompts in ~/.codex/prompts (or $CODEX_HOME/prompts)."`
+	Codex bool `koanf:"codex" trust:"stricter=true<false" doc:"Read the Codex custom prompts in ~/.codex/prompts (or $CODEX_HOME/prompts)."`
 }
 
 // Entry describes the provider to the registry (package providers/all).

@@ -74,15 +74,15 @@ func Entry() providers.Entry {
 type Options struct {
 	// Settings turns on reading chat.agentSkillsLocations from VS Code's
 	// settings files.
-	Settings bool `koanf:"settings" doc:"Read the chat.agentSkillsLocations setting from the workspace's .vscode/settings.json and VS Code's user settings."`
+	Settings bool `koanf:"settings" trust:"stricter=true<false" doc:"Read the chat.agentSkillsLocations setting from the workspace's .vscode/settings.json and VS Code's user settings."`
 	// UserSettings are VS Code's user settings files; empty means those of
 	// VS Code and VS Code Insiders on this system (see
 	// DefaultUserSettings).
-	UserSettings []string `koanf:"user_settings" config:"path" doc:"VS Code user settings files to read chat.agentSkillsLocations from. Empty means those of VS Code and VS Code Insiders on this system."`
+	UserSettings []string `koanf:"user_settings" config:"path" trust:"user" doc:"VS Code user settings files to read chat.agentSkillsLocations from. Empty means those of VS Code and VS Code Insiders on this system."`
 	// Precedence is the level whose copy of a skill wins when one name is
 	// both in a project folder and in a user folder: "project" (the
 	// default, as Copilot ranks them) or "user".
-	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins when a skill is both in a project folder and in a user folder of Copilot: project (as Copilot ranks them) or user."`
+	Precedence providers.PrecedenceOption `koanf:"precedence" trust:"project" doc:"Which copy wins when a skill is both in a project folder and in a user folder of Copilot: project (as Copilot ranks them) or user."`
 }
 
 // defaultOptions returns the options a key left out keeps.

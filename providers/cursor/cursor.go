@@ -56,7 +56,7 @@ type Options struct {
 	// Precedence is the level whose copy of a skill wins when one name is
 	// both in a project folder and in ~/.cursor/skills: "project" (the
 	// default) or "user".
-	Precedence providers.PrecedenceOption `koanf:"precedence" doc:"Which copy wins when a skill is both in a project's .cursor/skills and in ~/.cursor/skills: project (the default; Cursor documents no order) or user."`
+	Precedence providers.PrecedenceOption `koanf:"precedence" trust:"project" doc:"Which copy wins when a skill is both in a project's .cursor/skills and in ~/.cursor/skills: project (the default; Cursor documents no order) or user."`
 }
 
 // defaultOptions returns the options a key left out keeps.

@@ -18,7 +18,7 @@ import (
 // Options are the keys under providers.custom in ccski.yaml.
 type Options struct {
 	// Dirs are skill folders, each optionally followed by ?scope=name.
-	Dirs []Folder `koanf:"dirs" config:"path,query" doc:"Each entry is a tree of skills or one skill folder, optionally followed by ?scope=NAME to prefix its skill names with \"NAME:\"."`
+	Dirs []Folder `koanf:"dirs" config:"path,query" trust:"user" doc:"Each entry is a tree of skills or one skill folder, optionally followed by ?scope=NAME to prefix its skill names with \"NAME:\"."`
 }
 
 // Entry describes the provider to the registry (package providers/all).

@@ -81,10 +81,10 @@ type Options struct {
 	// ExtensionsDir is Gemini CLI's extensions folder (default
 	// $GEMINI_CLI_HOME/.gemini/extensions, else
 	// <user dir>/.gemini/extensions).
-	ExtensionsDir string `koanf:"extensions_dir" config:"path" doc:"Gemini CLI's extensions folder. Empty means .gemini/extensions in $GEMINI_CLI_HOME, else in the user folder."`
+	ExtensionsDir string `koanf:"extensions_dir" config:"path" trust:"user" doc:"Gemini CLI's extensions folder. Empty means .gemini/extensions in $GEMINI_CLI_HOME, else in the user folder."`
 	// Namespace names each skill after its extension, as plugin skills
 	// are named.
-	Namespace bool `koanf:"namespace" doc:"Name extension skills <extension>:<skill>, apart from local skills; false keeps Gemini CLI's plain names, which local skills of the same name then shadow."`
+	Namespace bool `koanf:"namespace" trust:"project" doc:"Name extension skills <extension>:<skill>, apart from local skills; false keeps Gemini CLI's plain names, which local skills of the same name then shadow."`
 }
 
 // defaultOptions returns the options a key left out keeps.

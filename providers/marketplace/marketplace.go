@@ -52,15 +52,15 @@ const (
 type Options struct {
 	// PluginsFile is Claude's installed_plugins.json (default
 	// <plugins root>/installed_plugins.json).
-	PluginsFile string `koanf:"plugins_file" config:"path" doc:"Path of Claude's installed_plugins.json. Empty means plugins/installed_plugins.json in the Claude folder."`
+	PluginsFile string `koanf:"plugins_file" config:"path" trust:"user" doc:"Path of Claude's installed_plugins.json. Empty means plugins/installed_plugins.json in the Claude folder."`
 	// PluginsRoot is Claude's plugins folder (default <Claude config
 	// folder>/plugins, where the config folder is claude.Dir:
 	// providers.claude.home, else $CLAUDE_CONFIG_DIR, else
 	// <user dir>/.claude).
-	PluginsRoot string `koanf:"plugins_root" config:"path" doc:"Base folder for relative plugin install paths. Empty means plugins/ in the Claude folder."`
+	PluginsRoot string `koanf:"plugins_root" config:"path" trust:"user" doc:"Base folder for relative plugin install paths. Empty means plugins/ in the Claude folder."`
 	// Commands also plans the command roots of each enabled plugin
 	// (default true).
-	Commands bool `koanf:"commands" doc:"Also read the commands of enabled plugins (their commands/ folder or the paths plugin.json lists), served by ccski mcp as MCP prompts."`
+	Commands bool `koanf:"commands" trust:"stricter=true<false" doc:"Also read the commands of enabled plugins (their commands/ folder or the paths plugin.json lists), served by ccski mcp as MCP prompts."`
 }
 
 // Entry describes the provider to the registry (package providers/all).
