@@ -117,7 +117,7 @@ func (s *Server) callAsk(_ context.Context, req *sdk.CallToolRequest, in AskInpu
 	if err != nil {
 		return nil, AskOutput{}, err
 	}
-	ctxText, out := askContext(recs, s.tools.askContext, s.log.Warn)
+	ctxText, out := askContext(snap, recs, s.tools.askContext, s.log.Warn)
 	if len(out.Skills) == 0 {
 		return nil, AskOutput{}, fmt.Errorf("no SKILL.md of %s could be read", strings.Join(in.Sources, ", "))
 	}
@@ -294,8 +294,9 @@ func capitalise(s string) string {
 // in priority order, while they fit in limit characters (no limit when
 // limit <= 0): a file that does not fit is left out and the next ones are
 // tried. When not even one fits whole, the beginning of the first is sent,
-// marked as cut. Unreadable files are logged and skipped.
-func askContext(recs []*pipeline.Record, limit int, warn func(string, ...any)) (string, AskOutput) {
+// marked as cut. Unreadable files, and under a gate files that are not
+// what it judged, are logged and skipped.
+func askContext(snap *pipeline.Snapshot, recs []*pipeline.Record, limit int, warn func(string, ...any)) (string, AskOutput) {
 	out := AskOutput{Skills: []string{}, Omitted: []string{}}
 	var b strings.Builder
 	b.WriteString("The Agent Skills below are the reference for the question at the end. Each is a SKILL.md file; " +
@@ -308,7 +309,7 @@ func askContext(recs []*pipeline.Record, limit int, warn func(string, ...any)) (
 	var first *pipeline.Record // the first file left out
 	var firstText string
 	for _, r := range recs {
-		data, more, err := safefile.ReadPrefix(r.File, skillmd.MaxSkillFile)
+		data, more, err := readOwn(snap, r, skillmd.MaxSkillFile)
 		if err != nil {
 			warn("ask: skill unreadable", "id", r.ID, "file", r.File, "err", err)
 			continue

@@ -269,7 +269,7 @@ func TestAskContextSkipsRunawayFile(t *testing.T) {
 	if err := os.Truncate(recs[0].File, skillmd.MaxSkillFile+1); err != nil {
 		t.Fatal(err)
 	}
-	text, out := askContext(recs, 0, func(string, ...any) {})
+	text, out := askContext(nil, recs, 0, func(string, ...any) {})
 	if !slices.Equal(out.Skills, []string{recs[1].ID}) || !slices.Equal(out.Omitted, []string{recs[0].ID}) || out.Truncated {
 		t.Errorf("skills %q, omitted %q, truncated %v; want the small one sent and the huge one left out",
 			out.Skills, out.Omitted, out.Truncated)
@@ -277,7 +277,7 @@ func TestAskContextSkipsRunawayFile(t *testing.T) {
 	if len(text) > 1<<20 {
 		t.Errorf("the context is %d bytes", len(text))
 	}
-	text, out = askContext(recs[:1], 0, func(string, ...any) {})
+	text, out = askContext(nil, recs[:1], 0, func(string, ...any) {})
 	if !out.Truncated || len(out.Skills) != 1 || len(text) > skillmd.MaxSkillFile+1024 ||
 		!strings.Contains(text, "[… cut here") {
 		t.Errorf("alone: %d bytes, %+v; want its first %d bytes, marked as cut", len(text), out, skillmd.MaxSkillFile)

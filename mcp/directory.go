@@ -84,7 +84,11 @@ func (s *Server) readDirectory(_ context.Context, _ *sdk.ServerSession, p *readD
 	}
 	base := pathBase(r.SkillPath, rel)
 	res := &readDirResult{Resources: []*sdk.Resource{}}
+	listed := judgedChild(snap, r) // under a gate, only what it judged
 	for _, c := range children {
+		if listed != nil && c.Kind != manifest.KindLink && !listed(c.Path, c.Kind == manifest.KindFolder) {
+			continue
+		}
 		name := path.Base(c.Path)
 		item := &sdk.Resource{URI: base + "/" + escapeSegment(name), Name: name}
 		switch c.Kind {

@@ -15,7 +15,7 @@ func TestDrainWaitsForRunningCall(t *testing.T) {
 			recs := makeRecords(t, t.TempDir(), skillSpec{provider: "claude", name: "slow", desc: "blocks"})
 			release := make(chan struct{})
 			orig := readSkill
-			readSkill = func(string) (skillText, error) {
+			readSkill = func(string, *judged) (skillText, error) {
 				<-release
 				return skillText{data: []byte("slow body"), size: 9}, nil
 			}

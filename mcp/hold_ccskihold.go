@@ -14,7 +14,7 @@ import (
 // FIFO in place of a SKILL.md is refused at once.
 func init() {
 	read := readSkill
-	readSkill = func(file string) (skillText, error) {
+	readSkill = func(file string, j *judged) (skillText, error) {
 		if _, err := os.Stat(file + ".hold"); err == nil {
 			_ = os.WriteFile(file+".held", nil, 0o644)
 			for {
@@ -24,6 +24,6 @@ func init() {
 				time.Sleep(5 * time.Millisecond)
 			}
 		}
-		return read(file)
+		return read(file, j)
 	}
 }

@@ -25,9 +25,6 @@ const maxIconBytes = 64 << 10
 var iconTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
 	".svg": "image/svg+xml", ".webp": "image/webp"}
 
-// iconsOf returns a skill's icons as data: URIs, small first; an icon
-// that is missing, too large, of another type or outside the skill's
-// folder is left out.
 // iconKey sums up what iconsOf reads, for the signatures of registered
 // resources and prompts: the icon files agents/openai.yaml names, and each
 // file's stamp, so that a new icon path or an icon file changed in place
@@ -50,7 +47,11 @@ func iconKey(r *pipeline.Record) string {
 	return b.String()
 }
 
-func iconsOf(r *pipeline.Record) []sdk.Icon {
+// iconsOf returns the icons of a skill of snap as data: URIs, small
+// first; an icon that is missing, too large, of another type or outside
+// the skill's folder is left out, and so, under a gate, is one that is
+// not what it judged.
+func iconsOf(snap *pipeline.Snapshot, r *pipeline.Record) []sdk.Icon {
 	if r.OpenAI == nil {
 		return nil
 	}
@@ -68,7 +69,7 @@ func iconsOf(r *pipeline.Record) []sdk.Icon {
 			continue
 		}
 		data, err := readInSkill(r, filepath.ToSlash(rel))
-		if err != nil || len(data) > maxIconBytes {
+		if err != nil || len(data) > maxIconBytes || judgedOf(snap, r, filepath.ToSlash(rel)).check(data) != nil {
 			continue
 		}
 		icon := sdk.Icon{Source: "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(data), MIMEType: mt}

@@ -55,7 +55,8 @@ type promptRegistry struct {
 
 // promptEntry is one registered prompt.
 type promptEntry struct {
-	rec *pipeline.Record
+	rec  *pipeline.Record
+	snap *pipeline.Snapshot // the snapshot rec is of: what its gates judged
 	// sig changes whenever prompts/list or prompts/get would change.
 	sig uint64
 }
@@ -87,10 +88,10 @@ func (s *Server) syncPrompts(snap *pipeline.Snapshot) bool {
 			renamed[r.ID] = name
 			name = r.ID
 		}
-		e := promptEntry{rec: r, sig: promptSignature(r)}
+		e := promptEntry{rec: r, snap: snap, sig: promptSignature(r)}
 		next[name] = e
 		if old, ok := reg.registered[name]; !ok || old.sig != e.sig {
-			add = append(add, promptOf(name, r))
+			add = append(add, promptOf(snap, name, r))
 		}
 	}
 	for _, r := range snap.Commands() {
@@ -132,7 +133,7 @@ func promptSignature(r *pipeline.Record) uint64 {
 }
 
 // promptOf is the prompts/list entry of a record.
-func promptOf(name string, r *pipeline.Record) *sdk.Prompt {
+func promptOf(snap *pipeline.Snapshot, name string, r *pipeline.Record) *sdk.Prompt {
 	hint := r.ArgumentHint
 	if hint == "" {
 		hint = genericArgumentHint
@@ -150,7 +151,7 @@ func promptOf(name string, r *pipeline.Record) *sdk.Prompt {
 		Description: r.Description,
 		Arguments:   []*sdk.PromptArgument{{Name: PromptArgument, Description: hint}},
 		Meta:        meta,
-		Icons:       iconsOf(r),
+		Icons:       iconsOf(snap, r),
 	}
 }
 
@@ -168,11 +169,12 @@ func (s *Server) unknownPromptMiddleware(next sdk.MethodHandler) sdk.MethodHandl
 			if gr, ok := req.(*sdk.GetPromptRequest); ok && gr.Params != nil {
 				live := *s.prompts.live.Load()
 				if _, ok := live[gr.Params.Name]; !ok {
-					r, err := s.promptByName(gr.Params.Name)
+					snap := s.snap.Load()
+					r, err := s.promptByName(snap, gr.Params.Name)
 					if err != nil {
 						return nil, unknownPrompt(gr.Params.Name, live, err)
 					}
-					return s.renderPrompt(gr.Params.Name, r, gr.Params.Arguments)
+					return s.renderPrompt(snap, gr.Params.Name, r, gr.Params.Arguments)
 				}
 			}
 		}
@@ -184,8 +186,7 @@ func (s *Server) unknownPromptMiddleware(next sdk.MethodHandler) sdk.MethodHandl
 // designates: a command, else (with skill prompts) a skill. A skill also
 // wins over a disabled plugin's command of that name, as a visible record
 // always does; when no skill answers either, the command's answer stands.
-func (s *Server) promptByName(name string) (*pipeline.Record, error) {
-	snap := s.snap.Load()
+func (s *Server) promptByName(snap *pipeline.Snapshot, name string) (*pipeline.Record, error) {
 	if snap == nil || strings.TrimSpace(name) == "" {
 		return nil, &pipeline.NotFoundError{Name: name}
 	}
@@ -228,13 +229,13 @@ func (s *Server) getPrompt(_ context.Context, req *sdk.GetPromptRequest) (*sdk.G
 	if !ok {
 		return nil, unknownPrompt(name, live, nil)
 	}
-	return s.renderPrompt(name, e.rec, req.Params.Arguments)
+	return s.renderPrompt(e.snap, name, e.rec, req.Params.Arguments)
 }
 
-// renderPrompt is the prompts/get answer for the record r asked for as
-// name: the file's body, without frontmatter, with the input substituted
-// once.
-func (s *Server) renderPrompt(name string, r *pipeline.Record, args map[string]string) (*sdk.GetPromptResult, error) {
+// renderPrompt is the prompts/get answer for the record r of snap asked
+// for as name: the file's body, without frontmatter, with the input
+// substituted once; under a gate, only when the file is what was judged.
+func (s *Server) renderPrompt(snap *pipeline.Snapshot, name string, r *pipeline.Record, args map[string]string) (*sdk.GetPromptResult, error) {
 	size := 0
 	for _, v := range args {
 		size += len(v)
@@ -252,6 +253,10 @@ func (s *Server) renderPrompt(name string, r *pipeline.Record, args map[string]s
 		s.log.Error("prompt read failed", "prompt", name, "file", r.File, "err", err)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("prompt %s could not be read: %v", name, safefile.Cause(err))}
+	}
+	if err := judgedOwn(snap, r).check(data); err != nil {
+		s.log.Warn("prompt not served: not what the gate judged", "prompt", name, "file", r.File, "err", err)
+		return nil, invalidParams(fmt.Sprintf("prompt %s: %v", name, err))
 	}
 	body, err := skillmd.CommandBody(data)
 	if err != nil {

@@ -91,7 +91,7 @@ func (s *Server) syncResources(snap *pipeline.Snapshot) bool {
 		sig := signature(r.ShortName(), r.ID, r.Description, iconKey(r)) // what the listing shows besides the URI
 		next[uri] = sig
 		if old, ok := reg.registered[uri]; !ok || old != sig {
-			add = append(add, resourceOf(uri, r))
+			add = append(add, resourceOf(snap, uri, r))
 		}
 	}
 	var stale []string
@@ -113,12 +113,12 @@ func (s *Server) syncResources(snap *pipeline.Snapshot) bool {
 
 // resourceOf is the resources/list entry of a skill's SKILL.md: named by
 // the skill's name, as SEP-2640 asks, and titled with its id.
-func resourceOf(uri string, r *pipeline.Record) *sdk.Resource {
+func resourceOf(snap *pipeline.Snapshot, uri string, r *pipeline.Record) *sdk.Resource {
 	return &sdk.Resource{
 		URI:         uri,
 		Name:        r.ShortName(),
 		Title:       r.ID,
-		Icons:       iconsOf(r),
+		Icons:       iconsOf(snap, r),
 		Description: r.Description,
 		MIMEType:    "text/markdown",
 	}
@@ -202,6 +202,12 @@ func (s *Server) readResource(_ context.Context, req *sdk.ReadResourceRequest) (
 		return nil, invalidParams(fmt.Sprintf("%s: the file is over the %d KiB limit for skill resources; read it from disk instead",
 			uri, MaxResourceBytes>>10))
 	case err != nil:
+		return nil, invalidParams(fmt.Sprintf("%s: %v", uri, err))
+	}
+	// Under a gate, the bytes read are served only when they are the
+	// ones judged.
+	if err := judgedOf(snap, r, rel).check(data); err != nil {
+		s.log.Warn("skill file not served: not what the gate judged", "uri", uri, "err", err)
 		return nil, invalidParams(fmt.Sprintf("%s: %v", uri, err))
 	}
 	mt := mimeType(rel, data)

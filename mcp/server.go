@@ -406,7 +406,11 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 	if err != nil {
 		return toolError(lookupMessage(err)), nil
 	}
-	st, err := readSkill(r.File)
+	st, err := readSkill(r.File, judgedOwn(snap, r))
+	if u, ok := asUnjudged(err); ok {
+		s.log.Warn("skill not served: not what the gate judged", "id", r.ID, "file", r.File, "gate", string(u.gate))
+		return toolError(capitalise(u.Error()) + "."), nil
+	}
 	if err != nil {
 		s.log.Error("skill load failed", "id", r.ID, "file", r.File, "err", err)
 		return toolError(fmt.Sprintf("Skill %s could not be read: %v", r.ID, safefile.Cause(err))), nil

@@ -222,7 +222,7 @@ func (s *Server) listSkills(ctx context.Context, ss *sdk.ServerSession, p *listS
 			return nil, err
 		}
 		batch := listed[next:min(len(listed), next+skillsPageSize-len(res.Skills))]
-		for i, b := range s.entries(batch) {
+		for i, b := range s.entries(snap, batch) {
 			if b.err == nil && len(res.Skills) > 0 && (len(res.Skills) == skillsPageSize || files+b.files > pageResources) {
 				full = true
 				break
@@ -263,7 +263,8 @@ func (s *Server) getSkill(_ context.Context, ss *sdk.ServerSession, p *getSkillP
 	}
 	// Only the extension's URIs: an entry's uri must be the one asked
 	// for, as hosts bind approvals to it; earlier URIs still read.
-	r, rel, ok, err := s.snap.Load().LoadURI(p.URI)
+	snap := s.snap.Load()
+	r, rel, ok, err := snap.LoadURI(p.URI)
 	switch {
 	case !ok:
 		return nil, invalidParams(fmt.Sprintf("skills/get: %s is not a skill this server serves; use a uri from skills/list", p.URI))
@@ -272,7 +273,7 @@ func (s *Server) getSkill(_ context.Context, ss *sdk.ServerSession, p *getSkillP
 	case rel != pipeline.SkillFile:
 		return nil, invalidParams(fmt.Sprintf("skills/get: %s is not the URI of a skill's SKILL.md; use skill://<skill path>/SKILL.md", p.URI))
 	}
-	b := s.entryOf(r)
+	b := s.entryOf(snap, r)
 	if b.err != nil {
 		return nil, invalidParams(fmt.Sprintf("skills/get: %s cannot be served as a skills entry: %v; load it with the skill tool", p.URI, b.err))
 	}
@@ -287,12 +288,12 @@ type built struct {
 	err   error
 }
 
-// entries builds the entries of records in parallel, with
+// entries builds the entries of records of snap in parallel, with
 // runtime.GOMAXPROCS(0) workers: each builds the manifest of a skill and
 // its entry.
-func (s *Server) entries(records []*pipeline.Record) []built {
+func (s *Server) entries(snap *pipeline.Snapshot, records []*pipeline.Record) []built {
 	out := make([]built, len(records))
-	parallel.Each(context.Background(), len(records), 0, func(i int) { out[i] = s.entryOf(records[i]) })
+	parallel.Each(context.Background(), len(records), 0, func(i int) { out[i] = s.entryOf(snap, records[i]) })
 	return out
 }
 
@@ -304,10 +305,11 @@ func skillFolder(r *pipeline.Record) string {
 	return r.Dir
 }
 
-// entryOf builds a record's entry from the manifest of its folder: the
-// frontmatter of its SKILL.md as JSON, whose name must be the last
-// segment of the URI, and every file.
-func (s *Server) entryOf(r *pipeline.Record) built {
+// entryOf builds the entry of a record of snap from the manifest of its
+// folder: the frontmatter of its SKILL.md as JSON, whose name must be the
+// last segment of the URI, and every file; under a gate, only when every
+// file is what it judged (entryJudged).
+func (s *Server) entryOf(snap *pipeline.Snapshot, r *pipeline.Record) built {
 	m, err := s.skills.files.Build(skillFolder(r))
 	if err != nil {
 		return built{err: err}
@@ -330,6 +332,9 @@ func (s *Server) entryOf(r *pipeline.Record) built {
 	// SKILL.md changed since the walk hashed it: state the bytes the
 	// frontmatter was read from.
 	files[i].Digest, files[i].Size = digest, size
+	if err := entryJudged(snap, r, files); err != nil {
+		return built{err: err}
+	}
 	return built{entry: &extEntry{Wire: appendEntry(nil, r, front.json, files)}, files: len(files)}
 }
 

@@ -259,3 +259,58 @@ func hashAll(b *testing.B, files []string) {
 	close(next)
 	wg.Wait()
 }
+
+// BenchmarkSkillCall measures one call of the skill tool over an
+// in-memory transport, and the SKILL.md read alone (readSkill), for
+// SKILL.md files of several sizes, without a gate and under one
+// (mcp.scan: block or mcp.require_trusted: the file is then read whole,
+// hashed and compared with what the gate judged; see judged.go).
+//
+//	go test -run '^$' -bench SkillCall ./mcp/
+func BenchmarkSkillCall(b *testing.B) {
+	line := "Follow the steps in order and check each result before the next one.\n"
+	for _, size := range []int{4 << 10, 256 << 10, 1 << 20} {
+		dir := filepath.Join(b.TempDir(), "bench-skill")
+		body := "---\nname: bench-skill\ndescription: Benchmark skill.\n---\n# Bench\n\n"
+		body += strings.Repeat(line, (size-len(body))/len(line)+1)
+		body = body[:size]
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		file := filepath.Join(dir, "SKILL.md")
+		if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		rec := &pipeline.Record{Name: "bench-skill", Description: "Benchmark skill.", Agent: "claude",
+			Location: pipeline.LocationUser, Root: filepath.Dir(dir), Dir: dir, RealDir: dir, File: file}
+		pipeline.AssignIDs([]*pipeline.Record{rec})
+		judged := judgedFolder(b, dir)
+		for _, gate := range []pipeline.Gate{"", pipeline.GateScan} {
+			snap := snapOf([]*pipeline.Record{rec})
+			name := "no-gate"
+			if gate != "" {
+				snap.Judged = []pipeline.Judgement{{Gate: gate, Files: map[*pipeline.Record]pipeline.JudgedFiles{rec: judged}}}
+				name = "gate"
+			}
+			b.Run(fmt.Sprintf("size=%dKiB/%s/call", size>>10, name), func(b *testing.B) {
+				srv := New(snap, Options{Logger: discard()})
+				cs := benchClient(b, srv)
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					res, err := call(b.Context(), cs, map[string]any{"name": "bench-skill"})
+					if err != nil || res.IsError {
+						b.Fatalf("skill call: %v %+v", err, res)
+					}
+				}
+			})
+			b.Run(fmt.Sprintf("size=%dKiB/%s/read", size>>10, name), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					if _, err := readSkill(file, judgedOwn(snap, rec)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

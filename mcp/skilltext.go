@@ -25,14 +25,15 @@ type skillText struct {
 
 // readSkill reads the SKILL.md the skill tool returns: through safefile,
 // so a FIFO or device is refused at once, and only its first MaxSkillText
-// bytes. Tests replace it to hold a call in flight.
-var readSkill = func(file string) (skillText, error) {
+// bytes; under a gate (j) only when the whole file is what was judged
+// (judged.prefix). Tests replace it to hold a call in flight.
+var readSkill = func(file string, j *judged) (skillText, error) {
 	f, st, err := safefile.Open(file)
 	if err != nil {
 		return skillText{}, err
 	}
 	defer f.Close()
-	data, more, err := safefile.Prefix(f, st, MaxSkillText)
+	data, more, err := j.prefix(f, st, MaxSkillText)
 	if err != nil {
 		return skillText{}, err
 	}

@@ -305,7 +305,7 @@ func (s *Server) callList(_ context.Context, _ *sdk.CallToolRequest, in ListInpu
 		}
 		info := skillInfo(r)
 		if in.IncludeBody {
-			body, err := skillBody(r.File)
+			body, err := skillBody(snap, r)
 			switch {
 			case errors.Is(err, skillmd.ErrTruncated): // too large to fit
 				out.OmittedBodies++
@@ -359,7 +359,20 @@ func (s *Server) callSearch(_ context.Context, _ *sdk.CallToolRequest, in Search
 	}
 	limit = min(limit, MaxSearchLimit)
 	snap := s.snap.Load()
-	hits, total := search.Rank(snap.Skills(), in.Query, search.Options{Content: true, SnippetLen: ExcerptLen, Limit: limit})
+	opt := search.Options{Content: true, SnippetLen: ExcerptLen, Limit: limit}
+	if len(snap.Judged) > 0 { // under a gate, only the bytes judged are searched and quoted
+		opt.Body = func(r *pipeline.Record) string {
+			data, more, err := readOwn(snap, r, search.MaxBody)
+			if err != nil {
+				return ""
+			}
+			if more {
+				data = skillmd.TrimPartialRune(data)
+			}
+			return string(skillmd.Body(data))
+		}
+	}
+	hits, total := search.Rank(snap.Skills(), in.Query, opt)
 	out := SearchOutput{Query: in.Query, Limit: limit, Total: total, Results: []SearchResult{}}
 	for _, h := range hits {
 		out.Results = append(out.Results, SearchResult{SkillInfo: skillInfo(h.Record), Score: h.Score,
@@ -436,14 +449,18 @@ func verb(n int, one, many string) string {
 // file holds a body over MaxListBodies, which could not be returned.
 const maxBodyFile = MaxListBodies + 1<<20
 
-// skillBody returns the Markdown body of a SKILL.md: the file without a
+// skillBody returns the Markdown body of r's SKILL.md: the file without a
 // byte order mark and its frontmatter (skillmd.Body). A file over
 // maxBodyFile is not read whole: the error is then skillmd.ErrTruncated.
-// A FIFO or other non-regular file is an error, never a hang.
-func skillBody(file string) (string, error) {
-	data, err := skillmd.ReadBody(file, maxBodyFile)
+// A FIFO or other non-regular file is an error, never a hang, and so,
+// under a gate, is a file that is not what it judged.
+func skillBody(snap *pipeline.Snapshot, r *pipeline.Record) (string, error) {
+	data, more, err := readOwn(snap, r, maxBodyFile)
 	if err != nil {
 		return "", safefile.Cause(err)
 	}
-	return string(data), nil
+	if more {
+		return "", skillmd.ErrTruncated
+	}
+	return string(skillmd.Body(data)), nil
 }

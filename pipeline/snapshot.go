@@ -62,6 +62,11 @@ type Snapshot struct {
 	// files of each project and plugin skill record, when the engine
 	// checked them (see engine.Engine.SetTrust); nil when it did not.
 	Integrity map[*Record]Integrity
+	// Judged holds what each gate the engine ran (mcp.scan: block,
+	// mcp.require_trusted) judged of the files of the records it
+	// covers; nil when none ran. A server serves a file of a covered
+	// record only while its bytes are those every covering gate judged.
+	Judged []Judgement
 
 	// The name indexes are built on first use: listing needs neither.
 	visibleOnce sync.Once

@@ -247,14 +247,19 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	}
 	diags = append(diags, st.warnings...)
 	e.built = true
-	found, stages := e.guard.apply(ctx, res.Records, slices.Clip(st.stages), e.scanOpts.NoCache)
-	checked, stages, td := e.trust.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
+	found, stages, scanned := e.guard.apply(ctx, res.Records, slices.Clip(st.stages), e.scanOpts.NoCache)
+	checked, stages, td, trusted := e.trust.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
 	diags = append(diags, td...)
 	visible, drops := st.run(stages, res.Records)
 	e.last = st
 	snap := pipeline.NewSnapshot(res.Records, visible, drops, res.Reports, diags)
 	snap.Security = found
 	snap.Integrity = checked
+	for _, j := range []*pipeline.Judgement{scanned, trusted} {
+		if j != nil {
+			snap.Judged = append(snap.Judged, *j)
+		}
+	}
 	snap.Folders = res.Dirs
 	slices.Sort(manifests)
 	snap.Manifests = slices.Compact(manifests)

@@ -50,12 +50,14 @@ func (e *Engine) scanMode() scanmode.Mode {
 }
 
 // apply scans the skill records and returns their findings and the
-// stages to run: stages, after the security stage under Block. With the
-// scan off it returns nil and stages as they are.
+// stages to run: stages, after the security stage under Block. Under
+// Block it also returns what the scan judged of each record, which a
+// server serves and nothing else (pipeline.Judgement). With the scan off
+// it returns nil and stages as they are.
 func (g *guard) apply(ctx context.Context, records []*pipeline.Record, stages []pipeline.Stage, noCache bool) (
-	map[*pipeline.Record][]pipeline.Diagnostic, []pipeline.Stage) {
+	map[*pipeline.Record][]pipeline.Diagnostic, []pipeline.Stage, *pipeline.Judgement) {
 	if g.mode == "" || g.mode == scanmode.Off {
-		return nil, stages
+		return nil, stages, nil
 	}
 	if g.scanner == nil || noCache {
 		g.scanner = security.NewScanner()
@@ -65,12 +67,20 @@ func (g *guard) apply(ctx context.Context, records []*pipeline.Record, stages []
 		g.scanner.LoadFile(g.cacheFile)
 	}
 	read := g.scanner.FilesRead()
-	found := security.Annotate(ctx, g.scanner, records)
+	var found map[*pipeline.Record][]pipeline.Diagnostic
+	var judged *pipeline.Judgement
+	if g.mode == scanmode.Block {
+		j := &pipeline.Judgement{Gate: pipeline.GateScan}
+		found, j.Files = security.Judge(ctx, g.scanner, records)
+		judged = j
+	} else {
+		found = security.Annotate(ctx, g.scanner, records)
+	}
 	if g.scanner.FilesRead() > read && ctx.Err() == nil {
 		_ = g.scanner.SaveFile(g.cacheFile) // a cache: failing costs only reading again
 	}
 	if g.mode == scanmode.Block {
 		stages = append([]pipeline.Stage{security.Stage(found)}, stages...)
 	}
-	return found, stages
+	return found, stages, judged
 }

@@ -56,15 +56,18 @@ func (e *Engine) trustOptions() TrustOptions {
 const TrustStoreCode = "trust-store"
 
 // apply checks the skill records and returns their integrity, the stages
-// to run (the trust stage first under Require), and a diagnostic when the
-// store failed. With no File it returns nil and stages as they are.
+// to run (the trust stage first under Require), a diagnostic when the
+// store failed, and under Require what it judged of each record it gates,
+// which a server serves and nothing else (pipeline.Judgement). With no
+// File it returns nil and stages as they are.
 func (g *integrity) apply(ctx context.Context, records []*pipeline.Record, stages []pipeline.Stage, noCache bool) (
-	map[*pipeline.Record]pipeline.Integrity, []pipeline.Stage, []pipeline.Diagnostic) {
+	map[*pipeline.Record]pipeline.Integrity, []pipeline.Stage, []pipeline.Diagnostic, *pipeline.Judgement) {
 	if g.opts.File == "" {
 		if g.opts.Require { // no store to trust anything in: every project skill is held back
-			return nil, append([]pipeline.Stage{trust.Stage(nil)}, stages...), nil
+			j := &pipeline.Judgement{Gate: pipeline.GateTrust} // no files: none is served
+			return nil, append([]pipeline.Stage{trust.Stage(nil)}, stages...), nil, j
 		}
-		return nil, stages, nil
+		return nil, stages, nil, nil
 	}
 	c := trust.Checker{Path: g.opts.File, ReadOnly: g.opts.ReadOnly}
 	if noCache {
@@ -76,7 +79,15 @@ func (g *integrity) apply(ctx context.Context, records []*pipeline.Record, stage
 		}
 		c.Cache, c.Results = g.cache, g.results
 	}
-	found, err := c.Check(ctx, records)
+	var found map[*pipeline.Record]pipeline.Integrity
+	var judged *pipeline.Judgement
+	var err error
+	if g.opts.Require {
+		judged = &pipeline.Judgement{Gate: pipeline.GateTrust}
+		found, judged.Files, err = c.Judge(ctx, records)
+	} else {
+		found, err = c.Check(ctx, records)
+	}
 	if noCache {
 		_ = c.SaveCaches(trust.DigestCachePath(), trust.ResultsCachePath())
 	} else {
@@ -94,5 +105,5 @@ func (g *integrity) apply(ctx context.Context, records []*pipeline.Record, stage
 	if g.opts.Require {
 		stages = append([]pipeline.Stage{trust.Stage(found)}, stages...)
 	}
-	return found, stages, diags
+	return found, stages, diags, judged
 }

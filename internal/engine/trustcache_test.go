@@ -32,7 +32,7 @@ func TestTrustOneShotCaches(t *testing.T) {
 	store := filepath.Join(base, "cfg", "trust.json")
 	for i, want := range []pipeline.IntegrityState{pipeline.IntegrityNew, pipeline.IntegrityRecorded, pipeline.IntegrityRecorded} {
 		g := &integrity{opts: TrustOptions{File: store}}
-		found, _, diags := g.apply(context.Background(), []*pipeline.Record{rec}, nil, true)
+		found, _, diags, _ := g.apply(context.Background(), []*pipeline.Record{rec}, nil, true)
 		if len(diags) != 0 || found[rec].State != want {
 			t.Fatalf("check %d: %+v, %v; want %s", i+1, found[rec], diags, want)
 		}

@@ -243,6 +243,18 @@ func hashFile(f Entry) (string, fileID, int64, error) {
 	return formatDigest(h.Sum(sum[:0])), idOf(st), n, nil
 }
 
+// Digest is the digest of data as a manifest writes it (File.Digest):
+// what a server that serves a file compares with the manifest a gate
+// judged, and what the security scan records of the bytes it read.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return formatDigest(sum[:])
+}
+
+// FormatDigest is the digest, as a manifest writes it, of a SHA-256 sum
+// (hash.Hash.Sum) computed elsewhere.
+func FormatDigest(sum []byte) string { return formatDigest(sum) }
+
 // formatDigest writes "sha256:" and the hex digits of sum.
 func formatDigest(sum []byte) string {
 	b := make([]byte, 0, len("sha256:")+2*len(sum))

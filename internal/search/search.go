@@ -37,6 +37,10 @@ type Options struct {
 	// Limit caps how many hits Rank returns, best first; 0 returns them
 	// all. Bodies are read for snippets only for the hits returned.
 	Limit int
+	// Body, when set, gives the body of a record's SKILL.md (its first
+	// MaxBody bytes, "" when it cannot be read) in place of reading the
+	// file: a server under a gate reads only the bytes judged.
+	Body func(r *pipeline.Record) string
 }
 
 // Hit is one matching record.
@@ -92,7 +96,7 @@ func Rank(records []*pipeline.Record, query string, opt Options) (hits []Hit, to
 	hits = make([]Hit, len(found))
 	for i, f := range found {
 		if opt.Content && !f.bodyRead {
-			body := readBody(f.Record.File)
+			body := opt.body(f.Record)
 			f.Snippet = snippet(body, strings.ToLower(body), toks, opt.SnippetLen)
 		}
 		hits[i] = f.Hit
@@ -130,7 +134,7 @@ func score(r *pipeline.Record, toks []string, best []int, opt Options) (h Hit, b
 	}
 	h = Hit{Record: r}
 	if missing {
-		body := readBody(r.File)
+		body := opt.body(r)
 		if body == "" {
 			return Hit{}, false, false
 		}
@@ -265,6 +269,14 @@ func Snippet(text string, i, n, width int) string {
 		s += "…"
 	}
 	return s
+}
+
+// body returns the body of r's SKILL.md: Options.Body's, else readBody's.
+func (o Options) body(r *pipeline.Record) string {
+	if o.Body != nil {
+		return o.Body(r)
+	}
+	return readBody(r.File)
 }
 
 // readBody returns the Markdown body of a SKILL.md (skillmd.Body) from its

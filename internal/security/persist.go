@@ -31,9 +31,10 @@ import (
 // memoryFormat is the file form of a scanner's memory (see binenc): its
 // header is the build key, and it holds two tables, the findings of each
 // file by its real path (stamp, mode, class, then per finding its code,
-// line, column and message) and the folder listings
+// line, column and message, then whether it was hashed, its digest and
+// the bytes the digest stands for) and the folder listings
 // (manifest.Listings.Table).
-var memoryFormat = binenc.Format{Name: "scan cache", Magic: "ccski-scan\x00", Version: 2}
+var memoryFormat = binenc.Format{Name: "scan cache", Magic: "ccski-scan\x00", Version: 3}
 
 // CachePath is the scanner memory file in the user's cache folder
 // ($XDG_CACHE_HOME or ~/.cache on Linux); "" when there is none.
@@ -123,6 +124,13 @@ func findingsTable(rows map[string]cached) *binenc.Rows[cached] {
 				e.Uvarint(uint64(f.col))
 				e.String(f.msg)
 			}
+			hashed := uint64(0)
+			if c.hashed {
+				hashed = 1
+			}
+			e.Uvarint(hashed)
+			e.String(c.digest)
+			e.Varint(c.size)
 		},
 		Get: func(d *binenc.Decoder, k string) cached {
 			if k == "" {
@@ -133,6 +141,8 @@ func findingsTable(rows map[string]cached) *binenc.Rows[cached] {
 			for i := range c.findings {
 				c.findings[i] = finding{code: d.Slice(), line: int(d.Uvarint()), col: int(d.Uvarint()), msg: d.Slice()}
 			}
+			c.hashed = d.Uvarint() == 1
+			c.digest, c.size = d.Slice(), d.Varint()
 			return c
 		},
 	}

@@ -178,3 +178,30 @@ func TestMonitorKeepsMemoryInFile(t *testing.T) {
 		t.Errorf("the restarted monitor's first scan read files again (it rewrote the memory file)")
 	}
 }
+
+// TestScannerMemoryFileDigests: the digests Judge records are saved with
+// the memory, so that a new scanner judges unchanged files without
+// reading them, with the same digests.
+func TestScannerMemoryFileDigests(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"a/SKILL.md": skillHead + "Clean.\n", "a/assets/logo.png": png})
+	testfs.Age(t, base, time.Hour)
+	r := record("claude:a", filepath.Join(base, "a"))
+	cache := filepath.Join(t.TempDir(), "scan.bin")
+	s := NewScanner()
+	_, first := Judge(context.Background(), s, []*pipeline.Record{r})
+	if err := s.saveFile(cache, "key", time.Now().Add(time.Hour)); err != nil { // an hour on: every stamp has settled
+		t.Fatal(err)
+	}
+	s2 := NewScanner()
+	if err := s2.loadFile(cache, "key"); err != nil {
+		t.Fatal(err)
+	}
+	_, again := Judge(context.Background(), s2, []*pipeline.Record{r})
+	if s2.FilesRead() != 0 {
+		t.Errorf("a new scanner with the saved memory read %d files, want 0", s2.FilesRead())
+	}
+	if len(first[r]) != 2 || !slices.Equal(first[r], again[r]) {
+		t.Errorf("from the saved memory: %+v, first: %+v", again[r], first[r])
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/pipeline"
 )
 
 // maxPerFile caps the findings of one rule in one file: the first few
@@ -94,6 +97,11 @@ type Scanner struct {
 	Workers int
 	// NoCache turns the memory off: every scan reads every file.
 	NoCache bool
+	// Digests records the digest of every file the scan judges, for
+	// Judge: what the rules read of it, and of a binary file the rest
+	// too (see wholeDigest). A remembered file without one is read
+	// again.
+	Digests bool
 
 	mu    sync.Mutex
 	cache map[string]cached
@@ -116,6 +124,12 @@ type cached struct {
 	class    class // as named: the skill file is checked for more
 	findings []finding
 	gen      uint64
+	// hashed is set when the file was read under Scanner.Digests;
+	// digest and size are then its digest and the bytes it stands for
+	// (see wholeDigest).
+	hashed bool
+	digest string
+	size   int64
 }
 
 // NewScanner returns a Scanner with an empty memory.
@@ -145,27 +159,44 @@ func (s *Scanner) Skill(file string) []report.Finding {
 // of each, in order. It stops early, leaving the rest empty, when ctx
 // ends. Skills whose files resolve to one folder are scanned once.
 func (s *Scanner) Skills(ctx context.Context, files []string) [][]report.Finding {
-	return s.scanAll(ctx, files, nil)
+	out, _ := s.scanAll(ctx, files, nil)
+	return out
 }
 
 // scanAll scans files (see Skills); those marked in commands are command
-// files, scanned alone (see Command).
-func (s *Scanner) scanAll(ctx context.Context, files []string, commands []bool) [][]report.Finding {
+// files, scanned alone (see Command). Under Digests it also returns the
+// files it judged of each (see scratch.judged).
+func (s *Scanner) scanAll(ctx context.Context, files []string, commands []bool) ([][]report.Finding, []pipeline.JudgedFiles) {
 	out := make([][]report.Finding, len(files))
+	var judged []pipeline.JudgedFiles
+	if s.Digests {
+		judged = make([]pipeline.JudgedFiles, len(files))
+	}
 	now := time.Now()
 	parallel.EachWith(ctx, len(files), s.Workers, func(sc *scratch, i int) {
+		sc.judged = nil
 		if i < len(commands) && commands[i] {
 			out[i] = s.command(ctx, files[i], sc, now)
 		} else {
 			out[i] = s.skill(ctx, files[i], sc, now)
 		}
+		if judged != nil {
+			judged[i] = sc.judged
+		}
 	})
 	s.sweep()
-	return out
+	return out, judged
 }
 
-// scratch is one worker's reusable read buffer.
-type scratch struct{ buf []byte }
+// scratch is one worker's reusable read buffer, and what it judged of the
+// last skill it scanned.
+type scratch struct {
+	buf []byte
+	// judged are the files of the last skill scanned and their digests,
+	// sorted by path, under Scanner.Digests: what the rules read, each
+	// file as it was read (see wholeDigest).
+	judged pipeline.JudgedFiles
+}
 
 // skill scans one skill. It stops between two files when ctx ends (the
 // caller then drops the result).
@@ -220,12 +251,13 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 	var out []report.Finding
 	budget := int64(maxTotal)
 	unread := 0
+	sc.judged = nil
 	for _, e := range w.files {
 		if ctx.Err() != nil {
 			return nil
 		}
 		cls := classify(e.Path, base)
-		fs := s.lookup(e, cls)
+		fs, judged := s.lookup(e, cls)
 		if fs == nil {
 			if budget <= 0 {
 				unread++ // over the skill's read budget: incomplete-scan says so
@@ -237,10 +269,10 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 					break
 				}
 			}
-			f, buf, n, err := readFile(root, e, base, cls, sc.buf, budget)
+			f, buf, n, err := readFile(root, e, base, cls, sc.buf, budget, s.Digests)
 			sc.buf = buf
 			if err != nil {
-				continue // gone or replaced since the walk
+				continue // gone or replaced since the walk: not judged
 			}
 			s.read.Add(1)
 			budget -= n
@@ -250,7 +282,11 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 					"file's %s were read, so the rest was not checked", safefile.Size(int64(len(f.data))),
 					safefile.Size(e.Info.Size()))})
 			}
-			s.store(e, cls, fs, now)
+			judged = pipeline.JudgedFile{Path: e.Path, Size: f.hashed, Digest: f.digest}
+			s.store(e, cls, fs, judged, now)
+		}
+		if s.Digests && judged.Digest != "" {
+			sc.judged = append(sc.judged, judged)
 		}
 		for _, fd := range fs {
 			out = append(out, report.Finding{Code: fd.code, File: filepath.Join(dir, filepath.FromSlash(e.Path)),
@@ -273,6 +309,7 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 		out[i].Severity = r.Severity
 	}
 	report.SortFindings(out)
+	slices.SortFunc(sc.judged, func(a, b pipeline.JudgedFile) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 
@@ -297,24 +334,26 @@ func checkFile(f *file) []finding {
 	return c.out
 }
 
-// lookup returns the remembered findings of e, or nil.
-func (s *Scanner) lookup(e entry, cls class) []finding {
+// lookup returns the remembered findings of e, and under Digests what
+// was judged of it, or nil.
+func (s *Scanner) lookup(e entry, cls class) ([]finding, pipeline.JudgedFile) {
 	if s.NoCache {
-		return nil
+		return nil, pipeline.JudgedFile{}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.cache[e.Real]
-	if !ok || c.stamp != filestamp.Of(e.Info) || c.mode != e.Info.Mode() || c.class != cls {
-		return nil
+	if !ok || c.stamp != filestamp.Of(e.Info) || c.mode != e.Info.Mode() || c.class != cls || s.Digests && !c.hashed {
+		return nil, pipeline.JudgedFile{}
 	}
 	c.gen = s.gen + 1
 	s.cache[e.Real] = c
-	return c.findings
+	return c.findings, pipeline.JudgedFile{Path: e.Path, Size: c.size, Digest: c.digest}
 }
 
-// store remembers the findings of e, unless its time is too recent.
-func (s *Scanner) store(e entry, cls class, fs []finding, now time.Time) {
+// store remembers the findings of e, and what was judged of it, unless
+// its time is too recent.
+func (s *Scanner) store(e entry, cls class, fs []finding, judged pipeline.JudgedFile, now time.Time) {
 	if s.NoCache || racy(e.Info.ModTime(), now) {
 		return
 	}
@@ -324,7 +363,7 @@ func (s *Scanner) store(e entry, cls class, fs []finding, now time.Time) {
 		s.cache = map[string]cached{}
 	}
 	s.cache[e.Real] = cached{stamp: filestamp.Of(e.Info), mode: e.Info.Mode(), class: cls,
-		findings: fs, gen: s.gen + 1}
+		findings: fs, gen: s.gen + 1, hashed: s.Digests, digest: judged.Digest, size: judged.Size}
 }
 
 // sweep forgets the files and folders the last Skills did not see.

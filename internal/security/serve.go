@@ -26,6 +26,27 @@ import (
 // record, as diagnostics; records without a finding have no entry. It
 // returns what it has when ctx ends.
 func Annotate(ctx context.Context, s *Scanner, records []*pipeline.Record) map[*pipeline.Record][]pipeline.Diagnostic {
+	found, _ := annotate(ctx, s, records)
+	return found
+}
+
+// Judge is Annotate, and under Scanner.Digests (which it sets) also what
+// the scan judged of each record (pipeline.Judgement.Files): the files
+// whose findings it used, each with the digest of the bytes the rules
+// read, so that a server under mcp.scan: block serves those bytes and no
+// others. Every record has an entry; the records of one folder share it,
+// and a record whose folder could not be read has no files. Files the scan
+// could not read, or read in part (a text file cut at a read limit), are
+// left out, and so are never served.
+func Judge(ctx context.Context, s *Scanner, records []*pipeline.Record) (map[*pipeline.Record][]pipeline.Diagnostic, map[*pipeline.Record]pipeline.JudgedFiles) {
+	if !s.Digests {
+		s.Digests = true
+	}
+	return annotate(ctx, s, records)
+}
+
+// annotate is Annotate and, under Digests, Judge.
+func annotate(ctx context.Context, s *Scanner, records []*pipeline.Record) (map[*pipeline.Record][]pipeline.Diagnostic, map[*pipeline.Record]pipeline.JudgedFiles) {
 	byDir := map[string][]*pipeline.Record{}
 	var files, keys []string
 	var commands []bool
@@ -43,8 +64,20 @@ func Annotate(ctx context.Context, s *Scanner, records []*pipeline.Record) map[*
 		}
 		byDir[key] = append(byDir[key], r)
 	}
-	found := s.scanAll(ctx, files, commands)
+	found, each := s.scanAll(ctx, files, commands)
 	out := map[*pipeline.Record][]pipeline.Diagnostic{}
+	var judged map[*pipeline.Record]pipeline.JudgedFiles
+	if each != nil {
+		judged = make(map[*pipeline.Record]pipeline.JudgedFiles, len(records))
+		for i, m := range each {
+			if ctx.Err() != nil {
+				m = nil // perhaps not scanned: nothing of it was judged
+			}
+			for _, r := range byDir[keys[i]] {
+				judged[r] = m
+			}
+		}
+	}
 	for i := range files {
 		if len(found[i]) == 0 {
 			continue
@@ -64,7 +97,7 @@ func Annotate(ctx context.Context, s *Scanner, records []*pipeline.Record) map[*
 			out[records[i]] = append(out[records[i]], Diagnostic(f, records[i].Agent))
 		}
 	}
-	return out
+	return out, judged
 }
 
 // Diagnostic turns a finding into a discovery diagnostic of provider.

@@ -2,6 +2,7 @@ package security
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -207,6 +208,12 @@ type file struct {
 	data []byte
 	// cut is true when the file holds more than data.
 	cut bool
+	// digest is what Scanner.Digests records of the file (see
+	// wholeDigest); "" when not hashed, or when no digest stands for
+	// what the rules read.
+	digest string
+	// hashed counts the bytes digest stands for.
+	hashed int64
 	// hits are the anchors the matcher found, computed on first use.
 	hits     []hit
 	hitsDone bool
@@ -223,8 +230,9 @@ func (f *file) is(c class) bool { return f.class&c != 0 }
 // readFile reads the file e of the skill into buf (reused), as much as
 // the rules need: the head of a binary file, up to maxText bytes of a
 // text file. budget is what the skill may still read; the bytes read are
-// returned. cls is the file's class (classify).
-func readFile(root *os.Root, e entry, skillFile string, cls class, buf []byte, budget int64) (*file, []byte, int64, error) {
+// returned. cls is the file's class (classify). With hash, the file's
+// digest is recorded too (see wholeDigest).
+func readFile(root *os.Root, e entry, skillFile string, cls class, buf []byte, budget int64, hash bool) (*file, []byte, int64, error) {
 	f := &file{rel: e.Path, class: cls, mode: e.Info.Mode()}
 	var fh *os.File
 	var st fs.FileInfo
@@ -273,7 +281,45 @@ func readFile(root *os.Root, e entry, skillFile string, cls class, buf []byte, b
 			f.class = f.class&^classLegal | classScript // a script is never skipped as licence-like
 		}
 	}
+	if hash {
+		if f.digest, f.hashed, err = wholeDigest(f, fh); err != nil {
+			return nil, buf, 0, err
+		}
+	}
 	return f, data, int64(len(data)), nil
+}
+
+// maxDigest is the largest file the scan records a digest of: the most
+// of a skill file it reads.
+const maxDigest = maxTotal
+
+// wholeDigest returns the digest (manifest.Digest) of the file f, whose
+// data were read from r, and the bytes it stands for: what a gated server
+// serves of the file must have it (pipeline.Judgement). A file read whole
+// is the bytes read: were it to grow after its stat, the digest is of
+// what the rules read, and the grown file is not served. A text file cut
+// at a read limit has none (the rules did not read its rest; the scan
+// reports it incomplete). A binary file, whose head alone the rules read,
+// has the digest of its whole content: the rest is read through the hash
+// and not kept.
+func wholeDigest(f *file, r io.Reader) (string, int64, error) {
+	n := int64(len(f.data))
+	switch {
+	case !f.cut:
+		return manifest.Digest(f.data), n, nil
+	case f.is(classText):
+		return "", 0, nil
+	}
+	h := sha256.New()
+	h.Write(f.data)
+	rest, err := io.Copy(h, io.LimitReader(r, maxDigest-n+1))
+	if err != nil {
+		return "", 0, err
+	}
+	if n+rest > maxDigest {
+		return "", 0, nil
+	}
+	return manifest.FormatDigest(h.Sum(nil)), n + rest, nil
 }
 
 // readInto appends the file's bytes to buf until it holds limit bytes or

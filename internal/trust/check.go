@@ -140,10 +140,54 @@ func skillFilesListed(cu Current) error {
 // IntegrityUnknown with the error; when it cannot be written, the records
 // are still compared.
 func (c *Checker) Check(ctx context.Context, records []*pipeline.Record) (map[*pipeline.Record]pipeline.Integrity, error) {
+	out, _, err := c.check(ctx, records)
+	return out, err
+}
+
+// Judge is Check, and also what mcp.require_trusted judged of every
+// record it gates (Gated; pipeline.Judgement.Files): the files compared
+// with the store, when they are a state accepted with ccski trust, else
+// an empty manifest, so that nothing of an untrusted skill is served.
+// A server under mcp.require_trusted serves those bytes and no others.
+func (c *Checker) Judge(ctx context.Context, records []*pipeline.Record) (map[*pipeline.Record]pipeline.Integrity, map[*pipeline.Record]pipeline.JudgedFiles, error) {
+	out, cur, err := c.check(ctx, records)
+	judged := map[*pipeline.Record]pipeline.JudgedFiles{}
+	for _, cu := range cur {
+		var files pipeline.JudgedFiles // the folder's, shared by its records
+		for _, r := range cu.Records {
+			if !Gated(r) {
+				continue
+			}
+			judged[r] = nil
+			if out[r].Trusted() {
+				if files == nil {
+					files = judgedFiles(cu.Files)
+				}
+				judged[r] = files
+			}
+		}
+	}
+	return out, judged, err
+}
+
+// judgedFiles are the files of a manifest (its recorded links have no
+// bytes to serve), as a gate's judgement lists them.
+func judgedFiles(files []manifest.File) pipeline.JudgedFiles {
+	out := make(pipeline.JudgedFiles, 0, len(files))
+	for _, f := range files {
+		if !f.IsLink() {
+			out = append(out, pipeline.JudgedFile{Path: f.Path, Size: f.Size, Digest: f.Digest})
+		}
+	}
+	return out
+}
+
+// check is Check, with the folders it compared.
+func (c *Checker) check(ctx context.Context, records []*pipeline.Record) (map[*pipeline.Record]pipeline.Integrity, []Current, error) {
 	cur := c.Manifests(ctx, records)
 	out := map[*pipeline.Record]pipeline.Integrity{}
 	if len(cur) == 0 {
-		return out, nil
+		return out, cur, nil
 	}
 	set := func(cu Current, in pipeline.Integrity) {
 		for _, r := range cu.Records {
@@ -179,7 +223,7 @@ func (c *Checker) Check(ctx context.Context, records []*pipeline.Record) (map[*p
 			for _, cu := range cur {
 				set(cu, pipeline.Integrity{State: pipeline.IntegrityUnknown, Error: err.Error()})
 			}
-			return out, err
+			return out, cur, err
 		}
 	}
 	var fresh []Current
@@ -203,7 +247,7 @@ func (c *Checker) Check(ctx context.Context, records []*pipeline.Record) (map[*p
 		}
 	}
 	if len(fresh) == 0 || c.ReadOnly {
-		return out, nil
+		return out, cur, nil
 	}
 	at := now().UTC().Truncate(time.Second)
 	wrote := false
@@ -223,9 +267,9 @@ func (c *Checker) Check(ctx context.Context, records []*pipeline.Record) (map[*p
 		c.Results.forget() // compared against a store that is no more
 	}
 	if err != nil {
-		return out, fmt.Errorf("cannot record the files of %d new project or plugin skills: %w", len(fresh), err)
+		return out, cur, fmt.Errorf("cannot record the files of %d new project or plugin skills: %w", len(fresh), err)
 	}
-	return out, nil
+	return out, cur, nil
 }
 
 // newEntry is the entry of a folder first seen at at.

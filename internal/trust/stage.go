@@ -20,6 +20,11 @@ func Stage(found map[*pipeline.Record]pipeline.Integrity) pipeline.Stage {
 	return &stage{found: found}
 }
 
+// Gated reports whether mcp.require_trusted decides if r is served: a
+// project skill. Plugin skills are only flagged, and a user's own skills
+// and commands are not checked.
+func Gated(r *pipeline.Record) bool { return pipeline.GateTrust.Covers(r) }
+
 type stage struct {
 	found map[*pipeline.Record]pipeline.Integrity
 }
@@ -30,7 +35,7 @@ func (s *stage) Apply(in []*pipeline.Record) ([]*pipeline.Record, []pipeline.Dro
 	var out []*pipeline.Record
 	var drops []pipeline.Drop
 	for _, r := range in {
-		if r.IsCommand() || r.Location != pipeline.LocationProject {
+		if !Gated(r) {
 			out = append(out, r)
 			continue
 		}
