@@ -145,21 +145,34 @@ func NewFilesIn(env Env) *Files {
 }
 
 // WriteRoot returns the folder that the settings or instructions file
-// path belongs to, which no symbolic link on the way to the file may lead
-// out of when ccski writes it: the host's own folder (Env.Homes) that
-// holds path, for a user file; else the project, the outermost workspace
-// folder (WorkspaceDirs) that holds path; else the file's own folder (a
-// host folder ccski does not know, such as ~/.gemini). The folder itself
-// may be a link: the user may keep it elsewhere.
+// (or skill folder) path belongs to, which no symbolic link on the way to
+// it may lead out of when ccski writes it:
+//
+//   - a file of a host's own folder (Env.Homes, such as ~/.claude) is the
+//     user's: it belongs to the user's home folder (UserDir), so that a
+//     file the user links to a dotfiles repository in the home folder is
+//     written through; but when that host folder is not reached inside the
+//     home folder (it lies elsewhere, or is itself a link to elsewhere) it
+//     belongs to the host folder, which the user may keep anywhere;
+//   - else a file of the project belongs to the outermost workspace folder
+//     (WorkspaceDirs) that holds it: a cloned project's link never leads a
+//     write out of it, not even into the user's home folder;
+//   - else a file of the home folder belongs to it (~/.gemini, a user
+//     skill's folder), under the same proviso as a host folder, taking the
+//     file's own folder as the host folder;
+//   - else it belongs to its own folder.
+//
+// The home folder and a host folder may themselves be links. Telling
+// whether a host folder is reached inside the home folder reads the disk.
 func (env Env) WriteRoot(path string) string {
-	best := ""
+	host := ""
 	for _, home := range env.Homes {
-		if safefile.Within(home, path) && len(home) > len(best) {
-			best = home
+		if safefile.Within(home, path) && len(home) > len(host) {
+			host = home
 		}
 	}
-	if best != "" {
-		return best
+	if host != "" {
+		return env.userRoot(host)
 	}
 	dirs := env.WorkspaceDirs
 	if len(dirs) == 0 && env.Workspace != "" {
@@ -170,7 +183,16 @@ func (env Env) WriteRoot(path string) string {
 			return dirs[i]
 		}
 	}
-	return filepath.Dir(path)
+	return env.userRoot(filepath.Dir(path))
+}
+
+// userRoot is the folder a user file of the folder host belongs to: the
+// user's home folder when host is reached inside it, else host.
+func (env Env) userRoot(host string) string {
+	if safefile.Within(env.UserDir, host) && safefile.CheckLinks(env.UserDir, host) == nil {
+		return env.UserDir
+	}
+	return host
 }
 
 // Read returns the current content of path: as edited so far, else as

@@ -103,18 +103,23 @@ func TestFilesWriteSaysWhyEachFileWasNotWritten(t *testing.T) {
 	}
 }
 
-// TestWriteRoot: a file belongs to the host's own folder that holds it,
-// else to the outermost workspace folder that holds it, else to its own
-// folder.
+// TestWriteRoot: a file of the user's own (a host's folder, or another
+// folder of the home that is no workspace's) belongs to the user's home
+// folder; a file of a workspace to the outermost workspace folder that
+// holds it; a host folder outside the home folder, and any other file, to
+// its own folder.
 func TestWriteRoot(t *testing.T) {
 	j := filepath.Join
 	home, repo := filepath.FromSlash("/home/u"), filepath.FromSlash("/work/repo")
 	env := Env{UserDir: home, Workspace: j(repo, "sub"), WorkspaceDirs: []string{j(repo, "sub"), repo},
-		Homes: map[string]string{"claude": j(home, ".claude"), "codex": j(home, "codex-home")}}
+		Homes: map[string]string{"claude": j(home, ".claude"), "codex": j(home, "codex-home"), "x": "/srv/x-config"}}
 	for path, want := range map[string]string{
-		j(home, ".claude", "settings.json"):        j(home, ".claude"),
-		j(home, "codex-home", "config.toml"):       j(home, "codex-home"),
-		j(home, ".gemini", "settings.json"):        j(home, ".gemini"),
+		j(home, ".claude", "settings.json"):        home,
+		j(home, "codex-home", "config.toml"):       home,
+		j(home, ".gemini", "settings.json"):        home,
+		j(home, ".agents", "skills", "pdf"):        home,
+		"/srv/x-config/settings.json":              "/srv/x-config",
+		"/opt/skills/pdf":                          "/opt/skills",
 		j(repo, ".claude", "settings.json"):        repo,
 		j(repo, "sub", ".claude", "settings.json"): repo,
 		j(repo, "sub", "CLAUDE.md"):                repo,
@@ -123,9 +128,15 @@ func TestWriteRoot(t *testing.T) {
 			t.Errorf("WriteRoot(%s) = %s, want %s", path, got, want)
 		}
 	}
-	// A workspace that is the home folder: a host's folder still wins.
-	env = Env{Workspace: home, Homes: map[string]string{"claude": j(home, ".claude")}}
-	if got := env.WriteRoot(j(home, ".claude", "settings.json")); got != j(home, ".claude") {
+	// A workspace that is the home folder: a host's file is the user's.
+	env = Env{UserDir: home, Workspace: home, Homes: map[string]string{"claude": j(home, ".claude")}}
+	if got := env.WriteRoot(j(home, ".claude", "settings.json")); got != home {
 		t.Errorf("in the home folder: got %s", got)
+	}
+	// A project inside the home folder keeps its own root.
+	proj := j(home, "src", "proj")
+	env = Env{UserDir: home, Workspace: proj, Homes: map[string]string{"claude": j(home, ".claude")}}
+	if got := env.WriteRoot(j(proj, ".claude", "settings.local.json")); got != proj {
+		t.Errorf("a project in the home folder: got %s", got)
 	}
 }
