@@ -2,6 +2,7 @@ package providers
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,5 +139,41 @@ func TestWriteRoot(t *testing.T) {
 	env = Env{UserDir: home, Workspace: proj, Homes: map[string]string{"claude": j(home, ".claude")}}
 	if got := env.WriteRoot(j(proj, ".claude", "settings.local.json")); got != proj {
 		t.Errorf("a project in the home folder: got %s", got)
+	}
+}
+
+// TestFilesCommitUsesItsLastRun: a plan that reads one more folder in
+// each run under the locks, up to as many runs as Commit locks for, and
+// then reads no new one, is written: the run made with the last locks is
+// checked too, not taken for one that kept changing. One more new folder
+// than that is a failure that says so, and writes nothing.
+func TestFilesCommitUsesItsLastRun(t *testing.T) {
+	for _, extra := range []int{0, 1} {
+		base := t.TempDir()
+		dir := func(i int) string { return filepath.Join(base, fmt.Sprint(i)) }
+		for i := range maxCommitRuns + 2 {
+			os.MkdirAll(dir(i), 0o755)
+		}
+		file := filepath.Join(dir(0), "settings")
+		fs := NewFiles()
+		runs := 0
+		err := fs.Commit(func() {
+			runs++
+			for i := 1; i < min(runs, maxCommitRuns+extra); i++ {
+				if _, _, err := fs.Read(filepath.Join(dir(i), "settings")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := EditFile(fs, file, func([]byte) ([]byte, error) { return []byte("on\n"), nil }); err != nil {
+				t.Fatal(err)
+			}
+		}, nil)
+		got, _ := os.ReadFile(file)
+		if extra == 0 && (err != nil || string(got) != "on\n") {
+			t.Errorf("%d runs: %v, wrote %q", runs, err, got)
+		}
+		if extra == 1 && (err == nil || !strings.Contains(err.Error(), "kept changing") || got != nil) {
+			t.Errorf("a plan that keeps reading new folders: %v, wrote %q", err, got)
+		}
 	}
 }

@@ -30,7 +30,7 @@ func TestEditFileRefusesLinkOutOfRoot(t *testing.T) {
 			t.Fatalf("read: %q, %v", data, rerr)
 		}
 		_, err = EditFile(fs, link, func([]byte) ([]byte, error) { return []byte(`{"x": 1}`), nil })
-	}); cerr != nil {
+	}, nil); cerr != nil {
 		t.Fatal(cerr)
 	}
 	var le *safefile.LinkError

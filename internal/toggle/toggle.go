@@ -17,6 +17,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -90,6 +91,10 @@ const FallbackSetting = pipeline.DisabledSkillFile
 
 // Toggler collects the switches of one command.
 type Toggler struct {
+	// Notices, when not nil, receives what Commit says while it waits for
+	// another ccski run.
+	Notices io.Writer
+
 	env     providers.Env
 	snap    *pipeline.Snapshot
 	hosts   []providers.Host
@@ -123,7 +128,8 @@ func (t *Toggler) Commit(plan func(), dry bool) *Plan {
 		run()
 		return t.Plan()
 	}
-	err := t.files.Commit(run)
+	t.files.Notices = t.Notices
+	err := t.files.Commit(run, nil)
 	p := t.Plan()
 	for _, f := range p.files.Changed() {
 		if f.Err != nil {
