@@ -220,3 +220,40 @@ func TestInstallWorkflowRefusesLinkOutOfFolder(t *testing.T) {
 		})
 	}
 }
+
+// TestRenameRefusesLinkOutOfProject: disable of a skill no agent with a
+// switch reads falls back to renaming its SKILL.md, but not through a
+// project's skill folder that is a link leading out of the project: the
+// skill it leads to keeps its SKILL.md (for every project and agent that
+// reads it), and the failure, in a dry run too, names the link.
+func TestRenameRefusesLinkOutOfProject(t *testing.T) {
+	tr := newSwitchTree(t)
+	target := filepath.Join(filepath.Dir(tr.ws), "elsewhere", "borrowed")
+	putFile(t, filepath.Join(target, "SKILL.md"), []byte(switchSkill("borrowed")))
+	link := filepath.Join(tr.ws, ".cursor", "skills", "borrowed")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, dry := range []bool{true, false} {
+		args := []string{"disable", "borrowed", "--json"}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		r := tr.run(t, args...)
+		var out toggleOut
+		decodeOnly(t, r, &out)
+		if r.code != 1 || out.Failed != 1 || out.Changed != 0 || len(out.Results) != 1 ||
+			!strings.Contains(out.Results[0].Error, link) || !strings.Contains(out.Results[0].Error, target) {
+			t.Errorf("dry run %v: want exit 1 and one failed switch naming %s and %s\n%s", dry, link, target, r)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(target, "SKILL.md")); err != nil {
+		t.Errorf("the linked skill's SKILL.md was renamed: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(target, ".SKILL.md")); err == nil {
+		t.Error("the linked skill has a .SKILL.md")
+	}
+}
