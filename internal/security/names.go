@@ -136,13 +136,13 @@ func checkLookalikes(c *nameCheck) {
 			continue
 		}
 		var others []string
-		seen := map[string]bool{}
+		seen := map[string]bool{sameName(name): true}
 		for _, j := range groups[c.keys[i]] {
 			other := shortName(c.skills[j].Name)
-			if strings.EqualFold(other, name) || seen[strings.ToLower(other)] {
+			if seen[sameName(other)] {
 				continue // the same name: copies of one skill, or duplicate-name's business
 			}
-			seen[strings.ToLower(other)] = true
+			seen[sameName(other)] = true
 			label := c.skills[j].Label
 			if label == "" {
 				label = c.skills[j].File
@@ -181,6 +181,11 @@ func checkMixedScripts(c *nameCheck) {
 		}
 	}
 }
+
+// sameName is what two names that are the same share: the name in NFC
+// (a name read from a folder on macOS is in NFD, the frontmatter's
+// usually in NFC), in lower case.
+func sameName(name string) string { return strings.ToLower(norm.NFC.String(name)) }
 
 // nameKey is what two look-alike names share: the TR39 skeleton of the
 // name in NFKC (confusables.txt leaves compatibility characters such as
