@@ -46,7 +46,7 @@ func TestCheckNames(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			skills := make([]NamedSkill, len(tt.names))
 			for i, n := range tt.names {
-				skills[i] = NamedSkill{Name: n, File: shortName(n) + ".md"}
+				skills[i] = NamedSkill{Name: n, File: NamedSkill{Name: n}.short() + ".md"}
 				if strings.Contains(n, ":") {
 					skills[i].File = n + ".md"
 				}
