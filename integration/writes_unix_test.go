@@ -4,9 +4,10 @@ package integration
 
 // Writes that fail, and writes that a link would lead out of the folder
 // they belong to: a failed write is a failed result, in text and in JSON;
-// a settings or instructions file that is a symlink leading out of its
-// project (or out of the home folder, for a user file) is refused, naming the link
-// and where it leads, and its target keeps every byte.
+// a settings or instructions file, or a skill folder to rename, that is a
+// symlink leading out of its project (or out of the home folder, for a
+// user file) is refused, naming the link and where it leads, and its
+// target keeps every byte.
 
 import (
 	"bytes"
