@@ -4,9 +4,10 @@ package integration
 
 // Writes that fail, and writes that a link would lead out of the folder
 // they belong to: a failed write is a failed result, in text and in JSON;
-// a settings or instructions file that is a symlink leading out of its
-// project (or out of the agent's own folder) is refused, naming the link
-// and where it leads, and its target keeps every byte.
+// a settings or instructions file, or a skill folder to rename, that is a
+// symlink leading out of its project (or out of the home folder, for a
+// user file) is refused, naming the link and where it leads, and its
+// target keeps every byte.
 
 import (
 	"bytes"
@@ -73,19 +74,30 @@ func TestSwitchFailedWriteIsFailed(t *testing.T) {
 
 // TestSwitchRefusesLinkOutOfFolder: disable does not write a settings
 // file that is a symlink leading out of the folder the switch belongs to
-// (the project, for a project switch; the agent's own folder, for a user
+// (the project, for a project switch; the user's home folder, for a user
 // one); it names the link and where it leads, and the target keeps every
-// byte. A link that stays inside the folder is written through.
+// byte. A link that stays inside the folder is written through: a user's
+// settings file kept in a dotfiles repository in the home folder (as GNU
+// Stow links it) is the user's own.
 func TestSwitchRefusesLinkOutOfFolder(t *testing.T) {
 	tests := []struct {
 		name, skill, link string // link: "ws:" + relative to the repository, else to home
-		inside            bool   // the link leads to a file inside the folder
+		// to is where the link leads: "" out of the project and the home
+		// folder, "ws" inside the project, "home" into ~/dotfiles.
+		to      string
+		setting string // what a followed link's target holds afterwards
 	}{
 		{name: "project settings.local.json linked out of the project", skill: "release", link: "ws:.claude/settings.local.json"},
 		{name: "project settings.json linked out of the project", skill: "release --scope project", link: "ws:.claude/settings.json"},
-		{name: "user settings.json linked out of ~/.claude", skill: "notes", link: ".claude/settings.json"},
-		{name: "Codex config.toml linked out of ~/.codex", skill: "sheets", link: ".codex/config.toml"},
-		{name: "a link inside the project is followed", skill: "release", link: "ws:.claude/settings.local.json", inside: true},
+		{name: "project settings.local.json linked into the home folder", skill: "release", link: "ws:.claude/settings.local.json", to: "home"},
+		{name: "user settings.json linked out of the home folder", skill: "notes", link: ".claude/settings.json"},
+		{name: "Codex config.toml linked out of the home folder", skill: "sheets", link: ".codex/config.toml"},
+		{name: "a link inside the project is followed", skill: "release", link: "ws:.claude/settings.local.json", to: "ws",
+			setting: `"release": "off"`},
+		{name: "user settings.json linked into ~/dotfiles is followed", skill: "notes", link: ".claude/settings.json", to: "home",
+			setting: `"notes": "off"`},
+		{name: "Codex config.toml linked into ~/dotfiles is followed", skill: "sheets", link: ".codex/config.toml", to: "home",
+			setting: `name = "sheets"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,10 +106,11 @@ func TestSwitchRefusesLinkOutOfFolder(t *testing.T) {
 			if rel, ok := strings.CutPrefix(tt.link, "ws:"); ok {
 				link = filepath.Join(tr.ws, rel)
 			}
-			target := filepath.Join(filepath.Dir(tr.ws), "elsewhere", filepath.Base(link))
-			if tt.inside {
-				target = filepath.Join(tr.ws, "shared", filepath.Base(link))
-			}
+			target := map[string]string{
+				"":     filepath.Join(filepath.Dir(tr.ws), "elsewhere", filepath.Base(link)),
+				"ws":   filepath.Join(tr.ws, "shared", filepath.Base(link)),
+				"home": filepath.Join(tr.home, "dotfiles", filepath.Base(filepath.Dir(link)), filepath.Base(link)),
+			}[tt.to]
 			content := "{\n  \"theirs\" :  true\n}\n"
 			if strings.HasSuffix(link, ".toml") {
 				content = "# theirs\nmodel = \"o3\"\n"
@@ -113,9 +126,10 @@ func TestSwitchRefusesLinkOutOfFolder(t *testing.T) {
 			r := tr.run(t, append(strings.Fields("disable "+tt.skill), "--json")...)
 			var out toggleOut
 			decodeOnly(t, r, &out)
-			if tt.inside {
-				if r.code != 0 || out.Changed != 1 || !strings.Contains(string(readFile(t, target)), `"release": "off"`) {
-					t.Errorf("want the target inside the project written\n%s", r)
+			if tt.setting != "" {
+				got := string(readFile(t, target))
+				if r.code != 0 || out.Changed != 1 || !strings.Contains(got, tt.setting) || !strings.Contains(got, "theirs") {
+					t.Errorf("want the link's target written\n%s\n%s", r, got)
 				}
 				if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
 					t.Errorf("the link is no longer a link: %v", err)
@@ -146,22 +160,29 @@ func TestSwitchRefusesLinkOutOfFolder(t *testing.T) {
 
 // TestInstallWorkflowRefusesLinkOutOfFolder: install-workflow does not
 // write its block into an instructions file that is a symlink leading
-// out of the project (or out of the agent's own folder), such as a
-// CLAUDE.md linked to the user's shell rc file: the rc file keeps every
-// byte, and the error names the link and where it leads.
+// out of the folder it belongs to, such as a project's CLAUDE.md linked
+// to the user's shell rc file, or the user's CLAUDE.md linked out of the
+// home folder: the target keeps every byte, and the error names the link
+// and where it leads. The user's CLAUDE.md linked into ~/dotfiles gets
+// the block, and stays a link.
 func TestInstallWorkflowRefusesLinkOutOfFolder(t *testing.T) {
 	tests := []struct {
 		name, scope, link string
+		// target is where the link leads, relative to the home folder
+		// ("../" leads out of it).
+		target  string
+		written bool
 	}{
-		{"project CLAUDE.md linked to ~/.bashrc", "project", "ws:CLAUDE.md"},
-		{"user CLAUDE.md linked to ~/.bashrc", "user", ".claude/CLAUDE.md"},
+		{"project CLAUDE.md linked to ~/.bashrc", "project", "ws:CLAUDE.md", ".bashrc", false},
+		{"user CLAUDE.md linked out of the home folder", "user", ".claude/CLAUDE.md", "../elsewhere/rules.md", false},
+		{"user CLAUDE.md linked into ~/dotfiles", "user", ".claude/CLAUDE.md", "dotfiles/claude/CLAUDE.md", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := newSwitchTree(t)
-			rc := filepath.Join(tr.home, ".bashrc")
+			target := filepath.Join(tr.home, filepath.FromSlash(tt.target))
 			content := "# my shell\nexport PATH=\"$HOME/bin:$PATH\"\nalias ll='ls -l'\n"
-			putFile(t, rc, []byte(content))
+			putFile(t, target, []byte(content))
 			link := filepath.Join(tr.home, tt.link)
 			if rel, ok := strings.CutPrefix(tt.link, "ws:"); ok {
 				link = filepath.Join(tr.ws, rel)
@@ -169,26 +190,71 @@ func TestInstallWorkflowRefusesLinkOutOfFolder(t *testing.T) {
 			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Symlink(rc, link); err != nil {
+			if err := os.Symlink(target, link); err != nil {
 				t.Fatal(err)
 			}
 			r := tr.run(t, "install-workflow", "--scope", tt.scope, "--agent", "claude", "--json")
-			if r.code != 1 {
-				t.Fatalf("want exit 1\n%s", r)
-			}
 			var out struct {
 				Results []struct{ Agent, Path, Status, Error string }
 			}
 			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 				t.Fatalf("%v\n%s", err, r)
 			}
-			if len(out.Results) != 1 || out.Results[0].Status != "failed" ||
-				!strings.Contains(out.Results[0].Error, link) || !strings.Contains(out.Results[0].Error, rc) {
-				t.Errorf("want one failed result naming %s and %s\n%s", link, rc, r)
+			got := string(readFile(t, target))
+			if tt.written {
+				if r.code != 0 || len(out.Results) != 1 || out.Results[0].Status != "installed" ||
+					!strings.HasPrefix(got, content) || !strings.Contains(got, `<workflow name="ccski">`) {
+					t.Errorf("want the block added to %s\n%s\n%s", target, r, got)
+				}
+				if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+					t.Errorf("the link is no longer a link: %v", err)
+				}
+				return
 			}
-			if got := readFile(t, rc); string(got) != content {
-				t.Errorf("the shell rc file changed:\n%s", got)
+			if r.code != 1 || len(out.Results) != 1 || out.Results[0].Status != "failed" ||
+				!strings.Contains(out.Results[0].Error, link) || !strings.Contains(out.Results[0].Error, target) {
+				t.Errorf("want exit 1 and one failed result naming %s and %s\n%s", link, target, r)
+			}
+			if got != content {
+				t.Errorf("the link's target changed:\n%s", got)
 			}
 		})
+	}
+}
+
+// TestRenameRefusesLinkOutOfProject: disable of a skill no agent with a
+// switch reads falls back to renaming its SKILL.md, but not through a
+// project's skill folder that is a link leading out of the project: the
+// skill it leads to keeps its SKILL.md (for every project and agent that
+// reads it), and the failure, in a dry run too, names the link.
+func TestRenameRefusesLinkOutOfProject(t *testing.T) {
+	tr := newSwitchTree(t)
+	target := filepath.Join(filepath.Dir(tr.ws), "elsewhere", "borrowed")
+	putFile(t, filepath.Join(target, "SKILL.md"), []byte(switchSkill("borrowed")))
+	link := filepath.Join(tr.ws, ".cursor", "skills", "borrowed")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, dry := range []bool{true, false} {
+		args := []string{"disable", "borrowed", "--json"}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		r := tr.run(t, args...)
+		var out toggleOut
+		decodeOnly(t, r, &out)
+		if r.code != 1 || out.Failed != 1 || out.Changed != 0 || len(out.Results) != 1 ||
+			!strings.Contains(out.Results[0].Error, link) || !strings.Contains(out.Results[0].Error, target) {
+			t.Errorf("dry run %v: want exit 1 and one failed switch naming %s and %s\n%s", dry, link, target, r)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(target, "SKILL.md")); err != nil {
+		t.Errorf("the linked skill's SKILL.md was renamed: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(target, ".SKILL.md")); err == nil {
+		t.Error("the linked skill has a .SKILL.md")
 	}
 }

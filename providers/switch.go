@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -105,10 +106,19 @@ type Edit struct {
 // to (see Env.WriteRoot): an edit of a file that a symbolic link leads out
 // of that folder is refused (EditFile), and so is its write.
 type Files struct {
+	// Notices, when not nil, receives a line when Commit waits for
+	// another ccski run to release a folder it locks.
+	Notices io.Writer
+
 	files map[string]*FileState
 	order []string
 	// root returns the folder a file belongs to.
 	root func(path string) string
+	// held lists the folders a plan asked Commit to lock besides those of
+	// its files (Hold).
+	held []string
+	// waited is set once Commit said it waits.
+	waited bool
 }
 
 // FileState is one file of a Files set.
@@ -145,21 +155,34 @@ func NewFilesIn(env Env) *Files {
 }
 
 // WriteRoot returns the folder that the settings or instructions file
-// path belongs to, which no symbolic link on the way to the file may lead
-// out of when ccski writes it: the host's own folder (Env.Homes) that
-// holds path, for a user file; else the project, the outermost workspace
-// folder (WorkspaceDirs) that holds path; else the file's own folder (a
-// host folder ccski does not know, such as ~/.gemini). The folder itself
-// may be a link: the user may keep it elsewhere.
+// (or skill folder) path belongs to, which no symbolic link on the way to
+// it may lead out of when ccski writes it:
+//
+//   - a file of a host's own folder (Env.Homes, such as ~/.claude) is the
+//     user's: it belongs to the user's home folder (UserDir), so that a
+//     file the user links to a dotfiles repository in the home folder is
+//     written through; but when that host folder is not reached inside the
+//     home folder (it lies elsewhere, or is itself a link to elsewhere) it
+//     belongs to the host folder, which the user may keep anywhere;
+//   - else a file of the project belongs to the outermost workspace folder
+//     (WorkspaceDirs) that holds it: a cloned project's link never leads a
+//     write out of it, not even into the user's home folder;
+//   - else a file of the home folder belongs to it (~/.gemini, a user
+//     skill's folder), under the same proviso as a host folder, taking the
+//     file's own folder as the host folder;
+//   - else it belongs to its own folder.
+//
+// The home folder and a host folder may themselves be links. Telling
+// whether a host folder is reached inside the home folder reads the disk.
 func (env Env) WriteRoot(path string) string {
-	best := ""
+	host := ""
 	for _, home := range env.Homes {
-		if safefile.Within(home, path) && len(home) > len(best) {
-			best = home
+		if safefile.Within(home, path) && len(home) > len(host) {
+			host = home
 		}
 	}
-	if best != "" {
-		return best
+	if host != "" {
+		return env.userRoot(host)
 	}
 	dirs := env.WorkspaceDirs
 	if len(dirs) == 0 && env.Workspace != "" {
@@ -170,7 +193,16 @@ func (env Env) WriteRoot(path string) string {
 			return dirs[i]
 		}
 	}
-	return filepath.Dir(path)
+	return env.userRoot(filepath.Dir(path))
+}
+
+// userRoot is the folder a user file of the folder host belongs to: the
+// user's home folder when host is reached inside it, else host.
+func (env Env) userRoot(host string) string {
+	if safefile.Within(env.UserDir, host) && safefile.CheckLinks(env.UserDir, host) == nil {
+		return env.UserDir
+	}
+	return host
 }
 
 // Read returns the current content of path: as edited so far, else as
@@ -235,7 +267,7 @@ func (fs *Files) Changed() []*FileState {
 	return out
 }
 
-// maxCommitRuns bounds how many times Commit plans under its locks when
+// maxCommitRuns bounds how many times Commit locks and plans again when
 // the folders a plan reads from keep changing.
 const maxCommitRuns = 4
 
@@ -244,29 +276,40 @@ const maxCommitRuns = 4
 // the same time never lose each other's change. plan makes its edits in
 // fs, all anew each time it is called (fs is emptied before each call).
 // Commit runs it once to learn which files it reads, locks the folders of
-// those files (safefile.LockDirs; a folder a changed file needs is made),
-// and runs it again, so that each file is read as it is now, under the
-// lock, and edited as it is; then it writes the set (Write) and releases
-// the locks. Should that run read from a folder not yet locked, the locks
-// are released and taken again with that folder too. When nothing
-// changes, nothing is locked or written. On failure, every changed file
-// that was not written says why (FileState.Err).
-func (fs *Files) Commit(plan func()) error {
+// those files and the folders plan asked for (Hold) (safefile.LockDirs; a
+// folder a changed file needs is made), and runs it again, so that each
+// file is read as it is now, under the lock, and edited as it is; then it
+// writes the set (Write), runs then (when not nil: the changes the caller
+// makes besides the files, such as renames in the folders it held), and
+// releases the locks. Should that run read from a folder not yet locked,
+// the locks are released and taken again with that folder too. When
+// nothing changes and no folder is held, nothing is locked or written,
+// and then runs alone. On failure, every changed file that was not
+// written says why (FileState.Err), and then does not run; an error of
+// then is Commit's.
+func (fs *Files) Commit(plan func(), then func() error) error {
 	fs.reset()
 	plan()
 	var held []string
 	release := func() {}
 	defer func() { release() }()
-	for range maxCommitRuns {
-		if len(fs.Changed()) == 0 {
-			return nil
+	for locks := 0; ; locks++ {
+		if len(fs.Changed()) == 0 && len(fs.held) == 0 {
+			return fs.then(then)
 		}
 		need, err := fs.folders()
 		if err != nil {
 			return fs.fail(err)
 		}
 		if held != nil && !slices.ContainsFunc(need, func(d string) bool { return !slices.Contains(held, d) }) {
-			return fs.Write()
+			if err := fs.Write(); err != nil {
+				return err
+			}
+			return fs.then(then)
+		}
+		if locks == maxCommitRuns {
+			return fs.fail(fmt.Errorf("the settings files kept changing while ccski was locking them (in %s); run the command again",
+				strings.Join(held, ", ")))
 		}
 		release()
 		release = func() {}
@@ -275,7 +318,7 @@ func (fs *Files) Commit(plan func()) error {
 				held = append(held, d)
 			}
 		}
-		r, err := safefile.LockDirs(held)
+		r, err := safefile.LockDirs(held, fs.wait)
 		if err != nil {
 			return fs.fail(err)
 		}
@@ -283,19 +326,48 @@ func (fs *Files) Commit(plan func()) error {
 		fs.reset()
 		plan()
 	}
-	return fs.fail(fmt.Errorf("the settings files kept changing while ccski was locking them (in %s); run the command again",
-		strings.Join(held, ", ")))
+}
+
+// then runs f, when not nil.
+func (fs *Files) then(f func() error) error {
+	if f == nil {
+		return nil
+	}
+	return f()
+}
+
+// Hold asks Commit to lock the folder dir too, with the folders of the
+// files, for a change the caller makes in it besides the files (see
+// Commit's then). plan calls it on every run.
+func (fs *Files) Hold(dir string) {
+	if !slices.Contains(fs.held, dir) {
+		fs.held = append(fs.held, dir)
+	}
+}
+
+// wait tells Notices, once, that Commit waits for the folder dir.
+func (fs *Files) wait(dir string) {
+	if fs.Notices != nil && !fs.waited {
+		fs.waited = true
+		fmt.Fprintf(fs.Notices, "ccski: waiting for another ccski run that is editing files in %s to finish\n", dir)
+	}
 }
 
 // reset empties the set.
 func (fs *Files) reset() {
-	fs.files, fs.order = map[string]*FileState{}, nil
+	fs.files, fs.order, fs.held = map[string]*FileState{}, nil, nil
 }
 
-// folders lists the folders of the files read that exist, and makes the
-// folder of each changed file that may be written.
+// folders lists the folders of the files read that exist, and the folders
+// held (Hold) that exist, and makes the folder of each changed file that
+// may be written.
 func (fs *Files) folders() ([]string, error) {
 	var dirs []string
+	add := func(dir string) {
+		if st, err := os.Stat(dir); err == nil && st.IsDir() && !slices.Contains(dirs, dir) {
+			dirs = append(dirs, dir)
+		}
+	}
 	for _, p := range fs.order {
 		f, dir := fs.files[p], filepath.Dir(p)
 		if f.Changed() && f.links == nil {
@@ -303,9 +375,10 @@ func (fs *Files) folders() ([]string, error) {
 				return nil, fmt.Errorf("cannot make the folder of %s: %w", p, safefile.Cause(err))
 			}
 		}
-		if st, err := os.Stat(dir); err == nil && st.IsDir() && !slices.Contains(dirs, dir) {
-			dirs = append(dirs, dir)
-		}
+		add(dir)
+	}
+	for _, dir := range fs.held {
+		add(dir)
 	}
 	return dirs, nil
 }

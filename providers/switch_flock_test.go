@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // folderLocked reports whether another open of the folder dir cannot take
@@ -39,7 +40,7 @@ func TestFilesCommitTakesTurns(t *testing.T) {
 				}); err != nil {
 					t.Error(err)
 				}
-			})
+			}, nil)
 		}()
 	}
 	for range runs {
@@ -79,7 +80,7 @@ func TestFilesCommitLocksWhatItReads(t *testing.T) {
 		if _, err := EditFile(fs, a, func([]byte) ([]byte, error) { return []byte(run + "\n"), nil }); err != nil {
 			t.Fatal(err)
 		}
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,5 +93,65 @@ func TestFilesCommitLocksWhatItReads(t *testing.T) {
 	}
 	if folderLocked(t, filepath.Dir(a)) || folderLocked(t, filepath.Dir(b)) {
 		t.Error("a folder is still locked after Commit")
+	}
+}
+
+// lineWriter sends each write to a channel.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+// TestFilesCommitHoldsAndWaits: a folder a plan holds is locked though no
+// file of it changes, then runs under that lock, and a folder another run
+// holds is waited for with one notice naming it.
+func TestFilesCommitHoldsAndWaits(t *testing.T) {
+	dir := t.TempDir()
+	holder, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if err := syscall.Flock(int(holder.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	notices := make(lineWriter, 4)
+	fs := NewFiles()
+	fs.Notices = notices
+	done := make(chan error, 1)
+	lockedInThen := false
+	go func() {
+		done <- fs.Commit(func() { fs.Hold(dir) }, func() error {
+			lockedInThen = folderLocked(t, dir)
+			return nil
+		})
+	}()
+	select {
+	case n := <-notices:
+		real, _ := filepath.EvalSymlinks(dir)
+		if !strings.Contains(n, "waiting for another ccski run") || !strings.Contains(n, real) {
+			t.Errorf("notice: %q", n)
+		}
+	case err := <-done:
+		t.Fatalf("Commit went on while another run held the folder: %v", err)
+	case <-time.After(time.Minute):
+		t.Fatal("no notice while another run held the folder")
+	}
+	holder.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Commit did not go on once the folder was free")
+	}
+	if !lockedInThen {
+		t.Error("then ran without the held folder's lock")
+	}
+	if len(notices) != 0 {
+		t.Errorf("more notices: %q", <-notices)
 	}
 }

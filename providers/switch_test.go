@@ -2,6 +2,7 @@ package providers
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,18 +104,23 @@ func TestFilesWriteSaysWhyEachFileWasNotWritten(t *testing.T) {
 	}
 }
 
-// TestWriteRoot: a file belongs to the host's own folder that holds it,
-// else to the outermost workspace folder that holds it, else to its own
-// folder.
+// TestWriteRoot: a file of the user's own (a host's folder, or another
+// folder of the home that is no workspace's) belongs to the user's home
+// folder; a file of a workspace to the outermost workspace folder that
+// holds it; a host folder outside the home folder, and any other file, to
+// its own folder.
 func TestWriteRoot(t *testing.T) {
 	j := filepath.Join
 	home, repo := filepath.FromSlash("/home/u"), filepath.FromSlash("/work/repo")
 	env := Env{UserDir: home, Workspace: j(repo, "sub"), WorkspaceDirs: []string{j(repo, "sub"), repo},
-		Homes: map[string]string{"claude": j(home, ".claude"), "codex": j(home, "codex-home")}}
+		Homes: map[string]string{"claude": j(home, ".claude"), "codex": j(home, "codex-home"), "x": "/srv/x-config"}}
 	for path, want := range map[string]string{
-		j(home, ".claude", "settings.json"):        j(home, ".claude"),
-		j(home, "codex-home", "config.toml"):       j(home, "codex-home"),
-		j(home, ".gemini", "settings.json"):        j(home, ".gemini"),
+		j(home, ".claude", "settings.json"):        home,
+		j(home, "codex-home", "config.toml"):       home,
+		j(home, ".gemini", "settings.json"):        home,
+		j(home, ".agents", "skills", "pdf"):        home,
+		"/srv/x-config/settings.json":              "/srv/x-config",
+		"/opt/skills/pdf":                          "/opt/skills",
 		j(repo, ".claude", "settings.json"):        repo,
 		j(repo, "sub", ".claude", "settings.json"): repo,
 		j(repo, "sub", "CLAUDE.md"):                repo,
@@ -123,9 +129,51 @@ func TestWriteRoot(t *testing.T) {
 			t.Errorf("WriteRoot(%s) = %s, want %s", path, got, want)
 		}
 	}
-	// A workspace that is the home folder: a host's folder still wins.
-	env = Env{Workspace: home, Homes: map[string]string{"claude": j(home, ".claude")}}
-	if got := env.WriteRoot(j(home, ".claude", "settings.json")); got != j(home, ".claude") {
+	// A workspace that is the home folder: a host's file is the user's.
+	env = Env{UserDir: home, Workspace: home, Homes: map[string]string{"claude": j(home, ".claude")}}
+	if got := env.WriteRoot(j(home, ".claude", "settings.json")); got != home {
 		t.Errorf("in the home folder: got %s", got)
+	}
+	// A project inside the home folder keeps its own root.
+	proj := j(home, "src", "proj")
+	env = Env{UserDir: home, Workspace: proj, Homes: map[string]string{"claude": j(home, ".claude")}}
+	if got := env.WriteRoot(j(proj, ".claude", "settings.local.json")); got != proj {
+		t.Errorf("a project in the home folder: got %s", got)
+	}
+}
+
+// TestFilesCommitUsesItsLastRun: a plan that reads one more folder in
+// each run under the locks, up to as many runs as Commit locks for, and
+// then reads no new one, is written: the run made with the last locks is
+// checked too, not taken for one that kept changing. One more new folder
+// than that is a failure that says so, and writes nothing.
+func TestFilesCommitUsesItsLastRun(t *testing.T) {
+	for _, extra := range []int{0, 1} {
+		base := t.TempDir()
+		dir := func(i int) string { return filepath.Join(base, fmt.Sprint(i)) }
+		for i := range maxCommitRuns + 2 {
+			os.MkdirAll(dir(i), 0o755)
+		}
+		file := filepath.Join(dir(0), "settings")
+		fs := NewFiles()
+		runs := 0
+		err := fs.Commit(func() {
+			runs++
+			for i := 1; i < min(runs, maxCommitRuns+extra); i++ {
+				if _, _, err := fs.Read(filepath.Join(dir(i), "settings")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := EditFile(fs, file, func([]byte) ([]byte, error) { return []byte("on\n"), nil }); err != nil {
+				t.Fatal(err)
+			}
+		}, nil)
+		got, _ := os.ReadFile(file)
+		if extra == 0 && (err != nil || string(got) != "on\n") {
+			t.Errorf("%d runs: %v, wrote %q", runs, err, got)
+		}
+		if extra == 1 && (err == nil || !strings.Contains(err.Error(), "kept changing") || got != nil) {
+			t.Errorf("a plan that keeps reading new folders: %v, wrote %q", err, got)
+		}
 	}
 }

@@ -30,7 +30,7 @@ func TestEditFileRefusesLinkOutOfRoot(t *testing.T) {
 			t.Fatalf("read: %q, %v", data, rerr)
 		}
 		_, err = EditFile(fs, link, func([]byte) ([]byte, error) { return []byte(`{"x": 1}`), nil })
-	}); cerr != nil {
+	}, nil); cerr != nil {
 		t.Fatal(cerr)
 	}
 	var le *safefile.LinkError
@@ -44,5 +44,46 @@ func TestEditFileRefusesLinkOutOfRoot(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(out); string(got) != "{}" {
 		t.Errorf("the link's target changed: %q", got)
+	}
+}
+
+// TestWriteRootHostFolderElsewhere: a host folder that is a link out of
+// the home folder (the user keeps ~/.claude elsewhere) is the root of its
+// files, so they are written; a file linked out of that folder is not.
+// A host folder linked inside the home folder leaves the home folder the
+// root.
+func TestWriteRootHostFolderElsewhere(t *testing.T) {
+	base := t.TempDir()
+	home, kept := filepath.Join(base, "home"), filepath.Join(base, "disk", "claude")
+	for _, d := range []string{home, kept, filepath.Join(home, "dotfiles", "codex")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claude, codex := filepath.Join(home, ".claude"), filepath.Join(home, ".codex")
+	if err := os.Symlink(kept, claude); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, "dotfiles", "codex"), codex); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{UserDir: home, Homes: map[string]string{"claude": claude, "codex": codex}}
+	settings := filepath.Join(claude, "settings.json")
+	if got := env.WriteRoot(settings); got != claude {
+		t.Errorf("WriteRoot(%s) = %s, want the host folder", settings, got)
+	}
+	if got := env.WriteRoot(filepath.Join(codex, "config.toml")); got != home {
+		t.Errorf("a host folder linked inside the home folder: root %s, want %s", got, home)
+	}
+	if err := safefile.CheckLinks(env.WriteRoot(settings), settings); err != nil {
+		t.Errorf("a file of a host folder kept elsewhere: %v", err)
+	}
+	out := filepath.Join(base, "out.json")
+	if err := os.Symlink(out, filepath.Join(kept, "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	var le *safefile.LinkError
+	if err := safefile.CheckLinks(env.WriteRoot(settings), settings); !errors.As(err, &le) {
+		t.Errorf("a file linked out of a host folder kept elsewhere: got %v, want a *safefile.LinkError", err)
 	}
 }

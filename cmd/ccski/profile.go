@@ -64,7 +64,7 @@ func (a *app) useProfile(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	req := action.UseProfileRequest{Name: args[0], Scope: scope}
+	req := action.UseProfileRequest{Name: args[0], Scope: scope, Notices: a.stderr}
 	req.DryRun, _ = cmd.Flags().GetBool("dry-run")
 	return a.toggled(act(a, cmd, action.UseProfile, req))
 }

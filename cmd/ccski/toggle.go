@@ -53,7 +53,7 @@ func newToggle(a *app, on bool) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			req := action.ToggleRequest{Request: sw, Skills: args}
+			req := action.ToggleRequest{Request: sw, Skills: args, Notices: a.stderr}
 			req.DryRun, _ = cmd.Flags().GetBool("dry-run")
 			return a.toggled(act(a, cmd, action.Toggle, req))
 		}},

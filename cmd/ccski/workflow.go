@@ -36,7 +36,7 @@ func newInstallWorkflow(a *app) *cobra.Command {
 
 // installWorkflow runs ccski install-workflow.
 func (a *app) installWorkflow(cmd *cobra.Command, _ []string) error {
-	req := action.WorkflowRequest{}
+	req := action.WorkflowRequest{Notices: a.stderr}
 	req.Scope, _ = cmd.Flags().GetString("scope")
 	req.Agents, _ = cmd.Flags().GetStringSlice("agent")
 	req.DryRun, _ = cmd.Flags().GetBool("dry-run")

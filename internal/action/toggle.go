@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"io"
 	"slices"
 
 	"github.com/ccski/ccski/internal/toggle"
@@ -20,6 +21,9 @@ type ToggleRequest struct {
 	Skills []string
 	// DryRun writes nothing; the report holds the diff of each file.
 	DryRun bool
+	// Notices, when not nil, receives what the run says while it waits
+	// for another ccski run editing the same files.
+	Notices io.Writer
 }
 
 // ToggleReport is the result of enable, disable and profile use, and
@@ -51,6 +55,7 @@ func Toggle(ctx context.Context, c *Config, req ToggleRequest) (*ToggleReport, e
 	if err != nil {
 		return nil, err
 	}
+	t.Notices = req.Notices
 	p := t.Commit(func() {
 		for _, name := range req.Skills {
 			t.Skill(name, req.Request)
@@ -141,6 +146,9 @@ type UseProfileRequest struct {
 	Scope string
 	// DryRun writes nothing; the report holds the diff of each file.
 	DryRun bool
+	// Notices, when not nil, receives what the run says while it waits
+	// for another ccski run editing the same files.
+	Notices io.Writer
 }
 
 // UseProfile switches every skill and plugin whose state differs from
@@ -155,6 +163,7 @@ func UseProfile(ctx context.Context, c *Config, req UseProfileRequest) (*ToggleR
 		return nil, err
 	}
 	left := 0
+	t.Notices = req.Notices
 	plan := t.Commit(func() { left = t.Use(p, req.Scope) }, req.DryRun)
 	return toggleReport(plan, req.DryRun, left, c.Cwd), nil
 }

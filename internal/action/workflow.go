@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -22,6 +23,9 @@ type WorkflowRequest struct {
 	Agents []string
 	// DryRun writes nothing; each result holds the diff instead.
 	DryRun bool
+	// Notices, when not nil, receives what the run says while it waits
+	// for another ccski run editing the same files.
+	Notices io.Writer
 }
 
 // WorkflowReport is the result of install-workflow, and its --json
@@ -67,27 +71,28 @@ func InstallWorkflow(_ context.Context, c *Config, req WorkflowRequest) (*Workfl
 		}
 	}
 	rep := &WorkflowReport{Scope: req.Scope, DryRun: req.DryRun}
-	rep.Results, rep.Failed = upsertWorkflows(e.Env(), hosts, req.Scope, c.Cwd, req.DryRun)
+	rep.Results, rep.Failed = upsertWorkflows(e.Env(), hosts, req, c.Cwd)
 	return rep, nil
 }
 
 // upsertWorkflows upserts the block into each host's instructions file
-// and, unless dry, writes the changed files under a lock
-// (providers.Files.Commit), each kept to the folder it belongs to; the
-// diffs name the files for a person working in cwd. failed is true when
-// some file could not be read, edited or written.
-func upsertWorkflows(env providers.Env, hosts []providers.Host, scope, cwd string, dry bool) (results []WorkflowResult, failed bool) {
+// of req.Scope and, unless req.DryRun, writes the changed files under a
+// lock (providers.Files.Commit), each kept to the folder it belongs to;
+// the diffs name the files for a person working in cwd. failed is true
+// when some file could not be read, edited or written.
+func upsertWorkflows(env providers.Env, hosts []providers.Host, req WorkflowRequest, cwd string) (results []WorkflowResult, failed bool) {
 	files := providers.NewFilesIn(env)
+	files.Notices = req.Notices
 	plan := func() {
 		results = nil
 		for _, h := range hosts {
-			results = append(results, upsertWorkflow(files, h, env, scope, cwd))
+			results = append(results, upsertWorkflow(files, h, env, req.Scope, cwd))
 		}
 	}
-	if dry {
+	if req.DryRun {
 		plan()
 	} else {
-		_ = files.Commit(plan) // each file not written says why
+		_ = files.Commit(plan, nil) // each file not written says why
 		for _, f := range files.Changed() {
 			for i := range results {
 				if results[i].Path == f.Path && f.Err != nil {

@@ -62,8 +62,10 @@ func LockFile(path string, perm os.FileMode, wait func()) (release func(), err e
 // behind, and a file of the folder replaced by a rename stays covered.
 // Each folder is locked once, by its real path, in sorted order, so that
 // two callers locking overlapping sets never wait on each other in a
-// circle. Where files cannot be locked, it does nothing.
-func LockDirs(dirs []string) (release func(), err error) {
+// circle. When another process holds a folder's lock, wait (when not nil)
+// is called with that folder before blocking until it is free. Where files
+// cannot be locked, it does nothing.
+func LockDirs(dirs []string, wait func(dir string)) (release func(), err error) {
 	var held []*os.File
 	release = func() {
 		for _, f := range held {
@@ -78,14 +80,20 @@ func LockDirs(dirs []string) (release func(), err error) {
 	for _, dir := range reals {
 		f, err := os.Open(dir)
 		if err == nil {
-			err = flock(f, syscall.LOCK_EX)
+			err = flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				if wait != nil {
+					wait(dir)
+				}
+				err = flock(f, syscall.LOCK_EX)
+			}
 			if err != nil {
 				f.Close()
 			}
 		}
 		if err != nil {
 			release()
-			return nil, fmt.Errorf("cannot lock the folder %s: %w", dir, err)
+			return nil, lockDirError(dir, err)
 		}
 		held = append(held, f)
 	}
@@ -99,12 +107,20 @@ func realDirs(dirs []string) ([]string, error) {
 	for _, d := range dirs {
 		real, err := filepath.EvalSymlinks(d)
 		if err != nil {
-			return nil, fmt.Errorf("cannot lock the folder %s: %w", d, err)
+			return nil, lockDirError(d, err)
 		}
 		out = append(out, real)
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
+}
+
+// lockDirError is the error of LockDirs for the folder dir: what went
+// wrong, why ccski locks it, and what to do.
+func lockDirError(dir string, err error) error {
+	return fmt.Errorf("cannot lock the folder %s: %w; ccski locks the folder of a file it edits so that two runs "+
+		"do not lose each other's change, and changed nothing: make sure the folder exists and you may read it, "+
+		"then run the command again", dir, Cause(err))
 }
 
 // LockedElsewhere reports whether another process holds the lock of the

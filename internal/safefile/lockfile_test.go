@@ -55,7 +55,9 @@ func TestLockFile(t *testing.T) {
 
 // TestLockDirs: the folders are locked (another open of one cannot take
 // it), a folder named twice or through a link is locked once rather than
-// waiting on itself, and release frees every one.
+// waiting on itself, a free folder is taken without waiting, and release
+// frees every one. A folder that cannot be locked is an error naming it
+// and saying what to do.
 func TestLockDirs(t *testing.T) {
 	base := t.TempDir()
 	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
@@ -68,7 +70,7 @@ func TestLockDirs(t *testing.T) {
 	if err := os.Symlink(a, alias); err != nil {
 		t.Fatal(err)
 	}
-	release, err := LockDirs([]string{b, a, alias, a})
+	release, err := LockDirs([]string{b, a, alias, a}, func(dir string) { t.Errorf("waited for the free folder %s", dir) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,8 +85,52 @@ func TestLockDirs(t *testing.T) {
 			t.Errorf("%s is still locked after release", d)
 		}
 	}
-	if _, err := LockDirs([]string{filepath.Join(base, "missing")}); err == nil || !strings.Contains(err.Error(), "missing") {
-		t.Errorf("a missing folder: got %v, want an error naming it", err)
+	_, err = LockDirs([]string{filepath.Join(base, "missing")}, nil)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(base, "missing")) || !strings.Contains(err.Error(), "run the command again") {
+		t.Errorf("a missing folder: got %v, want an error naming it and saying what to do", err)
+	}
+}
+
+// TestLockDirsWaits: a folder another process holds is waited for, and
+// wait is told which folder before LockDirs blocks; the lock is taken once
+// the holder lets it go.
+func TestLockDirsWaits(t *testing.T) {
+	a := t.TempDir()
+	holder, err := os.Open(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if err := syscall.Flock(int(holder.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan string, 1)
+	done := make(chan func(), 1)
+	go func() {
+		release, err := LockDirs([]string{a}, func(dir string) { waited <- dir })
+		if err != nil {
+			t.Error(err)
+		}
+		done <- release
+	}()
+	select {
+	case dir := <-waited:
+		if real, _ := filepath.EvalSymlinks(a); dir != real {
+			t.Errorf("wait was told %s, want %s", dir, real)
+		}
+	case <-done:
+		t.Fatal("LockDirs took a folder another process holds")
+	case <-time.After(time.Minute):
+		t.Fatal("LockDirs did not call wait for a held folder")
+	}
+	holder.Close()
+	select {
+	case release := <-done:
+		if release != nil {
+			release()
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("LockDirs did not take the folder once it was free")
 	}
 }
 

@@ -106,13 +106,15 @@ func Describe(found []rune) string {
 		}
 		names[i] = fmt.Sprintf("U+%04X", r)
 	}
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
+	return JoinAnd(names)
+}
+
+// JoinAnd joins parts for a message: "a", "a and b", "a, b and c".
+func JoinAnd(parts []string) string {
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // AppendEscaped appends to dst the escaped form of one unsafe character:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/safetext"
 	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -97,12 +98,12 @@ func (c *nameCheck) has(i int, code string) bool {
 // of each, in order, with their severities.
 func CheckNames(skills []NamedSkill) [][]report.Finding {
 	c := &nameCheck{skills: skills, out: make([][]report.Finding, len(skills))}
-	if !slices.ContainsFunc(skills, func(s NamedSkill) bool { return !ascii(s.Name) }) {
+	if !slices.ContainsFunc(skills, func(s NamedSkill) bool { return hasNonASCII([]byte(s.Name)) }) {
 		return c.out // every rule needs a name beyond ASCII
 	}
 	c.keys = make([]string, len(skills))
 	for i, s := range skills {
-		c.keys[i] = nameKey(shortName(s.Name))
+		c.keys[i] = nameKey(s.short())
 		if s.Command {
 			c.keys[i] = "/" + c.keys[i]
 		}
@@ -131,18 +132,18 @@ func checkLookalikes(c *nameCheck) {
 		groups[k] = append(groups[k], i)
 	}
 	for i, s := range c.skills {
-		name := shortName(s.Name)
-		if ascii(name) {
+		name := s.short()
+		if !hasNonASCII([]byte(name)) {
 			continue
 		}
 		var others []string
-		seen := map[string]bool{}
+		seen := map[string]bool{sameName(name): true}
 		for _, j := range groups[c.keys[i]] {
-			other := shortName(c.skills[j].Name)
-			if strings.EqualFold(other, name) || seen[strings.ToLower(other)] {
+			other := c.skills[j].short()
+			if seen[sameName(other)] {
 				continue // the same name: copies of one skill, or duplicate-name's business
 			}
-			seen[strings.ToLower(other)] = true
+			seen[sameName(other)] = true
 			label := c.skills[j].Label
 			if label == "" {
 				label = c.skills[j].File
@@ -157,7 +158,7 @@ func checkLookalikes(c *nameCheck) {
 		}
 		c.add(i, "the name %q looks like %s: %s; agents and people choosing a skill by name cannot tell them "+
 			"apart: rename this skill in plain letters, or remove it if you did not install it on purpose",
-			name, joinAnd(others), strings.Join(likeness(name), ", "))
+			name, safetext.JoinAnd(others), strings.Join(likeness(name), ", "))
 	}
 }
 
@@ -165,7 +166,7 @@ func checkLookalikes(c *nameCheck) {
 // mixes scripts, unless it is reported as a look-alike already.
 func checkMixedScripts(c *nameCheck) {
 	for i, s := range c.skills {
-		if ascii(s.Name) || c.has(i, CodeLookalikeName) {
+		if !hasNonASCII([]byte(s.Name)) || c.has(i, CodeLookalikeName) {
 			continue
 		}
 		for part := range strings.SplitSeq(s.Name, ":") {
@@ -175,12 +176,17 @@ func checkMixedScripts(c *nameCheck) {
 					parts = append(parts, fmt.Sprintf("%s (%s)", n, strings.Join(letters[n], ", ")))
 				}
 				c.add(i, "the name %q mixes %s letters, as look-alikes of other names do: write it in one script",
-					part, joinAnd(parts))
+					part, safetext.JoinAnd(parts))
 				break
 			}
 		}
 	}
 }
+
+// sameName is what two names that are the same share: the name in NFC
+// (a name read from a folder on macOS is in NFD, the frontmatter's
+// usually in NFC), in lower case.
+func sameName(name string) string { return strings.ToLower(norm.NFC.String(name)) }
 
 // nameKey is what two look-alike names share: the TR39 skeleton of the
 // name in NFKC (confusables.txt leaves compatibility characters such as
@@ -297,32 +303,10 @@ func mixed(scripts []string) bool {
 	return true
 }
 
-// shortName is the last ":"-separated part of a name (pipeline.Record's
-// ShortName): a plugin's skills are compared with everyone's by the names
-// they give themselves.
-func shortName(name string) string {
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		return name[i+1:]
-	}
-	return name
-}
-
-func ascii(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// joinAnd joins "a", "b and c".
-func joinAnd(parts []string) string {
-	if len(parts) < 2 {
-		return strings.Join(parts, "")
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
-}
+// short is the skill's name within its plugin or scope, as
+// pipeline.Record.ShortName has it: a plugin's skills are compared with
+// everyone's by the names they give themselves.
+func (s NamedSkill) short() string { return (&pipeline.Record{Name: s.Name}).ShortName() }
 
 // RecordNames are the records as the rules of names see them.
 func RecordNames(records []*pipeline.Record) []NamedSkill {

@@ -40,12 +40,13 @@ func TestCheckNames(t *testing.T) {
 		{"ASCII only", []string{"pdf", "PDF", "pdf_tools", "pdf-tools", "rn-tools", "m-tools", "l10n", "ll0n", "s3", "ss", "i18n"}, nil},
 		{"one script, or Latin with Japanese", []string{"отчёт", "ελληνικά", "データ分析", "pdf-データ", "한국어-pdf", "中文-pdf"}, nil},
 		{"a visible accent", []string{"cafe", "café", "resume", "résumé"}, nil},
+		{"one name in NFC and NFD", []string{"caf\u00e9", "cafe\u0301", "tools:Cafe\u0301"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			skills := make([]NamedSkill, len(tt.names))
 			for i, n := range tt.names {
-				skills[i] = NamedSkill{Name: n, File: shortName(n) + ".md"}
+				skills[i] = NamedSkill{Name: n, File: NamedSkill{Name: n}.short() + ".md"}
 				if strings.Contains(n, ":") {
 					skills[i].File = n + ".md"
 				}

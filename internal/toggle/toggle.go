@@ -17,6 +17,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -90,6 +92,10 @@ const FallbackSetting = pipeline.DisabledSkillFile
 
 // Toggler collects the switches of one command.
 type Toggler struct {
+	// Notices, when not nil, receives what Commit says while it waits for
+	// another ccski run.
+	Notices io.Writer
+
 	env     providers.Env
 	snap    *pipeline.Snapshot
 	hosts   []providers.Host
@@ -107,9 +113,10 @@ func New(env providers.Env, snap *pipeline.Snapshot, hosts []providers.Host) *To
 
 // Commit runs plan, the calls of Skill, Record or Use that make one
 // command, and unless dry writes what they change: the settings files
-// through providers.Files.Commit, which locks their folders and runs plan
-// again on what the files hold under the lock, so that a ccski run editing
-// the same file at the same time loses nothing; then the renames. plan
+// through providers.Files.Commit, which locks their folders, and the
+// folders of the skills to rename, and runs plan again on what the files
+// hold under the lock, so that a ccski run editing the same file at the
+// same time loses nothing; then, under the same locks, the renames. plan
 // runs on a Toggler emptied of earlier switches each time. A file or a
 // rename that could not be written turns each result that needed it into
 // a failure naming it and why, and Plan.Err is the first such error.
@@ -123,24 +130,33 @@ func (t *Toggler) Commit(plan func(), dry bool) *Plan {
 		run()
 		return t.Plan()
 	}
-	err := t.files.Commit(run)
+	t.files.Notices = t.Notices
+	failed := map[Rename]error{}
+	err := t.files.Commit(run, func() error {
+		var first error
+		for _, rn := range t.renames {
+			if err := rename(rn); err != nil {
+				failed[rn] = err
+				first = cmp.Or(first, err)
+			}
+		}
+		return first
+	})
 	p := t.Plan()
+	p.Err = err
 	for _, f := range p.files.Changed() {
 		if f.Err != nil {
 			p.failWrites(func(r Result) bool { return r.File == f.Path && r.Setting != FallbackSetting }, f.Err)
 		}
 	}
-	if err != nil {
-		p.Err = err
-		p.failWrites(func(r Result) bool { return r.Setting == FallbackSetting },
-			fmt.Errorf("not renamed, because the settings files could not all be written: %w", err))
-		return p
-	}
-	for _, rn := range p.Renames {
-		if err := rename(rn); err != nil {
-			p.Err = cmp.Or(p.Err, err)
+	switch {
+	case len(failed) > 0:
+		for rn, err := range failed {
 			p.failWrites(func(r Result) bool { return r.Setting == FallbackSetting && r.File == rn.To }, err)
 		}
+	case err != nil:
+		p.failWrites(func(r Result) bool { return r.Setting == FallbackSetting },
+			fmt.Errorf("not renamed, because the settings files could not all be written: %w", err))
 	}
 	return p
 }
@@ -391,7 +407,12 @@ func (t *Toggler) fail(base Result, err error) {
 	t.results = append(t.results, base)
 }
 
-// rename plans the .SKILL.md switch of r: back to SKILL.md when on.
+// rename plans the .SKILL.md switch of r: back to SKILL.md when on. It
+// is made in r's folder as it is on disk (under Commit's lock, a run that
+// made it meanwhile leaves nothing to do), and never through a link that
+// leads out of the folder r's folder belongs to (providers.Env.WriteRoot):
+// a project's skill folder linked to a skill of the user's is not the
+// project's to turn off.
 func (t *Toggler) rename(r *pipeline.Record, on bool, note string) {
 	from, to := filepath.Join(r.Dir, pipeline.SkillFile), filepath.Join(r.Dir, pipeline.DisabledSkillFile)
 	mode := pipeline.ModeOff
@@ -406,18 +427,26 @@ func (t *Toggler) rename(r *pipeline.Record, on bool, note string) {
 			return
 		}
 	}
+	_, toErr := os.Lstat(to)
 	switch {
 	case r.Plugin != nil:
 		res.Status, res.Error = Failed, "ccski never renames files inside a plugin"
 	case filepath.Base(r.File) != filepath.Base(from) && !on:
 		res.Status = Unchanged // already .SKILL.md
-	default:
-		if _, err := os.Lstat(to); err == nil {
-			res.Status, res.Error = Failed, fmt.Sprintf("both %s and %s exist; remove the one you do not want, then run again",
-				filepath.Base(from), filepath.Base(to))
-		} else {
-			t.renames = append(t.renames, Rename{From: from, To: to})
+	case toErr == nil:
+		if _, err := os.Lstat(from); errors.Is(err, fs.ErrNotExist) {
+			res.Status = Unchanged // renamed since the skills were read
+			break
 		}
+		res.Status, res.Error = Failed, fmt.Sprintf("both %s and %s exist; remove the one you do not want, then run again",
+			filepath.Base(from), filepath.Base(to))
+	default:
+		if err := safefile.CheckLinks(t.env.WriteRoot(r.Dir), from); err != nil {
+			res.Status, res.Error = Failed, err.Error()
+			break
+		}
+		t.renames = append(t.renames, Rename{From: from, To: to})
+		t.files.Hold(r.Dir)
 	}
 	t.results = append(t.results, res)
 }
