@@ -261,16 +261,21 @@ func (in *Installer) reproducible(e Entry) error {
 var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // checkDigests refuses to restore an entry whose lock records no files,
-// or a file without its SHA-256: there would be nothing to check the
-// source's bytes against. ccski writes every file's digest; such an entry
-// was written by hand or cut short.
+// a file without its SHA-256, or a link: there would be nothing to check
+// the source's bytes against. ccski writes every file's digest and
+// installs no links; such an entry was written by hand or cut short.
 func checkDigests(e Entry) error {
 	if len(e.Files) == 0 {
 		return fmt.Errorf("the lock records no files for %s, so what its source holds cannot be checked: "+
 			"run `ccski update %s` to take the source's files and record their digests, then commit the lock", e.Name, e.Name)
 	}
 	for _, f := range e.Files {
-		if f.Link != "" || !digestForm.MatchString(f.Digest) {
+		if f.IsLink() {
+			return fmt.Errorf("the lock records %s as a link (to %s) in %s, but ccski installs no links (it copies "+
+				"what a link inside the source points at, and leaves out the others), so this entry was not written by "+
+				"ccski: run `ccski update %s` to record the source's files, then commit the lock", f.Path, f.Link, e.Name, e.Name)
+		}
+		if !digestForm.MatchString(f.Digest) {
 			return fmt.Errorf("the lock records no SHA-256 digest for %s's file %s, so its bytes cannot be checked: "+
 				"run `ccski update %s` to record them, then commit the lock", e.Name, f.Path, e.Name)
 		}
