@@ -117,6 +117,9 @@ func checkAfterKill(t *testing.T, b *installBox, src string) {
 			t.Errorf("%s is left after the next run", p)
 		}
 	}
+	if left, _ := os.ReadDir(filepath.Join(b.home, ".local/state/ccski/journal")); len(left) > 0 {
+		t.Errorf("the journal %s is left after the next run", left[0].Name())
+	}
 	canon, link := filepath.Join(b.proj, ".agents/skills/pdf"), filepath.Join(b.proj, ".claude/skills/pdf")
 	files, named := lockedFiles(t, b)
 	if !named {

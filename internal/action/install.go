@@ -138,6 +138,15 @@ func (c *Config) openInstall(ctx context.Context, r Run) (*installRun, error) {
 	}
 	release := func() {}
 	if !r.DryRun {
+		// The journal of the scope's changes, in the user state folder
+		// (a project could ship one beside its lock).
+		state, err := userdirs.StateDir(env.UserDir, env.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		if layout.Journal, err = install.JournalFile(state, layout.LockFile); err != nil {
+			return nil, err
+		}
 		release, err = install.LockRun(layout, func() {
 			if r.Notices != nil {
 				fmt.Fprintf(r.Notices, "ccski: waiting for another ccski run on %s to finish\n", layout.LockFile)

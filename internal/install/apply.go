@@ -752,10 +752,14 @@ func (in *Installer) Recover() []string {
 
 // sweep deletes, in dirs, the staging folders no running ccski holds, and
 // the .ccski-old-<hex>-NAME folders of older versions of ccski, which
-// moved a skill's old copy there while replacing it. Such a folder is put
-// back as NAME only when NAME is missing and the folder holds exactly the
-// files the lock records for NAME there: a leftover whose change went
-// through, or that the lock does not record, never becomes a skill.
+// moved a skill's old copy there while replacing it. At user scope such a
+// folder is put back as NAME only when NAME is missing and the folder
+// holds exactly the files the lock records for NAME there: a leftover
+// whose change went through, or that the lock does not record, never
+// becomes a skill. A project's are deleted: a clone ships its lock, so
+// the lock cannot vouch for a hidden folder the clone ships beside it (a
+// missing skill the lock names is restored from its source by ccski
+// install).
 func (in *Installer) sweep(dirs []string) {
 	for _, dir := range dirs {
 		ents, err := os.ReadDir(dir)
@@ -777,8 +781,8 @@ func (in *Installer) sweep(dirs []string) {
 				}
 				dst := filepath.Join(dir, name)
 				e := in.Lock.Find(name)
-				if checkName(name) == nil && e != nil && hasTarget(e.Targets, dir) && !exists(dst) && holds(p, e.Files) &&
-					os.Rename(p, dst) == nil {
+				if in.Layout.Scope == ScopeUser && checkName(name) == nil && e != nil && hasTarget(e.Targets, dir) &&
+					!exists(dst) && holds(p, e.Files) && os.Rename(p, dst) == nil {
 					continue
 				}
 				os.RemoveAll(p)
