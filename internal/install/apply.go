@@ -82,6 +82,10 @@ type Installer struct {
 	// (see LockRun).
 	Release func()
 	trees   map[string]*tree
+	// unsettled is the staging folder of a change that could not be
+	// finished or undone (its journal stays): nothing deletes it in this
+	// run, so that the next one has what the journal needs.
+	unsettled string
 	// offers are the sources' offers by checkout and path: every entry of
 	// a source is found in one reading of it.
 	offers map[[2]string]*Offer
@@ -383,7 +387,7 @@ func (in *Installer) Remove(name string) Result {
 		if err != nil {
 			return failed(res, err)
 		}
-		defer done()
+		defer func() { done(in.unsettled == stage) }()
 		j.Stage = stage
 	}
 	if err := in.begin(j); err != nil {
@@ -464,7 +468,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	if err != nil {
 		return failed(res, err)
 	}
-	defer done()
+	defer func() { done(in.unsettled == stage) }()
 	staged := filepath.Join(stage, name)
 	skipped, err := copySkill(c.Dir, staged, root)
 	if err != nil {
@@ -593,8 +597,10 @@ const (
 const heldFile = ".held"
 
 // newStage makes a staging folder in parent and locks it, so that
-// Recover in another run leaves it alone; done unlocks and deletes it.
-func newStage(parent string) (dir string, done func(), err error) {
+// Recover in another run leaves it alone; done unlocks it and, unless
+// keep, deletes it. A change that could not be settled keeps its staging
+// folder: its journal names it, and it may hold the copy to put back.
+func newStage(parent string) (dir string, done func(keep bool), err error) {
 	dir, err = os.MkdirTemp(parent, stagePrefix)
 	if err != nil {
 		return "", nil, fmt.Errorf("staging in %s: %w", parent, err)
@@ -604,7 +610,12 @@ func newStage(parent string) (dir string, done func(), err error) {
 		os.RemoveAll(dir)
 		return "", nil, fmt.Errorf("staging in %s: %w", parent, err)
 	}
-	return dir, func() { release(); os.RemoveAll(dir) }, nil
+	return dir, func(keep bool) {
+		release()
+		if !keep {
+			os.RemoveAll(dir)
+		}
+	}, nil
 }
 
 // stageHeld reports whether a run may still write in the staging folder
@@ -652,7 +663,7 @@ func (in *Installer) place(t Target, canon, name string) (linked bool, err error
 	if err != nil {
 		return false, err
 	}
-	defer done()
+	defer done(false)
 	staged := filepath.Join(stage, name)
 	if t.Link {
 		rel, err := filepath.Rel(t.Dir, canon)
@@ -715,7 +726,7 @@ func removeTarget(path string) error {
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer done(false)
 	if err := os.Rename(path, filepath.Join(stage, filepath.Base(path))); err != nil {
 		return fmt.Errorf("removing %s: %w", path, err)
 	}
@@ -750,7 +761,8 @@ func (in *Installer) Recover() []string {
 	return notes
 }
 
-// sweep deletes, in dirs, the staging folders no running ccski holds, and
+// sweep deletes, in dirs, the staging folders no running ccski holds
+// (but the one of a change this run could not settle), and
 // the .ccski-old-<hex>-NAME folders of older versions of ccski, which
 // moved a skill's old copy there while replacing it. At user scope such a
 // folder is put back as NAME only when NAME is missing and the folder
@@ -771,7 +783,7 @@ func (in *Installer) sweep(dirs []string) {
 			p := filepath.Join(dir, n)
 			switch {
 			case strings.HasPrefix(n, stagePrefix):
-				if !stageHeld(p) {
+				if p != in.unsettled && !stageHeld(p) {
 					os.RemoveAll(p)
 				}
 			case strings.HasPrefix(n, oldPrefix):

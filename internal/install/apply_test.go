@@ -196,7 +196,7 @@ func testSweep(t *testing.T, scope Scope) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer done()
+	defer done(false)
 	testfs.Write(t, held, map[string]string{"pdf/SKILL.md": "in flight"})
 	entry := func(name, content string) Entry {
 		return Entry{Name: name, Targets: []Target{{Dir: dir}}, Files: []manifest.File{fileOf("SKILL.md", content)}}

@@ -197,6 +197,7 @@ func (in *Installer) recoverJournal() (note string, dirs []string) {
 	}
 	note, err = in.settle(j)
 	if err != nil {
+		in.unsettled = j.Stage
 		what := "install"
 		if j.Op == opRemove {
 			what = "remove"
@@ -210,9 +211,11 @@ func (in *Installer) recoverJournal() (note string, dirs []string) {
 
 // abort settles the change of j after err stopped it, as the next run
 // would, and returns res failed with err. When the change cannot be
-// settled either, its journal stays for the next run.
+// settled either, its journal and its staging folder stay for the next
+// run.
 func (in *Installer) abort(res Result, j journal, err error) Result {
 	if _, serr := in.settle(j); serr != nil {
+		in.unsettled = j.Stage
 		return failed(res, fmt.Errorf("%w; finishing or undoing the change failed too (%v): the next ccski run on "+
 			"this scope tries again", err, serr))
 	}

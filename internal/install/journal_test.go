@@ -236,3 +236,45 @@ func TestLockWriteFails(t *testing.T) {
 		t.Errorf("pdf on disk: %+v", d)
 	}
 }
+
+// TestFailedSettleKeepsStage: when a change stopped by an error cannot be
+// settled either, its journal and its staging folder (which may hold the
+// only copy to put back) stay, through the change's own clean-up and
+// through the next run's when that run cannot settle it either; the run
+// that settles it deletes the staging folder.
+func TestFailedSettleKeepsStage(t *testing.T) {
+	f := newFixture(t, map[string]string{"pdf/SKILL.md": skill("pdf")})
+	x := f.installer()
+	x.SaveLock = true
+	if got := f.install(t, x, "pdf"); got[0].Status != StatusInstalled {
+		t.Fatalf("%+v", got[0])
+	}
+	testfs.Write(t, f.src, map[string]string{"pdf/SKILL.md": skill("pdf") + "two\n"})
+	os.Remove(f.layout.LockFile)
+	testfs.Write(t, f.layout.Base, map[string]string{LockName + "/": ""}) // the lock cannot be written
+	if r := x.Update(*x.Lock.Find("pdf"), ""); r.Status != StatusFailed || !strings.Contains(r.Message, "tries again") {
+		t.Fatalf("Update: %+v", r)
+	}
+	j, ok, err := x.readJournal()
+	if !ok || err != nil {
+		t.Fatalf("the journal: %v %v", ok, err)
+	}
+	if !exists(j.Stage) {
+		t.Fatalf("the failed change deleted its staging folder %s", j.Stage)
+	}
+	y := &Installer{Ctx: x.Ctx, Layout: f.layout, Lock: &Lock{}, SaveLock: true}
+	if notes := y.Recover(); len(notes) != 1 || !strings.Contains(notes[0], "could not be finished") {
+		t.Errorf("notes %q", notes)
+	}
+	if !exists(j.Stage) {
+		t.Fatalf("a run that could not settle the change deleted its staging folder %s", j.Stage)
+	}
+	os.Remove(f.layout.LockFile)
+	z := &Installer{Ctx: x.Ctx, Layout: f.layout, Lock: &Lock{}, SaveLock: true}
+	if notes := z.Recover(); len(notes) != 1 || !strings.Contains(notes[0], "finished an interrupted install of pdf") {
+		t.Errorf("notes %q", notes)
+	}
+	if exists(j.Stage) {
+		t.Errorf("the settled change left its staging folder %s", j.Stage)
+	}
+}
