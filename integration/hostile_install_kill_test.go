@@ -213,3 +213,51 @@ func mustReal(t *testing.T, p string) string {
 	}
 	return r
 }
+
+// TestFrozenNeverSettles: --frozen never writes the lock, so it does not
+// finish a change a killed run left: it fails (exit 1) naming the
+// interrupted change and what to do, and changes neither the lock nor
+// the skill; a plain ccski install then settles it, and --frozen passes.
+func TestFrozenNeverSettles(t *testing.T) {
+	b := newInstallBox(t)
+	src := filepath.Join(b.proj, "vendor") // --frozen installs from folders in the project
+	testfs.Write(t, src, killVersions[0])
+	mustOK(t, b.run(t, "install", src, "pdf"))
+	os.RemoveAll(filepath.Join(src, "pdf"))
+	testfs.Write(t, src, killVersions[1])
+	// Kill the update once its new copy is in place, before the lock
+	// records it.
+	for n := 1; ; n++ {
+		if n > maxKillSteps {
+			t.Fatal("the update has no step swapped")
+		}
+		vars := append(slices.Clone(b.vars), "CCSKITEST_INSTALL_KILL_AT="+strconv.Itoa(n))
+		r := runBinary(t, b.proj, vars, "update", "pdf")
+		if !strings.Contains(r.stderr, "ccski-test: killed at step") {
+			t.Fatalf("the update ended before its copy was swapped in\n%s", r)
+		}
+		if strings.Contains(r.stderr, "(swapped)") {
+			break
+		}
+		mustOK(t, b.run(t, "install")) // settle, then try the next step
+	}
+	lock := textOf(t, filepath.Join(b.proj, "ccski.lock"))
+	before := treeSnapshot(t, filepath.Join(b.proj, ".agents"))
+	r := b.run(t, "install", "--frozen")
+	if r.code != 1 || !strings.Contains(r.stderr, "interrupted") || !strings.Contains(r.stderr, "pdf") ||
+		!strings.Contains(r.stderr, "without --frozen") {
+		t.Errorf("want exit 1 naming the interrupted change of pdf and what to do\n%s", r)
+	}
+	if got := textOf(t, filepath.Join(b.proj, "ccski.lock")); got != lock {
+		t.Errorf("--frozen wrote the lock:\n%s", got)
+	}
+	if after := treeSnapshot(t, filepath.Join(b.proj, ".agents")); !maps.Equal(before, after) {
+		t.Errorf("--frozen changed the skills folder:\nbefore %v\nafter  %v", before, after)
+	}
+	mustOK(t, b.run(t, "install"))
+	mustOK(t, b.run(t, "install", "--frozen"))
+	files, _ := lockedFiles(t, b)
+	if onDisk := digests(t, filepath.Join(b.proj, ".agents/skills/pdf")); !maps.Equal(files, onDisk) {
+		t.Errorf("the lock records %v, the copy holds %v", files, onDisk)
+	}
+}

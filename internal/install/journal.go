@@ -209,6 +209,29 @@ func (in *Installer) recoverJournal() (note string, dirs []string) {
 	return note, dirs
 }
 
+// Unsettled returns an error naming the interrupted change the scope's
+// journal records, if there is one, for a run that must not write the
+// lock (install --frozen) and so cannot finish or undo it: it says to run
+// ccski install without --frozen first.
+func (in *Installer) Unsettled() error {
+	j, ok, err := in.readJournal()
+	switch {
+	case !ok:
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s is an interrupted change's journal ccski cannot use (%v): --frozen never writes the "+
+			"lock, so it does not settle it; run `ccski install` without --frozen first (it deletes the journal "+
+			"and says so), then run --frozen again", in.Layout.Journal, err)
+	}
+	what := "install"
+	if j.Op == opRemove {
+		what = "remove"
+	}
+	return fmt.Errorf("an interrupted %s of %s is not finished (its journal is %s): --frozen never writes the lock, "+
+		"so it does not finish or undo it; run `ccski install` without --frozen first (it settles the change and says "+
+		"how), then run --frozen again", what, j.Entry.Name, in.Layout.Journal)
+}
+
 // abort settles the change of j after err stopped it, as the next run
 // would, and returns res failed with err. When the change cannot be
 // settled either, its journal and its staging folder stay for the next
