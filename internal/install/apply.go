@@ -517,6 +517,10 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	// first, then the copy moved into place (the commit point), the lock,
 	// the links, and the journal removed.
 	j := journal{Op: opPut, Stage: stage, Entry: newEntry}
+	if entry != nil {
+		old := *entry
+		j.Old = &old
+	}
 	if err := in.begin(j); err != nil {
 		return failed(res, err)
 	}
@@ -530,7 +534,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 		return in.abort(res, j, err)
 	}
 	at(stepLocked)
-	err = in.link(newEntry, false)
+	err = in.link(newEntry, false, nil)
 	in.end()
 	if err != nil {
 		return failed(res, err)
@@ -541,17 +545,20 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 
 // link puts the links (or copies) of an installed skill in its targets
 // after the first, which holds the copy, and records in the lock where a
-// copy had to replace a link. With missing, it leaves alone a target
-// where something already is: finishing an interrupted change (settle)
-// never replaces what it did not check.
-func (in *Installer) link(e Entry, missing bool) error {
+// copy had to replace a link. Finishing an interrupted change (settle),
+// it never replaces what it did not check: a target where something is
+// changes only when it holds what old, the entry the change replaced (nil
+// for a new skill), recorded there (ccski's older link or copy), not when
+// it already is what e records, nor when it is anything else.
+func (in *Installer) link(e Entry, settle bool, old *Entry) error {
 	e.Targets = slices.Clone(e.Targets)
 	canon := filepath.Join(e.Targets[0].Dir, e.Name)
 	for i := 1; i < len(e.Targets); i++ {
 		if err := in.Layout.CheckTarget(e.Targets[i].Dir); err != nil {
 			return err
 		}
-		if missing && exists(filepath.Join(e.Targets[i].Dir, e.Name)) {
+		if p := filepath.Join(e.Targets[i].Dir, e.Name); settle && exists(p) &&
+			(placed(p, e.Targets[i], canon, e.Files) || !placedBy(old, p, e.Targets[i].Dir)) {
 			continue
 		}
 		linked, err := in.place(e.Targets[i], canon, e.Name)
@@ -568,6 +575,40 @@ func (in *Installer) link(e Entry, missing bool) error {
 		}
 	}
 	return nil
+}
+
+// placedBy reports whether p, in the target folder dir, holds what the
+// lock entry e (nil: none) records there after its first target: a link
+// where it records a link, a copy of its files where it records a copy.
+func placedBy(e *Entry, p, dir string) bool {
+	if e == nil {
+		return false
+	}
+	for i, t := range e.Targets {
+		if i > 0 && t.Dir == dir {
+			if st, err := os.Lstat(p); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+				return t.Link // a link ccski made, wherever it leads now
+			}
+			return !t.Link && holds(p, e.Files)
+		}
+	}
+	return false
+}
+
+// placed reports whether p is what target t of a skill holds: a link
+// leading to its copy canon, or a copy (a folder, no link) holding
+// exactly files.
+func placed(p string, t Target, canon string, files []manifest.File) bool {
+	st, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return false
+	case st.Mode()&fs.ModeSymlink != 0:
+		real, err1 := filepath.EvalSymlinks(p)
+		want, err2 := filepath.EvalSymlinks(canon)
+		return t.Link && err1 == nil && err2 == nil && real == want
+	}
+	return !t.Link && holds(p, files)
 }
 
 // save marks the lock changed and, with SaveLock, writes it at once.

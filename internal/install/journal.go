@@ -63,6 +63,10 @@ type journal struct {
 	Stage string `json:"stage,omitempty"`
 	// Entry is the lock entry the change puts in place, or removes.
 	Entry Entry `json:"entry"`
+	// Old is the lock entry a put replaces; nil for a new skill.
+	// Finishing the put replaces, in the targets after the first, only
+	// the links and copies Old records (see Installer.link).
+	Old *Entry `json:"old,omitempty"`
 	// Lock is the lock file of the change's scope, links resolved: a
 	// journal belongs to one lock (JournalFile), and says which.
 	Lock string `json:"lock"`
@@ -105,6 +109,10 @@ func (in *Installer) begin(j journal) error {
 	}
 	j.Version, j.Lock = LockVersion, lock
 	j.Entry = j.Entry.toLock(in.Layout.Base)
+	if j.Old != nil {
+		old := j.Old.toLock(in.Layout.Base)
+		j.Old = &old
+	}
 	if j.Stage != "" {
 		j.Stage = toLock(in.Layout.Base, j.Stage)
 	}
@@ -158,6 +166,11 @@ func (in *Installer) readJournal() (j journal, ok bool, err error) {
 	}
 	if err := j.Entry.fromLock(in.Layout.Base, in.Layout.Scope == ScopeProject); err != nil {
 		return j, true, err
+	}
+	if j.Old != nil {
+		if err := j.Old.fromLock(in.Layout.Base, in.Layout.Scope == ScopeProject); err != nil {
+			return j, true, err
+		}
 	}
 	if j.Stage == "" && j.Op == opPut {
 		return j, true, errors.New("it names no staging folder")
@@ -313,7 +326,7 @@ func (in *Installer) settleDisk(j journal) (note string, err error) {
 	if err := in.save(); err != nil {
 		return "", err
 	}
-	if err := in.link(e, true); err != nil {
+	if err := in.link(e, true, j.Old); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("finished an interrupted install of %s: its new copy was in place", e.Name), nil
