@@ -191,11 +191,12 @@ func TestOldLeftoverNeverASkill(t *testing.T) {
 // folder it ships a skill. It commits what a killed install would leave
 // (ccski.lock.journal recording an install of pdf, and the old copy moved
 // aside into .agents/skills/.ccski-stage-x/.old), with the journal's files
-// matching that copy or not, or a .ccski-old-<hex>-pdf folder holding
-// exactly the files its own lock records for pdf. Whatever run comes next
-// (an install of another skill, a remove), no pdf is visible in any
-// skills folder or listed, and the lock does not name a pdf it did not
-// name before.
+// matching that copy or not, in an older journal form or in the one this
+// ccski writes (naming the clone's lock), or a .ccski-old-<hex>-pdf folder
+// holding exactly the files its own lock records for pdf. Whatever run
+// comes next (an install of another skill, a remove), no pdf is visible
+// in any skills folder or listed, and the lock does not name a pdf it did
+// not name before.
 func TestClonedJournalNeverASkill(t *testing.T) {
 	pdf := skillText("pdf", "shipped by the clone")
 	journal := func(files string) string {
@@ -219,6 +220,11 @@ func TestClonedJournalNeverASkill(t *testing.T) {
 			"ccski.lock.journal":                          journal(lockFile("SKILL.md", "something else")),
 			".agents/skills/.ccski-stage-x/.old/SKILL.md": pdf,
 		}},
+		{name: "journal naming this clone's lock, as this ccski writes one", proj: map[string]string{
+			"ccski.lock.journal": strings.Replace(journal(lockFile("SKILL.md", pdf)), `"version": 1,`,
+				`"version": 1, "lock": "LOCK",`, 1),
+			".agents/skills/.ccski-stage-x/.old/SKILL.md": pdf,
+		}},
 		{name: "journal of a remove", proj: map[string]string{
 			"ccski.lock.journal":                         strings.Replace(journal(lockFile("SKILL.md", pdf)), `"op": "put"`, `"op": "remove"`, 1),
 			".agents/skills/.ccski-stage-x/pdf/SKILL.md": pdf,
@@ -238,7 +244,14 @@ func TestClonedJournalNeverASkill(t *testing.T) {
 				if run[0] == "remove" || tt.locked != "" {
 					mustOK(t, b.run(t, "install", src, "other"))
 				}
-				testfs.Write(t, b.proj, tt.proj)
+				lock, err := filepath.EvalSymlinks(b.proj)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lock = filepath.Join(lock, "ccski.lock")
+				for p, content := range tt.proj {
+					testfs.Write(t, b.proj, map[string]string{p: strings.ReplaceAll(content, "LOCK", filepath.ToSlash(lock))})
+				}
 				if tt.locked != "" {
 					lock := filepath.Join(b.proj, "ccski.lock")
 					var l map[string]any
