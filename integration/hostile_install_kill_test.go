@@ -45,6 +45,9 @@ func TestInstallKilledAtEveryStep(t *testing.T) {
 	scenarios := []struct {
 		name       string
 		noExchange bool
+		// copy installs pdf with --copy: .claude/skills/pdf is a copy,
+		// not a link.
+		copy bool
 		// installed is the version of pdf installed before the run (-1:
 		// none); source the version the source then holds.
 		installed, source int
@@ -54,6 +57,11 @@ func TestInstallKilledAtEveryStep(t *testing.T) {
 		{name: "update", installed: 0, source: 1, args: []string{"update", "pdf"}},
 		{name: "update without exchange", noExchange: true, installed: 0, source: 1, args: []string{"update", "pdf"}},
 		{name: "remove", installed: 0, source: 0, args: []string{"remove", "pdf"}},
+		{name: "install --copy", copy: true, installed: -1, source: 0, args: []string{"install", "SRC", "pdf", "--copy"}},
+		{name: "update of copies", copy: true, installed: 0, source: 1, args: []string{"update", "pdf"}},
+		{name: "update of copies without exchange", copy: true, noExchange: true, installed: 0, source: 1,
+			args: []string{"update", "pdf"}},
+		{name: "remove of copies", copy: true, installed: 0, source: 0, args: []string{"remove", "pdf"}},
 	}
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
@@ -67,7 +75,7 @@ func TestInstallKilledAtEveryStep(t *testing.T) {
 				testfs.Write(t, src, map[string]string{"other/SKILL.md": skillText("other", "o")})
 				if sc.installed >= 0 {
 					testfs.Write(t, src, killVersions[sc.installed])
-					mustOK(t, b.run(t, "install", src, "pdf"))
+					mustOK(t, b.run(t, copyArgs(sc.copy, "install", src, "pdf")...))
 				}
 				mustOK(t, b.run(t, "install", src, "other"))
 				os.RemoveAll(filepath.Join(src, "pdf"))
@@ -92,15 +100,24 @@ func TestInstallKilledAtEveryStep(t *testing.T) {
 				}
 				kills++
 				step := strings.TrimSpace(r.stderr[strings.LastIndex(r.stderr, "killed at"):])
-				t.Run(step, func(t *testing.T) { checkAfterKill(t, b, src) })
+				t.Run(step, func(t *testing.T) { checkAfterKill(t, b, src, sc.copy) })
 			}
 		})
 	}
 }
 
+// copyArgs is args, with --copy when copy is set.
+func copyArgs(copy bool, args ...string) []string {
+	if copy {
+		return append(args, "--copy")
+	}
+	return args
+}
+
 // checkAfterKill checks the state a kill left, as ccski list and the next
-// run see it, and that the next runs on pdf succeed.
-func checkAfterKill(t *testing.T, b *installBox, src string) {
+// run see it, and that the next runs on pdf succeed. With copy, pdf's
+// second target is a copy rather than a link.
+func checkAfterKill(t *testing.T, b *installBox, src string, copy bool) {
 	r := b.run(t, "list", "--json")
 	mustOK(t, r)
 	var recs []struct{ Name, Path string }
@@ -117,6 +134,9 @@ func checkAfterKill(t *testing.T, b *installBox, src string) {
 			t.Errorf("%s is left after the next run", p)
 		}
 	}
+	if left, _ := os.ReadDir(filepath.Join(b.home, ".local/state/ccski/journal")); len(left) > 0 {
+		t.Errorf("the journal %s is left after the next run", left[0].Name())
+	}
 	canon, link := filepath.Join(b.proj, ".agents/skills/pdf"), filepath.Join(b.proj, ".claude/skills/pdf")
 	files, named := lockedFiles(t, b)
 	if !named {
@@ -125,7 +145,7 @@ func checkAfterKill(t *testing.T, b *installBox, src string) {
 				t.Errorf("%s is there, but the lock does not name pdf", p)
 			}
 		}
-		mustOK(t, b.run(t, "install", src, "pdf"))
+		mustOK(t, b.run(t, copyArgs(copy, "install", src, "pdf")...))
 		return
 	}
 	onDisk := digests(t, canon)
@@ -144,7 +164,13 @@ func checkAfterKill(t *testing.T, b *installBox, src string) {
 	if !maps.Equal(files, onDisk) {
 		t.Errorf("the lock records %v, the copy holds %v", files, onDisk)
 	}
-	if got, err := filepath.EvalSymlinks(link); err != nil || got != mustReal(t, canon) {
+	if copy {
+		if st, err := os.Lstat(link); err != nil || !st.IsDir() {
+			t.Errorf("%s is no folder (%v)", link, err)
+		} else if second := digests(t, link); !maps.Equal(files, second) {
+			t.Errorf("the lock records %v, the copy %s holds %v", files, link, second)
+		}
+	} else if got, err := filepath.EvalSymlinks(link); err != nil || got != mustReal(t, canon) {
 		t.Errorf("%s leads to %q (%v), want the copy", link, got, err)
 	}
 	mustOK(t, b.run(t, "install"))
@@ -209,4 +235,52 @@ func mustReal(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestFrozenNeverSettles: --frozen never writes the lock, so it does not
+// finish a change a killed run left: it fails (exit 1) naming the
+// interrupted change and what to do, and changes neither the lock nor
+// the skill; a plain ccski install then settles it, and --frozen passes.
+func TestFrozenNeverSettles(t *testing.T) {
+	b := newInstallBox(t)
+	src := filepath.Join(b.proj, "vendor") // --frozen installs from folders in the project
+	testfs.Write(t, src, killVersions[0])
+	mustOK(t, b.run(t, "install", src, "pdf"))
+	os.RemoveAll(filepath.Join(src, "pdf"))
+	testfs.Write(t, src, killVersions[1])
+	// Kill the update once its new copy is in place, before the lock
+	// records it.
+	for n := 1; ; n++ {
+		if n > maxKillSteps {
+			t.Fatal("the update has no step swapped")
+		}
+		vars := append(slices.Clone(b.vars), "CCSKITEST_INSTALL_KILL_AT="+strconv.Itoa(n))
+		r := runBinary(t, b.proj, vars, "update", "pdf")
+		if !strings.Contains(r.stderr, "ccski-test: killed at step") {
+			t.Fatalf("the update ended before its copy was swapped in\n%s", r)
+		}
+		if strings.Contains(r.stderr, "(swapped)") {
+			break
+		}
+		mustOK(t, b.run(t, "install")) // settle, then try the next step
+	}
+	lock := textOf(t, filepath.Join(b.proj, "ccski.lock"))
+	before := treeSnapshot(t, filepath.Join(b.proj, ".agents"))
+	r := b.run(t, "install", "--frozen")
+	if r.code != 1 || !strings.Contains(r.stderr, "interrupted") || !strings.Contains(r.stderr, "pdf") ||
+		!strings.Contains(r.stderr, "without --frozen") {
+		t.Errorf("want exit 1 naming the interrupted change of pdf and what to do\n%s", r)
+	}
+	if got := textOf(t, filepath.Join(b.proj, "ccski.lock")); got != lock {
+		t.Errorf("--frozen wrote the lock:\n%s", got)
+	}
+	if after := treeSnapshot(t, filepath.Join(b.proj, ".agents")); !maps.Equal(before, after) {
+		t.Errorf("--frozen changed the skills folder:\nbefore %v\nafter  %v", before, after)
+	}
+	mustOK(t, b.run(t, "install"))
+	mustOK(t, b.run(t, "install", "--frozen"))
+	files, _ := lockedFiles(t, b)
+	if onDisk := digests(t, filepath.Join(b.proj, ".agents/skills/pdf")); !maps.Equal(files, onDisk) {
+		t.Errorf("the lock records %v, the copy holds %v", files, onDisk)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,6 +63,10 @@ func TestFrozenInstallsOnlyVerified(t *testing.T) {
 			proj: map[string]string{"ccski.lock": dirLock("vendor/pdf", fmt.Sprintf(`{"path": "SKILL.md", "size": %d}`, len(pdf))),
 				"vendor/pdf/SKILL.md": pdf},
 			want: []string{"no SHA-256 digest", "SKILL.md"}},
+		{name: "file recorded as a link", args: []string{"install", "--frozen"},
+			proj: map[string]string{"ccski.lock": dirLock("vendor/pdf", digested+`, {"path": "notes.md", "link": "../../secret"}`),
+				"vendor/pdf/SKILL.md": pdf},
+			want: []string{"records notes.md as a link (to ../../secret)", "ccski update pdf"}},
 		{name: "source folder outside the project", args: []string{"install", "--frozen"},
 			root: map[string]string{"outside/pdf/SKILL.md": pdf},
 			proj: map[string]string{"ccski.lock": dirLock("../outside/pdf", digested)},
@@ -178,6 +183,112 @@ func TestOldLeftoverNeverASkill(t *testing.T) {
 	for p := range treeSnapshot(t, b.proj) {
 		if strings.Contains(p, "ghost") || strings.Contains(p, ".ccski-old-") {
 			t.Errorf("%s is there after the next run", p)
+		}
+	}
+}
+
+// TestClonedJournalNeverASkill: a cloned project cannot make a hidden
+// folder it ships a skill. It commits what a killed install would leave
+// (ccski.lock.journal recording an install of pdf, and the old copy moved
+// aside into .agents/skills/.ccski-stage-x/.old), with the journal's files
+// matching that copy or not, in an older journal form or in the one this
+// ccski writes (naming the clone's lock), or a .ccski-old-<hex>-pdf folder
+// holding exactly the files its own lock records for pdf. Whatever run
+// comes next (an install of another skill, a remove), no pdf is visible
+// in any skills folder or listed, and the lock does not name a pdf it did
+// not name before.
+func TestClonedJournalNeverASkill(t *testing.T) {
+	pdf := skillText("pdf", "shipped by the clone")
+	journal := func(files string) string {
+		return `{"version": 1, "op": "put", "stage": ".agents/skills/.ccski-stage-x", "entry": {"name": "pdf",
+			"source": {"kind": "dir", "dir": "vendor/pdf"}, "path": ".", "targets": [{"agent": "agents", "dir": ".agents/skills"},
+			{"agent": "claude", "dir": ".claude/skills", "link": true}], "files": [` + files + `]}}`
+	}
+	tests := []struct {
+		name string
+		proj map[string]string
+		// locked is the clone's lock entry of pdf, "" for none.
+		locked string
+	}{
+		{name: "journal whose files match the moved-aside copy", proj: map[string]string{
+			"ccski.lock.journal":                          journal(lockFile("SKILL.md", pdf)),
+			".agents/skills/.ccski-stage-x/.old/SKILL.md": pdf,
+			".agents/skills/.ccski-stage-x/.held":         "",
+			".agents/skills/.ccski-stage-x/pdf/SKILL.md":  pdf,
+		}},
+		{name: "journal whose files do not match", proj: map[string]string{
+			"ccski.lock.journal":                          journal(lockFile("SKILL.md", "something else")),
+			".agents/skills/.ccski-stage-x/.old/SKILL.md": pdf,
+		}},
+		{name: "journal naming this clone's lock, as this ccski writes one", proj: map[string]string{
+			"ccski.lock.journal": strings.Replace(journal(lockFile("SKILL.md", pdf)), `"version": 1,`,
+				`"version": 1, "lock": "LOCK",`, 1),
+			".agents/skills/.ccski-stage-x/.old/SKILL.md": pdf,
+		}},
+		{name: "journal of a remove", proj: map[string]string{
+			"ccski.lock.journal":                         strings.Replace(journal(lockFile("SKILL.md", pdf)), `"op": "put"`, `"op": "remove"`, 1),
+			".agents/skills/.ccski-stage-x/pdf/SKILL.md": pdf,
+		}},
+		{name: "old copy the clone's lock records", proj: map[string]string{
+			".agents/skills/.ccski-old-0123456789abcdef-pdf/SKILL.md": pdf,
+		}, locked: `{"name": "pdf", "source": {"kind": "dir", "dir": "vendor/pdf"}, "path": ".",
+			"targets": [{"agent": "agents", "dir": ".agents/skills"}, {"agent": "claude", "dir": ".claude/skills", "link": true}],
+			"files": [` + lockFile("SKILL.md", pdf) + `]}`},
+	}
+	for _, tt := range tests {
+		for _, run := range [][]string{{"install", "SRC", "other"}, {"remove", "other"}} {
+			t.Run(tt.name+"/"+run[0], func(t *testing.T) {
+				b := newInstallBox(t)
+				src := filepath.Join(b.root, "src")
+				testfs.Write(t, src, map[string]string{"other/SKILL.md": skillText("other", "o")})
+				if run[0] == "remove" || tt.locked != "" {
+					mustOK(t, b.run(t, "install", src, "other"))
+				}
+				lock, err := filepath.EvalSymlinks(b.proj)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lock = filepath.Join(lock, "ccski.lock")
+				for p, content := range tt.proj {
+					testfs.Write(t, b.proj, map[string]string{p: strings.ReplaceAll(content, "LOCK", filepath.ToSlash(lock))})
+				}
+				if tt.locked != "" {
+					lock := filepath.Join(b.proj, "ccski.lock")
+					var l map[string]any
+					if err := json.Unmarshal([]byte(textOf(t, lock)), &l); err != nil {
+						t.Fatal(err)
+					}
+					var e any
+					if err := json.Unmarshal([]byte(tt.locked), &e); err != nil {
+						t.Fatal(err)
+					}
+					l["skills"] = append(l["skills"].([]any), e)
+					data, _ := json.Marshal(l)
+					testfs.Write(t, b.proj, map[string]string{"ccski.lock": string(data)})
+				}
+				args := slices.Clone(run)
+				if args[1] == "SRC" {
+					args[1] = src
+				}
+				mustOK(t, b.run(t, args...))
+				for _, p := range []string{".agents/skills/pdf", ".claude/skills/pdf"} {
+					if _, err := os.Lstat(filepath.Join(b.proj, p)); err == nil {
+						t.Errorf("%s is there after ccski %s", p, strings.Join(run, " "))
+					}
+				}
+				if _, named := lockedFiles(t, b); named && tt.locked == "" {
+					t.Error("the lock names pdf")
+				}
+				r := b.run(t, "list", "--json")
+				mustOK(t, r)
+				var recs []struct{ Name, Path string }
+				decodeOnly(t, r, &recs)
+				for _, rec := range recs {
+					if rec.Name == "pdf" {
+						t.Errorf("list shows pdf at %s", rec.Path)
+					}
+				}
+			})
 		}
 	}
 }

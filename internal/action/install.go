@@ -125,8 +125,10 @@ type installRun struct {
 
 // openInstall reads the scope's layout and its lock, taking the run's
 // lock first (unless DryRun), and cleans up after an interrupted earlier
-// run. The caller closes run.x.
-func (c *Config) openInstall(ctx context.Context, r Run) (*installRun, error) {
+// run. With frozen (install --frozen, which never writes the lock) an
+// interrupted change is an error instead: settling it would write the
+// lock. The caller closes run.x.
+func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installRun, error) {
 	e, err := c.Engine()
 	if err != nil {
 		return nil, err
@@ -138,6 +140,15 @@ func (c *Config) openInstall(ctx context.Context, r Run) (*installRun, error) {
 	}
 	release := func() {}
 	if !r.DryRun {
+		// The journal of the scope's changes, in the user state folder
+		// (a project could ship one beside its lock).
+		state, err := userdirs.StateDir(env.UserDir, env.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		if layout.Journal, err = install.JournalFile(state, layout.LockFile); err != nil {
+			return nil, err
+		}
 		release, err = install.LockRun(layout, func() {
 			if r.Notices != nil {
 				fmt.Fprintf(r.Notices, "ccski: waiting for another ccski run on %s to finish\n", layout.LockFile)
@@ -159,6 +170,12 @@ func (c *Config) openInstall(ctx context.Context, r Run) (*installRun, error) {
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
 	run := &installRun{x: x, layout: layout, cwd: c.Cwd}
 	if !r.DryRun {
+		if frozen {
+			if err := x.Unsettled(); err != nil {
+				x.Close()
+				return nil, err
+			}
+		}
 		run.recovered = x.Recover()
 	}
 	return run, nil
@@ -214,7 +231,7 @@ func InstalledIndex(env providers.Env) map[string]*install.Installed {
 // source against the lock with Frozen). A skill that fails is a result,
 // not an error: see Report.Failed.
 func Install(ctx context.Context, c *Config, req InstallRequest) (*Report, error) {
-	return c.inScope(ctx, req.Run, func(run *installRun, rep *Report) error {
+	return c.inScope(ctx, req.Run, req.Frozen, func(run *installRun, rep *Report) error {
 		run.x.Copy = req.Copy
 		run.x.SaveLock = !req.Frozen // --frozen never writes the lock
 		if req.Source == "" {
@@ -300,7 +317,7 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 // to the newest commit of the ref it was installed from, or to its @ref.
 // A skill the lock does not name is an error, and nothing is updated.
 func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) {
-	return c.inScope(ctx, req.Run, func(run *installRun, rep *Report) error {
+	return c.inScope(ctx, req.Run, false, func(run *installRun, rep *Report) error {
 		x := run.x
 		type pick struct {
 			entry install.Entry
@@ -334,7 +351,7 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 // the lock. A skill the lock does not name is an error, and nothing is
 // removed: ccski never deletes a skill it did not install.
 func Remove(ctx context.Context, c *Config, req RemoveRequest) (*Report, error) {
-	return c.inScope(ctx, req.Run, func(run *installRun, rep *Report) error {
+	return c.inScope(ctx, req.Run, false, func(run *installRun, rep *Report) error {
 		for _, name := range req.Skills {
 			if run.x.Lock.Find(name) == nil {
 				return notInstalled(name, run.layout.LockFile, run.x.Lock.Names())
@@ -347,10 +364,11 @@ func Remove(ctx context.Context, c *Config, req RemoveRequest) (*Report, error) 
 	})
 }
 
-// inScope opens the run on the scope r names, lets work fill the report,
-// then finishes it (unless the picker chose nothing) and closes the run.
-func (c *Config) inScope(ctx context.Context, r Run, work func(run *installRun, rep *Report) error) (*Report, error) {
-	run, err := c.openInstall(ctx, r)
+// inScope opens the run on the scope r names (frozen: see openInstall),
+// lets work fill the report, then finishes it (unless the picker chose
+// nothing) and closes the run.
+func (c *Config) inScope(ctx context.Context, r Run, frozen bool, work func(run *installRun, rep *Report) error) (*Report, error) {
+	run, err := c.openInstall(ctx, r, frozen)
 	if err != nil {
 		return nil, err
 	}

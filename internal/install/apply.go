@@ -82,6 +82,10 @@ type Installer struct {
 	// (see LockRun).
 	Release func()
 	trees   map[string]*tree
+	// unsettled is the staging folder of a change that could not be
+	// finished or undone (its journal stays): nothing deletes it in this
+	// run, so that the next one has what the journal needs.
+	unsettled string
 	// offers are the sources' offers by checkout and path: every entry of
 	// a source is found in one reading of it.
 	offers map[[2]string]*Offer
@@ -261,16 +265,21 @@ func (in *Installer) reproducible(e Entry) error {
 var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // checkDigests refuses to restore an entry whose lock records no files,
-// or a file without its SHA-256: there would be nothing to check the
-// source's bytes against. ccski writes every file's digest; such an entry
-// was written by hand or cut short.
+// a file without its SHA-256, or a link: there would be nothing to check
+// the source's bytes against. ccski writes every file's digest and
+// installs no links; such an entry was written by hand or cut short.
 func checkDigests(e Entry) error {
 	if len(e.Files) == 0 {
 		return fmt.Errorf("the lock records no files for %s, so what its source holds cannot be checked: "+
 			"run `ccski update %s` to take the source's files and record their digests, then commit the lock", e.Name, e.Name)
 	}
 	for _, f := range e.Files {
-		if f.Link != "" || !digestForm.MatchString(f.Digest) {
+		if f.IsLink() {
+			return fmt.Errorf("the lock records %s as a link (to %s) in %s, but ccski installs no links (it copies "+
+				"what a link inside the source points at, and leaves out the others), so this entry was not written by "+
+				"ccski: run `ccski update %s` to record the source's files, then commit the lock", f.Path, f.Link, e.Name, e.Name)
+		}
+		if !digestForm.MatchString(f.Digest) {
 			return fmt.Errorf("the lock records no SHA-256 digest for %s's file %s, so its bytes cannot be checked: "+
 				"run `ccski update %s` to record them, then commit the lock", e.Name, f.Path, e.Name)
 		}
@@ -378,7 +387,7 @@ func (in *Installer) Remove(name string) Result {
 		if err != nil {
 			return failed(res, err)
 		}
-		defer done()
+		defer func() { done(in.unsettled == stage) }()
 		j.Stage = stage
 	}
 	if err := in.begin(j); err != nil {
@@ -459,7 +468,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	if err != nil {
 		return failed(res, err)
 	}
-	defer done()
+	defer func() { done(in.unsettled == stage) }()
 	staged := filepath.Join(stage, name)
 	skipped, err := copySkill(c.Dir, staged, root)
 	if err != nil {
@@ -508,6 +517,10 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	// first, then the copy moved into place (the commit point), the lock,
 	// the links, and the journal removed.
 	j := journal{Op: opPut, Stage: stage, Entry: newEntry}
+	if entry != nil {
+		old := *entry
+		j.Old = &old
+	}
 	if err := in.begin(j); err != nil {
 		return failed(res, err)
 	}
@@ -521,7 +534,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 		return in.abort(res, j, err)
 	}
 	at(stepLocked)
-	err = in.link(newEntry, false)
+	err = in.link(newEntry, false, nil)
 	in.end()
 	if err != nil {
 		return failed(res, err)
@@ -532,17 +545,20 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 
 // link puts the links (or copies) of an installed skill in its targets
 // after the first, which holds the copy, and records in the lock where a
-// copy had to replace a link. With missing, it leaves alone a target
-// where something already is: finishing an interrupted change (settle)
-// never replaces what it did not check.
-func (in *Installer) link(e Entry, missing bool) error {
+// copy had to replace a link. Finishing an interrupted change (settle),
+// it never replaces what it did not check: a target where something is
+// changes only when it holds what old, the entry the change replaced (nil
+// for a new skill), recorded there (ccski's older link or copy), not when
+// it already is what e records, nor when it is anything else.
+func (in *Installer) link(e Entry, settle bool, old *Entry) error {
 	e.Targets = slices.Clone(e.Targets)
 	canon := filepath.Join(e.Targets[0].Dir, e.Name)
 	for i := 1; i < len(e.Targets); i++ {
 		if err := in.Layout.CheckTarget(e.Targets[i].Dir); err != nil {
 			return err
 		}
-		if missing && exists(filepath.Join(e.Targets[i].Dir, e.Name)) {
+		if p := filepath.Join(e.Targets[i].Dir, e.Name); settle && exists(p) &&
+			(placed(p, e.Targets[i], canon, e.Files) || !placedBy(old, p, e.Targets[i].Dir)) {
 			continue
 		}
 		linked, err := in.place(e.Targets[i], canon, e.Name)
@@ -559,6 +575,40 @@ func (in *Installer) link(e Entry, missing bool) error {
 		}
 	}
 	return nil
+}
+
+// placedBy reports whether p, in the target folder dir, holds what the
+// lock entry e (nil: none) records there after its first target: a link
+// where it records a link, a copy of its files where it records a copy.
+func placedBy(e *Entry, p, dir string) bool {
+	if e == nil {
+		return false
+	}
+	for i, t := range e.Targets {
+		if i > 0 && t.Dir == dir {
+			if st, err := os.Lstat(p); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+				return t.Link // a link ccski made, wherever it leads now
+			}
+			return !t.Link && holds(p, e.Files)
+		}
+	}
+	return false
+}
+
+// placed reports whether p is what target t of a skill holds: a link
+// leading to its copy canon, or a copy (a folder, no link) holding
+// exactly files.
+func placed(p string, t Target, canon string, files []manifest.File) bool {
+	st, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return false
+	case st.Mode()&fs.ModeSymlink != 0:
+		real, err1 := filepath.EvalSymlinks(p)
+		want, err2 := filepath.EvalSymlinks(canon)
+		return t.Link && err1 == nil && err2 == nil && real == want
+	}
+	return !t.Link && holds(p, files)
 }
 
 // save marks the lock changed and, with SaveLock, writes it at once.
@@ -588,8 +638,10 @@ const (
 const heldFile = ".held"
 
 // newStage makes a staging folder in parent and locks it, so that
-// Recover in another run leaves it alone; done unlocks and deletes it.
-func newStage(parent string) (dir string, done func(), err error) {
+// Recover in another run leaves it alone; done unlocks it and, unless
+// keep, deletes it. A change that could not be settled keeps its staging
+// folder: its journal names it, and it may hold the copy to put back.
+func newStage(parent string) (dir string, done func(keep bool), err error) {
 	dir, err = os.MkdirTemp(parent, stagePrefix)
 	if err != nil {
 		return "", nil, fmt.Errorf("staging in %s: %w", parent, err)
@@ -599,7 +651,12 @@ func newStage(parent string) (dir string, done func(), err error) {
 		os.RemoveAll(dir)
 		return "", nil, fmt.Errorf("staging in %s: %w", parent, err)
 	}
-	return dir, func() { release(); os.RemoveAll(dir) }, nil
+	return dir, func(keep bool) {
+		release()
+		if !keep {
+			os.RemoveAll(dir)
+		}
+	}, nil
 }
 
 // stageHeld reports whether a run may still write in the staging folder
@@ -647,7 +704,7 @@ func (in *Installer) place(t Target, canon, name string) (linked bool, err error
 	if err != nil {
 		return false, err
 	}
-	defer done()
+	defer done(false)
 	staged := filepath.Join(stage, name)
 	if t.Link {
 		rel, err := filepath.Rel(t.Dir, canon)
@@ -710,7 +767,7 @@ func removeTarget(path string) error {
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer done(false)
 	if err := os.Rename(path, filepath.Join(stage, filepath.Base(path))); err != nil {
 		return fmt.Errorf("removing %s: %w", path, err)
 	}
@@ -745,12 +802,17 @@ func (in *Installer) Recover() []string {
 	return notes
 }
 
-// sweep deletes, in dirs, the staging folders no running ccski holds, and
+// sweep deletes, in dirs, the staging folders no running ccski holds
+// (but the one of a change this run could not settle), and
 // the .ccski-old-<hex>-NAME folders of older versions of ccski, which
-// moved a skill's old copy there while replacing it. Such a folder is put
-// back as NAME only when NAME is missing and the folder holds exactly the
-// files the lock records for NAME there: a leftover whose change went
-// through, or that the lock does not record, never becomes a skill.
+// moved a skill's old copy there while replacing it. At user scope such a
+// folder is put back as NAME only when NAME is missing and the folder
+// holds exactly the files the lock records for NAME there: a leftover
+// whose change went through, or that the lock does not record, never
+// becomes a skill. A project's are deleted: a clone ships its lock, so
+// the lock cannot vouch for a hidden folder the clone ships beside it (a
+// missing skill the lock names is restored from its source by ccski
+// install).
 func (in *Installer) sweep(dirs []string) {
 	for _, dir := range dirs {
 		ents, err := os.ReadDir(dir)
@@ -762,7 +824,7 @@ func (in *Installer) sweep(dirs []string) {
 			p := filepath.Join(dir, n)
 			switch {
 			case strings.HasPrefix(n, stagePrefix):
-				if !stageHeld(p) {
+				if p != in.unsettled && !stageHeld(p) {
 					os.RemoveAll(p)
 				}
 			case strings.HasPrefix(n, oldPrefix):
@@ -772,8 +834,8 @@ func (in *Installer) sweep(dirs []string) {
 				}
 				dst := filepath.Join(dir, name)
 				e := in.Lock.Find(name)
-				if checkName(name) == nil && e != nil && hasTarget(e.Targets, dir) && !exists(dst) && holds(p, e.Files) &&
-					os.Rename(p, dst) == nil {
+				if in.Layout.Scope == ScopeUser && checkName(name) == nil && e != nil && hasTarget(e.Targets, dir) &&
+					!exists(dst) && holds(p, e.Files) && os.Rename(p, dst) == nil {
 					continue
 				}
 				os.RemoveAll(p)

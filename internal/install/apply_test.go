@@ -34,8 +34,13 @@ func newFixture(t *testing.T, files map[string]string) fixture {
 	testfs.Write(t, base, all)
 	proj := filepath.Join(base, "proj")
 	env := providers.Env{UserDir: filepath.Join(base, "home")}
-	return fixture{base: base, src: filepath.Join(base, "src"), layout: Layout{Scope: ScopeProject, Base: proj,
-		Env: env, LockFile: filepath.Join(proj, LockName)}}
+	layout := Layout{Scope: ScopeProject, Base: proj, Env: env, LockFile: filepath.Join(proj, LockName)}
+	journal, err := JournalFile(filepath.Join(base, "home/.local/state/ccski"), layout.LockFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout.Journal = journal
+	return fixture{base: base, src: filepath.Join(base, "src"), layout: layout}
 }
 
 // installer is an Installer for the fixture's project.
@@ -162,11 +167,18 @@ func TestDryRunWritesNothing(t *testing.T) {
 }
 
 // TestSweep deletes abandoned staging folders and keeps the one a running
-// install holds; of the copies an older ccski moved aside, it puts back
-// only one that the lock records and whose skill is missing, and deletes
-// the others: one whose skill is in place, one the lock does not name,
-// and one whose files differ from the lock's.
+// install holds; of the copies an older ccski moved aside, it puts back,
+// at user scope, only one that the lock records and whose skill is
+// missing, and deletes the others: one whose skill is in place, one the
+// lock does not name, and one whose files differ from the lock's. At
+// project scope, whose lock comes with a clone, it deletes them all.
 func TestSweep(t *testing.T) {
+	for _, scope := range []Scope{ScopeUser, ScopeProject} {
+		t.Run(string(scope), func(t *testing.T) { testSweep(t, scope) })
+	}
+}
+
+func testSweep(t *testing.T, scope Scope) {
 	dir := testfs.TempDir(t)
 	testfs.Write(t, dir, map[string]string{
 		".ccski-stage-123/pdf/SKILL.md":              "staged",
@@ -184,19 +196,22 @@ func TestSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer done()
+	defer done(false)
 	testfs.Write(t, held, map[string]string{"pdf/SKILL.md": "in flight"})
 	entry := func(name, content string) Entry {
 		return Entry{Name: name, Targets: []Target{{Dir: dir}}, Files: []manifest.File{fileOf("SKILL.md", content)}}
 	}
-	x := &Installer{Lock: &Lock{Skills: []Entry{entry("docx", "old docx"), entry("xlsx", "new xlsx"), entry("pptx", "locked pptx")}}}
+	x := &Installer{Layout: Layout{Scope: scope, Base: dir},
+		Lock: &Lock{Skills: []Entry{entry("docx", "old docx"), entry("xlsx", "new xlsx"), entry("pptx", "locked pptx")}}}
 	x.sweep([]string{dir, filepath.Join(dir, "missing")})
 	heldName := filepath.Base(held)
 	want := map[string]string{
-		"docx": "<dir>", "docx/SKILL.md": "old docx",
 		"xlsx": "<dir>", "xlsx/SKILL.md": "new xlsx",
 		"other": "<dir>", "other/SKILL.md": "untouched",
 		heldName: "<dir>", heldName + "/.held": "", heldName + "/pdf": "<dir>", heldName + "/pdf/SKILL.md": "in flight",
+	}
+	if scope == ScopeUser {
+		want["docx"], want["docx/SKILL.md"] = "<dir>", "old docx"
 	}
 	if diff := cmp.Diff(want, listTree(t, dir)); diff != "" {
 		t.Errorf("after sweep (-want +got):\n%s", diff)

@@ -1,10 +1,7 @@
 package install
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/ccski/ccski/internal/safefile"
@@ -42,10 +39,11 @@ func confined(base, dir string) error {
 }
 
 // inside reports whether the path dir lies inside the folder base, both
-// cleaned and with the symlinks of their longest existing prefixes
-// resolved. When dir lies inside base as written but leads out of it
-// through a symlink, real is where it leads; when it does not lie inside
-// base as written, real is "".
+// cleaned and with their symlinks resolved as far as they exist
+// (safefile.Resolve: a dangling link counts where it would lead). When
+// dir lies inside base as written but leads out of it through a symlink,
+// real is where it leads; when it does not lie inside base as written,
+// real is "".
 func inside(base, dir string) (ok bool, real string, err error) {
 	base, dir = filepath.Clean(base), filepath.Clean(dir)
 	if !filepath.IsAbs(dir) || !safefile.Within(base, dir) {
@@ -55,35 +53,8 @@ func inside(base, dir string) (ok bool, real string, err error) {
 	if err != nil {
 		return false, "", fmt.Errorf("folder %s: %w", base, err)
 	}
-	if real, err = resolveExisting(dir); err != nil {
+	if real, err = safefile.Resolve(dir); err != nil {
 		return false, "", err
 	}
 	return safefile.Within(realBase, real), real, nil
-}
-
-// resolveExisting resolves the symlinks of the longest existing prefix
-// of the absolute path p and appends the rest of p to it.
-func resolveExisting(p string) (string, error) {
-	rest := ""
-	for cur := p; ; {
-		r, err := filepath.EvalSymlinks(cur)
-		if err == nil {
-			return filepath.Join(r, rest), nil
-		}
-		st, lerr := os.Lstat(cur)
-		switch {
-		case lerr == nil && st.Mode()&fs.ModeSymlink != 0:
-			return "", fmt.Errorf("%s is a symlink that leads nowhere", cur)
-		case lerr == nil:
-			return "", err // it exists, but cannot be resolved
-		case !errors.Is(lerr, fs.ErrNotExist):
-			return "", lerr
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p, nil
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
 }

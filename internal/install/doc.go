@@ -22,9 +22,9 @@
 // of package manifest lists, as regular files in folders, symlinks
 // followed only inside the source, never .git), validated,
 // hashed and moved into place in one step. Each skill's change is a
-// transaction (journal.go): a journal beside the lock says what it does
-// until it is complete, and Recover, at the start of the next run,
-// finishes or undoes the change of a run that was killed. Nothing is
-// written outside the target folders, the lock and its journal, and the
-// git cache.
+// transaction (journal.go): a journal in ccski's user state folder says
+// what it does until it is complete, and Recover, at the start of the
+// next run, finishes or undoes the change of a run that was killed.
+// Nothing is written outside the target folders, the lock, the journal
+// and the git cache.
 package install

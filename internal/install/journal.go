@@ -2,6 +2,8 @@ package install
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,11 +19,17 @@ import (
 // This file makes the change of one skill on disk a transaction. A change
 // (put: install, update or restore; remove) touches two things no single
 // step can change together: the skill's folders and the lock. Before it
-// touches either, it writes a journal beside the lock (<lock>.journal):
-// what it does, the lock entry it puts or removes, and its staging
-// folder. The journal goes once the change is complete. A run that dies
-// in between leaves it, and the next run on the scope (Installer.Recover,
-// under the run lock) finishes or undoes the change before anything else.
+// touches either, it writes a journal (JournalFile): what it does, the
+// lock entry it puts or removes, and its staging folder. The journal goes
+// once the change is complete. A run that dies in between leaves it, and
+// the next run on the scope (Installer.Recover, under the run lock)
+// finishes or undoes the change before anything else.
+//
+// The journal is kept in ccski's user state folder, never beside a
+// project's lock: a project's folder comes with its clone, and a journal
+// shipped in it could make ccski turn a folder the clone ships into a
+// skill. Nothing in the project is trusted to say that a change was in
+// progress; the project's lock still says what ccski installed there.
 //
 // The commit point is the one step that makes the change visible to
 // agents: moving the new copy into the skill's folder (put), or moving the
@@ -55,10 +63,28 @@ type journal struct {
 	Stage string `json:"stage,omitempty"`
 	// Entry is the lock entry the change puts in place, or removes.
 	Entry Entry `json:"entry"`
+	// Old is the lock entry a put replaces; nil for a new skill.
+	// Finishing the put replaces, in the targets after the first, only
+	// the links and copies Old records (see Installer.link).
+	Old *Entry `json:"old,omitempty"`
+	// Lock is the lock file of the change's scope, links resolved: a
+	// journal belongs to one lock (JournalFile), and says which.
+	Lock string `json:"lock"`
 }
 
-// journalFile is the journal of the scope of l.
-func journalFile(l Layout) string { return l.LockFile + ".journal" }
+// JournalFile is where the journal of the scope whose lock is lockFile
+// goes: in ccski's user state folder stateDir (userdirs.StateDir), named
+// by the lock's path with its links resolved (safefile.Resolve), so that
+// each lock has one journal, whatever way it is reached, and no project
+// can ship one.
+func JournalFile(stateDir, lockFile string) (string, error) {
+	real, err := safefile.Resolve(lockFile)
+	if err != nil {
+		return "", fmt.Errorf("lock %s: %w", lockFile, err)
+	}
+	sum := sha256.Sum256([]byte(real))
+	return filepath.Join(stateDir, "journal", hex.EncodeToString(sum[:16])+".json"), nil
+}
 
 // asideName is the name, in a staging folder, of a copy moved aside
 // while a new one replaces it where the system cannot swap two paths: a
@@ -69,13 +95,24 @@ const asideName = ".old"
 // journal of an earlier change that could not be settled is kept: no
 // change starts until it is.
 func (in *Installer) begin(j journal) error {
-	file := journalFile(in.Layout)
+	file := in.Layout.Journal
+	if file == "" {
+		return errors.New("this run has no journal (its Layout names none), so it changes no skill")
+	}
 	if _, err := os.Lstat(file); err == nil {
 		return fmt.Errorf("an earlier change of this scope is not finished (its journal %s is still there): "+
 			"run ccski again to finish it first", file)
 	}
-	j.Version = LockVersion
+	lock, err := safefile.Resolve(in.Layout.LockFile)
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", in.Layout.LockFile, err)
+	}
+	j.Version, j.Lock = LockVersion, lock
 	j.Entry = j.Entry.toLock(in.Layout.Base)
+	if j.Old != nil {
+		old := j.Old.toLock(in.Layout.Base)
+		j.Old = &old
+	}
 	if j.Stage != "" {
 		j.Stage = toLock(in.Layout.Base, j.Stage)
 	}
@@ -83,7 +120,11 @@ func (in *Installer) begin(j journal) error {
 	if err != nil {
 		return err
 	}
-	if err := safefile.WriteAtomic(file, data, 0o644); err != nil {
+	// The state folder is the user's own (0o700, as XDG asks).
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return fmt.Errorf("writing the journal %s: %w", file, err)
+	}
+	if err := safefile.WriteAtomic(file, data, 0o600); err != nil {
 		return fmt.Errorf("writing the journal %s: %w", file, err)
 	}
 	return nil
@@ -91,13 +132,20 @@ func (in *Installer) begin(j journal) error {
 
 // end removes the journal of a change that is complete. A journal that
 // stays is finished again by the next run, which then changes nothing.
-func (in *Installer) end() { os.Remove(journalFile(in.Layout)) }
+func (in *Installer) end() {
+	if in.Layout.Journal != "" {
+		os.Remove(in.Layout.Journal)
+	}
+}
 
 // readJournal reads the scope's journal; ok is false when there is none.
-// Its paths are checked as the lock's are: a project's journal could come
-// with a clone.
+// Its paths are checked as the lock's are, and it must be the journal of
+// this scope's lock.
 func (in *Installer) readJournal() (j journal, ok bool, err error) {
-	file := journalFile(in.Layout)
+	file := in.Layout.Journal
+	if file == "" {
+		return j, false, nil
+	}
 	data, err := safefile.Read(file, maxLockBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return j, false, nil
@@ -113,8 +161,16 @@ func (in *Installer) readJournal() (j journal, ok bool, err error) {
 	if j.Version != LockVersion || (j.Op != opPut && j.Op != opRemove) {
 		return j, true, fmt.Errorf("version %d, operation %q: not one this ccski writes", j.Version, j.Op)
 	}
+	if lock, err := safefile.Resolve(in.Layout.LockFile); err != nil || j.Lock != lock {
+		return j, true, fmt.Errorf("it is the journal of the lock %s, not of %s", j.Lock, in.Layout.LockFile)
+	}
 	if err := j.Entry.fromLock(in.Layout.Base, in.Layout.Scope == ScopeProject); err != nil {
 		return j, true, err
+	}
+	if j.Old != nil {
+		if err := j.Old.fromLock(in.Layout.Base, in.Layout.Scope == ScopeProject); err != nil {
+			return j, true, err
+		}
 	}
 	if j.Stage == "" && j.Op == opPut {
 		return j, true, errors.New("it names no staging folder")
@@ -142,7 +198,7 @@ func (in *Installer) recoverJournal() (note string, dirs []string) {
 	if err != nil {
 		in.end()
 		return fmt.Sprintf("deleted %s, which is no journal of ccski's (%v): an interrupted change it may have "+
-			"recorded is not finished; `ccski install` shows what differs from the lock", journalFile(in.Layout), err), nil
+			"recorded is not finished; `ccski install` shows what differs from the lock", in.Layout.Journal, err), nil
 	}
 	// Runs on a scope take turns (LockRun), so no run writes in the
 	// journal's staging folder now, unless its lock says otherwise.
@@ -154,6 +210,7 @@ func (in *Installer) recoverJournal() (note string, dirs []string) {
 	}
 	note, err = in.settle(j)
 	if err != nil {
+		in.unsettled = j.Stage
 		what := "install"
 		if j.Op == opRemove {
 			what = "remove"
@@ -165,11 +222,36 @@ func (in *Installer) recoverJournal() (note string, dirs []string) {
 	return note, dirs
 }
 
+// Unsettled returns an error naming the interrupted change the scope's
+// journal records, if there is one, for a run that must not write the
+// lock (install --frozen) and so cannot finish or undo it: it says to run
+// ccski install without --frozen first.
+func (in *Installer) Unsettled() error {
+	j, ok, err := in.readJournal()
+	switch {
+	case !ok:
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s is an interrupted change's journal ccski cannot use (%v): --frozen never writes the "+
+			"lock, so it does not settle it; run `ccski install` without --frozen first (it deletes the journal "+
+			"and says so), then run --frozen again", in.Layout.Journal, err)
+	}
+	what := "install"
+	if j.Op == opRemove {
+		what = "remove"
+	}
+	return fmt.Errorf("an interrupted %s of %s is not finished (its journal is %s): --frozen never writes the lock, "+
+		"so it does not finish or undo it; run `ccski install` without --frozen first (it settles the change and says "+
+		"how), then run --frozen again", what, j.Entry.Name, in.Layout.Journal)
+}
+
 // abort settles the change of j after err stopped it, as the next run
 // would, and returns res failed with err. When the change cannot be
-// settled either, its journal stays for the next run.
+// settled either, its journal and its staging folder stay for the next
+// run.
 func (in *Installer) abort(res Result, j journal, err error) Result {
 	if _, serr := in.settle(j); serr != nil {
+		in.unsettled = j.Stage
 		return failed(res, fmt.Errorf("%w; finishing or undoing the change failed too (%v): the next ccski run on "+
 			"this scope tries again", err, serr))
 	}
@@ -216,21 +298,35 @@ func (in *Installer) settleDisk(j journal) (note string, err error) {
 		}
 		return fmt.Sprintf("finished an interrupted remove of %s", e.Name), nil
 	}
+	dropped := ""
 	if aside := filepath.Join(j.Stage, asideName); !exists(dst) && exists(aside) {
 		// Killed between moving the old copy aside and moving the new
-		// one in: the old one goes back.
-		if err := os.Rename(aside, dst); err != nil {
-			return "", fmt.Errorf("putting back %s: %w", dst, err)
+		// one in: the old one goes back, when it is the copy the lock
+		// records there. Anything else (a copy modified on disk, or a
+		// folder ccski did not install, that --force was replacing)
+		// never becomes a skill the lock does not vouch for: it goes
+		// with the staging folder.
+		l := in.Lock.Find(e.Name)
+		switch {
+		case l != nil && l.Targets[0].Dir == e.Targets[0].Dir && holds(aside, l.Files):
+			if err := os.Rename(aside, dst); err != nil {
+				return "", fmt.Errorf("putting back %s: %w", dst, err)
+			}
+		case l != nil:
+			dropped = "; the copy it was replacing is not the one the lock records, and was deleted " +
+				"(`ccski install` puts the locked one back)"
+		default:
+			dropped = "; the folder it was replacing is not one the lock records, and was deleted"
 		}
 	}
 	if !holds(dst, e.Files) {
-		return fmt.Sprintf("undid an interrupted install of %s: it had not reached %s", e.Name, dst), nil
+		return fmt.Sprintf("undid an interrupted install of %s: it had not reached %s%s", e.Name, dst, dropped), nil
 	}
 	in.Lock.Put(e)
 	if err := in.save(); err != nil {
 		return "", err
 	}
-	if err := in.link(e, true); err != nil {
+	if err := in.link(e, true, j.Old); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("finished an interrupted install of %s: its new copy was in place", e.Name), nil

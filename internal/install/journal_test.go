@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/testfs"
 )
 
@@ -55,6 +56,14 @@ func TestRecoverJournal(t *testing.T) {
 				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
 			want:   map[string]string{".agents/skills/pdf/SKILL.md": v1, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
 			locked: v1, note: "undid an interrupted install of pdf"},
+		{name: "put with a moved-aside copy the lock does not record", op: opPut, lock: v1,
+			files: map[string]string{".agents/skills/.ccski-stage-1/.old/SKILL.md": "hand-made",
+				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2},
+			want: map[string]string{}, locked: v1, note: "undid an interrupted install of pdf"},
+		{name: "put with a moved-aside copy and no lock entry", op: opPut,
+			files: map[string]string{".agents/skills/.ccski-stage-1/.old/SKILL.md": v1,
+				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2},
+			want: map[string]string{}, note: "undid an interrupted install of pdf"},
 		{name: "put after the swap keeps a folder it did not check", op: opPut,
 			files:  map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf/SKILL.md": "hand-made"},
 			want:   map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf/SKILL.md": "hand-made"},
@@ -73,14 +82,19 @@ func TestRecoverJournal(t *testing.T) {
 			files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
 			want:  map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "no journal of ccski's"},
 		{name: "staging folder elsewhere", lock: v1,
-			journal: `{"version": 1, "op": "put", "stage": ".agents/skills/pdf", "entry": {"name": "pdf",
+			journal: `{"version": 1, "lock": "LOCK", "op": "put", "stage": ".agents/skills/pdf", "entry": {"name": "pdf",
 				"source": {"kind": "dir", "dir": "vendor"}, "path": "pdf", "targets": [{"dir": ".agents/skills"}], "files": []}}`,
 			files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
 			want:  map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "not one ccski makes"},
 		{name: "staging folder is a link", op: opPut, lock: v1,
 			files: map[string]string{".agents/skills/.ccski-stage-1": "-> ../../outside", "outside/.old/SKILL.md": v2},
 			want:  map[string]string{}, keep: "outside/.old/SKILL.md", locked: v1, note: "not one ccski makes"},
-		{name: "target outside the project", journal: `{"version": 1, "op": "remove", "entry": {"name": "pdf",
+		{name: "journal of another lock", lock: v1,
+			journal: `{"version": 1, "lock": "/elsewhere/ccski.lock", "op": "remove", "entry": {"name": "pdf",
+				"source": {"kind": "dir", "dir": "vendor"}, "path": "pdf", "targets": [{"dir": ".agents/skills"}], "files": []}}`,
+			files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
+			want:  map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "it is the journal of the lock /elsewhere/ccski.lock"},
+		{name: "target outside the project", journal: `{"version": 1, "lock": "LOCK", "op": "remove", "entry": {"name": "pdf",
 				"source": {"kind": "dir", "dir": "vendor"}, "path": "pdf", "targets": [{"dir": "../elsewhere"}], "files": []}}`,
 			lock: v1, files: map[string]string{".agents/skills/pdf/SKILL.md": v1},
 			want: map[string]string{".agents/skills/pdf/SKILL.md": v1}, locked: v1, note: "outside the project"},
@@ -100,7 +114,12 @@ func TestRecoverJournal(t *testing.T) {
 				x.Lock.Put(entry(base, tt.lock))
 			}
 			if tt.journal != "" {
-				testfs.Write(t, base, map[string]string{LockName + ".journal": tt.journal})
+				lock, err := safefile.Resolve(f.layout.LockFile)
+				if err != nil {
+					t.Fatal(err)
+				}
+				data := strings.ReplaceAll(tt.journal, "LOCK", strings.ReplaceAll(lock, `\`, `\\`))
+				testfs.Write(t, filepath.Dir(f.layout.Journal), map[string]string{filepath.Base(f.layout.Journal): data})
 			} else {
 				j := journal{Op: tt.op, Stage: filepath.Join(base, ".agents/skills/.ccski-stage-1"), Entry: entry(base, v2)}
 				if tt.op == opRemove {
@@ -134,7 +153,7 @@ func TestRecoverJournal(t *testing.T) {
 			if tt.keep != "" && !exists(filepath.Join(base, tt.keep)) {
 				t.Errorf("%s was moved", tt.keep)
 			}
-			if exists(journalFile(f.layout)) {
+			if exists(f.layout.Journal) {
 				t.Error("the journal is still there")
 			}
 			e := x.Lock.Find("pdf")
@@ -161,7 +180,10 @@ func TestJournalIsNoLink(t *testing.T) {
 	f := newFixture(t, nil)
 	target := filepath.Join(f.base, "target")
 	testfs.Write(t, f.base, map[string]string{"target": "keep"})
-	if err := os.Symlink(target, journalFile(f.layout)); err != nil {
+	if err := os.MkdirAll(filepath.Dir(f.layout.Journal), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, f.layout.Journal); err != nil {
 		t.Skip("no symlinks here")
 	}
 	x := f.installer()
@@ -178,7 +200,7 @@ func TestJournalIsNoLink(t *testing.T) {
 	if data, _ := os.ReadFile(target); string(data) != "keep" {
 		t.Errorf("the journal was written through the link: %q", data)
 	}
-	if st, err := os.Lstat(journalFile(f.layout)); err != nil || !st.Mode().IsRegular() {
+	if st, err := os.Lstat(f.layout.Journal); err != nil || !st.Mode().IsRegular() {
 		t.Errorf("the journal is no file of its own: %v %v", st, err)
 	}
 }
@@ -198,7 +220,7 @@ func TestLockWriteFails(t *testing.T) {
 	if got[1].Status != StatusFailed || !strings.Contains(got[1].Message, "not finished") {
 		t.Errorf("docx: %+v", got[1])
 	}
-	if !exists(journalFile(f.layout)) || exists(filepath.Join(f.layout.Base, ".agents/skills/docx")) {
+	if !exists(f.layout.Journal) || exists(filepath.Join(f.layout.Base, ".agents/skills/docx")) {
 		t.Fatal("want the journal of pdf kept, and docx not installed")
 	}
 	os.Remove(f.layout.LockFile)
@@ -212,5 +234,47 @@ func TestLockWriteFails(t *testing.T) {
 	}
 	if d := diskState(*l.Find("pdf")); !d.ok() {
 		t.Errorf("pdf on disk: %+v", d)
+	}
+}
+
+// TestFailedSettleKeepsStage: when a change stopped by an error cannot be
+// settled either, its journal and its staging folder (which may hold the
+// only copy to put back) stay, through the change's own clean-up and
+// through the next run's when that run cannot settle it either; the run
+// that settles it deletes the staging folder.
+func TestFailedSettleKeepsStage(t *testing.T) {
+	f := newFixture(t, map[string]string{"pdf/SKILL.md": skill("pdf")})
+	x := f.installer()
+	x.SaveLock = true
+	if got := f.install(t, x, "pdf"); got[0].Status != StatusInstalled {
+		t.Fatalf("%+v", got[0])
+	}
+	testfs.Write(t, f.src, map[string]string{"pdf/SKILL.md": skill("pdf") + "two\n"})
+	os.Remove(f.layout.LockFile)
+	testfs.Write(t, f.layout.Base, map[string]string{LockName + "/": ""}) // the lock cannot be written
+	if r := x.Update(*x.Lock.Find("pdf"), ""); r.Status != StatusFailed || !strings.Contains(r.Message, "tries again") {
+		t.Fatalf("Update: %+v", r)
+	}
+	j, ok, err := x.readJournal()
+	if !ok || err != nil {
+		t.Fatalf("the journal: %v %v", ok, err)
+	}
+	if !exists(j.Stage) {
+		t.Fatalf("the failed change deleted its staging folder %s", j.Stage)
+	}
+	y := &Installer{Ctx: x.Ctx, Layout: f.layout, Lock: &Lock{}, SaveLock: true}
+	if notes := y.Recover(); len(notes) != 1 || !strings.Contains(notes[0], "could not be finished") {
+		t.Errorf("notes %q", notes)
+	}
+	if !exists(j.Stage) {
+		t.Fatalf("a run that could not settle the change deleted its staging folder %s", j.Stage)
+	}
+	os.Remove(f.layout.LockFile)
+	z := &Installer{Ctx: x.Ctx, Layout: f.layout, Lock: &Lock{}, SaveLock: true}
+	if notes := z.Recover(); len(notes) != 1 || !strings.Contains(notes[0], "finished an interrupted install of pdf") {
+		t.Errorf("notes %q", notes)
+	}
+	if exists(j.Stage) {
+		t.Errorf("the settled change left its staging folder %s", j.Stage)
 	}
 }

@@ -55,6 +55,10 @@ type Layout struct {
 	Env providers.Env
 	// LockFile is the scope's ccski.lock.
 	LockFile string
+	// Journal is the file of the scope's journal (see JournalFile), in
+	// ccski's user state folder; "" where no change is made (a dry run,
+	// reading the lock).
+	Journal string
 }
 
 // Home is the user folder.

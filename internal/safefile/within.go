@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // Within reports whether path is root or lies below it, comparing the two
@@ -47,7 +48,8 @@ func (e *LinkError) Error() string {
 // path then stays in root. root itself may be a link, which is resolved
 // first (the user may keep a whole folder elsewhere); a root that does not
 // exist holds no link. Parts of path that do not exist yet are made as
-// real folders by a write, so they lead nowhere. path must lie below root
+// real folders by a write, so they lead nowhere; a dangling link is
+// judged by where it would lead (see Resolve). path must lie below root
 // lexically (Within); else it is refused too.
 func CheckLinks(root, path string) error {
 	if !Within(root, path) {
@@ -60,39 +62,89 @@ func CheckLinks(root, path string) error {
 	if err != nil {
 		return err
 	}
+	if real, err = filepath.Abs(real); err != nil {
+		return err
+	}
 	rel, _ := filepath.Rel(root, path)
 	if rel == "." {
 		return nil
 	}
-	at, cur := root, real
+	// The first part of path that resolves out of root is a link: the
+	// part above it resolved inside, and a part that is no link stays
+	// below it.
+	at := root
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
-		at, cur = filepath.Join(at, part), filepath.Join(cur, part)
-		st, err := os.Lstat(cur)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
+		at = filepath.Join(at, part)
+		to, err := Resolve(at)
 		if err != nil {
 			return err
 		}
-		if st.Mode()&fs.ModeSymlink == 0 {
-			continue
+		if !Within(real, to) {
+			return &LinkError{File: path, Link: at, Target: to, Root: root}
 		}
-		next, err := filepath.EvalSymlinks(cur)
-		if err != nil {
-			// A dangling link: where it would lead, read as written.
-			target, rerr := os.Readlink(cur)
-			if rerr != nil {
-				return rerr
-			}
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(filepath.Dir(cur), target)
-			}
-			next = filepath.Clean(target)
-		}
-		if !Within(real, next) {
-			return &LinkError{File: path, Link: at, Target: next, Root: root}
-		}
-		cur = next
 	}
 	return nil
+}
+
+// maxLinks bounds the symbolic links Resolve follows for one path, as
+// the system does: more mean a loop.
+const maxLinks = 255
+
+// Resolve returns the absolute path of p (made absolute from the working
+// folder) with every symbolic link on it resolved, as far as p exists:
+// where a write to p would reach. A link is followed to where it leads,
+// and a dangling one to where it would lead (its target as written,
+// resolved the same way); the parts of p that do not exist are kept as
+// written, since a write makes them as real folders. It is
+// filepath.EvalSymlinks for a path that need not exist. A loop of links,
+// or a part that cannot be examined (no permission), is an error.
+func Resolve(p string) (string, error) {
+	p, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	vol := filepath.VolumeName(p)
+	root := vol + string(filepath.Separator)
+	cur, todo, links := root, splitPath(p[len(vol):]), 0
+	for len(todo) > 0 {
+		part := todo[0]
+		todo = todo[1:]
+		switch part {
+		case ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, part)
+		st, err := os.Lstat(next)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			cur = next
+			continue
+		case err != nil:
+			return "", err
+		case st.Mode()&fs.ModeSymlink == 0:
+			cur = next
+			continue
+		}
+		if links++; links > maxLinks {
+			return "", fmt.Errorf("%s: too many symbolic links (a loop)", p)
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(target) {
+			v := filepath.VolumeName(target)
+			cur, target = v+string(filepath.Separator), target[len(v):]
+		}
+		todo = append(splitPath(target), todo...)
+	}
+	return cur, nil
+}
+
+// splitPath splits p into its names, leaving out empty ones.
+func splitPath(p string) []string {
+	return strings.FieldsFunc(p, func(r rune) bool { return r < utf8.RuneSelf && os.IsPathSeparator(uint8(r)) })
 }

@@ -107,3 +107,47 @@ func TestWriteRefusesLinkOutOfRoot(t *testing.T) {
 		t.Errorf("the link inside the root is no longer a link: %v", err)
 	}
 }
+
+// TestResolve: every link on a path is resolved as far as the path
+// exists, a dangling link to where it would lead, and the parts that do
+// not exist are kept as written; a loop is an error.
+func TestResolve(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"a/b", "out"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range map[string]string{
+		"a/up":       "../out",                   // a folder link that climbs
+		"a/abs":      filepath.Join(base, "out"), // an absolute one
+		"a/dangling": "../out/none/file",         // leads nowhere yet
+		"a/chain":    "up/../a/dangling",         // a link through a link, then ..
+		"a/loop1":    "loop2",
+		"a/loop2":    "loop1",
+	} {
+		if err := os.Symlink(target, filepath.Join(base, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ path, want string }{
+		{"a/b", "a/b"},
+		{"a/b/new/file", "a/b/new/file"},
+		{"a/up/x", "out/x"},
+		{"a/abs", "out"},
+		{"a/dangling", "out/none/file"},
+		{"a/chain", "out/none/file"},
+		{"a/./b/../up", "out"},
+	} {
+		got, err := Resolve(filepath.Join(base, tc.path))
+		if want := filepath.Join(base, tc.want); err != nil || got != want {
+			t.Errorf("Resolve(%s) = %q, %v; want %q", tc.path, got, err, want)
+		}
+	}
+	if got, err := Resolve(filepath.Join(base, "a/loop1/x")); err == nil {
+		t.Errorf("Resolve of a loop = %q, want an error", got)
+	}
+}

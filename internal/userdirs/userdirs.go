@@ -5,6 +5,10 @@
 //     an absolute path, else ~/.config/ccski, on every system (as the
 //     README states): config.yaml, ccski.lock of user-scope installs,
 //     trust.json and profiles/.
+//   - The user state folder, $XDG_STATE_HOME/ccski when that variable is
+//     an absolute path, else ~/.local/state/ccski, on every system: what
+//     belongs to this machine and must outlive a run, and is never synced
+//     or committed: the journals of installs in progress (journal/).
 //   - The user cache folder, ccski in the system's cache folder
 //     (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux,
 //     ~/Library/Caches on macOS, %LocalAppData% on Windows): what ccski can
@@ -13,7 +17,7 @@
 //
 // ccski keeps no other files of its own. Every package that reads or
 // writes one of them asks this package for the path, and says
-// ErrNoConfig when the config folder is not known.
+// ErrNoConfig (ErrNoState) when the config (state) folder is not known.
 package userdirs
 
 import (
@@ -30,22 +34,41 @@ const name = "ccski"
 // folder.
 var ErrNoConfig = errors.New("ccski's user config folder is not known: set HOME or XDG_CONFIG_HOME")
 
+// ErrNoState is the error for a file of the user state folder when that
+// folder is not known: no absolute $XDG_STATE_HOME and no home folder.
+var ErrNoState = errors.New("ccski's user state folder is not known: set HOME or XDG_STATE_HOME")
+
 // ConfigDir returns ccski's user config folder: $XDG_CONFIG_HOME/ccski
 // when getenv gives that variable as an absolute path (a relative one is
 // ignored, as the XDG specification says), else <home>/.config/ccski. It
 // returns ErrNoConfig when home is "" too. A nil getenv reads the
 // process environment.
 func ConfigDir(home string, getenv func(string) string) (string, error) {
+	return xdgDir("XDG_CONFIG_HOME", home, ".config", getenv, ErrNoConfig)
+}
+
+// StateDir returns ccski's user state folder: $XDG_STATE_HOME/ccski when
+// getenv gives that variable as an absolute path, else
+// <home>/.local/state/ccski, as ConfigDir does for the config folder. It
+// returns ErrNoState when home is "" too.
+func StateDir(home string, getenv func(string) string) (string, error) {
+	return xdgDir("XDG_STATE_HOME", home, filepath.Join(".local", "state"), getenv, ErrNoState)
+}
+
+// xdgDir is ccski's folder in the XDG base folder the variable names,
+// when getenv gives it as an absolute path, else in home's fallback; with
+// neither, it returns unknown.
+func xdgDir(variable, home, fallback string, getenv func(string) string, unknown error) (string, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+	if x := getenv(variable); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, name), nil
 	}
 	if home == "" {
-		return "", ErrNoConfig
+		return "", unknown
 	}
-	return filepath.Join(home, ".config", name), nil
+	return filepath.Join(home, fallback, name), nil
 }
 
 // Config returns the path of file in ccski's user config folder of the

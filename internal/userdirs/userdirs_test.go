@@ -8,33 +8,44 @@ import (
 )
 
 // TestConfigDir finds the config folder from $XDG_CONFIG_HOME, else the
-// home folder, and says ErrNoConfig without either.
+// home folder, and says ErrNoConfig without either; StateDir does the
+// same with $XDG_STATE_HOME and ~/.local/state, saying ErrNoState.
 func TestConfigDir(t *testing.T) {
 	home, xdg := t.TempDir(), t.TempDir()
-	tests := []struct {
-		name, home, xdg string
-		want            string
-		err             error
+	for _, kind := range []struct {
+		variable string
+		dir      func(string, func(string) string) (string, error)
+		fallback string
+		unknown  error
 	}{
-		{"XDG_CONFIG_HOME wins over home", home, xdg, filepath.Join(xdg, "ccski"), nil},
-		{"home without XDG_CONFIG_HOME", home, "", filepath.Join(home, ".config", "ccski"), nil},
-		{"a relative XDG_CONFIG_HOME is ignored", home, "relative", filepath.Join(home, ".config", "ccski"), nil},
-		{"XDG_CONFIG_HOME without home", "", xdg, filepath.Join(xdg, "ccski"), nil},
-		{"neither", "", "", "", ErrNoConfig},
-		{"only a relative XDG_CONFIG_HOME", "", "relative", "", ErrNoConfig},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := ConfigDir(tt.home, func(k string) string {
-				if k == "XDG_CONFIG_HOME" {
-					return tt.xdg
+		{"XDG_CONFIG_HOME", ConfigDir, filepath.Join(home, ".config", "ccski"), ErrNoConfig},
+		{"XDG_STATE_HOME", StateDir, filepath.Join(home, ".local", "state", "ccski"), ErrNoState},
+	} {
+		tests := []struct {
+			name, home, xdg string
+			want            string
+			err             error
+		}{
+			{"the variable wins over home", home, xdg, filepath.Join(xdg, "ccski"), nil},
+			{"home without the variable", home, "", kind.fallback, nil},
+			{"a relative variable is ignored", home, "relative", kind.fallback, nil},
+			{"the variable without home", "", xdg, filepath.Join(xdg, "ccski"), nil},
+			{"neither", "", "", "", kind.unknown},
+			{"only a relative variable", "", "relative", "", kind.unknown},
+		}
+		for _, tt := range tests {
+			t.Run(kind.variable+"/"+tt.name, func(t *testing.T) {
+				got, err := kind.dir(tt.home, func(k string) string {
+					if k == kind.variable {
+						return tt.xdg
+					}
+					return ""
+				})
+				if got != tt.want || !errors.Is(err, tt.err) {
+					t.Errorf("got %q, %v; want %q, %v", got, err, tt.want, tt.err)
 				}
-				return ""
 			})
-			if got != tt.want || !errors.Is(err, tt.err) {
-				t.Errorf("ConfigDir = %q, %v; want %q, %v", got, err, tt.want, tt.err)
-			}
-		})
+		}
 	}
 }
 
