@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ccski/ccski/internal/safefile"
 )
 
 // A key's trust level says what a project config (the nearest ccski.yaml,
@@ -363,32 +365,20 @@ func stripQuery(n *node, p string) string {
 }
 
 // within reports whether the absolute path p is root or inside it, both
-// as written and with the links of their longest existing parts
-// resolved, so that a link inside the project leading out of it does not
-// count as inside.
+// as written and with their links resolved (safefile.Resolve: a dangling
+// link counts where it would lead), so that a link inside the project
+// leading out of it does not count as inside. A path whose links cannot
+// be resolved (a loop) is not inside.
 func within(root, p string) bool {
-	local := func(root, p string) bool {
-		rel, err := filepath.Rel(root, p)
-		return err == nil && filepath.IsLocal(rel) || rel == "."
+	if !safefile.Within(root, p) {
+		return false
 	}
-	return local(root, p) && local(resolveExisting(root), resolveExisting(p))
-}
-
-// resolveExisting returns p with the links of its longest existing
-// ancestor (p itself when it exists) resolved, the rest appended as is.
-func resolveExisting(p string) string {
-	var rest []string
-	for dir := filepath.Clean(p); ; {
-		if r, err := filepath.EvalSymlinks(dir); err == nil {
-			return filepath.Join(append([]string{r}, rest...)...)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return p
-		}
-		rest = append([]string{filepath.Base(dir)}, rest...)
-		dir = parent
+	rr, err := safefile.Resolve(root)
+	if err != nil {
+		return false
 	}
+	rp, err := safefile.Resolve(p)
+	return err == nil && safefile.Within(rr, rp)
 }
 
 // plain returns a layer's value in the form the levels compare: lists as
