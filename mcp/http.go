@@ -35,8 +35,11 @@ type HTTPOptions struct {
 	AllowedOrigins []string
 	// SessionIdleTimeout closes a streamable HTTP session with no request
 	// open (a GET stream counts) for this long; 0 never does. MaxSessions
-	// caps the live sessions: beyond it a request that would start one is
-	// refused with HTTP 503; 0 means no cap. See sessionLimiter.
+	// caps the live sessions, streamable or SSE: a request that would start
+	// one more closes the session that has gone longest without a request
+	// of its own (a GET stream held open counts as idle here), and is
+	// refused with HTTP 503 only when every session has a call in flight;
+	// 0 means no cap. See sessionLimiter.
 	SessionIdleTimeout time.Duration
 	MaxSessions        int
 }
@@ -52,12 +55,13 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 	getServer := func(*http.Request) *sdk.Server { return s.sdk }
 	if o.SSE {
 		sse := sdk.NewSSEHandler(getServer, &sdk.SSEOptions{MaxRequestBodyBytes: MaxBody})
+		sessions := newSessionLimiter(s, 0, o.MaxSessions) // a session lives as long as its stream
 		mux.Handle("GET /mcp", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			// The SDK derives the endpoint it announces from the request
 			// path: announce /messages.
 			r2 := r.Clone(r.Context())
 			r2.URL.Path = "/messages"
-			sse.ServeHTTP(w, r2)
+			sessions.serveSSE(w, r2, sse)
 		})))
 		mux.Handle("POST /messages", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			q := r.URL.Query()
@@ -65,7 +69,7 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 				q.Set("sessionid", id)
 				r.URL.RawQuery = q.Encode()
 			}
-			sse.ServeHTTP(w, r)
+			sessions.serveSSEMessage(w, r, q.Get("sessionid"), sse)
 		})))
 	} else {
 		mux.Handle("/mcp", s.guard(o, s.streamable(o, getServer)))
