@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -234,6 +235,72 @@ func TestHostileHTTPSessions(t *testing.T) {
 	}
 	if !strings.Contains(s.stderr.String(), "closing the longest-idle HTTP session") {
 		t.Errorf("the closing to make room is not logged:\n%s", s.stderr)
+	}
+	s.stop(t, syscall.SIGTERM, 10*time.Second)
+}
+
+// TestHostileHTTPConnectionFlood: 2,000 connections opened to the server
+// and held, sending nothing, do not keep a well-behaved client from being
+// served. The server runs with 256 file descriptors, so the flood alone
+// could take them all: the server caps its connections below that, and
+// closes the flood's idle ones to make room, for the flood's newer ones
+// and for the client's. Connections used to be accepted until the
+// descriptors ran out, and then held until their header timeout (10 s),
+// while the client's waited in the kernel's queue behind the flood's.
+// (internal/bench/flood measures 20,000 connections against a server
+// with its usual limits, opened again as soon as they are closed.)
+func TestHostileHTTPConnectionFlood(t *testing.T) {
+	t.Parallel()
+	const flood = 2000
+	m := newMachine(t)
+	s := startHTTPUnder(t, m, nil, []string{"/bin/sh", "-c", `ulimit -n 256 && exec "$0" "$@"`},
+		"--transport", "http", "--no-refresh")
+	addr := strings.TrimPrefix(s.base, "http://")
+	var wg sync.WaitGroup
+	var closed atomic.Int64
+	conns := make(chan net.Conn, flood)
+	for range flood {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("flood connection %d: %v", len(conns), err)
+		}
+		conns <- c
+		wg.Go(func() {
+			if _, err := c.Read(make([]byte, 1)); err != nil {
+				closed.Add(1) // by the server, or by the test at its end
+			}
+		})
+	}
+	close(conns)
+	defer func() {
+		for c := range conns {
+			c.Close()
+		}
+		wg.Wait()
+	}()
+	// Each step has a hang guard well below the 10 s a flood connection
+	// was held before: the client is served at once, or not until the
+	// flood's connections time out.
+	step := func() context.Context {
+		c, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		t.Cleanup(cancel)
+		return c
+	}
+	cs, err := connectHTTP(step(), s, "2025-11-25", &http.Client{Transport: &http.Transport{}}, nil)
+	if err != nil {
+		t.Fatalf("a client during the flood could not connect: %v\nstderr:\n%s", err, s.stderr)
+	}
+	defer cs.Close()
+	for i := range 10 {
+		if _, err := loadSkill(step(), cs, "commit-helper"); err != nil {
+			t.Fatalf("load %d during the flood: %v", i, err)
+		}
+	}
+	if n := closed.Load(); n < flood-256 {
+		t.Errorf("the server closed %d of the %d flood connections, want all but those it can keep", n, flood)
+	}
+	if !strings.Contains(s.stderr.String(), "too many HTTP connections") {
+		t.Errorf("the closing of idle connections is not logged:\n%s", s.stderr)
 	}
 	s.stop(t, syscall.SIGTERM, 10*time.Second)
 }

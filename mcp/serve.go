@@ -238,18 +238,14 @@ func addHTTP(g *actors.Group, srv *Server, o ServeOptions, log *slog.Logger, sto
 	}
 	ho := o.HTTP
 	ho.SSE = o.Transport == "sse"
-	hs := &http.Server{
-		Handler:           srv.Handler(ho),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs, gate := srv.httpServer(ho, ln)
 	path := "/mcp"
 	if ho.SSE {
 		path = "/mcp (messages at /messages)"
 	}
 	log.Info("listening", "url", "http://"+ln.Addr().String()+path)
 	g.Add(func() error {
-		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		if err := hs.Serve(gate); !errors.Is(err, http.ErrServerClosed) {
 			return err
 		}
 		return nil
