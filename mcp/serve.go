@@ -228,7 +228,7 @@ func addStdio(base context.Context, g *actors.Group, srv *Server, tr sdk.Transpo
 // roots (stopAsking), drains the calls in flight and closes every session.
 func addHTTP(g *actors.Group, srv *Server, o ServeOptions, log *slog.Logger, stopAsking func()) error {
 	addr := net.JoinHostPort(o.Host, strconv.Itoa(o.Port))
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listenConfig().Listen(context.Background(), "tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (use --port to pick another port)", addr, err)
 	}
