@@ -13,8 +13,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -496,4 +498,101 @@ func indexOf(list []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// TestHostileHTTPRootsPerSession: over HTTP and SSE, each session is
+// served the project of its own client roots, and no client moves
+// another's. Two clients with different roots each list and load their
+// own project's skill and not the other's, before and after the other
+// connected; a client without roots keeps the server's workspace; a skill
+// added to one project reaches that project's client (with
+// tools/list_changed) and no other; resources/list follows the session's
+// project too. The roots of the client that sent them last used to apply
+// to every client.
+func TestHostileHTTPRootsPerSession(t *testing.T) {
+	for _, transport := range []string{"http", "sse"} {
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			m := newMachine(t)
+			ctx := mcpContext(t)
+			dirA, dirB := filepath.Join(m.Root, "project-a"), filepath.Join(m.Root, "project-b")
+			projectWithSkill(t, dirA, "alphaonly")
+			projectWithSkill(t, dirB, "betaonly")
+			s := startHTTP(t, m, nil, "--transport", transport, "--refresh-interval", "1h")
+			connect := func(dir string, changes *atomic.Int64) *sdk.ClientSession {
+				t.Helper()
+				c := newClient(changes)
+				if dir != "" {
+					c.AddRoots(&sdk.Root{URI: (&url.URL{Scheme: "file", Path: dir}).String(), Name: filepath.Base(dir)})
+				} else {
+					c = sdk.NewClient(&sdk.Implementation{Name: "rootless", Version: "0"}, &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
+				}
+				var tr sdk.Transport = &sdk.StreamableClientTransport{Endpoint: s.base + "/mcp"}
+				if transport == "sse" {
+					tr = &sdk.SSEClientTransport{Endpoint: s.base + "/mcp"}
+				}
+				cs, err := c.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+				if err != nil {
+					t.Fatalf("connect: %v\nstderr:\n%s", err, s.stderr)
+				}
+				t.Cleanup(func() { _ = cs.Close() })
+				return cs
+			}
+			// serves waits until cs lists want, then checks it lists and
+			// loads none of the others.
+			serves := func(who string, cs *sdk.ClientSession, want string, others ...string) {
+				t.Helper()
+				var last []skillEntry
+				if !waitUntil(refreshBudget, func() bool {
+					es, _, err := listSkills(ctx, cs)
+					last = es
+					return err == nil && skillNamed(es, want)
+				}) {
+					t.Fatalf("%s: %s not listed within %v: %v\nstderr:\n%s", who, want, refreshBudget, entryIDs(last), s.stderr)
+				}
+				if _, err := loadSkill(ctx, cs, want); err != nil {
+					t.Errorf("%s: loading %s: %v", who, want, err)
+				}
+				for _, o := range others {
+					if skillNamed(last, o) {
+						t.Errorf("%s lists %s, another project's skill: %v", who, o, entryIDs(last))
+					}
+					if text, err := loadSkill(ctx, cs, o); err == nil {
+						t.Errorf("%s loads %s, another project's skill:\n%.200s", who, o, text)
+					}
+				}
+			}
+			var changesA, changesB atomic.Int64
+			a := connect(dirA, &changesA)
+			serves("client A", a, "alphaonly", "betaonly", "repo-guide")
+			b := connect(dirB, &changesB)
+			serves("client B", b, "betaonly", "alphaonly", "repo-guide")
+			serves("client A after B connected", a, "alphaonly", "betaonly", "repo-guide")
+			rootless := connect("", nil)
+			serves("a client without roots", rootless, "repo-guide", "alphaonly", "betaonly")
+
+			res, err := a.ListResources(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, r := range res.Resources {
+				names = append(names, r.Name)
+			}
+			if !slices.Contains(names, "alphaonly") || slices.Contains(names, "betaonly") {
+				t.Errorf("client A's resources/list: %v, want alphaonly and not betaonly", names)
+			}
+
+			// A skill added to project A reaches client A, told the list
+			// changed, and no other client.
+			before := changesA.Load()
+			writeSkill(t, filepath.Join(dirA, ".claude", "skills", "alphanew"), "alphanew", "Added to project A.", "Body.")
+			if !waitUntil(refreshBudget, func() bool { return changesA.Load() > before }) {
+				t.Errorf("client A got no tools/list_changed for its project's new skill\nstderr:\n%s", s.stderr)
+			}
+			serves("client A after its project changed", a, "alphanew", "betaonly")
+			serves("client B after project A changed", b, "betaonly", "alphanew")
+			s.stop(t, syscall.SIGTERM, 10*time.Second)
+		})
+	}
 }
