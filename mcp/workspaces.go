@@ -215,14 +215,20 @@ func (w *workspaceRouter) connect(ss *sdk.ServerSession, srv *Server) (*sdk.Clie
 		}
 	}
 	ct, st := sdk.NewInMemoryTransports()
-	if _, err := srv.sdk.Connect(w.ctx, st, nil); err != nil {
+	vs, err := srv.sdk.Connect(w.ctx, st, nil)
+	if err != nil {
 		return nil, err
 	}
 	version := ""
 	if p != nil {
 		version = p.ProtocolVersion
 	}
-	return c.Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
+	cs, err := c.Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		_ = vs.Close()
+		return nil, err
+	}
+	return cs, nil
 }
 
 // unroute serves ss the base workspace again.

@@ -166,6 +166,9 @@ func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
 
 	kids, err := startFlood(ctx, cfg, srv.addr, log)
 	if err != nil {
+		for _, k := range kids {
+			k.stop()
+		}
 		stopSampling()
 		sampled.Wait()
 		return res, err
@@ -208,6 +211,7 @@ func startServer(ctx context.Context, bin string, t *fixture.Tree, state string)
 	s.cmd.Env = []string{"HOME=" + t.Home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TZ=UTC", "TMPDIR=" + os.TempDir(),
 		"XDG_CONFIG_HOME=" + filepath.Join(state, "config"), "XDG_CACHE_HOME=" + filepath.Join(state, "cache")}
 	s.cmd.Stderr = s.stderr
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := s.cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -341,6 +345,7 @@ func startFlood(ctx context.Context, cfg config, addr string, log io.Writer) ([]
 		}
 		cmd := exec.CommandContext(ctx, self, "-child", addr, strconv.Itoa(n), strconv.FormatBool(cfg.Reopen))
 		cmd.Stderr = log
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // no flood outlives the run
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			return kids, err
