@@ -115,6 +115,7 @@ type result struct {
 	Dials     int64           // connections the flood opened
 	Refused   int64           // connection attempts that failed
 	Held      int             // flood connections open when the client began
+	Dialed    atomic.Int64    // connections the client opened
 }
 
 func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
@@ -250,7 +251,11 @@ func (s *server) stop() {
 // another, starting a new session whenever one fails.
 func client(ctx context.Context, cfg config, srv *server, res *result, log io.Writer) error {
 	connect := func() (*sdk.ClientSession, error) {
-		hc := &http.Client{Transport: &http.Transport{}}
+		var d net.Dialer
+		hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			res.Dialed.Add(1)
+			return d.DialContext(ctx, network, addr)
+		}}}
 		tr := &sdk.StreamableClientTransport{Endpoint: "http://" + srv.addr + "/mcp", HTTPClient: hc}
 		c := sdk.NewClient(&sdk.Implementation{Name: "well-behaved", Version: "0"}, nil)
 		cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
@@ -480,6 +485,7 @@ func (r *result) write(w io.Writer, cfg config) {
 	fmt.Fprintln(w, "|---|---|---|")
 	fmt.Fprintf(w, "| client connect (initialize) | %s | |\n", fmtMS(r.Connect))
 	fmt.Fprintf(w, "| calls answered / failed | %d / %d | all answered |\n", len(lat), len(r.Failed))
+	fmt.Fprintf(w, "| connections the client opened | %d | |\n", r.Dialed.Load())
 	fmt.Fprintf(w, "| call latency p50 / p99 | %s / %s | |\n", q(0.5), q(0.99))
 	fmt.Fprintf(w, "| worst call latency | %s | ≤ 1 s (%s) |\n", worst, verdict(latOK))
 	fmt.Fprintf(w, "| server RSS before the flood | %.1f MiB | |\n", r.BaseKiB/1024)
