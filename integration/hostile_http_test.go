@@ -180,14 +180,16 @@ func TestHostileHTTPBodies(t *testing.T) {
 // their GET streams open and sending nothing are idle: the 41st initialize
 // is served, and the session idle the longest is closed for it (its stream
 // ends, its next request gets 404, so a client starts over) while the
-// others still answer; with mcp.session_idle_timeout at 1s, sessions with
+// others still answer; with mcp.session_idle_timeout at 5s, sessions with
 // no stream and no request are closed. Sessions used to be kept forever,
 // and then to be refused with 503 at the cap, for as long as the streams
 // were held.
 func TestHostileHTTPSessions(t *testing.T) {
 	t.Parallel()
 	m := newMachine(t)
-	s := startHTTP(t, m, map[string]string{"CCSKI_MCP__MAX_SESSIONS": "40", "CCSKI_MCP__SESSION_IDLE_TIMEOUT": "1s"},
+	// The idle timeout leaves a loaded machine time to open each stream
+	// after its session's initialize.
+	s := startHTTP(t, m, map[string]string{"CCSKI_MCP__MAX_SESSIONS": "40", "CCSKI_MCP__SESSION_IDLE_TIMEOUT": "5s"},
 		"--transport", "http", "--no-refresh")
 	url := s.base + "/mcp"
 	session := func(id string) map[string]string {
@@ -215,7 +217,7 @@ func TestHostileHTTPSessions(t *testing.T) {
 	select {
 	case <-streams[0]:
 	case <-time.After(20 * time.Second):
-		t.Fatal("the longest-idle session's stream was not ended")
+		t.Fatalf("the longest-idle session's stream (%s) was not ended\nstderr:\n%s", ids[0], s.stderr)
 	}
 	if code := ping(ids[0]); code != http.StatusNotFound {
 		t.Errorf("the closed session: ping %d, want 404", code)

@@ -174,6 +174,7 @@ type postBody struct {
 
 // rpcMessage is what the HTTP front reads of a JSON-RPC message.
 type rpcMessage struct {
+	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
 }
@@ -224,6 +225,18 @@ func (b *postBody) initializes() bool {
 	}
 	for _, m := range b.messages() {
 		if m.Method == "initialize" {
+			return true
+		}
+	}
+	return false
+}
+
+// asks reports whether the body holds a JSON-RPC request, which the
+// client waits to be answered (not only notifications, or answers to the
+// server's own requests).
+func (b *postBody) asks() bool {
+	for _, m := range b.messages() {
+		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
 			return true
 		}
 	}

@@ -49,10 +49,13 @@ type sessionLimiter struct {
 
 // liveSession is one session the limiter tracks.
 type liveSession struct {
-	calls   int         // requests of the session being served, GET streams aside
-	streams int         // GET streams of the session open
-	last    time.Time   // when the session began or its last call ended
-	timer   *time.Timer // closes the session once idle; nil while a request is open
+	calls   int // requests of the session being served, GET streams aside
+	streams int // GET streams of the session open
+	// last is when the session last began a call or wrote a byte of an
+	// answer to one: its client's last activity, in the order the client
+	// saw it (a handler returns only after its answer is out).
+	last  time.Time
+	timer *time.Timer // closes the session once idle; nil while a request is open
 	// close ends the session; nil for a streamable session, which is
 	// closed through the SDK by its id.
 	close func()
@@ -66,12 +69,22 @@ func newSessionLimiter(s *Server, idle time.Duration, max int) *sessionLimiter {
 // each session and making room for a new session at the cap.
 func (l *sessionLimiter) serve(w http.ResponseWriter, r *http.Request, body *postBody, next http.Handler) {
 	if id := r.Header.Get(sessionHeader); id != "" {
+		if r.Method == http.MethodPost && !body.asks() {
+			// Notifications, or answers to the server's requests: the
+			// client's activity, but no call of its own to wait for.
+			l.touch(id)
+			next.ServeHTTP(w, r)
+			return
+		}
 		stream := r.Method == http.MethodGet
 		if !l.begin(id, stream) {
 			next.ServeHTTP(w, r) // the SDK answers 404 for a session it does not know
 			return
 		}
 		defer l.end(id, stream)
+		if !stream {
+			w = &touchWriter{ResponseWriter: w, touch: func() { l.touch(id) }}
+		}
 		if r.Method == http.MethodDelete {
 			// The client ends the session: forget it as the SDK answers,
 			// before the client can send its next request.
@@ -121,8 +134,7 @@ func (l *sessionLimiter) serveSSE(w http.ResponseWriter, r *http.Request, next h
 	sw := &sseIDWriter{ResponseWriter: w, found: func(sid string) {
 		id = sid
 		l.track(sid, cancel)
-		l.begin(sid, true) // the GET is the session's stream,
-		l.end(sid, false)  // not a call
+		l.begin(sid, true) // the GET is the session's stream
 	}}
 	defer func() {
 		if id == "" {
@@ -139,20 +151,25 @@ func (l *sessionLimiter) serveSSE(w http.ResponseWriter, r *http.Request, next h
 func (l *sessionLimiter) serveSSEMessage(w http.ResponseWriter, r *http.Request, id string, next http.Handler) {
 	if id != "" && l.begin(id, false) {
 		defer l.end(id, false)
+		w = &touchWriter{ResponseWriter: w, touch: func() { l.touch(id) }}
 	}
 	next.ServeHTTP(w, r)
 }
 
-// track turns the reservation into session id, with the request that
-// creates it open, as soon as the handler announces it: before the client
-// can send the session's next request. close ends the session (nil: close
-// it through the SDK).
+// track turns the reservation into session id as soon as the handler
+// announces it: before the client can send the session's next request.
+// The request that creates it is not counted as a call: its answer is
+// being written, and nothing in it could be lost (the SDK's handler may
+// return some time after). close ends the session (nil: close it through
+// the SDK).
 func (l *sessionLimiter) track(id string, close func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.pending--
 	if l.live[id] == nil {
-		l.live[id] = &liveSession{calls: 1, last: time.Now(), close: close}
+		ls := &liveSession{last: time.Now(), close: close}
+		l.live[id] = ls
+		l.arm(id, ls)
 	}
 }
 
@@ -169,6 +186,7 @@ func (l *sessionLimiter) begin(id string, stream bool) bool {
 		ls.streams++
 	} else {
 		ls.calls++
+		ls.last = time.Now()
 	}
 	if ls.timer != nil {
 		ls.timer.Stop()
@@ -190,10 +208,23 @@ func (l *sessionLimiter) end(id string, stream bool) {
 		ls.streams--
 	} else {
 		ls.calls--
-		ls.last = time.Now()
 	}
 	if ls.calls == 0 && ls.streams == 0 {
 		l.arm(id, ls)
+	}
+}
+
+// touch records activity of session id: a call's answer being written,
+// or a message that asks for none. An idle session's timer starts again.
+func (l *sessionLimiter) touch(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ls := l.live[id]; ls != nil {
+		ls.last = time.Now()
+		if ls.timer != nil {
+			ls.timer.Stop()
+			l.arm(id, ls)
+		}
 	}
 }
 
@@ -315,7 +346,6 @@ func (l *sessionLimiter) created(id string) {
 	}
 	for ss := range l.s.sdk.Sessions() {
 		if ss.ID() == id {
-			l.end(id, false) // the creating request is done: idle from now
 			return
 		}
 	}
@@ -346,6 +376,33 @@ func (l *sessionLimiter) refuse(w http.ResponseWriter, body *postBody) {
 	w.WriteHeader(http.StatusServiceUnavailable)
 	_, _ = w.Write(resp)
 }
+
+// touchWriter passes an answer through, calling touch before each write.
+type touchWriter struct {
+	http.ResponseWriter
+	touch func()
+}
+
+func (w *touchWriter) WriteHeader(code int) {
+	w.touch()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *touchWriter) Write(b []byte) (int, error) {
+	w.touch()
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush lets the SDK stream events through the wrapper.
+func (w *touchWriter) Flush() {
+	w.touch()
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (w *touchWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // sseIDWriter passes the SSE handler's answer through, and calls found
 // once with the session id the handler announces in its first event
