@@ -149,8 +149,8 @@ type MCP struct {
 	// SessionIdleTimeout closes an HTTP session that has had no request
 	// open for this long; 0 keeps idle sessions forever.
 	SessionIdleTimeout time.Duration `koanf:"session_idle_timeout" trust:"lower"`
-	// MaxSessions caps the live HTTP sessions; a new one beyond it is
-	// refused with 503. 0 means no cap.
+	// MaxSessions caps the live HTTP and SSE sessions; a new one beyond
+	// it closes the longest-idle one. 0 means no cap.
 	MaxSessions int `koanf:"max_sessions" trust:"lower"`
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
 	LogLevel  string `koanf:"log_level" trust:"stricter=error<warn<info<debug"`

@@ -59,8 +59,9 @@ var docs = map[string]string{
 	"mcp.session_idle_timeout": "HTTP sessions (of clients before protocol 2026-07-28) with no request open for this " +
 		"long are closed, and their memory freed; a client that comes back is told the session is gone and starts a " +
 		"new one. A Go duration (\"30m\", \"2h\") or a whole number of milliseconds; 0 keeps idle sessions forever.",
-	"mcp.max_sessions": "The most HTTP sessions kept at once; beyond it a new client's initialize is refused with " +
-		"HTTP 503 until a session ends or times out (mcp.session_idle_timeout). 0: no cap.",
+	"mcp.max_sessions": "The most HTTP and SSE sessions kept at once; a new client beyond it closes the session " +
+		"that has gone longest without a request (a GET stream held open counts as idle), and is refused with HTTP 503 " +
+		"only while every session has a call in flight. 0: no cap.",
 	"mcp.skill_prompts": "Also serve every skill as an MCP prompt, so /skill-name works in hosts without " +
 		"native skills.",
 	"mcp.scan": "What the server does with the offline security scan of the skills it serves (ccski scan, " +

@@ -1114,9 +1114,17 @@ func freePort(t *testing.T) int {
 // until /healthz answers.
 func startHTTP(t *testing.T, m *machine.Machine, extraEnv map[string]string, args ...string) *httpServer {
 	t.Helper()
+	return startHTTPUnder(t, m, extraEnv, nil, args...)
+}
+
+// startHTTPUnder is startHTTP with the binary started by the command
+// wrap, which runs its arguments (nil: the binary itself).
+func startHTTPUnder(t *testing.T, m *machine.Machine, extraEnv map[string]string, wrap []string, args ...string) *httpServer {
+	t.Helper()
 	port := freePort(t)
 	s := &httpServer{stderr: &lockedBuffer{}, base: "http://127.0.0.1:" + strconv.Itoa(port), exited: make(chan struct{})}
-	s.cmd = exec.Command(binary, mcpArgs(m, append([]string{"--port", strconv.Itoa(port)}, args...)...)...)
+	argv := append(append(wrap, binary), mcpArgs(m, append([]string{"--port", strconv.Itoa(port)}, args...)...)...)
+	s.cmd = exec.Command(argv[0], argv[1:]...)
 	s.cmd.Dir = m.Workspace
 	s.cmd.Env = env(m, extraEnv)
 	s.cmd.Stderr = s.stderr

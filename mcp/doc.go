@@ -7,8 +7,11 @@
 // notifications/tools/list_changed to every session.
 //
 // The package also holds the HTTP front (Origin check, bearer token, body
-// cap, /healthz) and Serve, the server's lifecycle: transport, signals,
-// draining on shutdown, and new snapshots from a Discovery (the live
-// refresher of package engine/live, which owns rescans and the file
-// watcher; this package does not import it).
+// cap and deadline, the connection gate, the session limiter, /healthz)
+// and Serve, the server's lifecycle: transport, signals, draining on
+// shutdown, and new snapshots from a Discovery (the live refresher of
+// package engine/live, which owns rescans and the file watcher; this
+// package does not import it). Over HTTP each session whose client's roots
+// name another workspace is served by a Server of that workspace
+// (workspaces.go), so that no client moves another's.
 package mcp

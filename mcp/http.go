@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -35,10 +37,23 @@ type HTTPOptions struct {
 	AllowedOrigins []string
 	// SessionIdleTimeout closes a streamable HTTP session with no request
 	// open (a GET stream counts) for this long; 0 never does. MaxSessions
-	// caps the live sessions: beyond it a request that would start one is
-	// refused with HTTP 503; 0 means no cap. See sessionLimiter.
+	// caps the live sessions, streamable or SSE: a request that would start
+	// one more closes the session that has gone longest without a request
+	// of its own (a GET stream held open counts as idle here), and is
+	// refused with HTTP 503 only when every session has a call in flight;
+	// 0 means no cap. See sessionLimiter.
 	SessionIdleTimeout time.Duration
 	MaxSessions        int
+	// BodyTimeout bounds the wait for a request's body once its headers
+	// are in (DefaultBodyTimeout when 0, none when negative): a body that
+	// does not arrive in time is answered 408 and its connection closed.
+	// IdleTimeout closes a kept-alive connection with no request for this
+	// long (DefaultIdleTimeout when 0, never when negative), and MaxConns
+	// caps the connections open at once (DefaultMaxConns when 0; see
+	// connGate); those two apply to the server Serve runs.
+	BodyTimeout time.Duration
+	IdleTimeout time.Duration
+	MaxConns    int
 }
 
 // Handler returns the HTTP handler for the server: /healthz for probes and
@@ -52,12 +67,13 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 	getServer := func(*http.Request) *sdk.Server { return s.sdk }
 	if o.SSE {
 		sse := sdk.NewSSEHandler(getServer, &sdk.SSEOptions{MaxRequestBodyBytes: MaxBody})
+		sessions := newSessionLimiter(s, 0, o.MaxSessions) // a session lives as long as its stream
 		mux.Handle("GET /mcp", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			// The SDK derives the endpoint it announces from the request
 			// path: announce /messages.
 			r2 := r.Clone(r.Context())
 			r2.URL.Path = "/messages"
-			sse.ServeHTTP(w, r2)
+			sessions.serveSSE(w, r2, sse)
 		})))
 		mux.Handle("POST /messages", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			q := r.URL.Query()
@@ -65,7 +81,7 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 				q.Set("sessionid", id)
 				r.URL.RawQuery = q.Encode()
 			}
-			sse.ServeHTTP(w, r)
+			sessions.serveSSEMessage(w, r, q.Get("sessionid"), sse)
 		})))
 	} else {
 		mux.Handle("/mcp", s.guard(o, s.streamable(o, getServer)))
@@ -112,15 +128,8 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := &postBody{}
-		if r.Method == http.MethodPost && r.Body != nil {
-			raw, err := io.ReadAll(r.Body) // capped by guard
-			var rest io.Reader = bytes.NewReader(raw)
-			if err != nil {
-				rest = io.MultiReader(rest, errReader{err}) // the SDK answers the error as before
-			} else {
-				body.raw = raw
-			}
-			r.Body = io.NopCloser(rest)
+		if rb, ok := r.Body.(*readBody); ok && r.Method == http.MethodPost && rb.err == nil {
+			body.raw = rb.raw // read by guard
 		}
 		if body.isWork() {
 			s.unanswered.Add(1)
@@ -155,10 +164,6 @@ func newEra(r *http.Request, body *postBody) bool {
 	return false
 }
 
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) { return 0, e.err }
-
 // postBody is the body of a POST, read in full, with its JSON-RPC messages
 // decoded on first use. raw is nil when the body could not be read.
 type postBody struct {
@@ -169,6 +174,7 @@ type postBody struct {
 
 // rpcMessage is what the HTTP front reads of a JSON-RPC message.
 type rpcMessage struct {
+	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
 }
@@ -225,6 +231,18 @@ func (b *postBody) initializes() bool {
 	return false
 }
 
+// asks reports whether the body holds a JSON-RPC request, which the
+// client waits to be answered (not only notifications, or answers to the
+// server's own requests).
+func (b *postBody) asks() bool {
+	for _, m := range b.messages() {
+		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+			return true
+		}
+	}
+	return false
+}
+
 // isWork reports whether the body holds a JSON-RPC request that Drain
 // waits for (see isWorkMethod).
 func (b *postBody) isWork() bool {
@@ -240,7 +258,8 @@ func (b *postBody) isWork() bool {
 	return false
 }
 
-// guard applies the Origin check, the bearer token and the body cap.
+// guard applies the Origin check, the bearer token, and the body's cap
+// and deadline.
 func (s *Server) guard(o HTTPOptions, next http.Handler) http.Handler {
 	allowed := map[string]bool{}
 	for _, a := range o.AllowedOrigins {
@@ -260,12 +279,64 @@ func (s *Server) guard(o HTTPOptions, next http.Handler) http.Handler {
 				return
 			}
 		}
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		if r.Body != nil && r.Body != http.NoBody && !s.readBody(w, r, o.BodyTimeout) {
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// readBody reads r's body in full, up to MaxBody, and puts it back as a
+// *readBody for the handlers. The body must arrive within timeout
+// (DefaultBodyTimeout when 0, no limit when negative), or the request is
+// answered 408 and its connection closed: a client that sends its body
+// slowly, or stops halfway, holds its connection that long at most. An
+// error other than the timeout (a body over the cap) is left for the
+// handlers to answer, after the bytes read before it. It reports whether
+// the request goes on.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) bool {
+	if timeout == 0 {
+		timeout = DefaultBodyTimeout
+	}
+	rc := http.NewResponseController(w)
+	deadline := timeout > 0 && rc.SetReadDeadline(time.Now().Add(timeout)) == nil
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		// The deadline stays passed: net/http reads no more of the body
+		// before it closes the connection.
+		s.log.Warn("closed a connection whose request body did not arrive in time", "remote", r.RemoteAddr,
+			"timeout", timeout, "received", len(raw))
+		w.Header().Set("Connection", "close")
+		http.Error(w, fmt.Sprintf("request timeout: the body did not arrive within %v", timeout), http.StatusRequestTimeout)
+		return false
+	}
+	if deadline {
+		// The rest of the request (a stream) has no deadline: the
+		// connection's background read must not end it.
+		_ = rc.SetReadDeadline(time.Time{})
+	}
+	r.Body = &readBody{raw: raw, rest: bytes.NewReader(raw), err: err}
+	return true
+}
+
+// readBody is a request body read in full by guard: raw, then err if the
+// read failed.
+type readBody struct {
+	raw  []byte
+	rest *bytes.Reader
+	err  error
+}
+
+func (b *readBody) Read(p []byte) (int, error) {
+	n, err := b.rest.Read(p)
+	if err == io.EOF && b.err != nil {
+		return n, b.err // the SDK answers it as before (413 for a body over the cap)
+	}
+	return n, err
+}
+
+func (b *readBody) Close() error { return nil }
 
 // LoopbackOrigin reports whether origin names a loopback host
 // (localhost, 127.0.0.0/8 or ::1), on any port.

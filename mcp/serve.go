@@ -46,18 +46,29 @@ type Discovery interface {
 	// done, and returns nil then. An error of the first discovery ends
 	// the server with that error.
 	Run(ctx context.Context) error
-	// SetWorkspace switches discovery to another workspace folder.
+	// SetWorkspace switches discovery to another workspace folder: the
+	// folder the client's roots name, over stdio, where the server has
+	// one client.
 	SetWorkspace(ctx context.Context, dir string)
 }
 
 // ServeOptions configure Serve.
 type ServeOptions struct {
 	// Options configure the server. OnInitialized and OnRootsChanged
-	// default to switching Discovery to the client's first file root
-	// (useClientRoots; clients before protocol 2026-07-28 only).
+	// default to serving the client's first file root as its workspace
+	// (useClientRoots; clients before protocol 2026-07-28 only): over
+	// stdio by switching Discovery, over http and sse for that client's
+	// session alone (ForWorkspace).
 	Options
 	// Discovery provides the snapshots; required.
 	Discovery Discovery
+	// ForWorkspace returns a Discovery of another workspace folder, for
+	// the sessions of the http and sse transports whose client roots name
+	// one: each session is served its own client's workspace
+	// (workspaceRouter). Without it those sessions are served Discovery's
+	// workspace, whatever their roots. stdio has one client, whose roots
+	// switch Discovery itself (SetWorkspace).
+	ForWorkspace func(dir string) (Discovery, error)
 	// Transport is "stdio" (the default when empty), "http" (streamable
 	// HTTP at /mcp) or "sse".
 	Transport string
@@ -98,7 +109,28 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	// the exit.
 	asking, stopAsking := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopAsking()
-	roots := func(_ context.Context, ss *sdk.ServerSession) { useClientRoots(asking, ss, o.Discovery.SetWorkspace) }
+	if o.Transport == "" {
+		o.Transport = "stdio"
+	}
+	// Over stdio the one client's roots switch discovery; over HTTP each
+	// session is routed to its own workspace's server, never moving
+	// another's.
+	var router *workspaceRouter
+	setWorkspace := o.Discovery.SetWorkspace
+	if o.Transport != "stdio" {
+		setWorkspace = func(context.Context, string) {
+			log.Warn("a client's roots name a workspace, which this server cannot serve per session; serving its own")
+		}
+	}
+	roots := func(_ context.Context, ss *sdk.ServerSession) {
+		useClientRoots(asking, ss, func(ctx context.Context, dir string) {
+			if router != nil {
+				router.use(ss, dir)
+				return
+			}
+			setWorkspace(ctx, dir)
+		})
+	}
 	if o.OnInitialized == nil {
 		o.OnInitialized = roots
 	}
@@ -106,13 +138,20 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		o.OnRootsChanged = roots
 	}
 	srv := New(nil, o.Options)
+	if o.Transport != "stdio" && o.ForWorkspace != nil {
+		wo := o.Options
+		wo.OnInitialized, wo.OnRootsChanged = nil, nil
+		baseDir := ""
+		if d, ok := o.Discovery.(interface{ Workspace() string }); ok {
+			baseDir = d.Workspace()
+		}
+		router = newWorkspaceRouter(srv, baseDir, log, serveWorkspace(srv, wo, o.ForWorkspace))
+		defer router.close()
+	}
 	o.Discovery.Subscribe(func(snap *pipeline.Snapshot) {
 		srv.Update(snap)
 		srv.Touch() // the old snapshot is garbage now: release it once idle
 	})
-	if o.Transport == "" {
-		o.Transport = "stdio"
-	}
 	log.Info("ccski MCP server starting", "version", o.Version, "transport", o.Transport)
 	// The actors stop in their own order when interrupted (stdio drains
 	// before it cancels), so their contexts do not end with ctx.
@@ -139,7 +178,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	case "stdio":
 		addStdio(base, &g, srv, o.Stdio, log, stopAsking)
 	case "http", "sse":
-		if err := addHTTP(&g, srv, o, log, stopAsking); err != nil {
+		if err := addHTTP(&g, srv, router, o, log, stopAsking); err != nil {
 			return err
 		}
 	default:
@@ -225,10 +264,11 @@ func addStdio(base context.Context, g *actors.Group, srv *Server, tr sdk.Transpo
 
 // addHTTP adds the HTTP listener actor for the http and sse transports.
 // On interrupt it stops accepting connections, stops asking clients for
-// roots (stopAsking), drains the calls in flight and closes every session.
-func addHTTP(g *actors.Group, srv *Server, o ServeOptions, log *slog.Logger, stopAsking func()) error {
+// roots (stopAsking), drains the calls in flight (on every workspace's
+// server, with router) and closes every session.
+func addHTTP(g *actors.Group, srv *Server, router *workspaceRouter, o ServeOptions, log *slog.Logger, stopAsking func()) error {
 	addr := net.JoinHostPort(o.Host, strconv.Itoa(o.Port))
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listenConfig().Listen(context.Background(), "tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (use --port to pick another port)", addr, err)
 	}
@@ -238,18 +278,14 @@ func addHTTP(g *actors.Group, srv *Server, o ServeOptions, log *slog.Logger, sto
 	}
 	ho := o.HTTP
 	ho.SSE = o.Transport == "sse"
-	hs := &http.Server{
-		Handler:           srv.Handler(ho),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs, gate := srv.httpServer(ho, ln)
 	path := "/mcp"
 	if ho.SSE {
 		path = "/mcp (messages at /messages)"
 	}
 	log.Info("listening", "url", "http://"+ln.Addr().String()+path)
 	g.Add(func() error {
-		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		if err := hs.Serve(gate); !errors.Is(err, http.ErrServerClosed) {
 			return err
 		}
 		return nil
@@ -259,7 +295,11 @@ func addHTTP(g *actors.Group, srv *Server, o ServeOptions, log *slog.Logger, sto
 		done := make(chan struct{})
 		go func() { _ = hs.Shutdown(ctx); close(done) }() // stop accepting; wait for requests
 		stopAsking()
-		srv.Drain(drainTimeout)
+		if router != nil {
+			router.drain(drainTimeout)
+		} else {
+			srv.Drain(drainTimeout)
+		}
 		// Open streams would hold Shutdown. Closing a session waits for its
 		// handlers, so a stuck one is bounded by the shutdown timeout.
 		closed := make(chan struct{})

@@ -90,6 +90,7 @@ type Server struct {
 	toolsIn     chan struct{}
 	toolsInOnce sync.Once
 	updates     atomic.Int64 // Update calls so far
+	relays      atomic.Int64 // relayListChanged calls so far
 
 	lastActive atomic.Int64 // unix nanoseconds of the last call or refresh
 	dirty      atomic.Bool  // work happened since memory was last released
@@ -265,17 +266,19 @@ func (s *Server) untilReady(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// quietFirst drops list_changed notifications until the second Update.
-// The first snapshot's tools, prompts and resources are news to nobody:
-// requests for them wait for it (untilReady), so no client has seen the
-// lists before. Without this, a client that connects while the first
-// discovery runs would be told the lists changed as soon as they exist.
+// quietFirst drops list_changed notifications until the second Update
+// (or a relayListChanged). The first snapshot's tools, prompts and
+// resources are news to nobody: requests for them wait for it
+// (untilReady), so no client has seen the lists before. Without this, a
+// client that connects while the first discovery runs would be told the
+// lists changed as soon as they exist.
 // The SDK sends a notification a few milliseconds after the change; a
 // later Update that changes something resets that timer, so its
 // notification still goes out.
 func (s *Server) quietFirst(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		if strings.HasPrefix(method, "notifications/") && strings.HasSuffix(method, "/list_changed") && s.updates.Load() <= 1 {
+		if strings.HasPrefix(method, "notifications/") && strings.HasSuffix(method, "/list_changed") &&
+			s.updates.Load() <= 1 && s.relays.Load() == 0 {
 			return nil, nil
 		}
 		return next(ctx, method, req)

@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -36,41 +38,29 @@ func ping(t *testing.T, url, id string) int {
 	return code
 }
 
-// TestMaxSessions: beyond MaxSessions live sessions, a request that would
-// start one gets HTTP 503 and a JSON-RPC error with its id that names the
-// setting; the live sessions keep working; a session ended with DELETE
-// makes room at once; requests that start no lasting session (the
-// stateless era's, a ping without a session) are never refused.
+// TestMaxSessions: MaxSessions live sessions at most: a new one beyond
+// them closes the oldest idle one rather than raising the count; requests
+// that start no lasting session (the stateless era's, a ping without a
+// session) neither count nor close anyone; a session ended with DELETE
+// makes room at once, so the next new session closes nobody.
 func TestMaxSessions(t *testing.T) {
 	srv, ts := httpFixture(t, HTTPOptions{MaxSessions: 3})
 	url := ts.URL + "/mcp"
 	var ids []string
-	for range 3 {
+	for range 4 {
 		ids = append(ids, rawSession(t, url))
 	}
-	code, h, body := rawRequest(t, http.MethodPost, url, initializeBody, nil)
-	var resp struct {
-		ID    int `json:"id"`
-		Error struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if code != http.StatusServiceUnavailable || json.Unmarshal([]byte(body), &resp) != nil || resp.ID != 1 ||
-		!strings.Contains(resp.Error.Message, "mcp.max_sessions") || h.Get("Retry-After") == "" {
-		t.Fatalf("the 4th session: %d %v %s; want 503 with a JSON-RPC error naming mcp.max_sessions", code, h, body)
-	}
 	if n := sessionCount(srv); n != 3 {
-		t.Errorf("%d server sessions after the refusal, want 3", n)
+		t.Errorf("%d server sessions after 4 against a cap of 3, want 3", n)
 	}
-	// A request that is not initialize starts no lasting session: it is
-	// served at the cap too.
-	if code, _, body := rawRequest(t, http.MethodPost, url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, nil); code == http.StatusServiceUnavailable {
-		t.Errorf("a ping without a session at the cap: %d %s, want it served", code, body)
+	if code := ping(t, url, ids[0]); code != http.StatusNotFound {
+		t.Errorf("ping on the oldest session, closed to make room: %d, want 404", code)
 	}
-	for _, id := range ids {
-		if code := ping(t, url, id); code != http.StatusOK {
-			t.Errorf("ping on a live session: %d", code)
+	// A request that is not initialize starts no lasting session: served,
+	// and closing nobody.
+	for range 3 {
+		if code, _, body := rawRequest(t, http.MethodPost, url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, nil); code != http.StatusOK {
+			t.Errorf("a ping without a session at the cap: %d %s, want it served", code, body)
 		}
 	}
 	// A client of the stateless era needs no session.
@@ -78,20 +68,25 @@ func TestMaxSessions(t *testing.T) {
 	cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "new", Version: "1"}, nil),
 		&sdk.StreamableClientTransport{Endpoint: url}, "")
 	onlyTool(t, ctx, cs)
-	// DELETE ends a session and makes room.
-	if code, _, body := rawRequest(t, http.MethodDelete, url, "", map[string]string{sessionHeader: ids[0]}); code != http.StatusNoContent {
-		t.Fatalf("DELETE: %d %s", code, body)
-	}
-	// A request that is not initialize gets no lasting session, and takes
-	// no room.
-	for range 3 {
-		if code, _, body := rawRequest(t, http.MethodPost, url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, nil); code == http.StatusServiceUnavailable {
-			t.Fatalf("a ping without a session was refused as over the cap: %s", body)
+	_ = cs.Close() // and its subscriptions/listen stream
+	for _, id := range ids[1:] {
+		if code := ping(t, url, id); code != http.StatusOK {
+			t.Errorf("ping on a live session: %d", code)
 		}
 	}
+	// DELETE ends a session and makes room: the next session closes no
+	// other.
+	if code, _, body := rawRequest(t, http.MethodDelete, url, "", map[string]string{sessionHeader: ids[1]}); code != http.StatusNoContent {
+		t.Fatalf("DELETE: %d %s", code, body)
+	}
 	rawSession(t, url)
-	if code, _, body := rawRequest(t, http.MethodPost, url, initializeBody, nil); code != http.StatusServiceUnavailable {
-		t.Errorf("at the cap again: %d %s, want 503", code, body)
+	for _, id := range ids[2:] {
+		if code := ping(t, url, id); code != http.StatusOK {
+			t.Errorf("ping on session %s after a new one took the room a DELETE made: %d", id, code)
+		}
+	}
+	if !eventually(10*time.Second, func() bool { return sessionCount(srv) == 3 }) {
+		t.Errorf("%d server sessions, want 3", sessionCount(srv))
 	}
 }
 
@@ -157,5 +152,191 @@ func TestSessionsUnbounded(t *testing.T) {
 	}
 	if n := sessionCount(srv); n != 20 {
 		t.Errorf("%d sessions, want 20", n)
+	}
+}
+
+// getStream opens the GET stream of session id and returns a function that
+// reports, within d, whether the server ended it.
+func getStream(t *testing.T, url, id string) (ended func(d time.Duration) bool) {
+	t.Helper()
+	ctx, stop := context.WithCancel(t.Context())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set(sessionHeader, id)
+	req.Header.Set(protocolHeader, "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		stop()
+		t.Fatalf("GET stream: %v %v", err, resp)
+	}
+	done := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		close(done)
+	}()
+	t.Cleanup(func() { stop(); resp.Body.Close() })
+	return func(d time.Duration) bool {
+		select {
+		case <-done:
+			return true
+		case <-time.After(d):
+			return false
+		}
+	}
+}
+
+// TestSessionCapEvictsLongestIdle: at MaxSessions a new client is not
+// locked out: initialize is served, and the session idle the longest is
+// closed to make room. A session that holds its GET stream open but sends
+// no request counts as idle (its stream is ended, and its client gets 404),
+// the sessions used since stay, and a session with a call in flight is
+// never the one closed.
+func TestSessionCapEvictsLongestIdle(t *testing.T) {
+	srv, ts := httpFixture(t, HTTPOptions{MaxSessions: 3})
+	url := ts.URL + "/mcp"
+	listening := rawSession(t, url)
+	ended := getStream(t, url, listening)
+	b, c := rawSession(t, url), rawSession(t, url)
+	for _, id := range []string{b, c} {
+		if code := ping(t, url, id); code != http.StatusOK {
+			t.Fatalf("ping: %d", code)
+		}
+	}
+	code, h, body := rawRequest(t, http.MethodPost, url, initializeBody, nil)
+	if code != http.StatusOK || h.Get(sessionHeader) == "" {
+		t.Fatalf("a new client at the cap: %d %s; want its session, the longest-idle one closed", code, body)
+	}
+	newest := h.Get(sessionHeader)
+	if !ended(10 * time.Second) {
+		t.Error("the GET stream of the longest-idle session is still open")
+	}
+	if code := ping(t, url, listening); code != http.StatusNotFound {
+		t.Errorf("a request on the evicted session: %d, want 404", code)
+	}
+	for _, id := range []string{b, c, newest} {
+		if code := ping(t, url, id); code != http.StatusOK {
+			t.Errorf("ping on session %s, which was not the longest idle: %d", id, code)
+		}
+	}
+	if n := sessionCount(srv); n != 3 {
+		t.Errorf("%d sessions, want 3", n)
+	}
+}
+
+// TestSessionCapSparesCallsInFlight: a session whose call is still being
+// answered is never closed to make room; when every session has one, a
+// new session is refused with 503 rather than a call cut off.
+func TestSessionCapSparesCallsInFlight(t *testing.T) {
+	_, snap := askSkills(t)
+	srv := New(snap, Options{Logger: discard(), Tools: []string{ToolAsk}})
+	ts := httptest.NewServer(srv.Handler(HTTPOptions{MaxSessions: 1}))
+	t.Cleanup(func() { srv.CloseSessions(); ts.Close() })
+	url := ts.URL + "/mcp"
+	ctx := testCtx(t, 20*time.Second)
+
+	asked, release := make(chan struct{}), make(chan struct{})
+	co := &sdk.ClientOptions{CreateMessageHandler: func(context.Context, *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+		close(asked)
+		<-release
+		return &sdk.CreateMessageResult{Role: "assistant", Model: "m", Content: &sdk.TextContent{Text: "answer"}}, nil
+	}}
+	cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "busy", Version: "1"}, co),
+		&sdk.StreamableClientTransport{Endpoint: url}, "2025-11-25")
+	answered := make(chan error, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolAsk, Arguments: map[string]any{"sources": []string{"claude"}, "question": "q"}})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("tool error: %v", res.Content)
+		}
+		answered <- err
+	}()
+	select {
+	case <-asked:
+	case <-ctx.Done():
+		t.Fatal("the ask call never reached the client's model")
+	}
+	if code, _, body := rawRequest(t, http.MethodPost, url, initializeBody, nil); code != http.StatusServiceUnavailable {
+		t.Errorf("a new session while the only one has a call in flight: %d %s, want 503", code, body)
+	}
+	close(release)
+	if err := <-answered; err != nil {
+		t.Errorf("the call in flight: %v", err)
+	}
+	// Its call answered (the handler returns just after the answer is
+	// written), the session is idle and makes room.
+	if !eventually(10*time.Second, func() bool {
+		code, _, _ := rawRequest(t, http.MethodPost, url, initializeBody, nil)
+		return code == http.StatusOK
+	}) {
+		t.Error("no new session once the call was answered")
+	}
+}
+
+// sseStream opens a raw SSE session and returns its id and a function
+// that reports, within d, whether the server ended its stream.
+func sseStream(t *testing.T, url string) (id string, ended func(d time.Duration) bool) {
+	t.Helper()
+	ctx, stop := context.WithCancel(t.Context())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		stop()
+		t.Fatalf("SSE GET: %v %v", err, resp)
+	}
+	t.Cleanup(func() { stop(); resp.Body.Close() })
+	events := sseEvents(resp.Body)
+	ev := <-events
+	id = strings.TrimPrefix(ev.data, "/messages?sessionid=")
+	if ev.name != "endpoint" || id == "" {
+		t.Fatalf("first event %+v, want the endpoint", ev)
+	}
+	done := make(chan struct{})
+	go func() {
+		for range events {
+		}
+		close(done)
+	}()
+	return id, func(d time.Duration) bool {
+		select {
+		case <-done:
+			return true
+		case <-time.After(d):
+			return false
+		}
+	}
+}
+
+// TestSSESessionCap: MaxSessions caps SSE sessions as it caps streamable
+// ones: a new stream at the cap closes the session idle the longest (its
+// stream ends, its messages get 404), and the others stay.
+func TestSSESessionCap(t *testing.T) {
+	srv, ts := httpFixture(t, HTTPOptions{SSE: true, MaxSessions: 2})
+	post := func(id string) int {
+		code, _, _ := rawRequest(t, http.MethodPost, ts.URL+"/messages?sessionId="+id, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, nil)
+		return code
+	}
+	first, firstEnded := sseStream(t, ts.URL+"/mcp")
+	second, secondEnded := sseStream(t, ts.URL+"/mcp")
+	if code := post(first); code != http.StatusAccepted {
+		t.Fatalf("POST on the first session: %d", code)
+	}
+	third, _ := sseStream(t, ts.URL+"/mcp")
+	if !secondEnded(10 * time.Second) {
+		t.Fatal("3 SSE sessions against a cap of 2: the longest-idle one's stream is still open")
+	}
+	if firstEnded(0) {
+		t.Error("the stream of a session used since was closed")
+	}
+	if code := post(second); code != http.StatusNotFound {
+		t.Errorf("a message to the closed session: %d, want 404", code)
+	}
+	for _, id := range []string{first, third} {
+		if code := post(id); code != http.StatusAccepted {
+			t.Errorf("a message to live session %s: %d, want 202", id, code)
+		}
+	}
+	if !eventually(10*time.Second, func() bool { return sessionCount(srv) == 2 }) {
+		t.Errorf("%d SDK sessions, want 2", sessionCount(srv))
 	}
 }

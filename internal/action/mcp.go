@@ -44,9 +44,28 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	if !mc.Refresh {
 		lo.Interval, lo.Watch = 0, false
 	}
-	disc := live.New(e, lo)
-	guardServer(e, disc, mc.Scan, log)
-	rec := trustServer(e, disc, c.TrustFile(), mc.RequireTrusted, log)
+	// Discovery of a workspace: the server's own, and over HTTP that of
+	// each session whose client's roots name another folder, with the
+	// same scan and trust rules. rec is the server's own recorder, whose
+	// drift the skill tool's header shows.
+	var rec *trust.Recorder
+	discover := func(e *engine.Engine) *live.Refresher {
+		d := live.New(e, lo)
+		guardServer(e, d, mc.Scan, log)
+		r := trustServer(e, d, c.TrustFile(), mc.RequireTrusted, log)
+		if rec == nil {
+			rec = r
+		}
+		return d
+	}
+	disc := discover(e)
+	forWorkspace := func(dir string) (mcp.Discovery, error) {
+		we, err := e.ForWorkspace(dir)
+		if err != nil {
+			return nil, err
+		}
+		return discover(we), nil
+	}
 	err = mcp.Serve(context.WithoutCancel(ctx), mcp.ServeOptions{
 		Options: mcp.Options{Version: req.Version, Logger: log, SkillPrompts: mc.SkillPrompts,
 			// Optional tools, catalogue budget, ask context cap.
@@ -55,7 +74,7 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 			ListTTL: lo.Interval,
 			// The skill tool's header says a skill changed, as list does.
 			Drift: rec.Drift},
-		Discovery: disc,
+		Discovery: disc, ForWorkspace: forWorkspace,
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
 		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
 			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions},

@@ -1,0 +1,285 @@
+package mcp
+
+import (
+	"container/list"
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Bounds of the HTTP server's connections. A connection costs the server
+// a file descriptor and about 20 KB (its goroutine and buffers) whatever
+// it does; without a cap, 20,000 connections held open by one local
+// process used up the server's descriptors, so that no other client could
+// connect for as long as they were held.
+const (
+	// DefaultMaxConns caps the connections open at once (less when the
+	// process may open fewer files; see connLimit). Far above what the
+	// clients of one machine open, and, at about 20 KB each, a bounded
+	// 40 MB.
+	DefaultMaxConns = 2048
+	// HeaderTimeout bounds the wait for a request's headers, from the
+	// connection's start or the end of its previous request.
+	HeaderTimeout = 10 * time.Second
+	// DefaultBodyTimeout bounds the wait for a request's body, once its
+	// headers are in: a 4 MiB body takes milliseconds on loopback, and
+	// half a minute at 1 Mbit/s.
+	DefaultBodyTimeout = 30 * time.Second
+	// DefaultIdleTimeout closes a kept-alive connection with no request
+	// for this long.
+	DefaultIdleTimeout = 2 * time.Minute
+)
+
+// connGate is the server's listener: it caps the connections open at once
+// at max, and keeps a client that sends requests served while others hold
+// connections open and send nothing. At the cap, a new connection closes
+// an idle one, in this order:
+//
+//   - the connection open longest that has sent nothing yet: what a flood
+//     of idle connections is made of (a connection whose request bytes
+//     wait unread in the kernel, a client that just connected, is not one
+//     of these);
+//   - else the kept-alive connection idle longest since its last request;
+//   - else the connection that started sending a request longest ago and
+//     has not finished its headers (HeaderTimeout ends those anyway).
+//
+// A connection with a request being served (a call, a GET stream) is never
+// closed so; when every one is serving a request, the new connection is
+// closed at once. Requests find their connection through ConnContext and
+// mark it busy (track); a connection that reads bytes has started a
+// request (gatedConn.Read).
+type connGate struct {
+	net.Listener
+	max int
+	log *slog.Logger
+
+	mu sync.Mutex
+	// open counts the connections; each idle one is in one of the lists,
+	// oldest first: fresh (nothing sent yet), kept (between requests) and
+	// started (a request's headers being read).
+	open                 int
+	fresh, kept, started list.List
+	// evicted and refused count the connections closed to make room and
+	// those turned away, since the last line logged about them.
+	evicted, refused int
+	logged           time.Time
+}
+
+// gatedConn is a connection the gate counts.
+type gatedConn struct {
+	net.Conn
+	g      *connGate
+	in     *list.List    // the list it is idle in; nil while serving
+	elem   *list.Element // its element in that list
+	busy   int           // requests being served
+	closed bool
+	// quiet is set while the connection is in fresh or kept: the next
+	// bytes it reads start a request.
+	quiet atomic.Bool
+}
+
+// Read reads from the connection; the first bytes of a request move it to
+// the connections that started one.
+func (c *gatedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 && c.quiet.Load() {
+		c.g.mu.Lock()
+		if c.in != nil {
+			c.g.move(c, &c.g.started)
+		}
+		c.g.mu.Unlock()
+	}
+	return n, err
+}
+
+// newConnGate caps the connections ln accepts at max.
+func newConnGate(ln net.Listener, max int, log *slog.Logger) *connGate {
+	return &connGate{Listener: ln, max: max, log: log}
+}
+
+// Accept returns the next connection, making room for it at the cap.
+func (g *connGate) Accept() (net.Conn, error) {
+	for {
+		c, err := g.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		gc := &gatedConn{Conn: c, g: g}
+		victim, ok := g.admit(gc)
+		if victim != nil {
+			_ = victim.Conn.Close()
+		}
+		if ok {
+			return gc, nil
+		}
+		_ = c.Close()
+	}
+}
+
+// admit counts gc in, and returns the idle connection to close for it;
+// ok is false when there is no room: every connection is serving.
+func (g *connGate) admit(gc *gatedConn) (victim *gatedConn, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	defer g.report()
+	if g.open >= g.max {
+		victim = g.idlest()
+		if victim == nil {
+			g.refused++
+			return nil, false
+		}
+		g.drop(victim)
+		g.evicted++
+	}
+	g.open++
+	g.move(gc, &g.fresh)
+	return victim, true
+}
+
+// idlest returns the connection to close to make room, nil if none may
+// be. g.mu is held.
+func (g *connGate) idlest() *gatedConn {
+	for e := g.fresh.Front(); e != nil; e = g.fresh.Front() {
+		c := e.Value.(*gatedConn)
+		if !unreadBytes(c.Conn) {
+			return c
+		}
+		g.move(c, &g.started) // its request is there, unread yet
+	}
+	for _, l := range []*list.List{&g.kept, &g.started} {
+		if e := l.Front(); e != nil {
+			return e.Value.(*gatedConn)
+		}
+	}
+	return nil
+}
+
+// move makes c idle in list l, at its end; a nil l marks it serving. g.mu
+// is held.
+func (g *connGate) move(c *gatedConn, l *list.List) {
+	if c.in != nil {
+		c.in.Remove(c.elem)
+		c.in, c.elem = nil, nil
+	}
+	if l != nil && !c.closed {
+		c.in, c.elem = l, l.PushBack(c)
+	}
+	c.quiet.Store(c.in == &g.fresh || c.in == &g.kept)
+}
+
+// drop stops counting c. g.mu is held.
+func (g *connGate) drop(c *gatedConn) {
+	if c.closed {
+		return
+	}
+	g.move(c, nil)
+	c.closed = true
+	g.open--
+}
+
+// report logs, at most once a second, how many connections were closed to
+// make room or turned away. g.mu is held.
+func (g *connGate) report() {
+	if g.evicted+g.refused == 0 || time.Since(g.logged) < time.Second {
+		return
+	}
+	g.log.Warn("too many HTTP connections: closed idle ones to make room, or turned new ones away",
+		"max_connections", g.max, "closed_idle", g.evicted, "turned_away", g.refused)
+	g.evicted, g.refused, g.logged = 0, 0, time.Now()
+}
+
+// Close stops counting the connection and closes it.
+func (c *gatedConn) Close() error {
+	c.g.mu.Lock()
+	c.g.drop(c)
+	c.g.mu.Unlock()
+	return c.Conn.Close()
+}
+
+// connKey is the context key of a request's *gatedConn.
+type connKey struct{}
+
+// connContext is the http.Server's ConnContext: it lets a request find
+// its connection.
+func (g *connGate) connContext(ctx context.Context, c net.Conn) context.Context {
+	if gc, ok := c.(*gatedConn); ok {
+		return context.WithValue(ctx, connKey{}, gc)
+	}
+	return ctx
+}
+
+// track marks the connection of each request busy while next serves it:
+// the gate never closes it meanwhile, and afterwards it is the most
+// recently used of the kept-alive connections.
+func (g *connGate) track(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gc, ok := r.Context().Value(connKey{}).(*gatedConn)
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		g.mu.Lock()
+		gc.busy++
+		g.move(gc, nil)
+		g.mu.Unlock()
+		defer func() {
+			g.mu.Lock()
+			if gc.busy--; gc.busy == 0 {
+				g.move(gc, &g.kept)
+			}
+			g.mu.Unlock()
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// count returns the connections open.
+func (g *connGate) count() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.open
+}
+
+// filesReserved are the file descriptors kept for the server's own work
+// (skill files, the watcher, logs) when the process may open few.
+const filesReserved = 128
+
+// connLimit is the cap on connections: max, or DefaultMaxConns when max is
+// 0, lowered so that the connections leave filesReserved descriptors of
+// the process's limit free.
+func connLimit(n int) int {
+	if n <= 0 {
+		n = DefaultMaxConns
+	}
+	if files := openFilesLimit(); files > 0 {
+		n = min(n, files-filesReserved)
+	}
+	return max(n, 16)
+}
+
+// httpServer returns the server for the http and sse transports, and the
+// listener it serves: ln behind the connection gate. It applies
+// o.MaxConns, o.IdleTimeout and HeaderTimeout (o.BodyTimeout is applied
+// by the handler).
+func (s *Server) httpServer(o HTTPOptions, ln net.Listener) (*http.Server, *connGate) {
+	gate := newConnGate(ln, connLimit(o.MaxConns), s.log)
+	idle := o.IdleTimeout
+	switch {
+	case idle == 0:
+		idle = DefaultIdleTimeout
+	case idle < 0:
+		idle = 0 // never
+	}
+	hs := &http.Server{
+		Handler:           gate.track(s.Handler(o)),
+		ReadHeaderTimeout: HeaderTimeout,
+		IdleTimeout:       idle,
+		ConnContext:       gate.connContext,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	return hs, gate
+}

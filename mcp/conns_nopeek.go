@@ -1,0 +1,9 @@
+//go:build !linux
+
+package mcp
+
+import "net"
+
+// unreadBytes reports whether bytes the peer sent wait unread on c; where the
+// system cannot tell cheaply, never.
+func unreadBytes(net.Conn) bool { return false }

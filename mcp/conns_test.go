@@ -1,0 +1,252 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveGated serves srv on a loopback port as Serve does (httpServer:
+// the connection gate, the timeouts) and returns its address and gate.
+func serveGated(t *testing.T, srv *Server, o HTTPOptions) (string, *connGate) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, gate := srv.httpServer(o, ln)
+	go func() { _ = hs.Serve(gate) }()
+	t.Cleanup(func() {
+		srv.CloseSessions()
+		_ = hs.Close()
+	})
+	return ln.Addr().String(), gate
+}
+
+// gatedFixture is httpFixture's server behind serveGated.
+func gatedFixture(t *testing.T, o HTTPOptions) (*Server, string, *connGate) {
+	t.Helper()
+	recs := makeRecords(t, t.TempDir(),
+		skillSpec{provider: "claude", name: "pdf", desc: "PDF files"},
+		skillSpec{provider: "codex", name: "docx", desc: "Word files"})
+	srv := New(snapOf(recs), Options{Version: "conn-test", Logger: discard()})
+	addr, gate := serveGated(t, srv, o)
+	return srv, addr, gate
+}
+
+// dialSend opens a connection to addr and writes payload on it.
+func dialSend(t *testing.T, addr, payload string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if payload != "" {
+		if _, err := io.WriteString(c, payload); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+// closedByServer reports whether the server closed c: a read returns
+// EOF (or a reset) rather than waiting. Bytes the server sent first are
+// skipped.
+func closedByServer(c net.Conn) bool {
+	_ = c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	defer c.SetReadDeadline(time.Time{})
+	buf := make([]byte, 4096)
+	for {
+		_, err := c.Read(buf)
+		var ne net.Error
+		switch {
+		case err == nil:
+		case errors.As(err, &ne) && ne.Timeout():
+			return false
+		default:
+			return true
+		}
+	}
+}
+
+// TestHTTPSlowBodyCutOff: a client that sends its headers and then its
+// body too slowly, or stops halfway, is answered 408 and its connection
+// closed once BodyTimeout passes, on every endpoint that takes a body;
+// the timeout covers the body only, so a stream answering a request
+// (subscriptions/listen) outlives it.
+func TestHTTPSlowBodyCutOff(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	for _, tc := range []struct {
+		name string
+		o    HTTPOptions
+		path string
+	}{
+		{"streamable", HTTPOptions{BodyTimeout: timeout}, "/mcp"},
+		{"sse", HTTPOptions{BodyTimeout: timeout, SSE: true}, "/messages?sessionid=x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, addr, _ := gatedFixture(t, tc.o)
+			c := dialSend(t, addr, "POST "+tc.path+" HTTP/1.1\r\nHost: "+addr+"\r\nContent-Type: application/json\r\n"+
+				"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":")
+			_ = c.SetReadDeadline(time.Now().Add(20 * time.Second)) // a hang guard, not the assertion
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatalf("no answer to a body that stopped halfway: %v", err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusRequestTimeout || !resp.Close {
+				t.Errorf("answer %d (close %v) %q, want 408 and the connection closed", resp.StatusCode, resp.Close, body)
+			}
+			if !closedByServer(c) {
+				t.Error("the connection is still open")
+			}
+		})
+	}
+	t.Run("answer outlives it", func(t *testing.T) {
+		// The call's answer streams on the POST's response: it waits for
+		// the client's model past the body timeout, and still arrives.
+		_, snap := askSkills(t)
+		srv := New(snap, Options{Logger: discard(), Tools: []string{ToolAsk}})
+		addr, _ := serveGated(t, srv, HTTPOptions{BodyTimeout: timeout})
+		asked := make(chan struct{})
+		co := &sdk.ClientOptions{CreateMessageHandler: func(context.Context, *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+			close(asked)
+			time.Sleep(3 * timeout) // the call's request is older than the body timeout now
+			return &sdk.CreateMessageResult{Role: "assistant", Model: "m", Content: &sdk.TextContent{Text: "the answer"}}, nil
+		}}
+		cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "slow-model", Version: "1"}, co),
+			&sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, "2025-11-25")
+		ctx := testCtx(t, 20*time.Second)
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolAsk, Arguments: map[string]any{"sources": []string{"claude"}, "question": "q"}})
+		if err != nil || res.IsError || resultText(t, res) != "the answer" {
+			t.Fatalf("a call answered after the body timeout: %v %+v", err, res)
+		}
+		<-asked
+	})
+}
+
+// TestHTTPConnFlood: a client that connects and calls is served while
+// a thousand connections are held open, sending nothing: the server keeps
+// at most MaxConns open, closing the flood's to make room, and every call
+// of the well-behaved client is answered. (internal/bench/flood runs this
+// at 20,000 connections against the binary, opened again as soon as the
+// server closes them.)
+func TestHTTPConnFlood(t *testing.T) {
+	const maxConns, flood = 64, 1000
+	_, addr, gate := gatedFixture(t, HTTPOptions{MaxConns: maxConns})
+	var wg sync.WaitGroup
+	var closed atomic.Int64
+	var conns []net.Conn
+	for range flood {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("flood connection %d: %v", len(conns), err)
+		}
+		conns = append(conns, c)
+		wg.Go(func() {
+			if _, err := c.Read(make([]byte, 1)); err != nil {
+				closed.Add(1)
+			}
+		})
+	}
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+		wg.Wait()
+	})
+	// The flood's connections are closed as new ones come, not when the
+	// header timeout ends them.
+	if !eventually(HeaderTimeout/2, func() bool { return closed.Load() >= flood-maxConns }) {
+		t.Fatalf("the server closed %d of %d idle connections, want all but %d", closed.Load(), flood, maxConns)
+	}
+	cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "good", Version: "1"}, nil),
+		&sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: &http.Transport{}}}, "2025-11-25")
+	ctx := testCtx(t, 30*time.Second) // a hang guard
+	for i := range 20 {
+		res, err := call(ctx, cs, map[string]any{"name": "pdf"})
+		if err != nil || res.IsError {
+			t.Fatalf("call %d during the flood: %v %v", i, err, res)
+		}
+		if n := gate.count(); n > maxConns {
+			t.Errorf("%d connections open, over the cap of %d", n, maxConns)
+		}
+	}
+}
+
+// TestConnGateOrder: at the cap, the connections that sent nothing go
+// first, oldest first; then the kept-alive one idle longest; then the one
+// stuck longest in its headers; a connection serving a request (a GET
+// stream) never.
+func TestConnGateOrder(t *testing.T) {
+	const maxConns = 16
+	_, addr, gate := gatedFixture(t, HTTPOptions{MaxConns: maxConns})
+	waitCount := func(n int) {
+		t.Helper()
+		if !eventually(10*time.Second, func() bool { return gate.count() == n }) {
+			t.Fatalf("%d connections open, want %d", gate.count(), n)
+		}
+	}
+	// A session's GET stream: busy for as long as it lasts.
+	id := rawSession(t, "http://"+addr+"/mcp")
+	stream := dialSend(t, addr, "GET /mcp HTTP/1.1\r\nHost: "+addr+"\r\nAccept: text/event-stream\r\n"+
+		sessionHeader+": "+id+"\r\n"+protocolHeader+": 2025-11-25\r\n\r\n")
+	if resp, err := http.ReadResponse(bufio.NewReader(stream), nil); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream: %v %v", err, resp)
+	}
+	http.DefaultClient.CloseIdleConnections() // rawSession's connection
+	waitCount(1)
+	// A kept-alive connection, served once.
+	kept := dialSend(t, addr, "GET /healthz HTTP/1.1\r\nHost: "+addr+"\r\n\r\n")
+	if resp, err := http.ReadResponse(bufio.NewReader(kept), nil); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /healthz: %v %v", err, resp)
+	}
+	// A connection stuck in its headers.
+	started := dialSend(t, addr, "GET /healthz HTTP/1.1\r\nHo")
+	waitCount(3)
+	// Idle ones up to the cap, then as many again.
+	var idle []net.Conn
+	for range 2 * maxConns {
+		idle = append(idle, dialSend(t, addr, ""))
+	}
+	waitCount(maxConns)
+	for i, c := range idle {
+		if want := i < maxConns+3; closedByServer(c) != want {
+			t.Errorf("idle connection %d: closed %v, want %v (the oldest idle ones make room)", i, !want, want)
+		}
+	}
+	for name, c := range map[string]net.Conn{"the stream": stream, "the kept-alive connection": kept, "the connection stuck in its headers": started} {
+		if closedByServer(c) {
+			t.Errorf("%s was closed while connections that sent nothing were open", name)
+		}
+	}
+	// Connections that send their request at once are not idle: those
+	// that sent nothing go first, then the kept-alive one, then the one
+	// stuck in its headers.
+	for range maxConns - 3 {
+		c := dialSend(t, addr, "GET /healthz HTTP/1.1\r\nHost: "+addr+"\r\n\r\n")
+		if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("a request at the cap: %v %v", err, resp)
+		}
+	}
+	next := dialSend(t, addr, "GET /healthz HTTP/1.1\r\nHost: "+addr+"\r\n\r\n")
+	if resp, err := http.ReadResponse(bufio.NewReader(next), nil); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("a request at the cap: %v %v", err, resp)
+	}
+	if !closedByServer(kept) {
+		t.Error("the kept-alive connection idle longest was not the one closed")
+	}
+	if closedByServer(stream) {
+		t.Error("the stream was closed")
+	}
+}
