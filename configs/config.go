@@ -67,9 +67,9 @@ type Config struct {
 // Limits bound the walk of each root.
 type Limits struct {
 	// MaxDepth is how many folder levels below a root are searched.
-	MaxDepth int `koanf:"max_depth" trust:"lower"`
+	MaxDepth int `koanf:"max_depth" trust:"lower=default"`
 	// MaxDirs is how many folders one root may hold before its walk stops.
-	MaxDirs int `koanf:"max_dirs" trust:"lower"`
+	MaxDirs int `koanf:"max_dirs" trust:"lower=default"`
 }
 
 // Provider is one provider's section: whether it runs, and its options.

@@ -174,6 +174,7 @@ func load(o Options, reg registry) (*Loaded, error) {
 	}
 	layers = append(layers, envL, flagL)
 
+	builtin := func(key string) any { v, _ := lookupValue(def.data, key); return v }
 	merged := koanf.New(".")
 	fromFile := map[string]bool{} // the keys a config file set last
 	for _, ly := range layers {
@@ -184,14 +185,14 @@ func load(o Options, reg registry) (*Loaded, error) {
 			res.Ignored = append(res.Ignored, l.confine(ly, "a user config, where a managed config sets it,",
 				func(key string) (bounds, bool) {
 					v, ok := lookupValue(ml.data, key)
-					return bounds{base: v, set: true}, ok
+					return bounds{base: v, set: true, builtin: builtin(key)}, ok
 				})...)
 		case ly == pl:
 			// A project config may only make the sensitive keys
 			// stricter than every layer below it left them.
 			root := projectRoot(projectPath, l.home)
 			res.Ignored = append(res.Ignored, l.confine(ly, "a project config", func(key string) (bounds, bool) {
-				return bounds{base: merged.Get(key), set: res.Sources[key] != "default", root: root}, true
+				return bounds{base: merged.Get(key), set: res.Sources[key] != "default", root: root, builtin: builtin(key)}, true
 			})...)
 		}
 		if err := merged.Load(confmap.Provider(ly.data, ""), nil); err != nil {

@@ -36,8 +36,11 @@ import (
 //	                          and values in no common chain are unrelated;
 //	                          for a string of fixed values, every value must
 //	                          be in a chain, and for a bool both
-//	trust:"lower"             a number or duration, only lower: 0 (no limit,
-//	                          or the built-in one) counts as the highest
+//	trust:"lower"             a number or duration, only lower: 0 (no limit)
+//	                          counts as the highest
+//	trust:"lower=default"     the same, for a number whose 0 means the
+//	                          built-in value (limits.max_depth): 0 counts
+//	                          as that value
 //	trust:"more"              a list, only with more entries: the project's
 //	                          list is taken with the entries below added
 //	trust:"fewer"             a list, only with fewer entries: the project's
@@ -78,6 +81,9 @@ type trust struct {
 	// chains are the chains of a stricter level, as the tag writes
 	// them, for messages: "off < warn < block".
 	chains string
+	// zeroDefault says, for lower, that 0 stands for the built-in value
+	// rather than for no limit.
+	zeroDefault bool
 }
 
 // enabledTrust is the level of every provider's enabled key: a project
@@ -98,6 +104,13 @@ func parseTrust(key, tag string) (*trust, error) {
 			strings.Join(slices.Sorted(maps.Keys(trustNames)), ", "))
 	}
 	t := &trust{rule: rule}
+	if rule == trustLower && arg != "" {
+		if arg != "default" {
+			return nil, fmt.Errorf("configs: spec: key %q: trust level %q: lower takes only =default (0 means the built-in value)", key, tag)
+		}
+		t.zeroDefault = true
+		return t, nil
+	}
 	if (rule == trustStricter) != (arg != "") {
 		return nil, fmt.Errorf("configs: spec: key %q: trust level %q: only stricter takes values (stricter=a<b)", key, tag)
 	}
@@ -232,6 +245,9 @@ func (t *trust) describe(subject, root string) string {
 		}
 		return subject + " may only make it stricter (" + t.chains + ")"
 	case trustLower:
+		if t.zeroDefault {
+			return subject + " may only lower it (0 counts as the built-in value)"
+		}
 		return subject + " may only lower it (0 counts as the highest)"
 	case trustMore:
 		return subject + " may only add entries"
@@ -267,6 +283,9 @@ type bounds struct {
 	// root is the project folder, for inside; "" where inside does not
 	// apply.
 	root string
+	// builtin is the key's built-in value, which 0 stands for under
+	// lower=default.
+	builtin any
 }
 
 // tighten returns the value of the key n taken from a layer that set v,
@@ -284,7 +303,18 @@ func (t *trust) tighten(n *node, v any, b bounds) any {
 		}
 		return b.base
 	case trustLower:
-		if atMost(v, b.base) {
+		value, base := v, b.base
+		if t.zeroDefault {
+			// 0 is not "no limit" here but the built-in value: compare
+			// that, so a 0 below does not let any value through.
+			if number(value) <= 0 {
+				value = b.builtin
+			}
+			if number(base) <= 0 {
+				base = b.builtin
+			}
+		}
+		if atMost(value, base) {
 			return v
 		}
 		return b.base

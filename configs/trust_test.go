@@ -75,6 +75,9 @@ func TestTrustTagErrors(t *testing.T) {
 		userWithValues struct {
 			S string `koanf:"s" trust:"user=x" doc:"A value."`
 		}
+		lowerWithValue struct {
+			N int `koanf:"n" trust:"lower=none" doc:"A number."`
+		}
 	)
 	for _, tt := range []struct {
 		options func() any
@@ -91,6 +94,7 @@ func TestTrustTagErrors(t *testing.T) {
 		{func() any { return &moreBool{} }, `trust level more needs a list`},
 		{func() any { return &insideText{} }, `trust level inside needs a path`},
 		{func() any { return &userWithValues{} }, `only stricter takes values`},
+		{func() any { return &lowerWithValue{} }, `lower takes only =default`},
 	} {
 		reg := builtin()
 		reg.providers = append(reg.providers, providers.Entry{Name: "x", Doc: "X.", Options: tt.options})
@@ -168,12 +172,16 @@ var trustCases = map[string][]trustCase{
 	"limits.max_depth": {
 		{name: "lower", project: "limits: {max_depth: 2}", want: 2},
 		{name: "higher", project: "limits: {max_depth: 60}", want: 6, ignored: true},
-		{name: "0, none", project: "limits: {max_depth: 0}", want: 6, ignored: true},
+		{name: "0, the built-in 6", project: "limits: {max_depth: 0}", want: 0},
+		{name: "higher than the user's 0 (the built-in 6)", user: "limits: {max_depth: 0}", project: "limits: {max_depth: 1000}", want: 0, ignored: true},
+		{name: "0 over the user's lower", user: "limits: {max_depth: 3}", project: "limits: {max_depth: 0}", want: 3, ignored: true},
 	},
 	"limits.max_dirs": {
 		{name: "lower", user: "limits: {max_dirs: 5000}", project: "limits: {max_dirs: 100}", want: 100},
 		{name: "higher", user: "limits: {max_dirs: 5000}", project: "limits: {max_dirs: 20000}", want: 5000, ignored: true},
-		{name: "anything under the user's none", user: "limits: {max_dirs: 0}", project: "limits: {max_dirs: 99999}", want: 99999},
+		{name: "higher than the user's 0 (the built-in 20000)", user: "limits: {max_dirs: 0}", project: "limits: {max_dirs: 100000000}", want: 0, ignored: true},
+		{name: "lower than the user's 0 (the built-in 20000)", user: "limits: {max_dirs: 0}", project: "limits: {max_dirs: 99}", want: 99},
+		{name: "0 over the user's lower", user: "limits: {max_dirs: 5000}", project: "limits: {max_dirs: 0}", want: 5000, ignored: true},
 	},
 	"mcp.transport": {
 		{name: "http", project: "mcp: {transport: http}", want: "stdio", ignored: true},
