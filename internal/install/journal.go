@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/safefile"
@@ -298,29 +299,37 @@ func (in *Installer) settleDisk(j journal) (note string, err error) {
 		}
 		return fmt.Sprintf("finished an interrupted remove of %s", e.Name), nil
 	}
-	dropped := ""
-	if aside := filepath.Join(j.Stage, asideName); !exists(dst) && exists(aside) {
+	restored := ""
+	if aside := filepath.Join(j.Stage, asideName); exists(aside) && !holds(dst, e.Files) {
 		// Killed between moving the old copy aside and moving the new
-		// one in: the old one goes back, when it is the copy the lock
-		// records there. Anything else (a copy modified on disk, or a
-		// folder ccski did not install, that --force was replacing)
-		// never becomes a skill the lock does not vouch for: it goes
-		// with the staging folder.
-		l := in.Lock.Find(e.Name)
-		switch {
-		case l != nil && l.Targets[0].Dir == e.Targets[0].Dir && holds(aside, l.Files):
+		// one in: the change is undone, so the old copy (the lock's, a
+		// copy modified on disk, or a folder of the user's own that
+		// --force was replacing) goes back where it was, as visible as
+		// it was before the change began. Should something else have
+		// taken its place since, it is kept beside it in a hidden
+		// folder (which no agent reads as a skill) and named in the
+		// note: a copy moved aside is never deleted.
+		if !exists(dst) {
 			if err := os.Rename(aside, dst); err != nil {
 				return "", fmt.Errorf("putting back %s: %w", dst, err)
 			}
-		case l != nil:
-			dropped = "; the copy it was replacing is not the one the lock records, and was deleted " +
-				"(`ccski install` puts the locked one back)"
-		default:
-			dropped = "; the folder it was replacing is not one the lock records, and was deleted"
+			if l := in.Lock.Find(e.Name); l == nil || l.Targets[0].Dir != e.Targets[0].Dir {
+				restored = "; put back the folder it was replacing, which ccski did not install"
+			} else if !holds(dst, l.Files) {
+				restored = "; put back the copy it was replacing, which differs from the one the lock records " +
+					"(`ccski install --force` puts the locked one back)"
+			}
+		} else {
+			kept, err := keepAside(aside, e.Targets[0].Dir, e.Name)
+			if err != nil {
+				return "", err
+			}
+			restored = fmt.Sprintf("; %s is no longer the folder it was replacing, which is kept in %s "+
+				"(move it back, or delete it, as you wish)", dst, kept)
 		}
 	}
 	if !holds(dst, e.Files) {
-		return fmt.Sprintf("undid an interrupted install of %s: it had not reached %s%s", e.Name, dst, dropped), nil
+		return fmt.Sprintf("undid an interrupted install of %s: it had not reached %s%s", e.Name, dst, restored), nil
 	}
 	in.Lock.Put(e)
 	if err := in.save(); err != nil {
@@ -330,6 +339,28 @@ func (in *Installer) settleDisk(j journal) (note string, err error) {
 		return "", err
 	}
 	return fmt.Sprintf("finished an interrupted install of %s: its new copy was in place", e.Name), nil
+}
+
+// keptPrefix names the hidden folders that keep a skill's old copy a
+// change moved aside when the change is undone and something else has
+// taken the skill's place (see settleDisk): .ccski-kept-NAME-TIME-RANDOM,
+// holding the copy as NAME. Recover leaves them to the user.
+const keptPrefix = ".ccski-kept-"
+
+// keepAside moves the folder aside into a new hidden folder in dir,
+// named for the skill name and the time, and returns where the copy now
+// is.
+func keepAside(aside, dir, name string) (string, error) {
+	keep, err := os.MkdirTemp(dir, keptPrefix+name+"-"+time.Now().UTC().Format("20060102T150405Z")+"-")
+	if err != nil {
+		return "", fmt.Errorf("keeping %s's moved-aside copy in %s: %w", name, dir, err)
+	}
+	kept := filepath.Join(keep, name)
+	if err := os.Rename(aside, kept); err != nil {
+		os.Remove(keep)
+		return "", fmt.Errorf("keeping %s's moved-aside copy in %s: %w", name, keep, err)
+	}
+	return kept, nil
 }
 
 // holds reports whether dir is a folder (not a link) whose files are

@@ -3,6 +3,7 @@ package install
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -41,6 +42,8 @@ func TestRecoverJournal(t *testing.T) {
 		note    string
 		// keep is a file that must be where it was after.
 		keep string
+		// notePath is the start of a path the note names, in the project.
+		notePath string
 	}{
 		{name: "put before the swap", op: opPut, lock: v1,
 			files: map[string]string{".agents/skills/pdf/SKILL.md": v1, ".claude/skills/pdf": "-> ../../.agents/skills/pdf",
@@ -56,14 +59,24 @@ func TestRecoverJournal(t *testing.T) {
 				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
 			want:   map[string]string{".agents/skills/pdf/SKILL.md": v1, ".claude/skills/pdf": "-> ../../.agents/skills/pdf"},
 			locked: v1, note: "undid an interrupted install of pdf"},
+		// install --force killed after it moved the user's own folder
+		// aside: undoing it puts that folder back, as it was before.
 		{name: "put with a moved-aside copy the lock does not record", op: opPut, lock: v1,
 			files: map[string]string{".agents/skills/.ccski-stage-1/.old/SKILL.md": "hand-made",
 				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2},
-			want: map[string]string{}, locked: v1, note: "undid an interrupted install of pdf"},
+			want: map[string]string{".agents/skills/pdf/SKILL.md": "hand-made"}, locked: v1,
+			note: "put back the copy it was replacing"},
 		{name: "put with a moved-aside copy and no lock entry", op: opPut,
 			files: map[string]string{".agents/skills/.ccski-stage-1/.old/SKILL.md": v1,
 				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2},
-			want: map[string]string{}, note: "undid an interrupted install of pdf"},
+			want: map[string]string{".agents/skills/pdf/SKILL.md": v1}, note: "put back the folder it was replacing"},
+		// Something else took the skill's place since: the moved-aside
+		// folder is kept beside it, hidden, never deleted.
+		{name: "put with a moved-aside copy and another folder in place", op: opPut,
+			files: map[string]string{".agents/skills/.ccski-stage-1/.old/SKILL.md": "hand-made",
+				".agents/skills/.ccski-stage-1/pdf/SKILL.md": v2, ".agents/skills/pdf/SKILL.md": "newer"},
+			want: map[string]string{".agents/skills/pdf/SKILL.md": "newer", ".agents/skills/.ccski-kept-pdf-T/pdf/SKILL.md": "hand-made"},
+			note: "the folder it was replacing, which is kept in", notePath: ".agents/skills/.ccski-kept-pdf-"},
 		{name: "put after the swap keeps a folder it did not check", op: opPut,
 			files:  map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf/SKILL.md": "hand-made"},
 			want:   map[string]string{".agents/skills/pdf/SKILL.md": v2, ".claude/skills/pdf/SKILL.md": "hand-made"},
@@ -133,7 +146,8 @@ func TestRecoverJournal(t *testing.T) {
 				}
 			}
 			notes := x.Recover()
-			if tt.note == "" && len(notes) > 0 || tt.note != "" && (len(notes) != 1 || !strings.Contains(notes[0], tt.note)) {
+			if tt.note == "" && len(notes) > 0 || tt.note != "" && (len(notes) != 1 || !strings.Contains(notes[0], tt.note) ||
+				tt.notePath != "" && !strings.Contains(notes[0], filepath.Join(base, tt.notePath))) {
 				t.Errorf("notes %q, want one with %q", notes, tt.note)
 			}
 			got := map[string]string{}
@@ -143,7 +157,7 @@ func TestRecoverJournal(t *testing.T) {
 				}
 				for p, v := range listTree(t, filepath.Join(base, d)) {
 					if v != "<dir>" {
-						got[d+"/"+p] = v
+						got[d+"/"+keptName.ReplaceAllString(p, "${1}T")] = v
 					}
 				}
 			}
@@ -172,6 +186,10 @@ func TestRecoverJournal(t *testing.T) {
 		})
 	}
 }
+
+// keptName matches the folder a moved-aside copy is kept in, whose name
+// ends with the time it was kept.
+var keptName = regexp.MustCompile(`^(\.ccski-kept-pdf-)[^/]+`)
 
 // TestJournalIsNoLink: a symlink where the journal goes (a clone could
 // ship one) is removed by the next run, never followed by a write: its
