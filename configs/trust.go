@@ -395,20 +395,12 @@ func stripQuery(n *node, p string) string {
 }
 
 // within reports whether the absolute path p is root or inside it, both
-// as written and with their links resolved (safefile.Resolve: a dangling
-// link counts where it would lead), so that a link inside the project
-// leading out of it does not count as inside. A path whose links cannot
-// be resolved (a loop) is not inside.
+// as written and with their links resolved (safefile.WithinResolved), so
+// that a link inside the project leading out of it does not count as
+// inside. A path whose links cannot be resolved (a loop) is not inside.
 func within(root, p string) bool {
-	if !safefile.Within(root, p) {
-		return false
-	}
-	rr, err := safefile.Resolve(root)
-	if err != nil {
-		return false
-	}
-	rp, err := safefile.Resolve(p)
-	return err == nil && safefile.Within(rr, rp)
+	_, ok, err := safefile.WithinResolved(root, p)
+	return err == nil && ok
 }
 
 // plain returns a layer's value in the form the levels compare: lists as

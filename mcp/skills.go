@@ -18,9 +18,7 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -383,7 +381,7 @@ func (s *Server) readSkillFile(r *pipeline.Record, want string) ([]byte, string,
 		data, err := safefile.ReadIn(root, pipeline.SkillFile, MaxResourceBytes)
 		root.Close()
 		if err == nil {
-			if got := sha256Digest(data); got == want {
+			if got := manifest.Digest(data); got == want {
 				return data, got, nil
 			}
 		}
@@ -392,13 +390,7 @@ func (s *Server) readSkillFile(r *pipeline.Record, want string) ([]byte, string,
 	if err != nil {
 		return nil, "", err
 	}
-	return data, sha256Digest(data), nil
-}
-
-// sha256Digest is the digest of data as manifests write it.
-func sha256Digest(data []byte) string {
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return data, manifest.Digest(data), nil
 }
 
 // frontEntry is a SKILL.md's frontmatter as JSON and its name, or why it

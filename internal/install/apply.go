@@ -243,7 +243,7 @@ func (in *Installer) reproducible(e Entry) error {
 			"pins to no commit, so --frozen cannot check that a teammate gets the same skill: install it from the "+
 			"marketplace's git repository instead (ccski install <repository>#<path>), then commit the lock", e.Source.Name)
 	default:
-		ok, real, err := inside(in.Layout.Base, e.Source.Dir)
+		real, ok, err := safefile.WithinResolved(in.Layout.Base, e.Source.Dir)
 		switch {
 		case err != nil:
 			return fmt.Errorf("source folder %s: %w", e.Source.Dir, err)

@@ -2,7 +2,6 @@ package install
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/ccski/ccski/internal/safefile"
 )
@@ -22,9 +21,10 @@ func (l Layout) CheckTarget(dir string) error {
 	return confined(l.Base, dir)
 }
 
-// confined checks that dir, symlinks resolved, lies inside base.
+// confined checks that dir, symlinks resolved, lies inside base
+// (safefile.WithinResolved).
 func confined(base, dir string) error {
-	ok, real, err := inside(base, dir)
+	real, ok, err := safefile.WithinResolved(base, dir)
 	switch {
 	case err != nil:
 		return fmt.Errorf("target %s: %w", dir, err)
@@ -36,25 +36,4 @@ func confined(base, dir string) error {
 			"there for a project; replace the symlink with a folder, or use --scope user", dir, base, real)
 	}
 	return nil
-}
-
-// inside reports whether the path dir lies inside the folder base, both
-// cleaned and with their symlinks resolved as far as they exist
-// (safefile.Resolve: a dangling link counts where it would lead). When
-// dir lies inside base as written but leads out of it through a symlink,
-// real is where it leads; when it does not lie inside base as written,
-// real is "".
-func inside(base, dir string) (ok bool, real string, err error) {
-	base, dir = filepath.Clean(base), filepath.Clean(dir)
-	if !filepath.IsAbs(dir) || !safefile.Within(base, dir) {
-		return false, "", nil
-	}
-	realBase, err := filepath.EvalSymlinks(base)
-	if err != nil {
-		return false, "", fmt.Errorf("folder %s: %w", base, err)
-	}
-	if real, err = safefile.Resolve(dir); err != nil {
-		return false, "", err
-	}
-	return safefile.Within(realBase, real), real, nil
 }

@@ -22,6 +22,29 @@ func Within(root, path string) bool {
 	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
+// WithinResolved reports whether path is root or lies below it both as
+// written (Within) and with the links of both resolved (Resolve: as far
+// as they exist, a dangling link counting where it would lead), so that a
+// link inside root that leads out of it does not count as inside. It is
+// the one answer to "does this path, which a file (a project's config or
+// lock) names, stay in that folder". real is where path leads when it
+// lies below root as written, and "" when it does not (a relative path
+// does not). A link that cannot be resolved (a loop, a folder that
+// cannot be examined) is an error.
+func WithinResolved(root, path string) (real string, ok bool, err error) {
+	if !Within(filepath.Clean(root), filepath.Clean(path)) {
+		return "", false, nil
+	}
+	realRoot, err := Resolve(root)
+	if err != nil {
+		return "", false, fmt.Errorf("folder %s: %w", root, err)
+	}
+	if real, err = Resolve(path); err != nil {
+		return "", false, err
+	}
+	return real, Within(realRoot, real), nil
+}
+
 // LinkError is a write refused because a symbolic link on the way to the
 // file leads out of the folder the write belongs to: the file itself, or
 // a folder above it, is a link to somewhere else.

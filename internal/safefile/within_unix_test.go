@@ -151,3 +151,64 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Resolve of a loop = %q, want an error", got)
 	}
 }
+
+// TestWithinResolved: a path inside the root as written and where its
+// links lead is inside; one a link leads out of (a dangling link by
+// where it would lead) is not, and says where it leads; one outside as
+// written is not, whatever its links; a root reached through a link is
+// resolved too; a loop is an error.
+func TestWithinResolved(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj, out := filepath.Join(base, "proj"), filepath.Join(base, "out")
+	for _, d := range []string{filepath.Join(proj, "real"), out} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range map[string]string{
+		"proj/in":       "real",
+		"proj/out":      "../out",
+		"proj/dangling": "../out/none",
+		"proj/loop1":    "loop2",
+		"proj/loop2":    "loop1",
+		"via":           "proj",
+		"out/back":      "../proj/real",
+	} {
+		if err := os.Symlink(target, filepath.Join(base, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		root, path string
+		ok         bool
+		real       string // "" when not inside as written
+	}{
+		{root: "proj", path: "proj", ok: true, real: "proj"},
+		{root: "proj", path: "proj/real/x", ok: true, real: "proj/real/x"},
+		{root: "proj", path: "proj/in/x", ok: true, real: "proj/real/x"},
+		{root: "proj", path: "proj/new/x", ok: true, real: "proj/new/x"},
+		{root: "proj", path: "proj/out/x", real: "out/x"},
+		{root: "proj", path: "proj/dangling", real: "out/none"},
+		{root: "proj", path: "out/back"},
+		{root: "via", path: "via/in", ok: true, real: "proj/real"},
+		{root: "via", path: "via/out", real: "out"},
+	} {
+		real, ok, err := WithinResolved(filepath.Join(base, tc.root), filepath.Join(base, tc.path))
+		want := ""
+		if tc.real != "" {
+			want = filepath.Join(base, tc.real)
+		}
+		if err != nil || ok != tc.ok || real != want {
+			t.Errorf("WithinResolved(%s, %s) = %q, %v, %v; want %q, %v", tc.root, tc.path, real, ok, err, want, tc.ok)
+		}
+	}
+	if _, ok, err := WithinResolved(proj, "real"); ok || err != nil {
+		t.Errorf("a relative path: %v, %v; want not inside", ok, err)
+	}
+	if _, ok, err := WithinResolved(proj, filepath.Join(proj, "loop1", "x")); ok || err == nil {
+		t.Errorf("a loop: %v, %v; want an error", ok, err)
+	}
+}
