@@ -201,10 +201,15 @@ func TestHostileProjectConfigShown(t *testing.T) {
 	text := ccski(t, m, runOpts{}, "config")
 	mustOK(t, text)
 	for _, want := range []string{"Ignored", "mcp.scan", "a project config may only make it stricter (off < warn < block)",
-		"mcp.host", "a project config may not change it"} {
+		"mcp.host", "a project config may not change it",
+		// An empty path is the one ccski finds itself, not "".
+		"a project config may not change it; the default (auto-detected) is used"} {
 		if !strings.Contains(text.stdout, want) {
 			t.Errorf("ccski config lacks %q:\n%s", want, text.stdout)
 		}
+	}
+	if strings.Contains(text.stdout, `"" is used`) {
+		t.Errorf("ccski config says an empty value is used:\n%s", text.stdout)
 	}
 }
 

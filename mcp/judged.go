@@ -26,6 +26,7 @@ import (
 
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -177,7 +178,7 @@ func entryJudged(snap *pipeline.Snapshot, r *pipeline.Record, files []manifest.F
 		for _, f := range files {
 			jf, ok := judged.File(f.Path)
 			if !ok || jf.Digest != f.Digest || jf.Size != f.Size {
-				return &unjudgedError{id: r.ID, dir: r.Dir, rel: f.Path, gate: g.Gate, changed: ok}
+				return newUnjudged(r, f.Path, g.Gate, ok)
 			}
 		}
 	}
@@ -227,10 +228,47 @@ type unjudgedError struct {
 	id, dir, rel string
 	gate         pipeline.Gate
 	changed      bool // else not among the files judged
+	// never says why the scan judges the file at no scan, or is "" (see
+	// neverJudged).
+	never string
 }
 
 func (j *judged) refuse(i int, changed bool) *unjudgedError {
-	return &unjudgedError{id: j.r.ID, dir: j.r.Dir, rel: j.rel, gate: j.gates[i], changed: changed}
+	return newUnjudged(j.r, j.rel, j.gates[i], changed)
+}
+
+// newUnjudged is the refusal of r's file rel (in the folder of r's file)
+// by gate.
+func newUnjudged(r *pipeline.Record, rel string, gate pipeline.Gate, changed bool) *unjudgedError {
+	e := &unjudgedError{id: r.ID, dir: r.Dir, rel: rel, gate: gate, changed: changed}
+	if gate == pipeline.GateScan && !changed {
+		e.never = neverJudged(filepath.Dir(r.File), rel)
+	}
+	return e
+}
+
+// neverJudged says why the security scan leaves the file rel of the
+// folder dir out of what it judged at every scan, so that a rescan does
+// not serve it: a file larger than it hashes, or one reached through a
+// symlinked folder inside the skill (the walk records the link, never
+// follows it). It returns "" for any other file (added since the scan).
+func neverJudged(dir, rel string) string {
+	at := dir
+	parts := strings.Split(rel, "/")
+	for i, part := range parts {
+		at = filepath.Join(at, part)
+		st, err := os.Lstat(at)
+		switch {
+		case err != nil:
+			return ""
+		case st.Mode()&fs.ModeSymlink != 0 && i < len(parts)-1:
+			return fmt.Sprintf("is reached through the symbolic link %s inside the skill, which the security scan "+
+				"does not follow", path.Join(parts[:i+1]...))
+		case i == len(parts)-1 && st.Mode().IsRegular() && st.Size() > security.MaxJudgedFile:
+			return fmt.Sprintf("is larger than the %s the security scan reads of a file", safefile.Size(security.MaxJudgedFile))
+		}
+	}
+	return ""
 }
 
 func (e *unjudgedError) Error() string {
@@ -242,6 +280,11 @@ func (e *unjudgedError) Error() string {
 		return fmt.Sprintf("skill %s: %s %s, and mcp.require_trusted is on, so it is not served: "+
 			"review the skill, then run ccski trust %s; this server serves it again after its next rescan "+
 			"(mcp.refresh_interval) or a restart", e.id, e.rel, what, e.id)
+	}
+	if e.never != "" {
+		return fmt.Sprintf("skill %s: %s %s, so the scan never checks it, and mcp.scan is block, so it is not served "+
+			"(a rescan does not change that): move the file out of the skill folder (or, for a link, put the "+
+			"folder itself in its place), or serve the skill under mcp.scan: warn", e.id, e.rel, e.never)
 	}
 	what := "is not among the files the security scan checked"
 	if e.changed {

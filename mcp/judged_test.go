@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -349,5 +350,50 @@ func TestIconsJudged(t *testing.T) {
 	}
 	if got := iconsOf(snapOf([]*pipeline.Record{skill}), skill); len(got) != 1 {
 		t.Errorf("without a gate: %d icons, want 1", len(got))
+	}
+}
+
+// TestUnjudgeableRefusal: a file the security scan never judges, at any
+// scan, is refused saying why and what to do, not promising that a rescan
+// serves it: a file over the scan's read limit (judged by the real scan),
+// and one reached through a folder link inside the skill. A file added
+// since the scan is refused with the promise of the next rescan.
+func TestUnjudgeableRefusal(t *testing.T) {
+	skill, _ := judgedTree(t, pipeline.LocationUser)
+	big := filepath.Join(skill.Dir, "assets", "model.bin")
+	writeFile(t, big, nil)
+	if err := os.Truncate(big, security.MaxJudgedFile+1); err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	writeFile(t, filepath.Join(other, "notes.md"), []byte("# Notes\n"))
+	if err := os.Symlink(other, filepath.Join(skill.Dir, "linked")); err != nil {
+		t.Skipf("no symlinks: %v", err)
+	}
+	found, judged := security.Judge(t.Context(), security.NewScanner(), []*pipeline.Record{skill})
+	if kept, drops := security.Stage(found).Apply([]*pipeline.Record{skill}); len(kept) != 1 {
+		t.Fatalf("the scan withholds the skill, so no refusal is reached: %+v", drops)
+	}
+	snap := snapOf([]*pipeline.Record{skill})
+	snap.Judged = []pipeline.Judgement{{Gate: pipeline.GateScan, Files: judged}}
+	writeFile(t, filepath.Join(skill.Dir, "references", "new.md"), []byte("# New\n"))
+	for _, c := range []struct {
+		rel  string
+		want []string
+	}{
+		{"assets/model.bin", []string{"assets/model.bin is larger than the 16 MiB", "a rescan does not change that"}},
+		{"linked/notes.md", []string{"linked/notes.md is reached through the symbolic link linked", "a rescan does not change that"}},
+		{"references/new.md", []string{"references/new.md is not among the files the security scan checked", "once a rescan finds it clean"}},
+	} {
+		_, err := judgedOf(snap, skill, c.rel).size()
+		if err == nil {
+			t.Errorf("%s: served, want a refusal", c.rel)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: the refusal lacks %q: %v", c.rel, w, err)
+			}
+		}
 	}
 }

@@ -84,13 +84,27 @@ func renderConfig(w io.Writer, st style, v *action.ConfigView) {
 		fmt.Fprintln(w, st.Bold(fmt.Sprintf("Ignored (%d): values a config file may not set, not taken as written", len(v.Ignored))))
 		for _, ig := range v.Ignored {
 			fmt.Fprintf(w, "  %s: %s %s: %s; %s is used\n", ig.Key, st.Yellow(formatValue(ig.Value)), st.Dim("("+ig.Layer+")"),
-				ig.Reason, formatValue(ig.Used))
+				ig.Reason, usedValue(ig))
 		}
 	}
 	if len(v.Redacted) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, st.Dim(redactedNote))
 	}
+}
+
+// usedValue is the value an ignored one gives way to, as the Ignored
+// list says it: an empty path or folder (workspace, user_dir, a
+// provider's home or file) is the one ccski finds itself, an empty secret
+// is none.
+func usedValue(ig configs.Ignored) string {
+	if s, ok := ig.Used.(string); ok && s == "" {
+		if configs.IsSecret(ig.Key) {
+			return "none"
+		}
+		return "the default (auto-detected)"
+	}
+	return formatValue(ig.Used)
 }
 
 func formatValue(v any) string {

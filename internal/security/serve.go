@@ -45,6 +45,13 @@ func Judge(ctx context.Context, s *Scanner, records []*pipeline.Record) (map[*pi
 	return annotate(ctx, s, records)
 }
 
+// MaxJudgedFile is the largest file Judge judges: the scan hashes no more
+// of a file, so a larger one is left out of what it judged at every scan,
+// and a server under mcp.scan: block never serves it. (A text file over
+// the scan's read limit of one file, or a skill over its read limit of a
+// skill, is not left out quietly: incomplete-scan withholds the skill.)
+const MaxJudgedFile = maxDigest
+
 // annotate is Annotate and, under Digests, Judge.
 func annotate(ctx context.Context, s *Scanner, records []*pipeline.Record) (map[*pipeline.Record][]pipeline.Diagnostic, map[*pipeline.Record]pipeline.JudgedFiles) {
 	byDir := map[string][]*pipeline.Record{}
