@@ -149,6 +149,14 @@ type Record struct {
 	// Size and ModTime describe the SKILL.md file.
 	Size    int64
 	ModTime time.Time
+	// HeadDigest is the digest ("sha256:" and 64 hex digits, as manifests
+	// write it) of the first HeadSize bytes of the record's own file
+	// (SKILL.md, a command's file): the bytes discovery read to parse the
+	// record's fields. A gate compares them with the bytes it judged, so
+	// that the name and description every list shows were judged too.
+	// "" for a record discovery did not read.
+	HeadDigest string
+	HeadSize   int64
 	// Diagnostics are the warnings raised while reading this skill.
 	Diagnostics []Diagnostic
 

@@ -51,6 +51,12 @@ type Engine struct {
 	// scan, for a rescan that finds nothing changed (see reuse.go).
 	records recordState
 	last    *stageState
+	// parsed remembers the records whose own file was shown to be, as
+	// parsed, the bytes a gate judged (see parsed.go).
+	parsed parsedMemo
+	// afterDiscovery, when set, runs between discovery and the gates:
+	// tests change files there.
+	afterDiscovery func()
 }
 
 // Stats describe one discovery run.
@@ -214,6 +220,9 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	if ctx.Err() != nil {
 		return nil, Stats{}, ctx.Err()
 	}
+	if e.afterDiscovery != nil {
+		e.afterDiscovery()
+	}
 	e.cache = res.Cache
 	diags = append(diags, res.Diagnostics...)
 	if !res.Reused {
@@ -250,6 +259,11 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	found, stages, scanned := e.guard.apply(ctx, res.Records, slices.Clip(st.stages), e.scanOpts.NoCache)
 	checked, stages, td, trusted := e.trust.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
 	diags = append(diags, td...)
+	// After the gates' own stages, before the filters: a record parsed
+	// from other bytes than a gate judged is not served.
+	if ps := parsedStage(res.Records, []*pipeline.Judgement{scanned, trusted}, &e.parsed); ps != nil {
+		stages = slices.Insert(stages, len(stages)-len(st.stages), ps)
+	}
 	visible, drops := st.run(stages, res.Records)
 	e.last = st
 	snap := pipeline.NewSnapshot(res.Records, visible, drops, res.Reports, diags)

@@ -22,8 +22,11 @@ package scan
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,6 +37,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/internal/filestamp"
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/problems"
 	"github.com/ccski/ccski/internal/safefile"
@@ -1076,10 +1080,32 @@ func parseFile(file string, cache *Cache, command bool, read *atomic.Int64,
 	return p
 }
 
+// headReader hashes and counts the bytes read through it.
+type headReader struct {
+	r io.Reader
+	h hash.Hash
+	n int64
+}
+
+func newHeadReader(r io.Reader) *headReader { return &headReader{r: r, h: sha256.New()} }
+
+func (hr *headReader) Read(p []byte) (int, error) {
+	n, err := hr.r.Read(p)
+	hr.h.Write(p[:n])
+	hr.n += int64(n)
+	return n, err
+}
+
+// digest returns the digest (manifest.Digest) of the bytes read, and
+// their count.
+func (hr *headReader) digest() (string, int64) { return manifest.FormatDigest(hr.h.Sum(nil)), hr.n }
+
 // decodeSkill reads the frontmatter of a SKILL.md into e: its fields, or
 // the problem that keeps it from being read.
 func decodeSkill(f *os.File, _ fs.FileInfo, e *cacheEntry) error {
-	h, err := skillmd.ReadHead(f)
+	hr := newHeadReader(f)
+	h, err := skillmd.ReadHead(hr)
+	e.head, e.headSize = hr.digest()
 	if err != nil {
 		code := problems.NoFrontmatter
 		switch {
@@ -1122,6 +1148,7 @@ func decodeCommand(f *os.File, st fs.FileInfo, e *cacheEntry) error {
 	case err != nil:
 		return err
 	}
+	e.head, e.headSize = manifest.Digest(data), int64(len(data))
 	cmd, probs := skillmd.DecodeCommand(data)
 	e.command, e.probs = &cmd, probs
 	return nil
@@ -1222,6 +1249,8 @@ func newRecord(root pipeline.Root, c candidate, p parsedSkill, name string, diag
 		Plugin:      root.Plugin,
 		Size:        p.entry.id.Size(),
 		ModTime:     p.entry.id.ModTime(),
+		HeadDigest:  p.entry.head,
+		HeadSize:    p.entry.headSize,
 		Diagnostics: diags,
 	}
 }
@@ -1240,9 +1269,13 @@ type Cache struct {
 }
 
 type cacheEntry struct {
-	id    stamp // the file's, when read
-	front skillmd.Front
-	probs []skillmd.Problem
+	id stamp // the file's, when read
+	// head is the digest of the file's first headSize bytes, those read
+	// to parse it (pipeline.Record.HeadDigest).
+	head     string
+	headSize int64
+	front    skillmd.Front
+	probs    []skillmd.Problem
 	// command is set for a command file; front is then unused.
 	command *skillmd.Command
 }
