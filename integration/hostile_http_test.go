@@ -509,7 +509,8 @@ func indexOf(list []string, s string) int {
 // connected; a client without roots keeps the server's workspace; a skill
 // added to one project reaches that project's client (with
 // tools/list_changed) and no other; resources/list follows the session's
-// project too. The roots of the client that sent them last used to apply
+// project too; a project's flagged skill is withheld under mcp.scan: block
+// as the server's own workspace's would be. The roots of the client that sent them last used to apply
 // to every client.
 func TestHostileHTTPRootsPerSession(t *testing.T) {
 	for _, transport := range []string{"http", "sse"} {
@@ -520,6 +521,10 @@ func TestHostileHTTPRootsPerSession(t *testing.T) {
 			dirA, dirB := filepath.Join(m.Root, "project-a"), filepath.Join(m.Root, "project-b")
 			projectWithSkill(t, dirA, "alphaonly")
 			projectWithSkill(t, dirB, "betaonly")
+			// A's workspace is judged as the server's is: under
+			// mcp.scan: block its flagged skill is never served.
+			addFlagged(t, dirA)
+			appendFile(t, userConfig(m), "mcp:\n  scan: block\n")
 			s := startHTTP(t, m, nil, "--transport", transport, "--refresh-interval", "1h")
 			connect := func(dir string, changes *atomic.Int64) *sdk.ClientSession {
 				t.Helper()
@@ -566,7 +571,10 @@ func TestHostileHTTPRootsPerSession(t *testing.T) {
 			}
 			var changesA, changesB atomic.Int64
 			a := connect(dirA, &changesA)
-			serves("client A", a, "alphaonly", "betaonly", "repo-guide")
+			serves("client A", a, "alphaonly", "betaonly", "repo-guide", "evil-helper")
+			if msg := loadError(t, ctx, a, "evil-helper"); !strings.Contains(msg, "mcp.scan is block") {
+				t.Errorf("client A loading its project's flagged skill: %s, want it withheld under mcp.scan: block", msg)
+			}
 			b := connect(dirB, &changesB)
 			serves("client B", b, "betaonly", "alphaonly", "repo-guide")
 			serves("client A after B connected", a, "alphaonly", "betaonly", "repo-guide")

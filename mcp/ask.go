@@ -24,6 +24,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,6 +38,12 @@ import (
 
 // askRequestID names the sampling request in the input-request map.
 const askRequestID = "answer"
+
+// DefaultAskTimeout bounds ask's wait for the client's model to answer
+// its sampling request: a person may have to approve the request, and a
+// model write a long answer, but a client that never answers must not
+// hold its call, its session and its connection in flight forever.
+const DefaultAskTimeout = 5 * time.Minute
 
 // AskMaxTokens is the answer length ask requests from the client's model.
 const AskMaxTokens = 4096
@@ -135,6 +143,81 @@ func (s *Server) callAsk(_ context.Context, req *sdk.CallToolRequest, in AskInpu
 		Messages:     []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: msg}}},
 		MaxTokens:    AskMaxTokens,
 	}}}, AskOutput{}, nil
+}
+
+// errAskTimeout is the cause of the deadline askDeadline sets.
+var errAskTimeout = errors.New("ask: the client's model did not answer in time")
+
+// askDeadline is a receiving middleware: a call of ask ends once
+// s.tools.askTimeout passes, with a tool error saying why. It runs
+// outside the SDK's multi-round-trip middleware, which, for a client
+// before 2026-07-28, sends the sampling request and waits for its answer
+// within the call (a 2026-07-28 client fulfils the request itself and
+// calls again, so the wait is not the server's).
+func (s *Server) askDeadline(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		r, ok := req.(*sdk.CallToolRequest)
+		if !ok || r.Params == nil || r.Params.Name != ToolAsk {
+			return next(ctx, method, req)
+		}
+		limit := s.tools.askTimeout
+		dctx, cancel := context.WithTimeoutCause(ctx, limit, errAskTimeout)
+		defer cancel()
+		dctx, stop := context.WithCancelCause(dctx)
+		defer s.asking.add(r.Session, stop)()
+		res, err := next(dctx, method, req)
+		if err != nil && ctx.Err() == nil && errors.Is(context.Cause(dctx), errAskTimeout) {
+			s.log.Warn("ask: the client's model did not answer the sampling request in time", "timeout", limit)
+			return toolError(fmt.Sprintf("The client's model did not answer the sampling request within %v, so ask gave up. "+
+				"Try again, or load the relevant skills with the skill tool and answer from them.", limit)), nil
+		}
+		return res, err
+	}
+}
+
+// askWaits are the ask calls in flight, by session: closing a session
+// waits for its calls to return, and an ask call waits for its client,
+// which may never answer (the session cap closes such a session).
+type askWaits struct {
+	mu sync.Mutex
+	by map[*sdk.ServerSession]map[*context.CancelCauseFunc]bool
+}
+
+// add records the call of ss that stop ends, until the function add
+// returns is called.
+func (a *askWaits) add(ss *sdk.ServerSession, stop context.CancelCauseFunc) (done func()) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.by == nil {
+		a.by = map[*sdk.ServerSession]map[*context.CancelCauseFunc]bool{}
+	}
+	if a.by[ss] == nil {
+		a.by[ss] = map[*context.CancelCauseFunc]bool{}
+	}
+	key := &stop
+	a.by[ss][key] = true
+	return func() {
+		stop(nil)
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		delete(a.by[ss], key)
+		if len(a.by[ss]) == 0 {
+			delete(a.by, ss)
+		}
+	}
+}
+
+// errSessionClosing ends the ask calls of a session being closed.
+var errSessionClosing = errors.New("ask: the session is being closed")
+
+// endAsks ends the ask calls of ss waiting for its client, so that
+// closing ss does not wait for them.
+func (s *Server) endAsks(ss *sdk.ServerSession) {
+	s.asking.mu.Lock()
+	defer s.asking.mu.Unlock()
+	for stop := range s.asking.by[ss] {
+		(*stop)(errSessionClosing)
+	}
 }
 
 // samplingText returns the text of the client's sampling answer.

@@ -283,3 +283,25 @@ func TestAskContextSkipsRunawayFile(t *testing.T) {
 		t.Errorf("alone: %d bytes, %+v; want its first %d bytes, marked as cut", len(text), out, skillmd.MaxSkillFile)
 	}
 }
+
+// TestAskSamplingDeadline: a 2025-era client that never answers the
+// sampling request does not keep its ask call, and with it a session and
+// a connection, in flight forever: the call ends with a tool error
+// naming the deadline once AskTimeout passes.
+func TestAskSamplingDeadline(t *testing.T) {
+	_, snap := askSkills(t)
+	srv := New(snap, Options{Logger: discard(), Tools: []string{ToolAsk}, AskTimeout: 200 * time.Millisecond})
+	co := &sdk.ClientOptions{CreateMessageHandler: func(ctx context.Context, _ *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+		<-ctx.Done() // never answers
+		return nil, ctx.Err()
+	}}
+	cs := connect(t, srv, "2025-11-25", co)
+	res, err := cs.CallTool(testCtx(t, 20*time.Second), &sdk.CallToolParams{Name: ToolAsk,
+		Arguments: map[string]any{"sources": []string{"claude"}, "question": "q"}})
+	if err != nil {
+		t.Fatalf("the ask call ended with %v, want a tool error", err)
+	}
+	if text := resultText(t, res); !res.IsError || !strings.Contains(text, "did not answer") || !strings.Contains(text, "200ms") {
+		t.Errorf("result %q (error %v), want a tool error naming the deadline", text, res.IsError)
+	}
+}

@@ -36,8 +36,8 @@ const (
 
 // connGate is the server's listener: it caps the connections open at once
 // at max, and keeps a client that sends requests served while others hold
-// connections open and send nothing. At the cap, a new connection closes
-// an idle one, in this order:
+// connections open and send nothing, send their requests slowly, or hold
+// streams. At the cap, a new connection closes another, in this order:
 //
 //   - the connection open longest that has sent nothing yet: what a flood
 //     of idle connections is made of (a connection whose request bytes
@@ -45,37 +45,49 @@ const (
 //     of these);
 //   - else the kept-alive connection idle longest since its last request;
 //   - else the connection that started sending a request longest ago and
-//     has not finished its headers (HeaderTimeout ends those anyway).
+//     has not finished it, headers or body (HeaderTimeout and BodyTimeout
+//     end those anyway);
+//   - else the connection holding the oldest long-lived request: a stream
+//     its client keeps open to hear from the server (a session's GET
+//     stream, subscriptions/listen, an SSE session's stream), or a call
+//     waiting on its own client (ask waiting for the client's model).
+//     Clients open such streams again by design; a session closed by the
+//     session cap meanwhile is not, and its stream's end tells its client.
 //
-// A connection with a request being served (a call, a GET stream) is never
-// closed so; when every one is serving a request, the new connection is
-// closed at once. Requests find their connection through ConnContext and
-// mark it busy (track); a connection that reads bytes has started a
-// request (gatedConn.Read).
+// A connection whose request is being answered (a call, once its body is
+// in) is never closed so; when every one is, the new connection is closed
+// at once. Since calls end on their own (ask's wait has a deadline), no
+// client can hold the cap for long. Requests find their connection through
+// ConnContext; the handler marks it serving once the request's body is in
+// (serving); a connection that reads bytes has started a request
+// (gatedConn.Read).
 type connGate struct {
 	net.Listener
 	max int
 	log *slog.Logger
 
 	mu sync.Mutex
-	// open counts the connections; each idle one is in one of the lists,
-	// oldest first: fresh (nothing sent yet), kept (between requests) and
-	// started (a request's headers being read).
-	open                 int
-	fresh, kept, started list.List
+	// open counts the connections; each one not serving a call is in one
+	// of the lists, oldest first: fresh (nothing sent yet), kept (between
+	// requests), started (a request's headers or body being read) and
+	// long (a long-lived request being served).
+	open                       int
+	fresh, kept, started, long list.List
 	// evicted and refused count the connections closed to make room and
 	// those turned away, since the last line logged about them.
 	evicted, refused int
 	logged           time.Time
+	// handling counts the requests whose handler runs (for tests).
+	handling atomic.Int64
 }
 
 // gatedConn is a connection the gate counts.
 type gatedConn struct {
 	net.Conn
 	g      *connGate
-	in     *list.List    // the list it is idle in; nil while serving
+	in     *list.List    // the list it is closable in; nil while serving a call
 	elem   *list.Element // its element in that list
-	busy   int           // requests being served
+	busy   int           // calls being served
 	closed bool
 	// quiet is set while the connection is in fresh or kept: the next
 	// bytes it reads start a request.
@@ -150,7 +162,7 @@ func (g *connGate) idlest() *gatedConn {
 		}
 		g.move(c, &g.started) // its request is there, unread yet
 	}
-	for _, l := range []*list.List{&g.kept, &g.started} {
+	for _, l := range []*list.List{&g.kept, &g.started, &g.long} {
 		if e := l.Front(); e != nil {
 			return e.Value.(*gatedConn)
 		}
@@ -212,9 +224,19 @@ func (g *connGate) connContext(ctx context.Context, c net.Conn) context.Context 
 	return ctx
 }
 
-// track marks the connection of each request busy while next serves it:
-// the gate never closes it meanwhile, and afterwards it is the most
-// recently used of the kept-alive connections.
+// connUse is a request's use of its connection, from the handler's start
+// to its end.
+type connUse struct {
+	g       *connGate
+	c       *gatedConn
+	serving bool // counted in c.busy
+}
+
+// track lets each request mark its connection serving (see serving) and,
+// once its handler returns, makes the connection the most recently used
+// of the kept-alive ones. Until then the connection stays where reading
+// the request put it: among those that started one, closable, for as long
+// as its body takes to arrive.
 func (g *connGate) track(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		gc, ok := r.Context().Value(connKey{}).(*gatedConn)
@@ -222,19 +244,53 @@ func (g *connGate) track(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		g.mu.Lock()
-		gc.busy++
-		g.move(gc, nil)
-		g.mu.Unlock()
+		g.handling.Add(1)
+		u := &connUse{g: g, c: gc}
 		defer func() {
+			g.handling.Add(-1)
 			g.mu.Lock()
-			if gc.busy--; gc.busy == 0 {
+			if u.serving {
+				gc.busy--
+			}
+			if gc.busy == 0 {
 				g.move(gc, &g.kept)
 			}
 			g.mu.Unlock()
 		}()
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), connUseKey{}, u)))
 	})
+}
+
+// connUseKey is the context key of a request's *connUse.
+type connUseKey struct{}
+
+// serving marks the connection of the request of ctx as serving it, once
+// its body is in: a call is never closed to make room; a long-lived
+// request (long) is, after every connection idle or still sending. A
+// request not behind the gate is left alone.
+func serving(ctx context.Context, long bool) {
+	u, ok := ctx.Value(connUseKey{}).(*connUse)
+	if !ok {
+		return
+	}
+	g, c := u.g, u.c
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if long {
+		if u.serving {
+			u.serving = false
+			c.busy--
+		}
+		if c.busy == 0 {
+			g.move(c, &g.long)
+		}
+		return
+	}
+	if !u.serving {
+		u.serving = true
+		c.busy++
+		g.move(c, nil)
+	}
 }
 
 // count returns the connections open.

@@ -250,3 +250,99 @@ func TestConnGateOrder(t *testing.T) {
 		t.Error("the stream was closed")
 	}
 }
+
+// answered reports whether a request sent on a new connection to addr is
+// answered 200, rather than the connection closed.
+func answered(t *testing.T, addr string) bool {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: "+addr+"\r\n\r\n"); err != nil {
+		return false
+	}
+	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second)) // a hang guard
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Logf("a new connection at the cap: %v", err)
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// TestConnGateNoLockout: connections whose requests last as long as
+// their client wants never lock a new client out at the cap, with the
+// default timeouts: neither bodies sent slowly (a connection waiting for
+// its body is closable until the body is in), nor subscriptions/listen
+// streams of 2026-07-28 clients, nor GET streams of sessions (the oldest
+// long-lived request is closed when nothing idle is left).
+func TestConnGateNoLockout(t *testing.T) {
+	const maxConns = 16
+	t.Run("slow bodies", func(t *testing.T) {
+		_, addr, gate := gatedFixture(t, HTTPOptions{MaxConns: maxConns})
+		var slow []net.Conn
+		for range maxConns {
+			slow = append(slow, dialSend(t, addr, "POST /mcp HTTP/1.1\r\nHost: "+addr+"\r\nContent-Type: application/json\r\n"+
+				"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":"))
+		}
+		if !eventually(10*time.Second, func() bool { return gate.handling.Load() == maxConns }) {
+			t.Fatalf("%d requests reached the handler, want %d", gate.handling.Load(), maxConns)
+		}
+		if !answered(t, addr) {
+			t.Fatal("a new client was turned away while every connection waited for its body")
+		}
+		if !closedByServer(slow[0]) {
+			t.Error("the connection waiting longest for its body was not the one closed")
+		}
+	})
+	t.Run("listen streams", func(t *testing.T) {
+		srv, addr, gate := gatedFixture(t, HTTPOptions{MaxConns: maxConns})
+		for range maxConns {
+			// A list-changed handler makes a 2026-07-28 client hold
+			// subscriptions/listen open; each client has its own
+			// connections.
+			connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "listener", Version: "1"}, newChangeCounter().options()),
+				&sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: &http.Transport{}}}, "")
+		}
+		if !eventually(10*time.Second, func() bool { return sessionCount(srv) == maxConns && gate.handling.Load() == maxConns }) {
+			t.Fatalf("%d listen streams, %d requests in handlers; want %d", sessionCount(srv), gate.handling.Load(), maxConns)
+		}
+		if !answered(t, addr) {
+			t.Fatal("a new client was turned away while every connection held a listen stream")
+		}
+		cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "good", Version: "1"}, nil),
+			&sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: &http.Transport{}}}, "2025-11-25")
+		if res, err := call(testCtx(t, 20*time.Second), cs, map[string]any{"name": "pdf"}); err != nil || res.IsError {
+			t.Fatalf("a call beside the listen streams: %v %v", err, res)
+		}
+	})
+	t.Run("session streams", func(t *testing.T) {
+		_, addr, gate := gatedFixture(t, HTTPOptions{MaxConns: maxConns})
+		var streams []net.Conn
+		for range maxConns {
+			id := rawSession(t, "http://"+addr+"/mcp")
+			c := dialSend(t, addr, "GET /mcp HTTP/1.1\r\nHost: "+addr+"\r\nAccept: text/event-stream\r\n"+
+				sessionHeader+": "+id+"\r\n"+protocolHeader+": 2025-11-25\r\n\r\n")
+			if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("GET stream: %v %v", err, resp)
+			}
+			streams = append(streams, c)
+		}
+		http.DefaultClient.CloseIdleConnections()
+		if !eventually(10*time.Second, func() bool { return gate.count() == maxConns }) {
+			t.Fatalf("%d connections, want %d streams", gate.count(), maxConns)
+		}
+		if !answered(t, addr) {
+			t.Fatal("a new client was turned away while every connection held a session's stream")
+		}
+		if !closedByServer(streams[0]) {
+			t.Error("the oldest stream was not the one closed")
+		}
+		if closedByServer(streams[1]) {
+			t.Error("a second stream was closed for one new connection")
+		}
+	})
+}

@@ -258,6 +258,44 @@ func (b *postBody) isWork() bool {
 	return false
 }
 
+// longLived reports whether r, its body read, may last as long as its
+// client wants: a GET (a session's stream, an SSE session), a
+// subscriptions/listen stream, or a call of ask, which waits for the
+// client's own model (see serving).
+func longLived(r *http.Request) bool {
+	if r.Method == http.MethodGet {
+		return true
+	}
+	rb, ok := r.Body.(*readBody)
+	if !ok || rb.err != nil {
+		return false
+	}
+	return (&postBody{raw: rb.raw}).waitsOnClient()
+}
+
+// waitsOnClient reports whether the body holds a request whose end is up
+// to the client: a subscriptions/listen stream, or a call of ask (its
+// answer waits for the client's model).
+func (b *postBody) waitsOnClient() bool {
+	if !bytes.Contains(b.raw, []byte("subscriptions/listen")) && !bytes.Contains(b.raw, []byte(ToolAsk)) {
+		return false
+	}
+	for _, m := range b.messages() {
+		switch m.Method {
+		case "subscriptions/listen":
+			return true
+		case "tools/call":
+			var p struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil && p.Name == ToolAsk {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // guard applies the Origin check, the bearer token, and the body's cap
 // and deadline.
 func (s *Server) guard(o HTTPOptions, next http.Handler) http.Handler {
@@ -282,6 +320,7 @@ func (s *Server) guard(o HTTPOptions, next http.Handler) http.Handler {
 		if r.Body != nil && r.Body != http.NoBody && !s.readBody(w, r, o.BodyTimeout) {
 			return
 		}
+		serving(r.Context(), longLived(r))
 		next.ServeHTTP(w, r)
 	})
 }

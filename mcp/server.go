@@ -51,6 +51,9 @@ type Options struct {
 	// AskContext caps the SKILL.md text ask sends, in characters; 0
 	// means no cap.
 	AskContext int
+	// AskTimeout bounds ask's wait for the client's model to answer its
+	// sampling request (DefaultAskTimeout when 0).
+	AskTimeout time.Duration
 	// ListTTL is how long clients may cache list results (ttlMs): the
 	// refresh interval, as a listing may change after each rescan.
 	ListTTL time.Duration
@@ -100,6 +103,8 @@ type Server struct {
 	// once its session is closing: a call that has finished but is not
 	// yet answered would lose its result if the session closed then.
 	unanswered atomic.Int64
+	// asking holds the ask calls waiting for their client's model.
+	asking askWaits
 }
 
 // answerGrace is how long Drain waits, after the calls it waited for have

@@ -33,8 +33,10 @@ const (
 // At most max sessions live at once, those being created included. A
 // request that would create one more closes the session that has gone
 // longest without a request of its own (POST or DELETE; a GET stream held
-// open counts as idle here), so that sessions nobody uses cannot lock new
-// clients out. A session with a call in flight is never closed so: when
+// open, or an ask call waiting for the client's model, counts as idle
+// here), so that sessions nobody uses, or whose client does not answer,
+// cannot lock new clients out. A session with a call in flight is never
+// closed so: when
 // every session has one, the new session is refused with HTTP 503 and a
 // JSON-RPC error saying why, before the SDK allocates anything.
 type sessionLimiter struct {
@@ -49,8 +51,10 @@ type sessionLimiter struct {
 
 // liveSession is one session the limiter tracks.
 type liveSession struct {
-	calls   int // requests of the session being served, GET streams aside
-	streams int // GET streams of the session open
+	calls int // requests of the session being served, streams aside
+	// streams counts the session's GET streams open, and its calls that
+	// wait on its client (ask waiting for the client's model).
+	streams int
 	// last is when the session last began a call or wrote a byte of an
 	// answer to one: its client's last activity, in the order the client
 	// saw it (a handler returns only after its answer is out).
@@ -76,7 +80,10 @@ func (l *sessionLimiter) serve(w http.ResponseWriter, r *http.Request, body *pos
 			next.ServeHTTP(w, r)
 			return
 		}
-		stream := r.Method == http.MethodGet
+		// A GET stream, or a call waiting on the client's own model (ask),
+		// lasts as long as the client wants: it keeps the session from
+		// the idle timeout, but not from being closed to make room.
+		stream := r.Method == http.MethodGet || body.waitsOnClient()
 		if !l.begin(id, stream) {
 			next.ServeHTTP(w, r) // the SDK answers 404 for a session it does not know
 			return
@@ -250,17 +257,21 @@ func (l *sessionLimiter) expire(id string, ls *liveSession) {
 	l.close(id, ls)
 }
 
-// close ends session id, which the limiter no longer tracks.
+// close ends session id, which the limiter no longer tracks. Its ask
+// calls waiting for its client end first: closing a session waits for its
+// calls to return.
 func (l *sessionLimiter) close(id string, ls *liveSession) {
-	if ls.close != nil {
-		ls.close()
-		return
-	}
 	for ss := range l.s.sdk.Sessions() {
 		if ss.ID() == id {
-			_ = ss.Close()
-			return
+			l.s.endAsks(ss)
+			if ls.close == nil {
+				_ = ss.Close()
+			}
+			break
 		}
+	}
+	if ls.close != nil {
+		ls.close()
 	}
 }
 

@@ -225,40 +225,35 @@ func TestSessionCapEvictsLongestIdle(t *testing.T) {
 
 // TestSessionCapSparesCallsInFlight: a session whose call is still being
 // answered is never closed to make room; when every session has one, a
-// new session is refused with 503 rather than a call cut off.
+// new session is refused with 503 rather than a call cut off. (The call
+// is held by the server: its first snapshot is not in yet.)
 func TestSessionCapSparesCallsInFlight(t *testing.T) {
-	_, snap := askSkills(t)
-	srv := New(snap, Options{Logger: discard(), Tools: []string{ToolAsk}})
+	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "claude", name: "pdf", desc: "PDF files"})
+	srv := New(nil, Options{Logger: discard()})
 	ts := httptest.NewServer(srv.Handler(HTTPOptions{MaxSessions: 1}))
 	t.Cleanup(func() { srv.CloseSessions(); ts.Close() })
 	url := ts.URL + "/mcp"
 	ctx := testCtx(t, 20*time.Second)
 
-	asked, release := make(chan struct{}), make(chan struct{})
-	co := &sdk.ClientOptions{CreateMessageHandler: func(context.Context, *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
-		close(asked)
-		<-release
-		return &sdk.CreateMessageResult{Role: "assistant", Model: "m", Content: &sdk.TextContent{Text: "answer"}}, nil
-	}}
-	cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "busy", Version: "1"}, co),
+	cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "busy", Version: "1"}, nil),
 		&sdk.StreamableClientTransport{Endpoint: url}, "2025-11-25")
 	answered := make(chan error, 1)
 	go func() {
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolAsk, Arguments: map[string]any{"sources": []string{"claude"}, "question": "q"}})
+		res, err := call(ctx, cs, map[string]any{"name": "pdf"})
 		if err == nil && res.IsError {
 			err = fmt.Errorf("tool error: %v", res.Content)
 		}
 		answered <- err
 	}()
-	select {
-	case <-asked:
-	case <-ctx.Done():
-		t.Fatal("the ask call never reached the client's model")
+	if !eventually(10*time.Second, func() bool {
+		return srv.unanswered.Load() > 0
+	}) {
+		t.Fatal("the call never reached the server")
 	}
 	if code, _, body := rawRequest(t, http.MethodPost, url, initializeBody, nil); code != http.StatusServiceUnavailable {
 		t.Errorf("a new session while the only one has a call in flight: %d %s, want 503", code, body)
 	}
-	close(release)
+	srv.Update(snapOf(recs))
 	if err := <-answered; err != nil {
 		t.Errorf("the call in flight: %v", err)
 	}
@@ -269,6 +264,46 @@ func TestSessionCapSparesCallsInFlight(t *testing.T) {
 		return code == http.StatusOK
 	}) {
 		t.Error("no new session once the call was answered")
+	}
+}
+
+// TestSessionCapAskWaitingOnClient: a session whose only call in flight
+// is ask, waiting for its own client's model, does not lock new clients
+// out at the cap: the client that does not answer is the one whose
+// session is closed.
+func TestSessionCapAskWaitingOnClient(t *testing.T) {
+	_, snap := askSkills(t)
+	srv := New(snap, Options{Logger: discard(), Tools: []string{ToolAsk}})
+	ts := httptest.NewServer(srv.Handler(HTTPOptions{MaxSessions: 1}))
+	t.Cleanup(func() { srv.CloseSessions(); ts.Close() })
+	url := ts.URL + "/mcp"
+	ctx := testCtx(t, 20*time.Second)
+
+	asked := make(chan struct{})
+	co := &sdk.ClientOptions{CreateMessageHandler: func(ctx context.Context, _ *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+		close(asked)
+		<-ctx.Done() // never answers
+		return nil, ctx.Err()
+	}}
+	cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "silent", Version: "1"}, co),
+		&sdk.StreamableClientTransport{Endpoint: url}, "2025-11-25")
+	ended := make(chan struct{})
+	go func() {
+		_, _ = cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolAsk, Arguments: map[string]any{"sources": []string{"claude"}, "question": "q"}})
+		close(ended)
+	}()
+	select {
+	case <-asked:
+	case <-ctx.Done():
+		t.Fatal("the ask call never reached the client's model")
+	}
+	if code, h, body := rawRequest(t, http.MethodPost, url, initializeBody, nil); code != http.StatusOK || h.Get(sessionHeader) == "" {
+		t.Errorf("a new session while the only one waits on its client's model: %d %s, want it served", code, body)
+	}
+	select {
+	case <-ended:
+	case <-ctx.Done():
+		t.Error("the ask call of the closed session never ended")
 	}
 }
 

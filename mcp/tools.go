@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -63,7 +64,10 @@ func (s *Server) optInTools() map[string]func() {
 		ToolSkillsList:   func() { addTool(s, listTool(), s.callList) },
 		ToolSkillsSearch: nil,
 		ToolSources:      func() { addTool(s, sourcesTool(), s.callSources) },
-		ToolAsk:          func() { addTool(s, s.askTool(), s.callAsk) },
+		ToolAsk: func() {
+			addTool(s, s.askTool(), s.callAsk)
+			s.sdk.AddReceivingMiddleware(s.askDeadline)
+		},
 	}
 }
 
@@ -90,6 +94,9 @@ type toolRegistry struct {
 	// askContext caps the SKILL.md text ask sends, in characters
 	// (Options.AskContext; 0: no cap).
 	askContext int
+	// askTimeout bounds ask's wait for the client's model
+	// (Options.AskTimeout, DefaultAskTimeout when 0).
+	askTimeout time.Duration
 	search     bool // skills_search is registered now
 }
 
@@ -102,6 +109,10 @@ func (s *Server) initTools(o Options) {
 	s.tools.enabled = map[string]bool{}
 	s.tools.catalog = max(o.Catalog, 0)
 	s.tools.askContext = max(o.AskContext, 0)
+	s.tools.askTimeout = o.AskTimeout
+	if s.tools.askTimeout <= 0 {
+		s.tools.askTimeout = DefaultAskTimeout
+	}
 	for _, name := range o.Tools {
 		if !slices.Contains(OptionalTools, name) {
 			s.log.Warn("unknown tool in mcp.tools; ignoring it", "tool", name, "valid", strings.Join(OptionalTools, ", "))

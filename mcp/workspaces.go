@@ -136,6 +136,10 @@ func (w *workspaceRouter) use(ss *sdk.ServerSession, dir string) {
 		select { // another session's first discovery of it may be running
 		case <-v.ready:
 		case <-w.ctx.Done():
+			// The router is closing; the goroutine opening v may still be
+			// filling it in.
+			w.release(v)
+			return
 		}
 	}
 	if v.srv == nil {

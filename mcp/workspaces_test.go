@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,6 +25,21 @@ type routedFixture struct {
 	base   *Server
 	router *workspaceRouter
 	url    string
+	// running counts the workspaces' discoveries whose Run has not
+	// returned.
+	running atomic.Int64
+}
+
+// countedRun is a Discovery whose Run is counted in running.
+type countedRun struct {
+	Discovery
+	running *atomic.Int64
+}
+
+func (d countedRun) Run(ctx context.Context) error {
+	d.running.Add(1)
+	defer d.running.Add(-1)
+	return d.Discovery.Run(ctx)
 }
 
 func routedServer(t *testing.T, o Options) *routedFixture {
@@ -43,7 +59,7 @@ func routedServer(t *testing.T, o Options) *routedFixture {
 	go func() { _ = ref.Run(ctx) }()
 	o.Logger = discard()
 	f.router = newWorkspaceRouter(f.base, f.ws, discard(), serveWorkspace(f.base, o, func(dir string) (Discovery, error) {
-		return live.New(newEngine(t, f.home, dir), live.Options{Watch: true, Logger: discard()}), nil
+		return countedRun{live.New(newEngine(t, f.home, dir), live.Options{Watch: true, Logger: discard()}), &f.running}, nil
 	}))
 	ts := httptest.NewServer(f.base.Handler(HTTPOptions{}))
 	t.Cleanup(func() {
@@ -230,12 +246,59 @@ func TestRootsPerSession(t *testing.T) {
 	// Roots that name the server's workspace are served by the server.
 	_ = b.Close()
 	_ = a.Close()
-	if !eventually(10*time.Second, func() bool { return len(f.router.servers()) == 0 }) {
-		t.Errorf("%d workspace servers left after their sessions ended", len(f.router.servers()))
+	if !eventually(10*time.Second, func() bool { return len(f.router.servers()) == 0 && f.running.Load() == 0 }) {
+		t.Errorf("%d workspace servers and %d discoveries left after their sessions ended", len(f.router.servers()), f.running.Load())
+	}
+	f.router.mu.Lock()
+	views := len(f.router.views)
+	f.router.mu.Unlock()
+	if views != 0 {
+		t.Errorf("%d workspaces still open after their sessions ended", views)
 	}
 	c, _ := f.rootsClient(t, nil, f.ws)
 	awaitSkills(t, ctx, c, "alpha", "baseonly")
 	if n := len(f.router.servers()); n != 0 {
 		t.Errorf("a session whose roots name the server's workspace got a server of its own (%d)", n)
+	}
+}
+
+// TestWorkspaceRouterCloseWhileOpening: sessions waiting for a
+// workspace's first discovery while the router closes leave without
+// touching the workspace the opening goroutine is still filling in (run
+// with -race), and the workspace is forgotten once both have left.
+func TestWorkspaceRouterCloseWhileOpening(t *testing.T) {
+	base := New(nil, Options{Logger: discard()})
+	opening := make(chan struct{})
+	w := newWorkspaceRouter(base, t.TempDir(), discard(), func(ctx context.Context, _ string) (*Server, func(), error) {
+		close(opening)
+		<-ctx.Done()
+		return nil, nil, ctx.Err()
+	})
+	dir := t.TempDir()
+	done := make(chan struct{}, 3)
+	go func() { w.use(nil, dir); done <- struct{}{} }()
+	<-opening
+	for range 2 {
+		go func() { w.use(nil, dir); done <- struct{}{} }()
+	}
+	if !eventually(10*time.Second, func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.views[filepath.Clean(dir)] != nil && w.views[filepath.Clean(dir)].sessions == 3
+	}) {
+		t.Fatal("the sessions never waited for the workspace")
+	}
+	w.close()
+	for range 3 {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second): // a hang guard
+			t.Fatal("a session is still waiting after the router closed")
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.views) != 0 {
+		t.Errorf("%d workspaces left after every session left", len(w.views))
 	}
 }

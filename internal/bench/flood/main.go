@@ -1,8 +1,10 @@
 //go:build linux
 
 // Command flood measures `ccski mcp --transport http` under a flood of
-// idle connections: child processes open -conns connections to the
-// server on 127.0.0.1 and hold them, sending nothing (with -reopen, each
+// connections: child processes open -conns connections to the server on
+// 127.0.0.1 and hold them, sending nothing (-hold idle), the headers and
+// part of a body that never ends (-hold body), or a 2026-07-28
+// subscriptions/listen stream (-hold listen) (with -reopen, each
 // one the server closes is opened again at once, which keeps the kernel's
 // accept queue full: see docs for what that costs), while a well-behaved
 // client (a go-sdk client of protocol 2025-11-25, in a session) loads
@@ -11,7 +13,7 @@
 // /proc/<pid>/status) and open files. The target (issue 21): every answer
 // within 1 s, under 200 MiB.
 //
-//	go run ./internal/bench/flood [-conns 20000] [-procs 4] [-reopen]
+//	go run ./internal/bench/flood [-conns 20000] [-procs 4] [-reopen] [-hold idle|body|listen]
 //	               [-duration 20s] [-skills 1000] [-ccski BIN] [-workdir DIR]
 //
 // The flood is split over -procs processes, as a process may open only so
@@ -73,6 +75,7 @@ type config struct {
 	Conns    int           // connections the flood holds
 	Procs    int           // processes it is split over
 	Reopen   bool          // open a connection again once the server closes it
+	Hold     string        // what each flood connection sends: idle, body or listen
 	Duration time.Duration // how long the client calls under the flood
 	Skills   int           // skills in the fixture
 	Ccski    string        // the binary; "" builds ./cmd/ccski
@@ -86,6 +89,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.Conns, "conns", 20000, "connections the flood opens and holds")
 	fs.IntVar(&cfg.Procs, "procs", 4, "processes the flood is split over")
 	fs.BoolVar(&cfg.Reopen, "reopen", false, "open each connection the server closes again at once")
+	fs.StringVar(&cfg.Hold, "hold", "idle", "what each flood connection sends and holds: idle (nothing), body (headers and part of a body), listen (a subscriptions/listen stream)")
 	fs.DurationVar(&cfg.Duration, "duration", 20*time.Second, "how long the well-behaved client calls under the flood")
 	fs.IntVar(&cfg.Skills, "skills", 1000, "skills in the generated fixture")
 	fs.StringVar(&cfg.Ccski, "ccski", "", "ccski binary to measure (default: build ./cmd/ccski)")
@@ -95,6 +99,9 @@ func parseFlags(args []string) (config, error) {
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if _, ok := holdPayload(cfg.Hold, "127.0.0.1:1"); !ok {
+		return cfg, fmt.Errorf("-hold %q: want idle, body or listen", cfg.Hold)
 	}
 	if cfg.Conns < 1 || cfg.Procs < 1 || cfg.Skills < 20 || cfg.Duration <= 0 {
 		return cfg, errors.New("-conns and -procs must be at least 1, -skills at least 20, -duration positive")
@@ -114,6 +121,7 @@ type result struct {
 	PeakFiles int             // most files the server had open at a sample
 	Dials     int64           // connections the flood opened
 	Refused   int64           // connection attempts that failed
+	Streams   int64           // flood connections answered 200 (listen streams)
 	Held      int             // flood connections open when the client began
 	Dialed    atomic.Int64    // connections the client opened
 }
@@ -182,9 +190,10 @@ func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
 	sampled.Wait()
 	res.PeakKiB = statusKiB(srv.cmd.Process.Pid, "VmHWM")
 	for _, k := range kids {
-		d, r := k.stop()
+		d, r, st := k.stop()
 		res.Dials += d
 		res.Refused += r
+		res.Streams += st
 	}
 	return res, callErr
 }
@@ -348,7 +357,7 @@ func startFlood(ctx context.Context, cfg config, addr string, log io.Writer) ([]
 		if i < cfg.Conns%cfg.Procs {
 			n++
 		}
-		cmd := exec.CommandContext(ctx, self, "-child", addr, strconv.Itoa(n), strconv.FormatBool(cfg.Reopen))
+		cmd := exec.CommandContext(ctx, self, "-child", addr, strconv.Itoa(n), strconv.FormatBool(cfg.Reopen), cfg.Hold)
 		cmd.Stderr = log
 		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // no flood outlives the run
 		out, err := cmd.StdoutPipe()
@@ -368,15 +377,37 @@ func startFlood(ctx context.Context, cfg config, addr string, log io.Writer) ([]
 	return kids, nil
 }
 
-// stop ends the child and returns the connections it opened and the
-// attempts that failed.
-func (k *kid) stop() (dials, refused int64) {
+// stop ends the child and returns the connections it opened, the
+// attempts that failed and the connections answered 200.
+func (k *kid) stop() (dials, refused, streams int64) {
 	_ = k.cmd.Process.Signal(syscall.SIGTERM)
 	if k.out.Scan() {
-		_, _ = fmt.Sscanf(k.out.Text(), "dials %d refused %d", &dials, &refused)
+		_, _ = fmt.Sscanf(k.out.Text(), "dials %d refused %d streams %d", &dials, &refused, &streams)
 	}
 	_ = k.cmd.Wait()
-	return dials, refused
+	return dials, refused, streams
+}
+
+// holdPayload is what a flood connection of kind hold sends to addr.
+func holdPayload(hold, addr string) (string, bool) {
+	switch hold {
+	case "idle":
+		return "", true
+	case "body":
+		return "POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n" +
+			"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":", true
+	case "listen":
+		body := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"_meta":{` +
+			`"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+			`"io.modelcontextprotocol/clientInfo":{"name":"flood","version":"0"},` +
+			`"io.modelcontextprotocol/clientCapabilities":{}},` +
+			`"notifications":{"toolsListChanged":true}}}`
+		return "POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n" +
+			"Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\n" +
+			"Mcp-Method: subscriptions/listen\r\n" +
+			fmt.Sprintf("Content-Length: %d\r\n\r\n", len(body)) + body, true
+	}
+	return "", false
 }
 
 // child is a flood process: it opens n connections to addr and holds
@@ -384,20 +415,21 @@ func (k *kid) stop() (dials, refused int64) {
 // it again). It prints "opened" once each connection was tried, and on
 // SIGTERM "dials D refused R" and exits.
 func child(args []string) int {
-	if len(args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: flood -child ADDR N REOPEN")
+	if len(args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: flood -child ADDR N REOPEN HOLD")
 		return 2
 	}
 	addr := args[0]
 	n, err1 := strconv.Atoi(args[1])
 	reopen, err2 := strconv.ParseBool(args[2])
-	if err1 != nil || err2 != nil {
+	payload, ok := holdPayload(args[3], addr)
+	if err1 != nil || err2 != nil || !ok {
 		fmt.Fprintln(os.Stderr, "flood -child: bad arguments", args)
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	var dials, refused atomic.Int64
+	var dials, refused, streams atomic.Int64
 	var tried sync.WaitGroup
 	tried.Add(n)
 	var wg sync.WaitGroup
@@ -427,8 +459,16 @@ func child(args []string) int {
 				}
 				dials.Add(1)
 				done := context.AfterFunc(ctx, func() { c.Close() })
-				for {
-					if _, err := c.Read(buf); err != nil {
+				if payload != "" {
+					_, _ = io.WriteString(c, payload)
+				}
+				for got := 0; ; {
+					k, err := c.Read(buf)
+					if got == 0 && k >= 12 && string(buf[:12]) == "HTTP/1.1 200" {
+						streams.Add(1)
+					}
+					got += k
+					if err != nil {
 						break
 					}
 				}
@@ -451,7 +491,7 @@ func child(args []string) int {
 	fmt.Println("opened")
 	<-ctx.Done()
 	wg.Wait()
-	fmt.Printf("dials %d refused %d\n", dials.Load(), refused.Load())
+	fmt.Printf("dials %d refused %d streams %d\n", dials.Load(), refused.Load(), streams.Load())
 	return 0
 }
 
@@ -478,9 +518,9 @@ func (r *result) write(w io.Writer, cfg config) {
 	latOK := len(lat) > 0 && lat[len(lat)-1] <= time.Second && r.Connect <= time.Second && len(r.Failed) == 0
 	memOK := r.PeakKiB > 0 && r.PeakKiB <= 200*1024
 	fmt.Fprintf(w, "## HTTP connection flood\n\n`%s`\n\n", cfg.Command)
-	fmt.Fprintf(w, "%d connections held by %d processes on 127.0.0.1 (reopened when closed: %v), %d skills; "+
+	fmt.Fprintf(w, "%d connections held by %d processes on 127.0.0.1 (holding: %s; reopened when closed: %v), %d skills; "+
 		"a go-sdk client (2025-11-25, one session) loading skills one after another for %v.\n\n",
-		cfg.Conns, cfg.Procs, cfg.Reopen, cfg.Skills, cfg.Duration)
+		cfg.Conns, cfg.Procs, cfg.Hold, cfg.Reopen, cfg.Skills, cfg.Duration)
 	fmt.Fprintln(w, "| measure | value | target |")
 	fmt.Fprintln(w, "|---|---|---|")
 	fmt.Fprintf(w, "| client connect (initialize) | %s | |\n", fmtMS(r.Connect))
@@ -492,6 +532,9 @@ func (r *result) write(w io.Writer, cfg config) {
 	fmt.Fprintf(w, "| server peak RSS (VmHWM) | %.1f MiB | < 200 MiB (%s) |\n", r.PeakKiB/1024, verdict(memOK))
 	fmt.Fprintf(w, "| server open files, most sampled | %d | |\n", r.PeakFiles)
 	fmt.Fprintf(w, "| flood connections opened / attempts failed | %d / %d | |\n", r.Dials, r.Refused)
+	if cfg.Hold == "listen" {
+		fmt.Fprintf(w, "| flood streams answered 200 | %d | |\n", r.Streams)
+	}
 	for _, f := range r.Failed[:min(len(r.Failed), 10)] {
 		fmt.Fprintf(w, "\nfailed: %s", f)
 	}
