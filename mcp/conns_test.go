@@ -284,9 +284,13 @@ func TestConnGateNoLockout(t *testing.T) {
 	t.Run("slow bodies", func(t *testing.T) {
 		_, addr, gate := gatedFixture(t, HTTPOptions{MaxConns: maxConns})
 		var slow []net.Conn
-		for range maxConns {
+		for i := range maxConns {
 			slow = append(slow, dialSend(t, addr, "POST /mcp HTTP/1.1\r\nHost: "+addr+"\r\nContent-Type: application/json\r\n"+
 				"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":"))
+			// One at a time, so that which waited longest is known.
+			if !eventually(10*time.Second, func() bool { return gate.handling.Load() == int64(i+1) }) {
+				t.Fatalf("%d requests reached the handler, want %d", gate.handling.Load(), i+1)
+			}
 		}
 		if !eventually(10*time.Second, func() bool { return gate.handling.Load() == maxConns }) {
 			t.Fatalf("%d requests reached the handler, want %d", gate.handling.Load(), maxConns)
@@ -300,16 +304,30 @@ func TestConnGateNoLockout(t *testing.T) {
 	})
 	t.Run("listen streams", func(t *testing.T) {
 		srv, addr, gate := gatedFixture(t, HTTPOptions{MaxConns: maxConns})
+		// The streams are opened below a higher cap, so that no client's
+		// other connections make the gate close one on the way; the cap
+		// comes down once they are all that is open.
+		gate.setMax(4 * maxConns)
+		var transports []*http.Transport
 		for range maxConns {
 			// A list-changed handler makes a 2026-07-28 client hold
 			// subscriptions/listen open; each client has its own
 			// connections.
+			tr := &http.Transport{}
+			transports = append(transports, tr)
 			connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "listener", Version: "1"}, newChangeCounter().options()),
-				&sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: &http.Transport{}}}, "")
+				&sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: tr}}, "")
 		}
 		if !eventually(10*time.Second, func() bool { return sessionCount(srv) == maxConns && gate.handling.Load() == maxConns }) {
 			t.Fatalf("%d listen streams, %d requests in handlers; want %d", sessionCount(srv), gate.handling.Load(), maxConns)
 		}
+		for _, tr := range transports {
+			tr.CloseIdleConnections()
+		}
+		if !eventually(10*time.Second, func() bool { return gate.count() == maxConns }) {
+			t.Fatalf("%d connections, want %d listen streams", gate.count(), maxConns)
+		}
+		gate.setMax(maxConns)
 		if !answered(t, addr) {
 			t.Fatal("a new client was turned away while every connection held a listen stream")
 		}
@@ -321,6 +339,7 @@ func TestConnGateNoLockout(t *testing.T) {
 	})
 	t.Run("session streams", func(t *testing.T) {
 		_, addr, gate := gatedFixture(t, HTTPOptions{MaxConns: maxConns})
+		gate.setMax(4 * maxConns) // as above: no closing on the way
 		var streams []net.Conn
 		for range maxConns {
 			id := rawSession(t, "http://"+addr+"/mcp")
@@ -335,6 +354,7 @@ func TestConnGateNoLockout(t *testing.T) {
 		if !eventually(10*time.Second, func() bool { return gate.count() == maxConns }) {
 			t.Fatalf("%d connections, want %d streams", gate.count(), maxConns)
 		}
+		gate.setMax(maxConns)
 		if !answered(t, addr) {
 			t.Fatal("a new client was turned away while every connection held a session's stream")
 		}
@@ -345,4 +365,12 @@ func TestConnGateNoLockout(t *testing.T) {
 			t.Error("a second stream was closed for one new connection")
 		}
 	})
+}
+
+// setMax changes the gate's cap (for tests that open what they hold
+// below a higher one).
+func (g *connGate) setMax(n int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.max = n
 }
