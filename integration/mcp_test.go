@@ -38,9 +38,12 @@ import (
 // mcpTimeout bounds every test's context.
 const mcpTimeout = 60 * time.Second
 
-// refreshBudget is how long a change on disk may take to reach a client.
-// The contract is one second; the rest is slack for loaded CI machines.
-const refreshBudget = 3 * time.Second
+// refreshBudget bounds the wait for a change on disk to reach a client.
+// It is a hang guard, not the one-second contract: a test that timed the
+// watcher failed whenever a loaded CI machine was slower. It stays well
+// below the default rescan interval (30 s), so that in the tests that keep
+// that interval a change seen in time is still the watcher's doing.
+const refreshBudget = 15 * time.Second
 
 // protocols are the versions every client-facing test runs on: "" is the
 // SDK's default (2026-07-28: server/discover, subscriptions/listen).
