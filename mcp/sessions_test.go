@@ -110,17 +110,29 @@ func TestSessionIdleTimeout(t *testing.T) {
 	srv, ts := httpFixture(t, HTTPOptions{SessionIdleTimeout: idle, MaxSessions: 2})
 	url := ts.URL + "/mcp"
 	quiet := rawSession(t, url)
-	listening := rawSession(t, url)
 
-	// Hold a GET stream open on one session.
+	// Hold a GET stream open on another session. A loaded machine may
+	// leave the session idle for longer than idle between its initialize
+	// and the GET, and then it is closed, as it should be (the GET gets
+	// 404): take a new one.
 	ctx, stop := context.WithCancel(t.Context())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set(sessionHeader, listening)
-	req.Header.Set(protocolHeader, "2025-11-25")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET stream: %v %v", err, resp)
+	var listening string
+	var resp *http.Response
+	for try := 1; ; try++ {
+		listening = rawSession(t, url)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set(sessionHeader, listening)
+		req.Header.Set(protocolHeader, "2025-11-25")
+		var err error
+		resp, err = http.DefaultClient.Do(req)
+		if err == nil && resp.StatusCode == http.StatusOK {
+			break
+		}
+		if err != nil || resp.StatusCode != http.StatusNotFound || try == 5 {
+			t.Fatalf("GET stream (try %d): %v %v", try, err, resp)
+		}
+		resp.Body.Close()
 	}
 	closed := func(id string) bool {
 		for ss := range srv.SDK().Sessions() {
