@@ -26,6 +26,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ccski/ccski/mcp"
 )
 
 const rawInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
@@ -234,8 +236,11 @@ func TestHostileHTTPSessions(t *testing.T) {
 	}) {
 		t.Fatalf("a session idle past mcp.session_idle_timeout is still open\nstderr:\n%s", s.stderr)
 	}
-	if code := ping(quiet); code != http.StatusNotFound {
-		t.Errorf("the timed-out session: ping %d, want 404", code)
+	// The line is logged as the closing starts: a ping sent before it ends
+	// is still answered, so wait for the 404 (a ping does not revive a
+	// session the server is closing).
+	if !waitUntil(20*time.Second, func() bool { return ping(quiet) == http.StatusNotFound }) {
+		t.Errorf("the timed-out session: ping %d, want 404", ping(quiet))
 	}
 	if !strings.Contains(s.stderr.String(), "closing the longest-idle HTTP session") {
 		t.Errorf("the closing to make room is not logged:\n%s", s.stderr)
@@ -271,6 +276,7 @@ func TestHostileHTTPConnectionFlood(t *testing.T) {
 		}
 		wg.Wait()
 	}()
+	start := time.Now()
 	for i := range flood {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
@@ -288,21 +294,19 @@ func TestHostileHTTPConnectionFlood(t *testing.T) {
 			}
 		})
 	}
-	// Each step has a hang guard well below the 10 s a flood connection
-	// was held before: the client is served at once, or not until the
-	// flood's connections time out.
-	step := func() context.Context {
-		c, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-		t.Cleanup(cancel)
-		return c
-	}
-	cs, err := connectHTTP(step(), s, "2025-11-25", &http.Client{Transport: &http.Transport{}}, nil)
+	// The client is served while the flood is held: before the first
+	// flood connection could reach its header timeout, which is when a
+	// flood connection used to let go. That is the whole budget, however
+	// loaded the machine; a client that waits behind the flood misses it.
+	ctx, cancel := context.WithDeadline(t.Context(), start.Add(mcp.HeaderTimeout))
+	defer cancel()
+	cs, err := connectHTTP(ctx, s, "2025-11-25", &http.Client{Transport: &http.Transport{}}, nil)
 	if err != nil {
 		t.Fatalf("a client during the flood could not connect: %v\nstderr:\n%s", err, s.stderr)
 	}
 	defer cs.Close()
 	for i := range 10 {
-		if _, err := loadSkill(step(), cs, "commit-helper"); err != nil {
+		if _, err := loadSkill(ctx, cs, "commit-helper"); err != nil {
 			t.Fatalf("load %d during the flood: %v", i, err)
 		}
 	}

@@ -38,9 +38,12 @@ import (
 // mcpTimeout bounds every test's context.
 const mcpTimeout = 60 * time.Second
 
-// refreshBudget is how long a change on disk may take to reach a client.
-// The contract is one second; the rest is slack for loaded CI machines.
-const refreshBudget = 3 * time.Second
+// refreshBudget bounds the wait for a change on disk to reach a client.
+// It is a hang guard, not the one-second contract: a test that timed the
+// watcher failed whenever a loaded CI machine was slower. It stays well
+// below the default rescan interval (30 s), so that in the tests that keep
+// that interval a change seen in time is still the watcher's doing.
+const refreshBudget = 15 * time.Second
 
 // protocols are the versions every client-facing test runs on: "" is the
 // SDK's default (2026-07-28: server/discover, subscriptions/listen).
@@ -501,15 +504,48 @@ func awaitChange(t *testing.T, ctx context.Context, s *stdioServer, before int64
 	t.Logf("%s: seen after %v", what, time.Since(start).Round(time.Millisecond))
 }
 
-// lastRefreshLine is the last "skills refreshed" line of stderr.
-func lastRefreshLine(stderr string) string {
-	lines := strings.Split(stderr, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.Contains(lines[i], "skills refreshed") {
-			return lines[i]
+// refreshLines returns the "skills refreshed" lines of stderr, oldest
+// first.
+func refreshLines(stderr string) []string {
+	var lines []string
+	for line := range strings.SplitSeq(stderr, "\n") {
+		if strings.Contains(line, `msg="skills refreshed"`) {
+			lines = append(lines, line)
 		}
 	}
-	return ""
+	return lines
+}
+
+// awaitRefreshLine waits until a "skills refreshed" line of stderr past
+// its first skip ones holds every one of want, and returns it; it fails t
+// when none does within refreshBudget. Seeing the change in a client is
+// no sign the line is in yet: the refresher logs it after the clients are
+// told, and it reaches the test through another pipe than the
+// notification.
+func awaitRefreshLine(t *testing.T, stderr *lockedBuffer, skip int, want ...string) string {
+	t.Helper()
+	var found string
+	holds := func(line string) bool {
+		for _, w := range want {
+			if !strings.Contains(line, w) {
+				return false
+			}
+		}
+		return true
+	}
+	if !waitUntil(refreshBudget, func() bool {
+		lines := refreshLines(stderr.String())
+		for _, line := range lines[min(skip, len(lines)):] {
+			if holds(line) {
+				found = line
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Fatalf("no new refresh line with %q on stderr within %v:\n%s", want, refreshBudget, stderr)
+	}
+	return found
 }
 
 func TestMCPStdioLiveRefresh(t *testing.T) {
@@ -527,7 +563,7 @@ func TestMCPStdioLiveRefresh(t *testing.T) {
 			skills := filepath.Join(m.Home, ".claude", "skills")
 
 			// (a) A new skill folder.
-			before, start := s.changes.Load(), time.Now()
+			before, start, logged := s.changes.Load(), time.Now(), len(refreshLines(s.stderr.String()))
 			content := writeSkill(t, filepath.Join(skills, "brand-new"), "brand-new", "A skill added while serving.", "# Brand new\n\nBody.")
 			awaitChange(t, ctx, s, before, start, "added skill", func(es []skillEntry) bool {
 				e, ok := findEntry(es, "claude:brand-new")
@@ -542,9 +578,7 @@ func TestMCPStdioLiveRefresh(t *testing.T) {
 			if text != want {
 				t.Errorf("new skill loads (-want +got):\n%s", cmp.Diff(want, text))
 			}
-			if line := lastRefreshLine(s.stderr.String()); !strings.Contains(line, "added=1") || !strings.Contains(line, "removed=0") {
-				t.Errorf("refresh line %q, want added=1 removed=0", line)
-			}
+			awaitRefreshLine(t, s.stderr, logged, "added=1 removed=0 changed=0")
 
 			// (b) An edited description, with characters XML escapes.
 			file := filepath.Join(skills, "xlsx", "SKILL.md")
@@ -558,7 +592,7 @@ func TestMCPStdioLiveRefresh(t *testing.T) {
 				t.Fatalf("%s does not hold %q", file, oldDesc)
 			}
 			edited := bytes.Replace(old, []byte(oldDesc), []byte(newDesc), 1)
-			before, start = s.changes.Load(), time.Now()
+			before, start, logged = s.changes.Load(), time.Now(), len(refreshLines(s.stderr.String()))
 			if err := os.WriteFile(file, edited, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -576,12 +610,10 @@ func TestMCPStdioLiveRefresh(t *testing.T) {
 			if !strings.HasSuffix(text, "\n\n"+string(edited)) || !strings.Contains(text, newDesc) {
 				t.Errorf("the edited skill loads the old body:\n%s", text)
 			}
-			if line := lastRefreshLine(s.stderr.String()); !strings.Contains(line, "changed=1") {
-				t.Errorf("refresh line %q, want changed=1", line)
-			}
+			awaitRefreshLine(t, s.stderr, logged, "added=0 removed=0 changed=1")
 
 			// (c) A removed skill folder.
-			before, start = s.changes.Load(), time.Now()
+			before, start, logged = s.changes.Load(), time.Now(), len(refreshLines(s.stderr.String()))
 			if err := os.RemoveAll(filepath.Join(skills, "use-when")); err != nil {
 				t.Fatal(err)
 			}
@@ -592,9 +624,7 @@ func TestMCPStdioLiveRefresh(t *testing.T) {
 			if msg := loadError(t, ctx, s.cs, "claude:use-when"); !strings.Contains(msg, "not found") {
 				t.Errorf("removed skill: %q, want not found", msg)
 			}
-			if line := lastRefreshLine(s.stderr.String()); !strings.Contains(line, "removed=1") {
-				t.Errorf("refresh line %q, want removed=1", line)
-			}
+			awaitRefreshLine(t, s.stderr, logged, "added=0 removed=1 changed=0")
 
 			// Nothing else changed: the list equals `ccski list` now.
 			checkServes(t, ctx, s.cs, listRecords(t, m))

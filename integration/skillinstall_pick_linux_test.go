@@ -24,12 +24,13 @@ type terminalSession struct {
 	mu     sync.Mutex
 	screen bytes.Buffer
 	done   chan error
+	read   chan struct{} // closed once the terminal is read to its end
 }
 
 func startOnTerminal(t *testing.T, dir string, vars []string, args ...string) *terminalSession {
 	t.Helper()
 	master, slave := openPTY(t, 100)
-	s := &terminalSession{master: master, done: make(chan error, 1)}
+	s := &terminalSession{master: master, done: make(chan error, 1), read: make(chan struct{})}
 	s.cmd = exec.Command(binary, args...)
 	s.cmd.Dir, s.cmd.Env = dir, vars
 	s.cmd.Stdin, s.cmd.Stdout, s.cmd.Stderr = slave, slave, slave
@@ -38,6 +39,7 @@ func startOnTerminal(t *testing.T, dir string, vars []string, args ...string) *t
 	}
 	slave.Close()
 	go func() {
+		defer close(s.read)
 		buf := make([]byte, 4096)
 		for {
 			n, err := master.Read(buf)
@@ -81,17 +83,26 @@ func (s *terminalSession) typeKeys(t *testing.T, keys string) {
 	}
 }
 
-// wait waits for the process to end, failing after a minute, and returns
-// its exit code.
+// wait waits for the process to end and for everything it wrote to the
+// terminal to be read, failing after a minute, and returns its exit code.
+// The process ending is not enough: its last lines may still sit in the
+// terminal, unread, when a loaded machine runs the waiting test first.
+// Reading the master ends (with EIO) once the last slave end is closed,
+// after what was written is read.
 func (s *terminalSession) wait(t *testing.T) int {
 	t.Helper()
+	guard := time.After(time.Minute)
 	select {
 	case <-s.done:
-		return s.cmd.ProcessState.ExitCode()
-	case <-time.After(time.Minute):
+	case <-guard:
 		t.Fatalf("ccski did not end; the terminal shows:\n%s", s.output())
 	}
-	return -1
+	select {
+	case <-s.read:
+	case <-guard:
+		t.Fatalf("ccski ended, but its terminal was not closed; it shows:\n%s", s.output())
+	}
+	return s.cmd.ProcessState.ExitCode()
 }
 
 // TestInstallPicker drives install -i on a pseudo-terminal: the picker

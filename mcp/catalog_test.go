@@ -635,7 +635,7 @@ func TestCatalogueSearchFollowsTheCut(t *testing.T) {
 					t.Fatal("skills_search served while the whole list fits")
 				}
 				srv.Update(snapOf(many))
-				if !eventually(2*time.Second, func() bool { return changes.Load() >= 1 }) {
+				if !eventually(10*time.Second, func() bool { return changes.Load() >= 1 }) {
 					t.Fatal("no tools/list_changed when the list was cut")
 				}
 				if !has() {
@@ -643,7 +643,7 @@ func TestCatalogueSearchFollowsTheCut(t *testing.T) {
 				}
 				before := changes.Load()
 				srv.Update(snapOf(few))
-				if !eventually(2*time.Second, func() bool { return changes.Load() > before }) {
+				if !eventually(10*time.Second, func() bool { return changes.Load() > before }) {
 					t.Fatal("no tools/list_changed when the list fitted again")
 				}
 				if has() {

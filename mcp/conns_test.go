@@ -59,11 +59,20 @@ func dialSend(t *testing.T, addr, payload string) net.Conn {
 	return c
 }
 
-// closedByServer reports whether the server closed c: a read returns
-// EOF (or a reset) rather than waiting. Bytes the server sent first are
-// skipped.
-func closedByServer(c net.Conn) bool {
-	_ = c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+// How long closedByServer waits: closeGuard where the server must have
+// closed the connection, a hang guard, since a loaded machine may run the
+// server's close late; openLook where it must not have, long enough to
+// catch a close that comes with what the test did.
+const (
+	closeGuard = 10 * time.Second
+	openLook   = 200 * time.Millisecond
+)
+
+// closedByServer reports whether the server closed c within wait: a read
+// returns EOF (or a reset) rather than waiting. Bytes the server sent
+// first are skipped.
+func closedByServer(c net.Conn, wait time.Duration) bool {
+	_ = c.SetReadDeadline(time.Now().Add(wait))
 	defer c.SetReadDeadline(time.Time{})
 	buf := make([]byte, 4096)
 	for {
@@ -107,7 +116,7 @@ func TestHTTPSlowBodyCutOff(t *testing.T) {
 			if resp.StatusCode != http.StatusRequestTimeout || !resp.Close {
 				t.Errorf("answer %d (close %v) %q, want 408 and the connection closed", resp.StatusCode, resp.Close, body)
 			}
-			if !closedByServer(c) {
+			if !closedByServer(c, closeGuard) {
 				t.Error("the connection is still open")
 			}
 		})
@@ -147,6 +156,7 @@ func TestHTTPConnFlood(t *testing.T) {
 	var wg sync.WaitGroup
 	var closed atomic.Int64
 	var conns []net.Conn
+	start := time.Now()
 	for range flood {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
@@ -166,8 +176,9 @@ func TestHTTPConnFlood(t *testing.T) {
 		wg.Wait()
 	})
 	// The flood's connections are closed as new ones come, not when the
-	// header timeout ends them.
-	if !eventually(HeaderTimeout/2, func() bool { return closed.Load() >= flood-maxConns }) {
+	// header timeout ends them: no connection is that old before start
+	// plus HeaderTimeout, so that is as long as the closes may take.
+	if !eventually(time.Until(start.Add(HeaderTimeout)), func() bool { return closed.Load() >= flood-maxConns }) {
 		t.Fatalf("the server closed %d of %d idle connections, want all but %d", closed.Load(), flood, maxConns)
 	}
 	cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "good", Version: "1"}, nil),
@@ -221,12 +232,16 @@ func TestConnGateOrder(t *testing.T) {
 	}
 	waitCount(maxConns)
 	for i, c := range idle {
-		if want := i < maxConns+3; closedByServer(c) != want {
+		want, wait := i < maxConns+3, openLook
+		if want {
+			wait = closeGuard
+		}
+		if closedByServer(c, wait) != want {
 			t.Errorf("idle connection %d: closed %v, want %v (the oldest idle ones make room)", i, !want, want)
 		}
 	}
 	for name, c := range map[string]net.Conn{"the stream": stream, "the kept-alive connection": kept, "the connection stuck in its headers": started} {
-		if closedByServer(c) {
+		if closedByServer(c, openLook) {
 			t.Errorf("%s was closed while connections that sent nothing were open", name)
 		}
 	}
@@ -243,10 +258,10 @@ func TestConnGateOrder(t *testing.T) {
 	if resp, err := http.ReadResponse(bufio.NewReader(next), nil); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("a request at the cap: %v %v", err, resp)
 	}
-	if !closedByServer(kept) {
+	if !closedByServer(kept, closeGuard) {
 		t.Error("the kept-alive connection idle longest was not the one closed")
 	}
-	if closedByServer(stream) {
+	if closedByServer(stream, openLook) {
 		t.Error("the stream was closed")
 	}
 }

@@ -488,7 +488,7 @@ func TestCloseSessions(t *testing.T) {
 		t.Fatalf("%d server sessions, want 1", n)
 	}
 	srv.CloseSessions()
-	if !eventually(2*time.Second, func() bool { return count() == 0 }) {
+	if !eventually(10*time.Second, func() bool { return count() == 0 }) {
 		t.Errorf("%d sessions left after CloseSessions", count())
 	}
 }
@@ -585,7 +585,7 @@ func TestStreamableEras(t *testing.T) {
 			if tt.session {
 				want = 1
 			}
-			if !eventually(2*time.Second, func() bool { return sessionCount(srv) == want }) {
+			if !eventually(10*time.Second, func() bool { return sessionCount(srv) == want }) {
 				t.Errorf("%d server sessions, want %d", sessionCount(srv), want)
 			}
 		})

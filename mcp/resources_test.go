@@ -311,7 +311,7 @@ func TestResourcesListChanged(t *testing.T) {
 			three := append(slices.Clone(recs), makeRecords(t, filepath.Join(base, pvName(pv)),
 				skillSpec{provider: "gemini", name: "three", desc: "Three."})...)
 			srv.Update(snapOf(three))
-			if !eventually(2*time.Second, func() bool { return changes.Load() >= 1 }) {
+			if !eventually(10*time.Second, func() bool { return changes.Load() >= 1 }) {
 				t.Fatal("no resources/list_changed after a skill was added")
 			}
 			if got := listed(); !slices.Equal(got, []string{"codex:one", "codex:two", "gemini:three"}) {
@@ -319,7 +319,7 @@ func TestResourcesListChanged(t *testing.T) {
 			}
 			before := changes.Load()
 			srv.Update(snapOf(recs))
-			if !eventually(2*time.Second, func() bool { return changes.Load() > before }) {
+			if !eventually(10*time.Second, func() bool { return changes.Load() > before }) {
 				t.Fatal("no resources/list_changed after a skill was removed")
 			}
 			if got := listed(); !slices.Equal(got, []string{"codex:one", "codex:two"}) {

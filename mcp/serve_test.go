@@ -122,7 +122,9 @@ func TestUseClientRoots(t *testing.T) {
 				}
 				c.AddRoots(tt.later...)
 			}
-			wait := 2 * time.Second
+			// A switch that must come gets a hang guard; one that must not
+			// gets the time it would take.
+			wait := 10 * time.Second
 			if !tt.want {
 				wait = 300 * time.Millisecond
 			}
@@ -232,7 +234,7 @@ func TestServe(t *testing.T) {
 
 			writeFile(t, tr.userSkill("beta"), skillMD("beta", "Beta skill"))
 			ref.Poke()
-			if !eventually(2*time.Second, func() bool { return changes.Load() > 0 }) {
+			if !eventually(10*time.Second, func() bool { return changes.Load() > 0 }) {
 				t.Fatal("no tools/list_changed after a rescan found a new skill")
 			}
 			if desc := onlyTool(t, ctx, cs).Description; !strings.Contains(desc, "beta") {
@@ -241,7 +243,7 @@ func TestServe(t *testing.T) {
 
 			if pv != "" { // roots need the initialize handshake
 				c.AddRoots(&sdk.Root{URI: fileURI(other)})
-				if !eventually(2*time.Second, func() bool { return ref.Workspace() == other }) {
+				if !eventually(10*time.Second, func() bool { return ref.Workspace() == other }) {
 					t.Errorf("workspace %q after the client's roots, want %q", ref.Workspace(), other)
 				}
 			}
