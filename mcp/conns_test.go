@@ -313,7 +313,7 @@ func TestConnGateNoLockout(t *testing.T) {
 		if !answered(t, addr) {
 			t.Fatal("a new client was turned away while every connection waited for its body")
 		}
-		if !closedByServer(slow[0]) {
+		if !closedByServer(slow[0], closeGuard) {
 			t.Error("the connection waiting longest for its body was not the one closed")
 		}
 	})
@@ -373,10 +373,10 @@ func TestConnGateNoLockout(t *testing.T) {
 		if !answered(t, addr) {
 			t.Fatal("a new client was turned away while every connection held a session's stream")
 		}
-		if !closedByServer(streams[0]) {
+		if !closedByServer(streams[0], closeGuard) {
 			t.Error("the oldest stream was not the one closed")
 		}
-		if closedByServer(streams[1]) {
+		if closedByServer(streams[1], openLook) {
 			t.Error("a second stream was closed for one new connection")
 		}
 	})
