@@ -25,6 +25,11 @@ type Rule struct {
 	skill func(c *skillCheck)
 }
 
+// RulesVersion numbers the rule set: it goes up by one whenever a rule is
+// added or what a rule finds changes, so that a published measure of the
+// scan (docs/scanner-accuracy.md) names the rules it measured.
+const RulesVersion = 1
+
 // The codes.
 const (
 	CodeInstructionOverride = "instruction-override"

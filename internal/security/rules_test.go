@@ -122,6 +122,9 @@ func TestEveryTestdataFolderIsARule(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range ents {
+		if e.Name() == "corpus" {
+			continue // the measure of the whole scan (TestCorpus)
+		}
 		if _, ok := Lookup(e.Name()); e.IsDir() && !ok {
 			t.Errorf("testdata/%s names no rule", e.Name())
 		}
