@@ -19,6 +19,9 @@ type anchor struct {
 	text   string
 	code   string
 	verify verifier
+	// flow is the role of a data flow anchor (see flow.go), which no
+	// phrase rule reports itself; code is then empty.
+	flow flowRole
 }
 
 // verifier looks at an anchor found at data[start:end] and returns the
@@ -50,7 +53,7 @@ var (
 func anchors() ([]anchor, *matcher) {
 	anchorsOnce.Do(func() {
 		for _, group := range [][]anchor{overrideAnchors(), framingAnchors(), exfiltrationAnchors(),
-			safetyAnchors(), remoteAnchors(), obfuscationAnchors(), credentialAnchors()} {
+			safetyAnchors(), remoteAnchors(), obfuscationAnchors(), credentialAnchors(), dataFlowAnchors(), reverseShellAnchors(), persistenceAnchors()} {
 			anchorTable = append(anchorTable, group...)
 		}
 		texts := make([]string, len(anchorTable))
