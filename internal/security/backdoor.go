@@ -116,8 +116,8 @@ func verifyPersist(where string) verifier {
 		if f.is(classMarkdown) && (tableRow(d, start) || fenceIntroNegated(f, start)) {
 			return "", false
 		}
-		if f.is(classDoc) && !inFence(f, start) && !inCodeSpan(d, start) {
-			return "", false // prose names these files; code writes them
+		if f.is(classDoc) && !inFence(f, start) && !(inCodeSpan(d, start) && f.is(classSkill)) {
+			return "", false // prose and a reference's inline code name these places; code writes them
 		}
 		ls, le := lineBounds(d, start)
 		line := d[ls:le]
@@ -133,21 +133,24 @@ func verifyPersist(where string) verifier {
 		switch {
 		case a == "execstart=":
 			// ExecStart= is the unit itself.
-		case a == "crontab" && !crontabWrite.MatchString(l):
-			return "", false // crontab -l only reads it
+		case a == "crontab":
+			if !crontabWrite.MatchString(l) {
+				return "", false // crontab -l only reads it
+			}
 		case a == "core.hookspath":
 			if !strings.Contains(l, "--global") && !strings.Contains(l, "--system") {
 				return "", false
 			}
 			block = d // hooks kept in the skill run in every repository
-		case strings.HasPrefix(a, "/hooks/") || a == "schtasks" || a == "register-scheduledtask" ||
-			strings.Contains(a, "run") || strings.Contains(a, "startup"):
+		case a == "schtasks" || a == "register-scheduledtask":
 		default:
-			if !writes(l) && !strings.Contains(l, "launchctl") && !strings.Contains(l, "systemctl") {
-				// Only named: look at the block for a write.
-				if !writes(strings.ToLower(string(block))) {
-					return "", false
-				}
+			// The place must be what the line writes to (> ~/.bashrc,
+			// tee -a, cp ... ~/Library/LaunchAgents/, reg add ...\Run),
+			// or what launchctl or systemctl loads.
+			if !writesTarget(d, start, end) && !strings.Contains(l, "launchctl") && !strings.Contains(l, "systemctl") &&
+				!(a == "launchagents" || a == "launchdaemons") || (a == "launchagents" || a == "launchdaemons") &&
+				!writesTarget(d, start, end) && !strings.Contains(l, "launchctl") {
+				return "", false
 			}
 		}
 		if a == "schtasks" && !strings.Contains(l, "/create") {
@@ -195,6 +198,41 @@ var (
 		".composer", ".gem", ".m2", ".gradle", ".linkerd2", ".istioctl", ".tmux", ".vim", ".emacs.d", ".oh-my-zsh",
 		".zsh", ".fzf", ".atuin", ".starship", ".wasmtime", ".wasmer", ".modular", ".ollama", ".aider", ".gemini")
 )
+
+// writesTarget reports whether the path token at [start, end) is what
+// its line writes: after > or >>, tee, -Destination, -Path or -o, the
+// last word of cp, mv, install, ln or copy, the key of reg add or
+// New-ItemProperty, a file opened to append or write.
+func writesTarget(d []byte, start, end int) bool {
+	ls, le := lineBounds(d, start)
+	s, e := pathToken(d, start, end)
+	before := strings.ToLower(strings.TrimRight(string(d[ls:s]), " \t\"'"))
+	for _, w := range []string{">", ">>", "tee", "tee -a", "-destination", "-path", "-o", "--output", "reg add",
+		"-literalpath", "copy-item", "appendfile(", "writefile(", "appendfilesync(", "writefilesync(", "open(",
+		"write_text(", "path("} {
+		if strings.HasSuffix(before, w) {
+			return true
+		}
+	}
+	line := strings.ToLower(string(d[ls:le]))
+	rest := strings.TrimSpace(strings.Trim(string(d[e:le]), "\"' "))
+	fields := strings.Fields(before)
+	if len(fields) > 0 {
+		cmd := strings.Trim(fields[0], "(")
+		if cmd == "sudo" && len(fields) > 1 {
+			cmd = fields[1]
+		}
+		if set("cp", "mv", "install", "ln", "copy", "move", "ditto", "rsync")[cmd] &&
+			(rest == "" || strings.HasPrefix(rest, "&&") || strings.HasPrefix(rest, ";") || strings.HasPrefix(rest, "2>")) {
+			return true
+		}
+		if set("reg", "new-itemproperty", "set-itemproperty")[cmd] {
+			return true
+		}
+	}
+	return strings.Contains(line, "open(") && (strings.Contains(line, "'a'") || strings.Contains(line, "\"a\"") ||
+		strings.Contains(line, "'w'") || strings.Contains(line, "\"w\""))
+}
 
 // lineAfter returns the end of the n-th line after the one ending at le.
 func lineAfter(d []byte, le, n int) int {

@@ -14,6 +14,7 @@ package security
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -155,7 +156,7 @@ func chainFindings(dir string, files []fileFacts, out []report.Finding) []report
 						bits, rest, _ := strings.Cut(w.msg, "\t")
 						wpath, label, _ := strings.Cut(rest, "\t")
 						n, _ := strconv.Atoi(bits)
-						if uint8(n)&taintDownload != 0 && pathMatch(s.msg, wpath) {
+						if uint8(n)&taintDownload != 0 && pathMatch(s.msg, wpath) && runnable(s.msg) {
 							report1(CodeRemoteCode, b.rel, s.line, fmt.Sprintf("runs %s, which %s (line %d) downloads "+
 								"with %s: what runs is whatever the server sends, never what was reviewed; bundle the "+
 								"code, or check the download's digest before running it", excerptString(s.msg), a.rel,
@@ -173,7 +174,7 @@ func chainFindings(dir string, files []fileFacts, out []report.Finding) []report
 		// A script of the skill that reads a secret file (not the
 		// environment, which a script copies for the programs it starts)
 		// and sends anything.
-		if !isScript(sc.rel) || sec == nil || net == nil || sec.msg == envLabel ||
+		if !isScript(sc.rel) || sec == nil || net == nil || sec.msg == envLabel || weakSecret(sec.msg) ||
 			reported(CodeDataExfiltration, sc.rel, 0) {
 			continue
 		}
@@ -193,6 +194,23 @@ func chainFindings(dir string, files []fileFacts, out []report.Finding) []report
 		}
 	}
 	return add
+}
+
+// runnable reports whether a path names a program or a script: not a
+// document or data (a SKILL.md, a .json) that a command reads.
+func runnable(p string) bool {
+	c := classify(strings.ToLower(p), "")
+	return c&(classDoc|classMarkdown) == 0 && !binaryExt[path.Ext(strings.ToLower(p))] &&
+		!strings.HasSuffix(strings.ToLower(p), ".json") && !strings.HasSuffix(strings.ToLower(p), ".yaml") &&
+		!strings.HasSuffix(strings.ToLower(p), ".yml")
+}
+
+// weakSecret reports whether a secret's label names a file that
+// scripts read for their own configuration (.env), which reading and
+// sending something else does not make a leak.
+func weakSecret(label string) bool {
+	l := strings.ToLower(label)
+	return strings.HasSuffix(l, ".env") || strings.Contains(l, ".env.") || l == ".env"
 }
 
 // isScript reports whether a file of the skill is a script, by its name.

@@ -40,9 +40,26 @@ func pipedToInterpreter(rest []byte) bool {
 				t = t[j+1:]
 			}
 			if interpreters[t] {
-				return true
+				// python -c CODE, node -e CODE, python -m json.tool: the
+				// code is given, what comes down the pipe is its data.
+				return !inlineCode(seg[bytes.Index(seg, w)+len(w):])
 			}
 			break
+		}
+	}
+	return false
+}
+
+// inlineCode reports whether an interpreter's command (the words after
+// the pipe) gives the code itself, with -c, -e, -m, -r or --eval, so that
+// what is piped in is data: curl ... | python3 -c 'import json, sys; ...'.
+func inlineCode(seg []byte) bool {
+	for _, w := range bytes.Fields(seg) {
+		switch string(w) {
+		case "-c", "-e", "-m", "-r", "--eval", "-Command", "-command":
+			return true
+		case "-", "-s":
+			return false
 		}
 	}
 	return false

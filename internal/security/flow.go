@@ -33,27 +33,34 @@ import (
 type flowRole uint8
 
 const (
-	flowNone     flowRole = iota
-	flowSecret            // reads a secret: a credential file, the environment, a keychain, a browser or wallet store
-	flowDownload          // fetches data from the network
-	flowDecode            // decodes data
-	flowNet               // sends data over the network
-	flowExec              // runs code
-	flowHint              // a word that says encoded data is around (base64, decode): only opens the code view's decoding
-	flowView              // something the code view undoes (a line continuation, a split string): only opens the view
+	flowNone       flowRole = iota
+	flowSecret              // reads a secret: the environment, a keychain, the clipboard
+	flowSecretFile          // names where a secret is kept: a credential file, a browser or wallet store
+	flowDownload            // fetches data from the network
+	flowDecode              // decodes data
+	flowNet                 // sends data over the network
+	flowExec                // runs code
+	flowHint                // a word that says encoded data is around (base64, decode): only opens the code view's decoding
+	flowView                // something the code view undoes (a line continuation, a split string): only opens the view
 )
 
 // What a value carries, as bits.
 const (
-	taintSecret uint8 = 1 << iota
+	taintSecret uint8 = 1 << iota // a secret's content
 	taintDownload
 	taintDecode
+	// taintSecretPath is where a secret is kept, not yet read: in
+	// Python or JavaScript a path is a string until a call reads it
+	// (a list of sensitive paths to look for is no secret).
+	taintSecretPath
 )
 
 func roleTaint(r flowRole) uint8 {
 	switch r {
 	case flowSecret:
 		return taintSecret
+	case flowSecretFile:
+		return taintSecretPath
 	case flowDownload:
 		return taintDownload
 	case flowDecode:
@@ -75,17 +82,17 @@ func flowAnchors(role flowRole, accept verifier, texts ...string) []anchor {
 func dataFlowAnchors() []anchor {
 	return slices.Concat(
 		// Secrets.
-		flowAnchors(flowSecret, acceptSecretPath, credentialDirs...),
-		flowAnchors(flowSecret, acceptSecretPath, credentialNames...),
-		flowAnchors(flowSecret, acceptSecretPath, ".npmrc", ".credentials.json", ".codex/auth.json",
+		flowAnchors(flowSecretFile, acceptSecretPath, credentialDirs...),
+		flowAnchors(flowSecretFile, acceptSecretPath, credentialNames...),
+		flowAnchors(flowSecretFile, acceptSecretPath, ".npmrc", ".credentials.json", ".codex/auth.json",
 			".config/solana", "wallet.dat", "exodus.wallet", "/exodus", ".electrum", "/keystore",
 			"nkbihfbeogaeaoehlefnkodbefgpgknn", "local extension settings", "cookies.sqlite", "logins.json",
 			"key4.db", "_history", "consolehost_history", ".env"),
-		flowAnchors(flowSecret, acceptBrowserFile, "cookies", "login data", "local state", "web data"),
+		flowAnchors(flowSecretFile, acceptBrowserFile, "cookies", "login data", "local state", "web data"),
 		flowAnchors(flowSecret, acceptSecretCommand, "config view --raw", "gh auth token", "export-secret-keys", "get secret",
 			"pbpaste", "get-clipboard", "xclip -o", "xsel -o", "xsel --output", "security find-", "dump-keychain"),
 		flowAnchors(flowSecret, acceptEnvDump, "os.environ", "/environ", "process.env", "printenv", "env |",
-			"env|", "$(env", "`env", "env >", "get-childitem env:", "gci env:", "ls env:", "dir env:",
+			"env|", "$(env", "env >", "get-childitem env:", "gci env:", "ls env:", "dir env:",
 			"getenvironmentvariables", "env.to_h", "env.to_a", "%env", "system.getenv()"),
 		// Downloads.
 		flowAnchors(flowDownload, acceptDownload, "curl", "wget", "requests.get", "httpx.get", "urlopen",
@@ -93,12 +100,13 @@ func dataFlowAnchors() []anchor {
 			"invoke-restmethod", "downloadstring", "downloadfile", "downloaddata", "certutil", "bitsadmin",
 			"start-bitstransfer", "open-uri", "net::http.get"),
 		// Decoders.
-		flowAnchors(flowDecode, acceptDecode, decoders...),
+		flowAnchors(flowDecode, acceptDecode, flowDecoders()...),
 		flowAnchors(flowDecode, acceptDecode, "base64 -d", "fromhex", "unhexlify", "decode64",
 			"decodestring", "buffer.from", "pack(", "gzinflate", "gzuncompress", "str_rot13", "rot13",
-			"base64.stdencoding", "hex.decodestring", "bytes([", `\x`),
+			"base64.stdencoding", "hex.decodestring", "bytes(["),
+		flowAnchors(flowHint, acceptDecode, `\x`),
 		flowAnchors(flowHint, acceptDownload, "base64", "decode", "encoded"),
-		flowAnchors(flowView, acceptAny, "\\\n", "\\\r\n", "|\n", "|\r\n", "&&\n", "&&\r\n", "`\n", "'+", "' +", "\"+",
+		flowAnchors(flowView, acceptAny, "'+", "' +", "\"+",
 			"\" +", "+'", "+ '", "+\"", "+ \"", "' . '", "\" . \"", "''", "\"\"", ".join(", "getattr", "__import__",
 			"import_module", "__builtins__", "globals()", "locals()", "vars(", "window[", "global[", "globalthis[",
 			"this[", "$shell", "${shell}", "$bash"),
@@ -117,6 +125,18 @@ func dataFlowAnchors() []anchor {
 			"invoke-expression", "iex", "scriptblock]::create", "instance_eval", "create_function",
 			"sh -c", "bash -c", "zsh -c", "python -c", "python3 -c", "perl -e", "node -e", "ruby -e"),
 	)
+}
+
+// flowDecoders are the decoders of obfuscated-code whose output is a
+// value (not -encodedcommand, which runs what it decodes itself).
+func flowDecoders() []string {
+	var out []string
+	for _, d := range decoders {
+		if d != "-encodedcommand" && d != "-enc " {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Accepting flow anchors.
@@ -172,16 +192,30 @@ func acceptSecretPath(f *file, start, end int) (string, bool) {
 			}
 		}
 	}
+	// A URL, a query or a traversal payload names a file on another
+	// machine: https://h/?f=../../etc/shadow, filename:.env.
+	for _, u := range []string{"://", "?", "=", "+", "../", "%2", "filename:", "path:"} {
+		if strings.Contains(tok, u) {
+			return "", false
+		}
+	}
 	for _, skip := range []string{".pub", ".ssh/config", ".ssh/known_hosts", ".ssh/authorized_keys", ".ssh/rc",
 		".ssh/environment", "/config.fish"} {
 		if strings.Contains(tok, skip) {
 			return "", false
 		}
 	}
-	if writtenOrUsed(d, s) {
-		return "", false
+	if writtenOrUsed(d, s) || s > 0 && (d[s-1] == '=' || d[s-1] == ':') && d[s] != '@' && !shellAssignStart(d, s) {
+		return "", false // written, used to log in, or a value in a form (path=/root/.aws/credentials)
 	}
 	return string(d[s:e]), true
+}
+
+// shellAssignStart reports whether the path at s is the value of a
+// shell assignment that starts its line (KEY=~/.ssh/id_rsa).
+func shellAssignStart(d []byte, s int) bool {
+	ls, _ := lineBounds(d, s)
+	return len(assignedLHS(d[ls:s])) > 0 && bytes.IndexByte(bytes.TrimSpace(d[ls:s]), ' ') < 0
 }
 
 // credentialWords are credential anchors that may run on into a longer
@@ -276,6 +310,15 @@ func acceptEnvDump(f *file, start, end int) (string, bool) {
 			strings.ToUpper(ws[0]) == ws[0] && ws[0] != "" && !strings.ContainsAny(rest, "|>") {
 			return "", false // printenv HOME: one variable
 		}
+	case "$(env", "env |", "env|", "env >":
+		// env alone: env -u X cmd, env VAR=x cmd and env -i run a
+		// command with another environment.
+		if a == "$(env" && !(next == ')' || next == ' ' && bytes.HasPrefix(bytes.TrimLeft(d[end:min(len(d), end+8)], " "), []byte("|"))) {
+			return "", false
+		}
+		if a != "$(env" && start > 0 && isWordByte(d[start-1]) {
+			return "", false
+		}
 	case "/environ":
 		if !strings.Contains(strings.ToLower(string(d[max(0, start-12):start])), "/proc/") {
 			return "", false
@@ -294,10 +337,14 @@ const envLabel = "the environment"
 // acceptAny accepts the anchor as found.
 func acceptAny(f *file, start, end int) (string, bool) { return "", true }
 
-// acceptDownload: a downloader, as a word.
+// acceptDownload: a downloader, as a word (in code other than a shell's,
+// not inside a string literal, where it is a name in a list).
 func acceptDownload(f *file, start, end int) (string, bool) {
 	d := f.data
 	if isWordByte(d[start]) && !wordStart(d, start) || isWordByte(d[end-1]) && !wordEnd(d, end) {
+		return "", false
+	}
+	if shellDownloaders[strings.ToLower(string(d[start:end]))] == false && inStringLiteral(f, start) {
 		return "", false
 	}
 	return strings.TrimRight(string(d[start:end]), "("), true
@@ -307,7 +354,7 @@ func acceptDownload(f *file, start, end int) (string, bool) {
 // hex, pack only with a hex template.
 func acceptDecode(f *file, start, end int) (string, bool) {
 	d := f.data
-	if isWordByte(d[start]) && !wordStart(d, start) {
+	if isWordByte(d[start]) && !wordStart(d, start) || inStringLiteral(f, start) {
 		return "", false
 	}
 	a := strings.ToLower(string(d[start:end]))
@@ -350,8 +397,16 @@ func acceptNet(f *file, start, end int) (string, bool) {
 	switch a {
 	case "nc", "ncat", "netcat", "socat", "telnet", "scp", "rsync", "sftp", "ftp", "mail", "mailx", "sendmail",
 		"mutt", "dig", "nslookup", "host", "drill", "ping", "iwr", "irm":
-		if !commandPosition(d, start) || end >= len(d) || d[end] != ' ' {
+		argv := start > 1 && (d[start-1] == '"' || d[start-1] == '\'') && end < len(d) && d[end] == d[start-1] &&
+			bytes.HasSuffix(bytes.TrimRight(d[max(0, start-3):start-1], " "), []byte("["))
+		// In Python or JavaScript a command is only ever the program of
+		// an argv list (["nc", host, port]).
+		code := f.is(classScript) && !shellish(f) && !windowsScript(f.rel)
+		if !commandPosition(d, start) || end >= len(d) || d[end] != ' ' && !argv || (code || inStringLiteral(f, start)) && !argv {
 			return "", false
+		}
+		if next := bytes.TrimLeft(d[end:min(len(d), end+8)], " "); len(next) > 0 && (next[0] == '=' || next[0] == ':') {
+			return "", false // host = ..., a setting
 		}
 		ls, le := lineBounds(d, start)
 		line := d[end:le]
@@ -374,18 +429,22 @@ func acceptNet(f *file, start, end int) (string, bool) {
 func acceptExec(f *file, start, end int) (string, bool) {
 	d := f.data
 	a := strings.ToLower(string(d[start:end]))
-	if isWordByte(d[start]) && !wordStart(d, start) {
+	if isWordByte(d[start]) && !wordStart(d, start) || inStringLiteral(f, start) {
 		return "", false
 	}
 	switch a {
 	case "eval", "exec":
 		// A call, or a shell command: eval(x), exec "$x", not a word in
-		// a string.
-		if !wordEnd(d, end) || string(d[start:end]) != a {
+		// a string, nor a method (regex.exec(s), db.exec(sql)).
+		if !wordEnd(d, end) || string(d[start:end]) != a || start > 0 && d[start-1] == '.' {
 			return "", false
 		}
 		if !(end < len(d) && d[end] == '(') && !(commandPosition(d, start) && end < len(d) && d[end] == ' ') {
 			return "", false
+		}
+	case "compile(", "system(", "execfile":
+		if start > 0 && d[start-1] == '.' && !bytes.HasSuffix(d[max(0, start-3):start], []byte("os.")) {
+			return "", false // re.compile(...), schema.compile(...)
 		}
 	case "iex", "spawn", "popen", "subprocess", "execsync":
 		if !wordEnd(d, end) {
@@ -397,6 +456,19 @@ func acceptExec(f *file, start, end int) (string, bool) {
 		}
 	}
 	return strings.TrimRight(string(d[start:end]), "("), true
+}
+
+// inStringLiteral reports whether offset i lies inside a string literal
+// of its line in a script that is not a shell script (Python,
+// JavaScript, ...): an odd number of quotes of one kind before it. There,
+// eval, IEX or requests.get is a name in a list of patterns, not a call.
+func inStringLiteral(f *file, i int) bool {
+	if !f.is(classScript) || shellish(f) || windowsScript(f.rel) {
+		return false
+	}
+	ls, _ := lineBounds(f.data, i)
+	line := f.data[ls:i]
+	return bytes.Count(line, []byte{'"'})%2 == 1 || bytes.Count(line, []byte{'\''})%2 == 1
 }
 
 // commandPosition reports whether the word at i starts a command: at the
@@ -448,7 +520,21 @@ type stmt struct {
 	start, end int
 	indent     int // of its first line
 	lineStart  bool
+	// shell is set for a statement read as a shell reads it (a shell
+	// script, an inline code span, a code block in a shell or in no
+	// language): there a secret's path given to a command is read.
+	shell bool
+	// block numbers the Markdown code block (or inline span) the
+	// statement is in: a document's examples do not share variables.
+	block int
+	// minified is set for a statement cut from a line longer than
+	// maxLine: names there are reused for anything, so its values are
+	// not passed on (only a source and a sink in the statement count).
+	minified bool
 }
+
+// maxLine is the longest line read as code rather than minified code.
+const maxLine = 16 << 10
 
 // statements cuts the code of f into statements (see the package
 // comment above).
@@ -462,9 +548,23 @@ func statements(f *file) []stmt {
 			front = 3 + e
 		}
 	}
+	block, inFenceBefore := 0, false
+	shellFile := shellish(f) || windowsScript(f.rel) || f.is(classDoc) && !markdown
+	shell := shellFile
 	for ls := 0; ls < len(d); {
 		le := lineEnd(d, ls)
 		line := d[ls:le]
+		if markdown {
+			in := inFence(f, ls)
+			if in != inFenceBefore || !in {
+				block++
+			}
+			if in && !inFenceBefore {
+				shell = shellFence(line) // the fence's opening line names its language
+			}
+			inFenceBefore = in
+		}
+		first := len(out)
 		indent := len(line) - len(bytes.TrimLeft(line, " \t"))
 		body := bytes.TrimSpace(line)
 		switch {
@@ -490,10 +590,19 @@ func statements(f *file) []stmt {
 			}
 		case comment(body):
 		default:
-			// Join the lines of an open call or literal.
+			// Join the lines of an open call or literal, within the code
+			// block.
 			end := le
+			limit := len(d)
+			if markdown {
+				for _, r := range fencesOf(f) {
+					if r[0] <= ls && ls < r[1] {
+						limit = r[1]
+					}
+				}
+			}
 			depth := openBrackets(d[ls:le])
-			for n := 0; depth > 0 && n < 40 && end < len(d); n++ {
+			for n := 0; depth > 0 && n < 40 && end < limit; n++ {
 				ne := lineEnd(d, end+1)
 				depth += openBrackets(d[end+1 : ne])
 				end = ne
@@ -501,9 +610,30 @@ func statements(f *file) []stmt {
 			out = cutStatements(d, ls, end, indent, out)
 			le = end
 		}
+		for k := first; k < len(out); k++ {
+			out[k].block = block
+			// Inline code, the frontmatter and shell code blocks are
+			// commands; a Python or JavaScript block is not.
+			out[k].shell = shellFile || markdown && (!inFence(f, out[k].start) || shell)
+		}
 		ls = le + 1
 	}
 	return out
+}
+
+// shellFence reports whether a fence's opening line (```bash) opens a
+// block of shell commands: a shell's name, a console, or no language.
+func shellFence(line []byte) bool {
+	info := strings.ToLower(strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(string(line)), "`~")))
+	if i := strings.IndexAny(info, " {"); i >= 0 {
+		info = info[:i]
+	}
+	switch info {
+	case "", "sh", "bash", "shell", "zsh", "console", "terminal", "powershell", "ps1", "pwsh", "cmd", "bat", "batch",
+		"fish", "text", "txt", "shell-session", "sh-session", "bash-session", "dockerfile", "makefile", "yaml", "yml":
+		return true
+	}
+	return false
 }
 
 // comment reports whether a line is a comment (#, //, REM, ::), not a
@@ -551,23 +681,31 @@ func openBrackets(line []byte) int {
 	return depth
 }
 
+// maxStatement bounds a statement: past it, a statement is cut at the
+// next ;, && or || even inside brackets or quotes, so that a minified
+// file of one call or one string costs its length, not its length times
+// its anchors.
+const maxStatement = 8 << 10
+
 // cutStatements cuts d[s:e] at ;, && and || outside quotes and brackets.
 func cutStatements(d []byte, s, e, indent int, out []stmt) []stmt {
 	var q byte
 	depth := 0
 	from := s
+	minified := e-s > maxLine && bytes.Count(d[s:e], []byte{'\n'})*maxLine < e-s
 	add := func(a, b int) {
+		first := a == s
 		for a < b && (d[a] == ' ' || d[a] == '\t' || d[a] == '\n') {
 			a++
 		}
 		if a < b {
-			out = append(out, stmt{start: a, end: b, indent: indent, lineStart: a == s})
+			out = append(out, stmt{start: a, end: b, indent: indent, lineStart: first, minified: minified})
 		}
 	}
 	for i := s; i < e; i++ {
 		c := d[i]
 		switch {
-		case q != 0:
+		case q != 0 && i-from <= maxStatement:
 			if c == '\\' {
 				i++
 			} else if c == q {
@@ -579,7 +717,8 @@ func cutStatements(d []byte, s, e, indent int, out []stmt) []stmt {
 			depth++
 		case c == ')' || c == ']' || c == '}':
 			depth = max(0, depth-1)
-		case depth == 0 && (c == ';' || c == '&' && i+1 < e && d[i+1] == '&' || c == '|' && i+1 < e && d[i+1] == '|'):
+		case (depth == 0 || i-from > maxStatement) &&
+			(c == ';' || c == '&' && i+1 < e && d[i+1] == '&' || c == '|' && i+1 < e && d[i+1] == '|'):
 			add(from, i)
 			if c != ';' {
 				i++
@@ -606,8 +745,8 @@ type taint struct {
 	bits uint8
 	// label and at are the first source of each kind (by bit number),
 	// for the message.
-	label    [3]string
-	at       [3]int
+	label    [4]string
+	at       [4]int
 	suspect  bool // a download from an IP address or http://, or into a hidden file
 	verified bool // a download whose digest or signature is checked
 	// files are the files of unknown content the value was read from:
@@ -617,7 +756,7 @@ type taint struct {
 
 // of returns the label and offset of the source of bit b.
 func (t taint) of(b uint8) (string, int) {
-	for i := range 3 {
+	for i := range 4 {
 		if b == 1<<i {
 			return t.label[i], t.at[i]
 		}
@@ -626,7 +765,7 @@ func (t taint) of(b uint8) (string, int) {
 }
 
 func (t *taint) merge(o taint) {
-	for i := range 3 {
+	for i := range 4 {
 		if t.bits&(1<<i) == 0 && o.bits&(1<<i) != 0 {
 			t.label[i], t.at[i] = o.label[i], o.at[i]
 		}
@@ -643,7 +782,7 @@ func (t *taint) merge(o taint) {
 // source is the taint of one source of bit b.
 func source(b uint8, label string, at int) taint {
 	t := taint{bits: b}
-	for i := range 3 {
+	for i := range 4 {
 		if b == 1<<i {
 			t.label[i], t.at[i] = label, at
 		}
@@ -677,7 +816,6 @@ var (
 	objCall       = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\.\s*(?:send|sendall|sendto|write|end|emit|send_bytes|post|put|request|connect)\s*\(`)
 	sinkAlias     = regexp.MustCompile(`\.(?:post|put|patch|urlopen|request|send)\b\s*(?:$|[;,)])`)
 	identifier    = regexp.MustCompile(`[A-Za-z_]\w*`)
-	verifyCmd     = regexp.MustCompile(`(?i)\b(?:sha256sum|sha512sum|shasum|sha1sum|md5sum|get-filehash|certutil -hashfile|gpg --verify|gpgv|cosign verify|minisign|openssl dgst|hashlib\.sha256|checksum)\b`)
 	historyFile   = regexp.MustCompile(`(?:\.(?:bash|zsh|sh|python|psql|mysql|node_repl|sqlite)|fish)_history`)
 	remoteHostArg = regexp.MustCompile(`[\w.-]+@[\w.-]+:|\b(?:\d{1,3}\.){3}\d{1,3}:|\b[\w-]+(?:\.[\w-]+)+:/`)
 	downloadTo    = regexp.MustCompile(`(?i)(?:downloadfile|urlretrieve)\(\s*[^,]+,\s*([^)]+)\)`)
@@ -719,22 +857,78 @@ func analyseFlow(f *file) *flowResult {
 	type fn struct {
 		name   string
 		indent int
+		params []string
+		locals []string // the names assigned in its body
 	}
+	outer := map[string]struct{}{} // the names assigned outside functions
+	// tailTaint is what the names and files in text carry: the argument
+	// of an exec sink, from the sink on.
+	tailTaint := func(text []byte) taint {
+		var t taint
+		for _, id := range identifiers(text) {
+			if n, ok := names[string(id)]; ok {
+				t.merge(n)
+			}
+		}
+		if len(paths) > 0 {
+			for _, tok := range pathTokens(text) {
+				for p, pt := range paths {
+					if pathMatch(tok, p) && !pt.verified {
+						t.merge(pt)
+					}
+				}
+			}
+		}
+		return t
+	}
+	baseRuns := slices.Clone(r.runs)
+	// Two passes, so that a function defined below its use is known; the
+	// second only when the first left something tainted to look for.
 	for pass := 0; pass < 2; pass++ {
-		last := pass == 1
+		if pass == 1 {
+			if len(names) == 0 && len(paths) == 0 && len(sinkFuncs) == 0 && len(netObjs) == 0 {
+				break
+			}
+			*r = flowResult{runs: slices.Clone(baseRuns)}
+		}
+		last := true
 		var stack []fn
+		clear(outer)
 		ei := 0
+		block := 0
 		for _, s := range stmts {
 			text := d[s.start:s.end]
+			if markdown && s.block != block {
+				// Another example: its variables are its own.
+				block = s.block
+				clear(names)
+			}
 			// Functions: leave the ones this statement is not inside.
 			if s.lineStart {
 				for len(stack) > 0 && s.indent <= stack[len(stack)-1].indent && !bytes.HasPrefix(bytes.TrimSpace(text), []byte("}")) {
+					// Leaving a function: its local names go (in a shell,
+					// a function's variables are global).
+					if !s.shell {
+						for _, n := range stack[len(stack)-1].locals {
+							if _, global := outer[n]; !global {
+								delete(names, n)
+							}
+						}
+					}
 					stack = stack[:len(stack)-1]
 				}
 				if maybeFunc(text) {
 					if m := funcDef.FindSubmatch(text); m != nil {
 						name := string(m[1]) + string(m[2]) + string(m[3])
-						stack = append(stack, fn{name: name, indent: s.indent})
+						var params []string
+						if i := bytes.IndexByte(text, '('); i >= 0 {
+							for _, p := range bytes.Split(firstArgs(text[i:]), []byte{','}) {
+								if n := leadingIdent(string(bytes.TrimLeft(bytes.TrimSpace(p), "*&$"))); n != "" && n != "self" {
+									params = append(params, n)
+								}
+							}
+						}
+						stack = append(stack, fn{name: name, indent: s.indent, params: params})
 					}
 				}
 			}
@@ -759,7 +953,10 @@ func analyseFlow(f *file) *flowResult {
 					carried.merge(t)
 				}
 			}
-			toks := pathTokens(text)
+			var toks []string
+			if !s.minified && (len(paths) > 0 || len(evs) > 0 || hasNet) {
+				toks = pathTokens(text)
+			}
 			for _, tok := range toks {
 				hit := false
 				for p, t := range paths {
@@ -775,13 +972,38 @@ func analyseFlow(f *file) *flowResult {
 				}
 			}
 			val := carried
+			reads := false
 			for _, e := range evs {
+				if e.role == flowSecretFile {
+					if s.shell || reads || readsFile(text) {
+						reads = true
+						val.merge(source(taintSecret, e.label, e.start))
+					} else {
+						val.merge(source(taintSecretPath, e.label, e.start))
+					}
+					continue
+				}
+				if e.role == flowDownload && shellDownloaders[strings.ToLower(e.label)] && !shellish(f) && !f.is(classDoc) &&
+					!slices.ContainsFunc(evs, func(o event) bool { return o.role == flowExec }) {
+					continue // "curl" in a Python string is a name, unless the statement runs it
+				}
 				if b := roleTaint(e.role); b != 0 && val.bits&b == 0 {
 					val.merge(source(b, e.label, e.start))
-					if e.role == flowDownload && ipURL.Match(text) {
+					if e.role == flowDownload && bytes.Contains(text, []byte("http")) && ipURL.Match(text) {
 						val.suspect = true
 					}
 				}
+			}
+			// A statement that reads a file named by a secret's path reads
+			// the secret; one that copies it puts the secret where it
+			// copies to.
+			if val.bits&taintSecretPath != 0 && val.bits&taintSecret == 0 && !s.minified && readsFile(text) {
+				label, at := val.of(taintSecretPath)
+				val.merge(source(taintSecret, label, at))
+			}
+			if last && r.secret == nil && val.bits&taintSecret != 0 {
+				label, at := val.of(taintSecret)
+				r.secret = &pathFact{at: at, label: label}
 			}
 			// Sinks: the first of each kind tells.
 			seenNet, seenExec := false, 0
@@ -799,7 +1021,8 @@ func analyseFlow(f *file) *flowResult {
 					if last && r.network == nil {
 						r.network = &pathFact{at: e.start, label: e.label}
 					}
-					if label, at := val.of(taintSecret); val.bits&taintSecret != 0 && !homeHost(label, string(text)) {
+					if label, at := val.of(taintSecret); val.bits&taintSecret != 0 && !homeHost(label, string(text)) &&
+						!onlyAuth(text, s.start, evs, names) {
 						r.add(flowFinding{code: CodeDataExfiltration, at: e.start, stmtStart: s.start, stmtEnd: s.end,
 							what: label, sink: e.label, srcLine: at}, last)
 					}
@@ -809,8 +1032,12 @@ func analyseFlow(f *file) *flowResult {
 						}
 					}
 				case flowExec:
-					if ev := execValue(carried, evs, e); ev.bits&(taintDownload|taintDecode) != 0 && runsValue(text, e, ids, names, ev) {
-						val := ev
+					if arg := sinkArg(text, e.end-s.start, e); arg != nil {
+						val := tailTaint(arg)
+						val.merge(callSourcesIn(evs, s.start+(len(text)-len(text[e.end-s.start:])), arg, s.start, text))
+						if val.bits&(taintDownload|taintDecode) == 0 {
+							continue
+						}
 						code, bit := CodeRemoteCode, taintDownload
 						if val.bits&taintDownload == 0 {
 							code, bit = CodeObfuscatedCode, taintDecode
@@ -841,7 +1068,9 @@ func analyseFlow(f *file) *flowResult {
 			if val.bits == 0 || true {
 				if p, how := runsPath(text, paths); p != "" {
 					t := paths[p]
-					if t.bits&taintDownload != 0 && !t.verified && (how == "interpreter" || t.suspect || suspectRun(text)) {
+					lone := !bytes.ContainsAny(bytes.TrimSpace(text), " \t")
+					if t.bits&taintDownload != 0 && !t.verified && !(lone && !f.is(classScript)) &&
+						(how == "interpreter" || t.suspect || suspectRun(text)) {
 						label, at := t.of(taintDownload)
 						r.add(flowFinding{code: CodeRemoteCode, at: s.start, stmtStart: s.start, stmtEnd: s.end, what: label,
 							sink: how, srcLine: at}, last)
@@ -853,7 +1082,7 @@ func analyseFlow(f *file) *flowResult {
 				}
 			}
 			// Checking a digest verifies the download it names.
-			if len(paths) > 0 && verifyCmd.Match(text) {
+			if len(paths) > 0 && checksDigest(text) {
 				for _, tok := range toks {
 					for p, t := range paths {
 						if pathMatch(tok, p) {
@@ -866,25 +1095,44 @@ func analyseFlow(f *file) *flowResult {
 			// What the statement assigns takes its value.
 			net := slices.ContainsFunc(evs, func(e event) bool { return e.role == flowNet })
 			var lhs []string
-			if net || val.bits != 0 || len(val.files) > 0 || aliasesSink(text) {
+			alias := aliasesSink(text)
+			if !s.minified && (net || val.bits != 0 || len(val.files) > 0 || alias) {
 				lhs = assigned(text)
 			}
 			for _, n := range lhs {
-				if val.bits != 0 || len(val.files) > 0 {
-					t := names[n]
-					t.merge(val)
+				if len(stack) > 0 {
+					top := &stack[len(stack)-1]
+					top.locals = append(top.locals, n)
+				} else {
+					outer[n] = struct{}{}
+				}
+				// An assignment replaces the name's value (x.append(...)
+				// adds to it).
+				switch {
+				case val.bits != 0 || len(val.files) > 0:
+					t := val
+					if mutates(text) {
+						t = names[n]
+						t.merge(val)
+					}
 					names[n] = t
+				case !mutates(text):
+					delete(names, n)
 				}
 				if net {
 					netObjs[n] = true
 				}
-				if aliasesSink(text) {
+				if alias {
 					sinkFuncs[n] = true
 				}
 			}
 			if len(stack) > 0 {
 				top := stack[len(stack)-1].name
-				if net {
+				// A function sends what it is given when a parameter
+				// reaches a sink in its body.
+				if net && slices.ContainsFunc(stack[len(stack)-1].params, func(p string) bool {
+					return slices.ContainsFunc(ids, func(id []byte) bool { return string(id) == p })
+				}) {
 					sinkFuncs[top] = true
 				}
 				if (val.bits != 0 || len(val.files) > 0) && (bytes.HasPrefix(bytes.TrimSpace(text), []byte("return")) ||
@@ -894,7 +1142,7 @@ func analyseFlow(f *file) *flowResult {
 					names[top] = t
 				}
 			}
-			if val.bits != 0 {
+			if val.bits != 0 && !s.minified {
 				if gitAdd(text) {
 					t := names["\x00git"]
 					t.merge(val)
@@ -912,14 +1160,7 @@ func analyseFlow(f *file) *flowResult {
 					paths[p] = t
 				}
 			}
-			if last && r.secret == nil {
-				for _, e := range evs {
-					if e.role == flowSecret {
-						r.secret = &pathFact{at: e.start, label: e.label}
-						break
-					}
-				}
-			}
+
 		}
 	}
 	for p, t := range paths {
@@ -947,6 +1188,48 @@ func (r *flowResult) add(ff flowFinding, last bool) {
 		}
 	}
 	r.findings = append(r.findings, ff)
+}
+
+// onlyAuth reports whether every secret a statement sends is sent as a
+// credential (an Authorization header, a Bearer token, an api-key
+// header or parameter): how an API is called with the user's key, not a
+// leak of the key. A secret read from a file or the environment and put
+// anywhere else (a body, a query, another header) is sent as data.
+func onlyAuth(text []byte, from int, evs []event, names map[string]taint) bool {
+	found := false
+	check := func(i int) bool {
+		found = true
+		// The field the value is in: back to the quote or bracket that
+		// opens it.
+		lo := max(0, i-64)
+		if j := bytes.LastIndexAny(text[lo:i], "\"'{(,"); j >= 0 {
+			lo += j
+		}
+		ctx := strings.ToLower(string(text[lo:i]))
+		for _, k := range []string{"authorization", "bearer", "api-key", "x-api-key", "apikey", "api_key", "x-auth",
+			"token: ", "--user"} {
+			if strings.Contains(ctx, k) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range evs {
+		if e.role == flowSecret || e.role == flowSecretFile {
+			if !check(e.start - from) {
+				return false
+			}
+		}
+	}
+	for _, id := range identifiers(text) {
+		if names[string(id)].bits&taintSecret != 0 {
+			off := bytes.Index(text, id)
+			if off >= 0 && !check(off) {
+				return false
+			}
+		}
+	}
+	return found
 }
 
 // homeHosts are where a credential is meant to be sent: a GitHub token
@@ -982,12 +1265,36 @@ func homeHost(label, text string) bool {
 
 var urlHost = regexp.MustCompile(`https?://([a-z0-9.-]+)`)
 
+// digestChecks are the commands and calls that check a download.
+var digestChecks = []string{"sha256sum", "sha512sum", "shasum", "sha1sum", "md5sum", "get-filehash",
+	"certutil -hashfile", "gpg --verify", "gpgv", "cosign verify", "minisign", "openssl dgst", "hashlib.sha256",
+	"checksum"}
+
+// checksDigest reports whether a statement checks a file's digest or
+// signature.
+func checksDigest(text []byte) bool {
+	for _, c := range digestChecks {
+		if containsFold(text, c) {
+			return true
+		}
+	}
+	return false
+}
+
 // aliasesSink reports whether a statement names a function that sends
 // without calling it (send = requests.post), by sinkAlias.
 func aliasesSink(text []byte) bool {
 	for _, m := range []string{".post", ".put", ".patch", ".urlopen", ".request", ".send"} {
-		if bytes.Contains(text, []byte(m)) {
-			return sinkAlias.Match(text)
+		for i := 0; ; {
+			j := bytes.Index(text[i:], []byte(m))
+			if j < 0 {
+				break
+			}
+			k := i + j
+			if sinkAlias.Match(text[k:min(len(text), k+len(m)+24)]) {
+				return true
+			}
+			i = k + len(m)
 		}
 	}
 	return false
@@ -1014,6 +1321,34 @@ func objCalls(text []byte, netObjs map[string]bool) [][]int {
 		text = text[:maxRegexText]
 	}
 	return objCall.FindAllSubmatchIndex(text, -1)
+}
+
+// fileReads are the calls and commands that read a file given by
+// name, or copy it.
+var fileReads = []string{"open(", ".read(", "read_text(", "read_bytes(", "readfilesync(", "readfile(",
+	"createreadstream(", "get-content", "readalltext", "readallbytes", "file.read", "io.read", "fopen(",
+	"file_get_contents(", "sqlite3.connect(", "copy(", "copyfile(", "copy2(", "copyfilesync(", "copy-item",
+	"copytree(", ".write(", "tarfile", "zipfile", "base64.b64encode(open", "cat ", "load(", "loads(open"}
+
+// readsFile reports whether a statement reads or copies a file (and is
+// not one that opens a file to write it).
+func readsFile(text []byte) bool {
+	read := false
+	for _, r := range fileReads {
+		if containsFold(text, r) {
+			read = true
+			break
+		}
+	}
+	if !read {
+		return false
+	}
+	for _, w := range []string{`, "w"`, `, 'w'`, `, "a"`, `, 'a'`, `, "wb"`, `, 'wb'`, `mode="w"`, `mode='w'`, `"w+"`} {
+		if bytes.Contains(text, []byte(w)) {
+			return false
+		}
+	}
+	return true
 }
 
 // identifiers returns the words of text that can be names.
@@ -1046,51 +1381,173 @@ var callSources = set("requests.get", "httpx.get", "urlopen", "fetch", "https.ge
 	"marshal.loads", "gzinflate", "gzuncompress", "str_rot13", "pack", "base64.stdencoding", "hex.decodestring",
 	"bytes([")
 
-// execValue is what the exec sink e runs: what the statement's names and
-// files carry, and the call sources after it on the statement (inside
-// its call).
-func execValue(carried taint, evs []event, e event) taint {
-	v := carried
+// shellDownloaders are the downloaders that are commands rather than
+// calls.
+var shellDownloaders = set("curl", "wget", "certutil", "bitsadmin", "iwr", "irm", "invoke-webrequest",
+	"invoke-restmethod", "start-bitstransfer")
+
+// shellExecs are the exec sinks that take code as text on the command
+// line.
+var shellExecs = set("sh -c", "bash -c", "zsh -c", "python -c", "python3 -c", "perl -e", "node -e", "ruby -e")
+
+// shellDashC is a shell given code as an argument in an argv list:
+// ["sh", "-c", x], ("bash", "-c", x), ["cmd", "/c", x].
+var shellDashC = regexp.MustCompile(`(?:sh|bash|zsh|dash|python3?|node|perl|ruby|cmd(?:\.exe)?|powershell|pwsh)["']\s*,\s*["'](?:-c|/c|-e|-command)["']\s*,`)
+
+// argvFamily are the calls that take a program and its arguments, where
+// data is code only after -c, or with shell=True (execSync takes a
+// command line).
+var argvFamily = set("subprocess", "spawn", "exec.command", "popen", "execsync", "child_process")
+
+// quotedArg returns the double-quoted argument rest starts with.
+func quotedArg(rest []byte) []byte {
+	if k := bytes.IndexByte(rest[1:], '"'); k >= 0 {
+		return rest[1 : 1+k]
+	}
+	return rest[1:]
+}
+
+// sinkArg returns the code an exec sink runs, from the statement text
+// (its sink ends at off): the first argument of a call (eval(x),
+// exec(compile(src, ...)), pickle.loads(b64decode(s))), the code after -c
+// or the word after eval or iex in a shell, the command of a subprocess
+// call with shell=True or ["sh", "-c", x]. Nil when the sink runs no
+// value (python3 -c 'fixed code', subprocess.run(["ffmpeg", f]), a
+// template that puts a value into a command).
+func sinkArg(text []byte, off int, e event) []byte {
+	l := strings.ToLower(e.label)
+	rest := text[min(off, len(text)):]
+	switch {
+	case shellExecs[l] || l == "eval" && !bytes.HasPrefix(bytes.TrimLeft(rest, " "), []byte("(")) ||
+		l == "iex" || l == "invoke-expression":
+		// The next word: a literal in single quotes, or in double quotes
+		// without $, is fixed code.
+		rest = bytes.TrimLeft(rest, " \t")
+		if len(rest) == 0 || rest[0] == '\'' {
+			return nil
+		}
+		if rest[0] == '"' {
+			// Only "$x" or "$(...)" as the whole code: a value put into
+			// code of the skill's own is a template, not the download.
+			q := bytes.TrimSpace(quotedArg(rest))
+			if !wholeExpansion(q) {
+				return nil
+			}
+			return q
+		}
+		if rest[0] == '(' {
+			return firstArg(rest)
+		}
+		end := bytes.IndexAny(rest, " \t;|&)")
+		if end < 0 {
+			end = len(rest)
+		}
+		return rest[:end]
+	case argvFamily[l]:
+		t := strings.ToLower(string(text))
+		if m := shellDashC.FindStringIndex(t); m != nil {
+			return firstArg(append([]byte{'('}, text[m[1]:]...))
+		}
+		if !strings.Contains(t, "shell=true") && l != "execsync" {
+			return nil // a program and its arguments: data, not code
+		}
+		i := bytes.IndexByte(rest, '(')
+		if i < 0 {
+			return nil
+		}
+		arg := firstArg(rest[i:])
+		// Only the whole command: a template or a concatenation puts a
+		// value into a command of the skill's own.
+		if bytes.ContainsAny(arg, "`+%{") || bytes.Contains(arg, []byte("f\"")) || bytes.Contains(arg, []byte("f'")) {
+			return nil
+		}
+		return arg
+	default:
+		i := bytes.IndexByte(rest, '(')
+		if i < 0 || len(bytes.TrimSpace(rest[:i])) > 0 {
+			return nil
+		}
+		return firstArg(rest[i:])
+	}
+}
+
+// wholeExpansion reports whether q is one expansion: $x, ${x}, $(...).
+func wholeExpansion(q []byte) bool {
+	switch {
+	case bytes.HasPrefix(q, []byte("$(")):
+		return bytes.HasSuffix(q, []byte(")"))
+	case bytes.HasPrefix(q, []byte("${")):
+		return bytes.HasSuffix(q, []byte("}")) && bytes.Count(q, []byte("}")) == 1
+	case bytes.HasPrefix(q, []byte("$")):
+		return len(leadingIdent(string(q[1:]))) == len(q)-1 && len(q) > 1
+	}
+	return false
+}
+
+// firstArgs returns the arguments of the call whose opening bracket
+// starts b, up to its closing bracket.
+func firstArgs(b []byte) []byte {
+	depth := 0
+	for i, c := range b {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return b[1:i]
+			}
+		}
+	}
+	return b[min(1, len(b)):]
+}
+
+// firstArg returns the first argument of the call whose opening bracket
+// starts b: up to the first comma or the closing bracket at its depth.
+func firstArg(b []byte) []byte {
+	depth := 0
+	var q byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case q != 0:
+			if c == '\\' {
+				i++
+			} else if c == q {
+				q = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			q = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+			if depth == 0 {
+				return b[1:i]
+			}
+		case c == ',' && depth == 1:
+			return b[1:i]
+		}
+	}
+	return b[min(1, len(b)):]
+}
+
+// callSourcesIn is the taint of the downloaders and decoders that are
+// calls (see callSources) inside arg, the argument of an exec sink.
+func callSourcesIn(evs []event, _ int, arg []byte, stmtStart int, text []byte) taint {
+	var v taint
+	base := bytes.Index(text, arg)
+	if base < 0 || len(arg) == 0 {
+		return v
+	}
+	lo, hi := stmtStart+base, stmtStart+base+len(arg)
 	for _, o := range evs {
-		if b := roleTaint(o.role); b&(taintDownload|taintDecode) != 0 && o.start > e.start &&
+		if b := roleTaint(o.role); b&(taintDownload|taintDecode) != 0 && o.start >= lo && o.start < hi &&
 			callSources[strings.ToLower(o.label)] {
 			v.merge(source(b, o.label, o.start))
 		}
 	}
 	return v
-}
-
-// argvFamily are the calls that take a program and its arguments, where
-// data is code only as the program, or after -c, or with shell=True.
-var argvFamily = set("subprocess", "spawn", "exec.command", "popen", "execsync")
-
-// runsValue reports whether the exec sink e of the statement runs the
-// tainted value as code, rather than passing it as an argument.
-func runsValue(text []byte, e event, ids [][]byte, names map[string]taint, val taint) bool {
-	l := strings.ToLower(e.label)
-	if !argvFamily[l] {
-		return true
-	}
-	t := strings.ToLower(string(text))
-	if strings.Contains(t, "shell=true") || strings.Contains(t, `"-c"`) || strings.Contains(t, `'-c'`) ||
-		strings.Contains(t, "-c ") || l == "execsync" {
-		return true
-	}
-	// The first argument: up to the first comma after the call opens.
-	i := strings.IndexAny(t, "([")
-	if i < 0 {
-		return false
-	}
-	first := t[i+1:]
-	if j := strings.IndexByte(first, ','); j >= 0 {
-		first = first[:j]
-	}
-	for _, id := range identifier.FindAllString(first, -1) {
-		if names[id].bits&(taintDownload|taintDecode) != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // maxRegexText is how much of a statement the name patterns read: a
@@ -1108,6 +1565,20 @@ func assigned(text []byte) []string {
 	}
 	out := assignedLHS(text)
 	out = append(out, wordAfter(text, " as ")...)
+	// def load(path=".env"), function f(p = "~/.ssh/id_rsa"): a
+	// parameter takes its default.
+	if t := bytes.TrimLeft(text, " \t"); bytes.HasPrefix(t, []byte("def ")) || bytes.HasPrefix(t, []byte("function ")) ||
+		bytes.HasPrefix(t, []byte("async def ")) {
+		if i := bytes.IndexByte(t, '('); i >= 0 {
+			for _, p := range bytes.Split(firstArgs(t[i:]), []byte{','}) {
+				if k := bytes.IndexByte(p, '='); k >= 0 {
+					if n := leadingIdent(string(bytes.TrimSpace(p[:k]))); n != "" {
+						out = append(out, n)
+					}
+				}
+			}
+		}
+	}
 	for _, m := range []string{".append(", ".extend(", ".push(", ".update(", ".add(", ".insert(", ".write(",
 		".writelines(", ".concat(", ".put(", ".set("} {
 		for i := 0; ; {
@@ -1150,13 +1621,31 @@ func assigned(text []byte) []string {
 		!bytes.Contains(text, []byte("{ |")) && !bytes.Contains(text, []byte("{|")) {
 		return out
 	}
-	for _, m := range arrowParams.FindAllSubmatch(text, -1) {
-		for _, g := range m[1:] {
-			for _, n := range strings.Split(string(g), ",") {
-				if n = strings.TrimSpace(n); n != "" {
-					out = append(out, n)
+	// The parameters of callbacks and lambdas, read around each => and
+	// after each function, lambda and block opening.
+	for _, mark := range []string{"=>", "function", "lambda", "do |", "{ |", "{|"} {
+		for i := 0; ; {
+			j := bytes.Index(text[i:], []byte(mark))
+			if j < 0 {
+				break
+			}
+			k := i + j
+			lo, hi := max(0, k-120), min(len(text), k+len(mark)+120)
+			if mark == "=>" {
+				hi = k + 2
+			} else {
+				lo = k
+			}
+			for _, m := range arrowParams.FindAllSubmatch(text[lo:hi], -1) {
+				for _, g := range m[1:] {
+					for _, n := range strings.Split(string(g), ",") {
+						if n = strings.TrimSpace(n); n != "" {
+							out = append(out, n)
+						}
+					}
 				}
 			}
+			i = k + len(mark)
 		}
 	}
 	return out
@@ -1390,6 +1879,9 @@ func writtenPaths(text []byte, toks []string, evs []event) []string {
 			}
 		}
 	}
+	if !containsFold(text, "downloadfile") && !containsFold(text, "urlretrieve") {
+		return out
+	}
 	for _, m := range downloadTo.FindAllSubmatch(text, -1) {
 		out = append(out, strings.Trim(strings.TrimSpace(string(m[1])), `"'`))
 	}
@@ -1429,6 +1921,8 @@ func commandWords(text []byte) []string {
 		w := strings.Trim(f, `"'`)
 		lw := strings.ToLower(w)
 		switch {
+		case strings.Contains(w, "=$(") || strings.Contains(w, "=`"):
+			return nil // x=$(cmd ...): what runs is the command inside
 		case lw == "sudo" || lw == "nohup" || lw == "exec" || lw == "env" || lw == "time" || lw == "call" ||
 			lw == "&" || lw == "then" || lw == "do" || w == "" || strings.Contains(w, "=") && !interp && !strings.Contains(w, "/"):
 			continue
@@ -1441,7 +1935,7 @@ func commandWords(text []byte) []string {
 			out = append(out, w)
 			base := lw[strings.LastIndexAny(lw, `/\`)+1:]
 			if interpreters[base] || base == "." || set("start", "start-process", "open", "cmd", "python2", "node",
-				"ruby", "perl", "wscript", "cscript", "rundll32", "chmod")[base] {
+				"ruby", "perl", "wscript", "cscript", "rundll32")[base] {
 				interp = true
 				continue
 			}
@@ -1462,8 +1956,8 @@ func commandWords(text []byte) []string {
 // command itself when it is a path, or the file given to an interpreter.
 func commandPath(text []byte) string {
 	ws := commandWords(text)
-	if len(ws) == 0 {
-		return ""
+	if len(ws) == 0 || len(ws) == 1 && !bytes.ContainsAny(bytes.TrimSpace(text), " \t") && !strings.HasPrefix(ws[0], "./") {
+		return "" // a path alone (`/etc/hosts`) is named, not run
 	}
 	p := ws[len(ws)-1]
 	if !plainPath.MatchString(p) || strings.Contains(p, "://") {
@@ -1571,10 +2065,10 @@ func flowMessage(f *file, ff flowFinding) string {
 		return "sends " + quoteLabel(ff.what) + where + " over the network with " + ff.sink + " (" + stmt +
 			"): a skill never needs to move the user's secrets off the machine; remove it"
 	case CodeRemoteCode:
-		return "runs what " + quoteLabel(ff.what) + where + " downloads (" + stmt + "): what runs is whatever the " +
+		return "runs what " + quoteLabel(ff.what) + where + " downloads, with " + ff.sink + " (" + stmt + "): what runs is whatever the " +
 			"server sends, never what was reviewed; bundle the code, or check the download's digest before running it"
 	default:
-		return "runs what " + quoteLabel(ff.what) + where + " decodes (" + stmt + "): code hidden in an encoding " +
+		return "runs what " + quoteLabel(ff.what) + where + " decodes, with " + ff.sink + " (" + stmt + "): code hidden in an encoding " +
 			"cannot be reviewed; bundle it as plain source"
 	}
 }

@@ -188,6 +188,9 @@ func viewTriggers(f *file) (decode, other bool) {
 			other = true
 		}
 	}
+	// A line continuation (a backslash, or a pipe or && left open).
+	other = other || bytes.Contains(f.data, []byte("\\\n")) || bytes.Contains(f.data, []byte("|\n")) ||
+		bytes.Contains(f.data, []byte("&&\n")) || bytes.Contains(f.data, []byte("\\\r\n"))
 	return decode, other
 }
 
@@ -301,8 +304,7 @@ func substituteVars(line []byte, vars map[string]string, m uint8) ([]byte, uint8
 		}
 	}
 	record := func(name, v string) {
-		switch {
-		case strings.HasPrefix(v, `"`) || strings.HasPrefix(v, `'`):
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 			v = v[1 : len(v)-1]
 		}
 		if len(v) > 256 || len(vars) >= 256 && vars[name] == "" {
