@@ -3,6 +3,8 @@ package security
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -38,9 +40,26 @@ func pipedToInterpreter(rest []byte) bool {
 				t = t[j+1:]
 			}
 			if interpreters[t] {
-				return true
+				// python -c CODE, node -e CODE, python -m json.tool: the
+				// code is given, what comes down the pipe is its data.
+				return !inlineCode(seg[bytes.Index(seg, w)+len(w):])
 			}
 			break
+		}
+	}
+	return false
+}
+
+// inlineCode reports whether an interpreter's command (the words after
+// the pipe) gives the code itself, with -c, -e, -m, -r or --eval, so that
+// what is piped in is data: curl ... | python3 -c 'import json, sys; ...'.
+func inlineCode(seg []byte) bool {
+	for _, w := range bytes.Fields(seg) {
+		switch string(w) {
+		case "-c", "-e", "-m", "-r", "--eval", "-Command", "-command":
+			return true
+		case "-", "-s":
+			return false
 		}
 	}
 	return false
@@ -50,7 +69,99 @@ func pipedToInterpreter(rest []byte) bool {
 var downloaders = []string{"curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod",
 	"downloadstring", "net.webclient", "urlopen", "requests.get", "fetch(", "http.get(", "urllib"}
 
-func remoteAnchors() []anchor { return anchorsOf(CodeRemoteCode, verifyRemote, downloaders...) }
+func remoteAnchors() []anchor {
+	return slices.Concat(
+		anchorsOf(CodeRemoteCode, verifyRemote, downloaders...),
+		anchorsOf(CodeRemoteCode, verifyRemoteLauncher, "mshta", "regsvr32", "rundll32", "msiexec", "installutil",
+			"regasm", "cmstp"),
+		anchorsOf(CodeRemoteCode, verifyDropper, ".exe", ".msi", ".dmg", ".pkg", ".zip", ".7z", ".rar", ".scr",
+			".appimage", ".bin", ".apk"))
+}
+
+// verifyRemoteLauncher: a Windows program that runs what it fetches
+// from a URL itself (mshta https://..., regsvr32 /i:https://...
+// scrobj.dll, msiexec /i https://...).
+func verifyRemoteLauncher(f *file, start, end int) (string, bool) {
+	d := f.data
+	if !wordStart(d, start) || !wordEnd(d, end) && !bytes.HasPrefix(d[end:], []byte(".exe")) ||
+		f.is(classMarkdown) && (tableRow(d, start) || fenceIntroNegated(f, start)) {
+		return "", false
+	}
+	ls, le := lineBounds(d, start)
+	rest := d[end:le]
+	if !containsFold(rest, "http://") && !containsFold(rest, "https://") && !bytes.Contains(rest, []byte(`\\`)) {
+		return "", false
+	}
+	return "has " + string(d[start:end]) + " run code it fetches from the network (" + excerpt(d, ls, le) + "): " +
+		"what runs is whatever the server sends, never what was reviewed; remove it", true
+}
+
+// dropperSigns are what turns a download link into a dropper: an
+// archive with a password (which keeps scanners out), a warning to be
+// clicked through, an install that hides or starts with the system.
+var dropperSigns = []string{"password", "run anyway", "antivirus", "anti-virus", "defender", "smartscreen",
+	"exclusion", "unknown publisher", "silently", "starts with windows", "start with windows", "at every logon",
+	"at login", "disable your", "turn off your"}
+
+// verifyDropper: a link to a program or an archive, in a paragraph that
+// tells to run it and gives a dropper's sign ("extract it with the
+// password openclaw and run the .exe", "Defender may warn: choose Run
+// anyway", "it installs silently and starts with Windows").
+func verifyDropper(f *file, start, end int) (string, bool) {
+	d := f.data
+	if !f.is(classDoc) || end < len(d) && isWordByte(d[end]) || f.is(classMarkdown) && tableRow(d, start) {
+		return "", false
+	}
+	// Part of a link: a URL on the line before it.
+	ls, _ := lineBounds(d, start)
+	tok, _ := pathToken(d, start, end)
+	if !containsFold(d[max(ls, tok-200):start], "http") {
+		return "", false
+	}
+	ps, pe := paragraphBounds(d, start)
+	para := d[ps:pe]
+	run := false
+	for _, v := range []string{"run ", "run it", "execute", "launch", "open ", "double-click", "install", "extract"} {
+		run = run || containsFold(para, v)
+	}
+	sign := ""
+	for _, s := range dropperSigns {
+		if containsFold(para, s) {
+			sign = s
+			break
+		}
+	}
+	if !run || sign == "" {
+		return "", false
+	}
+	s, _ := sentenceBounds(d, start, end)
+	if negated(d, s, start) {
+		return "", false
+	}
+	return "has the user or the agent download and run a program (" + excerpt(d, tok, min(len(d), end+20)) + ") " +
+		"with a dropper's sign (" + strconv.Quote(sign) + "): what runs is whatever the server sends, and an " +
+		"archive with a password or a warning to click through keeps it from being checked; remove it", true
+}
+
+// paragraphBounds returns the paragraph around i: from the blank line
+// before it to the blank line after it, at most 1,200 bytes either way.
+func paragraphBounds(d []byte, i int) (int, int) {
+	lo := max(0, i-1200)
+	s := bytes.LastIndex(d[lo:i], []byte("\n\n"))
+	if s < 0 {
+		s = lo
+	} else {
+		s += lo + 2
+	}
+	hi := min(len(d), i+1200)
+	e := bytes.Index(d[i:hi], []byte("\n\n"))
+	if e < 0 {
+		e = hi
+	} else {
+		e += i
+	}
+	return s, e
+}
 
 func verifyRemote(f *file, start, end int) (string, bool) {
 	d := f.data

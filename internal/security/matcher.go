@@ -1,7 +1,7 @@
 package security
 
 // matcher finds many literal anchors in one pass over a text, ignoring
-// ASCII case: an Aho-Corasick automaton compiled to a table over byte
+// ASCII case and reading a line break or a tab as a space: an Aho-Corasick automaton compiled to a table over byte
 // classes. Every text file is scanned once, whatever the number of
 // anchors, at about a table lookup per byte; the phrase rules then look
 // closer only where an anchor was found.
@@ -41,6 +41,9 @@ func newMatcher(anchors []string) *matcher {
 	for b := 'A'; b <= 'Z'; b++ {
 		m.class[b] = m.class[b+'a'-'A']
 	}
+	// A line break or a tab is a space: a phrase wrapped over two lines
+	// ("follow\nthe instructions") is the phrase.
+	m.class['\n'], m.class['\t'] = m.class[' '], m.class[' ']
 	// The trie.
 	type node struct {
 		next map[uint8]int

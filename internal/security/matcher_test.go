@@ -12,7 +12,18 @@ import (
 // naiveHits finds every anchor in data by brute force, ignoring ASCII
 // case.
 func naiveHits(anchors []string, data []byte) []hit {
-	low := bytes.ToLower(data)
+	// The matcher folds ASCII letters only (anchors in other scripts are
+	// matched as written) and reads a line break or a tab as a space, so
+	// the brute force does the same.
+	low := bytes.Map(func(r rune) rune {
+		switch {
+		case 'A' <= r && r <= 'Z':
+			return r + 'a' - 'A'
+		case r == '\n' || r == '\t':
+			return ' '
+		}
+		return r
+	}, data)
 	var out []hit
 	for id, a := range anchors {
 		for i := 0; i+len(a) <= len(low); i++ {

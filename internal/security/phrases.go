@@ -19,6 +19,9 @@ type anchor struct {
 	text   string
 	code   string
 	verify verifier
+	// flow is the role of a data flow anchor (see flow.go), which no
+	// phrase rule reports itself; code is then empty.
+	flow flowRole
 }
 
 // verifier looks at an anchor found at data[start:end] and returns the
@@ -50,7 +53,8 @@ var (
 func anchors() ([]anchor, *matcher) {
 	anchorsOnce.Do(func() {
 		for _, group := range [][]anchor{overrideAnchors(), framingAnchors(), exfiltrationAnchors(),
-			safetyAnchors(), remoteAnchors(), obfuscationAnchors(), credentialAnchors()} {
+			safetyAnchors(), remoteAnchors(), obfuscationAnchors(), credentialAnchors(), dataFlowAnchors(), reverseShellAnchors(), persistenceAnchors(),
+			remoteInstructionAnchors(), urlExfiltrationAnchors()} {
 			anchorTable = append(anchorTable, group...)
 		}
 		texts := make([]string, len(anchorTable))
@@ -70,6 +74,8 @@ func phraseScope(code string, f *file) bool {
 	switch code {
 	case CodeCredentialPath:
 		return f.is(classDoc | classScript)
+	case CodeRemoteInstructions, CodeURLExfiltration:
+		return f.is(classDoc)
 	case CodeFakeFraming:
 		// Scripts build prompts for their own model calls with such tags;
 		// the agent reads the documents.
@@ -131,9 +137,11 @@ const (
 // words lists.
 var (
 	overrideVerbs  = []string{"ignore", "disregard", "forget", "override", "overrule"}
-	overrideFiller = set("all", "any", "every", "the", "your", "these", "those", "my", "of", "its", "our", "earlier")
-	overrideWhen   = set("previous", "prior", "above", "earlier", "preceding", "former", "original", "foregoing",
-		"initial", "system", "developer", "existing", "safety", "previously", "old", "default", "core")
+	overrideFiller = set("all", "any", "every", "the", "your", "these", "those", "my", "of", "its", "our", "earlier",
+		"of", "whatever")
+	overrideWhen = set("previous", "prior", "above", "earlier", "preceding", "former", "original", "foregoing",
+		"initial", "system", "developer", "existing", "safety", "previously", "old", "default", "core", "content",
+		"ethical", "usage", "moral", "anthropic's", "openai's", "earlier", "given")
 	overrideWhat = []string{"instruction", "prompt", "rule", "directive", "guideline", "message", "context",
 		"constraint", "polic", "guardrail", "programming", "training", "command", "order", "task"}
 	jailbreakWords = set("dan", "jailbroken", "unrestricted", "unfiltered", "uncensored", "developer", "god",
@@ -146,14 +154,18 @@ func overrideAnchors() []anchor {
 		anchorsOf(code, verifyOverride, overrideVerbs...),
 		anchorsOf(code, verifyJailbreak, "you are now ", "you're now ", "from now on you are "),
 		anchorsOf(code, verifyLiteral("tells the agent its instructions are replaced", false),
-			"new system prompt", "new instructions:", "updated system prompt", "real instructions:"))
+			"new system prompt", "new instructions:", "updated system prompt", "real instructions:"),
+		hijackAnchors())
 }
 
 // verifyOverride: ignore|disregard|forget ... [fillers] previous|prior|...
 // instructions|prompts|rules..., or ignore everything above.
 func verifyOverride(f *file, start, end int) (string, bool) {
 	d := f.data
-	if !wordStart(d, start) || !wordEnd(d, end) || quoted(d, start) && !introduced(d, start) {
+	// A phrase glued to the word before it (formatting.Ignore,
+	// textignore all previous instructions) counts as well: the words
+	// after it must then make the whole phrase.
+	if !wordEnd(d, end) || quoted(d, start) && !introduced(d, start) {
 		return "", false
 	}
 	s, e := sentenceBounds(d, start, end)
@@ -171,6 +183,16 @@ func verifyOverride(f *file, start, end int) (string, bool) {
 		matched = true
 	case i < len(ws) && (ws[i] == "everything" || ws[i] == "anything" || ws[i] == "all") && i+1 < len(ws) &&
 		set("above", "before", "previously", "prior", "earlier")[ws[i+1]]:
+		matched = true
+	case i < len(ws) && (ws[i] == "everything" || ws[i] == "anything" || ws[i] == "all" || ws[i] == "what") &&
+		i+2 < len(ws) && (ws[i+1] == "you" || ws[i+1] == "you've" || ws[i+1] == "you're") &&
+		set("were", "have", "had", "ve", "been", "told", "know", "learned", "are")[ws[i+2]]:
+		// forget everything you were told, forget all you know
+		matched = true
+	case i < len(ws) && hasPrefixIn(ws[i], overrideWhat...) && i+1 < len(ws) &&
+		(set("above", "before", "earlier", "previously", "so")[ws[i+1]] ||
+			ws[i+1] == "you" && i+2 < len(ws) && set("were", "have", "had", "received", "got", "ve")[ws[i+2]]):
+		// disregard the instructions above, the rules you were given
 		matched = true
 	case i < len(ws) && overrideWhen[ws[i]]:
 		i++
@@ -330,7 +352,7 @@ var (
 		"burpcollaborator", "interact.sh", "attacker", "remote server", "external server", "discord", "telegram",
 		"my server", "our server", "this server"}
 	ownership = set("all", "any", "every", "user's", "users'", "their", "saved", "stored", "browser", "local",
-		"cached")
+		"cached", "an", "each", "found")
 )
 
 func exfiltrationAnchors() []anchor {
@@ -339,7 +361,10 @@ func exfiltrationAnchors() []anchor {
 		anchorsOf(code, verifyExfiltrate, "exfiltrate"),
 		anchorsOf(code, verifySecretSent(false), "environment variable", "env var", "ssh key", "private key",
 			"signing key", "id_rsa", "id_ed25519", "~/.ssh", "~/.aws", ".aws/credentials", ".env ", ".env file",
-			"keychain", "wallet", "seed phrase"),
+			"keychain", "wallet", "seed phrase", "gh auth token", "printenv", "auth.json", "credentials.json", "~/.codex",
+			"~/.claude", "~/.config/gh", "hosts.yml", "~/.kube", "kubeconfig", "~/.docker", "~/.netrc",
+			".git-credentials", "~/.gnupg", "wallet.dat", "mnemonic", "recovery phrase", "browser cookies",
+			"saved passwords", "session cookies", "shell history", "bash_history", "zsh_history"),
 		anchorsOf(code, verifySecretSent(true), "credential", "secret", "password", "cookie", "token", "api key",
 			"api_key"))
 }
@@ -398,7 +423,13 @@ func verifySecretSent(owned bool) verifier {
 			}
 		}
 		if verb < 0 {
-			return "", false
+			// "Attach the output of printenv" to a message the paragraph
+			// posts somewhere.
+			if owned || !attachedToSent(d, s, e) || negated(d, s, start) {
+				return "", false
+			}
+			return "tells the agent to attach " + excerpt(d, start, end) + " to what it sends somewhere (" +
+				excerpt(d, s, e) + "): remove it; a skill never needs to move the user's secrets off the machine", true
 		}
 		// "to" a destination, after both the verb and the credential.
 		from := max(verb, end-s)
@@ -423,6 +454,31 @@ func verifySecretSent(owned bool) verifier {
 	}
 }
 
+// attachedToSent reports whether the sentence d[s:e] attaches or
+// includes something, and its paragraph sends to a destination.
+func attachedToSent(d []byte, s, e int) bool {
+	sentence := d[s:e]
+	attach := false
+	for _, v := range []string{"attach", "attaching", "include", "including", "append", "add"} {
+		attach = attach || indexWord(sentence, v) >= 0
+	}
+	if !attach {
+		return false
+	}
+	ps, pe := paragraphBounds(d, s)
+	para := d[ps:pe]
+	send := false
+	for _, v := range sendVerbs {
+		send = send || indexWord(para, v) >= 0
+	}
+	for _, t := range destinations {
+		if send && containsFold(para, t) {
+			return true
+		}
+	}
+	return false
+}
+
 // Safety bypass.
 var (
 	bypassFiller  = set("the", "all", "any", "your", "its", "of", "claude's", "agent's", "every", "these", "those")
@@ -437,18 +493,22 @@ var (
 	tellVerbs   = []string{"tell", "inform", "notify", "alert", "warn", "reveal", "disclose", "let"}
 	hideVerbs   = set("hide", "conceal", "hidden", "secret", "secretly")
 	hideObjects = set("this", "these", "it", "that", "them", "everything", "all", "what", "you", "do", "did",
-		"your", "actions", "action", "steps", "changes", "commands", "activity", "the", "keep", "output", "from")
+		"your", "actions", "action", "steps", "step", "changes", "change", "commands", "command", "activity", "the",
+		"keep", "output", "from", "part", "line", "rule", "file", "files", "copy", "install", "installation",
+		"dependency", "package", "detail", "details", "instruction", "instructions", "request", "requests", "call",
+		"calls", "entirely", "completely", "fully", "always")
 )
 
 func safetyAnchors() []anchor {
 	const code = CodeSafetyBypass
 	return slices.Concat(
 		anchorsOf(code, verifyBypass, "disable", "bypass", "circumvent", "deactivate", "turn off", "switch off",
-			"get around", "evade"),
+			"get around", "evade", "skip", "ignore", "override", "suspend"),
 		anchorsOf(code, verifyKeepFromUser, "the user", "the human", "the operator"),
-		anchorsOf(code, verifyLiteral("turns the agent's permission checks or sandbox off", true),
-			"dangerously-skip-permissions", "dangerouslydisablesandbox", "bypasspermissions",
-			"dangerously_skip_permissions", "--yolo"))
+		anchorsOf(code, verifyFlag, "dangerously-skip-permissions", "dangerouslydisablesandbox", "bypasspermissions",
+			"dangerously_skip_permissions", "--yolo", "skipdangerousmodepermissionprompt",
+			"dangerously-bypass-approvals-and-sandbox"),
+		secrecyAnchors())
 }
 
 // verifyBypass: disable|bypass ... safety|sandbox|guardrails|permission
@@ -471,6 +531,12 @@ func verifyBypass(f *file, start, end int) (string, bool) {
 	if next, ok := bypassPairs[ws[i]]; ok && i+1 < len(ws) {
 		hit = slices.Contains(next, ws[i+1])
 	}
+	// "skip" and "ignore" name a step as often as a check: only "skip
+	// all safety checks", with a quantifier.
+	if v := strings.ToLower(string(d[start:end])); (v == "skip" || v == "ignore") &&
+		!slices.ContainsFunc(ws[:i], func(w string) bool { return w == "all" || w == "any" || w == "every" }) {
+		hit = false
+	}
 	if !hit || negated(d, s, start) {
 		return "", false
 	}
@@ -479,6 +545,10 @@ func verifyBypass(f *file, start, end int) (string, bool) {
 
 // verifyKeepFromUser: "do not tell the user", "without telling the user",
 // "don't let the user know", "hide this from the user".
+// hideUserSubjects are the anchors of verifyKeepFromUser that can be
+// the subject of "does not see".
+var hideUserSubjects = []string{"the user", "the human", "the operator"}
+
 func verifyKeepFromUser(f *file, start, end int) (string, bool) {
 	d := f.data
 	if !wordStart(d, start) || !wordEnd(d, end) && d[end] != '\'' {
@@ -487,13 +557,12 @@ func verifyKeepFromUser(f *file, start, end int) (string, bool) {
 	s, e := sentenceBounds(d, start, end)
 	before := wordsBefore(d, s, start, 7)
 	n := len(before)
-	if n == 0 {
-		return "", false
-	}
 	found := false
 	// <not> <tell> the user, <without> <telling> the user.
 	after := wordsAfter(d, end, e, 4)
-	if v := before[n-1]; hasPrefixIn(v, tellVerbs...) && n >= 2 &&
+	if n == 0 {
+		// The subject of the sentence: only "the user does not see".
+	} else if v := before[n-1]; hasPrefixIn(v, tellVerbs...) && n >= 2 &&
 		(v != "let" || len(after) > 0 && set("know", "see", "notice", "find")[after[0]]) {
 		switch neg := before[n-2]; {
 		case neg == "not" || neg == "never" || neg == "don't" || neg == "dont" || neg == "without":
@@ -502,6 +571,20 @@ func verifyKeepFromUser(f *file, start, end int) (string, bool) {
 			set("to", "ever", "directly", "explicitly")[neg]:
 			found = true
 		}
+	}
+	// The user must not see, know or notice ("make sure the user does
+	// not see this", "the user does not need to know").
+	if !found && slices.Contains(hideUserSubjects, strings.ToLower(string(d[start:end]))) {
+		neg, perceive, must := false, false, false
+		for _, w := range wordsAfter(d, end, e, 6) {
+			neg = neg || set("not", "never", "doesn't", "don't", "shouldn't", "mustn't", "won't", "needn't", "cannot",
+				"can't")[w]
+			perceive = perceive || neg && set("see", "know", "notice", "find", "learn", "realize", "realise", "hear",
+				"discover", "suspect", "aware")[w]
+			must = must || set("should", "must", "shouldn't", "mustn't")[w]
+		}
+		purpose := slices.ContainsFunc(before, func(w string) bool { return set("ensure", "sure", "so")[w] })
+		found = perceive && (must || purpose)
 	}
 	// hide|keep ... secret ... from the user.
 	if !found && n >= 2 && before[n-1] == "from" {

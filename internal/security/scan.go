@@ -42,6 +42,18 @@ type fileCheck struct {
 	// once for every rule that reads them (see withUndisguised).
 	disguised     []disguisedLine
 	disguisedDone bool
+	// view is the file's code view and what it undid on each line, and
+	// viewCheck the check that reads it, made once for every rule that
+	// reads the view (see withCodeView).
+	view      *file
+	viewUndo  []uint8
+	viewDone  bool
+	viewCheck *fileCheck
+	// flowRes is the file's data flow analysis, made once (see flow).
+	flowRes *flowResult
+	// facts collects what the file tells about the skill's flows
+	// across files (see chain.go); the view's check shares it.
+	facts *[]finding
 }
 
 // add reports a finding of the running rule at offset off of the file
@@ -249,6 +261,7 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 		}
 	}()
 	var out []report.Finding
+	var facts []fileFacts
 	budget := int64(maxTotal)
 	unread := 0
 	sc.judged = nil
@@ -288,11 +301,20 @@ func (s *Scanner) scanWalked(ctx context.Context, w *walked, sc *scratch, now ti
 		if s.Digests && judged.Digest != "" {
 			sc.judged = append(sc.judged, judged)
 		}
+		var ff []finding
 		for _, fd := range fs {
+			if isFact(fd) {
+				ff = append(ff, fd)
+				continue
+			}
 			out = append(out, report.Finding{Code: fd.code, File: filepath.Join(dir, filepath.FromSlash(e.Path)),
 				Line: fd.line, Column: fd.col, Message: fd.msg})
 		}
+		if len(ff) > 0 {
+			facts = append(facts, fileFacts{rel: e.Path, facts: ff})
+		}
 	}
+	out = append(out, chainFindings(dir, facts, out)...)
 	if unread > 0 {
 		w.incomplete = append(w.incomplete, fmt.Sprintf("%d files were not read: the scan reads at most %s of a "+
 			"skill", unread, safefile.Size(maxTotal)))
@@ -318,7 +340,7 @@ const maxTotal = 16 << 20
 
 // checkFile runs every file rule on f.
 func checkFile(f *file) []finding {
-	c := &fileCheck{f: f, count: map[string]int{}}
+	c := &fileCheck{f: f, count: map[string]int{}, facts: new([]finding)}
 	if f.is(classSkill) && f.is(classText) {
 		c.front = parseFrontmatter(f.data)
 	}
@@ -328,6 +350,7 @@ func checkFile(f *file) []finding {
 			r.file(c)
 		}
 	}
+	c.out = append(c.out, *c.facts...) // kept with the findings, never reported
 	if c.out == nil {
 		c.out = []finding{} // checked, nothing found: cached as such
 	}

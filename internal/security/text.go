@@ -218,12 +218,41 @@ var negators = set("not", "never", "no", "don't", "dont", "doesn't", "won't", "c
 // negated reports whether a negator precedes offset i in its sentence
 // (starting at s), within 30 words.
 func negated(data []byte, s, i int) bool {
-	for _, w := range wordsBefore(data, s, i, 30) {
-		if negators[w] {
+	lo := max(s, i-40*30)
+	n := 0
+	for j := i; j > lo && n < 30; {
+		// The words from the end, each with its bounds.
+		for j > lo && !isWordByte(data[j-1]) && data[j-1] != '\'' {
+			j--
+		}
+		k := j
+		for k > lo && (isWordByte(data[k-1]) || data[k-1] == '\'') {
+			k--
+		}
+		if k == j {
+			break
+		}
+		n++
+		w := strings.Trim(strings.ReplaceAll(strings.ToLower(string(data[k:j])), "’", "'"), "'")
+		if negators[w] && !inURL(data, k, j) {
 			return true
 		}
+		j = k
 	}
 	return false
+}
+
+// inURL reports whether the word data[k:j] is part of a URL, a host name
+// or a path (example in https://x.example.com/, never in a file name):
+// such words say nothing about the sentence.
+func inURL(data []byte, k, j int) bool {
+	if k > 0 && strings.IndexByte("./@:-_", data[k-1]) >= 0 && k > 1 && isWordByte(data[k-2]) {
+		return true
+	}
+	if k > 0 && data[k-1] == '/' {
+		return true
+	}
+	return j+1 < len(data) && strings.IndexByte("./-_", data[j]) >= 0 && isWordByte(data[j+1])
 }
 
 // negatedAt is negated for an instruction at i, within its clause: a

@@ -1,0 +1,2 @@
+#!/bin/sh
+env > /tmp/cc/env.txt
