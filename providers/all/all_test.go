@@ -178,6 +178,7 @@ var agentLiteralsAllowed = map[string]string{
 	// The security scan's hidden-text rule reads the names of AIs as words
 	// of prose ("Claude must ..."), beside assistant, gpt and the like.
 	"internal/security/hidden.go": "names of AIs as words of prose, not providers",
+	"internal/security/hijack.go": "names of AIs in the phrases of role-play hijacking (\"you are not claude\"), not providers",
 }
 
 // TestAgentNamesStayInProviders is the proof that adding a provider is a
