@@ -43,10 +43,12 @@ const (
 //     of idle connections is made of (a connection whose request bytes
 //     wait unread in the kernel, a client that just connected, is not one
 //     of these);
-//   - else the kept-alive connection idle longest since its last request;
 //   - else the connection that started sending a request longest ago and
 //     has not finished it, headers or body (HeaderTimeout and BodyTimeout
 //     end those anyway);
+//   - else the kept-alive connection idle longest since its last request
+//     (one whose next request waits unread counts as started: closing it
+//     would lose a request its client will not send again);
 //   - else the connection holding the oldest long-lived request: a stream
 //     its client keeps open to hear from the server (a session's GET
 //     stream, subscriptions/listen, an SSE session's stream), or a call
@@ -162,7 +164,20 @@ func (g *connGate) idlest() *gatedConn {
 		}
 		g.move(c, &g.started) // its request is there, unread yet
 	}
-	for _, l := range []*list.List{&g.kept, &g.started, &g.long} {
+	// A kept-alive connection whose client has just sent its next request
+	// is no longer idle: closing it would fail that request (clients do
+	// not send a POST again on a new connection).
+	for e := g.kept.Front(); e != nil; {
+		c, next := e.Value.(*gatedConn), e.Next()
+		if unreadBytes(c.Conn) {
+			g.move(c, &g.started)
+		}
+		e = next
+	}
+	// Stalled requests go before kept-alive connections: a client that is
+	// well behaved may reuse its kept-alive connection at any moment, and
+	// the request it sends on one being closed is lost.
+	for _, l := range []*list.List{&g.started, &g.kept, &g.long} {
 		if e := l.Front(); e != nil {
 			return e.Value.(*gatedConn)
 		}

@@ -196,8 +196,8 @@ func TestHTTPConnFlood(t *testing.T) {
 }
 
 // TestConnGateOrder: at the cap, the connections that sent nothing go
-// first, oldest first; then the kept-alive one idle longest; then the one
-// stuck longest in its headers; a connection serving a request (a GET
+// first, oldest first; then the one stuck longest in its headers; then
+// the kept-alive one idle longest; a connection serving a request (a GET
 // stream) never.
 func TestConnGateOrder(t *testing.T) {
 	const maxConns = 16
@@ -246,8 +246,8 @@ func TestConnGateOrder(t *testing.T) {
 		}
 	}
 	// Connections that send their request at once are not idle: those
-	// that sent nothing go first, then the kept-alive one, then the one
-	// stuck in its headers.
+	// that sent nothing go first, then the one stuck in its headers, then
+	// the kept-alive one.
 	for range maxConns - 3 {
 		c := dialSend(t, addr, "GET /healthz HTTP/1.1\r\nHost: "+addr+"\r\n\r\n")
 		if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || resp.StatusCode != http.StatusOK {
@@ -256,6 +256,16 @@ func TestConnGateOrder(t *testing.T) {
 	}
 	next := dialSend(t, addr, "GET /healthz HTTP/1.1\r\nHost: "+addr+"\r\n\r\n")
 	if resp, err := http.ReadResponse(bufio.NewReader(next), nil); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("a request at the cap: %v %v", err, resp)
+	}
+	if !closedByServer(started, closeGuard) {
+		t.Error("the connection stuck in its headers was not the one closed")
+	}
+	if closedByServer(kept, openLook) {
+		t.Error("a kept-alive connection was closed while one stuck in its headers was open")
+	}
+	last := dialSend(t, addr, "GET /healthz HTTP/1.1\r\nHost: "+addr+"\r\n\r\n")
+	if resp, err := http.ReadResponse(bufio.NewReader(last), nil); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("a request at the cap: %v %v", err, resp)
 	}
 	if !closedByServer(kept, closeGuard) {
