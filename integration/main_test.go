@@ -150,6 +150,13 @@ func runBinary(t *testing.T, dir string, vars []string, args ...string) result {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Env = vars
+	return runCmd(t, cmd, args)
+}
+
+// runCmd runs cmd, a run of ccski with args, and returns what it printed
+// and its exit code; it fails t only if cmd could not be run.
+func runCmd(t *testing.T, cmd *exec.Cmd, args []string) result {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

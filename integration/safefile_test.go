@@ -1,9 +1,7 @@
 package integration
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,19 +20,9 @@ func runBounded(t *testing.T, ctx context.Context, m *machine.Machine, args ...s
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = m.Workspace
 	cmd.Env = env(m, nil)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := result{args: args, stdout: stdout.String(), stderr: stderr.String()}
+	r := runCmd(t, cmd, args)
 	if ctx.Err() != nil {
 		t.Fatalf("ccski %s did not finish: it waited on a file\n%s", strings.Join(args, " "), r)
-	}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("running ccski %v: %v", args, err)
 	}
 	return r
 }

@@ -10,9 +10,7 @@ package integration
 // target keeps every byte.
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,18 +25,7 @@ func (tr switchTree) runLimited(t *testing.T, args ...string) result {
 	t.Helper()
 	cmd := exec.Command("/bin/sh", append([]string{"-c", `ulimit -f 16 && exec "$0" "$@"`, binary}, args...)...)
 	cmd.Dir, cmd.Env = tr.ws, tr.env()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := result{args: args, stdout: stdout.String(), stderr: stderr.String()}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("running ccski %v: %v", args, err)
-	}
-	return r
+	return runCmd(t, cmd, args)
 }
 
 // TestSwitchFailedWriteIsFailed: a settings file that cannot be written
