@@ -40,21 +40,27 @@ const (
 // streams. At the cap, a new connection closes another, in this order:
 //
 //   - the connection open longest that has sent nothing yet: what a flood
-//     of idle connections is made of (a connection whose request bytes
-//     wait unread in the kernel, a client that just connected, is not one
-//     of these);
+//     of idle connections is made of;
 //   - else the connection that started sending a request longest ago and
 //     has not finished it, headers or body (HeaderTimeout and BodyTimeout
 //     end those anyway);
-//   - else the kept-alive connection idle longest since its last request
-//     (one whose next request waits unread counts as started: closing it
-//     would lose a request its client will not send again);
+//   - else the kept-alive connection idle longest since its last request;
 //   - else the connection holding the oldest long-lived request: a stream
 //     its client keeps open to hear from the server (a session's GET
 //     stream, subscriptions/listen, an SSE session's stream), or a call
 //     waiting on its own client (ask waiting for the client's model).
 //     Clients open such streams again by design; a session closed by the
-//     session cap meanwhile is not, and its stream's end tells its client.
+//     session cap meanwhile is not, and its stream's end tells its client;
+//   - else the connection whose request arrived longest ago and waits in
+//     the kernel, unread yet by the server: a client that just connected
+//     and sent its request, or sent its next one on a kept-alive
+//     connection. Closing one loses a request its client will not send
+//     again (clients do not resend a POST), so these go last; the server
+//     reads them within moments, after which they are started ones.
+//
+// Whether bytes wait unread is asked of the fresh and kept-alive
+// connections at the front of their lists only, as each comes up to be
+// closed, so making room costs a few system calls, not one per connection.
 //
 // A connection whose request is being answered (a call, once its body is
 // in) is never closed so; when every one is, the new connection is closed
@@ -71,10 +77,11 @@ type connGate struct {
 	mu sync.Mutex
 	// open counts the connections; each one not serving a call is in one
 	// of the lists, oldest first: fresh (nothing sent yet), kept (between
-	// requests), started (a request's headers or body being read) and
-	// long (a long-lived request being served).
-	open                       int
-	fresh, kept, started, long list.List
+	// requests), waiting (a request arrived, unread yet), started (a
+	// request's headers or body being read) and long (a long-lived request
+	// being served).
+	open                                int
+	fresh, kept, waiting, started, long list.List
 	// evicted and refused count the connections closed to make room and
 	// those turned away, since the last line logged about them.
 	evicted, refused int
@@ -91,8 +98,8 @@ type gatedConn struct {
 	elem   *list.Element // its element in that list
 	busy   int           // calls being served
 	closed bool
-	// quiet is set while the connection is in fresh or kept: the next
-	// bytes it reads start a request.
+	// quiet is set while the connection is in fresh, kept or waiting: the
+	// next bytes it reads start a request.
 	quiet atomic.Bool
 }
 
@@ -157,30 +164,33 @@ func (g *connGate) admit(gc *gatedConn) (victim *gatedConn, ok bool) {
 // idlest returns the connection to close to make room, nil if none may
 // be. g.mu is held.
 func (g *connGate) idlest() *gatedConn {
-	for e := g.fresh.Front(); e != nil; e = g.fresh.Front() {
+	if c := g.quietFront(&g.fresh); c != nil {
+		return c
+	}
+	if e := g.started.Front(); e != nil {
+		return e.Value.(*gatedConn)
+	}
+	if c := g.quietFront(&g.kept); c != nil {
+		return c
+	}
+	for _, l := range []*list.List{&g.long, &g.waiting} {
+		if e := l.Front(); e != nil {
+			return e.Value.(*gatedConn)
+		}
+	}
+	return nil
+}
+
+// quietFront returns the oldest connection of l with no request waiting
+// unread, moving those ahead of it, whose request does wait, to waiting.
+// g.mu is held.
+func (g *connGate) quietFront(l *list.List) *gatedConn {
+	for e := l.Front(); e != nil; e = l.Front() {
 		c := e.Value.(*gatedConn)
 		if !unreadBytes(c.Conn) {
 			return c
 		}
-		g.move(c, &g.started) // its request is there, unread yet
-	}
-	// A kept-alive connection whose client has just sent its next request
-	// is no longer idle: closing it would fail that request (clients do
-	// not send a POST again on a new connection).
-	for e := g.kept.Front(); e != nil; {
-		c, next := e.Value.(*gatedConn), e.Next()
-		if unreadBytes(c.Conn) {
-			g.move(c, &g.started)
-		}
-		e = next
-	}
-	// Stalled requests go before kept-alive connections: a client that is
-	// well behaved may reuse its kept-alive connection at any moment, and
-	// the request it sends on one being closed is lost.
-	for _, l := range []*list.List{&g.started, &g.kept, &g.long} {
-		if e := l.Front(); e != nil {
-			return e.Value.(*gatedConn)
-		}
+		g.move(c, &g.waiting)
 	}
 	return nil
 }
@@ -195,7 +205,7 @@ func (g *connGate) move(c *gatedConn, l *list.List) {
 	if l != nil && !c.closed {
 		c.in, c.elem = l, l.PushBack(c)
 	}
-	c.quiet.Store(c.in == &g.fresh || c.in == &g.kept)
+	c.quiet.Store(c.in == &g.fresh || c.in == &g.kept || c.in == &g.waiting)
 }
 
 // drop stops counting c. g.mu is held.

@@ -9,6 +9,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// unreadBytesKnown reports whether unreadBytes can tell.
+const unreadBytesKnown = true
+
 // unreadBytes reports whether bytes the peer sent wait unread on c.
 func unreadBytes(c net.Conn) bool {
 	sc, ok := c.(syscall.Conn)

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"container/list"
 	"context"
 	"errors"
 	"io"
@@ -398,4 +399,90 @@ func (g *connGate) setMax(n int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.max = n
+}
+
+// TestConnGateWaitingLast: a request that has arrived but that the server
+// has not read yet (on a new connection, or the next one on a kept-alive
+// connection) is closed after every other closable connection, long-lived
+// streams included: its client would not send it again. Which connections
+// hold such a request is asked of the kernel, as each comes up.
+func TestConnGateWaitingLast(t *testing.T) {
+	if !unreadBytesKnown {
+		t.Skip("this platform cannot tell whether bytes wait unread on a connection")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	g := newConnGate(ln, 8, discard())
+	// pair returns the server's end of a new connection, its client having
+	// sent payload, which the server has not read.
+	pair := func(payload string) *gatedConn {
+		t.Helper()
+		dialSend(t, ln.Addr().String(), payload)
+		c, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		if payload != "" && !eventually(5*time.Second, func() bool { return unreadBytes(c) }) {
+			t.Fatal("the bytes sent never arrived")
+		}
+		gc := &gatedConn{Conn: c, g: g}
+		g.mu.Lock()
+		g.open++
+		g.mu.Unlock()
+		return gc
+	}
+	put := func(c *gatedConn, l *list.List) {
+		g.mu.Lock()
+		g.move(c, l)
+		g.mu.Unlock()
+	}
+	req := "POST /mcp HTTP/1.1\r\n"
+	newWithRequest := pair(req)   // connected and sent at once
+	keptWithRequest := pair(req)  // its next request, on a kept-alive connection
+	keptQuiet := pair("")         // between requests
+	stream := pair("")            // a long-lived request
+	put(newWithRequest, &g.fresh) // (as Accept puts every new one)
+	put(keptWithRequest, &g.kept) // older than keptQuiet
+	put(keptQuiet, &g.kept)
+	put(stream, &g.long)
+
+	for i, want := range []*gatedConn{keptQuiet, stream, newWithRequest, keptWithRequest} {
+		g.mu.Lock()
+		got := g.idlest()
+		if got == want {
+			g.drop(got)
+		}
+		g.mu.Unlock()
+		if got != want {
+			t.Fatalf("closing %d: got the connection %p, want %p (order: quiet kept-alive, stream, then the requests waiting, oldest first)", i, got, want)
+		}
+	}
+	g.mu.Lock()
+	left := g.idlest()
+	g.mu.Unlock()
+	if left != nil {
+		t.Errorf("with nothing left, idlest returned %p", left)
+	}
+	// The server reading a waiting request makes it a started one.
+	w := pair(req)
+	put(w, &g.fresh)
+	g.mu.Lock()
+	moved := g.idlest() == w && w.in == &g.waiting
+	g.mu.Unlock()
+	if !moved {
+		t.Fatal("a new connection whose request waits was not moved to waiting")
+	}
+	if _, err := w.Read(make([]byte, 64)); err != nil {
+		t.Fatal(err)
+	}
+	g.mu.Lock()
+	started := w.in == &g.started
+	g.mu.Unlock()
+	if !started {
+		t.Error("reading a waiting request did not make its connection a started one")
+	}
 }
