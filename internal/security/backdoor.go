@@ -222,11 +222,11 @@ func writesTarget(d []byte, start, end int) bool {
 		if cmd == "sudo" && len(fields) > 1 {
 			cmd = fields[1]
 		}
-		if set("cp", "mv", "install", "ln", "copy", "move", "ditto", "rsync")[cmd] &&
+		if oneOf(cmd, "cp", "mv", "install", "ln", "copy", "move", "ditto", "rsync") &&
 			(rest == "" || strings.HasPrefix(rest, "&&") || strings.HasPrefix(rest, ";") || strings.HasPrefix(rest, "2>")) {
 			return true
 		}
-		if set("reg", "new-itemproperty", "set-itemproperty")[cmd] {
+		if oneOf(cmd, "reg", "new-itemproperty", "set-itemproperty") {
 			return true
 		}
 	}

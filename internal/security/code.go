@@ -211,7 +211,7 @@ func evaluated(before []byte, script bool) bool {
 		return true
 	}
 	ws := words(rest, max(0, len(rest)-40), len(rest))
-	return len(ws) > 0 && set("eval", "exec", "source", "iex")[ws[len(ws)-1]]
+	return len(ws) > 0 && oneOf(ws[len(ws)-1], "eval", "exec", "source", "iex")
 }
 
 // interpreterBefore reports whether the text ends with a shell or source

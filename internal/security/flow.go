@@ -107,7 +107,7 @@ func dataFlowAnchors() []anchor {
 		flowAnchors(flowHint, acceptDecode, `\x`),
 		flowAnchors(flowHint, acceptDownload, "base64", "decode", "encoded"),
 		flowAnchors(flowView, acceptAny, "'+", "' +", "\"+",
-			"\" +", "+'", "+ '", "+\"", "+ \"", "' . '", "\" . \"", "''", "\"\"", ".join(", "getattr", "__import__",
+			"\" +", "+'", "+ '", "+\"", "+ \"", "' . '", "\" . \"", ".join(", "getattr", "__import__",
 			"import_module", "__builtins__", "globals()", "locals()", "vars(", "window[", "global[", "globalthis[",
 			"this[", "$shell", "${shell}", "$bash"),
 		// Sinks.
@@ -488,7 +488,7 @@ func commandPosition(d []byte, i int) bool {
 		return len(b) > 0 && (b[len(b)-1] == '[' || b[len(b)-1] == '(')
 	}
 	ws := words(before, max(0, len(before)-40), len(before))
-	return len(ws) > 0 && set("sudo", "then", "do", "exec", "nohup", "time", "xargs", "else", "and", "or", "watch")[ws[len(ws)-1]]
+	return len(ws) > 0 && oneOf(ws[len(ws)-1], "sudo", "then", "do", "exec", "nohup", "time", "xargs", "else", "and", "or", "watch")
 }
 
 // event is a flow anchor found in a file, accepted.
@@ -681,6 +681,9 @@ func openBrackets(line []byte) int {
 	return depth
 }
 
+// maxPaths bounds the tainted files a file's analysis follows.
+const maxPaths = 64
+
 // maxStatement bounds a statement: past it, a statement is cut at the
 // next ;, && or || even inside brackets or quotes, so that a minified
 // file of one call or one string costs its length, not its length times
@@ -810,9 +813,6 @@ type pathFact struct {
 }
 
 var (
-	forName       = regexp.MustCompile(`\bfor\s*\(?\s*(?:const|let|var)?\s*\[?([A-Za-z_][\w, ]*)\]?\s+(?:in|of)\b`)
-	arrowParams   = regexp.MustCompile(`\(\s*([A-Za-z_][\w, ]*)\)\s*=>|\b([A-Za-z_]\w*)\s*=>|function\s*\w*\s*\(([\w, ]*)\)|lambda\s+([\w, ]+):|(?:do|\{)\s*\|\s*([\w, ]+)\s*\|`)
-	funcDef       = regexp.MustCompile(`^\s*(?:async\s+)?(?:def|function|func|sub)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)|^\s*([A-Za-z_]\w*)\s*\(\)\s*\{|^\s*(?:const|let|var)\s+([A-Za-z_]\w*)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_]\w*\s*=>)`)
 	objCall       = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\.\s*(?:send|sendall|sendto|write|end|emit|send_bytes|post|put|request|connect)\s*\(`)
 	sinkAlias     = regexp.MustCompile(`\.(?:post|put|patch|urlopen|request|send)\b\s*(?:$|[;,)])`)
 	identifier    = regexp.MustCompile(`[A-Za-z_]\w*`)
@@ -826,6 +826,9 @@ var (
 // analyseFlow reads the statements of f (see the comment at the top).
 func analyseFlow(f *file) *flowResult {
 	r := &flowResult{}
+	if !f.is(classScript | classDoc) {
+		return r // data (JSON, YAML, HTML): its strings do not run
+	}
 	events := flowEvents(f)
 	hasSource := slices.ContainsFunc(events, func(e event) bool { return roleTaint(e.role) != 0 })
 	markdown := f.is(classMarkdown)
@@ -833,6 +836,9 @@ func analyseFlow(f *file) *flowResult {
 		r.runs = scriptRefs(f)
 	}
 	hasNet := slices.ContainsFunc(events, func(e event) bool { return e.role == flowNet })
+	if hasSource && !worthFollowing(f, events) {
+		hasSource = false
+	}
 	if !hasSource && !(hasNet && f.is(classScript)) {
 		// Nothing to follow: only the facts of what the file sends. (A
 		// script that sends is read on: what it sends may be a file
@@ -850,6 +856,20 @@ func analyseFlow(f *file) *flowResult {
 	}
 	d := f.data
 	stmts := statements(f)
+	// In a document, an example without a flow anchor is skipped while
+	// no file is tainted: its names are its own.
+	eventful := map[int]bool{}
+	if markdown {
+		ei := 0
+		for _, st := range stmts {
+			for ei < len(events) && events[ei].end <= st.start {
+				ei++
+			}
+			if ei < len(events) && events[ei].start < st.end {
+				eventful[st.block] = true
+			}
+		}
+	}
 	names := map[string]taint{}
 	paths := map[string]taint{}
 	netObjs := map[string]bool{}
@@ -897,6 +917,9 @@ func analyseFlow(f *file) *flowResult {
 		ei := 0
 		block := 0
 		for _, s := range stmts {
+			if markdown && !eventful[s.block] && len(paths) == 0 {
+				continue
+			}
 			text := d[s.start:s.end]
 			if markdown && s.block != block {
 				// Another example: its variables are its own.
@@ -918,8 +941,7 @@ func analyseFlow(f *file) *flowResult {
 					stack = stack[:len(stack)-1]
 				}
 				if maybeFunc(text) {
-					if m := funcDef.FindSubmatch(text); m != nil {
-						name := string(m[1]) + string(m[2]) + string(m[3])
+					if name := funcName(text); name != "" {
 						var params []string
 						if i := bytes.IndexByte(text, '('); i >= 0 {
 							for _, p := range bytes.Split(firstArgs(text[i:]), []byte{','}) {
@@ -942,7 +964,12 @@ func analyseFlow(f *file) *flowResult {
 			// The value of the statement: what its names and files carry
 			// (carried), and its own sources.
 			var carried taint
-			ids := identifiers(text)
+			// The names of the statement, read only when some name
+			// carries something or a function is being read.
+			var ids [][]byte
+			if len(names) > 0 || len(sinkFuncs) > 0 || len(stack) > 0 {
+				ids = identifiers(text)
+			}
 			for _, id := range ids {
 				if t, ok := names[string(id)]; ok {
 					carried.merge(t)
@@ -953,10 +980,15 @@ func analyseFlow(f *file) *flowResult {
 					carried.merge(t)
 				}
 			}
+			// The files the statement names: tainted ones carry their
+			// value, the others are kept as where the value came from
+			// (for a script that sends them, see chain.go).
 			var toks []string
-			if !s.minified && (len(paths) > 0 || len(evs) > 0 || hasNet) {
+			if !s.minified && (len(paths) > 0 || hasNet && f.is(classScript) || len(evs) > 0) &&
+				bytes.ContainsAny(text, "/\\$%~") {
 				toks = pathTokens(text)
 			}
+			namesTainted := false
 			for _, tok := range toks {
 				hit := false
 				for p, t := range paths {
@@ -964,7 +996,7 @@ func analyseFlow(f *file) *flowResult {
 						if !t.verified {
 							carried.merge(t)
 						}
-						hit = true
+						hit, namesTainted = true, true
 					}
 				}
 				if !hit && fileLike(tok) && len(carried.files) < 8 {
@@ -1066,7 +1098,7 @@ func analyseFlow(f *file) *flowResult {
 			}
 			// A download run as a program.
 			if val.bits == 0 || true {
-				if p, how := runsPath(text, paths); p != "" {
+				if p, how := runsPath(text, paths, namesTainted); p != "" {
 					t := paths[p]
 					lone := !bytes.ContainsAny(bytes.TrimSpace(text), " \t")
 					if t.bits&taintDownload != 0 && !t.verified && !(lone && !f.is(classScript)) &&
@@ -1075,14 +1107,14 @@ func analyseFlow(f *file) *flowResult {
 						r.add(flowFinding{code: CodeRemoteCode, at: s.start, stmtStart: s.start, stmtEnd: s.end, what: label,
 							sink: how, srcLine: at}, last)
 					}
-				} else if last {
+				} else if last && bytes.ContainsAny(text, "/\\") {
 					if p := commandPath(text); p != "" && fileLike(p) {
 						r.runs = append(r.runs, pathFact{path: p, at: s.start, label: "runs"})
 					}
 				}
 			}
 			// Checking a digest verifies the download it names.
-			if len(paths) > 0 && checksDigest(text) {
+			if namesTainted && checksDigest(text) {
 				for _, tok := range toks {
 					for p, t := range paths {
 						if pathMatch(tok, p) {
@@ -1099,6 +1131,7 @@ func analyseFlow(f *file) *flowResult {
 			if !s.minified && (net || val.bits != 0 || len(val.files) > 0 || alias) {
 				lhs = assigned(text)
 			}
+			adds := len(lhs) > 0 && mutates(text)
 			for _, n := range lhs {
 				if len(stack) > 0 {
 					top := &stack[len(stack)-1]
@@ -1111,12 +1144,12 @@ func analyseFlow(f *file) *flowResult {
 				switch {
 				case val.bits != 0 || len(val.files) > 0:
 					t := val
-					if mutates(text) {
+					if adds {
 						t = names[n]
 						t.merge(val)
 					}
 					names[n] = t
-				case !mutates(text):
+				case !adds:
 					delete(names, n)
 				}
 				if net {
@@ -1149,6 +1182,9 @@ func analyseFlow(f *file) *flowResult {
 					names["\x00git"] = t
 				}
 				for _, p := range writtenPaths(text, toks, evs) {
+					if _, known := paths[p]; !known && len(paths) >= maxPaths {
+						break // enough files followed: a long script of downloads
+					}
 					t := paths[p]
 					if t.verified {
 						continue
@@ -1175,6 +1211,39 @@ func analyseFlow(f *file) *flowResult {
 	}
 	slices.SortFunc(r.writes, func(a, b pathFact) int { return strings.Compare(a.path, b.path) })
 	return r
+}
+
+// worthFollowing reports whether the sources of a file can reach a sink:
+// a secret or the environment always may; decoded data only where
+// something runs code; a download only where something runs code or it
+// is saved to a file (curl -o, > file, -OutFile, urlretrieve), which a
+// command may run. A document of curl examples that print JSON is not
+// read statement by statement.
+func worthFollowing(f *file, events []event) bool {
+	exec := slices.ContainsFunc(events, func(e event) bool { return e.role == flowExec })
+	for _, e := range events {
+		switch e.role {
+		case flowSecret, flowSecretFile:
+			return true
+		case flowDecode:
+			if exec {
+				return true
+			}
+		case flowDownload:
+			if exec {
+				return true
+			}
+			ls, le := lineBounds(f.data, e.start)
+			line := f.data[ls:le]
+			for _, o := range []string{" -o", " -O", "--output", ">", "-outfile", "urlretrieve", "downloadfile",
+				"/transfer", "-urlcache", "tee "} {
+				if containsFold(line, o) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // add records a finding of the last pass, one per statement and code.
@@ -1298,6 +1367,42 @@ func aliasesSink(text []byte) bool {
 		}
 	}
 	return false
+}
+
+// funcName returns the name of the function a statement defines, or "":
+// def f(, async def f(, function f(, func f(, func (r T) f(, sub f, f()
+// {, const f = (...) =>, const f = function.
+func funcName(text []byte) string {
+	t := strings.TrimLeft(string(text[:min(len(text), 200)]), " \t")
+	t = strings.TrimPrefix(t, "export ")
+	t = strings.TrimPrefix(t, "async ")
+	for _, kw := range []string{"def ", "function ", "func ", "sub "} {
+		if strings.HasPrefix(t, kw) {
+			rest := strings.TrimLeft(t[len(kw):], " ")
+			if kw == "func " && strings.HasPrefix(rest, "(") {
+				if i := strings.IndexByte(rest, ')'); i >= 0 {
+					rest = strings.TrimLeft(rest[i+1:], " ")
+				}
+			}
+			return leadingIdent(rest)
+		}
+	}
+	if n := leadingIdent(t); n != "" && strings.HasPrefix(strings.TrimLeft(t[len(n):], " "), "() {") {
+		return n // a shell function
+	}
+	for _, kw := range []string{"const ", "let ", "var "} {
+		if strings.HasPrefix(t, kw) {
+			rest := strings.TrimLeft(t[len(kw):], " ")
+			n := leadingIdent(rest)
+			v := strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(rest[len(n):], " "), "="), " ")
+			v = strings.TrimPrefix(v, "async ")
+			if n != "" && (strings.HasPrefix(v, "function") || strings.Contains(v[:min(len(v), 80)], "=>") &&
+				(strings.HasPrefix(v, "(") || leadingIdent(v) != "")) {
+				return n
+			}
+		}
+	}
+	return ""
 }
 
 // maybeFunc reports whether a statement may define a function (see
@@ -1608,44 +1713,88 @@ func assigned(text []byte) []string {
 			break
 		}
 	}
-	if (bytes.Contains(text, []byte("for ")) || bytes.Contains(text, []byte("for("))) &&
-		(bytes.Contains(text, []byte(" in ")) || bytes.Contains(text, []byte(" of "))) {
-		for _, m := range forName.FindAllSubmatch(text, -1) {
-			for _, n := range strings.Split(string(m[1]), ",") {
-				out = append(out, strings.TrimSpace(n))
+	// for x in ..., for (const [k, v] of ...)
+	for i := 0; ; {
+		j := bytes.Index(text[i:], []byte("for"))
+		if j < 0 {
+			break
+		}
+		k := i + j + 3
+		i = k
+		if k-3 > 0 && isWordByte(text[k-4]) || k < len(text) && isWordByte(text[k]) {
+			continue
+		}
+		rest := strings.TrimLeft(string(text[k:min(len(text), k+120)]), " (")
+		for _, kw := range []string{"const ", "let ", "var ", "each "} {
+			rest = strings.TrimPrefix(rest, kw)
+		}
+		rest = strings.TrimLeft(rest, " [")
+		end := strings.Index(rest, " in ")
+		if o := strings.Index(rest, " of "); o >= 0 && (end < 0 || o < end) {
+			end = o
+		}
+		if end < 0 {
+			continue
+		}
+		for _, n := range strings.Split(rest[:end], ",") {
+			if n = leadingIdent(strings.TrimSpace(n)); n != "" {
+				out = append(out, n)
 			}
 		}
 	}
-	if !bytes.Contains(text, []byte("=>")) && !bytes.Contains(text, []byte("function")) &&
-		!bytes.Contains(text, []byte("lambda")) && !bytes.Contains(text, []byte("do |")) &&
-		!bytes.Contains(text, []byte("{ |")) && !bytes.Contains(text, []byte("{|")) {
-		return out
+	// The parameters of callbacks and lambdas: (a, b) => and x =>,
+	// function (a, b), lambda a, b:, do |a, b|.
+	params := func(list string) {
+		for _, n := range strings.Split(list, ",") {
+			if n = leadingIdent(strings.TrimLeft(strings.TrimSpace(n), "*&$.")); n != "" {
+				out = append(out, n)
+			}
+		}
 	}
-	// The parameters of callbacks and lambdas, read around each => and
-	// after each function, lambda and block opening.
-	for _, mark := range []string{"=>", "function", "lambda", "do |", "{ |", "{|"} {
+	for i := 0; ; {
+		j := bytes.Index(text[i:], []byte("=>"))
+		if j < 0 {
+			break
+		}
+		k := i + j
+		i = k + 2
+		b := bytes.TrimRight(text[max(0, k-200):k], " ")
+		if len(b) > 0 && b[len(b)-1] == ')' {
+			if o := bytes.LastIndexByte(b, '('); o >= 0 {
+				params(string(b[o+1 : len(b)-1]))
+			}
+			continue
+		}
+		e := len(b)
+		for e > 0 && (isWordByte(b[e-1]) && b[e-1] < 0x80) {
+			e--
+		}
+		params(string(b[e:]))
+	}
+	for _, mark := range []string{"function", "lambda ", "do |", "{ |", "{|"} {
 		for i := 0; ; {
 			j := bytes.Index(text[i:], []byte(mark))
 			if j < 0 {
 				break
 			}
-			k := i + j
-			lo, hi := max(0, k-120), min(len(text), k+len(mark)+120)
-			if mark == "=>" {
-				hi = k + 2
-			} else {
-				lo = k
-			}
-			for _, m := range arrowParams.FindAllSubmatch(text[lo:hi], -1) {
-				for _, g := range m[1:] {
-					for _, n := range strings.Split(string(g), ",") {
-						if n = strings.TrimSpace(n); n != "" {
-							out = append(out, n)
-						}
-					}
+			k := i + j + len(mark)
+			i = k
+			rest := string(text[k:min(len(text), k+200)])
+			switch mark {
+			case "function":
+				o, c := strings.IndexByte(rest, '('), strings.IndexByte(rest, ')')
+				if o >= 0 && c > o && strings.TrimSpace(leadingIdent(strings.TrimSpace(rest[:o]))) == strings.TrimSpace(rest[:o]) {
+					params(rest[o+1 : c])
+				}
+			case "lambda ":
+				if c := strings.IndexByte(rest, ':'); c >= 0 {
+					params(rest[:c])
+				}
+			default:
+				if c := strings.IndexByte(rest, '|'); c >= 0 {
+					params(rest[:c])
 				}
 			}
-			i = k + len(mark)
 		}
 	}
 	return out
@@ -1813,8 +1962,8 @@ func pathMatch(tok, p string) bool {
 // home folder's well-known ones.
 func hiddenPath(p string) bool {
 	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
-		if len(part) > 1 && part[0] == '.' && part[1] != '.' && !set(".local", ".config", ".cache", ".npm", ".cargo",
-			".bun", ".deno", ".venv", ".claude")[part] {
+		if len(part) > 1 && part[0] == '.' && part[1] != '.' && !oneOf(part, ".local", ".config", ".cache", ".npm", ".cargo",
+			".bun", ".deno", ".venv", ".claude") {
 			return true
 		}
 	}
@@ -1890,9 +2039,9 @@ func writtenPaths(text []byte, toks []string, evs []event) []string {
 
 // runsPath returns the tainted file a statement runs, and how: as the
 // command, or given to an interpreter.
-func runsPath(text []byte, paths map[string]taint) (string, string) {
-	if len(paths) == 0 {
-		return "", ""
+func runsPath(text []byte, paths map[string]taint, named bool) (string, string) {
+	if !named {
+		return "", "" // the statement names no tainted file
 	}
 	ws := commandWords(text)
 	for i, w := range ws {
@@ -1914,7 +2063,7 @@ func runsPath(text []byte, paths map[string]taint) (string, string) {
 // Start-Process, open), the file it is given, skipping sudo, nohup,
 // exec, options and variable settings.
 func commandWords(text []byte) []string {
-	fields := strings.Fields(string(text))
+	fields := strings.Fields(string(text[:min(len(text), 256)])) // the command is at the start
 	var out []string
 	interp := false
 	for _, f := range fields {
@@ -1934,8 +2083,7 @@ func commandWords(text []byte) []string {
 		if len(out) == 0 {
 			out = append(out, w)
 			base := lw[strings.LastIndexAny(lw, `/\`)+1:]
-			if interpreters[base] || base == "." || set("start", "start-process", "open", "cmd", "python2", "node",
-				"ruby", "perl", "wscript", "cscript", "rundll32")[base] {
+			if interpreters[base] || base == "." || launchers[base] {
 				interp = true
 				continue
 			}
@@ -1951,6 +2099,10 @@ func commandWords(text []byte) []string {
 	}
 	return out
 }
+
+// launchers run the file they are given.
+var launchers = set("start", "start-process", "open", "cmd", "python2", "node", "ruby", "perl", "wscript", "cscript",
+	"rundll32")
 
 // commandPath returns the script a statement runs, for the facts: the
 // command itself when it is a path, or the file given to an interpreter.
@@ -2024,6 +2176,9 @@ func checkFlow(code string) func(c *fileCheck) {
 	return func(c *fileCheck) {
 		if !c.f.is(classText) || c.f.is(classLegal) {
 			return
+		}
+		if v, _ := c.codeView(); v != nil {
+			return // the view is read instead (see withCodeView): it holds all the file does
 		}
 		r := c.flow()
 		for _, ff := range r.findings {

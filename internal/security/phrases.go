@@ -182,16 +182,16 @@ func verifyOverride(f *file, start, end int) (string, bool) {
 		"programming", "training"):
 		matched = true
 	case i < len(ws) && (ws[i] == "everything" || ws[i] == "anything" || ws[i] == "all") && i+1 < len(ws) &&
-		set("above", "before", "previously", "prior", "earlier")[ws[i+1]]:
+		oneOf(ws[i+1], "above", "before", "previously", "prior", "earlier"):
 		matched = true
 	case i < len(ws) && (ws[i] == "everything" || ws[i] == "anything" || ws[i] == "all" || ws[i] == "what") &&
 		i+2 < len(ws) && (ws[i+1] == "you" || ws[i+1] == "you've" || ws[i+1] == "you're") &&
-		set("were", "have", "had", "ve", "been", "told", "know", "learned", "are")[ws[i+2]]:
+		oneOf(ws[i+2], "were", "have", "had", "ve", "been", "told", "know", "learned", "are"):
 		// forget everything you were told, forget all you know
 		matched = true
 	case i < len(ws) && hasPrefixIn(ws[i], overrideWhat...) && i+1 < len(ws) &&
-		(set("above", "before", "earlier", "previously", "so")[ws[i+1]] ||
-			ws[i+1] == "you" && i+2 < len(ws) && set("were", "have", "had", "received", "got", "ve")[ws[i+2]]):
+		(oneOf(ws[i+1], "above", "before", "earlier", "previously", "so") ||
+			ws[i+1] == "you" && i+2 < len(ws) && oneOf(ws[i+2], "were", "have", "had", "received", "got", "ve")):
 		// disregard the instructions above, the rules you were given
 		matched = true
 	case i < len(ws) && overrideWhen[ws[i]]:
@@ -314,7 +314,7 @@ func verifyMarker(f *file, start, end int) (string, bool) {
 // (<|im_start|>system), not shown as code.
 func verifyTurn(f *file, start, end int) (string, bool) {
 	ws := wordsAfter(f.data, end, min(len(f.data), end+40), 1)
-	if len(ws) == 0 || !set("system", "user", "assistant", "developer", "tool", "model", "ipython")[ws[0]] ||
+	if len(ws) == 0 || !oneOf(ws[0], "system", "user", "assistant", "developer", "tool", "model", "ipython") ||
 		shownAsCode(f, start) {
 		return "", false
 	}
@@ -385,7 +385,7 @@ func verifyExfiltrate(f *file, start, end int) (string, bool) {
 	}
 	s, e := sentenceBounds(d, start, end)
 	before := wordsBefore(d, s, start, 2)
-	if len(before) > 0 && !set("must", "should", "then", "to", "and", "please", "now")[before[len(before)-1]] {
+	if len(before) > 0 && !oneOf(before[len(before)-1], "must", "should", "then", "to", "and", "please", "now") {
 		return "", false
 	}
 	if negated(d, s, start) {
@@ -563,27 +563,28 @@ func verifyKeepFromUser(f *file, start, end int) (string, bool) {
 	if n == 0 {
 		// The subject of the sentence: only "the user does not see".
 	} else if v := before[n-1]; hasPrefixIn(v, tellVerbs...) && n >= 2 &&
-		(v != "let" || len(after) > 0 && set("know", "see", "notice", "find")[after[0]]) {
+		(v != "let" || len(after) > 0 && oneOf(after[0], "know", "see", "notice", "find")) {
 		switch neg := before[n-2]; {
 		case neg == "not" || neg == "never" || neg == "don't" || neg == "dont" || neg == "without":
 			found = true
 		case n >= 3 && (before[n-3] == "never" || before[n-3] == "not" || before[n-3] == "don't") &&
-			set("to", "ever", "directly", "explicitly")[neg]:
+			oneOf(neg, "to", "ever", "directly", "explicitly"):
 			found = true
 		}
 	}
 	// The user must not see, know or notice ("make sure the user does
 	// not see this", "the user does not need to know").
-	if !found && slices.Contains(hideUserSubjects, strings.ToLower(string(d[start:end]))) {
+	if !found && hasAny(after, "not", "never", "doesn't", "don't", "shouldn't", "mustn't", "won't", "cannot", "can't") &&
+		slices.Contains(hideUserSubjects, strings.ToLower(string(d[start:end]))) {
 		neg, perceive, must := false, false, false
 		for _, w := range wordsAfter(d, end, e, 6) {
-			neg = neg || set("not", "never", "doesn't", "don't", "shouldn't", "mustn't", "won't", "needn't", "cannot",
-				"can't")[w]
-			perceive = perceive || neg && set("see", "know", "notice", "find", "learn", "realize", "realise", "hear",
-				"discover", "suspect", "aware")[w]
-			must = must || set("should", "must", "shouldn't", "mustn't")[w]
+			neg = neg || oneOf(w, "not", "never", "doesn't", "don't", "shouldn't", "mustn't", "won't", "needn't", "cannot",
+				"can't")
+			perceive = perceive || neg && oneOf(w, "see", "know", "notice", "find", "learn", "realize", "realise", "hear",
+				"discover", "suspect", "aware")
+			must = must || oneOf(w, "should", "must", "shouldn't", "mustn't")
 		}
-		purpose := slices.ContainsFunc(before, func(w string) bool { return set("ensure", "sure", "so")[w] })
+		purpose := hasAny(before, "ensure", "sure", "so")
 		found = perceive && (must || purpose)
 	}
 	// hide|keep ... secret ... from the user.

@@ -350,3 +350,24 @@ func indexFold(data []byte, needle string) int {
 	}
 	return -1
 }
+
+// oneOf reports whether w is one of the words: set(...)[w] without
+// building a map on every call, for the checks that run per match.
+func oneOf(w string, words ...string) bool {
+	for _, x := range words {
+		if w == x {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAny reports whether one of ws is one of the words.
+func hasAny(ws []string, words ...string) bool {
+	for _, w := range ws {
+		if oneOf(w, words...) {
+			return true
+		}
+	}
+	return false
+}

@@ -188,27 +188,96 @@ func viewTriggers(f *file) (decode, other bool) {
 			other = true
 		}
 	}
-	// A line continuation (a backslash, or a pipe or && left open).
+	// A line continuation (a backslash, or a pipe or && left open), or
+	// empty quotes inside a word (c''url).
 	other = other || bytes.Contains(f.data, []byte("\\\n")) || bytes.Contains(f.data, []byte("|\n")) ||
-		bytes.Contains(f.data, []byte("&&\n")) || bytes.Contains(f.data, []byte("\\\r\n"))
+		bytes.Contains(f.data, []byte("&&\n")) || bytes.Contains(f.data, []byte("\\\r\n")) ||
+		quotesInWord(f.data, "''") || quotesInWord(f.data, `""`)
 	return decode, other
+}
+
+// quotesInWord reports whether q (two quotes) stands between two word
+// characters somewhere in d.
+func quotesInWord(d []byte, q string) bool {
+	for i := 0; ; {
+		j := bytes.Index(d[i:], []byte(q))
+		if j < 0 {
+			return false
+		}
+		k := i + j
+		if k > 0 && k+2 < len(d) && isWordByte(d[k-1]) && isWordByte(d[k+2]) {
+			return true
+		}
+		i = k + 2
+	}
 }
 
 // Code normalisation.
 var (
-	// concatJoin is a string closed, a + (or a spaced . or ..), and a
-	// string opened: 'cu' + 'rl'.
-	concatJoin = regexp.MustCompile(`["']\s*(?:\+|\s\.\s|\.\.)\s*["']`)
-	// emptyQuotes are '' or "" between two word characters: c''url.
-	emptyQuotes = regexp.MustCompile(`([A-Za-z0-9_])(?:''|"")+([A-Za-z0-9_])`)
 	// arrayJoin is ['ev', 'al'].join('').
 	arrayJoin    = regexp.MustCompile(`\[\s*((?:["'][^"'\n]*["']\s*,\s*)+["'][^"'\n]*["'])\s*\]\s*\.\s*join\(\s*(?:''|"")\s*\)`)
 	arrayPiece   = regexp.MustCompile(`["']([^"'\n]*)["']`)
 	getattrCall  = regexp.MustCompile(`getattr\(\s*([A-Za-z_][\w.]*)\s*,\s*["'](\w+)["']\s*\)`)
 	importCall   = regexp.MustCompile(`(?:__import__|importlib\.import_module|import_module)\(\s*["']([\w.]+)["']\s*\)`)
 	builtinIndex = regexp.MustCompile(`(?:(?:__builtins__|builtins)(?:\.__dict__)?|globals\(\)|locals\(\)|vars\(\s*\w*\s*\)|global|window|globalThis|this)\s*\[\s*["'](\w+)["']\s*\]`)
-	shellEscape  = regexp.MustCompile(`\\([A-Za-z])`)
 )
+
+// joinStrings joins strings cut and glued back on one line: a string
+// closed, a + (or a spaced . or ..) and a string opened ('cu' + 'rl'),
+// and empty quotes between two word characters (c”url, "$HOME/.ss""h").
+func joinStrings(line []byte) ([]byte, bool) {
+	var out []byte
+	changed := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c == '"' || c == '\'' {
+			// '' or "" inside a word.
+			if i+1 < len(line) && line[i+1] == c && i > 0 && i+2 < len(line) && isWordByte(line[i-1]) && isWordByte(line[i+2]) {
+				if out == nil {
+					out = append([]byte(nil), line[:i]...)
+				}
+				i++
+				changed = true
+				continue
+			}
+			// A quote, an operator, a quote.
+			j := i + 1
+			for j < len(line) && line[j] == ' ' {
+				j++
+			}
+			op := 0
+			switch {
+			case j < len(line) && line[j] == '+':
+				op = 1
+			case j+1 < len(line) && line[j] == '.' && line[j+1] == '.':
+				op = 2
+			case j < len(line) && line[j] == '.' && j > i+1 && j+1 < len(line) && line[j+1] == ' ':
+				op = 1
+			}
+			if op > 0 {
+				k := j + op
+				for k < len(line) && line[k] == ' ' {
+					k++
+				}
+				if k < len(line) && (line[k] == '"' || line[k] == '\'') {
+					if out == nil {
+						out = append([]byte(nil), line[:i]...)
+					}
+					i = k
+					changed = true
+					continue
+				}
+			}
+		}
+		if out != nil {
+			out = append(out, c)
+		}
+	}
+	if !changed {
+		return line, false
+	}
+	return out, true
+}
 
 // normaliseCode undoes string splitting and lookups by name on one line.
 func normaliseCode(line []byte, shellWords bool, m uint8) ([]byte, uint8) {
@@ -217,12 +286,7 @@ func normaliseCode(line []byte, shellWords bool, m uint8) ([]byte, uint8) {
 	}
 	if bytes.ContainsAny(line, `'"`) && (bytes.IndexByte(line, '+') >= 0 || bytes.Contains(line, []byte(" . ")) ||
 		bytes.Contains(line, []byte("..")) || bytes.Contains(line, []byte("''")) || bytes.Contains(line, []byte(`""`))) {
-		for range 8 {
-			n := concatJoin.ReplaceAll(line, nil)
-			n = emptyQuotes.ReplaceAll(n, []byte("$1$2"))
-			if bytes.Equal(n, line) {
-				break
-			}
+		if n, ok := joinStrings(line); ok {
 			line, m = n, m|undoConcat
 		}
 	}
@@ -258,7 +322,19 @@ func normaliseCode(line []byte, shellWords bool, m uint8) ([]byte, uint8) {
 		}
 	}
 	if shellWords && bytes.IndexByte(line, '\\') >= 0 {
-		if n := shellEscape.ReplaceAll(line, []byte("$1")); !bytes.Equal(n, line) {
+		var n []byte
+		for i := 0; i < len(line); i++ {
+			if line[i] == '\\' && i+1 < len(line) && ('a' <= line[i+1]|0x20 && line[i+1]|0x20 <= 'z') {
+				if n == nil {
+					n = append([]byte(nil), line[:i]...)
+				}
+				continue
+			}
+			if n != nil {
+				n = append(n, line[i])
+			}
+		}
+		if n != nil {
 			line, m = n, m|undoEscape
 		}
 	}
@@ -660,7 +736,8 @@ func withCodeView(check func(c *fileCheck)) func(c *fileCheck) {
 			return
 		}
 		if c.viewCheck == nil {
-			c.viewCheck = &fileCheck{f: v, front: c.front, facts: c.facts}
+			// The view of a view is itself.
+			c.viewCheck = &fileCheck{f: v, front: c.front, facts: c.facts, viewDone: true}
 		}
 		sub := c.viewCheck
 		sub.out, sub.count, sub.code = nil, c.count, c.code
