@@ -844,9 +844,16 @@ func analyseFlow(f *file) *flowResult {
 		// script that sends is read on: what it sends may be a file
 		// another script writes.)
 		for _, e := range events {
-			if e.role == flowNet {
+			if e.role != flowNet {
+				continue
+			}
+			if r.network == nil {
 				r.network = &pathFact{at: e.start, label: e.label}
-				break
+			}
+			// A document that pipes a script of the skill into a sink.
+			ls, le := lineBounds(f.data, e.start)
+			for _, p := range scriptRefs(&file{data: f.data[ls:le]}) {
+				r.sends = append(r.sends, pathFact{path: p.path, at: e.start, label: e.label})
 			}
 		}
 		if !markdown && !f.is(classDoc) {
@@ -1007,7 +1014,7 @@ func analyseFlow(f *file) *flowResult {
 			reads := false
 			for _, e := range evs {
 				if e.role == flowSecretFile {
-					if s.shell || reads || readsFile(text) {
+					if s.shell || reads || readsFile(text) && readsTainted(text, s.start, []event{e}, nil) {
 						reads = true
 						val.merge(source(taintSecret, e.label, e.start))
 					} else {
@@ -1029,7 +1036,8 @@ func analyseFlow(f *file) *flowResult {
 			// A statement that reads a file named by a secret's path reads
 			// the secret; one that copies it puts the secret where it
 			// copies to.
-			if val.bits&taintSecretPath != 0 && val.bits&taintSecret == 0 && !s.minified && readsFile(text) {
+			if val.bits&taintSecretPath != 0 && val.bits&taintSecret == 0 && !s.minified && readsFile(text) &&
+				readsTainted(text, s.start, evs, names) {
 				label, at := val.of(taintSecretPath)
 				val.merge(source(taintSecret, label, at))
 			}
@@ -1268,10 +1276,10 @@ func onlyAuth(text []byte, from int, evs []event, names map[string]taint) bool {
 	found := false
 	check := func(i int) bool {
 		found = true
-		// The field the value is in: back to the quote or bracket that
-		// opens it.
-		lo := max(0, i-64)
-		if j := bytes.LastIndexAny(text[lo:i], "\"'{(,"); j >= 0 {
+		// The field the value is in: back to the separator before it
+		// (a comma, a ; or a & or ? of a query), at most 48 bytes.
+		lo := max(0, i-48)
+		if j := bytes.LastIndexAny(text[lo:i], ",;&?"); j >= 0 {
 			lo += j
 		}
 		ctx := strings.ToLower(string(text[lo:i]))
@@ -1292,8 +1300,7 @@ func onlyAuth(text []byte, from int, evs []event, names map[string]taint) bool {
 	}
 	for _, id := range identifiers(text) {
 		if names[string(id)].bits&taintSecret != 0 {
-			off := bytes.Index(text, id)
-			if off >= 0 && !check(off) {
+			if off := indexWord(text, string(id)); off >= 0 && !check(off) {
 				return false
 			}
 		}
@@ -1454,6 +1461,54 @@ func readsFile(text []byte) bool {
 		}
 	}
 	return true
+}
+
+// readsTainted reports whether a read of the statement reads a secret's
+// path: open(p), Path(p).read_text(), fs.readFileSync(p) with p a
+// tainted name or a secret path in the call, or p.read_text(), f.read()
+// on a tainted receiver (not open('log.txt') next to a list of paths).
+func readsTainted(text []byte, from int, evs []event, names map[string]taint) bool {
+	tainted := func(b []byte, off int) bool {
+		for _, id := range identifiers(b) {
+			if names[string(id)].bits&(taintSecretPath|taintSecret) != 0 {
+				return true
+			}
+		}
+		for _, e := range evs {
+			if e.role == flowSecretFile && e.start >= from+off && e.start < from+off+len(b) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range fileReads {
+		for i := 0; ; {
+			j := indexFold(text[i:], r)
+			if j < 0 {
+				break
+			}
+			k := i + j
+			i = k + len(r)
+			if r[0] == '.' || k > 0 && text[k-1] == '.' {
+				// A method: its receiver.
+				s := k
+				for s > 0 && (isWordByte(text[s-1]) || text[s-1] == '.' || text[s-1] == ')' || text[s-1] == '(') {
+					s--
+				}
+				if tainted(text[s:k], s) {
+					return true
+				}
+			}
+			if strings.HasSuffix(r, "(") {
+				if arg := firstArg(text[k+len(r)-1:]); tainted(arg, k+len(r)) {
+					return true
+				}
+			} else if tainted(text[k:min(len(text), k+len(r)+120)], k) { // cat ~/.ssh/id_rsa, Get-Content $p
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // identifiers returns the words of text that can be names.
@@ -1670,6 +1725,23 @@ func assigned(text []byte) []string {
 	}
 	out := assignedLHS(text)
 	out = append(out, wordAfter(text, " as ")...)
+	// x += y anywhere (in a callback: (c) => (body += c)).
+	for i := 0; ; {
+		j := bytes.Index(text[i:], []byte("+="))
+		if j < 0 {
+			break
+		}
+		k := i + j
+		i = k + 2
+		b := bytes.TrimRight(text[:k], " ")
+		e := len(b)
+		for e > 0 && isWordByte(b[e-1]) && b[e-1] < 0x80 {
+			e--
+		}
+		if n := leadingIdent(string(b[e:])); n != "" {
+			out = append(out, n)
+		}
+	}
 	// def load(path=".env"), function f(p = "~/.ssh/id_rsa"): a
 	// parameter takes its default.
 	if t := bytes.TrimLeft(text, " \t"); bytes.HasPrefix(t, []byte("def ")) || bytes.HasPrefix(t, []byte("function ")) ||
@@ -2161,7 +2233,7 @@ func scriptRefs(f *file) []pathFact {
 			s--
 		}
 		p := strings.TrimPrefix(string(d[s:e]), "./")
-		if strings.ContainsAny(p, `/\`) && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, ".") {
+		if strings.ContainsAny(p, `/\`) && !strings.HasPrefix(p, ".") {
 			out = append(out, pathFact{path: p, at: s, label: "names"})
 		}
 	}

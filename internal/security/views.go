@@ -449,6 +449,19 @@ func shellAssignments(line []byte) [][2]string {
 				} else {
 					e = len(line)
 				}
+			case bytes.HasPrefix(line[e:], []byte("$(")):
+				// A command substitution, to its closing parenthesis.
+				depth := 0
+				for ; e < len(line); e++ {
+					if line[e] == '(' {
+						depth++
+					} else if line[e] == ')' {
+						if depth--; depth == 0 {
+							e++
+							break
+						}
+					}
+				}
 			default:
 				for e < len(line) && !strings.ContainsRune(" \t;&|'\"", rune(line[e])) {
 					e++
@@ -473,7 +486,7 @@ func shellAssignments(line []byte) [][2]string {
 // Encoded literals.
 const (
 	minBase64Literal = 16 // characters of a base64 literal worth decoding
-	minHexLiteral    = 16 // hex digits
+	minHexLiteral    = 8  // hex digits
 	minEscapes       = 4  // \xHH in a row
 	minCharCodes     = 6  // numbers in a list
 	maxDecoded       = 64 << 10
@@ -584,7 +597,7 @@ func decodeRound(line []byte) ([]byte, bool) {
 // decodeRun decodes a run of base64 characters, as hex when every
 // character is a hex digit, and inflates it when compressed.
 func decodeRun(run []byte, compressed bool) ([]byte, bool) {
-	if len(run) < minBase64Literal {
+	if len(run) < minHexLiteral {
 		return nil, false
 	}
 	allHex := true
@@ -600,6 +613,9 @@ func decodeRun(run []byte, compressed bool) ([]byte, bool) {
 			return nil, false
 		}
 		return textOf(b)
+	}
+	if len(run) < minBase64Literal {
+		return nil, false
 	}
 	// A word, a path or an identifier is no base64: it needs a digit or
 	// both cases, and no slash-separated words.
