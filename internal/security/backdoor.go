@@ -37,7 +37,7 @@ func verifyReverseShell(f *file, start, end int) (string, bool) {
 	}
 	ls, le := lineBounds(d, start)
 	line := d[ls:le]
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	ok := false
 	switch a {
 	case "/dev/tcp/", "/dev/udp/":
@@ -122,7 +122,7 @@ func verifyPersist(where string) verifier {
 		ls, le := lineBounds(d, start)
 		line := d[ls:le]
 		l := strings.ToLower(string(line))
-		a := strings.ToLower(string(d[start:end]))
+		a := anchorText(d, start, end)
 		// The block the line belongs to: a heredoc or a plist written
 		// with it, up to 40 lines on.
 		block := line

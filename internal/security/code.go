@@ -180,10 +180,10 @@ func verifyRemote(f *file, start, end int) (string, bool) {
 	case evaluated(before, f.is(classScript)):
 		why = "evaluates a download"
 	case (containsWord(line, "iex") || containsFold(line, "invoke-expression")) &&
-		hasPrefixIn(strings.ToLower(string(d[start:end])), "iwr", "irm", "invoke-", "downloadstring", "net.webclient"):
+		hasPrefixIn(anchorText(d, start, end), "iwr", "irm", "invoke-", "downloadstring", "net.webclient"):
 		why = "runs a download with Invoke-Expression"
 	case (containsFold(line[:at], "exec(") || containsFold(line[:at], "eval(")) &&
-		hasPrefixIn(strings.ToLower(string(d[start:end])), "urlopen", "requests.get", "fetch(", "http.get(", "urllib"):
+		hasPrefixIn(anchorText(d, start, end), "urlopen", "requests.get", "fetch(", "http.get(", "urllib"):
 		why = "evaluates a download"
 	}
 	if why == "" {
@@ -260,7 +260,7 @@ func verifyObfuscated(f *file, start, end int) (string, bool) {
 	}
 	ls, le := lineBounds(d, start)
 	line, at := d[ls:le], start-ls
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	why := ""
 	switch {
 	case a == "-encodedcommand" || a == "-enc ":

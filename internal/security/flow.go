@@ -146,7 +146,7 @@ func flowDecoders() []string {
 // in: ssh -i, IdentityFile, ssh-add, --kubeconfig).
 func acceptSecretPath(f *file, start, end int) (string, bool) {
 	d := f.data
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	if isWordByte(d[start]) && !wordStart(d, start) && a != "_history" {
 		return "", false
 	}
@@ -258,7 +258,7 @@ func writtenOrUsed(d []byte, s int) bool {
 func acceptBrowserFile(f *file, start, end int) (string, bool) {
 	d := f.data
 	want := map[string]string{"cookies": "Cookies", "login data": "Login Data", "local state": "Local State",
-		"web data": "Web Data"}[strings.ToLower(string(d[start:end]))]
+		"web data": "Web Data"}[anchorText(d, start, end)]
 	if string(d[start:end]) != want || start == 0 || end >= len(d) {
 		return "", false
 	}
@@ -280,7 +280,7 @@ func acceptSecretCommand(f *file, start, end int) (string, bool) {
 // acceptEnvDump: the whole environment, not one variable of it.
 func acceptEnvDump(f *file, start, end int) (string, bool) {
 	d := f.data
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	next := byte('\n')
 	if end < len(d) {
 		next = d[end]
@@ -344,7 +344,7 @@ func acceptDownload(f *file, start, end int) (string, bool) {
 	if isWordByte(d[start]) && !wordStart(d, start) || isWordByte(d[end-1]) && !wordEnd(d, end) {
 		return "", false
 	}
-	if shellDownloaders[strings.ToLower(string(d[start:end]))] == false && inStringLiteral(f, start) {
+	if shellDownloaders[anchorText(d, start, end)] == false && inStringLiteral(f, start) {
 		return "", false
 	}
 	return strings.TrimRight(string(d[start:end]), "("), true
@@ -357,7 +357,7 @@ func acceptDecode(f *file, start, end int) (string, bool) {
 	if isWordByte(d[start]) && !wordStart(d, start) || inStringLiteral(f, start) {
 		return "", false
 	}
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	ls, le := lineBounds(d, start)
 	line := strings.ToLower(string(d[ls:le]))
 	switch a {
@@ -387,7 +387,7 @@ func acceptDecode(f *file, start, end int) (string, bool) {
 // acceptNet: a call or command that sends data out.
 func acceptNet(f *file, start, end int) (string, bool) {
 	d := f.data
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	if isWordByte(d[start]) && !wordStart(d, start) || isWordByte(d[end-1]) && !wordEnd(d, end) {
 		return "", false
 	}
@@ -428,7 +428,7 @@ func acceptNet(f *file, start, end int) (string, bool) {
 // acceptExec: a call or command that runs code.
 func acceptExec(f *file, start, end int) (string, bool) {
 	d := f.data
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	if isWordByte(d[start]) && !wordStart(d, start) || inStringLiteral(f, start) {
 		return "", false
 	}
@@ -1403,8 +1403,16 @@ func funcName(text []byte) string {
 			n := leadingIdent(rest)
 			v := strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(rest[len(n):], " "), "="), " ")
 			v = strings.TrimPrefix(v, "async ")
-			if n != "" && (strings.HasPrefix(v, "function") || strings.Contains(v[:min(len(v), 80)], "=>") &&
-				(strings.HasPrefix(v, "(") || leadingIdent(v) != "")) {
+			// const f = function ..., const f = (a, b) => ..., const f = a => ...
+			arrow := false
+			if strings.HasPrefix(v, "(") {
+				if c := strings.IndexByte(v, ')'); c >= 0 {
+					arrow = strings.HasPrefix(strings.TrimLeft(v[c+1:], " "), "=>")
+				}
+			} else if id := leadingIdent(v); id != "" {
+				arrow = strings.HasPrefix(strings.TrimLeft(v[len(id):], " "), "=>")
+			}
+			if n != "" && (strings.HasPrefix(v, "function") || arrow) {
 				return n
 			}
 		}

@@ -76,7 +76,7 @@ func verifyRoleplay(f *file, start, end int) (string, bool) {
 		tableRow(d, start) {
 		return "", false
 	}
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	s, e := sentenceBounds(d, start, end)
 	ws := words(d, s, e)
 	agent := slices.ContainsFunc(ws, func(w string) bool { return roleplayAgent[w] })
@@ -118,7 +118,7 @@ func verifyNoLonger(f *file, start, end int) (string, bool) {
 		return "", false
 	}
 	s, e := sentenceBounds(d, start, end)
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	if strings.HasSuffix(a, "no longer") || strings.HasPrefix(a, "forget") {
 		after := wordsAfter(d, end, e, 3)
 		if !slices.ContainsFunc(after, func(w string) bool {
@@ -147,7 +147,7 @@ func verifyPriority(f *file, start, end int) (string, bool) {
 		return "", false
 	}
 	s, e := sentenceBounds(d, start, end)
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	after := wordsAfter(d, end, e, 6)
 	if !strings.Contains(a, "system prompt") && !strings.Contains(a, "instructions") && !strings.Contains(a, "ignored") &&
 		!slices.ContainsFunc(after, func(w string) bool { return priorityObjects[w] }) &&
@@ -173,7 +173,10 @@ func verifyPromptLeak(f *file, start, end int) (string, bool) {
 	}
 	s, e := sentenceBounds(d, start, end)
 	before := wordsBefore(d, s, start, 5)
-	if !slices.ContainsFunc(before, func(w string) bool { return leakVerbs[w] }) ||
+	if !slices.ContainsFunc(before, func(w string) bool {
+		b := strings.TrimSuffix(w, "ing")
+		return leakVerbs[w] || leakVerbs[b] || leakVerbs[b+"e"]
+	}) ||
 		!slices.ContainsFunc(before, func(w string) bool { return w == "your" || w == "full" || w == "entire" || w == "whole" }) {
 		return "", false
 	}
@@ -225,7 +228,7 @@ func verifyFlag(f *file, start, end int) (string, bool) {
 		!f.is(classMarkdown) && strings.Contains(line[:start-ls], " #") {
 		return "", false // a comment, or a list of the modes
 	}
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "dangerously-") && !strings.HasPrefix(a, "dangerously_") {
 		// A mode or a setting: only where it is set.
 		set := false
@@ -296,7 +299,7 @@ func verifySecrecy(f *file, start, end int) (string, bool) {
 		return "", false
 	}
 	s, e := sentenceBounds(d, start, end)
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	before := wordsBefore(d, s, start, 4)
 	after := wordsAfter(d, end, e, 6)
 	last := func(n int) []string { return before[max(0, len(before)-n):] }
@@ -431,7 +434,7 @@ func verifyDeception(f *file, start, end int) (string, bool) {
 	if !tell || !success || !user {
 		return "", false
 	}
-	if strings.Contains(strings.ToLower(string(d[start:end])), "stopped") && !slices.Contains(ws, "anyway") &&
+	if strings.Contains(anchorText(d, start, end), "stopped") && !slices.Contains(ws, "anyway") &&
 		!slices.Contains(ws, "keep") {
 		return "", false // it stopped: only with "keep ... anyway"
 	}
@@ -457,8 +460,8 @@ func verifyConsent(f *file, start, end int) (string, bool) {
 	if !slices.ContainsFunc(before, func(w string) bool {
 		return oneOf(w, "user", "owner", "admin", "administrator", "operator")
 	}) || len(before) == 0 || !oneOf(before[len(before)-1], "has", "have", "had", "already", "been") &&
-		!strings.HasPrefix(strings.ToLower(string(d[start:end])), "already") &&
-		!strings.HasPrefix(strings.ToLower(string(d[start:end])), "has") {
+		!strings.HasPrefix(anchorText(d, start, end), "already") &&
+		!strings.HasPrefix(anchorText(d, start, end), "has") {
 		return "", false
 	}
 	for _, w := range words(d, s, start) {
@@ -516,7 +519,7 @@ func verifyRemoteInstructions(f *file, start, end int) (string, bool) {
 		return "", false
 	}
 	lower := " " + strings.ToLower(string(d[s:e])) + " "
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	fetch := slices.ContainsFunc(words(d, ps, e), func(w string) bool { return fetchWords[w] })
 	refers := slices.ContainsFunc(remotePronouns, func(p string) bool { return strings.Contains(lower, p) })
 	every := slices.ContainsFunc(everyTime, func(p string) bool { return strings.Contains(lower, p) })
@@ -566,15 +569,21 @@ func verifyURLExfiltration(f *file, start, end int) (string, bool) {
 	if !f.is(classDoc) || f.is(classMarkdown) && (inFence(f, start) && !image(d, start) || tableRow(d, start)) {
 		return "", false
 	}
-	// The URL, up to white space or the end of a Markdown link.
-	e := end
-	for e < len(d) && e-start < 2048 && !strings.ContainsRune(" \t\n)\"'`", rune(d[e])) {
-		e++
-	}
-	// A space inside <...> belongs to the URL's placeholder.
-	for e < len(d) && e-start < 2048 && d[e] == ' ' && bytes.IndexByte(d[start:e], '<') > bytes.IndexByte(d[start:e], '>') {
-		for e < len(d) && e-start < 2048 && !strings.ContainsRune("\n)\"'`", rune(d[e])) && d[e-1] != '>' {
-			e++
+	// The URL, up to white space or the end of a Markdown link; white
+	// space inside a placeholder (<the user's message>) belongs to it.
+	e, depth := end, 0
+	for ; e < len(d) && e-start < 2048 && d[e] != '\n'; e++ {
+		c := d[e]
+		switch {
+		case c == '<' || c == '{':
+			depth++
+			continue
+		case c == '>' || c == '}':
+			depth = max(0, depth-1)
+			continue
+		}
+		if depth == 0 && strings.IndexByte(" \t)\"'`", c) >= 0 {
+			break
 		}
 	}
 	u := d[start:e]
@@ -606,7 +615,12 @@ func verifyURLExfiltration(f *file, start, end int) (string, bool) {
 		}
 		// A placeholder the paragraph says to fill with secrets.
 		if image(d, start) {
+			// The image's paragraph and the one before it, which often
+			// introduces it ("append this image, replacing DATA with ...:").
 			ps, pe := paragraphBounds(d, start)
+			if ps > 2 {
+				ps, _ = paragraphBounds(d, ps-2)
+			}
 			around := bytes.ReplaceAll(d[ps:pe], u, nil)
 			if secretWords.Match(around) && (containsFold(around, "replac") || containsFold(around, "fill") ||
 				containsFold(around, "put") || containsFold(around, "append") || containsFold(around, "with")) {

@@ -533,7 +533,7 @@ func verifyBypass(f *file, start, end int) (string, bool) {
 	}
 	// "skip" and "ignore" name a step as often as a check: only "skip
 	// all safety checks", with a quantifier.
-	if v := strings.ToLower(string(d[start:end])); (v == "skip" || v == "ignore") &&
+	if v := anchorText(d, start, end); (v == "skip" || v == "ignore") &&
 		!slices.ContainsFunc(ws[:i], func(w string) bool { return w == "all" || w == "any" || w == "every" }) {
 		hit = false
 	}
@@ -575,7 +575,7 @@ func verifyKeepFromUser(f *file, start, end int) (string, bool) {
 	// The user must not see, know or notice ("make sure the user does
 	// not see this", "the user does not need to know").
 	if !found && hasAny(after, "not", "never", "doesn't", "don't", "shouldn't", "mustn't", "won't", "cannot", "can't") &&
-		slices.Contains(hideUserSubjects, strings.ToLower(string(d[start:end]))) {
+		slices.Contains(hideUserSubjects, anchorText(d, start, end)) {
 		neg, perceive, must := false, false, false
 		for _, w := range wordsAfter(d, end, e, 6) {
 			neg = neg || oneOf(w, "not", "never", "doesn't", "don't", "shouldn't", "mustn't", "won't", "needn't", "cannot",

@@ -371,3 +371,16 @@ func hasAny(ws []string, words ...string) bool {
 	}
 	return false
 }
+
+// anchorText returns the anchor found at d[start:end] lower case, with a
+// line break or a tab read as a space (see matcher), for a check that
+// compares it with the anchor's text.
+func anchorText(d []byte, start, end int) string {
+	b := []byte(strings.ToLower(string(d[start:end])))
+	for i, c := range b {
+		if c == '\n' || c == '\t' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}

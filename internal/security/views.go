@@ -383,8 +383,9 @@ func substituteVars(line []byte, vars map[string]string, m uint8) ([]byte, uint8
 		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 			v = v[1 : len(v)-1]
 		}
-		if len(v) > 256 || len(vars) >= 256 && vars[name] == "" {
-			delete(vars, name)
+		if len(v) > 256 || len(vars) >= 256 && vars[name] == "" || strings.HasPrefix(v, "$(") ||
+			strings.HasPrefix(v, "`") {
+			delete(vars, name) // computed when it runs: the flow follows the name
 			return
 		}
 		vars[name] = v
