@@ -72,6 +72,7 @@ var downloaders = []string{"curl", "wget", "iwr", "irm", "invoke-webrequest", "i
 func remoteAnchors() []anchor {
 	return slices.Concat(
 		anchorsOf(CodeRemoteCode, verifyRemote, downloaders...),
+		anchorsOf(CodeKnownInstaller, verifyKnownInstaller, downloaders...),
 		anchorsOf(CodeRemoteCode, verifyRemoteLauncher, "mshta", "regsvr32", "rundll32", "msiexec", "installutil",
 			"regasm", "cmstp"),
 		anchorsOf(CodeRemoteCode, verifyDropper, ".exe", ".msi", ".dmg", ".pkg", ".zip", ".7z", ".rar", ".scr",
@@ -89,7 +90,8 @@ func verifyRemoteLauncher(f *file, start, end int) (string, bool) {
 	}
 	ls, le := lineBounds(d, start)
 	rest := d[end:le]
-	if !containsFold(rest, "http://") && !containsFold(rest, "https://") && !bytes.Contains(rest, []byte(`\\`)) {
+	if !containsFold(rest, "http://") && !containsFold(rest, "https://") && !bytes.Contains(rest, []byte(`\\`)) ||
+		knownInstaller(d[ls:le]) {
 		return "", false
 	}
 	return "has " + string(d[start:end]) + " run code it fetches from the network (" + excerpt(d, ls, le) + "): " +
@@ -164,6 +166,21 @@ func paragraphBounds(d []byte, i int) (int, int) {
 }
 
 func verifyRemote(f *file, start, end int) (string, bool) {
+	why, ok := remoteRun(f, start, end)
+	if !ok {
+		return "", false
+	}
+	ls, le := lineBounds(f.data, start)
+	if knownInstaller(f.data[ls:le]) {
+		return "", false // known-installer says so
+	}
+	return why + " (" + excerpt(f.data, ls, le) + "): what runs is whatever the server sends, never what was " +
+		"reviewed; bundle the script, or download it, check its digest, then run it", true
+}
+
+// remoteRun says how the line of the downloader at [start, end) runs
+// what it downloads, or ok false.
+func remoteRun(f *file, start, end int) (string, bool) {
 	d := f.data
 	if !wordStart(d, start) || f.is(classMarkdown) && tableRow(d, start) {
 		return "", false // a table lists patterns, it does not run them
@@ -186,11 +203,7 @@ func verifyRemote(f *file, start, end int) (string, bool) {
 		hasPrefixIn(anchorText(d, start, end), "urlopen", "requests.get", "fetch(", "http.get(", "urllib"):
 		why = "evaluates a download"
 	}
-	if why == "" {
-		return "", false
-	}
-	return why + " (" + excerpt(d, ls, le) + "): what runs is whatever the server sends, never what was " +
-		"reviewed; bundle the script, or download it, check its digest, then run it", true
+	return why, why != ""
 }
 
 // evaluated reports whether the text before a downloader opens a command
@@ -264,7 +277,14 @@ func verifyObfuscated(f *file, start, end int) (string, bool) {
 	why := ""
 	switch {
 	case a == "-encodedcommand" || a == "-enc ":
-		if containsWord(line[:at], "powershell") || containsWord(line[:at], "pwsh") {
+		// With its payload: a base64 literal (a variable or a
+		// placeholder shows the flag, it hides nothing).
+		arg := bytes.TrimLeft(line[min(len(line), at+len(a)):], " ")
+		n := 0
+		for n < len(arg) && base64Class[arg[n]] {
+			n++
+		}
+		if (containsWord(line[:at], "powershell") || containsWord(line[:at], "pwsh")) && n >= 16 {
 			why = "runs an encoded PowerShell command"
 		}
 	case pipedToInterpreter(line[at:]):

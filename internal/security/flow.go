@@ -394,6 +394,9 @@ func acceptNet(f *file, start, end int) (string, bool) {
 	if ls, _ := lineBounds(d, start); bytes.HasPrefix(bytes.TrimLeft(d[ls:start], " \t"), []byte("@")) {
 		return "", false // a route (@app.post(...)), not a request
 	}
+	if (a == "curl" || a == "wget") && !commandPosition(d, start) && !(start > 0 && (d[start-1] == '"' || d[start-1] == '\'')) {
+		return "", false // apt-get install curl: a package's name
+	}
 	switch a {
 	case "nc", "ncat", "netcat", "socat", "telnet", "scp", "rsync", "sftp", "ftp", "mail", "mailx", "sendmail",
 		"mutt", "dig", "nslookup", "host", "drill", "ping", "iwr", "irm":
@@ -569,6 +572,19 @@ func statements(f *file) []stmt {
 		body := bytes.TrimSpace(line)
 		switch {
 		case len(body) == 0:
+		case ls < front && !hookCommand(body):
+			// The frontmatter's values are data, but for a hook's command.
+		case ls < front:
+			// A hook's command: the text of its value.
+			v := bytes.IndexByte(line, ':') + 1
+			for v < len(line) && (line[v] == ' ' || line[v] == '"' || line[v] == '\'') {
+				v++
+			}
+			e := len(line)
+			for e > v && (line[e-1] == '"' || line[e-1] == '\'' || line[e-1] == ' ' || line[e-1] == '\r') {
+				e--
+			}
+			out = cutStatements(d, ls+v, ls+e, indent, out)
 		case markdown && ls >= front && !inFence(f, ls):
 			// Outside code blocks, the inline code spans.
 			for i := ls; i < le; {
@@ -619,6 +635,58 @@ func statements(f *file) []stmt {
 		ls = le + 1
 	}
 	return out
+}
+
+// sendsData reports whether a sink's statement sends data rather than
+// fetches: curl -d, -F, -T, wget --post-file, Invoke-RestMethod -Body,
+// requests.post, a socket's send, scp, mail.
+func sendsData(text []byte, label string) bool {
+	l := strings.ToLower(label)
+	switch l {
+	case "curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "curl.exe":
+		for _, f := range []string{" -d", "--data", " -f ", "--form", " -t ", "--upload-file", "-x post", "-x put",
+			"--post-", "-body", "-infile", "-method post", "-method put", "uploadstring", "uploadfile"} {
+			if containsFold(text, f) {
+				return true
+			}
+		}
+		return false
+	case "request", "urlopen", "fetch", "axios", "http.get", "https.get":
+		return containsFold(text, "post") || containsFold(text, "put") || containsFold(text, "data") ||
+			containsFold(text, "body") || containsFold(text, "json=")
+	}
+	return true
+}
+
+// pathAssigned reports whether the secret's path at off is the value
+// of a shell assignment (key="$HOME/.ssh/id_ed25519"): a place named, not
+// read, unless a command substitution reads it.
+func pathAssigned(text []byte, off int) bool {
+	if len(assignedLHS(text)) == 0 {
+		return false
+	}
+	eq := bytes.IndexByte(text, '=')
+	return eq >= 0 && eq < off && !bytes.Contains(text[eq:off], []byte("$(")) && !bytes.Contains(text[eq:off], []byte("`"))
+}
+
+// makesPlace reports whether a statement's command makes or guards a
+// place rather than reading it: mkdir, install -d, chmod, chown, touch,
+// ssh-keygen, ssh-add, test, [.
+func makesPlace(text []byte) bool {
+	ws := commandWords(text)
+	if len(ws) == 0 {
+		return false
+	}
+	c := strings.ToLower(ws[0])
+	return oneOf(c, "mkdir", "chmod", "chown", "touch", "ssh-keygen", "ssh-add", "test", "[", "[[", "rm", "ls") ||
+		c == "install" && bytes.Contains(text, []byte(" -d"))
+}
+
+// hookCommand reports whether a frontmatter line is a hook's command
+// (command: "..."), which Claude Code runs.
+func hookCommand(body []byte) bool {
+	t := bytes.TrimLeft(body, "- ")
+	return bytes.HasPrefix(t, []byte("command:"))
 }
 
 // shellFence reports whether a fence's opening line (```bash) opens a
@@ -847,7 +915,7 @@ func analyseFlow(f *file) *flowResult {
 			if e.role != flowNet {
 				continue
 			}
-			if r.network == nil {
+			if ls, le := lineBounds(f.data, e.start); r.network == nil && sendsData(f.data[ls:le], e.label) {
 				r.network = &pathFact{at: e.start, label: e.label}
 			}
 			// A document that pipes a script of the skill into a sink.
@@ -1014,7 +1082,11 @@ func analyseFlow(f *file) *flowResult {
 			reads := false
 			for _, e := range evs {
 				if e.role == flowSecretFile {
-					if s.shell || reads || readsFile(text) && readsTainted(text, s.start, []event{e}, nil) {
+					if makesPlace(text) {
+						continue // mkdir ~/.ssh, chmod 600 ~/.ssh/id_rsa: the place, not what it holds
+					}
+					if s.shell && !pathAssigned(text, e.start-s.start) || reads ||
+						readsFile(text) && readsTainted(text, s.start, []event{e}, nil) {
 						reads = true
 						val.merge(source(taintSecret, e.label, e.start))
 					} else {
@@ -1058,7 +1130,7 @@ func analyseFlow(f *file) *flowResult {
 				}
 				switch e.role {
 				case flowNet:
-					if last && r.network == nil {
+					if last && r.network == nil && sendsData(text, e.label) {
 						r.network = &pathFact{at: e.start, label: e.label}
 					}
 					if label, at := val.of(taintSecret); val.bits&taintSecret != 0 && !homeHost(label, string(text)) &&
@@ -1081,6 +1153,8 @@ func analyseFlow(f *file) *flowResult {
 						code, bit := CodeRemoteCode, taintDownload
 						if val.bits&taintDownload == 0 {
 							code, bit = CodeObfuscatedCode, taintDecode
+						} else if knownInstaller(text) {
+							continue // known-installer
 						}
 						label, at := val.of(bit)
 						r.add(flowFinding{code: code, at: e.start, stmtStart: s.start, stmtEnd: s.end, what: label,
@@ -1448,7 +1522,8 @@ func objCalls(text []byte, netObjs map[string]bool) [][]int {
 var fileReads = []string{"open(", ".read(", "read_text(", "read_bytes(", "readfilesync(", "readfile(",
 	"createreadstream(", "get-content", "readalltext", "readallbytes", "file.read", "io.read", "fopen(",
 	"file_get_contents(", "sqlite3.connect(", "copy(", "copyfile(", "copy2(", "copyfilesync(", "copy-item",
-	"copytree(", ".write(", "tarfile", "zipfile", "base64.b64encode(open", "cat ", "load(", "loads(open"}
+	"copytree(", ".write(", "tarfile", "zipfile", "base64.b64encode(open", "cat ", "load(", "loads(open",
+	"-infile", "@$", "@\"$", "--upload-file", " -t ", " < ", "--data-binary @", "--post-file", "type ", "tar "}
 
 // readsFile reports whether a statement reads or copies a file (and is
 // not one that opens a file to write it).
@@ -2327,38 +2402,100 @@ func itoa(n int) string {
 	return string(b)
 }
 
-// fenceIntroNegated reports whether the fenced code block holding i is
-// introduced as an example of an attack: the sentence before it warns
-// ("attackers run:", "never do this:", "detect commands such as:").
+// fenceIntroNegated reports whether offset i lies in an example of an
+// attack in a Markdown document: a fenced code block, a blockquote or a
+// list whose introduction (the paragraph before it, up to 400 bytes, and
+// a code block's first line when it is a comment) says it shows an
+// attack or something to look for ("attackers run:", "indicators you
+// will see (examples, not to run):", "# postinstall.js from a malicious
+// package (illustrative)"). A skill can dress an attack up as an example
+// this way; the phrase rules accept that, as they accept "never ignore
+// previous instructions", rather than flag every security guide.
 func fenceIntroNegated(f *file, i int) bool {
-	if !inFence(f, i) {
+	if !f.is(classMarkdown) {
 		return false
 	}
-	fs := fencesOf(f)
-	var start int
-	for _, r := range fs {
-		if r[0] <= i && i < r[1] {
-			start = r[0]
+	d := f.data
+	start, first := -1, []byte(nil)
+	if inFence(f, i) {
+		for _, r := range fencesOf(f) {
+			if r[0] <= i && i < r[1] {
+				start = r[0]
+				// The block's first line after the fence, when a comment.
+				ls := lineEnd(d, r[0]) + 1
+				if ls < r[1] {
+					l := bytes.TrimSpace(d[ls:lineEnd(d, ls)])
+					if bytes.HasPrefix(l, []byte("#")) || bytes.HasPrefix(l, []byte("//")) || bytes.HasPrefix(l, []byte("<!--")) {
+						first = l
+					}
+				}
+			}
 		}
+	} else {
+		// A blockquote or a list: back to the first line of its run.
+		ls, _ := lineBounds(d, i)
+		kind := quoteOrItem(d[ls:lineEnd(d, ls)])
+		if kind == 0 {
+			return false
+		}
+		for ls > 0 {
+			ps, _ := lineBounds(d, ls-1)
+			if quoteOrItem(d[ps:ls-1]) != kind && !(kind == '-' && len(bytes.TrimSpace(d[ps:ls-1])) > 0 &&
+				(d[ps] == ' ' || d[ps] == '\t')) {
+				break
+			}
+			ls = ps
+		}
+		start = ls
 	}
-	// The text before the fence, back to the previous blank line.
+	if start < 0 {
+		return false
+	}
 	j := start
-	for j > 0 && (f.data[j-1] == '\n' || f.data[j-1] == ' ') {
+	for j > 0 && (d[j-1] == '\n' || d[j-1] == ' ' || d[j-1] == '\r') {
 		j--
 	}
-	if j == 0 {
-		return false
+	lo := max(0, j-400)
+	if k := bytes.LastIndex(d[lo:j], []byte("\n\n")); k >= 0 {
+		lo += k + 2
 	}
-	s, _ := sentenceBounds(f.data, j-1, j)
-	for _, w := range words(f.data, s, j) {
+	intro := append(append([]byte(nil), d[lo:j]...), first...)
+	return exampleIntro(intro)
+}
+
+// quoteOrItem returns '>' for a blockquote line, '-' for a list item, 0
+// otherwise.
+func quoteOrItem(line []byte) byte {
+	t := bytes.TrimLeft(line, " \t")
+	switch {
+	case len(t) > 0 && t[0] == '>':
+		return '>'
+	case len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ':
+		return '-'
+	}
+	n := 0
+	for n < len(t) && '0' <= t[n] && t[n] <= '9' {
+		n++
+	}
+	if n > 0 && n < len(t) && (t[n] == '.' || t[n] == ')') {
+		return '-'
+	}
+	return 0
+}
+
+// exampleIntro reports whether text introduces an example of an attack.
+func exampleIntro(text []byte) bool {
+	for _, w := range words(text, 0, len(text)) {
 		if attackWords[w] {
 			return true
 		}
 	}
-	intro := strings.ToLower(string(f.data[s:j]))
-	for _, p := range []string{"never run", "do not run", "don't run", "never use", "do not use", "don't use",
-		"never do", "for example", "such as", "example of", "looks like", "look like", "bad:", "wrong:",
-		"do not copy", "don't copy", "never paste", "do not paste", "don't paste"} {
+	intro := strings.ToLower(string(text))
+	for _, p := range []string{"never run", "do not run", "don't run", "not to run", "never use", "do not use",
+		"don't use", "never do", "for example", "such as", "example of", "examples of", "looks like", "look like",
+		"bad:", "wrong:", "do not copy", "don't copy", "never paste", "do not paste", "don't paste", "illustrative",
+		"red flag", "what to note", "you may find", "grep for", "look for", "hunting for", "seen in",
+		"the kind of thing", "might contain", "in the wild"} {
 		if strings.Contains(intro, p) {
 			return true
 		}
@@ -2368,7 +2505,8 @@ func fenceIntroNegated(f *file, i int) bool {
 
 // attackWords, in the sentence that introduces a code block, say the
 // block shows an attack rather than asks for one.
-var attackWords = set("attacker", "attackers", "malicious", "malware", "exploit", "exploits", "payload", "payloads",
-	"injection", "injected", "detect", "detects", "detecting", "flag", "flags", "block", "blocks", "dangerous",
+var attackWords = set("attack", "attacks", "attacker", "attackers", "malicious", "malware", "exploit", "exploits",
+	"payload", "payloads", "indicator", "indicators", "ioc", "iocs", "telemetry", "dropper", "droppers", "phishing",
+	"injection", "injected", "detect", "detects", "detecting", "flag", "flags", "dangerous",
 	"suspicious", "adversary", "adversaries", "threat", "threats", "vulnerable", "insecure", "avoid", "e.g",
 	"mitigate", "mitigation", "compromised", "backdoor", "backdoors", "phishing", "red-team", "pentest", "ctf")

@@ -349,6 +349,9 @@ func verifySecrecy(f *file, start, end int) (string, bool) {
 	if hasAny(after, "password", "passwords", "secret", "secrets", "key", "keys", "token", "tokens", "credentials") {
 		return "", false // never reveal the password: a rule about secrets
 	}
+	if timeBound(d, s, e) {
+		return "", false // never reveal it before the user guesses: a game's answer, a spoiler
+	}
 	return "tells the agent to keep what it does from the user (" + excerpt(d, max(s, start-60), e) + "): remove " +
 		"it; the user must always be able to see what a skill makes the agent do", true
 }
@@ -381,6 +384,13 @@ func verifyNotShown(f *file, start, end int) (string, bool) {
 	}
 	return "tells the agent to keep what it does from the user (" + excerpt(d, s, e) + "): remove it; the user " +
 		"must always be able to see what a skill makes the agent do", true
+}
+
+// timeBound reports whether a sentence keeps something from the user
+// only for a while ("until they finish the chapter", "before the user
+// guesses it"): a quiz's answer or a spoiler, not the agent's actions.
+func timeBound(d []byte, s, e int) bool {
+	return hasAny(words(d, s, e), "until", "before", "unless", "spoiler", "spoilers")
 }
 
 // secrecyProse reports whether offset i is running text of a document

@@ -2,6 +2,7 @@ package security
 
 import (
 	"bytes"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -116,12 +117,62 @@ func checkPhrases(code string) func(c *fileCheck) {
 				return
 			}
 			tries++
-			if msg, ok := a.verify(c.f, h.start, h.end); ok {
+			if msg, ok := a.verify(c.f, h.start, h.end); ok && !fenceIntroNegated(c.f, h.start) &&
+				!(injectionCodes[code] && testData(c.f, h.start)) {
 				_, lineEnd = lineBounds(c.f.data, h.start)
 				c.add(h.start, "%s", msg)
 			}
 		}
 	}
+}
+
+// injectionCodes are the rules about text aimed at the agent.
+var injectionCodes = map[string]bool{CodeInstructionOverride: true, CodeFakeFraming: true, CodeSecretExfiltration: true,
+	CodeSafetyBypass: true, CodeRemoteInstructions: true}
+
+// dataKeys are the keys of a data file (YAML, JSON, TOML) whose values
+// are test inputs and examples: a red-team suite's attack strings, a
+// classifier's samples. Text there is data the skill sends or checks,
+// not an instruction to the agent (an assistant_directive or a note is).
+var dataKeys = set("attack", "attacks", "prompt", "prompts", "input", "inputs", "payload", "payloads", "example",
+	"examples", "sample", "samples", "test", "tests", "case", "cases", "jailbreak", "jailbreaks", "injection",
+	"injections", "query", "queries", "question", "questions", "utterance", "utterances", "pattern", "patterns",
+	"string", "strings", "expected", "positive", "negative", "adversarial")
+
+// testData reports whether offset i of a data file lies in the value of
+// a data key (see dataKeys): key: "...", or a block scalar (key: >-) or
+// list below such a key.
+func testData(f *file, i int) bool {
+	switch strings.ToLower(path.Ext(f.rel)) {
+	case ".yaml", ".yml", ".json", ".jsonl", ".toml":
+	default:
+		return false
+	}
+	d := f.data
+	ls, le := lineBounds(d, i)
+	indent := func(l []byte) int { return len(l) - len(bytes.TrimLeft(l, " \t-")) }
+	key := func(l []byte) string {
+		t := bytes.TrimLeft(l, " \t-{,")
+		k := bytes.IndexAny(t, ":=")
+		if k <= 0 {
+			return ""
+		}
+		return strings.ToLower(strings.Trim(string(bytes.TrimSpace(t[:k])), `"'`))
+	}
+	if k := key(d[ls:le]); k != "" && bytes.IndexAny(d[ls:i], ":=") >= 0 {
+		return dataKeys[k]
+	}
+	// The nearest line above with less indentation names the key.
+	in := indent(d[ls:le])
+	for n, s := 0, ls; n < 40 && s > 0; n++ {
+		ps, _ := lineBounds(d, s-1)
+		l := d[ps : s-1]
+		if len(bytes.TrimSpace(l)) > 0 && indent(l) < in {
+			return dataKeys[key(l)]
+		}
+		s = ps
+	}
+	return false
 }
 
 // maxVerify caps the work of a phrase rule in one file, in bytes looked
@@ -602,9 +653,10 @@ func verifyKeepFromUser(f *file, start, end int) (string, bool) {
 	if !found || tableRow(d, start) {
 		return "", false
 	}
-	// Advice (do not tell the user to reinstall) and a rule about what
-	// never to reveal (passwords, keys) are fine.
-	if len(after) > 0 && after[0] == "to" {
+	// Advice (do not tell the user to reinstall), a rule about what never
+	// to reveal (passwords, keys), a spoiler kept until the user gets
+	// there and a phrase quoted are fine.
+	if len(after) > 0 && after[0] == "to" || timeBound(d, s, e) || inQuotes(d, start) {
 		return "", false
 	}
 	for _, w := range after {

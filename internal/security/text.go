@@ -384,3 +384,11 @@ func anchorText(d []byte, start, end int) string {
 	}
 	return string(b)
 }
+
+// inQuotes reports whether offset i lies inside a quotation on its line:
+// an odd number of double quotes (straight or curly) before it.
+func inQuotes(d []byte, i int) bool {
+	ls, _ := lineBounds(d, i)
+	b := d[ls:i]
+	return (bytes.Count(b, []byte{'"'})+bytes.Count(b, []byte("“"))+bytes.Count(b, []byte("”")))%2 == 1
+}
