@@ -3,6 +3,7 @@ package security
 import (
 	"bytes"
 	"encoding/binary"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,7 +77,9 @@ func remoteAnchors() []anchor {
 		anchorsOf(CodeRemoteCode, verifyRemoteLauncher, "mshta", "regsvr32", "rundll32", "msiexec", "installutil",
 			"regasm", "cmstp"),
 		anchorsOf(CodeRemoteCode, verifyDropper, ".exe", ".msi", ".dmg", ".pkg", ".zip", ".7z", ".rar", ".scr",
-			".appimage", ".bin", ".apk"))
+			".appimage", ".bin", ".apk"),
+		anchorsOf(CodeRemoteCode, verifyPasteSite, "paste it into", "paste it in", "paste into", "paste them into",
+			"paste the script into", "paste the command into", "paste this into"))
 }
 
 // verifyRemoteLauncher: a Windows program that runs what it fetches
@@ -105,6 +108,44 @@ var dropperSigns = []string{"password", "run anyway", "antivirus", "anti-virus",
 	"exclusion", "unknown publisher", "silently", "starts with windows", "start with windows", "at every logon",
 	"at login", "disable your", "turn off your"}
 
+// archivePassword is a password given for an archive in short: "pass:
+// openclaw", "with pass `x`", "pwd: x".
+var archivePassword = regexp.MustCompile(`(?i)\b(?:pass|pwd|passcode|passphrase)\b\s*[:=]?\s*[*` + "`" + `"']`)
+
+// pasteSites serve anyone's text under a random name.
+var pasteSites = []string{"pastebin.com", "glot.io", "paste.ee", "rentry.co", "rentry.org", "hastebin", "ghostbin",
+	"controlc.com", "justpaste.it", "dpaste.", "paste.rs", "privatebin", "termbin.com", "ix.io", "sprunge.us",
+	"pastes.dev", "pastie.", "0bin.net", "paste.mozilla.org", "bpa.st", "pastecode.io", "jsfiddle.net"}
+
+// verifyPasteSite: a page of a paste site whose script the text says to
+// copy into a terminal ("visit https://glot.io/snippets/x, copy the
+// installation script and paste it into Terminal").
+func verifyPasteSite(f *file, start, end int) (string, bool) {
+	d := f.data
+	if !f.is(classDoc) || f.is(classMarkdown) && tableRow(d, start) {
+		return "", false
+	}
+	ps, pe := paragraphBounds(d, start)
+	para := d[ps:pe]
+	site := ""
+	for _, p := range pasteSites {
+		if containsFold(para, p) {
+			site = p
+			break
+		}
+	}
+	if site == "" || !containsFold(para, "terminal") && !containsFold(para, "powershell") &&
+		!containsFold(para, "command prompt") && !containsFold(para, "console") && !containsFold(para, "shell") {
+		return "", false
+	}
+	s, e := sentenceBounds(d, start, end)
+	if negated(d, s, start) {
+		return "", false
+	}
+	return "has the user or the agent paste a script from a paste site (" + site + ") into a terminal (" +
+		excerpt(d, s, e) + "): what runs is whatever that page says that day; remove it", true
+}
+
 // verifyDropper: a link to a program or an archive, in a paragraph that
 // tells to run it and gives a dropper's sign ("extract it with the
 // password openclaw and run the .exe", "Defender may warn: choose Run
@@ -114,10 +155,11 @@ func verifyDropper(f *file, start, end int) (string, bool) {
 	if !f.is(classDoc) || end < len(d) && isWordByte(d[end]) || f.is(classMarkdown) && tableRow(d, start) {
 		return "", false
 	}
-	// Part of a link: a URL on the line before it.
-	ls, _ := lineBounds(d, start)
+	// Part of a link: a URL on the line before it, or after it when it
+	// is a Markdown link's text ([agent.zip](https://...)).
+	ls, le := lineBounds(d, start)
 	tok, _ := pathToken(d, start, end)
-	if !containsFold(d[max(ls, tok-200):start], "http") {
+	if !containsFold(d[max(ls, tok-200):start], "http") && !bytes.HasPrefix(d[end:le], []byte("](http")) {
 		return "", false
 	}
 	ps, pe := paragraphBounds(d, start)
@@ -132,6 +174,9 @@ func verifyDropper(f *file, start, end int) (string, bool) {
 			sign = s
 			break
 		}
+	}
+	if m := archivePassword.Find(para); sign == "" && m != nil {
+		sign = string(m) // "extract with pass openclaw"
 	}
 	if !run || sign == "" {
 		return "", false
