@@ -117,11 +117,11 @@ func knownInstaller(line []byte) bool {
 // verifyKnownInstaller: the pattern of remote-code (see verifyRemote)
 // with an official installer's URL.
 func verifyKnownInstaller(f *file, start, end int) (string, bool) {
-	ls, le := lineBounds(f.data, start)
-	if !knownInstaller(f.data[ls:le]) {
+	if _, ok := remoteRun(f, start, end); !ok {
 		return "", false
 	}
-	if _, ok := remoteRun(f, start, end); !ok {
+	ls, le := lineBounds(f.data, start)
+	if !knownInstaller(f.data[ls:le]) {
 		return "", false
 	}
 	return "runs a tool's official install script from the network (" + excerpt(f.data, ls, le) + "): it is as " +

@@ -304,7 +304,8 @@ func normaliseCode(line []byte, shellWords bool, m uint8) ([]byte, uint8) {
 				line, m = n, m|undoConcat
 			}
 		}
-		if bytes.Contains(line, []byte("getattr")) || bytes.Contains(line, []byte("import")) ||
+		if bytes.Contains(line, []byte("getattr")) || bytes.Contains(line, []byte("__import__")) ||
+			bytes.Contains(line, []byte("import_module")) ||
 			(bytes.Contains(line, []byte(`['`)) || bytes.Contains(line, []byte(`["`)) || bytes.Contains(line, []byte(`[ `))) &&
 				(bytes.Contains(line, []byte("builtins")) || bytes.Contains(line, []byte("globals")) ||
 					bytes.Contains(line, []byte("locals")) || bytes.Contains(line, []byte("vars(")) ||
@@ -561,9 +562,12 @@ func decodeRound(line []byte) ([]byte, bool) {
 			return b
 		})
 	}
-	// Base64 and hex runs, compressed when the line says so.
-	compressed := containsFold(line, "inflate") || containsFold(line, "zlib") || containsFold(line, "gzip") ||
-		containsFold(line, "decompress") || containsFold(line, "gunzip")
+	// Base64 and hex runs, compressed when the line says so (asked
+	// only of a run that decodes to something else than text).
+	compressed := func() bool {
+		return containsFold(line, "inflate") || containsFold(line, "zlib") || containsFold(line, "gzip") ||
+			containsFold(line, "decompress") || containsFold(line, "gunzip")
+	}
 	var out []byte
 	last := 0
 	for i := 0; i < len(line); {
@@ -597,7 +601,7 @@ func decodeRound(line []byte) ([]byte, bool) {
 
 // decodeRun decodes a run of base64 characters, as hex when every
 // character is a hex digit, and inflates it when compressed.
-func decodeRun(run []byte, compressed bool) ([]byte, bool) {
+func decodeRun(run []byte, compressed func() bool) ([]byte, bool) {
 	if len(run) < minHexLiteral {
 		return nil, false
 	}
@@ -643,7 +647,7 @@ func decodeRun(run []byte, compressed bool) ([]byte, bool) {
 		if t, ok := textOf(b); ok {
 			return t, true
 		}
-		if !compressed {
+		if !compressed() {
 			continue
 		}
 		if t, ok := inflate(b); ok {
