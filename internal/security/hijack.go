@@ -58,8 +58,10 @@ var (
 	roleplayBound = set("rules", "restrictions", "policies", "policy", "guidelines", "ethics", "ethical", "morals",
 		"filters", "limits", "limitations", "confines", "constraints", "programming", "openai", "anthropic", "safety",
 		"censorship", "content", "guardrails", "laws")
-	roleplayAgent = set("you", "your", "yourself", "you're", "ai", "assistant", "chatbot", "dan", "claude",
-		"chatgpt", "gpt", "llm", "persona", "character", "pretend", "roleplay")
+	// roleplayAgent are agentWords (hidden.go: the names of AIs as words
+	// of prose) and the words of a role.
+	roleplayAgent = withWords(agentWords, "you", "your", "yourself", "you're", "chatbot", "dan", "persona",
+		"character", "pretend", "roleplay")
 	roleplayRole = []string{"act as", "acting as", "pretend", "from now on", "you are", "you're", "your role",
 		"role of", "in character", "persona", "an ai", "you will", "you answer", "you respond", "you generate",
 		"you must"}
@@ -122,8 +124,7 @@ func verifyNoLonger(f *file, start, end int) (string, bool) {
 	if strings.HasSuffix(a, "no longer") || strings.HasPrefix(a, "forget") {
 		after := wordsAfter(d, end, e, 3)
 		if !slices.ContainsFunc(after, func(w string) bool {
-			return oneOf(w, "claude", "chatgpt", "gpt", "ai", "assistant", "bound", "restricted", "obligated", "subject",
-				"model", "an")
+			return agentWords[w] || oneOf(w, "bound", "restricted", "obligated", "subject", "model", "an")
 		}) {
 			return "", false
 		}

@@ -351,6 +351,15 @@ func indexFold(data []byte, needle string) int {
 	return -1
 }
 
+// withWords is a copy of m with ws added.
+func withWords(m map[string]bool, ws ...string) map[string]bool {
+	c := set(ws...)
+	for w := range m {
+		c[w] = true
+	}
+	return c
+}
+
 // oneOf reports whether w is one of the words: set(...)[w] without
 // building a map on every call, for the checks that run per match.
 func oneOf(w string, words ...string) bool {
