@@ -37,7 +37,7 @@ func verifyReverseShell(f *file, start, end int) (string, bool) {
 	}
 	ls, le := lineBounds(d, start)
 	line := d[ls:le]
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	ok := false
 	switch a {
 	case "/dev/tcp/", "/dev/udp/":
@@ -72,12 +72,15 @@ func verifyReverseShell(f *file, start, end int) (string, bool) {
 			ok = reverseShellLine.Match(line) || shell && (strings.Contains(l, "exec") || strings.Contains(l, "spawn"))
 		}
 	}
-	if !ok {
-		return "", false
+	if !ok || loopback.Match(line) && !remoteEndpoint.Match(loopback.ReplaceAll(line, nil)) {
+		return "", false // to this machine: a test of a detection rule
 	}
 	return "opens a shell that a remote host drives (" + excerpt(d, ls, le) + "): whoever listens there runs " +
 		"commands on the user's machine; remove it", true
 }
+
+// loopback is this machine's address.
+var loopback = regexp.MustCompile(`\b127\.0\.0\.1\b|\blocalhost\b|\[::1\]`)
 
 // remoteEndpoint is a host and port: an IP address, or a host name, then
 // a port.
@@ -103,7 +106,7 @@ func persistenceAnchors() []anchor {
 // persistedRisk is what makes a command kept for later a backdoor: it
 // downloads, decodes or connects, or runs from a hidden or temporary
 // place.
-var persistedRisk = regexp.MustCompile(`(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|nc|ncat|base64|frombase64string|iex|invoke-expression|eval)\b|-enc(?:odedcommand)?\b|\|\s*(?:ba|z)?sh\b|/dev/tcp|-w(?:indowstyle)?\s+hidden|/tmp/|\$env:temp|%temp%|appdata`)
+var persistedRisk = regexp.MustCompile(`(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|nc|ncat|base64|frombase64string|iex|invoke-expression)\b|\beval\s+["']?\$\((?:curl|wget)|-enc(?:odedcommand)?\b|\|\s*(?:ba|z)?sh\b|/dev/tcp|-w(?:indowstyle)?\s+hidden|/tmp/|\$env:temp|%temp%|appdata`)
 
 // verifyPersist: code written where it runs again (a start-up file,
 // crontab, launchd, systemd, a Run key, a scheduled task, a git hook),
@@ -122,7 +125,7 @@ func verifyPersist(where string) verifier {
 		ls, le := lineBounds(d, start)
 		line := d[ls:le]
 		l := strings.ToLower(string(line))
-		a := strings.ToLower(string(d[start:end]))
+		a := anchorText(d, start, end)
 		// The block the line belongs to: a heredoc or a plist written
 		// with it, up to 40 lines on.
 		block := line
@@ -161,7 +164,10 @@ func verifyPersist(where string) verifier {
 		// file and the skill downloads one.
 		program := a == "launchagents" || a == "launchdaemons" || a == "systemd/user" || a == "/etc/systemd/system" ||
 			strings.Contains(a, "run") || strings.Contains(a, "startup") || a == "schtasks" || a == "register-scheduledtask"
-		if !persistedRisk.Match(block) && !hiddenRisk(block) && !(program && downloads(f) && namesFile.Match(block)) {
+		// A hidden folder counts when the skill downloads or the command
+		// runs unseen (&, >/dev/null): a tool's own dot-folder is common.
+		hidden := hiddenRisk(block) && (downloads(f) || suspectRun(block))
+		if !persistedRisk.Match(block) && !hidden && !(program && downloads(f) && namesFile.Match(block)) {
 			return "", false
 		}
 		return "makes code run again later through " + where + " (" + excerpt(d, ls, le) + "), and what it runs " +
@@ -222,11 +228,11 @@ func writesTarget(d []byte, start, end int) bool {
 		if cmd == "sudo" && len(fields) > 1 {
 			cmd = fields[1]
 		}
-		if set("cp", "mv", "install", "ln", "copy", "move", "ditto", "rsync")[cmd] &&
+		if oneOf(cmd, "cp", "mv", "install", "ln", "copy", "move", "ditto", "rsync") &&
 			(rest == "" || strings.HasPrefix(rest, "&&") || strings.HasPrefix(rest, ";") || strings.HasPrefix(rest, "2>")) {
 			return true
 		}
-		if set("reg", "new-itemproperty", "set-itemproperty")[cmd] {
+		if oneOf(cmd, "reg", "new-itemproperty", "set-itemproperty") {
 			return true
 		}
 	}
@@ -283,6 +289,13 @@ func verifyAuthorizedKeys(f *file, start, end int) (string, bool) {
 	line := d[ls:le]
 	l := strings.ToLower(string(line))
 	if !writes(l) || !sshKeyLiteral.Match(line) && !persistedRisk.Match(line) {
+		return "", false
+	}
+	// The user's own file (a server's other account, /home/jamie/.ssh,
+	// is what provisioning sets up).
+	s, _ := pathToken(d, start, end)
+	if p := string(d[s:end]); !strings.HasPrefix(p, "~/") && !strings.HasPrefix(p, "$HOME/") &&
+		!strings.HasPrefix(p, "${HOME}/") && !strings.HasPrefix(p, "%USERPROFILE%") && !strings.HasPrefix(p, "$env:USERPROFILE") {
 		return "", false
 	}
 	return "adds an SSH key to authorized_keys (" + excerpt(d, ls, le) + "), which lets whoever holds the " +

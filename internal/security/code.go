@@ -3,6 +3,7 @@ package security
 import (
 	"bytes"
 	"encoding/binary"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,10 +73,13 @@ var downloaders = []string{"curl", "wget", "iwr", "irm", "invoke-webrequest", "i
 func remoteAnchors() []anchor {
 	return slices.Concat(
 		anchorsOf(CodeRemoteCode, verifyRemote, downloaders...),
+		anchorsOf(CodeKnownInstaller, verifyKnownInstaller, downloaders...),
 		anchorsOf(CodeRemoteCode, verifyRemoteLauncher, "mshta", "regsvr32", "rundll32", "msiexec", "installutil",
 			"regasm", "cmstp"),
 		anchorsOf(CodeRemoteCode, verifyDropper, ".exe", ".msi", ".dmg", ".pkg", ".zip", ".7z", ".rar", ".scr",
-			".appimage", ".bin", ".apk"))
+			".appimage", ".bin", ".apk"),
+		anchorsOf(CodeRemoteCode, verifyPasteSite, "paste it into", "paste it in", "paste into", "paste them into",
+			"paste the script into", "paste the command into", "paste this into"))
 }
 
 // verifyRemoteLauncher: a Windows program that runs what it fetches
@@ -89,7 +93,8 @@ func verifyRemoteLauncher(f *file, start, end int) (string, bool) {
 	}
 	ls, le := lineBounds(d, start)
 	rest := d[end:le]
-	if !containsFold(rest, "http://") && !containsFold(rest, "https://") && !bytes.Contains(rest, []byte(`\\`)) {
+	if !containsFold(rest, "http://") && !containsFold(rest, "https://") && !bytes.Contains(rest, []byte(`\\`)) ||
+		knownInstaller(d[ls:le]) {
 		return "", false
 	}
 	return "has " + string(d[start:end]) + " run code it fetches from the network (" + excerpt(d, ls, le) + "): " +
@@ -103,6 +108,44 @@ var dropperSigns = []string{"password", "run anyway", "antivirus", "anti-virus",
 	"exclusion", "unknown publisher", "silently", "starts with windows", "start with windows", "at every logon",
 	"at login", "disable your", "turn off your"}
 
+// archivePassword is a password given for an archive in short: "pass:
+// openclaw", "with pass `x`", "pwd: x".
+var archivePassword = regexp.MustCompile(`(?i)\b(?:pass|pwd|passcode|passphrase)\b\s*[:=]?\s*[*` + "`" + `"']`)
+
+// pasteSites serve anyone's text under a random name.
+var pasteSites = []string{"pastebin.com", "glot.io", "paste.ee", "rentry.co", "rentry.org", "hastebin", "ghostbin",
+	"controlc.com", "justpaste.it", "dpaste.", "paste.rs", "privatebin", "termbin.com", "ix.io", "sprunge.us",
+	"pastes.dev", "pastie.", "0bin.net", "paste.mozilla.org", "bpa.st", "pastecode.io", "jsfiddle.net"}
+
+// verifyPasteSite: a page of a paste site whose script the text says to
+// copy into a terminal ("visit https://glot.io/snippets/x, copy the
+// installation script and paste it into Terminal").
+func verifyPasteSite(f *file, start, end int) (string, bool) {
+	d := f.data
+	if !f.is(classDoc) || f.is(classMarkdown) && tableRow(d, start) {
+		return "", false
+	}
+	ps, pe := paragraphBounds(d, start)
+	para := d[ps:pe]
+	site := ""
+	for _, p := range pasteSites {
+		if containsFold(para, p) {
+			site = p
+			break
+		}
+	}
+	if site == "" || !containsFold(para, "terminal") && !containsFold(para, "powershell") &&
+		!containsFold(para, "command prompt") && !containsFold(para, "console") && !containsFold(para, "shell") {
+		return "", false
+	}
+	s, e := sentenceBounds(d, start, end)
+	if negated(d, s, start) {
+		return "", false
+	}
+	return "has the user or the agent paste a script from a paste site (" + site + ") into a terminal (" +
+		excerpt(d, s, e) + "): what runs is whatever that page says that day; remove it", true
+}
+
 // verifyDropper: a link to a program or an archive, in a paragraph that
 // tells to run it and gives a dropper's sign ("extract it with the
 // password openclaw and run the .exe", "Defender may warn: choose Run
@@ -112,10 +155,11 @@ func verifyDropper(f *file, start, end int) (string, bool) {
 	if !f.is(classDoc) || end < len(d) && isWordByte(d[end]) || f.is(classMarkdown) && tableRow(d, start) {
 		return "", false
 	}
-	// Part of a link: a URL on the line before it.
-	ls, _ := lineBounds(d, start)
+	// Part of a link: a URL on the line before it, or after it when it
+	// is a Markdown link's text ([agent.zip](https://...)).
+	ls, le := lineBounds(d, start)
 	tok, _ := pathToken(d, start, end)
-	if !containsFold(d[max(ls, tok-200):start], "http") {
+	if !containsFold(d[max(ls, tok-200):start], "http") && !bytes.HasPrefix(d[end:le], []byte("](http")) {
 		return "", false
 	}
 	ps, pe := paragraphBounds(d, start)
@@ -130,6 +174,9 @@ func verifyDropper(f *file, start, end int) (string, bool) {
 			sign = s
 			break
 		}
+	}
+	if m := archivePassword.Find(para); sign == "" && m != nil {
+		sign = string(m) // "extract with pass openclaw"
 	}
 	if !run || sign == "" {
 		return "", false
@@ -164,6 +211,21 @@ func paragraphBounds(d []byte, i int) (int, int) {
 }
 
 func verifyRemote(f *file, start, end int) (string, bool) {
+	why, ok := remoteRun(f, start, end)
+	if !ok {
+		return "", false
+	}
+	ls, le := lineBounds(f.data, start)
+	if knownInstaller(f.data[ls:le]) {
+		return "", false // known-installer says so
+	}
+	return why + " (" + excerpt(f.data, ls, le) + "): what runs is whatever the server sends, never what was " +
+		"reviewed; bundle the script, or download it, check its digest, then run it", true
+}
+
+// remoteRun says how the line of the downloader at [start, end) runs
+// what it downloads, or ok false.
+func remoteRun(f *file, start, end int) (string, bool) {
 	d := f.data
 	if !wordStart(d, start) || f.is(classMarkdown) && tableRow(d, start) {
 		return "", false // a table lists patterns, it does not run them
@@ -180,17 +242,13 @@ func verifyRemote(f *file, start, end int) (string, bool) {
 	case evaluated(before, f.is(classScript)):
 		why = "evaluates a download"
 	case (containsWord(line, "iex") || containsFold(line, "invoke-expression")) &&
-		hasPrefixIn(strings.ToLower(string(d[start:end])), "iwr", "irm", "invoke-", "downloadstring", "net.webclient"):
+		hasPrefixIn(anchorText(d, start, end), "iwr", "irm", "invoke-", "downloadstring", "net.webclient"):
 		why = "runs a download with Invoke-Expression"
 	case (containsFold(line[:at], "exec(") || containsFold(line[:at], "eval(")) &&
-		hasPrefixIn(strings.ToLower(string(d[start:end])), "urlopen", "requests.get", "fetch(", "http.get(", "urllib"):
+		hasPrefixIn(anchorText(d, start, end), "urlopen", "requests.get", "fetch(", "http.get(", "urllib"):
 		why = "evaluates a download"
 	}
-	if why == "" {
-		return "", false
-	}
-	return why + " (" + excerpt(d, ls, le) + "): what runs is whatever the server sends, never what was " +
-		"reviewed; bundle the script, or download it, check its digest, then run it", true
+	return why, why != ""
 }
 
 // evaluated reports whether the text before a downloader opens a command
@@ -211,7 +269,7 @@ func evaluated(before []byte, script bool) bool {
 		return true
 	}
 	ws := words(rest, max(0, len(rest)-40), len(rest))
-	return len(ws) > 0 && set("eval", "exec", "source", "iex")[ws[len(ws)-1]]
+	return len(ws) > 0 && oneOf(ws[len(ws)-1], "eval", "exec", "source", "iex")
 }
 
 // interpreterBefore reports whether the text ends with a shell or source
@@ -260,11 +318,18 @@ func verifyObfuscated(f *file, start, end int) (string, bool) {
 	}
 	ls, le := lineBounds(d, start)
 	line, at := d[ls:le], start-ls
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	why := ""
 	switch {
 	case a == "-encodedcommand" || a == "-enc ":
-		if containsWord(line[:at], "powershell") || containsWord(line[:at], "pwsh") {
+		// With its payload: a base64 literal (a variable or a
+		// placeholder shows the flag, it hides nothing).
+		arg := bytes.TrimLeft(line[min(len(line), at+len(a)):], " ")
+		n := 0
+		for n < len(arg) && base64Class[arg[n]] {
+			n++
+		}
+		if (containsWord(line[:at], "powershell") || containsWord(line[:at], "pwsh")) && n >= 16 {
 			why = "runs an encoded PowerShell command"
 		}
 	case pipedToInterpreter(line[at:]):

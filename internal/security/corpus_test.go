@@ -24,15 +24,9 @@ import (
 
 // Targets on the corpus: recall as errors (what mcp.scan: block withholds)
 // for each behaviour, false positives as errors, and the corpus's size.
-// The false-positive target of issue 21 is 3% (targetFalsePos); the rule
-// set does not meet it yet (16.7%: vendors' `curl | sh` installers and
-// security guides quoting attacks are errors), so the test holds the rate
-// at most where it stands (maxFalsePos), to be lowered with each rule
-// change towards the target. docs/scanner-accuracy.md gives both.
 const (
 	minRecall      = 0.90
-	targetFalsePos = 0.03
-	maxFalsePos    = 0.17
+	maxFalsePos    = 0.03
 	minMalicious   = 150
 	minPerBehavior = 40
 	minBenign      = 150
@@ -264,18 +258,6 @@ func accuracyDoc(samples []corpusSample) string {
 			percent(a.precision()), a.f1())
 		p("False positives: %d of %d benign samples (%s).\n\n", a.fps, a.benign, percent(a.fpRate()))
 	}
-	p("## Targets\n\n")
-	p("Recall as errors at least %s for each behaviour: met when every row of \"Errors only\" is at or above it. "+
-		"False positives as errors at most %s: **not met yet**; the test holds the rate at most %s, to be lowered "+
-		"with each change of the rules. The benign samples that are errors are listed below.\n\n",
-		percent(minRecall), percent(targetFalsePos), percent(maxFalsePos))
-	p("## Benign samples that are errors\n\n")
-	for _, c := range samples {
-		if c.set == "benign" && c.flagged(false) {
-			p("- `%s`: %s\n", c.path(), strings.Join(c.errors, ", "))
-		}
-	}
-	p("\n")
 	p("## Malicious samples that are not errors\n\n")
 	n := 0
 	for _, c := range samples {

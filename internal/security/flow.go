@@ -107,7 +107,7 @@ func dataFlowAnchors() []anchor {
 		flowAnchors(flowHint, acceptDecode, `\x`),
 		flowAnchors(flowHint, acceptDownload, "base64", "decode", "encoded"),
 		flowAnchors(flowView, acceptAny, "'+", "' +", "\"+",
-			"\" +", "+'", "+ '", "+\"", "+ \"", "' . '", "\" . \"", "''", "\"\"", ".join(", "getattr", "__import__",
+			"\" +", "+'", "+ '", "+\"", "+ \"", "' . '", "\" . \"", ".join(", "getattr", "__import__",
 			"import_module", "__builtins__", "globals()", "locals()", "vars(", "window[", "global[", "globalthis[",
 			"this[", "$shell", "${shell}", "$bash"),
 		// Sinks.
@@ -146,7 +146,7 @@ func flowDecoders() []string {
 // in: ssh -i, IdentityFile, ssh-add, --kubeconfig).
 func acceptSecretPath(f *file, start, end int) (string, bool) {
 	d := f.data
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	if isWordByte(d[start]) && !wordStart(d, start) && a != "_history" {
 		return "", false
 	}
@@ -258,7 +258,7 @@ func writtenOrUsed(d []byte, s int) bool {
 func acceptBrowserFile(f *file, start, end int) (string, bool) {
 	d := f.data
 	want := map[string]string{"cookies": "Cookies", "login data": "Login Data", "local state": "Local State",
-		"web data": "Web Data"}[strings.ToLower(string(d[start:end]))]
+		"web data": "Web Data"}[anchorText(d, start, end)]
 	if string(d[start:end]) != want || start == 0 || end >= len(d) {
 		return "", false
 	}
@@ -280,7 +280,7 @@ func acceptSecretCommand(f *file, start, end int) (string, bool) {
 // acceptEnvDump: the whole environment, not one variable of it.
 func acceptEnvDump(f *file, start, end int) (string, bool) {
 	d := f.data
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	next := byte('\n')
 	if end < len(d) {
 		next = d[end]
@@ -344,7 +344,7 @@ func acceptDownload(f *file, start, end int) (string, bool) {
 	if isWordByte(d[start]) && !wordStart(d, start) || isWordByte(d[end-1]) && !wordEnd(d, end) {
 		return "", false
 	}
-	if shellDownloaders[strings.ToLower(string(d[start:end]))] == false && inStringLiteral(f, start) {
+	if shellDownloaders[anchorText(d, start, end)] == false && inStringLiteral(f, start) {
 		return "", false
 	}
 	return strings.TrimRight(string(d[start:end]), "("), true
@@ -357,7 +357,7 @@ func acceptDecode(f *file, start, end int) (string, bool) {
 	if isWordByte(d[start]) && !wordStart(d, start) || inStringLiteral(f, start) {
 		return "", false
 	}
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	ls, le := lineBounds(d, start)
 	line := strings.ToLower(string(d[ls:le]))
 	switch a {
@@ -387,12 +387,15 @@ func acceptDecode(f *file, start, end int) (string, bool) {
 // acceptNet: a call or command that sends data out.
 func acceptNet(f *file, start, end int) (string, bool) {
 	d := f.data
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	if isWordByte(d[start]) && !wordStart(d, start) || isWordByte(d[end-1]) && !wordEnd(d, end) {
 		return "", false
 	}
 	if ls, _ := lineBounds(d, start); bytes.HasPrefix(bytes.TrimLeft(d[ls:start], " \t"), []byte("@")) {
 		return "", false // a route (@app.post(...)), not a request
+	}
+	if (a == "curl" || a == "wget") && !commandPosition(d, start) && !(start > 0 && (d[start-1] == '"' || d[start-1] == '\'')) {
+		return "", false // apt-get install curl: a package's name
 	}
 	switch a {
 	case "nc", "ncat", "netcat", "socat", "telnet", "scp", "rsync", "sftp", "ftp", "mail", "mailx", "sendmail",
@@ -428,7 +431,7 @@ func acceptNet(f *file, start, end int) (string, bool) {
 // acceptExec: a call or command that runs code.
 func acceptExec(f *file, start, end int) (string, bool) {
 	d := f.data
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	if isWordByte(d[start]) && !wordStart(d, start) || inStringLiteral(f, start) {
 		return "", false
 	}
@@ -488,7 +491,7 @@ func commandPosition(d []byte, i int) bool {
 		return len(b) > 0 && (b[len(b)-1] == '[' || b[len(b)-1] == '(')
 	}
 	ws := words(before, max(0, len(before)-40), len(before))
-	return len(ws) > 0 && set("sudo", "then", "do", "exec", "nohup", "time", "xargs", "else", "and", "or", "watch")[ws[len(ws)-1]]
+	return len(ws) > 0 && oneOf(ws[len(ws)-1], "sudo", "then", "do", "exec", "nohup", "time", "xargs", "else", "and", "or", "watch")
 }
 
 // event is a flow anchor found in a file, accepted.
@@ -569,6 +572,19 @@ func statements(f *file) []stmt {
 		body := bytes.TrimSpace(line)
 		switch {
 		case len(body) == 0:
+		case ls < front && !hookCommand(body):
+			// The frontmatter's values are data, but for a hook's command.
+		case ls < front:
+			// A hook's command: the text of its value.
+			v := bytes.IndexByte(line, ':') + 1
+			for v < len(line) && (line[v] == ' ' || line[v] == '"' || line[v] == '\'') {
+				v++
+			}
+			e := len(line)
+			for e > v && (line[e-1] == '"' || line[e-1] == '\'' || line[e-1] == ' ' || line[e-1] == '\r') {
+				e--
+			}
+			out = cutStatements(d, ls+v, ls+e, indent, out)
 		case markdown && ls >= front && !inFence(f, ls):
 			// Outside code blocks, the inline code spans.
 			for i := ls; i < le; {
@@ -619,6 +635,58 @@ func statements(f *file) []stmt {
 		ls = le + 1
 	}
 	return out
+}
+
+// sendsData reports whether a sink's statement sends data rather than
+// fetches: curl -d, -F, -T, wget --post-file, Invoke-RestMethod -Body,
+// requests.post, a socket's send, scp, mail.
+func sendsData(text []byte, label string) bool {
+	l := strings.ToLower(label)
+	switch l {
+	case "curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "curl.exe":
+		for _, f := range []string{" -d", "--data", " -f ", "--form", " -t ", "--upload-file", "-x post", "-x put",
+			"--post-", "-body", "-infile", "-method post", "-method put", "uploadstring", "uploadfile"} {
+			if containsFold(text, f) {
+				return true
+			}
+		}
+		return false
+	case "request", "urlopen", "fetch", "axios", "http.get", "https.get":
+		return containsFold(text, "post") || containsFold(text, "put") || containsFold(text, "data") ||
+			containsFold(text, "body") || containsFold(text, "json=")
+	}
+	return true
+}
+
+// pathAssigned reports whether the secret's path at off is the value
+// of a shell assignment (key="$HOME/.ssh/id_ed25519"): a place named, not
+// read, unless a command substitution reads it.
+func pathAssigned(text []byte, off int) bool {
+	if len(assignedLHS(text)) == 0 {
+		return false
+	}
+	eq := bytes.IndexByte(text, '=')
+	return eq >= 0 && eq < off && !bytes.Contains(text[eq:off], []byte("$(")) && !bytes.Contains(text[eq:off], []byte("`"))
+}
+
+// makesPlace reports whether a statement's command makes or guards a
+// place rather than reading it: mkdir, install -d, chmod, chown, touch,
+// ssh-keygen, ssh-add, test, [.
+func makesPlace(text []byte) bool {
+	ws := commandWords(text)
+	if len(ws) == 0 {
+		return false
+	}
+	c := strings.ToLower(ws[0])
+	return oneOf(c, "mkdir", "chmod", "chown", "touch", "ssh-keygen", "ssh-add", "test", "[", "[[", "rm", "ls") ||
+		c == "install" && bytes.Contains(text, []byte(" -d"))
+}
+
+// hookCommand reports whether a frontmatter line is a hook's command
+// (command: "..."), which Claude Code runs.
+func hookCommand(body []byte) bool {
+	t := bytes.TrimLeft(body, "- ")
+	return bytes.HasPrefix(t, []byte("command:"))
 }
 
 // shellFence reports whether a fence's opening line (```bash) opens a
@@ -680,6 +748,9 @@ func openBrackets(line []byte) int {
 	}
 	return depth
 }
+
+// maxPaths bounds the tainted files a file's analysis follows.
+const maxPaths = 64
 
 // maxStatement bounds a statement: past it, a statement is cut at the
 // next ;, && or || even inside brackets or quotes, so that a minified
@@ -810,9 +881,6 @@ type pathFact struct {
 }
 
 var (
-	forName       = regexp.MustCompile(`\bfor\s*\(?\s*(?:const|let|var)?\s*\[?([A-Za-z_][\w, ]*)\]?\s+(?:in|of)\b`)
-	arrowParams   = regexp.MustCompile(`\(\s*([A-Za-z_][\w, ]*)\)\s*=>|\b([A-Za-z_]\w*)\s*=>|function\s*\w*\s*\(([\w, ]*)\)|lambda\s+([\w, ]+):|(?:do|\{)\s*\|\s*([\w, ]+)\s*\|`)
-	funcDef       = regexp.MustCompile(`^\s*(?:async\s+)?(?:def|function|func|sub)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)|^\s*([A-Za-z_]\w*)\s*\(\)\s*\{|^\s*(?:const|let|var)\s+([A-Za-z_]\w*)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_]\w*\s*=>)`)
 	objCall       = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\.\s*(?:send|sendall|sendto|write|end|emit|send_bytes|post|put|request|connect)\s*\(`)
 	sinkAlias     = regexp.MustCompile(`\.(?:post|put|patch|urlopen|request|send)\b\s*(?:$|[;,)])`)
 	identifier    = regexp.MustCompile(`[A-Za-z_]\w*`)
@@ -826,6 +894,9 @@ var (
 // analyseFlow reads the statements of f (see the comment at the top).
 func analyseFlow(f *file) *flowResult {
 	r := &flowResult{}
+	if !f.is(classScript | classDoc) {
+		return r // data (JSON, YAML, HTML): its strings do not run
+	}
 	events := flowEvents(f)
 	hasSource := slices.ContainsFunc(events, func(e event) bool { return roleTaint(e.role) != 0 })
 	markdown := f.is(classMarkdown)
@@ -833,14 +904,24 @@ func analyseFlow(f *file) *flowResult {
 		r.runs = scriptRefs(f)
 	}
 	hasNet := slices.ContainsFunc(events, func(e event) bool { return e.role == flowNet })
+	if hasSource && !worthFollowing(f, events) {
+		hasSource = false
+	}
 	if !hasSource && !(hasNet && f.is(classScript)) {
 		// Nothing to follow: only the facts of what the file sends. (A
 		// script that sends is read on: what it sends may be a file
 		// another script writes.)
 		for _, e := range events {
-			if e.role == flowNet {
+			if e.role != flowNet {
+				continue
+			}
+			if ls, le := lineBounds(f.data, e.start); r.network == nil && sendsData(f.data[ls:le], e.label) {
 				r.network = &pathFact{at: e.start, label: e.label}
-				break
+			}
+			// A document that pipes a script of the skill into a sink.
+			ls, le := lineBounds(f.data, e.start)
+			for _, p := range scriptRefs(&file{data: f.data[ls:le]}) {
+				r.sends = append(r.sends, pathFact{path: p.path, at: e.start, label: e.label})
 			}
 		}
 		if !markdown && !f.is(classDoc) {
@@ -850,6 +931,20 @@ func analyseFlow(f *file) *flowResult {
 	}
 	d := f.data
 	stmts := statements(f)
+	// In a document, an example without a flow anchor is skipped while
+	// no file is tainted: its names are its own.
+	eventful := map[int]bool{}
+	if markdown {
+		ei := 0
+		for _, st := range stmts {
+			for ei < len(events) && events[ei].end <= st.start {
+				ei++
+			}
+			if ei < len(events) && events[ei].start < st.end {
+				eventful[st.block] = true
+			}
+		}
+	}
 	names := map[string]taint{}
 	paths := map[string]taint{}
 	netObjs := map[string]bool{}
@@ -897,6 +992,9 @@ func analyseFlow(f *file) *flowResult {
 		ei := 0
 		block := 0
 		for _, s := range stmts {
+			if markdown && !eventful[s.block] && len(paths) == 0 {
+				continue
+			}
 			text := d[s.start:s.end]
 			if markdown && s.block != block {
 				// Another example: its variables are its own.
@@ -918,8 +1016,7 @@ func analyseFlow(f *file) *flowResult {
 					stack = stack[:len(stack)-1]
 				}
 				if maybeFunc(text) {
-					if m := funcDef.FindSubmatch(text); m != nil {
-						name := string(m[1]) + string(m[2]) + string(m[3])
+					if name := funcName(text); name != "" {
 						var params []string
 						if i := bytes.IndexByte(text, '('); i >= 0 {
 							for _, p := range bytes.Split(firstArgs(text[i:]), []byte{','}) {
@@ -942,7 +1039,12 @@ func analyseFlow(f *file) *flowResult {
 			// The value of the statement: what its names and files carry
 			// (carried), and its own sources.
 			var carried taint
-			ids := identifiers(text)
+			// The names of the statement, read only when some name
+			// carries something or a function is being read.
+			var ids [][]byte
+			if len(names) > 0 || len(sinkFuncs) > 0 || len(stack) > 0 {
+				ids = identifiers(text)
+			}
 			for _, id := range ids {
 				if t, ok := names[string(id)]; ok {
 					carried.merge(t)
@@ -953,10 +1055,15 @@ func analyseFlow(f *file) *flowResult {
 					carried.merge(t)
 				}
 			}
+			// The files the statement names: tainted ones carry their
+			// value, the others are kept as where the value came from
+			// (for a script that sends them, see chain.go).
 			var toks []string
-			if !s.minified && (len(paths) > 0 || len(evs) > 0 || hasNet) {
+			if !s.minified && (len(paths) > 0 || hasNet && f.is(classScript) || len(evs) > 0) &&
+				bytes.ContainsAny(text, "/\\$%~") {
 				toks = pathTokens(text)
 			}
+			namesTainted := false
 			for _, tok := range toks {
 				hit := false
 				for p, t := range paths {
@@ -964,7 +1071,7 @@ func analyseFlow(f *file) *flowResult {
 						if !t.verified {
 							carried.merge(t)
 						}
-						hit = true
+						hit, namesTainted = true, true
 					}
 				}
 				if !hit && fileLike(tok) && len(carried.files) < 8 {
@@ -975,7 +1082,11 @@ func analyseFlow(f *file) *flowResult {
 			reads := false
 			for _, e := range evs {
 				if e.role == flowSecretFile {
-					if s.shell || reads || readsFile(text) {
+					if makesPlace(text) {
+						continue // mkdir ~/.ssh, chmod 600 ~/.ssh/id_rsa: the place, not what it holds
+					}
+					if s.shell && !pathAssigned(text, e.start-s.start) || reads ||
+						readsFile(text) && readsTainted(text, s.start, []event{e}, nil) {
 						reads = true
 						val.merge(source(taintSecret, e.label, e.start))
 					} else {
@@ -997,7 +1108,8 @@ func analyseFlow(f *file) *flowResult {
 			// A statement that reads a file named by a secret's path reads
 			// the secret; one that copies it puts the secret where it
 			// copies to.
-			if val.bits&taintSecretPath != 0 && val.bits&taintSecret == 0 && !s.minified && readsFile(text) {
+			if val.bits&taintSecretPath != 0 && val.bits&taintSecret == 0 && !s.minified && readsFile(text) &&
+				readsTainted(text, s.start, evs, names) {
 				label, at := val.of(taintSecretPath)
 				val.merge(source(taintSecret, label, at))
 			}
@@ -1018,7 +1130,7 @@ func analyseFlow(f *file) *flowResult {
 				}
 				switch e.role {
 				case flowNet:
-					if last && r.network == nil {
+					if last && r.network == nil && sendsData(text, e.label) {
 						r.network = &pathFact{at: e.start, label: e.label}
 					}
 					if label, at := val.of(taintSecret); val.bits&taintSecret != 0 && !homeHost(label, string(text)) &&
@@ -1041,6 +1153,8 @@ func analyseFlow(f *file) *flowResult {
 						code, bit := CodeRemoteCode, taintDownload
 						if val.bits&taintDownload == 0 {
 							code, bit = CodeObfuscatedCode, taintDecode
+						} else if knownInstaller(text) {
+							continue // known-installer
 						}
 						label, at := val.of(bit)
 						r.add(flowFinding{code: code, at: e.start, stmtStart: s.start, stmtEnd: s.end, what: label,
@@ -1066,7 +1180,7 @@ func analyseFlow(f *file) *flowResult {
 			}
 			// A download run as a program.
 			if val.bits == 0 || true {
-				if p, how := runsPath(text, paths); p != "" {
+				if p, how := runsPath(text, paths, namesTainted); p != "" {
 					t := paths[p]
 					lone := !bytes.ContainsAny(bytes.TrimSpace(text), " \t")
 					if t.bits&taintDownload != 0 && !t.verified && !(lone && !f.is(classScript)) &&
@@ -1075,14 +1189,14 @@ func analyseFlow(f *file) *flowResult {
 						r.add(flowFinding{code: CodeRemoteCode, at: s.start, stmtStart: s.start, stmtEnd: s.end, what: label,
 							sink: how, srcLine: at}, last)
 					}
-				} else if last {
+				} else if last && bytes.ContainsAny(text, "/\\") {
 					if p := commandPath(text); p != "" && fileLike(p) {
 						r.runs = append(r.runs, pathFact{path: p, at: s.start, label: "runs"})
 					}
 				}
 			}
 			// Checking a digest verifies the download it names.
-			if len(paths) > 0 && checksDigest(text) {
+			if namesTainted && checksDigest(text) {
 				for _, tok := range toks {
 					for p, t := range paths {
 						if pathMatch(tok, p) {
@@ -1099,6 +1213,7 @@ func analyseFlow(f *file) *flowResult {
 			if !s.minified && (net || val.bits != 0 || len(val.files) > 0 || alias) {
 				lhs = assigned(text)
 			}
+			adds := len(lhs) > 0 && mutates(text)
 			for _, n := range lhs {
 				if len(stack) > 0 {
 					top := &stack[len(stack)-1]
@@ -1111,12 +1226,12 @@ func analyseFlow(f *file) *flowResult {
 				switch {
 				case val.bits != 0 || len(val.files) > 0:
 					t := val
-					if mutates(text) {
+					if adds {
 						t = names[n]
 						t.merge(val)
 					}
 					names[n] = t
-				case !mutates(text):
+				case !adds:
 					delete(names, n)
 				}
 				if net {
@@ -1149,6 +1264,9 @@ func analyseFlow(f *file) *flowResult {
 					names["\x00git"] = t
 				}
 				for _, p := range writtenPaths(text, toks, evs) {
+					if _, known := paths[p]; !known && len(paths) >= maxPaths {
+						break // enough files followed: a long script of downloads
+					}
 					t := paths[p]
 					if t.verified {
 						continue
@@ -1177,6 +1295,39 @@ func analyseFlow(f *file) *flowResult {
 	return r
 }
 
+// worthFollowing reports whether the sources of a file can reach a sink:
+// a secret or the environment always may; decoded data only where
+// something runs code; a download only where something runs code or it
+// is saved to a file (curl -o, > file, -OutFile, urlretrieve), which a
+// command may run. A document of curl examples that print JSON is not
+// read statement by statement.
+func worthFollowing(f *file, events []event) bool {
+	exec := slices.ContainsFunc(events, func(e event) bool { return e.role == flowExec })
+	for _, e := range events {
+		switch e.role {
+		case flowSecret, flowSecretFile:
+			return true
+		case flowDecode:
+			if exec {
+				return true
+			}
+		case flowDownload:
+			if exec {
+				return true
+			}
+			ls, le := lineBounds(f.data, e.start)
+			line := f.data[ls:le]
+			for _, o := range []string{" -o", " -O", "--output", ">", "-outfile", "urlretrieve", "downloadfile",
+				"/transfer", "-urlcache", "tee "} {
+				if containsFold(line, o) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // add records a finding of the last pass, one per statement and code.
 func (r *flowResult) add(ff flowFinding, last bool) {
 	if !last {
@@ -1199,10 +1350,10 @@ func onlyAuth(text []byte, from int, evs []event, names map[string]taint) bool {
 	found := false
 	check := func(i int) bool {
 		found = true
-		// The field the value is in: back to the quote or bracket that
-		// opens it.
-		lo := max(0, i-64)
-		if j := bytes.LastIndexAny(text[lo:i], "\"'{(,"); j >= 0 {
+		// The field the value is in: back to the separator before it
+		// (a comma, a ; or a & or ? of a query), at most 48 bytes.
+		lo := max(0, i-48)
+		if j := bytes.LastIndexAny(text[lo:i], ",;&?"); j >= 0 {
 			lo += j
 		}
 		ctx := strings.ToLower(string(text[lo:i]))
@@ -1223,8 +1374,7 @@ func onlyAuth(text []byte, from int, evs []event, names map[string]taint) bool {
 	}
 	for _, id := range identifiers(text) {
 		if names[string(id)].bits&taintSecret != 0 {
-			off := bytes.Index(text, id)
-			if off >= 0 && !check(off) {
+			if off := indexWord(text, string(id)); off >= 0 && !check(off) {
 				return false
 			}
 		}
@@ -1300,6 +1450,50 @@ func aliasesSink(text []byte) bool {
 	return false
 }
 
+// funcName returns the name of the function a statement defines, or "":
+// def f(, async def f(, function f(, func f(, func (r T) f(, sub f, f()
+// {, const f = (...) =>, const f = function.
+func funcName(text []byte) string {
+	t := strings.TrimLeft(string(text[:min(len(text), 200)]), " \t")
+	t = strings.TrimPrefix(t, "export ")
+	t = strings.TrimPrefix(t, "async ")
+	for _, kw := range []string{"def ", "function ", "func ", "sub "} {
+		if strings.HasPrefix(t, kw) {
+			rest := strings.TrimLeft(t[len(kw):], " ")
+			if kw == "func " && strings.HasPrefix(rest, "(") {
+				if i := strings.IndexByte(rest, ')'); i >= 0 {
+					rest = strings.TrimLeft(rest[i+1:], " ")
+				}
+			}
+			return leadingIdent(rest)
+		}
+	}
+	if n := leadingIdent(t); n != "" && strings.HasPrefix(strings.TrimLeft(t[len(n):], " "), "() {") {
+		return n // a shell function
+	}
+	for _, kw := range []string{"const ", "let ", "var "} {
+		if strings.HasPrefix(t, kw) {
+			rest := strings.TrimLeft(t[len(kw):], " ")
+			n := leadingIdent(rest)
+			v := strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(rest[len(n):], " "), "="), " ")
+			v = strings.TrimPrefix(v, "async ")
+			// const f = function ..., const f = (a, b) => ..., const f = a => ...
+			arrow := false
+			if strings.HasPrefix(v, "(") {
+				if c := strings.IndexByte(v, ')'); c >= 0 {
+					arrow = strings.HasPrefix(strings.TrimLeft(v[c+1:], " "), "=>")
+				}
+			} else if id := leadingIdent(v); id != "" {
+				arrow = strings.HasPrefix(strings.TrimLeft(v[len(id):], " "), "=>")
+			}
+			if n != "" && (strings.HasPrefix(v, "function") || arrow) {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
 // maybeFunc reports whether a statement may define a function (see
 // funcDef), by its words.
 func maybeFunc(text []byte) bool {
@@ -1328,7 +1522,8 @@ func objCalls(text []byte, netObjs map[string]bool) [][]int {
 var fileReads = []string{"open(", ".read(", "read_text(", "read_bytes(", "readfilesync(", "readfile(",
 	"createreadstream(", "get-content", "readalltext", "readallbytes", "file.read", "io.read", "fopen(",
 	"file_get_contents(", "sqlite3.connect(", "copy(", "copyfile(", "copy2(", "copyfilesync(", "copy-item",
-	"copytree(", ".write(", "tarfile", "zipfile", "base64.b64encode(open", "cat ", "load(", "loads(open"}
+	"copytree(", ".write(", "tarfile", "zipfile", "base64.b64encode(open", "cat ", "load(", "loads(open",
+	"-infile", "@$", "@\"$", "--upload-file", " -t ", " < ", "--data-binary @", "--post-file", "type ", "tar "}
 
 // readsFile reports whether a statement reads or copies a file (and is
 // not one that opens a file to write it).
@@ -1349,6 +1544,54 @@ func readsFile(text []byte) bool {
 		}
 	}
 	return true
+}
+
+// readsTainted reports whether a read of the statement reads a secret's
+// path: open(p), Path(p).read_text(), fs.readFileSync(p) with p a
+// tainted name or a secret path in the call, or p.read_text(), f.read()
+// on a tainted receiver (not open('log.txt') next to a list of paths).
+func readsTainted(text []byte, from int, evs []event, names map[string]taint) bool {
+	tainted := func(b []byte, off int) bool {
+		for _, id := range identifiers(b) {
+			if names[string(id)].bits&(taintSecretPath|taintSecret) != 0 {
+				return true
+			}
+		}
+		for _, e := range evs {
+			if e.role == flowSecretFile && e.start >= from+off && e.start < from+off+len(b) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range fileReads {
+		for i := 0; ; {
+			j := indexFold(text[i:], r)
+			if j < 0 {
+				break
+			}
+			k := i + j
+			i = k + len(r)
+			if r[0] == '.' || k > 0 && text[k-1] == '.' {
+				// A method: its receiver.
+				s := k
+				for s > 0 && (isWordByte(text[s-1]) || text[s-1] == '.' || text[s-1] == ')' || text[s-1] == '(') {
+					s--
+				}
+				if tainted(text[s:k], s) {
+					return true
+				}
+			}
+			if strings.HasSuffix(r, "(") {
+				if arg := firstArg(text[k+len(r)-1:]); tainted(arg, k+len(r)) {
+					return true
+				}
+			} else if tainted(text[k:min(len(text), k+len(r)+120)], k) { // cat ~/.ssh/id_rsa, Get-Content $p
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // identifiers returns the words of text that can be names.
@@ -1565,6 +1808,23 @@ func assigned(text []byte) []string {
 	}
 	out := assignedLHS(text)
 	out = append(out, wordAfter(text, " as ")...)
+	// x += y anywhere (in a callback: (c) => (body += c)).
+	for i := 0; ; {
+		j := bytes.Index(text[i:], []byte("+="))
+		if j < 0 {
+			break
+		}
+		k := i + j
+		i = k + 2
+		b := bytes.TrimRight(text[:k], " ")
+		e := len(b)
+		for e > 0 && isWordByte(b[e-1]) && b[e-1] < 0x80 {
+			e--
+		}
+		if n := leadingIdent(string(b[e:])); n != "" {
+			out = append(out, n)
+		}
+	}
 	// def load(path=".env"), function f(p = "~/.ssh/id_rsa"): a
 	// parameter takes its default.
 	if t := bytes.TrimLeft(text, " \t"); bytes.HasPrefix(t, []byte("def ")) || bytes.HasPrefix(t, []byte("function ")) ||
@@ -1608,44 +1868,88 @@ func assigned(text []byte) []string {
 			break
 		}
 	}
-	if (bytes.Contains(text, []byte("for ")) || bytes.Contains(text, []byte("for("))) &&
-		(bytes.Contains(text, []byte(" in ")) || bytes.Contains(text, []byte(" of "))) {
-		for _, m := range forName.FindAllSubmatch(text, -1) {
-			for _, n := range strings.Split(string(m[1]), ",") {
-				out = append(out, strings.TrimSpace(n))
+	// for x in ..., for (const [k, v] of ...)
+	for i := 0; ; {
+		j := bytes.Index(text[i:], []byte("for"))
+		if j < 0 {
+			break
+		}
+		k := i + j + 3
+		i = k
+		if k-3 > 0 && isWordByte(text[k-4]) || k < len(text) && isWordByte(text[k]) {
+			continue
+		}
+		rest := strings.TrimLeft(string(text[k:min(len(text), k+120)]), " (")
+		for _, kw := range []string{"const ", "let ", "var ", "each "} {
+			rest = strings.TrimPrefix(rest, kw)
+		}
+		rest = strings.TrimLeft(rest, " [")
+		end := strings.Index(rest, " in ")
+		if o := strings.Index(rest, " of "); o >= 0 && (end < 0 || o < end) {
+			end = o
+		}
+		if end < 0 {
+			continue
+		}
+		for _, n := range strings.Split(rest[:end], ",") {
+			if n = leadingIdent(strings.TrimSpace(n)); n != "" {
+				out = append(out, n)
 			}
 		}
 	}
-	if !bytes.Contains(text, []byte("=>")) && !bytes.Contains(text, []byte("function")) &&
-		!bytes.Contains(text, []byte("lambda")) && !bytes.Contains(text, []byte("do |")) &&
-		!bytes.Contains(text, []byte("{ |")) && !bytes.Contains(text, []byte("{|")) {
-		return out
+	// The parameters of callbacks and lambdas: (a, b) => and x =>,
+	// function (a, b), lambda a, b:, do |a, b|.
+	params := func(list string) {
+		for _, n := range strings.Split(list, ",") {
+			if n = leadingIdent(strings.TrimLeft(strings.TrimSpace(n), "*&$.")); n != "" {
+				out = append(out, n)
+			}
+		}
 	}
-	// The parameters of callbacks and lambdas, read around each => and
-	// after each function, lambda and block opening.
-	for _, mark := range []string{"=>", "function", "lambda", "do |", "{ |", "{|"} {
+	for i := 0; ; {
+		j := bytes.Index(text[i:], []byte("=>"))
+		if j < 0 {
+			break
+		}
+		k := i + j
+		i = k + 2
+		b := bytes.TrimRight(text[max(0, k-200):k], " ")
+		if len(b) > 0 && b[len(b)-1] == ')' {
+			if o := bytes.LastIndexByte(b, '('); o >= 0 {
+				params(string(b[o+1 : len(b)-1]))
+			}
+			continue
+		}
+		e := len(b)
+		for e > 0 && (isWordByte(b[e-1]) && b[e-1] < 0x80) {
+			e--
+		}
+		params(string(b[e:]))
+	}
+	for _, mark := range []string{"function", "lambda ", "do |", "{ |", "{|"} {
 		for i := 0; ; {
 			j := bytes.Index(text[i:], []byte(mark))
 			if j < 0 {
 				break
 			}
-			k := i + j
-			lo, hi := max(0, k-120), min(len(text), k+len(mark)+120)
-			if mark == "=>" {
-				hi = k + 2
-			} else {
-				lo = k
-			}
-			for _, m := range arrowParams.FindAllSubmatch(text[lo:hi], -1) {
-				for _, g := range m[1:] {
-					for _, n := range strings.Split(string(g), ",") {
-						if n = strings.TrimSpace(n); n != "" {
-							out = append(out, n)
-						}
-					}
+			k := i + j + len(mark)
+			i = k
+			rest := string(text[k:min(len(text), k+200)])
+			switch mark {
+			case "function":
+				o, c := strings.IndexByte(rest, '('), strings.IndexByte(rest, ')')
+				if o >= 0 && c > o && strings.TrimSpace(leadingIdent(strings.TrimSpace(rest[:o]))) == strings.TrimSpace(rest[:o]) {
+					params(rest[o+1 : c])
+				}
+			case "lambda ":
+				if c := strings.IndexByte(rest, ':'); c >= 0 {
+					params(rest[:c])
+				}
+			default:
+				if c := strings.IndexByte(rest, '|'); c >= 0 {
+					params(rest[:c])
 				}
 			}
-			i = k + len(mark)
 		}
 	}
 	return out
@@ -1813,8 +2117,8 @@ func pathMatch(tok, p string) bool {
 // home folder's well-known ones.
 func hiddenPath(p string) bool {
 	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
-		if len(part) > 1 && part[0] == '.' && part[1] != '.' && !set(".local", ".config", ".cache", ".npm", ".cargo",
-			".bun", ".deno", ".venv", ".claude")[part] {
+		if len(part) > 1 && part[0] == '.' && part[1] != '.' && !oneOf(part, ".local", ".config", ".cache", ".npm", ".cargo",
+			".bun", ".deno", ".venv", ".claude") {
 			return true
 		}
 	}
@@ -1890,9 +2194,9 @@ func writtenPaths(text []byte, toks []string, evs []event) []string {
 
 // runsPath returns the tainted file a statement runs, and how: as the
 // command, or given to an interpreter.
-func runsPath(text []byte, paths map[string]taint) (string, string) {
-	if len(paths) == 0 {
-		return "", ""
+func runsPath(text []byte, paths map[string]taint, named bool) (string, string) {
+	if !named {
+		return "", "" // the statement names no tainted file
 	}
 	ws := commandWords(text)
 	for i, w := range ws {
@@ -1914,7 +2218,7 @@ func runsPath(text []byte, paths map[string]taint) (string, string) {
 // Start-Process, open), the file it is given, skipping sudo, nohup,
 // exec, options and variable settings.
 func commandWords(text []byte) []string {
-	fields := strings.Fields(string(text))
+	fields := strings.Fields(string(text[:min(len(text), 256)])) // the command is at the start
 	var out []string
 	interp := false
 	for _, f := range fields {
@@ -1934,8 +2238,7 @@ func commandWords(text []byte) []string {
 		if len(out) == 0 {
 			out = append(out, w)
 			base := lw[strings.LastIndexAny(lw, `/\`)+1:]
-			if interpreters[base] || base == "." || set("start", "start-process", "open", "cmd", "python2", "node",
-				"ruby", "perl", "wscript", "cscript", "rundll32")[base] {
+			if interpreters[base] || base == "." || launchers[base] {
 				interp = true
 				continue
 			}
@@ -1951,6 +2254,10 @@ func commandWords(text []byte) []string {
 	}
 	return out
 }
+
+// launchers run the file they are given.
+var launchers = set("start", "start-process", "open", "cmd", "python2", "node", "ruby", "perl", "wscript", "cscript",
+	"rundll32")
 
 // commandPath returns the script a statement runs, for the facts: the
 // command itself when it is a path, or the file given to an interpreter.
@@ -2009,7 +2316,7 @@ func scriptRefs(f *file) []pathFact {
 			s--
 		}
 		p := strings.TrimPrefix(string(d[s:e]), "./")
-		if strings.ContainsAny(p, `/\`) && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, ".") {
+		if strings.ContainsAny(p, `/\`) && !strings.HasPrefix(p, ".") {
 			out = append(out, pathFact{path: p, at: s, label: "names"})
 		}
 	}
@@ -2024,6 +2331,9 @@ func checkFlow(code string) func(c *fileCheck) {
 	return func(c *fileCheck) {
 		if !c.f.is(classText) || c.f.is(classLegal) {
 			return
+		}
+		if v, _ := c.codeView(); v != nil {
+			return // the view is read instead (see withCodeView): it holds all the file does
 		}
 		r := c.flow()
 		for _, ff := range r.findings {
@@ -2092,38 +2402,100 @@ func itoa(n int) string {
 	return string(b)
 }
 
-// fenceIntroNegated reports whether the fenced code block holding i is
-// introduced as an example of an attack: the sentence before it warns
-// ("attackers run:", "never do this:", "detect commands such as:").
+// fenceIntroNegated reports whether offset i lies in an example of an
+// attack in a Markdown document: a fenced code block, a blockquote or a
+// list whose introduction (the paragraph before it, up to 400 bytes, and
+// a code block's first line when it is a comment) says it shows an
+// attack or something to look for ("attackers run:", "indicators you
+// will see (examples, not to run):", "# postinstall.js from a malicious
+// package (illustrative)"). A skill can dress an attack up as an example
+// this way; the phrase rules accept that, as they accept "never ignore
+// previous instructions", rather than flag every security guide.
 func fenceIntroNegated(f *file, i int) bool {
-	if !inFence(f, i) {
+	if !f.is(classMarkdown) {
 		return false
 	}
-	fs := fencesOf(f)
-	var start int
-	for _, r := range fs {
-		if r[0] <= i && i < r[1] {
-			start = r[0]
+	d := f.data
+	start, first := -1, []byte(nil)
+	if inFence(f, i) {
+		for _, r := range fencesOf(f) {
+			if r[0] <= i && i < r[1] {
+				start = r[0]
+				// The block's first line after the fence, when a comment.
+				ls := lineEnd(d, r[0]) + 1
+				if ls < r[1] {
+					l := bytes.TrimSpace(d[ls:lineEnd(d, ls)])
+					if bytes.HasPrefix(l, []byte("#")) || bytes.HasPrefix(l, []byte("//")) || bytes.HasPrefix(l, []byte("<!--")) {
+						first = l
+					}
+				}
+			}
 		}
+	} else {
+		// A blockquote or a list: back to the first line of its run.
+		ls, _ := lineBounds(d, i)
+		kind := quoteOrItem(d[ls:lineEnd(d, ls)])
+		if kind == 0 {
+			return false
+		}
+		for ls > 0 {
+			ps, _ := lineBounds(d, ls-1)
+			if quoteOrItem(d[ps:ls-1]) != kind && !(kind == '-' && len(bytes.TrimSpace(d[ps:ls-1])) > 0 &&
+				(d[ps] == ' ' || d[ps] == '\t')) {
+				break
+			}
+			ls = ps
+		}
+		start = ls
 	}
-	// The text before the fence, back to the previous blank line.
+	if start < 0 {
+		return false
+	}
 	j := start
-	for j > 0 && (f.data[j-1] == '\n' || f.data[j-1] == ' ') {
+	for j > 0 && (d[j-1] == '\n' || d[j-1] == ' ' || d[j-1] == '\r') {
 		j--
 	}
-	if j == 0 {
-		return false
+	lo := max(0, j-400)
+	if k := bytes.LastIndex(d[lo:j], []byte("\n\n")); k >= 0 {
+		lo += k + 2
 	}
-	s, _ := sentenceBounds(f.data, j-1, j)
-	for _, w := range words(f.data, s, j) {
+	intro := append(append([]byte(nil), d[lo:j]...), first...)
+	return exampleIntro(intro)
+}
+
+// quoteOrItem returns '>' for a blockquote line, '-' for a list item, 0
+// otherwise.
+func quoteOrItem(line []byte) byte {
+	t := bytes.TrimLeft(line, " \t")
+	switch {
+	case len(t) > 0 && t[0] == '>':
+		return '>'
+	case len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ':
+		return '-'
+	}
+	n := 0
+	for n < len(t) && '0' <= t[n] && t[n] <= '9' {
+		n++
+	}
+	if n > 0 && n < len(t) && (t[n] == '.' || t[n] == ')') {
+		return '-'
+	}
+	return 0
+}
+
+// exampleIntro reports whether text introduces an example of an attack.
+func exampleIntro(text []byte) bool {
+	for _, w := range words(text, 0, len(text)) {
 		if attackWords[w] {
 			return true
 		}
 	}
-	intro := strings.ToLower(string(f.data[s:j]))
-	for _, p := range []string{"never run", "do not run", "don't run", "never use", "do not use", "don't use",
-		"never do", "for example", "such as", "example of", "looks like", "look like", "bad:", "wrong:",
-		"do not copy", "don't copy", "never paste", "do not paste", "don't paste"} {
+	intro := strings.ToLower(string(text))
+	for _, p := range []string{"never run", "do not run", "don't run", "not to run", "never use", "do not use",
+		"don't use", "never do", "for example", "such as", "example of", "examples of", "looks like", "look like",
+		"bad:", "wrong:", "do not copy", "don't copy", "never paste", "do not paste", "don't paste", "illustrative",
+		"red flag", "what to note", "you may find", "grep for", "look for", "hunting for", "seen in",
+		"the kind of thing", "might contain", "in the wild"} {
 		if strings.Contains(intro, p) {
 			return true
 		}
@@ -2133,7 +2505,8 @@ func fenceIntroNegated(f *file, i int) bool {
 
 // attackWords, in the sentence that introduces a code block, say the
 // block shows an attack rather than asks for one.
-var attackWords = set("attacker", "attackers", "malicious", "malware", "exploit", "exploits", "payload", "payloads",
-	"injection", "injected", "detect", "detects", "detecting", "flag", "flags", "block", "blocks", "dangerous",
+var attackWords = set("attack", "attacks", "attacker", "attackers", "malicious", "malware", "exploit", "exploits",
+	"payload", "payloads", "indicator", "indicators", "ioc", "iocs", "telemetry", "dropper", "droppers", "phishing",
+	"injection", "injected", "detect", "detects", "detecting", "flag", "flags", "dangerous",
 	"suspicious", "adversary", "adversaries", "threat", "threats", "vulnerable", "insecure", "avoid", "e.g",
 	"mitigate", "mitigation", "compromised", "backdoor", "backdoors", "phishing", "red-team", "pentest", "ctf")

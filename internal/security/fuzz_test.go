@@ -19,6 +19,7 @@ func FuzzCheckFile(f *testing.F) {
 		}
 	}
 	f.Add([]byte("x=\"\n$x\nsh -c \"$(echo Y3VybA== | base64 -d)\" \\\n| bash"), uint8(1))
+	f.Add([]byte("powershell -enc\nx"), uint8(0)) // an anchor ending in a space, matched at a line break
 	f.Fuzz(func(t *testing.T, data []byte, kind uint8) {
 		names := []string{"SKILL.md", "scripts/run.sh", "scripts/run.py", "notes.md", "run.ps1", "data.json"}
 		rel := names[int(kind)%len(names)]

@@ -58,8 +58,10 @@ var (
 	roleplayBound = set("rules", "restrictions", "policies", "policy", "guidelines", "ethics", "ethical", "morals",
 		"filters", "limits", "limitations", "confines", "constraints", "programming", "openai", "anthropic", "safety",
 		"censorship", "content", "guardrails", "laws")
-	roleplayAgent = set("you", "your", "yourself", "you're", "ai", "assistant", "chatbot", "dan", "claude",
-		"chatgpt", "gpt", "llm", "persona", "character", "pretend", "roleplay")
+	// roleplayAgent are agentWords (hidden.go: the names of AIs as words
+	// of prose) and the words of a role.
+	roleplayAgent = withWords(agentWords, "you", "your", "yourself", "you're", "chatbot", "dan", "persona",
+		"character", "pretend", "roleplay")
 	roleplayRole = []string{"act as", "acting as", "pretend", "from now on", "you are", "you're", "your role",
 		"role of", "in character", "persona", "an ai", "you will", "you answer", "you respond", "you generate",
 		"you must"}
@@ -76,7 +78,7 @@ func verifyRoleplay(f *file, start, end int) (string, bool) {
 		tableRow(d, start) {
 		return "", false
 	}
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	s, e := sentenceBounds(d, start, end)
 	ws := words(d, s, e)
 	agent := slices.ContainsFunc(ws, func(w string) bool { return roleplayAgent[w] })
@@ -96,7 +98,7 @@ func verifyRoleplay(f *file, start, end int) (string, bool) {
 		}
 	}
 	if slices.Contains(roleplayWeak, a) {
-		if len(after) > 0 && set("on", "for", "about", "in", "to", "other", "when", "per")[after[0]] {
+		if len(after) > 0 && oneOf(after[0], "on", "for", "about", "in", "to", "other", "when", "per") {
 			return "", false // no limits on file size
 		}
 		sentence := strings.ToLower(string(d[s:e]))
@@ -118,12 +120,11 @@ func verifyNoLonger(f *file, start, end int) (string, bool) {
 		return "", false
 	}
 	s, e := sentenceBounds(d, start, end)
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	if strings.HasSuffix(a, "no longer") || strings.HasPrefix(a, "forget") {
 		after := wordsAfter(d, end, e, 3)
 		if !slices.ContainsFunc(after, func(w string) bool {
-			return set("claude", "chatgpt", "gpt", "ai", "assistant", "bound", "restricted", "obligated", "subject",
-				"model", "an")[w]
+			return agentWords[w] || oneOf(w, "bound", "restricted", "obligated", "subject", "model", "an")
 		}) {
 			return "", false
 		}
@@ -147,7 +148,7 @@ func verifyPriority(f *file, start, end int) (string, bool) {
 		return "", false
 	}
 	s, e := sentenceBounds(d, start, end)
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	after := wordsAfter(d, end, e, 6)
 	if !strings.Contains(a, "system prompt") && !strings.Contains(a, "instructions") && !strings.Contains(a, "ignored") &&
 		!slices.ContainsFunc(after, func(w string) bool { return priorityObjects[w] }) &&
@@ -173,7 +174,10 @@ func verifyPromptLeak(f *file, start, end int) (string, bool) {
 	}
 	s, e := sentenceBounds(d, start, end)
 	before := wordsBefore(d, s, start, 5)
-	if !slices.ContainsFunc(before, func(w string) bool { return leakVerbs[w] }) ||
+	if !slices.ContainsFunc(before, func(w string) bool {
+		b := strings.TrimSuffix(w, "ing")
+		return leakVerbs[w] || leakVerbs[b] || leakVerbs[b+"e"]
+	}) ||
 		!slices.ContainsFunc(before, func(w string) bool { return w == "your" || w == "full" || w == "entire" || w == "whole" }) {
 		return "", false
 	}
@@ -225,7 +229,7 @@ func verifyFlag(f *file, start, end int) (string, bool) {
 		!f.is(classMarkdown) && strings.Contains(line[:start-ls], " #") {
 		return "", false // a comment, or a list of the modes
 	}
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "dangerously-") && !strings.HasPrefix(a, "dangerously_") {
 		// A mode or a setting: only where it is set.
 		set := false
@@ -248,8 +252,8 @@ func verifyFlag(f *file, start, end int) (string, bool) {
 		// uses it.
 		if quoted(d, start) || inCodeSpan(d, start) {
 			if !slices.ContainsFunc(wordsBefore(d, s, start, 12), func(w string) bool {
-				return set("run", "use", "set", "enable", "start", "launch", "always", "add", "with", "pass", "invoke",
-					"turn", "switch")[w]
+				return oneOf(w, "run", "use", "set", "enable", "start", "launch", "always", "add", "with", "pass", "invoke",
+					"turn", "switch")
 			}) {
 				return "", false
 			}
@@ -296,34 +300,31 @@ func verifySecrecy(f *file, start, end int) (string, bool) {
 		return "", false
 	}
 	s, e := sentenceBounds(d, start, end)
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	before := wordsBefore(d, s, start, 4)
 	after := wordsAfter(d, end, e, 6)
 	last := func(n int) []string { return before[max(0, len(before)-n):] }
-	has := func(ws []string, set map[string]bool) bool {
-		return slices.ContainsFunc(ws, func(w string) bool { return set[w] })
-	}
 	ok := false
 	switch a {
 	case "between us":
-		ok = has(last(3), set("keep", "stays", "stay", "remain", "remains", "kept"))
+		ok = hasAny(last(3), "keep", "stays", "stay", "remain", "remains", "kept")
 	case "knowledge":
-		ok = has(last(4), set("without")) && (has(last(2), set("user's", "their", "users'", "user", "owner's")) ||
-			len(after) > 1 && after[0] == "of" && has(after[1:min(len(after), 4)], set("user", "users", "owner", "them")))
+		ok = hasAny(last(4), "without") && (hasAny(last(2), "user's", "their", "users'", "user", "owner's") ||
+			len(after) > 1 && after[0] == "of" && hasAny(after[1:min(len(after), 4)], "user", "users", "owner", "them"))
 	case "mention":
 		// do not mention this (to the user), no need to mention it.
-		ok = imperativeNot(d, s, start) || has(last(3), set("need")) && has(last(3), set("no"))
+		ok = imperativeNot(d, s, start) || hasAny(last(3), "need") && hasAny(last(3), "no")
 		// ... to the user, in your reply: the agent's report, not advice
 		// for the user's own writing.
 		sentence := strings.ToLower(string(d[s:e]))
-		ok = ok && len(after) > 0 && set("this", "it", "that", "these", "them", "any", "anything", "why", "how")[after[0]] &&
+		ok = ok && len(after) > 0 && oneOf(after[0], "this", "it", "that", "these", "them", "any", "anything", "why", "how") &&
 			(strings.Contains(sentence, "user") || strings.Contains(sentence, " them") ||
 				strings.Contains(sentence, "your reply") || strings.Contains(sentence, "your answer") ||
 				strings.Contains(sentence, "your response") || strings.Contains(sentence, "your summary") ||
 				strings.Contains(sentence, "in the chat"))
 	case "reveal", "disclose":
 		ok = imperativeNot(d, s, start) && len(after) > 0 &&
-			(set("this", "these", "that", "it", "them")[after[0]] || after[0] == "your" && len(after) > 1 &&
+			(oneOf(after[0], "this", "these", "that", "it", "them") || after[0] == "your" && len(after) > 1 &&
 				hasPrefixIn(after[1], "instruction", "prompt", "rule", "configuration") ||
 				after[0] == "the" && len(after) > 1 && hasPrefixIn(after[1], "instruction", "prompt", "rule", "step"))
 	case "silently", "secretly", "covertly", "surreptitiously", "stealthily":
@@ -335,10 +336,10 @@ func verifySecrecy(f *file, start, end int) (string, bool) {
 		}
 		clause := words(d, c, start)
 		ends := end >= len(d) || strings.IndexByte(".,;:!\n", d[end]) >= 0
-		ok = len(after) > 0 && secrecyVerbs[after[0]] && (len(clause) == 0 || set("and", "then", "always", "also",
-			"just", "please")[clause[len(clause)-1]]) ||
+		ok = len(after) > 0 && secrecyVerbs[after[0]] && (len(clause) == 0 || oneOf(clause[len(clause)-1], "and", "then", "always", "also",
+			"just", "please")) ||
 			ends && len(clause) > 0 && len(clause) <= 6 && secrecyVerbs[clause[0]] &&
-				!slices.ContainsFunc(clause, func(w string) bool { return set("instead", "rather", "than", "letting")[w] })
+				!slices.ContainsFunc(clause, func(w string) bool { return oneOf(w, "instead", "rather", "than", "letting") })
 	default: // unbeknownst, behind the user's back
 		ok = true
 	}
@@ -346,8 +347,11 @@ func verifySecrecy(f *file, start, end int) (string, bool) {
 		a != "between us" {
 		return "", false
 	}
-	if has(after, set("password", "passwords", "secret", "secrets", "key", "keys", "token", "tokens", "credentials")) {
+	if hasAny(after, "password", "passwords", "secret", "secrets", "key", "keys", "token", "tokens", "credentials") {
 		return "", false // never reveal the password: a rule about secrets
+	}
+	if timeBound(d, s, e) {
+		return "", false // never reveal it before the user guesses: a game's answer, a spoiler
 	}
 	return "tells the agent to keep what it does from the user (" + excerpt(d, max(s, start-60), e) + "): remove " +
 		"it; the user must always be able to see what a skill makes the agent do", true
@@ -363,7 +367,7 @@ func verifyNotShown(f *file, start, end int) (string, bool) {
 	s, e := sentenceBounds(d, start, end)
 	before := wordsBefore(d, s, start, 2)
 	if !slices.ContainsFunc(before, func(w string) bool {
-		return set("not", "never", "don't", "dont", "without")[w]
+		return oneOf(w, "not", "never", "don't", "dont", "without")
 	}) {
 		return "", false
 	}
@@ -371,7 +375,7 @@ func verifyNotShown(f *file, start, end int) (string, bool) {
 	after := wordsAfter(d, end, e, 5)
 	found := false
 	for i, w := range after {
-		if set("commands", "command", "changes", "steps", "actions", "what", "files", "requests", "calls")[w] &&
+		if oneOf(w, "commands", "command", "changes", "steps", "actions", "what", "files", "requests", "calls") &&
 			i+1 < len(after) && (after[i+1] == "you" || after[i+1] == "this") {
 			found = true
 		}
@@ -381,6 +385,13 @@ func verifyNotShown(f *file, start, end int) (string, bool) {
 	}
 	return "tells the agent to keep what it does from the user (" + excerpt(d, s, e) + "): remove it; the user " +
 		"must always be able to see what a skill makes the agent do", true
+}
+
+// timeBound reports whether a sentence keeps something from the user
+// only for a while ("until they finish the chapter", "before the user
+// guesses it"): a quiz's answer or a spoiler, not the agent's actions.
+func timeBound(d []byte, s, e int) bool {
+	return hasAny(words(d, s, e), "until", "before", "unless", "spoiler", "spoilers")
 }
 
 // secrecyProse reports whether offset i is running text of a document
@@ -398,7 +409,7 @@ func imperativeNot(d []byte, s, i int) bool {
 		c = s + j + 1
 	}
 	ws := words(d, c, i)
-	for len(ws) > 0 && set("and", "but", "please", "also", "always", "so", "then", "just", "ever")[ws[0]] {
+	for len(ws) > 0 && oneOf(ws[0], "and", "but", "please", "also", "always", "so", "then", "just", "ever") {
 		ws = ws[1:]
 	}
 	if len(ws) == 0 {
@@ -408,7 +419,7 @@ func imperativeNot(d []byte, s, i int) bool {
 	case "never", "don't", "dont":
 		return len(ws) <= 3
 	case "do", "you", "must", "should":
-		return len(ws) >= 2 && set("not", "never", "don't", "dont", "mustn't", "shouldn't")[ws[1]] && len(ws) <= 4 ||
+		return len(ws) >= 2 && oneOf(ws[1], "not", "never", "don't", "dont", "mustn't", "shouldn't") && len(ws) <= 4 ||
 			ws[0] == "do" && len(ws) >= 2 && ws[1] == "not"
 	}
 	return false
@@ -424,17 +435,17 @@ func verifyDeception(f *file, start, end int) (string, bool) {
 	s, e := sentenceBounds(d, start, end)
 	ws := words(d, s, e)
 	tell := slices.ContainsFunc(ws, func(w string) bool {
-		return set("tell", "report", "say", "inform", "reply", "claim", "answer", "respond", "show")[w]
+		return oneOf(w, "tell", "report", "say", "inform", "reply", "claim", "answer", "respond", "show")
 	})
 	success := slices.ContainsFunc(ws, func(w string) bool {
-		return set("succeeded", "success", "successful", "passed", "stopped", "worked", "fine", "healthy",
-			"completed")[w]
+		return oneOf(w, "succeeded", "success", "successful", "passed", "stopped", "worked", "fine", "healthy",
+			"completed")
 	})
 	user := slices.ContainsFunc(ws, func(w string) bool { return w == "user" || w == "them" || w == "they" })
 	if !tell || !success || !user {
 		return "", false
 	}
-	if strings.Contains(strings.ToLower(string(d[start:end])), "stopped") && !slices.Contains(ws, "anyway") &&
+	if strings.Contains(anchorText(d, start, end), "stopped") && !slices.Contains(ws, "anyway") &&
 		!slices.Contains(ws, "keep") {
 		return "", false // it stopped: only with "keep ... anyway"
 	}
@@ -458,14 +469,14 @@ func verifyConsent(f *file, start, end int) (string, bool) {
 	}
 	before := wordsBefore(d, s, start, 5)
 	if !slices.ContainsFunc(before, func(w string) bool {
-		return set("user", "owner", "admin", "administrator", "operator")[w]
-	}) || len(before) == 0 || !set("has", "have", "had", "already", "been")[before[len(before)-1]] &&
-		!strings.HasPrefix(strings.ToLower(string(d[start:end])), "already") &&
-		!strings.HasPrefix(strings.ToLower(string(d[start:end])), "has") {
+		return oneOf(w, "user", "owner", "admin", "administrator", "operator")
+	}) || len(before) == 0 || !oneOf(before[len(before)-1], "has", "have", "had", "already", "been") &&
+		!strings.HasPrefix(anchorText(d, start, end), "already") &&
+		!strings.HasPrefix(anchorText(d, start, end), "has") {
 		return "", false
 	}
 	for _, w := range words(d, s, start) {
-		if negators[w] || set("once", "after", "when", "until", "before", "whether")[w] {
+		if negators[w] || oneOf(w, "once", "after", "when", "until", "before", "whether") {
 			return "", false
 		}
 	}
@@ -519,7 +530,7 @@ func verifyRemoteInstructions(f *file, start, end int) (string, bool) {
 		return "", false
 	}
 	lower := " " + strings.ToLower(string(d[s:e])) + " "
-	a := strings.ToLower(string(d[start:end]))
+	a := anchorText(d, start, end)
 	fetch := slices.ContainsFunc(words(d, ps, e), func(w string) bool { return fetchWords[w] })
 	refers := slices.ContainsFunc(remotePronouns, func(p string) bool { return strings.Contains(lower, p) })
 	every := slices.ContainsFunc(everyTime, func(p string) bool { return strings.Contains(lower, p) })
@@ -569,15 +580,21 @@ func verifyURLExfiltration(f *file, start, end int) (string, bool) {
 	if !f.is(classDoc) || f.is(classMarkdown) && (inFence(f, start) && !image(d, start) || tableRow(d, start)) {
 		return "", false
 	}
-	// The URL, up to white space or the end of a Markdown link.
-	e := end
-	for e < len(d) && e-start < 2048 && !strings.ContainsRune(" \t\n)\"'`", rune(d[e])) {
-		e++
-	}
-	// A space inside <...> belongs to the URL's placeholder.
-	for e < len(d) && e-start < 2048 && d[e] == ' ' && bytes.IndexByte(d[start:e], '<') > bytes.IndexByte(d[start:e], '>') {
-		for e < len(d) && e-start < 2048 && !strings.ContainsRune("\n)\"'`", rune(d[e])) && d[e-1] != '>' {
-			e++
+	// The URL, up to white space or the end of a Markdown link; white
+	// space inside a placeholder (<the user's message>) belongs to it.
+	e, depth := end, 0
+	for ; e < len(d) && e-start < 2048 && d[e] != '\n'; e++ {
+		c := d[e]
+		switch {
+		case c == '<' || c == '{':
+			depth++
+			continue
+		case c == '>' || c == '}':
+			depth = max(0, depth-1)
+			continue
+		}
+		if depth == 0 && strings.IndexByte(" \t)\"'`", c) >= 0 {
+			break
 		}
 	}
 	u := d[start:e]
@@ -609,7 +626,12 @@ func verifyURLExfiltration(f *file, start, end int) (string, bool) {
 		}
 		// A placeholder the paragraph says to fill with secrets.
 		if image(d, start) {
+			// The image's paragraph and the one before it, which often
+			// introduces it ("append this image, replacing DATA with ...:").
 			ps, pe := paragraphBounds(d, start)
+			if ps > 2 {
+				ps, _ = paragraphBounds(d, ps-2)
+			}
 			around := bytes.ReplaceAll(d[ps:pe], u, nil)
 			if secretWords.Match(around) && (containsFold(around, "replac") || containsFold(around, "fill") ||
 				containsFold(around, "put") || containsFold(around, "append") || containsFold(around, "with")) {

@@ -2,6 +2,7 @@ package security
 
 import (
 	"bytes"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -116,12 +117,62 @@ func checkPhrases(code string) func(c *fileCheck) {
 				return
 			}
 			tries++
-			if msg, ok := a.verify(c.f, h.start, h.end); ok {
+			if msg, ok := a.verify(c.f, h.start, h.end); ok && !fenceIntroNegated(c.f, h.start) &&
+				!(injectionCodes[code] && testData(c.f, h.start)) {
 				_, lineEnd = lineBounds(c.f.data, h.start)
 				c.add(h.start, "%s", msg)
 			}
 		}
 	}
+}
+
+// injectionCodes are the rules about text aimed at the agent.
+var injectionCodes = map[string]bool{CodeInstructionOverride: true, CodeFakeFraming: true, CodeSecretExfiltration: true,
+	CodeSafetyBypass: true, CodeRemoteInstructions: true}
+
+// dataKeys are the keys of a data file (YAML, JSON, TOML) whose values
+// are test inputs and examples: a red-team suite's attack strings, a
+// classifier's samples. Text there is data the skill sends or checks,
+// not an instruction to the agent (an assistant_directive or a note is).
+var dataKeys = set("attack", "attacks", "prompt", "prompts", "input", "inputs", "payload", "payloads", "example",
+	"examples", "sample", "samples", "test", "tests", "case", "cases", "jailbreak", "jailbreaks", "injection",
+	"injections", "query", "queries", "question", "questions", "utterance", "utterances", "pattern", "patterns",
+	"string", "strings", "expected", "positive", "negative", "adversarial")
+
+// testData reports whether offset i of a data file lies in the value of
+// a data key (see dataKeys): key: "...", or a block scalar (key: >-) or
+// list below such a key.
+func testData(f *file, i int) bool {
+	switch strings.ToLower(path.Ext(f.rel)) {
+	case ".yaml", ".yml", ".json", ".jsonl", ".toml":
+	default:
+		return false
+	}
+	d := f.data
+	ls, le := lineBounds(d, i)
+	indent := func(l []byte) int { return len(l) - len(bytes.TrimLeft(l, " \t-")) }
+	key := func(l []byte) string {
+		t := bytes.TrimLeft(l, " \t-{,")
+		k := bytes.IndexAny(t, ":=")
+		if k <= 0 {
+			return ""
+		}
+		return strings.ToLower(strings.Trim(string(bytes.TrimSpace(t[:k])), `"'`))
+	}
+	if k := key(d[ls:le]); k != "" && bytes.IndexAny(d[ls:i], ":=") >= 0 {
+		return dataKeys[k]
+	}
+	// The nearest line above with less indentation names the key.
+	in := indent(d[ls:le])
+	for n, s := 0, ls; n < 40 && s > 0; n++ {
+		ps, _ := lineBounds(d, s-1)
+		l := d[ps : s-1]
+		if len(bytes.TrimSpace(l)) > 0 && indent(l) < in {
+			return dataKeys[key(l)]
+		}
+		s = ps
+	}
+	return false
 }
 
 // maxVerify caps the work of a phrase rule in one file, in bytes looked
@@ -182,16 +233,16 @@ func verifyOverride(f *file, start, end int) (string, bool) {
 		"programming", "training"):
 		matched = true
 	case i < len(ws) && (ws[i] == "everything" || ws[i] == "anything" || ws[i] == "all") && i+1 < len(ws) &&
-		set("above", "before", "previously", "prior", "earlier")[ws[i+1]]:
+		oneOf(ws[i+1], "above", "before", "previously", "prior", "earlier"):
 		matched = true
 	case i < len(ws) && (ws[i] == "everything" || ws[i] == "anything" || ws[i] == "all" || ws[i] == "what") &&
 		i+2 < len(ws) && (ws[i+1] == "you" || ws[i+1] == "you've" || ws[i+1] == "you're") &&
-		set("were", "have", "had", "ve", "been", "told", "know", "learned", "are")[ws[i+2]]:
+		oneOf(ws[i+2], "were", "have", "had", "ve", "been", "told", "know", "learned", "are"):
 		// forget everything you were told, forget all you know
 		matched = true
 	case i < len(ws) && hasPrefixIn(ws[i], overrideWhat...) && i+1 < len(ws) &&
-		(set("above", "before", "earlier", "previously", "so")[ws[i+1]] ||
-			ws[i+1] == "you" && i+2 < len(ws) && set("were", "have", "had", "received", "got", "ve")[ws[i+2]]):
+		(oneOf(ws[i+1], "above", "before", "earlier", "previously", "so") ||
+			ws[i+1] == "you" && i+2 < len(ws) && oneOf(ws[i+2], "were", "have", "had", "received", "got", "ve")):
 		// disregard the instructions above, the rules you were given
 		matched = true
 	case i < len(ws) && overrideWhen[ws[i]]:
@@ -314,7 +365,7 @@ func verifyMarker(f *file, start, end int) (string, bool) {
 // (<|im_start|>system), not shown as code.
 func verifyTurn(f *file, start, end int) (string, bool) {
 	ws := wordsAfter(f.data, end, min(len(f.data), end+40), 1)
-	if len(ws) == 0 || !set("system", "user", "assistant", "developer", "tool", "model", "ipython")[ws[0]] ||
+	if len(ws) == 0 || !oneOf(ws[0], "system", "user", "assistant", "developer", "tool", "model", "ipython") ||
 		shownAsCode(f, start) {
 		return "", false
 	}
@@ -385,7 +436,7 @@ func verifyExfiltrate(f *file, start, end int) (string, bool) {
 	}
 	s, e := sentenceBounds(d, start, end)
 	before := wordsBefore(d, s, start, 2)
-	if len(before) > 0 && !set("must", "should", "then", "to", "and", "please", "now")[before[len(before)-1]] {
+	if len(before) > 0 && !oneOf(before[len(before)-1], "must", "should", "then", "to", "and", "please", "now") {
 		return "", false
 	}
 	if negated(d, s, start) {
@@ -533,7 +584,7 @@ func verifyBypass(f *file, start, end int) (string, bool) {
 	}
 	// "skip" and "ignore" name a step as often as a check: only "skip
 	// all safety checks", with a quantifier.
-	if v := strings.ToLower(string(d[start:end])); (v == "skip" || v == "ignore") &&
+	if v := anchorText(d, start, end); (v == "skip" || v == "ignore") &&
 		!slices.ContainsFunc(ws[:i], func(w string) bool { return w == "all" || w == "any" || w == "every" }) {
 		hit = false
 	}
@@ -563,27 +614,28 @@ func verifyKeepFromUser(f *file, start, end int) (string, bool) {
 	if n == 0 {
 		// The subject of the sentence: only "the user does not see".
 	} else if v := before[n-1]; hasPrefixIn(v, tellVerbs...) && n >= 2 &&
-		(v != "let" || len(after) > 0 && set("know", "see", "notice", "find")[after[0]]) {
+		(v != "let" || len(after) > 0 && oneOf(after[0], "know", "see", "notice", "find")) {
 		switch neg := before[n-2]; {
 		case neg == "not" || neg == "never" || neg == "don't" || neg == "dont" || neg == "without":
 			found = true
 		case n >= 3 && (before[n-3] == "never" || before[n-3] == "not" || before[n-3] == "don't") &&
-			set("to", "ever", "directly", "explicitly")[neg]:
+			oneOf(neg, "to", "ever", "directly", "explicitly"):
 			found = true
 		}
 	}
 	// The user must not see, know or notice ("make sure the user does
 	// not see this", "the user does not need to know").
-	if !found && slices.Contains(hideUserSubjects, strings.ToLower(string(d[start:end]))) {
+	if !found && hasAny(after, "not", "never", "doesn't", "don't", "shouldn't", "mustn't", "won't", "cannot", "can't") &&
+		slices.Contains(hideUserSubjects, anchorText(d, start, end)) {
 		neg, perceive, must := false, false, false
 		for _, w := range wordsAfter(d, end, e, 6) {
-			neg = neg || set("not", "never", "doesn't", "don't", "shouldn't", "mustn't", "won't", "needn't", "cannot",
-				"can't")[w]
-			perceive = perceive || neg && set("see", "know", "notice", "find", "learn", "realize", "realise", "hear",
-				"discover", "suspect", "aware")[w]
-			must = must || set("should", "must", "shouldn't", "mustn't")[w]
+			neg = neg || oneOf(w, "not", "never", "doesn't", "don't", "shouldn't", "mustn't", "won't", "needn't", "cannot",
+				"can't")
+			perceive = perceive || neg && oneOf(w, "see", "know", "notice", "find", "learn", "realize", "realise", "hear",
+				"discover", "suspect", "aware")
+			must = must || oneOf(w, "should", "must", "shouldn't", "mustn't")
 		}
-		purpose := slices.ContainsFunc(before, func(w string) bool { return set("ensure", "sure", "so")[w] })
+		purpose := hasAny(before, "ensure", "sure", "so")
 		found = perceive && (must || purpose)
 	}
 	// hide|keep ... secret ... from the user.
@@ -601,9 +653,10 @@ func verifyKeepFromUser(f *file, start, end int) (string, bool) {
 	if !found || tableRow(d, start) {
 		return "", false
 	}
-	// Advice (do not tell the user to reinstall) and a rule about what
-	// never to reveal (passwords, keys) are fine.
-	if len(after) > 0 && after[0] == "to" {
+	// Advice (do not tell the user to reinstall), a rule about what never
+	// to reveal (passwords, keys), a spoiler kept until the user gets
+	// there and a phrase quoted are fine.
+	if len(after) > 0 && after[0] == "to" || timeBound(d, s, e) || inQuotes(d, start) {
 		return "", false
 	}
 	for _, w := range after {

@@ -52,6 +52,7 @@ const (
 
 	CodeRemoteCode        = "remote-code"
 	CodeObfuscatedCode    = "obfuscated-code"
+	CodeKnownInstaller    = "known-installer"
 	CodeReverseShell      = "reverse-shell"
 	CodePersistence       = "persistence"
 	CodeBundledExecutable = "bundled-executable"
@@ -154,6 +155,12 @@ func init() {
 			Title: "encoded data is decoded and run (base64 -d | sh, eval(atob(...)), exec(b64decode(...)), powershell -enc)",
 			Doc:   "Code hidden in an encoding cannot be reviewed; bundle it as plain source.",
 			file:  withCodeView(both(checkPhrases(CodeObfuscatedCode), checkFlow(CodeObfuscatedCode)))},
+		{Code: CodeKnownInstaller, Group: "code", Severity: report.SeverityWarning,
+			Title: "a tool's official install script is downloaded and run (curl -fsSL https://sh.rustup.rs | sh)",
+			Doc: "The script comes from the tool's own site over HTTPS, so it is as trustworthy as the tool, but it runs " +
+				"whatever the site serves that day; pin a version or check its digest where the vendor publishes one " +
+				"(the sites are listed in internal/security/installers.go; any other is remote-code).",
+			file: withCodeView(checkPhrases(CodeKnownInstaller))},
 		{Code: CodeReverseShell, Group: "code", Severity: report.SeverityError,
 			Title: "code opens a shell that a remote host drives (bash -i >& /dev/tcp/..., nc -e /bin/sh, a socket given to a shell)",
 			Doc: "Whoever listens at the other end runs commands on the user's machine with the user's rights; no " +

@@ -350,3 +350,54 @@ func indexFold(data []byte, needle string) int {
 	}
 	return -1
 }
+
+// withWords is a copy of m with ws added.
+func withWords(m map[string]bool, ws ...string) map[string]bool {
+	c := set(ws...)
+	for w := range m {
+		c[w] = true
+	}
+	return c
+}
+
+// oneOf reports whether w is one of the words: set(...)[w] without
+// building a map on every call, for the checks that run per match.
+func oneOf(w string, words ...string) bool {
+	for _, x := range words {
+		if w == x {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAny reports whether one of ws is one of the words.
+func hasAny(ws []string, words ...string) bool {
+	for _, w := range ws {
+		if oneOf(w, words...) {
+			return true
+		}
+	}
+	return false
+}
+
+// anchorText returns the anchor found at d[start:end] lower case, with a
+// line break or a tab read as a space (see matcher), for a check that
+// compares it with the anchor's text.
+func anchorText(d []byte, start, end int) string {
+	b := []byte(strings.ToLower(string(d[start:end])))
+	for i, c := range b {
+		if c == '\n' || c == '\t' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+// inQuotes reports whether offset i lies inside a quotation on its line:
+// an odd number of double quotes (straight or curly) before it.
+func inQuotes(d []byte, i int) bool {
+	ls, _ := lineBounds(d, i)
+	b := d[ls:i]
+	return (bytes.Count(b, []byte{'"'})+bytes.Count(b, []byte("“"))+bytes.Count(b, []byte("”")))%2 == 1
+}

@@ -188,27 +188,96 @@ func viewTriggers(f *file) (decode, other bool) {
 			other = true
 		}
 	}
-	// A line continuation (a backslash, or a pipe or && left open).
+	// A line continuation (a backslash, or a pipe or && left open), or
+	// empty quotes inside a word (c''url).
 	other = other || bytes.Contains(f.data, []byte("\\\n")) || bytes.Contains(f.data, []byte("|\n")) ||
-		bytes.Contains(f.data, []byte("&&\n")) || bytes.Contains(f.data, []byte("\\\r\n"))
+		bytes.Contains(f.data, []byte("&&\n")) || bytes.Contains(f.data, []byte("\\\r\n")) ||
+		quotesInWord(f.data, "''") || quotesInWord(f.data, `""`)
 	return decode, other
+}
+
+// quotesInWord reports whether q (two quotes) stands between two word
+// characters somewhere in d.
+func quotesInWord(d []byte, q string) bool {
+	for i := 0; ; {
+		j := bytes.Index(d[i:], []byte(q))
+		if j < 0 {
+			return false
+		}
+		k := i + j
+		if k > 0 && k+2 < len(d) && isWordByte(d[k-1]) && isWordByte(d[k+2]) {
+			return true
+		}
+		i = k + 2
+	}
 }
 
 // Code normalisation.
 var (
-	// concatJoin is a string closed, a + (or a spaced . or ..), and a
-	// string opened: 'cu' + 'rl'.
-	concatJoin = regexp.MustCompile(`["']\s*(?:\+|\s\.\s|\.\.)\s*["']`)
-	// emptyQuotes are '' or "" between two word characters: c''url.
-	emptyQuotes = regexp.MustCompile(`([A-Za-z0-9_])(?:''|"")+([A-Za-z0-9_])`)
 	// arrayJoin is ['ev', 'al'].join('').
 	arrayJoin    = regexp.MustCompile(`\[\s*((?:["'][^"'\n]*["']\s*,\s*)+["'][^"'\n]*["'])\s*\]\s*\.\s*join\(\s*(?:''|"")\s*\)`)
 	arrayPiece   = regexp.MustCompile(`["']([^"'\n]*)["']`)
 	getattrCall  = regexp.MustCompile(`getattr\(\s*([A-Za-z_][\w.]*)\s*,\s*["'](\w+)["']\s*\)`)
 	importCall   = regexp.MustCompile(`(?:__import__|importlib\.import_module|import_module)\(\s*["']([\w.]+)["']\s*\)`)
 	builtinIndex = regexp.MustCompile(`(?:(?:__builtins__|builtins)(?:\.__dict__)?|globals\(\)|locals\(\)|vars\(\s*\w*\s*\)|global|window|globalThis|this)\s*\[\s*["'](\w+)["']\s*\]`)
-	shellEscape  = regexp.MustCompile(`\\([A-Za-z])`)
 )
+
+// joinStrings joins strings cut and glued back on one line: a string
+// closed, a + (or a spaced . or ..) and a string opened ('cu' + 'rl'),
+// and empty quotes between two word characters (c”url, "$HOME/.ss""h").
+func joinStrings(line []byte) ([]byte, bool) {
+	var out []byte
+	changed := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c == '"' || c == '\'' {
+			// '' or "" inside a word.
+			if i+1 < len(line) && line[i+1] == c && i > 0 && i+2 < len(line) && isWordByte(line[i-1]) && isWordByte(line[i+2]) {
+				if out == nil {
+					out = append([]byte(nil), line[:i]...)
+				}
+				i++
+				changed = true
+				continue
+			}
+			// A quote, an operator, a quote.
+			j := i + 1
+			for j < len(line) && line[j] == ' ' {
+				j++
+			}
+			op := 0
+			switch {
+			case j < len(line) && line[j] == '+':
+				op = 1
+			case j+1 < len(line) && line[j] == '.' && line[j+1] == '.':
+				op = 2
+			case j < len(line) && line[j] == '.' && j > i+1 && j+1 < len(line) && line[j+1] == ' ':
+				op = 1
+			}
+			if op > 0 {
+				k := j + op
+				for k < len(line) && line[k] == ' ' {
+					k++
+				}
+				if k < len(line) && (line[k] == '"' || line[k] == '\'') {
+					if out == nil {
+						out = append([]byte(nil), line[:i]...)
+					}
+					i = k
+					changed = true
+					continue
+				}
+			}
+		}
+		if out != nil {
+			out = append(out, c)
+		}
+	}
+	if !changed {
+		return line, false
+	}
+	return out, true
+}
 
 // normaliseCode undoes string splitting and lookups by name on one line.
 func normaliseCode(line []byte, shellWords bool, m uint8) ([]byte, uint8) {
@@ -217,12 +286,7 @@ func normaliseCode(line []byte, shellWords bool, m uint8) ([]byte, uint8) {
 	}
 	if bytes.ContainsAny(line, `'"`) && (bytes.IndexByte(line, '+') >= 0 || bytes.Contains(line, []byte(" . ")) ||
 		bytes.Contains(line, []byte("..")) || bytes.Contains(line, []byte("''")) || bytes.Contains(line, []byte(`""`))) {
-		for range 8 {
-			n := concatJoin.ReplaceAll(line, nil)
-			n = emptyQuotes.ReplaceAll(n, []byte("$1$2"))
-			if bytes.Equal(n, line) {
-				break
-			}
+		if n, ok := joinStrings(line); ok {
 			line, m = n, m|undoConcat
 		}
 	}
@@ -240,7 +304,8 @@ func normaliseCode(line []byte, shellWords bool, m uint8) ([]byte, uint8) {
 				line, m = n, m|undoConcat
 			}
 		}
-		if bytes.Contains(line, []byte("getattr")) || bytes.Contains(line, []byte("import")) ||
+		if bytes.Contains(line, []byte("getattr")) || bytes.Contains(line, []byte("__import__")) ||
+			bytes.Contains(line, []byte("import_module")) ||
 			(bytes.Contains(line, []byte(`['`)) || bytes.Contains(line, []byte(`["`)) || bytes.Contains(line, []byte(`[ `))) &&
 				(bytes.Contains(line, []byte("builtins")) || bytes.Contains(line, []byte("globals")) ||
 					bytes.Contains(line, []byte("locals")) || bytes.Contains(line, []byte("vars(")) ||
@@ -258,7 +323,19 @@ func normaliseCode(line []byte, shellWords bool, m uint8) ([]byte, uint8) {
 		}
 	}
 	if shellWords && bytes.IndexByte(line, '\\') >= 0 {
-		if n := shellEscape.ReplaceAll(line, []byte("$1")); !bytes.Equal(n, line) {
+		var n []byte
+		for i := 0; i < len(line); i++ {
+			if line[i] == '\\' && i+1 < len(line) && ('a' <= line[i+1]|0x20 && line[i+1]|0x20 <= 'z') {
+				if n == nil {
+					n = append([]byte(nil), line[:i]...)
+				}
+				continue
+			}
+			if n != nil {
+				n = append(n, line[i])
+			}
+		}
+		if n != nil {
 			line, m = n, m|undoEscape
 		}
 	}
@@ -307,8 +384,9 @@ func substituteVars(line []byte, vars map[string]string, m uint8) ([]byte, uint8
 		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 			v = v[1 : len(v)-1]
 		}
-		if len(v) > 256 || len(vars) >= 256 && vars[name] == "" {
-			delete(vars, name)
+		if len(v) > 256 || len(vars) >= 256 && vars[name] == "" || strings.HasPrefix(v, "$(") ||
+			strings.HasPrefix(v, "`") {
+			delete(vars, name) // computed when it runs: the flow follows the name
 			return
 		}
 		vars[name] = v
@@ -373,6 +451,19 @@ func shellAssignments(line []byte) [][2]string {
 				} else {
 					e = len(line)
 				}
+			case bytes.HasPrefix(line[e:], []byte("$(")):
+				// A command substitution, to its closing parenthesis.
+				depth := 0
+				for ; e < len(line); e++ {
+					if line[e] == '(' {
+						depth++
+					} else if line[e] == ')' {
+						if depth--; depth == 0 {
+							e++
+							break
+						}
+					}
+				}
 			default:
 				for e < len(line) && !strings.ContainsRune(" \t;&|'\"", rune(line[e])) {
 					e++
@@ -397,7 +488,7 @@ func shellAssignments(line []byte) [][2]string {
 // Encoded literals.
 const (
 	minBase64Literal = 16 // characters of a base64 literal worth decoding
-	minHexLiteral    = 16 // hex digits
+	minHexLiteral    = 8  // hex digits
 	minEscapes       = 4  // \xHH in a row
 	minCharCodes     = 6  // numbers in a list
 	maxDecoded       = 64 << 10
@@ -471,9 +562,12 @@ func decodeRound(line []byte) ([]byte, bool) {
 			return b
 		})
 	}
-	// Base64 and hex runs, compressed when the line says so.
-	compressed := containsFold(line, "inflate") || containsFold(line, "zlib") || containsFold(line, "gzip") ||
-		containsFold(line, "decompress") || containsFold(line, "gunzip")
+	// Base64 and hex runs, compressed when the line says so (asked
+	// only of a run that decodes to something else than text).
+	compressed := func() bool {
+		return containsFold(line, "inflate") || containsFold(line, "zlib") || containsFold(line, "gzip") ||
+			containsFold(line, "decompress") || containsFold(line, "gunzip")
+	}
 	var out []byte
 	last := 0
 	for i := 0; i < len(line); {
@@ -507,8 +601,8 @@ func decodeRound(line []byte) ([]byte, bool) {
 
 // decodeRun decodes a run of base64 characters, as hex when every
 // character is a hex digit, and inflates it when compressed.
-func decodeRun(run []byte, compressed bool) ([]byte, bool) {
-	if len(run) < minBase64Literal {
+func decodeRun(run []byte, compressed func() bool) ([]byte, bool) {
+	if len(run) < minHexLiteral {
 		return nil, false
 	}
 	allHex := true
@@ -524,6 +618,9 @@ func decodeRun(run []byte, compressed bool) ([]byte, bool) {
 			return nil, false
 		}
 		return textOf(b)
+	}
+	if len(run) < minBase64Literal {
+		return nil, false
 	}
 	// A word, a path or an identifier is no base64: it needs a digit or
 	// both cases, and no slash-separated words.
@@ -550,7 +647,7 @@ func decodeRun(run []byte, compressed bool) ([]byte, bool) {
 		if t, ok := textOf(b); ok {
 			return t, true
 		}
-		if !compressed {
+		if !compressed() {
 			continue
 		}
 		if t, ok := inflate(b); ok {
@@ -660,7 +757,8 @@ func withCodeView(check func(c *fileCheck)) func(c *fileCheck) {
 			return
 		}
 		if c.viewCheck == nil {
-			c.viewCheck = &fileCheck{f: v, front: c.front, facts: c.facts}
+			// The view of a view is itself.
+			c.viewCheck = &fileCheck{f: v, front: c.front, facts: c.facts, viewDone: true}
 		}
 		sub := c.viewCheck
 		sub.out, sub.count, sub.code = nil, c.count, c.code
