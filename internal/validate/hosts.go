@@ -58,18 +58,26 @@ func RulesOf(hosts []string) []HostRules {
 // RecordRules returns the rules that decide whether the hosts reading r
 // load it: one per host that reads its root on its own (Record.Hosts: a
 // Claude Code folder, Codex's folders, the shared .agents/skills read by
-// Codex and Gemini CLI), else the host its agent label names (a Claude
-// Code plugin's skills are Claude Code's, a Codex plugin's Codex's). It
-// returns nil for a skill no host reads without ccski (custom skill
-// folders, ccski's project folders): the caller's profile applies. This
-// is the one place that says which profiles apply to a record; use
+// Codex and Gemini CLI: see RulesOf), else the host its agent label names
+// (a Claude Code plugin's skills are Claude Code's, a Codex plugin's
+// Codex's). It returns nil for a skill no host with a profile reads
+// without ccski (custom skill folders, ccski's project folders, a Gemini
+// CLI extension): the caller's profile applies. This and RootRules are
+// the one place that says which profiles apply to a record or a root; use
 // HostProfile for one host.
-func RecordRules(r *pipeline.Record) []HostRules {
-	if len(r.Hosts) > 0 {
-		return RulesOf(r.Hosts)
+func RecordRules(r *pipeline.Record) []HostRules { return readerRules(r.Hosts, r.Agent) }
+
+// RootRules is RecordRules for the records found under root.
+func RootRules(root *pipeline.Root) []HostRules { return readerRules(root.Hosts, root.Agent) }
+
+// readerRules returns the rules of hosts, else of the host agent names
+// when it is one ccski has a profile of, else nil.
+func readerRules(hosts []string, agent string) []HostRules {
+	if len(hosts) > 0 {
+		return RulesOf(hosts)
 	}
-	if _, own := HostProfile(r.Agent); own {
-		return RulesOf([]string{r.Agent})
+	if _, own := HostProfile(agent); own {
+		return RulesOf([]string{agent})
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,5 +81,81 @@ func TestProfilesMatchRealHosts(t *testing.T) {
 				t.Errorf("%s: the real %s host does not load it, but profile %s reports no error", c.name, p, p)
 			}
 		}
+	}
+}
+
+// TestRecordRules checks which hosts' profiles judge a record: the hosts
+// that read its root, only those ccski has a profile of when another
+// reads it too; the host a plugin's label names; nothing for a folder no
+// such host reads.
+func TestRecordRules(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		r    pipeline.Record
+		want []HostRules
+	}{
+		{"Claude Code's folder", pipeline.Record{Agent: "claude", Hosts: []string{"claude"}},
+			[]HostRules{{"claude", ProfileClaude}}},
+		{"the shared folder", pipeline.Record{Agent: "agents", Hosts: []string{"codex", "gemini"}},
+			[]HostRules{{"codex", ProfileCodex}}},
+		{"the shared folder, linked for Claude Code", pipeline.Record{Agent: "agents", Hosts: []string{"codex", "gemini", "claude"}},
+			[]HostRules{{"codex", ProfileCodex}, {"claude", ProfileClaude}}},
+		{"Gemini CLI's folder", pipeline.Record{Agent: "gemini", Hosts: []string{"gemini"}},
+			[]HostRules{{"gemini", ProfileSpec}}},
+		{"a Claude Code plugin", pipeline.Record{Agent: "claude"}, []HostRules{{"claude", ProfileClaude}}},
+		{"a Codex plugin", pipeline.Record{Agent: "codex"}, []HostRules{{"codex", ProfileCodex}}},
+		{"a custom folder", pipeline.Record{Agent: "custom"}, nil},
+	} {
+		if got := RecordRules(&tt.r); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestRunByHost checks the severities of a run that judges each file by
+// the hosts that read it: the highest their profiles give, with a note
+// when they disagree; at most a warning in a managed tree; the run's
+// profile for a file no host reads.
+func TestRunByHost(t *testing.T) {
+	root := t.TempDir()
+	long := strings.Repeat("n", 65)
+	write := func(rel string) string {
+		file := filepath.Join(root, rel, long, pipeline.SkillFile)
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte("---\nname: "+long+"\ndescription: Long.\n---\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	both, claudeOnly := write("shared"), write("claude")
+	cached, custom := write("home/.claude/plugins/cache/m/p/1.0.0/skills"), write("custom")
+	managed := ManagedTrees(filepath.Join(root, "home", ".claude"), "")
+	rules := []HostRules{{"claude", ProfileClaude}, {"codex", ProfileCodex}}
+	targets := []Target{{File: both, Rules: rules}, {File: claudeOnly, Rules: rules[:1]}, {File: cached, Rules: rules},
+		{File: custom}}
+	rep, _ := Run(context.Background(), targets, nil, Options{Profile: ProfileSpec, ByHost: true, Managed: managed})
+	got := map[string]report.Finding{}
+	for _, f := range rep.Findings {
+		if f.Code == CodeNameTooLong {
+			got[f.File] = f
+		}
+	}
+	if f := got[both]; f.Severity != report.SeverityError ||
+		!strings.Contains(f.Message, "[warning for claude (profile claude), error for codex (profile codex)]") {
+		t.Errorf("read by both: %+v", f)
+	}
+	if f := got[claudeOnly]; f.Severity != report.SeverityWarning || strings.Contains(f.Message, "[") {
+		t.Errorf("read by Claude Code: %+v", f)
+	}
+	if f := got[cached]; f.Severity != report.SeverityWarning || !strings.Contains(f.Message, "the Claude Code plugin cache") {
+		t.Errorf("in the plugin cache: %+v", f)
+	}
+	if f := got[custom]; f.Severity != report.SeverityError {
+		t.Errorf("read by no host: %+v", f)
+	}
+	if rep.Profile != ProfileByHost {
+		t.Errorf("profile %q", rep.Profile)
 	}
 }
