@@ -83,13 +83,13 @@ func TestInstallJudgesByAgent(t *testing.T) {
 	b3 := newInstallBox(t)
 	for _, force := range []string{"--force", "--dry-run"} {
 		r = b3.run(t, "install", src, long, "--agent", "codex", force)
-		if r.code != 1 || !strings.Contains(r.stdout, "for codex: Codex would reject it (validate --profile codex): name-too-long") ||
+		if r.code != 1 || !strings.Contains(r.stdout, "for agents: Codex would reject it (validate --profile codex): name-too-long") ||
 			!strings.Contains(r.stdout, "--no-validate") {
 			t.Errorf("install --agent codex %s: want a failure naming Codex\n%s", force, r)
 		}
 	}
 	r = b3.run(t, "install", src, long, "--agent", "codex", "--no-validate")
-	if r.code != 0 || !strings.Contains(r.stdout, "installed for codex all the same (--no-validate): Codex would reject it") {
+	if r.code != 0 || !strings.Contains(r.stdout, "installed for agents all the same (--no-validate): Codex would reject it") {
 		t.Errorf("--no-validate: want it installed with the rejection named\n%s", r)
 	}
 }

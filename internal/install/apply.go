@@ -472,7 +472,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 	// those that accept it.
 	agents := targetAgents(where.targets)
 	if where.want != nil {
-		agents = where.want.Agents
+		agents = judgedAgents(where.want.Agents, targets)
 		if where.want.Dir != "" {
 			agents = []string{""}
 		}

@@ -280,3 +280,23 @@ func TestRemoveOnlyWhatItInstalled(t *testing.T) {
 		t.Error("pdf is still in the lock")
 	}
 }
+
+// TestJudgedAgents checks that the agents reading the shared folder are
+// judged as that folder when the copy goes there, and by their own
+// rules when they have a folder of their own.
+func TestJudgedAgents(t *testing.T) {
+	f := newFixture(t, nil)
+	for _, tt := range []struct {
+		agents, want []string
+	}{
+		{[]string{"codex"}, []string{"agents"}},
+		{[]string{"claude", "gemini"}, []string{"claude", "agents"}},
+		{[]string{"agents", "codex", "gemini", "claude"}, []string{"agents", "claude"}},
+		{[]string{"gemini"}, []string{"gemini"}},
+		{[]string{"claude"}, []string{"claude"}},
+	} {
+		if got := judgedAgents(tt.agents, f.layout.Targets(tt.agents, "")); !cmp.Equal(tt.want, got) {
+			t.Errorf("%v: judged %v, want %v", tt.agents, got, tt.want)
+		}
+	}
+}

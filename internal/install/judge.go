@@ -114,6 +114,28 @@ func judge(ctx context.Context, dir string, agents []string) (accepted []string,
 	return accepted, rejected
 }
 
+// judgedAgents returns the agents to judge a skill for, asked for agents
+// and going to targets: where the copy goes to the shared folder, every
+// agent that reads it (Codex, Gemini CLI) is judged as the shared folder
+// is, under its label (agents), by the rules of all its readers: they
+// read the same copy.
+func judgedAgents(agents []string, targets []Target) []string {
+	shared := Folders()[0].Agent
+	if !slices.ContainsFunc(targets, func(t Target) bool { return t.Agent == shared }) {
+		return agents
+	}
+	var out []string
+	for _, a := range agents {
+		if f, ok := folderOf(a); ok && f.ReadsShared {
+			a = shared
+		}
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // targetAgents returns the agents of targets, each once; a --dir target
 // is "".
 func targetAgents(targets []Target) []string {
