@@ -485,7 +485,9 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 		for i := range res.Rejected {
 			res.Rejected[i].Installed = true
 		}
-	case len(accepted) == 0 || where.want == nil:
+	case len(accepted) == 0 || where.want == nil || entry != nil && rejectsInstalled(*entry, rejected):
+		// Nothing accepts it, or an agent it is installed for already
+		// rejects the new files (which would stay there otherwise).
 		return failed(res, rejectionError(rejected))
 	default:
 		narrowed, err := in.prepare(name, entry, in.Layout.Targets(accepted, ""))

@@ -300,3 +300,21 @@ func TestJudgedAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallAgainRejected fails a reinstall whose new files an agent the
+// skill is already installed for rejects: the old copy there would stay.
+func TestInstallAgainRejected(t *testing.T) {
+	long := strings.Repeat("n", 65)
+	f := newFixture(t, map[string]string{long + "/SKILL.md": "---\nname: " + long + "\ndescription: Long name.\n---\n"})
+	x := f.installer()
+	x.NoValidate = true
+	if got := f.install(t, x, long); got[0].Status != StatusInstalled || len(got[0].Paths) != 2 {
+		t.Fatalf("--no-validate: %+v", got[0])
+	}
+	x.NoValidate = false
+	testfs.Write(t, f.src, map[string]string{long + "/SKILL.md": "---\nname: " + long + "\ndescription: Changed.\n---\n"})
+	got := f.install(t, x, long)
+	if got[0].Status != StatusFailed || !strings.Contains(got[0].Message, "Codex would reject it") {
+		t.Errorf("reinstall: %+v", got[0])
+	}
+}

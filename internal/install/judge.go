@@ -136,6 +136,13 @@ func judgedAgents(agents []string, targets []Target) []string {
 	return out
 }
 
+// rejectsInstalled reports whether one of rejected is for an agent e is
+// installed for (judged as judgedAgents judges it).
+func rejectsInstalled(e Entry, rejected []Rejection) bool {
+	installed := judgedAgents(targetAgents(e.Targets), e.Targets)
+	return slices.ContainsFunc(rejected, func(r Rejection) bool { return slices.Contains(installed, r.Agent) })
+}
+
 // targetAgents returns the agents of targets, each once; a --dir target
 // is "".
 func targetAgents(targets []Target) []string {
