@@ -644,7 +644,8 @@ func TestValidateCommandsTree(t *testing.T) {
 // with a managed-tree info and a "left alone" line, both with no PATH
 // (discovery) and with one; the exit status follows the findings that
 // remain (a byte order mark is an error under spec, a warning under
-// claude), never the refusal.
+// claude, and with no PATH and no --profile at most a warning in a managed
+// tree), never the refusal.
 func TestValidateFixManagedTrees(t *testing.T) {
 	home, proj := commandsHome(t)
 	bom := "\ufeff"
@@ -674,8 +675,9 @@ func TestValidateFixManagedTrees(t *testing.T) {
 		code    int
 	}{
 		// Discovery lists Codex's .system skills as Codex's system skills.
-		{"discovery", []string{"--fix"}, []string{cached, linked, system}, 1},
-		{"discovery, dry run", []string{"--fix", "--dry-run"}, []string{cached, linked, system}, 1},
+		{"discovery", []string{"--fix"}, []string{cached, linked, system}, 0},
+		{"discovery, dry run", []string{"--fix", "--dry-run"}, []string{cached, linked, system}, 0},
+		{"discovery, spec profile", []string{"--fix", "--profile", "spec"}, []string{cached, linked, system}, 1},
 		{"discovery, claude profile", []string{"--fix", "--profile", "claude"}, []string{cached, linked, system}, 0},
 		{"the plugin cache", []string{"--fix", filepath.Join(home, ".claude", "plugins", "cache")}, []string{cached}, 1},
 		{"the user's skills", []string{"--fix", filepath.Join(home, ".claude", "skills")}, []string{linked}, 1},

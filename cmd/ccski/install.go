@@ -44,8 +44,14 @@ folder. --scope project (the default) installs in the project and records in
 the ccski.lock beside its ccski.yaml (or at its root); --scope user installs
 in your home folder and records in ccski's user config folder.
 
-Each skill is staged, checked with "ccski validate --profile spec" (errors
-refuse it unless --force) and moved into place atomically. With no SOURCE,
+Each skill is staged, checked by the rules of the agents it is for (ccski
+validate's profile of each agent that reads the folder: claude for Claude
+Code, codex for Codex and the shared .agents/skills, spec for an agent ccski
+has no profile of and for --dir) and moved into place atomically. A skill goes
+only to the agents whose rules accept it; the report names each agent that
+would reject it and why, and a skill no agent accepts fails. --no-validate
+installs it for every agent all the same; --force overwrites local changes
+(a skill modified on disk, a folder ccski did not install), never validation. With no SOURCE,
 skills whose files match the lock are left alone and missing ones are
 installed from their locked commit; --frozen also checks every source against
 the lock and fails (exit 1) on any difference, and on a source a clone of the
@@ -57,7 +63,7 @@ func newInstall(a *app) *cobra.Command {
 	return command(spec{use: "install [SOURCE [SKILL...]]", args: cobra.ArbitraryArgs, long: installLong, run: a.install,
 		short: "Install skills from a git repository, a folder or a marketplace, recorded in ccski.lock"},
 		jsonFlag(installJSONUsage), sourceFlags, timeoutFlag,
-		installFlags("install over skills modified on disk or not installed by ccski, and skills that fail validation"))
+		installFlags("install over skills modified on disk or not installed by ccski"), noValidateFlag)
 }
 
 // sourceFlags adds the flags of install that choose a SOURCE's skills and
@@ -78,6 +84,11 @@ func sourceFlags(cmd *cobra.Command) {
 	f.BoolP("interactive", "i", false, "pick the skills in a list (needs a terminal)")
 	f.Bool("copy", false, "install copies where links would go")
 	f.Bool("frozen", false, "with no SOURCE: also check every source against the lock; fail when a source or a file on disk differs")
+}
+
+// noValidateFlag adds --no-validate to install and update.
+func noValidateFlag(cmd *cobra.Command) {
+	cmd.Flags().Bool("no-validate", false, "install skills for every agent asked for, even those whose rules reject them")
 }
 
 // installJSONUsage is the usage of --json of install, update and remove.
@@ -108,6 +119,9 @@ func (a *app) installRun(cmd *cobra.Command) action.Run {
 	r := action.Run{Notices: a.stderr, GitPrompt: isTerminalFile(os.Stdin)}
 	r.Scope, _ = f.GetString("scope")
 	r.Force, _ = f.GetBool("force")
+	if f.Lookup("no-validate") != nil {
+		r.NoValidate, _ = f.GetBool("no-validate")
+	}
 	r.DryRun, _ = f.GetBool("dry-run")
 	if t := f.Lookup("timeout"); t != nil {
 		r.Timeout, _ = f.GetDuration("timeout")
@@ -241,6 +255,11 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 			}
 			fmt.Fprintln(w, "    "+msg)
 		}
+		if r.Status != install.StatusFailed {
+			for _, rj := range r.Rejected {
+				fmt.Fprintln(w, "    "+st.Yellow(rejectedLine(rj)))
+			}
+		}
 	}
 	var parts []string
 	for _, s := range []install.Status{install.StatusInstalled, install.StatusUpdated, install.StatusRemoved,
@@ -255,6 +274,19 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 	if rep.DryRun {
 		fmt.Fprintln(w, st.Dim("Dry run: nothing was written."))
 	}
+}
+
+// rejectedLine says which agent's rules reject an installed skill, and
+// whether it was installed for that agent all the same.
+func rejectedLine(r install.Rejection) string {
+	agent := r.Agent
+	if agent == "" {
+		agent = "--dir"
+	}
+	if r.Installed {
+		return "installed for " + agent + " all the same (--no-validate): " + r.String()
+	}
+	return "not installed for " + agent + ": " + r.String()
 }
 
 // short is a commit's first 12 hex digits.

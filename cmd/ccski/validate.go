@@ -28,6 +28,17 @@ folders included (searched after the others), but not .git, node_modules or
 the folders tools make (.venv, caches, ...). With no PATH, every skill ccski
 discovers is checked; the discovery flags apply.
 
+Profiles: spec (the specification), claude (what Claude Code accepts), codex
+(what Codex accepts), strict (everything, plus portability). PATHs are
+checked with spec unless --profile says otherwise. With no PATH, each skill
+is checked as the agents that read it see it: Claude Code's folders and
+plugins with claude, Codex's with codex, the shared .agents/skills with the
+profiles of every agent that reads it (an agent ccski has no profile of,
+such as Gemini CLI, with spec); and a finding in a folder an agent manages
+(the Claude Code plugin cache and marketplace clones, Codex's .system skills)
+is at most a warning, since a change there is lost: the run fails only when
+a skill you own is broken. --profile applies one profile to every skill.
+
 Slash commands are checked only with --kind command or --kind all, against
 their own rules: the .md files of commands folders (.claude/commands, a
 plugin's commands/) and of .codex/prompts, or the commands discovery finds.
@@ -36,8 +47,6 @@ plugin's commands/) and of .codex/prompts, or the commands discovery finds.
 cache and marketplace clones, Codex's .system skills): it says what it would
 have done there instead, as a managed-tree info.
 
-Profiles: spec (the specification, the default), claude (what Claude Code
-accepts), codex (what Codex accepts), strict (everything, plus portability).
 Exit status: 0 when nothing fails, 1 when a finding is an error or there
 are more warnings than --max-warnings, 2 on a usage error.
 
@@ -61,7 +70,8 @@ func newValidate(a *app) *cobra.Command {
 func validateFlags(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.String("kind", string(validate.KindSkill), "what to check: skill, command (slash commands) or all")
-	fs.String("profile", "spec", "rule set: spec, claude, codex or strict")
+	fs.String("profile", "", "rule set for every skill: spec, claude, codex or strict (default: spec for PATHs; "+
+		"with no PATH, each skill by the agents that read it)")
 	fs.Bool("fix", false, "apply the safe fixes (BOM, CRLF, --- spacing, quoting, unknown keys to metadata), then check")
 	fs.Bool("dry-run", false, "with --fix: print the fixes as a unified diff and write nothing")
 	_ = cmd.RegisterFlagCompletionFunc("kind", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -94,10 +104,11 @@ func (a *app) runValidate(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	profileName, _ := fs.GetString("profile")
-	profile, err := validate.ParseProfile(profileName)
-	if err != nil {
-		return usageErr(err)
+	var profile validate.Profile
+	if profileName, _ := fs.GetString("profile"); flagChanged(fs, "profile") {
+		if profile, err = validate.ParseProfile(profileName); err != nil {
+			return usageErr(err)
+		}
 	}
 	fix, _ := fs.GetBool("fix")
 	dryRun, _ := fs.GetBool("dry-run")

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,7 +34,11 @@ type ValidateRequest struct {
 	Paths []string
 	// Kind is what to check: skills, slash commands or both.
 	Kind validate.Kind
-	// Profile is the rule set.
+	// Profile is the rule set. "" checks PATHs with the spec profile and,
+	// with no PATH, each discovered skill by the profiles of the hosts
+	// that read it (validate.RecordRules), a finding in a folder a host
+	// manages (the Claude Code plugin cache, marketplace clones, Codex's
+	// .system) being at most a warning.
 	Profile validate.Profile
 	// Fix applies the safe fixes before checking; DryRun, with Fix,
 	// writes nothing (ValidateResult.Fixes holds what would be written).
@@ -63,7 +68,8 @@ type ValidateResult struct {
 
 // Validate checks the skills (and, as Kind asks, the slash commands) at
 // req.Paths, or every one discovered, against the profile's rules, after
-// applying the safe fixes with Fix. --fix never writes in a folder an
+// applying the safe fixes with Fix (see ValidateRequest.Profile for the
+// profile of each skill). --fix never writes in a folder an
 // agent manages (ManagedTrees below the Claude and Codex homes). The
 // configuration is read only when needed: to discover, or to find those
 // homes for Fix.
@@ -71,6 +77,7 @@ func Validate(ctx context.Context, c *Config, req ValidateRequest) (*ValidateRes
 	var targets []validate.Target
 	var pre []report.Finding
 	var managed []validate.ManagedTree
+	byHost := false
 	if len(req.Paths) > 0 {
 		var err error
 		if targets, pre, err = collect(ctx, req.Paths, req.Kind); err != nil {
@@ -92,14 +99,16 @@ func Validate(ctx context.Context, c *Config, req ValidateRequest) (*ValidateRes
 		}
 		targets = validate.DiscoveredTargets(d.Snapshot, req.Kind)
 		managed = managedTrees(d.Engine.Env())
+		byHost = req.Profile == ""
 	}
-	rep, fixes := validate.Run(ctx, targets, pre, validate.Options{Profile: req.Profile, Fix: req.Fix,
-		DryRun: req.DryRun, Managed: managed})
+	profile := cmp.Or(req.Profile, validate.ProfileSpec)
+	rep, fixes := validate.Run(ctx, targets, pre, validate.Options{Profile: profile, Fix: req.Fix,
+		DryRun: req.DryRun, Managed: managed, ByHost: byHost})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	rep.RelativeTo(c.Cwd)
-	res := &ValidateResult{Report: rep, Fixes: fixes, Rules: validate.RuleDocs(req.Profile), Dir: c.Cwd}
+	res := &ValidateResult{Report: rep, Fixes: fixes, Rules: validate.RuleDocs(profile), Dir: c.Cwd}
 	if n := notWritten(fixes); n > 0 {
 		res.Verdict = fmt.Errorf("%w: %s could not be written", ErrValidationFailed,
 			report.Plural(n, "fixed file", "fixed files"))

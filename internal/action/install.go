@@ -28,10 +28,14 @@ type Run struct {
 	// Scope is project (the project's folders and ccski.lock) or user
 	// (the home folder, and the lock in ccski's user config folder).
 	Scope string
-	// Force overwrites skills modified on disk (install and update:
-	// replaces folders ccski did not install, installs skills that fail
-	// validation; remove: deletes modified copies).
+	// Force overwrites skills modified on disk (install and update: also
+	// replaces folders ccski did not install; remove: deletes modified
+	// copies).
 	Force bool
+	// NoValidate (install and update) installs a skill for every agent
+	// asked for, even those whose rules reject it; without it a skill
+	// goes only to the agents that accept it.
+	NoValidate bool
 	// DryRun writes nothing; the report says what would change.
 	DryRun bool
 	// Timeout limits each git command; 0 leaves git's own default.
@@ -165,7 +169,8 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 	}
 	g := &install.Git{CacheDir: gitCache(env.UserDir), Prompt: r.GitPrompt, Timeout: r.Timeout, Progress: r.Progress}
 	pluginsRoot := filepath.Join(claude.Dir(env), "plugins")
-	x := &install.Installer{Ctx: ctx, Layout: layout, Lock: lock, Git: g, Force: r.Force, DryRun: r.DryRun,
+	x := &install.Installer{Ctx: ctx, Layout: layout, Lock: lock, Git: g, Force: r.Force, NoValidate: r.NoValidate,
+		DryRun:   r.DryRun,
 		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
 	run := &installRun{x: x, layout: layout, cwd: c.Cwd}
@@ -309,7 +314,7 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 			return usage(fmt.Errorf("--dir: %w", err))
 		}
 	}
-	rep.Results = x.Install(src, root, commit, cands, run.layout.Targets(agents, dir))
+	rep.Results = x.Install(src, root, commit, cands, install.Want{Agents: agents, Dir: dir})
 	return nil
 }
 

@@ -15,10 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ccski/ccski/internal/manifest"
-	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
-	"github.com/ccski/ccski/internal/validate"
-	"github.com/ccski/ccski/pipeline"
 )
 
 // Status is what happened to one skill.
@@ -51,6 +48,9 @@ type Result struct {
 	// Message says why a skill was skipped or failed, or what a warning
 	// was about.
 	Message string `json:"message,omitempty"`
+	// Rejected are the agents whose rules reject the skill: it was not
+	// installed for them (or, with --no-validate, was all the same).
+	Rejected []Rejection `json:"rejected,omitempty"`
 }
 
 // Installer installs, restores, updates and removes the skills of one
@@ -64,9 +64,12 @@ type Installer struct {
 	Git    *Git
 	// Marketplace finds a marketplace Claude Code knows, by name.
 	Marketplace func(name string) (dir string, ok bool, known []string)
-	// Force overwrites skills modified on disk, replaces folders ccski
-	// did not install, and installs skills that fail validation.
+	// Force overwrites skills modified on disk and replaces folders
+	// ccski did not install.
 	Force bool
+	// NoValidate installs a skill for every agent asked for, even those
+	// whose rules reject it (the result still names them).
+	NoValidate bool
 	// Copy installs copies where a link would go.
 	Copy bool
 	// DryRun writes nothing: it stages outside the targets, then throws
@@ -165,13 +168,22 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 }
 
 // Install installs the candidates of a source, materialised at root with
-// commit, into targets: each a new or replaced entry of the lock.
-func (in *Installer) Install(src Source, root, commit string, cands []Candidate, targets []Target) []Result {
+// commit, for the agents (or into the folder) want names: each a new or
+// replaced entry of the lock. A skill goes only to the agents whose rules
+// accept it (unless NoValidate); its result names the others and why.
+func (in *Installer) Install(src Source, root, commit string, cands []Candidate, want Want) []Result {
 	out := make([]Result, 0, len(cands))
 	for _, c := range cands {
-		out = append(out, in.put(src, root, commit, c, targets, nil))
+		out = append(out, in.put(src, root, commit, c, place{want: &want}, nil))
 	}
 	return out
+}
+
+// place is where put installs a skill: a lock entry's targets, or, with
+// want, the targets of the agents whose rules accept the skill.
+type place struct {
+	targets []Target
+	want    *Want
 }
 
 // Restore makes the files of a lock entry what the lock says, without
@@ -214,7 +226,7 @@ func (in *Installer) Restore(e Entry, frozen bool) Result {
 	if err != nil {
 		return failed(res, err)
 	}
-	r := in.put(e.Source, root, commit, c, e.Targets, e.Files)
+	r := in.put(e.Source, root, commit, c, place{targets: e.Targets}, e.Files)
 	if r.Status == StatusUpdated {
 		r.Status = StatusInstalled // put back as the lock has it
 	}
@@ -312,7 +324,7 @@ func (in *Installer) Update(e Entry, ref string) Result {
 	if err != nil {
 		return failed(res, err)
 	}
-	r := in.put(src, root, commit, c, e.Targets, nil)
+	r := in.put(src, root, commit, c, place{targets: e.Targets}, nil)
 	if r.Status == StatusInstalled {
 		r.Status = StatusUpdated
 	}
@@ -416,38 +428,24 @@ func (in *Installer) Remove(name string) Result {
 	return res
 }
 
-// put stages candidate c of a source and moves it into targets. want,
-// when set, are the files the lock expects: a staged copy that differs
-// fails.
-func (in *Installer) put(src Source, root, commit string, c Candidate, targets []Target, want []manifest.File) Result {
+// put stages candidate c of a source and moves it into the targets of
+// where. want, when set, are the files the lock expects: a staged copy
+// that differs fails.
+func (in *Installer) put(src Source, root, commit string, c Candidate, where place, want []manifest.File) Result {
 	res := Result{Skill: c.Name, Source: src.String(), Commit: commit}
 	if err := checkName(c.Name); err != nil {
 		return failed(res, err)
 	}
 	name := c.Name
 	entry := in.Lock.Find(name)
-	targets = slices.Clone(targets)
-	if entry != nil {
-		targets = mergeTargets(targets, entry.Targets)
+	targets := where.targets
+	if where.want != nil {
+		targets = in.Layout.Targets(where.want.Agents, where.want.Dir)
 	}
+	targets, err := in.prepare(name, entry, targets)
 	res.Paths = paths(name, targets)
-	if in.Copy {
-		for i := range targets {
-			targets[i].Link = false
-		}
-	}
-	// Never write outside the project, nor replace what ccski did not
-	// install.
-	for _, t := range targets {
-		if err := in.Layout.CheckTarget(t.Dir); err != nil {
-			return failed(res, err)
-		}
-	}
-	for _, t := range targets {
-		dest := filepath.Join(t.Dir, name)
-		if exists(dest) && (entry == nil || !hasTarget(entry.Targets, t.Dir)) && !in.Force {
-			return failed(res, fmt.Errorf("%s exists and was not installed by ccski: remove it, or use --force to replace it", dest))
-		}
+	if err != nil {
+		return failed(res, err)
 	}
 	var state disk
 	if entry != nil {
@@ -457,14 +455,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 			return res
 		}
 	}
-	canon := targets[0].Dir
-	stageParent := canon
-	if in.DryRun {
-		stageParent = os.TempDir()
-	} else if err := os.MkdirAll(canon, 0o755); err != nil {
-		return failed(res, fmt.Errorf("creating %s: %w", canon, err))
-	}
-	stage, done, err := newStage(stageParent)
+	stage, done, err := in.stage(targets)
 	if err != nil {
 		return failed(res, err)
 	}
@@ -477,9 +468,49 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	if len(skipped) > 0 {
 		res.Message = "left out symlinks that lead outside the source, into .git or nowhere: " + strings.Join(skipped, ", ")
 	}
-	if msgs := specErrors(in.Ctx, staged); len(msgs) > 0 && !in.Force {
-		return failed(res, fmt.Errorf("it fails `ccski validate --profile spec`: %s; fix the skill, or use --force to install it anyway",
-			strings.Join(msgs, "; ")))
+	// Judged by the rules of the agents it is for, a skill goes only to
+	// those that accept it.
+	agents := targetAgents(where.targets)
+	if where.want != nil {
+		agents = judgedAgents(where.want.Agents, targets)
+		if where.want.Dir != "" {
+			agents = []string{""}
+		}
+	}
+	accepted, rejected := judge(in.Ctx, staged, agents)
+	res.Rejected = rejected
+	switch {
+	case len(rejected) == 0:
+	case in.NoValidate:
+		for i := range res.Rejected {
+			res.Rejected[i].Installed = true
+		}
+	case len(accepted) == 0 || where.want == nil || entry != nil && rejectsInstalled(*entry, rejected):
+		// Nothing accepts it, or an agent it is installed for already
+		// rejects the new files (which would stay there otherwise).
+		return failed(res, rejectionError(rejected))
+	default:
+		narrowed, err := in.prepare(name, entry, in.Layout.Targets(accepted, ""))
+		if err != nil {
+			return failed(res, err)
+		}
+		if narrowed[0].Dir != targets[0].Dir && !in.DryRun {
+			// The copy goes to another folder: stage it there, and judge
+			// that copy, which is the one installed.
+			done(false)
+			if stage, done, err = in.stage(narrowed); err != nil {
+				return failed(res, err)
+			}
+			staged = filepath.Join(stage, name)
+			if _, err := copySkill(c.Dir, staged, root); err != nil {
+				return failed(res, fmt.Errorf("copying %s: %w", c.Rel, err))
+			}
+			if ok, again := judge(in.Ctx, staged, accepted); len(again) > 0 || len(ok) != len(accepted) {
+				return failed(res, fmt.Errorf("the source changed while it was installed: %w", rejectionError(again)))
+			}
+		}
+		targets = narrowed
+		res.Paths = paths(name, targets)
 	}
 	m, err := manifest.NewCache().Build(staged)
 	if err != nil {
@@ -525,6 +556,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 		return failed(res, err)
 	}
 	at("journaled")
+	canon := targets[0].Dir
 	if err := replace(stage, name, filepath.Join(canon, name)); err != nil {
 		return in.abort(res, j, err)
 	}
@@ -950,20 +982,6 @@ func paths(name string, targets []Target) []string {
 func failed(r Result, err error) Result {
 	r.Status, r.Message = StatusFailed, err.Error()
 	return r
-}
-
-// specErrors validates the staged skill with the spec profile and returns
-// its errors.
-func specErrors(ctx context.Context, dir string) []string {
-	rep, _ := validate.Run(ctx, []validate.Target{{File: filepath.Join(dir, pipeline.SkillFile)}}, nil,
-		validate.Options{Profile: validate.ProfileSpec})
-	var out []string
-	for _, f := range rep.Findings {
-		if f.Severity == report.SeverityError {
-			out = append(out, f.Code+": "+f.Message)
-		}
-	}
-	return out
 }
 
 // checkName refuses a skill name that cannot be a folder name in a

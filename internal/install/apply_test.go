@@ -66,7 +66,7 @@ func (f fixture) install(t *testing.T, x *Installer, names ...string) []Result {
 		t.Fatal(err)
 	}
 	agents, _ := ParseAgents(nil)
-	return x.Install(src, root, commit, cands, f.layout.Targets(agents, ""))
+	return x.Install(src, root, commit, cands, Want{Agents: agents})
 }
 
 // statuses lists "skill status" per result.
@@ -108,20 +108,50 @@ func TestInstallGuards(t *testing.T) {
 	}
 }
 
-// TestInstallValidates refuses a skill with spec errors unless --force.
+// TestInstallValidates judges each skill by the rules of the agents it is
+// for: a skill every agent accepts goes everywhere; one Codex rejects (a
+// name over 64 characters) goes to Claude Code alone, and the result says
+// why not to the shared folder; one no agent accepts (a link to a missing
+// file) fails, unless
+// NoValidate, which installs it and still names who rejects it. Force
+// does not skip validation.
 func TestInstallValidates(t *testing.T) {
-	f := newFixture(t, map[string]string{"pdf/SKILL.md": "---\nname: Pdf\ndescription: Upper case.\n---\n"})
+	long := strings.Repeat("n", 65)
+	f := newFixture(t, map[string]string{
+		"pdf/SKILL.md":     "---\nname: Pdf\ndescription: Upper case.\nversion: 1.0.0\n---\n",
+		long + "/SKILL.md": "---\nname: " + long + "\ndescription: Long name.\n---\n",
+		"broken/SKILL.md":  "---\nname: broken\ndescription: Links a missing file.\n---\nSee [the guide](guide.md).\n",
+	})
 	x := f.installer()
-	got := f.install(t, x, "Pdf")
-	if got[0].Status != StatusFailed || !strings.Contains(got[0].Message, "validate --profile spec") {
-		t.Fatalf("got %+v, want a validation failure", got[0])
+	x.Force = true
+	got := f.install(t, x, "Pdf", long, "broken")
+	if diff := cmp.Diff([]string{"Pdf installed", long + " installed", "broken failed"}, statuses(got)); diff != "" {
+		t.Fatalf("statuses (-want +got):\n%s", diff)
 	}
-	if exists(filepath.Join(f.layout.Base, ".agents/skills/Pdf")) {
+	if len(got[0].Rejected) != 0 || len(got[0].Paths) != 2 {
+		t.Errorf("a skill both agents load: %+v", got[0])
+	}
+	claudeOnly := []string{filepath.Join(f.layout.Base, ".claude/skills", long)}
+	if diff := cmp.Diff(claudeOnly, got[1].Paths); diff != "" {
+		t.Errorf("paths of a skill Codex rejects (-want +got):\n%s", diff)
+	}
+	if r := got[1].Rejected; len(r) != 1 || r[0].Agent != "agents" || r[0].Host != "codex" || r[0].Installed ||
+		!strings.Contains(strings.Join(r[0].Reasons, " "), "name-too-long") {
+		t.Errorf("rejections: %+v", r)
+	}
+	if exists(filepath.Join(f.layout.Base, ".agents/skills", long)) {
+		t.Error("the skill Codex rejects was put in .agents/skills")
+	}
+	if !strings.Contains(got[2].Message, "Claude Code would reject it") || !strings.Contains(got[2].Message, "--no-validate") {
+		t.Errorf("message: %q", got[2].Message)
+	}
+	if exists(filepath.Join(f.layout.Base, ".agents/skills/broken")) || exists(filepath.Join(f.layout.Base, ".claude/skills/broken")) {
 		t.Error("the invalid skill was installed")
 	}
-	x.Force = true
-	if got := f.install(t, x, "Pdf"); got[0].Status != StatusInstalled {
-		t.Errorf("--force: %+v", got[0])
+	x.Force, x.NoValidate = false, true
+	got = f.install(t, x, "broken")
+	if got[0].Status != StatusInstalled || len(got[0].Rejected) != 2 || !got[0].Rejected[0].Installed {
+		t.Errorf("NoValidate: %+v", got[0])
 	}
 }
 
@@ -248,5 +278,43 @@ func TestRemoveOnlyWhatItInstalled(t *testing.T) {
 	}
 	if x.Lock.Find("pdf") != nil {
 		t.Error("pdf is still in the lock")
+	}
+}
+
+// TestJudgedAgents checks that the agents reading the shared folder are
+// judged as that folder when the copy goes there, and by their own
+// rules when they have a folder of their own.
+func TestJudgedAgents(t *testing.T) {
+	f := newFixture(t, nil)
+	for _, tt := range []struct {
+		agents, want []string
+	}{
+		{[]string{"codex"}, []string{"agents"}},
+		{[]string{"claude", "gemini"}, []string{"claude", "agents"}},
+		{[]string{"agents", "codex", "gemini", "claude"}, []string{"agents", "claude"}},
+		{[]string{"gemini"}, []string{"gemini"}},
+		{[]string{"claude"}, []string{"claude"}},
+	} {
+		if got := judgedAgents(tt.agents, f.layout.Targets(tt.agents, "")); !cmp.Equal(tt.want, got) {
+			t.Errorf("%v: judged %v, want %v", tt.agents, got, tt.want)
+		}
+	}
+}
+
+// TestInstallAgainRejected fails a reinstall whose new files an agent the
+// skill is already installed for rejects: the old copy there would stay.
+func TestInstallAgainRejected(t *testing.T) {
+	long := strings.Repeat("n", 65)
+	f := newFixture(t, map[string]string{long + "/SKILL.md": "---\nname: " + long + "\ndescription: Long name.\n---\n"})
+	x := f.installer()
+	x.NoValidate = true
+	if got := f.install(t, x, long); got[0].Status != StatusInstalled || len(got[0].Paths) != 2 {
+		t.Fatalf("--no-validate: %+v", got[0])
+	}
+	x.NoValidate = false
+	testfs.Write(t, f.src, map[string]string{long + "/SKILL.md": "---\nname: " + long + "\ndescription: Changed.\n---\n"})
+	got := f.install(t, x, long)
+	if got[0].Status != StatusFailed || !strings.Contains(got[0].Message, "Codex would reject it") {
+		t.Errorf("reinstall: %+v", got[0])
 	}
 }

@@ -28,6 +28,9 @@ type Target struct {
 	// (document-skills:docx is not a project's docx), and each agent
 	// loads only its own skills.
 	Key string
+	// Rules are the rules of the hosts that read the file (RecordRules),
+	// which Options.ByHost judges it by; none: Options.Profile applies.
+	Rules []HostRules
 }
 
 // IsCommand reports whether the target is a slash command.
@@ -281,7 +284,8 @@ func DiscoveredTargets(snap *pipeline.Snapshot, kind Kind) []Target {
 			c.add(r.File, pipeline.TypeCommand)
 		case !r.IsCommand() && kind.Skills():
 			if c.add(r.File, pipeline.TypeSkill) {
-				c.targets[len(c.targets)-1].Key = r.Agent + "\x00" + r.Name
+				t := &c.targets[len(c.targets)-1]
+				t.Key, t.Rules = r.Agent+"\x00"+r.Name, RecordRules(r)
 			}
 		}
 	}

@@ -148,7 +148,7 @@ func (c *checker) checkName(got map[string]field, start int) {
 	f, ok := got["name"]
 	if !ok {
 		c.add(CodeNameMissing, c.openLine+1, 0, fmt.Sprintf("name is missing: add name: %s (the folder's name); "+
-			"the spec and Codex require it", folder), suggestName(folder))
+			"the spec requires it (Claude Code and Codex name the skill after its folder)", folder), suggestName(folder))
 		return
 	}
 	line, col := start+f.val.Line-1, f.val.Column
@@ -315,8 +315,8 @@ func (c *checker) checkDescription(got map[string]field, start int) {
 	n := utf8.RuneCountInString(s)
 	if n > MaxDescriptionRunes {
 		c.add(CodeDescriptionTooLong, line, col, fmt.Sprintf("description is %d characters long; the limit is %d "+
-			"(Codex rejects the skill, other tools cut the text): shorten it and move detail into the body",
-			n, MaxDescriptionRunes), "")
+			"(the spec and uploads reject the skill, Codex lists only the first %d): shorten it and move detail into the body",
+			n, MaxDescriptionRunes, MaxDescriptionRunes), "")
 	}
 	if t := strings.TrimRight(s, " \t\n"); strings.Contains(t, "\n") {
 		c.add(CodeDescriptionMultiline, line, col, fmt.Sprintf("description spans %d lines; Codex joins them into "+

@@ -32,7 +32,16 @@ type Options struct {
 	// A file there is checked as it is; its FileFix has Refused set and a
 	// managed-tree finding says what was left undone and why.
 	Managed []ManagedTree
+	// ByHost judges each target by the hosts that read it (Target.Rules):
+	// a finding has the highest severity any of their profiles gives it
+	// (Profile for a target no host reads), and a finding in a Managed
+	// tree is at most a warning, since the user cannot fix it there.
+	ByHost bool
 }
+
+// ProfileByHost is the report's profile name when Options.ByHost judges
+// each skill by the hosts that read it.
+const ProfileByHost = "host"
 
 // FileFix is what --fix did (or, with DryRun, would do) to one file.
 type FileFix struct {
@@ -85,6 +94,10 @@ func Run(ctx context.Context, targets []Target, pre []report.Finding, opt Option
 	all = append(all, duplicateNames(targets, results)...)
 
 	rep := &report.Report{Profile: string(opt.Profile), Findings: make([]report.Finding, 0, len(all))}
+	if opt.ByHost {
+		rep.Profile = ProfileByHost
+	}
+	judge := newJudge(targets, opt)
 	for _, t := range targets {
 		if t.IsCommand() {
 			rep.Commands++
@@ -97,7 +110,7 @@ func Run(ctx context.Context, targets []Target, pre []report.Finding, opt Option
 		if !ok {
 			panic("validate: finding with unknown code " + f.Code)
 		}
-		if f.Severity = rule.Severity(opt.Profile); f.Severity != report.SeverityOff {
+		if f.Severity = judge.severity(rule, &f); f.Severity != report.SeverityOff {
 			rep.Findings = append(rep.Findings, f)
 		}
 	}

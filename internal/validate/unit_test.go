@@ -217,7 +217,7 @@ func TestProfilesDiffer(t *testing.T) {
 		ProfileSpec: {"description-angle-brackets:info", "unquoted-colon:error", "claude-extension-key:error",
 			"allowed-tools-list:error"},
 		ProfileClaude: {"description-angle-brackets:info", "unquoted-colon:warning"},
-		ProfileCodex:  {"unquoted-colon:error", "claude-extension-key:warning", "allowed-tools-list:warning"},
+		ProfileCodex:  {"unquoted-colon:warning", "claude-extension-key:warning", "allowed-tools-list:warning"},
 		ProfileStrict: {"description-angle-brackets:warning", "unquoted-colon:error", "claude-extension-key:error",
 			"allowed-tools-list:error"},
 	}
