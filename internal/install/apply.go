@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,6 +82,9 @@ type Installer struct {
 	// Release, when set, is called by Close: it gives up the run's lock
 	// (see LockRun).
 	Release func()
+	// Progress, when not nil, receives the progress line of Install
+	// (report.Progress): the skill being copied and hashed, of how many.
+	Progress io.Writer
 	trees   map[string]*tree
 	// unsettled is the staging folder of a change that could not be
 	// finished or undone (its journal stays): nothing deletes it in this
@@ -168,7 +172,10 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 // commit, into targets: each a new or replaced entry of the lock.
 func (in *Installer) Install(src Source, root, commit string, cands []Candidate, targets []Target) []Result {
 	out := make([]Result, 0, len(cands))
+	p := report.NewProgress(in.Progress, "installing", len(cands))
+	defer p.Done()
 	for _, c := range cands {
+		p.Step(c.Name)
 		out = append(out, in.put(src, root, commit, c, targets, nil))
 	}
 	return out
