@@ -169,7 +169,7 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 	g := &install.Git{CacheDir: gitCache(env.UserDir), Prompt: r.GitPrompt, Timeout: r.Timeout, Progress: r.Progress}
 	pluginsRoot := filepath.Join(claude.Dir(env), "plugins")
 	x := &install.Installer{Ctx: ctx, Layout: layout, Lock: lock, Git: g, Force: r.Force, DryRun: r.DryRun,
-		SaveLock: true, Release: release, Progress: r.Progress,
+		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
 	run := &installRun{x: x, layout: layout, cwd: c.Cwd}
 	if !r.DryRun {
@@ -254,7 +254,7 @@ func (run *installRun) restore(rep *Report, frozen bool) error {
 	if len(x.Lock.Skills) == 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s names no skill: nothing to install (give a SOURCE)", run.layout.LockFile))
 	}
-	p := report.NewProgress(x.Progress, "restoring", len(x.Lock.Skills))
+	p := report.NewProgress(x.Progress(), "restoring", len(x.Lock.Skills))
 	defer p.Done()
 	for _, e := range x.Lock.Skills {
 		p.Step(e.Name)
@@ -346,7 +346,7 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 		if len(picks) == 0 {
 			rep.Warnings = append(rep.Warnings, run.layout.LockFile+" names no skill: nothing to update")
 		}
-		progress := report.NewProgress(x.Progress, "updating", len(picks))
+		progress := report.NewProgress(x.Progress(), "updating", len(picks))
 		defer progress.Done()
 		for _, p := range picks {
 			progress.Step(p.entry.Name)

@@ -82,9 +82,6 @@ type Installer struct {
 	// Release, when set, is called by Close: it gives up the run's lock
 	// (see LockRun).
 	Release func()
-	// Progress, when not nil, receives the progress line of Install
-	// (report.Progress): the skill being copied and hashed, of how many.
-	Progress io.Writer
 	trees   map[string]*tree
 	// unsettled is the staging folder of a change that could not be
 	// finished or undone (its journal stays): nothing deletes it in this
@@ -168,11 +165,22 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 	return t.root, t.commit, t.err
 }
 
+// Progress is where the run draws its progress: git's, and the line of
+// report.Progress counting the skills installed (each one's files copied
+// and hashed), updated or restored; nil for none. It is the terminal the
+// command gave Git.
+func (in *Installer) Progress() io.Writer {
+	if in.Git == nil || in.Git.Progress == nil {
+		return nil
+	}
+	return in.Git.Progress
+}
+
 // Install installs the candidates of a source, materialised at root with
 // commit, into targets: each a new or replaced entry of the lock.
 func (in *Installer) Install(src Source, root, commit string, cands []Candidate, targets []Target) []Result {
 	out := make([]Result, 0, len(cands))
-	p := report.NewProgress(in.Progress, "installing", len(cands))
+	p := report.NewProgress(in.Progress(), "installing", len(cands))
 	defer p.Done()
 	for _, c := range cands {
 		p.Step(c.Name)
