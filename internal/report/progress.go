@@ -5,9 +5,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
-
-	"github.com/ccski/ccski/internal/safetext"
 )
 
 // Progress is the one progress line of ccski's long operations (skills
@@ -58,7 +57,7 @@ func (p *Progress) Step(item string) {
 		return
 	}
 	p.percent = pc
-	item, _ = safetext.Clean(strings.Join(strings.Fields(item), " "))
+	item = printable(strings.Join(strings.Fields(item), " "))
 	if utf8.RuneCountInString(item) > progressItemWidth {
 		item = string([]rune(item)[:progressItemWidth-1]) + "…"
 	}
@@ -87,4 +86,18 @@ func (p *Progress) draw(line string) {
 	pad := max(p.drawn-n, 0)
 	fmt.Fprint(p.w, "\r"+line+strings.Repeat(" ", pad))
 	p.drawn = n
+}
+
+// printable replaces the characters a terminal acts on (C0 and C1
+// controls, bidirectional controls) with U+FFFD: an item is a skill's
+// name, from a file ccski does not control, and the progress line goes
+// straight to the terminal. (safetext does this for the rest of the
+// output; report stays below it.)
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return unicode.ReplacementChar
+		}
+		return r
+	}, s)
 }
