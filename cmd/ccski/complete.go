@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/action"
+	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
@@ -29,19 +30,49 @@ import (
 const completionDescWidth = 60
 
 // registerCompletions adds the completion functions to every command
-// below root.
+// below root, subcommands (profile use) included.
 func (a *app) registerCompletions(root *cobra.Command) {
 	for _, cmd := range root.Commands() {
-		if cmd.Name() == "info" {
-			cmd.ValidArgsFunction = a.completeRecordIDs
+		if fn := a.argCompletion(cmd); fn != nil {
+			cmd.ValidArgsFunction = fn
 		}
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
 			if fn := a.flagCompletion(cmd, f.Name); fn != nil {
 				_ = cmd.RegisterFlagCompletionFunc(f.Name, fn)
 			}
 		})
+		a.registerCompletions(cmd)
 	}
 }
+
+// argCompletion returns the completion function of cmd's arguments, or
+// nil to leave the shell's default: skill ids and names for the commands
+// that take skills (the skills each can act on), profile names for
+// profile use.
+func (a *app) argCompletion(cmd *cobra.Command) completionFunc {
+	switch cmd.CommandPath() {
+	case "ccski info":
+		return a.completeRecordIDs
+	case "ccski disable":
+		return a.completeRecords(nil, isSkill, true)
+	case "ccski enable":
+		return a.completeRecords(func(c *configs.Config) { c.State = "disabled" }, isSkill, true)
+	case "ccski trust":
+		// Project and plugin skills, turned off ones included (--all
+		// accepts them too).
+		return a.completeRecords(func(c *configs.Config) { c.State = "all" }, func(r *pipeline.Record) bool {
+			return isSkill(r) && (r.Location == pipeline.LocationProject || r.Location == pipeline.LocationPlugin)
+		}, true)
+	case "ccski remove", "ccski update":
+		return a.completeLocked
+	case "ccski profile use":
+		return a.completeProfiles
+	}
+	return nil
+}
+
+// isSkill keeps the records that are skills, not slash commands.
+func isSkill(r *pipeline.Record) bool { return !r.IsCommand() }
 
 // completionFunc is what cobra calls to complete a flag value or an
 // argument.
@@ -63,8 +94,14 @@ func (a *app) flagCompletion(cmd *cobra.Command, name string) completionFunc {
 	case "profile":
 		return fixedValues(stringsOf(validate.Profiles))
 	case "agent":
+		if installsSkills(cmd) {
+			return fixedValues(append(install.Agents(), "all"))
+		}
 		return configValues("agent")
 	case "scope":
+		if installsSkills(cmd) {
+			return fixedValues([]string{string(install.ScopeProject), string(install.ScopeUser)})
+		}
 		if cmd.Name() == "install-workflow" {
 			return fixedValues([]string{"user", "project"})
 		}
@@ -116,38 +153,124 @@ func fixedValues(values []string) completionFunc {
 	}
 }
 
+// installsSkills reports whether cmd places skills as install does, so
+// that its --scope and --agent take install's values.
+func installsSkills(cmd *cobra.Command) bool {
+	switch cmd.CommandPath() {
+	case "ccski install", "ccski update", "ccski remove", "ccski new":
+		return true
+	}
+	return false
+}
+
 // completeRecordIDs completes info's one argument with the id of every
 // visible skill and command, under the filters given so far, and with
 // their names and short names that info resolves to one record, each with
 // the description of the record it shows.
 func (a *app) completeRecordIDs(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return a.completeRecords(nil, nil, false)(cmd, args, toComplete)
+}
+
+// completeRecords completes an argument with the id of every visible
+// record keep keeps (every one when keep is nil), discovered under the
+// flags typed so far with adjust applied (see snapshot), and with their
+// names and short names that resolve to one record, each with the
+// description of the record it shows. With many, the command takes
+// several and the ones already given are left out; else only its first
+// argument is completed.
+func (a *app) completeRecords(adjust func(*configs.Config), keep func(*pipeline.Record) bool, many bool) completionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 && !many {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		snap, err := a.snapshot(cmd, adjust)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []cobra.Completion
+		seen := map[string]bool{}
+		given := map[*pipeline.Record]bool{} // a record an earlier argument names
+		for _, arg := range args {
+			seen[strings.ToLower(arg)] = true
+			if f, err := snap.LookupAny(arg); err == nil {
+				given[f.Record] = true
+			}
+		}
+		add := func(value string, r *pipeline.Record) {
+			if k := strings.ToLower(value); !seen[k] && !given[r] && hasPrefixFold(value, toComplete) {
+				seen[k] = true
+				out = append(out, cobra.CompletionWithDesc(value, completionDesc(r.Description)))
+			}
+		}
+		var records []*pipeline.Record
+		for _, r := range snap.Visible {
+			if keep == nil || keep(r) {
+				records = append(records, r)
+			}
+		}
+		for _, r := range records {
+			add(r.ID, r)
+		}
+		for _, r := range records {
+			for _, name := range []string{r.Name, r.ShortName()} {
+				if seen[strings.ToLower(name)] || !hasPrefixFold(name, toComplete) {
+					continue
+				}
+				// Only a name that shows one record, as info would show it.
+				if f, err := snap.LookupAny(name); err == nil && (keep == nil || keep(f.Record)) {
+					add(name, f.Record)
+				}
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeLocked completes the arguments of remove and update with the
+// skills the project's and the user's ccski.lock name, each described by
+// its scope and source, leaving out the ones already given.
+func (a *app) completeLocked(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	c, err := a.config(cmd)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	skills, err := action.LockedSkills(c)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	seen := map[string]bool{}
+	for _, arg := range args {
+		name, _, _ := strings.Cut(arg, "@") // update's NAME@ref
+		seen[name] = true
+	}
+	var out []cobra.Completion
+	for _, s := range skills {
+		if !seen[s.Name] && hasPrefixFold(s.Name, toComplete) {
+			seen[s.Name] = true
+			out = append(out, cobra.CompletionWithDesc(s.Name, completionDesc(string(s.Scope)+": "+s.Source)))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeProfiles completes profile use's one argument with the names
+// of the saved profiles.
+func (a *app) completeProfiles(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	snap, err := a.snapshot(cmd, nil)
+	p, err := process()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	profiles, err := action.ListProfiles(p)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	var out []cobra.Completion
-	seen := map[string]bool{}
-	add := func(value string, r *pipeline.Record) {
-		if k := strings.ToLower(value); !seen[k] && hasPrefixFold(value, toComplete) {
-			seen[k] = true
-			out = append(out, cobra.CompletionWithDesc(value, completionDesc(r.Description)))
-		}
-	}
-	for _, r := range snap.Visible {
-		add(r.ID, r)
-	}
-	for _, r := range snap.Visible {
-		for _, name := range []string{r.Name, r.ShortName()} {
-			if seen[strings.ToLower(name)] || !hasPrefixFold(name, toComplete) {
-				continue
-			}
-			// Only a name that shows one record, as info would show it.
-			if f, err := snap.LookupAny(name); err == nil {
-				add(name, f.Record)
-			}
+	for _, pr := range profiles {
+		if hasPrefixFold(pr.Name, toComplete) {
+			out = append(out, cobra.CompletionWithDesc(pr.Name, "saved "+pr.Saved.UTC().Format("2006-01-02 15:04")))
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp

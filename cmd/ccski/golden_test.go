@@ -92,6 +92,22 @@ var commandFiles = map[string]string{
 	"home/.codex/prompts/drafts/ignored.md":         "Codex reads only top-level prompts.\n",
 }
 
+// lockFiles are a project lock naming pdf and pptx and a user lock
+// naming xlsx, for completing remove and update.
+var lockFiles = map[string]string{
+	"work/repo/ccski.lock": `{"version": 1, "skills": [` +
+		`{"name": "pdf", "source": {"kind": "git", "url": "https://github.com/anthropics/skills.git"}, "path": "pdf", "targets": [{"agent": "agents", "dir": ".agents/skills"}]},` +
+		`{"name": "pptx", "source": {"kind": "git", "url": "https://github.com/anthropics/skills.git", "ref": "v2"}, "path": "pptx", "targets": [{"agent": "agents", "dir": ".agents/skills"}]}]}`,
+	"home/.config/ccski/ccski.lock": `{"version": 1, "skills": [` +
+		`{"name": "xlsx", "source": {"kind": "git", "url": "https://example.com/team/skills.git"}, "path": "xlsx", "targets": [{"agent": "agents", "dir": ".agents/skills"}]}]}`,
+}
+
+// profileFiles are two saved profiles, for completing profile use.
+var profileFiles = map[string]string{
+	"home/.config/ccski/profiles/focus.json":  `{"name": "focus", "saved": "2026-01-02T03:04:05Z", "hosts": {}}`,
+	"home/.config/ccski/profiles/review.json": `{"name": "review", "saved": "2026-01-03T03:04:05Z", "hosts": {}}`,
+}
+
 var goldenCases = []goldenCase{
 	// list
 	{name: "list", args: "list $STD"},
@@ -153,6 +169,17 @@ var goldenCases = []goldenCase{
 	{name: "complete_info_name", args: "__complete info $STD LINT"},
 	{name: "complete_include_name", args: "__complete list $STD --include codex,lint"},
 	{name: "complete_format", args: "__complete validate --format s"},
+	{name: "complete_disable", args: "__complete disable $STD c"},
+	{name: "complete_disable_second", args: "__complete disable $STD commit-helper c"},
+	{name: "complete_enable", args: "__complete enable $STD $EMPTY"},
+	{name: "complete_trust", args: "__complete trust $STD $EMPTY"},
+	{name: "complete_remove", args: "__complete remove $EMPTY", files: lockFiles},
+	{name: "complete_update", args: "__complete update pdf@v2 $EMPTY", files: lockFiles},
+	{name: "complete_profile_use", args: "__complete profile use $EMPTY", files: profileFiles},
+	{name: "complete_install_scope", args: "__complete install src --scope $EMPTY"},
+	{name: "complete_install_agent", args: "__complete install src --agent $EMPTY"},
+	{name: "complete_new_agent", args: "__complete new x --agent c"},
+	{name: "complete_enable_scope", args: "__complete enable x --scope $EMPTY"},
 
 	// usage errors
 	{name: "usage_unknown_flag", args: "list --bogus", code: 2},
@@ -169,10 +196,14 @@ var goldenCases = []goldenCase{
 }
 
 // expandArgs splits a case's argument string on spaces and expands the
-// placeholders.
+// placeholders ($EMPTY is an empty argument).
 func expandArgs(m *machine.Machine, s string) []string {
 	var out []string
 	for _, f := range strings.Fields(s) {
+		if f == "$EMPTY" { // the word being completed, not yet typed
+			out = append(out, "")
+			continue
+		}
 		if f == "$STD" {
 			out = append(out, "--user-dir", m.Home, "--skill-dir", m.SkillDirFlag())
 			continue

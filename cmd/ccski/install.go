@@ -126,10 +126,20 @@ func (a *app) installRun(cmd *cobra.Command) action.Run {
 	if t := f.Lookup("timeout"); t != nil {
 		r.Timeout, _ = f.GetDuration("timeout")
 	}
-	if !a.json && isTerminalFile(os.Stderr) {
-		r.Progress = os.Stderr
+	if !a.json {
+		r.Progress = progressWriter()
 	}
 	return r
+}
+
+// progressWriter is where long operations draw their progress (git's, and
+// report.Progress): stderr when it is a terminal, else nil, so that piped
+// and redirected output carries none.
+func progressWriter() io.Writer {
+	if isTerminalFile(os.Stderr) {
+		return os.Stderr
+	}
+	return nil
 }
 
 // isTerminalFile reports whether f is a terminal.

@@ -53,7 +53,8 @@ func (a *app) runScan(cmd *cobra.Command, args []string) error {
 	if err := pathsOrDiscovery(cmd, args, "scan"); err != nil {
 		return err
 	}
-	res, err := actLazy(cmd, action.Scan, action.ScanRequest{Paths: args, MaxWarnings: maxWarnings})
+	res, err := actLazy(cmd, action.Scan, action.ScanRequest{Paths: args, MaxWarnings: maxWarnings,
+		Progress: progressWriter()})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/ccski/ccski/internal/report"
@@ -155,6 +157,9 @@ type ScanRequest struct {
 	// MaxWarnings fails the run when there are more warnings than this
 	// (report.NoLimit: no limit).
 	MaxWarnings int
+	// Progress, when not nil, receives the progress line of the skills
+	// scanned (a terminal's; report.Progress).
+	Progress io.Writer
 }
 
 // ScanResult is what ccski scan prints.
@@ -214,7 +219,10 @@ func Scan(ctx context.Context, c *Config, req ScanRequest) (*ScanResult, error) 
 	}
 	s := security.NewScanner()
 	s.NoCache = true // one scan: nothing to remember
+	p := report.NewProgress(req.Progress, "scanning", len(files))
+	s.Done = func(file string) { p.Step(filepath.Base(filepath.Dir(file))) }
 	rep := security.Run(ctx, s, files, pre)
+	p.Done()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

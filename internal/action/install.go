@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/install"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/providers"
@@ -42,7 +43,9 @@ type Run struct {
 	Timeout time.Duration
 	// GitPrompt lets git ask for credentials (stdin is a terminal).
 	GitPrompt bool
-	// Progress, when not nil, receives git's progress.
+	// Progress, when not nil, receives git's progress and the progress
+	// line of the skills installed, updated or restored (a terminal's;
+	// report.Progress).
 	Progress io.Writer
 	// Notices, when not nil, receives what the run says while it waits
 	// (another ccski run holding the scope's lock).
@@ -256,7 +259,10 @@ func (run *installRun) restore(rep *Report, frozen bool) error {
 	if len(x.Lock.Skills) == 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s names no skill: nothing to install (give a SOURCE)", run.layout.LockFile))
 	}
+	p := report.NewProgress(x.Progress(), "restoring", len(x.Lock.Skills))
+	defer p.Done()
 	for _, e := range x.Lock.Skills {
+		p.Step(e.Name)
 		rep.Results = append(rep.Results, x.Restore(e, frozen))
 	}
 	if frozen {
@@ -345,7 +351,10 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 		if len(picks) == 0 {
 			rep.Warnings = append(rep.Warnings, run.layout.LockFile+" names no skill: nothing to update")
 		}
+		progress := report.NewProgress(x.Progress(), "updating", len(picks))
+		defer progress.Done()
 		for _, p := range picks {
+			progress.Step(p.entry.Name)
 			rep.Results = append(rep.Results, x.Update(p.entry, p.ref))
 		}
 		return nil

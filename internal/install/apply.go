@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
 )
 
@@ -167,13 +169,27 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 	return t.root, t.commit, t.err
 }
 
+// Progress is where the run draws its progress: git's, and the line of
+// report.Progress counting the skills installed (each one's files copied
+// and hashed), updated or restored; nil for none. It is the terminal the
+// command gave Git.
+func (in *Installer) Progress() io.Writer {
+	if in.Git == nil || in.Git.Progress == nil {
+		return nil
+	}
+	return in.Git.Progress
+}
+
 // Install installs the candidates of a source, materialised at root with
 // commit, for the agents (or into the folder) want names: each a new or
 // replaced entry of the lock. A skill goes only to the agents whose rules
 // accept it (unless NoValidate); its result names the others and why.
 func (in *Installer) Install(src Source, root, commit string, cands []Candidate, want Want) []Result {
 	out := make([]Result, 0, len(cands))
+	p := report.NewProgress(in.Progress(), "installing", len(cands))
+	defer p.Done()
 	for _, c := range cands {
+		p.Step(c.Name)
 		out = append(out, in.put(src, root, commit, c, place{want: &want}, nil))
 	}
 	return out

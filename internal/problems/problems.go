@@ -64,6 +64,9 @@ const (
 	DescriptionMultiline     = "description-multiline"
 	DescriptionAngleBrackets = "description-angle-brackets"
 	DescriptionListingCap    = "description-over-listing-cap"
+	// DescriptionPlaceholder: the description still holds the text
+	// ccski new writes, to be replaced by what the skill does.
+	DescriptionPlaceholder = "description-placeholder"
 )
 
 // ControlCharacters: a name or description holds characters a terminal

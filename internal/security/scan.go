@@ -114,6 +114,9 @@ type Scanner struct {
 	// too (see wholeDigest). A remembered file without one is read
 	// again.
 	Digests bool
+	// Done, when set, is called after each file of Skills is scanned,
+	// from the worker that scanned it (a progress line).
+	Done func(file string)
 
 	mu    sync.Mutex
 	cache map[string]cached
@@ -194,6 +197,9 @@ func (s *Scanner) scanAll(ctx context.Context, files []string, commands []bool) 
 		}
 		if judged != nil {
 			judged[i] = sc.judged
+		}
+		if s.Done != nil {
+			s.Done(files[i])
 		}
 	})
 	s.sweep()

@@ -24,6 +24,18 @@ const (
 	MaxBodyLines = 500
 )
 
+// DescriptionPlaceholder is the description ccski new writes into a new
+// skill's SKILL.md. It passes every other check, so that the new skill
+// loads, and description-placeholder flags it until it is replaced.
+const DescriptionPlaceholder = "TODO - say what this skill does and when an agent should use it."
+
+// isPlaceholder reports whether a description still holds
+// DescriptionPlaceholder (ignoring case and how white space is spread).
+func isPlaceholder(s string) bool {
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+	return strings.Contains(norm(s), norm(DescriptionPlaceholder))
+}
+
 // SpecKeys are the top-level keys the Agent Skills specification defines.
 var SpecKeys = []string{"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
 
@@ -322,6 +334,10 @@ func (c *checker) checkDescription(got map[string]field, start int) {
 		c.add(CodeDescriptionMultiline, line, col, fmt.Sprintf("description spans %d lines; Codex joins them into "+
 			"one: write it on one line, or as a folded block (description: >-) without blank lines",
 			strings.Count(t, "\n")+1), "")
+	}
+	if isPlaceholder(s) {
+		c.add(CodeDescriptionPlaceholder, line, col, "description is still the placeholder ccski new wrote: "+
+			"replace it with what the skill does and when to use it; agents choose skills by it", "")
 	}
 	if strings.ContainsAny(s, "<>") {
 		c.add(CodeDescriptionAngleBrackets, line, col, "description contains < or >; claude.ai uploads reject it and "+

@@ -80,6 +80,7 @@ const (
 	CodeDescriptionMultiline     = problems.DescriptionMultiline
 	CodeDescriptionAngleBrackets = problems.DescriptionAngleBrackets
 	CodeDescriptionListingCap    = problems.DescriptionListingCap
+	CodeDescriptionPlaceholder   = problems.DescriptionPlaceholder
 
 	CodeCompatibilityLength    = problems.CompatibilityLength
 	CodeMetadataValueNotString = problems.MetadataValueNotString
@@ -210,6 +211,8 @@ var rules = []Rule{
 		"rephrase without angle brackets", false, sI, sI, sO, sW},
 	{CodeDescriptionListingCap, "description", "description (with when_to_use) is longer than the 1536 characters Claude Code lists",
 		"shorten it so the model sees all of it", false, sO, sW, sO, sW},
+	{CodeDescriptionPlaceholder, "description", "description is still the placeholder ccski new wrote",
+		"say what the skill does and when to use it; agents choose skills by it", false, sW, sW, sW, sW},
 
 	// Optional fields and keys.
 	{CodeCompatibilityLength, "fields", "compatibility is empty or longer than 500 characters",
