@@ -43,6 +43,11 @@ type DisabledPlugin struct {
 	// its folder name.
 	Skills   []string `json:"skills,omitempty"`
 	Commands []string `json:"commands,omitempty"`
+	// Refused, when set, says why the host refuses to load the plugin
+	// although its settings enable it (its manifest breaks the host's
+	// rules: `.claude-plugin/plugin.json: agents.0 must end with ".md"`);
+	// Settings is then that manifest, and there is nothing to enable.
+	Refused string `json:"refused,omitempty"`
 }
 
 // Key is the plugin's enabledPlugins key, "plugin@marketplace".
@@ -165,6 +170,9 @@ func disabledParts(off []DisabledPlugin, members []DisabledMember) []string {
 			}
 		}
 		part := fmt.Sprintf("plugin %s is disabled (enable it in %s)", name, strings.Join(where, ", or in "))
+		if i := slices.IndexFunc(off, func(p DisabledPlugin) bool { return strings.EqualFold(p.Plugin, name) && p.Refused != "" }); i >= 0 {
+			part = fmt.Sprintf("plugin %s is not loaded: %s", name, off[i].Refused)
+		}
 		if len(named) > 0 {
 			part = "it names the " + strings.Join(named, " and the ") + ", but " + part
 		}
