@@ -43,6 +43,10 @@ type Host struct {
 	// policy.allow_implicit_invocation: false, leaving the skill out of
 	// the model's listing (it still loads when the user names it).
 	ExplicitPolicy bool `json:"explicitPolicy"`
+	// Dedupes is true when the host loads one copy of a name and leaves
+	// the others out (Claude Code ranks personal over project); Codex
+	// lists every copy.
+	Dedupes bool `json:"dedupes"`
 	// home is the host's own folder in env, and binaries the commands
 	// that run it (each named after the host's label, as the hosts name
 	// them): either present says the host is installed.
@@ -59,7 +63,7 @@ func Hosts() []Host {
 		return func(env providers.Env) string { return filepath.Join(env.UserDir, name) }
 	}
 	return []Host{
-		{Name: claude.HostName, Title: claude.Title, Profile: validate.ProfileClaude,
+		{Name: claude.HostName, Title: claude.Title, Profile: validate.ProfileClaude, Dedupes: true,
 			home: claude.Dir, binaries: []string{claude.HostName},
 			reads: func(r pipeline.Root) bool { return r.Agent == claude.HostName }},
 		{Name: codex.HostName, Title: codex.Title, Profile: validate.ProfileCodex, Nested: true, ExplicitPolicy: true,
@@ -67,7 +71,7 @@ func Hosts() []Host {
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == codex.HostName || slices.Contains(r.Hosts, codex.HostName)
 			}},
-		{Name: agents.GeminiHost, Title: agents.GeminiTitle, Nested: true,
+		{Name: agents.GeminiHost, Title: agents.GeminiTitle, Nested: true, Dedupes: true,
 			home: userFolder(".gemini"), binaries: []string{agents.GeminiHost},
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == agents.GeminiHost || slices.Contains(r.Hosts, agents.GeminiHost)
@@ -75,14 +79,14 @@ func Hosts() []Host {
 		// Copilot reads its own folders, and .claude/skills and
 		// .agents/skills with their user counterparts (see package
 		// copilot).
-		{Name: copilot.Name, Title: "GitHub Copilot", Nested: true,
+		{Name: copilot.Name, Title: "GitHub Copilot", Nested: true, Dedupes: true,
 			home: userFolder(".copilot"), binaries: []string{copilot.Name},
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == copilot.Name || claudeFolder(r) || sharedFolder(r)
 			}},
 		// Cursor reads its own folders, and .agents/skills, .claude/skills
 		// and .codex/skills (see package cursor).
-		{Name: cursor.Name, Title: "Cursor", Nested: true,
+		{Name: cursor.Name, Title: "Cursor", Nested: true, Dedupes: true,
 			home: userFolder(".cursor"), binaries: []string{cursor.Name, cursor.Name + "-agent"},
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == cursor.Name || claudeFolder(r) || sharedFolder(r) ||

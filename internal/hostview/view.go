@@ -165,7 +165,7 @@ func For(ctx context.Context, h Host, snap *pipeline.Snapshot, opt Options) View
 	}
 	for _, r := range read {
 		x := verdicts[r]
-		if d, ok := snap.DropOf(r); ok && x.Loads && d.By != nil {
+		if d, ok := snap.DropOf(r); ok && h.Dedupes && x.Loads && d.By != nil {
 			if w, ok := verdicts[d.By]; ok && w.Loads {
 				x = Verdict{ID: r.ID, Name: r.Name, File: r.File, Code: Shadowed, By: d.By.ID,
 					Managed: x.Managed, Detail: "another copy of " + r.Name + " wins: " + d.By.File}
@@ -260,11 +260,27 @@ func profileErrors(ctx context.Context, h Host, recs []*pipeline.Record, workers
 	}
 	rep, _ := validate.Run(ctx, targets, nil, validate.Options{Profile: h.Profile, Workers: workers})
 	for i, f := range rep.Findings {
-		if f.Severity == report.SeverityError && out[f.File] == nil && f.Code != validate.CodeDuplicateName {
+		if f.Severity == report.SeverityError && out[f.File] == nil && blocksLoading(f.Code) {
 			out[f.File] = &rep.Findings[i]
 		}
 	}
 	return out
+}
+
+// blocksLoading reports whether an error of code keeps a host from
+// loading the skill: a problem of the file's framing, its YAML, its name
+// or its description. An error in the body (a broken link) or the tree
+// (two skills of one name) is worth fixing, but the host loads the skill.
+func blocksLoading(code string) bool {
+	rule, ok := validate.Lookup(code)
+	if !ok {
+		return false
+	}
+	switch rule.Group {
+	case "framing", "yaml", "name", "description":
+		return true
+	}
+	return false
 }
 
 // pluginVerdict is the verdict on a plugin of the host that loads none of
