@@ -99,9 +99,12 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 		if len(h.NotLoaded) > 0 {
 			fmt.Fprintf(w, "\n  Does not load (%d):\n", len(h.NotLoaded))
 			for _, v := range h.NotLoaded {
-				mark := st.Dim("-")
-				if v.Problem {
+				mark := st.Dim("-") // a choice: a switch, a disabled plugin, a copy that wins
+				switch {
+				case v.Problem && v.Owned():
 					mark = st.Red("✗")
+				case v.Problem:
+					mark = st.Yellow("!") // to fix upstream
 				}
 				detail := v.Detail
 				if len(v.Skills) > 0 {
@@ -120,7 +123,7 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 	}
 	if res.Broken > 0 {
 		fmt.Fprintf(w, "\n%s\n", st.Red(report.Plural(res.Broken, "problem", "problems")+
-			" in your own skills (marked ✗ outside the folders agents manage)."))
+			" in your own skills (marked ✗; ! marks one to fix upstream)."))
 	}
 }
 
