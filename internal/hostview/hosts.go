@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/problems"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -32,9 +33,13 @@ type Host struct {
 	Name  string `json:"name"`
 	Title string `json:"title"`
 	// Profile is the validate profile of the host's name and frontmatter
-	// rules, or "" when ccski has none for it: a skill with an error
-	// under it is not loaded.
+	// rules, or "" when ccski has none for it.
 	Profile validate.Profile `json:"profile,omitempty"`
+	// Refuses are the codes of the errors under Profile that keep the
+	// host from loading a skill, as checked against the real host; a
+	// skill with another error under Profile is loaded, read as well as
+	// the host can (Flawed).
+	Refuses []string `json:"refuses,omitempty"`
 	// Nested is true when the host loads a skill folder below another
 	// folder of its skills folder (.agents/skills/group/docx/SKILL.md):
 	// Codex does, Claude Code loads only <skills>/<name>/SKILL.md.
@@ -66,7 +71,18 @@ func Hosts() []Host {
 		{Name: claude.HostName, Title: claude.Title, Profile: validate.ProfileClaude, Dedupes: true,
 			home: claude.Dir, binaries: []string{claude.HostName},
 			reads: func(r pipeline.Root) bool { return r.Agent == claude.HostName }},
+		// Claude Code 2.1.332 loads every skill it finds a SKILL.md for,
+		// however broken its frontmatter (tabs, duplicate keys, YAML
+		// that does not parse, no frontmatter at all): it refuses none.
+		// Codex 0.171.0 drops a skill without frontmatter, with an
+		// unclosed one, a blank line or a byte order mark before it, tabs
+		// or a duplicate key in it, no description, or a name over 64
+		// characters; it loads one without a name (the folder's), with an
+		// unquoted colon, a typed value or a long description (cut).
 		{Name: codex.HostName, Title: codex.Title, Profile: validate.ProfileCodex, Nested: true, ExplicitPolicy: true,
+			Refuses: []string{problems.NoFrontmatter, problems.UnclosedFrontmatter, problems.LeadingBlankLine,
+				problems.ByteOrderMark, problems.YAMLTab, problems.DuplicateKey, problems.DescriptionMissing,
+				problems.NameTooLong},
 			home: codex.Dir, binaries: []string{codex.HostName},
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == codex.HostName || slices.Contains(r.Hosts, codex.HostName)
