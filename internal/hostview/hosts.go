@@ -87,7 +87,10 @@ func Hosts() []Host {
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == codex.HostName || slices.Contains(r.Hosts, codex.HostName)
 			}},
-		{Name: agents.GeminiHost, Title: agents.GeminiTitle, Nested: true, Dedupes: true,
+		// Gemini CLI globs SKILL.md and */SKILL.md in each skills folder
+		// (loadSkillsFromDir in its packages/core/src/skills/skillLoader.ts):
+		// a nested folder is not searched.
+		{Name: agents.GeminiHost, Title: agents.GeminiTitle, Dedupes: true,
 			home: userFolder(".gemini"), binaries: []string{agents.GeminiHost},
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == agents.GeminiHost || slices.Contains(r.Hosts, agents.GeminiHost)

@@ -149,6 +149,9 @@ func TestNested(t *testing.T) {
 	if x := verdict(t, view(t, "codex", snap), "agents:group/beta"); x.Code != Loads {
 		t.Errorf("codex on a nested skill: %+v, want loads", x)
 	}
+	if x := verdict(t, view(t, "gemini", snap), "agents:group/beta"); x.Code != Nested {
+		t.Errorf("gemini on a nested skill: %+v, want nested", x)
+	}
 }
 
 // TestSwitches checks that a host's own switch is its reason, with the
