@@ -192,6 +192,18 @@ func TestDoctorManagedOnly(t *testing.T) {
 	}
 }
 
+// TestDoctorIgnoresProviderSwitches checks that doctor reads an agent's
+// folders even when ccski's configuration turns their provider off: the
+// agent reads them all the same.
+func TestDoctorIgnoresProviderSwitches(t *testing.T) {
+	vars, repo, base := hostsMachine(t)
+	testfs.Write(t, base, map[string]string{"repo/ccski.yaml": "providers:\n  claude: {enabled: false}\n  marketplace: {enabled: false}\n"})
+	r := runBinary(t, repo, vars, "doctor", "--agent", "claude", "--no-color")
+	if r.code != 1 || !strings.Contains(r.stdout, "claude:nested  [nested]") || !strings.Contains(r.stdout, "bad@mk") {
+		t.Errorf("doctor skipped what the claude provider's switch hides from ccski\n%s", r)
+	}
+}
+
 // TestHostsSkipInSources checks issue 22 point 2 through sources, list
 // and info: a nested Claude skill and a plugin Claude Code refuses are not
 // shown as if Claude Code loaded them, and sources says why.
