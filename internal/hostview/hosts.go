@@ -48,6 +48,9 @@ type Host struct {
 	// policy.allow_implicit_invocation: false, leaving the skill out of
 	// the model's listing (it still loads when the user names it).
 	ExplicitPolicy bool `json:"explicitPolicy"`
+	// MaxSkillFile is the size over which the host skips a SKILL.md, in
+	// bytes; 0 means it has no limit (Codex loaded one of 11 MB).
+	MaxSkillFile int64 `json:"maxSkillFile,omitempty"`
 	// Dedupes is true when the host loads one copy of a name and leaves
 	// the others out (Claude Code ranks personal over project); Codex
 	// lists every copy.
@@ -69,7 +72,8 @@ func Hosts() []Host {
 	}
 	return []Host{
 		{Name: claude.HostName, Title: claude.Title, Profile: validate.ProfileClaude, Dedupes: true,
-			home: claude.Dir, binaries: []string{claude.HostName},
+			MaxSkillFile: 1_000_000, // 1,000,000 bytes load, 1,000,001 do not
+			home:         claude.Dir, binaries: []string{claude.HostName},
 			reads: func(r pipeline.Root) bool { return r.Agent == claude.HostName }},
 		// Claude Code 2.1.332 loads every skill it finds a SKILL.md for,
 		// however broken its frontmatter (tabs, duplicate keys, YAML

@@ -45,6 +45,8 @@ const (
 	SwitchedOff Code = "switched-off"
 	// DisabledFile: the skill file is .SKILL.md, which no host reads.
 	DisabledFile Code = "disabled-file"
+	// TooLarge: the SKILL.md is over the size the host loads.
+	TooLarge Code = "too-large"
 	// Shadowed: another copy of the same name wins in the host.
 	Shadowed Code = "shadowed"
 	// PluginDisabled: the host's settings turn the skill's plugin off.
@@ -214,6 +216,10 @@ func judge(h Host, r *pipeline.Record, root pipeline.Root, broken *report.Findin
 	}
 	if r.Disabled {
 		return not(DisabledFile, false, "the skill file is .SKILL.md (switched off by renaming); rename it SKILL.md to load it")
+	}
+	if h.MaxSkillFile > 0 && r.Size > h.MaxSkillFile {
+		return not(TooLarge, true, fmt.Sprintf("SKILL.md has %d bytes; %s skips a SKILL.md over %d bytes: move detail "+
+			"into files under references/", r.Size, h.Title, h.MaxSkillFile))
 	}
 	if !h.Nested && isNested(r, root) {
 		rel, _ := filepath.Rel(root.Path, r.Dir)

@@ -354,3 +354,25 @@ func TestDetect(t *testing.T) {
 		t.Errorf("Detect = %v, %q, want found by its folder", ok, how)
 	}
 }
+
+// TestTooLarge checks the size over which Claude Code 2.1.332 skips a
+// SKILL.md (1,000,000 bytes load, 1,000,001 do not), and that Codex,
+// which loaded one of 11 MB, has none.
+func TestTooLarge(t *testing.T) {
+	m := newMachine(t)
+	big := m.skill("home/.claude/skills", "big", text("big"))
+	edge := m.skill("home/.claude/skills", "edge", text("edge"))
+	shared := m.skill("repo/.agents/skills", "huge", text("huge"))
+	big.Size, edge.Size, shared.Size = 1_000_001, 1_000_000, 11_000_000
+	snap := m.build()
+	claude := view(t, "claude", snap)
+	if x := verdict(t, claude, "claude:big"); x.Loads || x.Code != TooLarge || !x.Problem {
+		t.Errorf("claude on 1,000,001 bytes: %+v, want too-large", x)
+	}
+	if x := verdict(t, claude, "claude:edge"); x.Code != Loads {
+		t.Errorf("claude on 1,000,000 bytes: %+v, want loads", x)
+	}
+	if x := verdict(t, view(t, "codex", snap), "agents:huge"); x.Code != Loads {
+		t.Errorf("codex on 11 MB: %+v, want loads", x)
+	}
+}
