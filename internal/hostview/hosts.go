@@ -71,9 +71,10 @@ func Hosts() []Host {
 		return func(env providers.Env) string { return filepath.Join(env.UserDir, name) }
 	}
 	return []Host{
+		// Claude Code 2.1.332 loads a SKILL.md of 1,000,000 bytes, and
+		// skips one of 1,000,001.
 		{Name: claude.HostName, Title: claude.Title, Profile: validate.ProfileClaude, Dedupes: true,
-			MaxSkillFile: 1_000_000, // 1,000,000 bytes load, 1,000,001 do not
-			home:         claude.Dir, binaries: []string{claude.HostName},
+			MaxSkillFile: 1_000_000, home: claude.Dir, binaries: []string{claude.HostName},
 			reads: func(r pipeline.Root) bool { return r.Agent == claude.HostName }},
 		// Claude Code 2.1.332 loads every skill it finds a SKILL.md for,
 		// however broken its frontmatter (tabs, duplicate keys, YAML
