@@ -72,13 +72,13 @@ func Hosts() []Host {
 	}
 	return []Host{
 		// Claude Code 2.1.332 loads a SKILL.md of 1,000,000 bytes, and
-		// skips one of 1,000,001.
+		// skips one of 1,000,001. It loads every skill it finds a
+		// SKILL.md for, however broken its frontmatter (tabs, duplicate
+		// keys, YAML that does not parse, no frontmatter at all): it
+		// refuses none.
 		{Name: claude.HostName, Title: claude.Title, Profile: validate.ProfileClaude, Dedupes: true,
 			MaxSkillFile: 1_000_000, home: claude.Dir, binaries: []string{claude.HostName},
 			reads: func(r pipeline.Root) bool { return r.Agent == claude.HostName }},
-		// Claude Code 2.1.332 loads every skill it finds a SKILL.md for,
-		// however broken its frontmatter (tabs, duplicate keys, YAML
-		// that does not parse, no frontmatter at all): it refuses none.
 		// Codex 0.171.0 drops a skill without frontmatter, with an
 		// unclosed one, a blank line or a byte order mark before it, tabs
 		// or a duplicate key in it, no description, or a name over 64
