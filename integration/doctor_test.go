@@ -208,7 +208,7 @@ func TestDoctorIgnoresProviderSwitches(t *testing.T) {
 // and info: a nested Claude skill and a plugin Claude Code refuses are not
 // shown as if Claude Code loaded them, and sources says why.
 func TestHostsSkipInSources(t *testing.T) {
-	vars, repo, _ := hostsMachine(t)
+	vars, repo, base := hostsMachine(t)
 	r := runBinary(t, repo, vars, "sources", "--no-color")
 	mustOK(t, r)
 	for _, s := range []string{"Not loaded by their agents", "claude:nested  Claude Code, nested:",
@@ -225,5 +225,17 @@ func TestHostsSkipInSources(t *testing.T) {
 	r = runBinary(t, repo, vars, "info", "bad:bad-one")
 	if r.code == 0 || !strings.Contains(r.stderr, "Claude Code refuses its manifest") {
 		t.Errorf("info on a refused plugin's skill does not say why\n%s", r)
+	}
+	// No switch turns a refused plugin on, and disable writes nothing.
+	settings := filepath.Join(base, "home", ".claude", "settings.json")
+	before, _ := os.ReadFile(settings)
+	for _, verb := range []string{"enable", "disable"} {
+		r = runBinary(t, repo, vars, verb, "bad:bad-one")
+		if !strings.Contains(r.stdout+r.stderr, "is not loaded: Claude Code refuses its manifest") {
+			t.Errorf("%s on a refused plugin's skill does not say why\n%s", verb, r)
+		}
+	}
+	if after, _ := os.ReadFile(settings); string(after) != string(before) {
+		t.Errorf("enable or disable changed settings.json:\n%s", after)
 	}
 }
