@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -346,7 +347,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	// alone. The skill tool lists and loads skills only, within the
 	// catalogue budget; skills_search is served while the catalogue is
 	// not complete (catalog.go).
-	desc, shown := Catalogue(snap.Skills(), s.tools.catalog)
+	desc, shown := Catalogue(implicit(snap.Skills()), s.tools.catalog)
 	s.syncSearch(!shown.Complete())
 	changed := desc != s.desc
 	if changed {
@@ -359,6 +360,25 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	s.syncResources(snap)
 	s.readyOnce.Do(func() { close(s.ready) })
 	return changed
+}
+
+// implicit returns the skills the model may pick on its own, those the
+// catalogue lists: a skill whose agents/openai.yaml says
+// policy.allow_implicit_invocation: false is left out, as Codex leaves it
+// out of its model's listing, and the skill tool still loads it when
+// named. recs is returned as it is when it holds none.
+func implicit(recs []*pipeline.Record) []*pipeline.Record {
+	i := slices.IndexFunc(recs, (*pipeline.Record).ExplicitOnly)
+	if i < 0 {
+		return recs
+	}
+	out := slices.Clone(recs[:i])
+	for _, r := range recs[i:] {
+		if !r.ExplicitOnly() {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func ptr[T any](v T) *T { return &v }

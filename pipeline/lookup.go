@@ -43,6 +43,11 @@ type DisabledPlugin struct {
 	// its folder name.
 	Skills   []string `json:"skills,omitempty"`
 	Commands []string `json:"commands,omitempty"`
+	// Refused, when set, says why the host refuses to load the plugin
+	// although its settings enable it (its manifest breaks the host's
+	// rules: `.claude-plugin/plugin.json: agents.0 must end with ".md"`);
+	// Settings is then that manifest, and there is nothing to enable.
+	Refused string `json:"refused,omitempty"`
 }
 
 // Key is the plugin's enabledPlugins key, "plugin@marketplace".
@@ -50,8 +55,12 @@ func (p DisabledPlugin) Key() string { return p.Plugin + "@" + p.Marketplace }
 
 // EnableHint says where to turn the plugin on: Enable when the provider
 // set it, else the Claude settings file and its enabledPlugins entry
-// (`/h/.claude/settings.json enabledPlugins: "p@m": true`).
+// (`/h/.claude/settings.json enabledPlugins: "p@m": true`). For a plugin
+// the host refuses, which no setting turns on, it is Refused.
 func (p DisabledPlugin) EnableHint() string {
+	if p.Refused != "" {
+		return p.Refused
+	}
 	if p.Enable != "" {
 		return p.Enable
 	}
@@ -165,6 +174,9 @@ func disabledParts(off []DisabledPlugin, members []DisabledMember) []string {
 			}
 		}
 		part := fmt.Sprintf("plugin %s is disabled (enable it in %s)", name, strings.Join(where, ", or in "))
+		if i := slices.IndexFunc(off, func(p DisabledPlugin) bool { return strings.EqualFold(p.Plugin, name) && p.Refused != "" }); i >= 0 {
+			part = fmt.Sprintf("plugin %s is not loaded: %s", name, off[i].Refused)
+		}
 		if len(named) > 0 {
 			part = "it names the " + strings.Join(named, " and the ") + ", but " + part
 		}

@@ -185,6 +185,14 @@ func (r *Record) ShortName() string {
 	return r.Name
 }
 
+// ExplicitOnly reports whether the skill's agents/openai.yaml says the
+// model may not pick it on its own (policy.allow_implicit_invocation:
+// false): Codex leaves it out of its model's listing and loads it only
+// when the user names it, and ccski's catalogue does the same.
+func (r *Record) ExplicitOnly() bool {
+	return r.OpenAI != nil && r.OpenAI.AllowImplicitInvocation != nil && !*r.OpenAI.AllowImplicitInvocation
+}
+
 // IsCommand reports whether the record is a slash command.
 func (r *Record) IsCommand() bool { return r.Type == TypeCommand }
 

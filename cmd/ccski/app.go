@@ -119,7 +119,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// --json; the caller still asked for JSON.
 		a.json = argsWantJSON(args)
 	}
-	if errors.Is(err, action.ErrValidationFailed) || errors.Is(err, action.ErrScanFailed) || errors.Is(err, errReported) {
+	if errors.Is(err, action.ErrValidationFailed) || errors.Is(err, action.ErrScanFailed) || errors.Is(err, action.ErrDoctorFailed) ||
+		errors.Is(err, errReported) {
 		a.json = false // the report, already on stdout, says it all
 	}
 	a.printError(err)
@@ -161,7 +162,7 @@ func newRoot(a *app) *cobra.Command {
 	})
 	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a), newMCP(a), newValidate(a),
 		newEnable(a), newDisable(a), newProfile(a), newInstallWorkflow(a), newScan(a),
-		newInstall(a), newUpdate(a), newRemove(a), newTrust(a), newNew(a))
+		newInstall(a), newUpdate(a), newRemove(a), newTrust(a), newNew(a), newDoctor(a))
 	a.registerCompletions(root)
 	addProfileFlags(root)
 	var stop func()

@@ -54,6 +54,10 @@ func ManagedTrees(claudeHome, codexHome string) []ManagedTree {
 	return out
 }
 
+// Managing returns the tree of trees that holds file (a file or a
+// folder), with symlinks resolved, or nil when the user owns it.
+func Managing(trees []ManagedTree, file string) *ManagedTree { return managedBy(trees, file) }
+
 // managedBy returns the tree of trees that holds file, with symlinks
 // resolved, or nil.
 func managedBy(trees []ManagedTree, file string) *ManagedTree {

@@ -184,7 +184,7 @@ func (p *planner) plan(e configEntry) {
 	}
 	in, ok := p.activeInstall(e)
 	if !ok {
-		p.report(pipeline.SeverityWarning, "plugin-not-installed", p.configFile,
+		p.report(pipeline.SeverityWarning, providers.CodePluginNotInstalled, p.configFile,
 			"plugin %s is enabled in %s but not installed in %s, so Codex does not load it; %s",
 			e.key, p.configFile, filepath.Join(p.cacheDir, e.market, e.plugin), p.installHint(e))
 		return

@@ -106,7 +106,7 @@ func TestPlanCommands(t *testing.T) {
 				h.write(ins+"/notes.txt", "x")
 				h.write(pluginsDir+"/cache/acme/outside.md", "Outside the plugin.")
 				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tools",
-					"commands": []any{"/abs/cmds", "../outside.md", "./missing", "./notes.txt", "./cmds"}})
+					"commands": []any{"./../outside.md", "./missing", "./notes.txt", "./cmds"}})
 			},
 			want: func(h *harness) []pipeline.Root {
 				return []pipeline.Root{h.cmdRoot("tools@acme", "1.0.0", ins+"/cmds")}
@@ -114,23 +114,22 @@ func TestPlanCommands(t *testing.T) {
 			diags: func(h *harness) []diagKey {
 				m := ins + "/.claude-plugin/plugin.json"
 				return []diagKey{
-					h.diag(pipeline.SeverityWarning, "command-path-invalid", m),
 					h.diag(pipeline.SeverityWarning, "command-path-outside-plugin", m),
 					h.diag(pipeline.SeverityWarning, "plugin-command-missing", m),
 					h.diag(pipeline.SeverityWarning, "plugin-command-missing", m),
 				}
 			}},
-		{name: "commands that are not paths are reported; commands/ is used",
+		{name: "commands that are not paths: Claude Code refuses the plugin",
 			setup: func(h *harness) {
 				installUser(h)
 				h.write(ins+"/commands/review.md", "Review.")
 				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tools", "commands": 7})
 			},
-			want: func(h *harness) []pipeline.Root {
-				return []pipeline.Root{h.cmdRoot("tools@acme", "1.0.0", ins+"/commands")}
-			},
+			want: func(h *harness) []pipeline.Root { return nil },
 			diags: func(h *harness) []diagKey {
-				return []diagKey{h.diag(pipeline.SeverityWarning, "plugin-manifest-invalid", ins+"/.claude-plugin/plugin.json")}
+				m := ins + "/.claude-plugin/plugin.json"
+				return []diagKey{h.diag(pipeline.SeverityWarning, "plugin-manifest-invalid", m),
+					h.diag(pipeline.SeverityWarning, "plugin-manifest-rejected", m)}
 			}},
 		{name: "a non-strict marketplace entry declares the commands",
 			setup: func(h *harness) {

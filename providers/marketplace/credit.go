@@ -53,6 +53,10 @@ type layout struct {
 	skills  *skillSet
 	cmds    commandSource
 	version string
+	// manifest is the plugin.json read, and refused what Claude Code
+	// refuses in it: a plugin it refuses gives no skill at all.
+	manifest string
+	refused  []string
 }
 
 // resolvePlugin works out the layout of the active install of one plugin:
@@ -69,7 +73,8 @@ func (p *planner) resolvePlugin(in install) (layout, bool) {
 	entry := market.entries[in.plugin]
 	dir, bound := p.pluginDir(in, market, entry)
 	skills := newSkillSet()
-	version := ""
+	version, manifest := "", ""
+	var refused []string
 	// Commands come from the same definition as skills: the entry of a
 	// non-strict plugin, else plugin.json, else the entry; declared paths
 	// replace the default commands/ folder.
@@ -86,6 +91,7 @@ func (p *planner) resolvePlugin(in install) (layout, bool) {
 	default:
 		if man, ok := p.readPluginManifest(in.key, dir); ok {
 			version = man.version
+			manifest, refused = man.file, man.refused
 			p.creditManifest(skills, in, man, dir)
 			if man.hasCommands {
 				cmds = commandSource{declared: true, paths: man.commands, manifest: man.file, dir: dir, bound: dir}
@@ -98,7 +104,7 @@ func (p *planner) resolvePlugin(in install) (layout, bool) {
 		}
 	}
 	version = firstNonEmpty(version, in.version, entryVersion(entry), "unknown")
-	return layout{dir: dir, skills: skills, cmds: cmds, version: version}, true
+	return layout{dir: dir, skills: skills, cmds: cmds, version: version, manifest: manifest, refused: refused}, true
 }
 
 // planPlugin works out the skill folders of the active install of one
@@ -108,6 +114,10 @@ func (p *planner) resolvePlugin(in install) (layout, bool) {
 func (p *planner) planPlugin(in install) ([]pipeline.Root, bool) {
 	l, ok := p.resolvePlugin(in)
 	if !ok {
+		return nil, false
+	}
+	if len(l.refused) > 0 {
+		p.refuse(in, l)
 		return nil, false
 	}
 	skills := l.skills

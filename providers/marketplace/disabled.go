@@ -9,12 +9,14 @@ package marketplace
 // and carried in pipeline.DisabledPlugin for pipeline.Snapshot.Lookup.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
 )
 
 // maxCommandDepth bounds how many folder levels below a command folder
@@ -37,6 +39,12 @@ func (p *planner) memberNames(in install) (skills, commands []string) {
 	if !ok {
 		return nil, nil
 	}
+	return p.namesOf(in, l)
+}
+
+// namesOf returns the names of the skills and commands of layout l of
+// install in, as memberNames does.
+func (p *planner) namesOf(in install, l layout) (skills, commands []string) {
 	for _, d := range l.skills.dirs {
 		name := filepath.Base(d)
 		if samePath(d, l.dir) {
@@ -103,4 +111,21 @@ func commandNames(path, prefix string, depth int) []string {
 // scanner decides: *.md with a name before the extension, not SKILL.md.
 func isCommandName(name string) bool {
 	return strings.HasSuffix(name, ".md") && len(name) > len(".md") && name != pipeline.SkillFile
+}
+
+// refuse records an enabled plugin whose manifest Claude Code refuses: it
+// gives no roots, as Claude Code loads none of its skills, and is listed
+// among the plugins that load nothing (pipeline.DisabledPlugin.Refused)
+// with the names its skills would have, and reported as a warning naming
+// the manifest and what is wrong in it.
+func (p *planner) refuse(in install, l layout) {
+	mark := len(p.diags)
+	skills, commands := p.namesOf(in, l)
+	p.diags = p.diags[:mark]
+	why := fmt.Sprintf("Claude Code refuses its manifest %s (%s), so it loads none of its skills; "+
+		"fix the manifest where the plugin comes from and update it", l.manifest, strings.Join(l.refused, "; "))
+	p.report(pipeline.SeverityWarning, providers.CodeManifestRejected, l.manifest, "plugin %s is enabled, but %s",
+		in.key, why)
+	p.disabled = append(p.disabled, pipeline.DisabledPlugin{Provider: providerLabel, Plugin: in.plugin,
+		Marketplace: in.market, Settings: l.manifest, Skills: skills, Commands: commands, Refused: why})
 }

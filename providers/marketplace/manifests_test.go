@@ -30,8 +30,8 @@ func TestPlanManifests(t *testing.T) {
 		setup func(h *harness)
 		want  []string // relative to the base
 	}{
-		{"nothing installed: only the plugins file, looked for", func(*harness) {},
-			[]string{pluginsDir + "/installed_plugins.json"}},
+		{"nothing installed: the plugins file and the settings files, looked for", func(*harness) {},
+			append([]string{pluginsDir + "/installed_plugins.json"}, settings...)},
 		{"an enabled plugin: bookkeeping, every settings file, both manifests", func(h *harness) {
 			h.installed(map[string]any{"version": 2, "plugins": map[string]any{"tools@acme": install(h, "tools@acme", cache)}})
 			h.writeJSON(pluginsDir+"/known_marketplaces.json", map[string]any{"acme": map[string]any{"installLocation": h.abs(market)}})

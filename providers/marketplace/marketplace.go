@@ -24,6 +24,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -176,13 +177,25 @@ func newPlanner(opts Options, env providers.Env) *planner {
 // run plans every plugin key in sorted order.
 func (p *planner) run(ctx context.Context) ([]pipeline.Root, error) {
 	installs, keys := p.loadInstalls()
+	mark := len(p.diags)
+	enabled := p.loadEnablement()
+	p.notInstalled(enabled, installs)
 	if len(keys) == 0 {
+		// Broken settings do not matter while nothing is installed; a
+		// plugin they enable does, as nothing of it loads.
+		kept := p.diags[:mark]
+		for _, d := range p.diags[mark:] {
+			if d.Code == providers.CodePluginNotInstalled {
+				kept = append(kept, d)
+			}
+		}
+		p.diags = kept
 		return nil, nil
 	}
-	enabled := p.loadEnablement()
 	p.known = p.loadKnownMarketplaces()
 	var roots []pipeline.Root
-	var off []install // the disabled plugins, in the order of p.disabled
+	var off []install // the disabled plugins
+	var at []int      // the index of each in p.disabled
 	for _, key := range keys {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -196,6 +209,7 @@ func (p *planner) run(ctx context.Context) ([]pipeline.Root, error) {
 		if e, ok := enabled[key]; ok && !e.enabled {
 			p.report(pipeline.SeverityInfo, "plugin-disabled", e.file,
 				"plugin %s is disabled in %s; set enabledPlugins[%q] to true there to load its skills", key, e.file, key)
+			at = append(at, len(p.disabled))
 			p.disabled = append(p.disabled, pipeline.DisabledPlugin{Provider: providerLabel, Plugin: in.plugin,
 				Marketplace: in.market, Settings: e.file})
 			off = append(off, in)
@@ -214,9 +228,28 @@ func (p *planner) run(ctx context.Context) ([]pipeline.Root, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p.disabled[i].Skills, p.disabled[i].Commands = p.memberNames(in)
+		p.disabled[at[i]].Skills, p.disabled[at[i]].Commands = p.memberNames(in)
 	}
 	return roots, nil
+}
+
+// notInstalled reports each plugin the settings enable that
+// installed_plugins.json does not list, in key order: Claude Code loads
+// nothing of it and says nothing.
+func (p *planner) notInstalled(enabled map[string]enablement, installs map[string][]install) {
+	keys := make([]string, 0, len(enabled))
+	for key, e := range enabled {
+		if _, ok := installs[key]; e.enabled && !ok {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		p.report(pipeline.SeverityWarning, providers.CodePluginNotInstalled, enabled[key].file,
+			"plugin %s is enabled in %s but not installed (%s does not list it), so Claude Code loads nothing of it; "+
+				"install it with `claude plugin install %s`, or remove it from enabledPlugins", key, enabled[key].file,
+			p.pluginsFile, key)
+	}
 }
 
 // report adds a diagnostic.

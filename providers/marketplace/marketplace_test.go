@@ -529,7 +529,7 @@ func TestPlanCredit(t *testing.T) {
 			setup: func(h *harness) {
 				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{
 					"name": "tools", "version": "2.1.0",
-					"skills": []string{"./extra/one", "./skills/b", "collection"},
+					"skills": []string{"./extra/one", "./skills/b", "./collection"},
 				})
 				h.skills(ins+"/extra/one", ins+"/collection/y", ins+"/collection/x",
 					ins+"/skills/b", ins+"/skills/a")
@@ -605,7 +605,7 @@ func TestPlanCredit(t *testing.T) {
 			name:        "root SKILL.md ignored when plugin.json declares skills",
 			installPath: ins, wantVersion: "1.0.0",
 			setup: func(h *harness) {
-				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"skills": []string{"./extra"}})
+				h.writeJSON(ins+"/.claude-plugin/plugin.json", map[string]any{"name": "tools", "skills": []string{"./extra"}})
 				h.skills(ins, ins+"/extra/e")
 			},
 			want: []string{ins + "/extra/e"},
@@ -740,7 +740,7 @@ func TestPlanVersionFallback(t *testing.T) {
 		record   string
 		want     string
 	}{
-		{name: "plugin.json version first", manifest: map[string]any{"version": "3.0.0"}, record: "1.0.0", want: "3.0.0"},
+		{name: "plugin.json version first", manifest: map[string]any{"name": "tools", "version": "3.0.0"}, record: "1.0.0", want: "3.0.0"},
 		{name: "install record next", manifest: map[string]any{"name": "tools"}, record: "1.0.0", want: "1.0.0"},
 		{name: "marketplace entry version", entry: "0.9.0", want: "0.9.0"},
 		{name: "unknown", want: "unknown"},
@@ -1036,17 +1036,25 @@ func TestPlanMissingPluginsFile(t *testing.T) {
 	h := newHarness(t)
 	// Broken settings do not matter while nothing is installed.
 	h.write("home/.claude/settings.json", "{")
+	h.write("repo/.claude/settings.json", `{"enabledPlugins": {"ghost@acme": true, "off@acme": false}}`)
 	plan := h.plan(nil)
 	if len(plan.Roots) != 0 {
 		t.Errorf("roots = %v, want none", plan.Roots)
 	}
-	want := []diagKey{h.diag("info", "installed-plugins-missing", pluginsDir+"/installed_plugins.json")}
+	// A plugin the settings enable is not loaded: Claude Code says
+	// nothing of it, ccski does.
+	notInstalled := h.diag("warning", "plugin-not-installed", "repo/.claude/settings.json")
+	want := []diagKey{h.diag("info", "installed-plugins-missing", pluginsDir+"/installed_plugins.json"), notInstalled}
 	if diff := cmp.Diff(want, keysOf(plan.Diagnostics)); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
+	if msg := plan.Diagnostics[len(plan.Diagnostics)-1].Message; !strings.Contains(msg, "ghost@acme") ||
+		strings.Contains(msg, "off@acme") {
+		t.Errorf("message %q should name ghost@acme only", msg)
+	}
 
 	plan = h.plan(with(func(o *Options) { o.PluginsFile = h.abs("nowhere.json") }))
-	want = []diagKey{h.diag("warning", "installed-plugins-missing", "nowhere.json")}
+	want = []diagKey{h.diag("warning", "installed-plugins-missing", "nowhere.json"), notInstalled}
 	if diff := cmp.Diff(want, keysOf(plan.Diagnostics)); diff != "" {
 		t.Errorf("explicit file diagnostics (-want +got):\n%s", diff)
 	}
@@ -1189,12 +1197,15 @@ func TestPlanMalformedFiles(t *testing.T) {
 				h.write(badManifest, `"bad"`)
 			},
 			wantDiags: []diagKey{{"warning", "plugin-manifest-invalid", badManifest}}},
-		{name: "plugin.json skills of the wrong type", wantGood: true, wantBad: []string{"skills/b"},
+		// Claude Code refuses a manifest whose skills are not paths, and
+		// loads none of the plugin's skills.
+		{name: "plugin.json skills of the wrong type", wantGood: true,
 			setup: func(h *harness) {
 				withBad(badEntry)(h)
 				h.writeJSON(badManifest, map[string]any{"name": "bad", "skills": 3})
 			},
-			wantDiags: []diagKey{{"warning", "plugin-manifest-invalid", badManifest}},
+			wantDiags: []diagKey{{"warning", "plugin-manifest-invalid", badManifest},
+				{"warning", "plugin-manifest-rejected", badManifest}},
 			inMessage: "bad@acme"},
 		{name: "declared skill missing", wantGood: true, wantBad: []string{"extra/e", "skills/b"},
 			setup: func(h *harness) {
@@ -1215,16 +1226,19 @@ func TestPlanMalformedFiles(t *testing.T) {
 		{name: "skill path escaping the plugin", wantGood: true, wantBad: []string{"skills/b"},
 			setup: func(h *harness) {
 				withBad(badEntry)(h)
-				h.writeJSON(badManifest, map[string]any{"name": "bad", "skills": []string{"../../good/1/skills/g"}})
+				h.writeJSON(badManifest, map[string]any{"name": "bad", "skills": []string{"./../../good/1/skills/g"}})
 			},
 			wantDiags: []diagKey{{"warning", "skill-path-outside-plugin", badManifest}},
-			inMessage: `"../../good/1/skills/g"`},
-		{name: "absolute skill path", wantGood: true, wantBad: []string{"skills/b"},
+			inMessage: `"./../../good/1/skills/g"`},
+		// Claude Code's schema wants "./" before every path: it refuses
+		// the plugin.
+		{name: "absolute skill path", wantGood: true,
 			setup: func(h *harness) {
 				withBad(badEntry)(h)
 				h.writeJSON(badManifest, map[string]any{"name": "bad", "skills": []string{h.abs(good + "/skills/g")}})
 			},
-			wantDiags: []diagKey{{"warning", "skill-path-invalid", badManifest}}},
+			wantDiags: []diagKey{{"warning", "skill-path-invalid", badManifest},
+				{"warning", "plugin-manifest-rejected", badManifest}}},
 		{name: "marketplace skill path escaping the marketplace", wantGood: true, wantBad: []string{},
 			setup: func(h *harness) {
 				h.installed(map[string]any{"version": 1, "plugins": map[string]any{

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccski/ccski/internal/action"
+	"github.com/ccski/ccski/internal/hostview"
+	"github.com/ccski/ccski/internal/report"
+)
+
+// doctorLong is the help of ccski doctor.
+const doctorLong = `Answer "will my agents see this skill, and if not, why?" for every agent on
+this machine that loads skills on its own: Claude Code, Codex, Gemini CLI,
+GitHub Copilot and Cursor. An agent counts as installed when its folder
+(~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.cursor) exists or its command is
+on PATH; --agent reports one even when it is not.
+
+For each agent, doctor lists the skills it loads and those it does not, with
+the reason: a skill folder nested in another (Claude Code loads only
+<skills>/<name>/SKILL.md), the agent's name and frontmatter rules (the
+validate profile of that agent), a switch in the agent's own settings and the
+file that sets it, a plugin turned off or whose manifest the agent refuses, a
+plugin enabled but not installed, a broken link, a .SKILL.md file, or another
+copy of the same name that wins. Skills Codex keeps out of its model's listing
+(agents/openai.yaml policy.allow_implicit_invocation: false) load only when
+named.
+
+Exit status 1 when something you own will not load: a problem outside the
+folders the agents manage themselves (the Claude plugin cache and marketplace
+clones, Codex's .system skills), which are fixed upstream.`
+
+func newDoctor(a *app) *cobra.Command {
+	return command(spec{use: "doctor", args: cobra.NoArgs, long: doctorLong, run: a.doctor,
+		short: "Show, for every agent on this machine, which skills it loads and why not"},
+		jsonFlag("print JSON only: per agent, the verdict on each skill"), discoveryFlags, func(cmd *cobra.Command) {
+			names := make([]string, 0, 5)
+			for _, h := range hostview.Hosts() {
+				names = append(names, h.Name)
+			}
+			cmd.Flags().StringSlice("agent", nil, "report only these agents: "+strings.Join(names, ", ")+
+				" (default: every agent installed)")
+			ownFlag(cmd, "agent")
+		})
+}
+
+// doctor runs ccski doctor.
+func (a *app) doctor(cmd *cobra.Command, _ []string) error {
+	hosts, _ := cmd.Flags().GetStringSlice("agent")
+	res, err := act(a, cmd, action.Doctor, action.DoctorRequest{Hosts: hosts})
+	if err != nil {
+		return err
+	}
+	if err := a.show(res, func() { renderDoctor(a.stdout, style(a.color), res) }); err != nil {
+		return err
+	}
+	return a.verdict(res.Verdict)
+}
+
+// renderDoctor prints the doctor's result, host by host: the skills each
+// loads as one wrapped list, those it loads with a limit, then each thing
+// it does not load with the reason.
+func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
+	if len(res.Hosts) == 0 {
+		fmt.Fprintln(w, "No agent found on this machine.")
+	}
+	wd := width(w)
+	for i, h := range res.Hosts {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, st.Heading(fmt.Sprintf("%s: %d loaded, %d not loaded", h.Title, len(h.Loads), len(h.NotLoaded))))
+		found := "not installed (reported because --agent names it)"
+		if h.Installed {
+			found = "found: " + h.Detected
+		}
+		fmt.Fprintln(w, wrap(st.Dim(found), wd, "  "))
+		var plain []string
+		var limited []hostview.Verdict
+		for _, v := range h.Loads {
+			if v.Code == hostview.Loads {
+				plain = append(plain, verdictName(v))
+			} else {
+				limited = append(limited, v)
+			}
+		}
+		if len(plain) > 0 {
+			fmt.Fprintf(w, "\n  Loads (%d):\n%s\n", len(plain), wrap(strings.Join(plain, ", "), wd, "    "))
+		}
+		if len(limited) > 0 {
+			fmt.Fprintf(w, "\n  Loads, with a note (%d):\n", len(limited))
+			for _, v := range limited {
+				fmt.Fprintf(w, "    %s %s  [%s]\n%s\n", st.Yellow("~"), verdictName(v), v.Code, wrap(v.Detail, wd, "        "))
+			}
+		}
+		if len(h.NotLoaded) > 0 {
+			fmt.Fprintf(w, "\n  Does not load (%d):\n", len(h.NotLoaded))
+			for _, v := range h.NotLoaded {
+				mark := st.Dim("-") // a choice: a switch, a disabled plugin, a copy that wins
+				switch {
+				case v.Problem && v.Owned():
+					mark = st.Red("✗")
+				case v.Problem:
+					mark = st.Yellow("!") // to fix upstream
+				}
+				detail := v.Detail
+				if len(v.Skills) > 0 {
+					detail += "; its skills: " + strings.Join(v.Skills, ", ")
+				}
+				if v.Managed != "" {
+					detail += " (it lies in " + v.Managed + ": fix it upstream)"
+				}
+				fmt.Fprintf(w, "    %s %s  [%s]\n%s\n", mark, verdictName(v), v.Code, wrap(detail, wd, "        "))
+			}
+		}
+	}
+	if len(res.Absent) > 0 {
+		fmt.Fprintf(w, "\n%s\n", wrap(st.Dim("Not found on this machine: "+strings.Join(res.Absent, ", ")+
+			" (--agent NAME reports one anyway)."), wd, ""))
+	}
+	if res.Broken > 0 {
+		fmt.Fprintf(w, "\n%s\n", st.Red(report.Plural(res.Broken, "problem", "problems")+
+			" in your own skills (marked ✗; ! marks one to fix upstream)."))
+	}
+}
+
+// verdictName names what a verdict is about: a record by its id, a plugin
+// by its key, a link by its name.
+func verdictName(v hostview.Verdict) string {
+	switch {
+	case v.ID != "":
+		return v.ID
+	case v.Name != "":
+		return v.Name
+	}
+	return "(plugin)"
+}

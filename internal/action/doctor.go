@@ -1,0 +1,138 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/hostview"
+	"github.com/ccski/ccski/internal/report"
+	"github.com/ccski/ccski/pipeline"
+)
+
+// ErrDoctorFailed is what the verdict of a doctor run wraps when a skill
+// the user owns will not load in a host (DoctorResult.Verdict).
+var ErrDoctorFailed = errors.New("skills will not load")
+
+// DoctorRequest is ccski doctor.
+type DoctorRequest struct {
+	// Hosts are the hosts to report, by agent label (claude, codex,
+	// gemini, copilot, cursor); empty means every host found on the
+	// machine. A host named here is reported even when it is not
+	// installed.
+	Hosts []string
+}
+
+// DoctorResult is what ccski doctor shows: per host, what it loads, what
+// it does not and why.
+type DoctorResult struct {
+	// Hosts are the hosts reported, in hostview.Hosts order.
+	Hosts []DoctorHost `json:"hosts"`
+	// Absent are the hosts not found on the machine and not asked for,
+	// by title, each with how it was looked for.
+	Absent []string `json:"absent"`
+	// Broken counts the verdicts of Hosts that are problems in what the
+	// user owns (hostview.View.Broken).
+	Broken int `json:"broken"`
+	// Verdict is nil, or wraps ErrDoctorFailed when Broken is not 0.
+	Verdict error `json:"-"`
+}
+
+// DoctorHost is one host's part of the result.
+type DoctorHost struct {
+	hostview.View
+	// AskHost is the host's own answer to "what do you load?", diffed
+	// against View (doctor --ask-host); nil when the host was not asked.
+	AskHost *AskHostDiff `json:"askHost,omitempty"`
+}
+
+// AskHostDiff is the difference between what a host says it loads, run
+// locally and offline, and what ccski's model says it loads.
+type AskHostDiff struct {
+	// Command is what was run ("codex debug prompt-input").
+	Command string `json:"command"`
+	// OnlyHost are the skill names the host lists and the model does
+	// not; OnlyModel those the model says it loads and the host does not
+	// list.
+	OnlyHost  []string `json:"onlyHost"`
+	OnlyModel []string `json:"onlyModel"`
+}
+
+// Doctor discovers the machine's skills and says, for every host ccski
+// models, which it loads and which it does not, with the reason.
+func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, error) {
+	for _, name := range req.Hosts {
+		if _, ok := hostview.ByName(name); !ok {
+			var known []string
+			for _, h := range hostview.Hosts() {
+				known = append(known, h.Name)
+			}
+			return nil, usage(fmt.Errorf("unknown host %q: the hosts are %s", name, strings.Join(known, ", ")))
+		}
+	}
+	// The agents read their folders whatever ccski's configuration says:
+	// every provider is on.
+	e, err := c.EngineWith(func(cfg *configs.Config) {
+		on := make(map[string]configs.Provider, len(cfg.Providers))
+		for name, p := range cfg.Providers {
+			p.Enabled = true
+			on[name] = p
+		}
+		cfg.Providers = on
+	})
+	if err != nil {
+		return nil, err
+	}
+	d, err := c.DiscoverWith(ctx, e, Checks{})
+	if err != nil {
+		return nil, err
+	}
+	env := d.Engine.Env()
+	opt := hostview.Options{Env: env, Managed: managedTrees(env)}
+	res := &DoctorResult{Hosts: []DoctorHost{}, Absent: []string{}}
+	for _, h := range hostview.Hosts() {
+		asked := slices.ContainsFunc(req.Hosts, func(n string) bool { return strings.EqualFold(n, h.Name) })
+		if len(req.Hosts) > 0 && !asked {
+			continue
+		}
+		if installed, _ := h.Detect(env); !installed && !asked {
+			res.Absent = append(res.Absent, h.Title)
+			continue
+		}
+		v := hostview.For(ctx, h, d.Snapshot, opt)
+		res.Broken += len(v.Broken())
+		res.Hosts = append(res.Hosts, DoctorHost{View: v})
+	}
+	if res.Broken > 0 {
+		res.Verdict = fmt.Errorf("%w: %s", ErrDoctorFailed,
+			report.Plural(res.Broken, "problem in your own skills", "problems in your own skills"))
+	}
+	return res, nil
+}
+
+// notLoaded is what the hosts installed in opt.Env do not load on their
+// own, for `ccski sources`: every verdict of their views that is not a
+// load, but for what the sources report lists already: the switches
+// (Switched), the disabled plugins (their diagnostics), the .SKILL.md
+// files and the copies another copy shadows (Hidden).
+func notLoaded(ctx context.Context, snap *pipeline.Snapshot, opt hostview.Options) []pipeline.NotLoaded {
+	out := []pipeline.NotLoaded{}
+	for _, h := range hostview.Hosts() {
+		if installed, _ := h.Detect(opt.Env); !installed {
+			continue
+		}
+		v := hostview.For(ctx, h, snap, opt)
+		for _, x := range v.NotLoaded {
+			switch x.Code {
+			case hostview.SwitchedOff, hostview.PluginDisabled, hostview.DisabledFile, hostview.Shadowed:
+				continue
+			}
+			out = append(out, pipeline.NotLoaded{Host: v.Host, Title: v.Title, ID: x.ID, Name: x.Name, File: x.File,
+				Code: string(x.Code), Reason: x.Detail})
+		}
+	}
+	return out
+}
