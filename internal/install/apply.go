@@ -113,12 +113,29 @@ func (in *Installer) Close() {
 	}
 }
 
-// LockRun takes the lock of a run on the scope of l: <lock>.lck, beside
-// its lock file, held from before the lock is read until after it is
-// last written, so that two runs on one scope take turns instead of
-// losing each other's entries. wait is called when another run holds it.
+// LockRun takes the lock of a run on the scope of l (l.RunLock, see
+// RunLockFile), held from before the lock is read until after it is last
+// written, so that two runs on one scope take turns instead of losing
+// each other's entries. wait is called when another run holds it. Once
+// held, it deletes the <lock>.lck file older versions of ccski left beside
+// the lock (a project's would be committed with it) when no run holds it.
 func LockRun(l Layout, wait func()) (release func(), err error) {
-	return safefile.LockFile(l.LockFile+".lck", 0o644, wait)
+	if l.RunLock == "" {
+		return nil, errors.New("this run has no run lock (its Layout names none), so it changes no skill")
+	}
+	// The state folder is the user's own (0o700, as XDG asks).
+	if err := os.MkdirAll(filepath.Dir(l.RunLock), 0o700); err != nil {
+		return nil, fmt.Errorf("run lock %s: %w", l.RunLock, err)
+	}
+	release, err = safefile.LockFile(l.RunLock, 0o600, wait)
+	if err != nil {
+		return nil, err
+	}
+	old := l.LockFile + ".lck"
+	if st, err := os.Lstat(old); err == nil && st.Mode().IsRegular() && st.Size() == 0 && !safefile.LockedElsewhere(old) {
+		os.Remove(old)
+	}
+	return release, nil
 }
 
 // Materialize returns the files of src at ref: a checkout of a git

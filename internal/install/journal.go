@@ -87,6 +87,20 @@ func JournalFile(stateDir, lockFile string) (string, error) {
 	return filepath.Join(stateDir, "journal", hex.EncodeToString(sum[:16])+".json"), nil
 }
 
+// RunLockFile is the file whose lock a run on the scope whose lock is
+// lockFile holds (LockRun): in ccski's user state folder stateDir, named
+// like the journal by the lock's path with its links resolved, so that
+// every way of reaching one lock takes the same turn and nothing of it is
+// left in the project (where `git add -A` would commit it).
+func RunLockFile(stateDir, lockFile string) (string, error) {
+	real, err := safefile.Resolve(lockFile)
+	if err != nil {
+		return "", fmt.Errorf("lock %s: %w", lockFile, err)
+	}
+	sum := sha256.Sum256([]byte(real))
+	return filepath.Join(stateDir, "run", hex.EncodeToString(sum[:16])+".lck"), nil
+}
+
 // asideName is the name, in a staging folder, of a copy moved aside
 // while a new one replaces it where the system cannot swap two paths: a
 // hidden name, which no skill has (see checkName).
