@@ -43,3 +43,136 @@ func TestInstallLeavesNoLockFileInProject(t *testing.T) {
 		t.Errorf("git status after install:\n%s\nwant:\n%s", status, strings.Join(want, "\n"))
 	}
 }
+
+// TestLifecycleRoundTrip is the team's round trip. A project installs
+// from a local git repository (file://), a marketplace Claude Code cloned
+// from a git repository, a local clone of another repository (by its
+// path, outside the project) and a folder inside the project, then
+// commits. Upstream moves on: the marketplace gets a new commit, which
+// Claude Code's clone takes, and the local clone a commit of its own. A
+// second clone of the project, under an empty HOME (no marketplace, no
+// git cache, no state), restores every skill with --frozen from the lock
+// alone, byte for byte; then removing them leaves that clone
+// byte-identical to the project before the install.
+func TestLifecycleRoundTrip(t *testing.T) {
+	b := newInstallBox(t)
+	os.RemoveAll(filepath.Join(b.proj, ".git"))
+	// The project: a repository whose installed skills are not committed
+	// (each clone restores them from the lock).
+	testfs.Write(t, b.proj, map[string]string{
+		"README.md":                    "a project\n",
+		".gitignore":                   ".agents/skills/\n.claude/skills/\n",
+		"vendor/notes/SKILL.md":        skillText("notes", "project notes"),
+		"vendor/notes/references/a.md": "reference\n",
+	})
+	gitRun(t, b.proj, "init", "-q")
+	gitRun(t, b.proj, "add", "-A")
+	gitRun(t, b.proj, "commit", "-q", "-m", "project")
+	before := treeSnapshot(t, b.proj)
+
+	// A local git repository, reached as file://.
+	repo, _ := newGitSource(t, filepath.Join(b.root, "repo"), map[string]string{
+		"skills/pdf/SKILL.md":       skillText("pdf", "p"),
+		"skills/pdf/scripts/run.sh": "#!/bin/sh\necho pdf\n",
+		"other/big.txt":             strings.Repeat("x", 1<<16),
+	})
+	// A marketplace Claude Code cloned from a git repository (its
+	// origin a path, as `git clone PATH` records it).
+	mkt, _ := newGitSource(t, filepath.Join(b.root, "mkt"), map[string]string{
+		".claude-plugin/marketplace.json": `{"name": "team-tools", "owner": {"name": "o"}, "plugins": [
+			{"name": "kit", "source": "./kit"}]}`,
+		"kit/skills/km-skill/SKILL.md": skillText("km-skill", "marketplace v1"),
+	})
+	mktClone := filepath.Join(b.home, ".claude/plugins/marketplaces/team-tools")
+	gitRun(t, b.root, "clone", "-q", mkt.bare, mktClone)
+	testfs.Write(t, b.home, map[string]string{".claude/plugins/known_marketplaces.json": `{"team-tools": {
+		"source": {"source": "git", "url": "` + mkt.bare + `"}, "installLocation": "` + filepath.ToSlash(mktClone) + `"}}`})
+	// A local clone of another repository, installed by its path.
+	tools, _ := newGitSource(t, filepath.Join(b.root, "tools"), map[string]string{
+		"xlsx/SKILL.md": skillText("xlsx", "tools v1"),
+		"xlsx/guide.md": "guide v1\n",
+		"unrelated.txt": "not a skill\n",
+	})
+	localClone := filepath.Join(b.root, "checkouts", "tools")
+	gitRun(t, b.root, "clone", "-q", tools.bare, localClone)
+
+	mustOK(t, b.run(t, "install", repo.url+"#skills/pdf"))
+	mustOK(t, b.run(t, "install", "team-tools", "km-skill"))
+	mustOK(t, b.run(t, "install", localClone, "xlsx"))
+	mustOK(t, b.run(t, "install", "vendor/notes"))
+	installed := map[string]map[string]string{}
+	for _, d := range []string{".agents", ".claude"} {
+		installed[d] = treeSnapshot(t, filepath.Join(b.proj, d))
+	}
+	lock := textOf(t, filepath.Join(b.proj, "ccski.lock"))
+	for _, want := range []string{"file://" + mkt.bare, "file://" + tools.bare} {
+		if !strings.Contains(lock, `"url": "`+want+`"`) {
+			t.Errorf("the lock does not record the repository %s:\n%s", want, lock)
+		}
+	}
+	gitRun(t, b.proj, "add", "-A")
+	gitRun(t, b.proj, "commit", "-q", "-m", "skills")
+	if got := gitRun(t, b.proj, "show", "--name-only", "--format=", "HEAD"); got != "ccski.lock" {
+		t.Errorf("the commit after install holds %q, want only ccski.lock", got)
+	}
+
+	// Upstream moves on: Claude Code's clone of the marketplace takes a
+	// new commit, and the local clone gets one of its own.
+	mkt.commit(t, map[string]string{"kit/skills/km-skill/SKILL.md": skillText("km-skill", "marketplace v2")})
+	gitRun(t, mktClone, "pull", "-q")
+	testfs.Write(t, localClone, map[string]string{"xlsx/guide.md": "guide v2, not pushed\n"})
+	gitRun(t, localClone, "commit", "-q", "-am", "local change")
+
+	// A teammate: a second clone under an empty HOME.
+	mate := filepath.Join(b.root, "mate")
+	gitRun(t, b.root, "clone", "-q", b.proj, filepath.Join(mate, "proj"))
+	mateHome := filepath.Join(mate, "home")
+	os.MkdirAll(mateHome, 0o755)
+	vars := append([]string{}, b.vars...)
+	for i, v := range vars {
+		if strings.HasPrefix(v, "HOME=") {
+			vars[i] = "HOME=" + mateHome
+		}
+	}
+	matesProj := filepath.Join(mate, "proj")
+	r := runBinary(t, matesProj, vars, "install", "--frozen", "--json")
+	if r.code != 0 {
+		t.Fatalf("install --frozen in the second clone:\n%s", r)
+	}
+	var rep installJSON
+	decodeOnly(t, r, &rep)
+	want := []string{"km-skill installed", "notes installed", "pdf installed", "xlsx installed"}
+	if strings.Join(rep.statuses(), ",") != strings.Join(want, ",") {
+		t.Errorf("--frozen restored %v, want %v", rep.statuses(), want)
+	}
+	for _, d := range []string{".agents", ".claude"} {
+		got := treeSnapshot(t, filepath.Join(matesProj, d))
+		for p, v := range installed[d] {
+			if got[p] != v {
+				t.Errorf("%s/%s in the second clone = %q, want %q", d, p, got[p], v)
+			}
+		}
+		if len(got) != len(installed[d]) {
+			t.Errorf("%s in the second clone holds %d entries, want %d", d, len(got), len(installed[d]))
+		}
+	}
+	if got := textOf(t, filepath.Join(matesProj, "ccski.lock")); got != lock {
+		t.Errorf("--frozen changed the lock")
+	}
+
+	// (Issue 23, point 4: `ccski update` with its diff goes here.)
+
+	r = runBinary(t, matesProj, vars, "remove", "km-skill", "notes", "pdf", "xlsx")
+	mustOK(t, r)
+	after := treeSnapshot(t, matesProj)
+	for p, v := range before {
+		if after[p] != v {
+			t.Errorf("after remove, %s = %q, want %q as before the install", p, after[p], v)
+		}
+	}
+	for p, v := range after {
+		if _, ok := before[p]; !ok && !strings.HasSuffix(p, "/") {
+			t.Errorf("after remove, %s is left (%q)", p, v)
+		}
+	}
+}

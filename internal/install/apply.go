@@ -186,9 +186,22 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 func (in *Installer) Install(src Source, root, commit string, cands []Candidate, targets []Target) []Result {
 	out := make([]Result, 0, len(cands))
 	for _, c := range cands {
-		out = append(out, in.put(src, root, commit, c, targets, nil))
+		s, pinned, note := in.pin(src, root, commit, c)
+		out = append(out, withNote(in.put(s, root, pinned, c, targets, nil), note))
 	}
 	return out
+}
+
+// withNote adds note to the message of r.
+func withNote(r Result, note string) Result {
+	switch {
+	case note == "":
+	case r.Message == "":
+		r.Message = note
+	default:
+		r.Message += "; " + note
+	}
+	return r
 }
 
 // Restore makes the files of a lock entry what the lock says, without
@@ -219,11 +232,7 @@ func (in *Installer) Restore(e Entry, frozen bool) Result {
 		}
 		return res
 	}
-	ref := e.Commit
-	if e.Source.Kind != KindGit {
-		ref = ""
-	}
-	root, commit, err := in.Materialize(e.Source, ref)
+	root, commit, err := in.lockedTree(e)
 	if err != nil {
 		return failed(res, err)
 	}
@@ -240,14 +249,17 @@ func (in *Installer) Restore(e Entry, frozen bool) Result {
 
 // reproducible refuses, for --frozen, an entry whose source a teammate's
 // clone of the project does not reproduce: a git source must be pinned to
-// a commit (the commit names the bytes, whatever the URL), a folder must
-// lie inside the scope's base folder (the project) with symlinks
-// resolved, and a marketplace Claude Code cloned, which is at whatever
-// commit each machine's clone is at, is refused.
+// a commit (the commit names the bytes, whatever the URL); a folder or a
+// marketplace Claude Code cloned must be pinned to the repository it is a
+// clone of and a commit (Source.Origin), or else, for a folder, lie
+// inside the scope's base folder (the project) with symlinks resolved.
 func (in *Installer) reproducible(e Entry) error {
 	where := "the project " + in.Layout.Base
 	if in.Layout.Scope == ScopeUser {
 		where = "the user folder " + in.Layout.Base
+	}
+	if e.Source.Kind != KindGit && e.Source.Origin.URL != "" && e.Commit != "" {
+		return nil // restored from its origin at the commit
 	}
 	switch e.Source.Kind {
 	case KindGit:
@@ -256,9 +268,11 @@ func (in *Installer) reproducible(e Entry) error {
 				"(run `ccski update %s` and commit the lock)", e.Name)
 		}
 	case KindMarketplace:
-		return fmt.Errorf("its source is the marketplace %s as Claude Code cloned it on this machine, which the lock "+
-			"pins to no commit, so --frozen cannot check that a teammate gets the same skill: install it from the "+
-			"marketplace's git repository instead (ccski install <repository>#<path>), then commit the lock", e.Source.Name)
+		return fmt.Errorf("its source is the marketplace %s as Claude Code cloned it on one machine, and the lock "+
+			"records no git repository and commit for it (the marketplace is no git clone, or an older ccski "+
+			"installed it), so --frozen cannot check that a teammate gets the same skill: run `ccski update %s` "+
+			"where the marketplace is cloned, or install it from the marketplace's git repository "+
+			"(ccski install <repository>#<path>), then commit the lock", e.Source.Name, e.Name)
 	default:
 		real, ok, err := safefile.WithinResolved(in.Layout.Base, e.Source.Dir)
 		switch {
@@ -270,8 +284,10 @@ func (in *Installer) reproducible(e Entry) error {
 				"into the project or install it from a git repository, then commit the lock", e.Source.Dir, where, real)
 		case !ok:
 			return fmt.Errorf("its source folder %s is outside %s, so a teammate's clone does not hold it: --frozen "+
-				"installs from folders inside the project only; copy the skill into the project and install it "+
-				"from there, or install it from a git repository (the lock then pins a commit), then commit the lock",
+				"installs from folders inside the project only, or from git clones whose remote and commit the lock "+
+				"records (a clone with a remote, its skill committed, installed again); copy the skill into the "+
+				"project and install it from there, or install it from a git repository (the lock then pins a "+
+				"commit), then commit the lock",
 				e.Source.Dir, where)
 		}
 	}
@@ -322,6 +338,13 @@ func (in *Installer) Update(e Entry, ref string) Result {
 		return res
 	}
 	root, commit, err := in.Materialize(src, src.Ref)
+	fromOrigin := false
+	if err != nil && src.Kind != KindGit && src.Origin.URL != "" {
+		// The folder or marketplace is not on this machine: its
+		// repository's default branch stands in for it.
+		root, commit, err = in.originTree(src.Origin, "")
+		fromOrigin = true
+	}
 	if err != nil {
 		return failed(res, err)
 	}
@@ -329,7 +352,11 @@ func (in *Installer) Update(e Entry, ref string) Result {
 	if err != nil {
 		return failed(res, err)
 	}
-	r := in.put(src, root, commit, c, e.Targets, nil)
+	note := ""
+	if !fromOrigin {
+		src, commit, note = in.pin(src, root, commit, c)
+	}
+	r := withNote(in.put(src, root, commit, c, e.Targets, nil), note)
 	if r.Status == StatusInstalled {
 		r.Status = StatusUpdated
 	}

@@ -52,6 +52,9 @@ const (
 	opRemove = "remove"
 )
 
+// journalVersion is the version of the journal format.
+const journalVersion = 1
+
 // journal is the record of one change in progress.
 type journal struct {
 	Version int `json:"version"`
@@ -122,7 +125,7 @@ func (in *Installer) begin(j journal) error {
 	if err != nil {
 		return fmt.Errorf("lock %s: %w", in.Layout.LockFile, err)
 	}
-	j.Version, j.Lock = LockVersion, lock
+	j.Version, j.Lock = journalVersion, lock
 	j.Entry = j.Entry.toLock(in.Layout.Base)
 	if j.Old != nil {
 		old := j.Old.toLock(in.Layout.Base)
@@ -173,7 +176,7 @@ func (in *Installer) readJournal() (j journal, ok bool, err error) {
 	if err := dec.Decode(&j); err != nil {
 		return j, true, err
 	}
-	if j.Version != LockVersion || (j.Op != opPut && j.Op != opRemove) {
+	if j.Version != journalVersion || (j.Op != opPut && j.Op != opRemove) {
 		return j, true, fmt.Errorf("version %d, operation %q: not one this ccski writes", j.Version, j.Op)
 	}
 	if lock, err := safefile.Resolve(in.Layout.LockFile); err != nil || j.Lock != lock {
