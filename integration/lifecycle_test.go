@@ -1,6 +1,9 @@
 package integration
 
 import (
+	"crypto/rand"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,4 +178,73 @@ func TestLifecycleRoundTrip(t *testing.T) {
 			t.Errorf("after remove, %s is left (%q)", p, v)
 		}
 	}
+}
+
+// TestInstallFetchesOnlyTheSkill installs one skill from a repository
+// that also holds a large file and many others, served with filters
+// allowed (uploadpack.allowFilter, as GitHub and GitLab serve): the git
+// cache receives the skill's files and the trees, not the large file;
+// the skill, its symlinked file from elsewhere in the repository and the
+// lock's digests are as a full checkout gives them, and a restore from
+// the lock alone gets the same bytes.
+func TestInstallFetchesOnlyTheSkill(t *testing.T) {
+	b := newInstallBox(t)
+	files := map[string]string{
+		"skills/pdf/SKILL.md":    skillText("pdf", "p"),
+		"skills/pdf/shared.md":   "-> ../../shared/common.md",
+		"shared/common.md":       "common text\n",
+		"skills/docx/SKILL.md":   skillText("docx", "d"),
+		"assets/big.bin":         randomText(t, 4<<20),
+		"vendor/lib/unused.txt":  "unused\n",
+		"vendor/lib/unused2.txt": "unused too\n",
+	}
+	g, _ := newGitSource(t, filepath.Join(b.root, "git"), files)
+	gitRun(t, g.bare, "config", "uploadpack.allowFilter", "true")
+	mustOK(t, b.run(t, "install", g.url, "pdf"))
+	if got := textOf(t, filepath.Join(b.proj, ".agents/skills/pdf/shared.md")); got != "common text\n" {
+		t.Errorf("the symlinked file = %q, want the file it leads to", got)
+	}
+	cache := filepath.Join(b.home, ".cache", "ccski", "git")
+	var size int64
+	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if st, err := d.Info(); err == nil {
+				size += st.Size()
+			}
+		}
+		return nil
+	})
+	if size > 1<<20 {
+		t.Errorf("the git cache holds %d bytes after installing one small skill: the large file was fetched", size)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(cache, "tmp")); len(ents) != 0 {
+		t.Errorf("checkouts left in the cache: %v", ents)
+	}
+	// A full checkout gives the same digests: a restore from a fresh
+	// cache, checked against the lock, installs the same bytes.
+	installed := treeSnapshot(t, filepath.Join(b.proj, ".agents"))
+	os.RemoveAll(filepath.Join(b.proj, ".agents"))
+	os.RemoveAll(cache)
+	gitRun(t, g.bare, "config", "uploadpack.allowFilter", "false")
+	rep := b.jsonRun(t, 0, "install", "--frozen")
+	if strings.Join(rep.statuses(), ",") != "pdf installed" {
+		t.Fatalf("restore: %v", rep.statuses())
+	}
+	if got := treeSnapshot(t, filepath.Join(b.proj, ".agents")); fmt.Sprint(got) != fmt.Sprint(installed) {
+		t.Errorf("restored %v, want %v", got, installed)
+	}
+}
+
+// randomText is n bytes of printable random text, which no compression
+// shrinks much.
+func randomText(t *testing.T, n int) string {
+	t.Helper()
+	buf := make([]byte, n)
+	if _, err := rand.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range buf {
+		buf[i] = 'a' + c%26
+	}
+	return string(buf)
 }

@@ -91,10 +91,11 @@ type Installer struct {
 	offers map[[2]string]*Offer
 }
 
-// tree is a materialised source.
+// tree is a materialised source; git is the sparse checkout of a git
+// source, which Widen completes for each skill copied from it.
 type tree struct {
 	root, commit string
-	temp         bool
+	git          *Tree
 	err          error
 }
 
@@ -102,8 +103,8 @@ type tree struct {
 // Release.
 func (in *Installer) Close() {
 	for _, t := range in.trees {
-		if t.temp {
-			os.RemoveAll(t.root)
+		if t.git != nil {
+			t.git.Remove()
 		}
 	}
 	in.trees, in.offers = nil, nil
@@ -159,8 +160,10 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 		}
 		t.commit, t.err = in.Git.Fetch(in.Ctx, src.URL, ref)
 		if t.err == nil {
-			t.root, t.err = in.Git.Checkout(in.Ctx, src.URL, t.commit)
-			t.temp = t.err == nil
+			t.git, t.err = in.Git.Checkout(in.Ctx, src.URL, t.commit)
+			if t.err == nil {
+				t.root = t.git.Dir
+			}
 		}
 	case KindMarketplace:
 		dir, ok, known := "", false, []string(nil)
@@ -179,6 +182,22 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 		t.root = src.Dir
 	}
 	return t.root, t.commit, t.err
+}
+
+// widen completes the sparse checkout that holds the skill folder dir,
+// if any, with that folder's files (see Git.Widen).
+func (in *Installer) widen(dir string) error {
+	for _, t := range in.trees {
+		if t.git == nil || !safefile.Within(t.git.Dir, dir) {
+			continue
+		}
+		rel, err := filepath.Rel(t.git.Dir, dir)
+		if err != nil {
+			return err
+		}
+		return in.Git.Widen(in.Ctx, t.git, filepath.ToSlash(rel))
+	}
+	return nil
 }
 
 // Install installs the candidates of a source, materialised at root with
@@ -514,6 +533,9 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, targets [
 	}
 	defer func() { done(in.unsettled == stage) }()
 	staged := filepath.Join(stage, name)
+	if err := in.widen(c.Dir); err != nil {
+		return failed(res, fmt.Errorf("checking out %s: %w", c.Rel, err))
+	}
 	skipped, err := copySkill(c.Dir, staged, root)
 	if err != nil {
 		return failed(res, fmt.Errorf("copying %s: %w", c.Rel, err))
