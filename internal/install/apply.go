@@ -89,6 +89,9 @@ type Installer struct {
 	// offers are the sources' offers by checkout and path: every entry of
 	// a source is found in one reading of it.
 	offers map[[2]string]*Offer
+	// clones are the git clones local sources lie in, by folder (see
+	// pin).
+	clones map[string]*cloneState
 }
 
 // tree is a materialised source; git is the sparse checkout of a git
@@ -107,7 +110,7 @@ func (in *Installer) Close() {
 			t.git.Remove()
 		}
 	}
-	in.trees, in.offers = nil, nil
+	in.trees, in.offers, in.clones = nil, nil, nil
 	if in.Release != nil {
 		in.Release()
 		in.Release = nil

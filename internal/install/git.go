@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -91,6 +92,13 @@ func (e *GitError) Error() string {
 // Is matches the error's kind.
 func (e *GitError) Is(target error) bool { return target == e.Kind }
 
+// repoEnv are the variables that point git at a repository, as git's own
+// local_repo_env lists them: ccski's commands never take them from its
+// environment.
+var repoEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_PREFIX", "GIT_SHALLOW_FILE", "GIT_GRAFT_FILE",
+	"GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_IMPLICIT_WORK_TREE", "GIT_INTERNAL_SUPER_PREFIX"}
+
 // allowedProtocols are the git transports ccski fetches with.
 const allowedProtocols = "https:http:ssh:git:file"
 
@@ -119,7 +127,13 @@ func (g *Git) run(ctx context.Context, url, ref string, extraEnv []string, args 
 	// Plain C messages, so that failures can be told apart; no pager;
 	// only the transports a source may name (never ext::, whatever the
 	// user's protocol.allow says).
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANGUAGE=C", "GIT_PAGER=cat", "GIT_ALLOW_PROTOCOL="+allowedProtocols)
+	// No repository of the environment (a git hook's GIT_DIR): each
+	// command names its own.
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(repoEnv, name)
+	})
+	cmd.Env = append(env, "LC_ALL=C", "LANGUAGE=C", "GIT_PAGER=cat", "GIT_ALLOW_PROTOCOL="+allowedProtocols)
 	if !g.Prompt {
 		cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0")
 	}

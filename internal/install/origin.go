@@ -112,17 +112,66 @@ func fetchURL(top, raw string) string {
 	return u
 }
 
-// clean reports whether the folder rel of the clone (a '/'-separated path
-// from its top) holds exactly what its commit holds: no change, no
-// untracked or ignored file.
-func (g *Git) clean(ctx context.Context, c clone, rel string) bool {
+// changes lists the paths below the folder rel of the clone (a
+// '/'-separated path from its top, "" for the top) that differ from its
+// commit: changed, untracked or ignored files, and ignored folders, as
+// '/'-separated paths from the top. ok is false when git could not tell.
+func (g *Git) changes(ctx context.Context, c clone, rel string) (paths []string, ok bool) {
 	spec := ":(literal)" + rel
-	if rel == "" || rel == "." {
+	if rel == "" {
 		spec = ":(literal)."
 	}
-	out, err := g.run(ctx, c.top, "", nil, "-C", c.top, "status", "--porcelain", "--ignored=matching",
+	out, err := g.run(ctx, c.top, "", nil, "-C", c.top, "status", "--porcelain", "-z", "--ignored=matching",
 		"--untracked-files=all", "--", spec)
-	return err == nil && out == ""
+	if err != nil {
+		return nil, false
+	}
+	recs := strings.Split(out, "\x00")
+	for i := 0; i < len(recs); i++ {
+		r := recs[i]
+		if len(r) < 4 {
+			continue
+		}
+		paths = append(paths, strings.TrimSuffix(r[3:], "/"))
+		if r[0] == 'R' || r[0] == 'C' {
+			i++ // the path it was renamed or copied from
+		}
+	}
+	return paths, true
+}
+
+// clean reports whether the folder rel of the clone holds exactly what
+// its commit holds, from the changes of a folder holding it.
+func clean(changes []string, rel string) bool {
+	for _, p := range changes {
+		if rel == "" || p == rel || strings.HasPrefix(p, rel+"/") || strings.HasPrefix(rel, p+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// cloneState is what pin learnt of one folder: the clone it lies in, and
+// the changes below it.
+type cloneState struct {
+	clone   clone
+	err     error
+	changes []string
+	known   bool // changes were read
+}
+
+// cloneAt reads the clone holding dir once per Installer.
+func (in *Installer) cloneAt(dir string) *cloneState {
+	if st, ok := in.clones[dir]; ok {
+		return st
+	}
+	if in.clones == nil {
+		in.clones = map[string]*cloneState{}
+	}
+	st := &cloneState{}
+	st.clone, st.err = in.Git.cloneOf(in.Ctx, dir)
+	in.clones[dir] = st
+	return st
 }
 
 // pin returns the source and commit the lock records for candidate c of
@@ -136,12 +185,13 @@ func (in *Installer) pin(src Source, root, commit string, c Candidate) (Source, 
 		return src, commit, ""
 	}
 	src.Origin = Origin{}
-	cl, err := in.Git.cloneOf(in.Ctx, root)
-	if err != nil || cl.top == "" {
+	st := in.cloneAt(root)
+	cl := st.clone
+	if st.err != nil || cl.top == "" {
 		return src, "", ""
 	}
 	if src.Kind == KindDir {
-		if base, err := in.Git.cloneOf(in.Ctx, in.Layout.Base); err == nil && sameDir(base.top, cl.top) {
+		if base := in.cloneAt(in.Layout.Base); base.err == nil && sameDir(base.clone.top, cl.top) {
 			return src, "", "" // the project's clones hold it
 		}
 	}
@@ -170,7 +220,13 @@ func (in *Installer) pin(src Source, root, commit string, c Candidate) (Source, 
 	if c.Rel == "." {
 		skillRel = rootRel
 	}
-	if !in.Git.clean(in.Ctx, cl, skillRel) {
+	if !st.known {
+		st.changes, st.known = in.Git.changes(in.Ctx, cl, rootRel)
+		if !st.known {
+			st.changes = []string{""} // unknown: nothing is clean
+		}
+	}
+	if !clean(st.changes, skillRel) {
 		return src, "", fmt.Sprintf("%s has changes in %s that are not committed, so the lock records only this folder "+
 			"and a teammate cannot restore %s: commit and push them, then install again", where, c.Rel, c.Name)
 	}
@@ -220,14 +276,14 @@ func (in *Installer) atCommit(root string, e Entry) bool {
 	if in.Git == nil {
 		return true
 	}
-	cl, err := in.Git.cloneOf(in.Ctx, root)
-	if errors.Is(err, ErrGitMissing) {
+	st := in.cloneAt(root)
+	if errors.Is(st.err, ErrGitMissing) {
 		return true
 	}
-	if err != nil || cl.commit != e.Commit {
+	if st.err != nil || st.clone.commit != e.Commit {
 		return false
 	}
-	src, commit, _ := in.pin(e.Source, root, cl.commit, Candidate{Name: e.Name, Rel: e.Path})
+	src, commit, _ := in.pin(e.Source, root, st.clone.commit, Candidate{Name: e.Name, Rel: e.Path})
 	return commit == e.Commit && src.Origin.Path == e.Source.Origin.Path
 }
 

@@ -39,38 +39,47 @@ func TestPinClone(t *testing.T) {
 	clone := filepath.Join(base, "clone")
 	runGit(t, base, "clone", "-q", bare, clone)
 	testfs.Write(t, base, map[string]string{"proj/.git/": "", "plain/pdf/SKILL.md": skill("pdf")})
-	x := &Installer{Ctx: context.Background(), Git: &Git{}, Layout: Layout{Scope: ScopeProject, Base: filepath.Join(base, "proj")}}
+	// x is a new run each time: a run reads each clone once.
+	x := func() *Installer {
+		return &Installer{Ctx: context.Background(), Git: &Git{}, Layout: Layout{Scope: ScopeProject, Base: filepath.Join(base, "proj")}}
+	}
 	head := runGit(t, clone, "rev-parse", "HEAD")
 	root := filepath.Join(clone, "group")
 
-	src, commit, note := x.pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "pdf", Rel: "pdf"})
+	src, commit, note := x().pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "pdf", Rel: "pdf"})
 	if diff := cmp.Diff(Origin{URL: "file://" + filepath.ToSlash(bare), Path: "group"}, src.Origin); diff != "" || commit != head || note != "" {
 		t.Errorf("clean clone: origin (-want +got):\n%s commit %s (want %s), note %q", diff, commit, head, note)
 	}
 
 	testfs.Write(t, clone, map[string]string{"group/docx/extra.md": "untracked"})
-	src, commit, note = x.pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "docx", Rel: "docx"})
+	src, commit, note = x().pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "docx", Rel: "docx"})
 	if src.Origin != (Origin{}) || commit != "" || !strings.Contains(note, "not committed") {
 		t.Errorf("untracked file: origin %+v, commit %q, note %q", src.Origin, commit, note)
 	}
-	if _, commit, _ := x.pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "pdf", Rel: "pdf"}); commit != head {
+	if _, commit, _ := x().pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "pdf", Rel: "pdf"}); commit != head {
 		t.Errorf("a change beside the skill unpinned it")
 	}
 
 	testfs.Write(t, clone, map[string]string{"group/pdf/SKILL.md": skill("pdf") + "more\n"})
 	runGit(t, clone, "commit", "-q", "-am", "local")
-	src, commit, note = x.pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "pdf", Rel: "pdf"})
+	src, commit, note = x().pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "pdf", Rel: "pdf"})
 	if src.Origin.URL == "" || commit != runGit(t, clone, "rev-parse", "HEAD") || !strings.Contains(note, "push it") {
 		t.Errorf("unpushed commit: origin %+v, commit %q, note %q", src.Origin, commit, note)
 	}
 
+	testfs.Write(t, clone, map[string]string{".git/info/exclude": "*.log\n", "group/pdf/run.log": "ignored"})
+	if src, commit, note := x().pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "pdf", Rel: "pdf"}); src.Origin != (Origin{}) || commit != "" || !strings.Contains(note, "not committed") {
+		t.Errorf("ignored file: origin %+v, commit %q, note %q", src.Origin, commit, note)
+	}
+	os.Remove(filepath.Join(clone, "group/pdf/run.log"))
+
 	runGit(t, clone, "remote", "remove", "origin")
-	if src, commit, note := x.pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "pdf", Rel: "pdf"}); src.Origin != (Origin{}) || commit != "" || !strings.Contains(note, "no remote") {
+	if src, commit, note := x().pin(Source{Kind: KindDir, Dir: root}, root, "", Candidate{Name: "pdf", Rel: "pdf"}); src.Origin != (Origin{}) || commit != "" || !strings.Contains(note, "no remote") {
 		t.Errorf("no remote: origin %+v, commit %q, note %q", src.Origin, commit, note)
 	}
 
 	plain := filepath.Join(base, "plain")
-	if src, commit, note := x.pin(Source{Kind: KindDir, Dir: plain}, plain, "", Candidate{Name: "pdf", Rel: "pdf"}); src.Origin != (Origin{}) || commit != "" || note != "" {
+	if src, commit, note := x().pin(Source{Kind: KindDir, Dir: plain}, plain, "", Candidate{Name: "pdf", Rel: "pdf"}); src.Origin != (Origin{}) || commit != "" || note != "" {
 		t.Errorf("plain folder: origin %+v, commit %q, note %q", src.Origin, commit, note)
 	}
 
