@@ -178,3 +178,43 @@ func TestLockOrigin(t *testing.T) {
 		t.Errorf("deleting a missing empty lock: %v", err)
 	}
 }
+
+// TestPinnedRestoreAndUpdate: a pinned marketplace entry whose
+// marketplace this machine does not know is restored from its origin at
+// the locked commit (the digests checked), and updated from the origin's
+// default branch, keeping its origin.
+func TestPinnedRestoreAndUpdate(t *testing.T) {
+	f := newFixture(t, nil)
+	url, shas := gitRepo(t, filepath.Join(f.base, "mkt"),
+		map[string]string{"m/kit/skills/km/SKILL.md": skill("km")},
+		map[string]string{"m/kit/skills/km/SKILL.md": skill("km") + "v2\n"})
+	x := f.installer()
+	x.Git = &Git{CacheDir: filepath.Join(f.base, "cache")}
+	x.Marketplace = func(string) (string, bool, []string) { return "", false, nil }
+	defer x.Close()
+	agents, _ := ParseAgents(nil)
+	e := Entry{Name: "km", Source: Source{Kind: KindMarketplace, Name: "team", Origin: Origin{URL: url, Path: "m"}},
+		Commit: shas[0], Path: "kit/skills/km", Targets: f.layout.Targets(agents, ""),
+		Files: []manifest.File{fileOf("SKILL.md", skill("km"))}}
+	if r := x.Restore(e, true); r.Status != StatusInstalled || r.Commit != shas[0] {
+		t.Fatalf("restore: %+v", r)
+	}
+	if got, _ := os.ReadFile(filepath.Join(f.layout.Base, ".agents/skills/km/SKILL.md")); string(got) != skill("km") {
+		t.Errorf("restored %q, want the locked commit's", got)
+	}
+	r := x.Update(*x.Lock.Find("km"), "")
+	if r.Status != StatusUpdated || r.Commit != shas[1] || r.From != shas[0] {
+		t.Fatalf("update: %+v", r)
+	}
+	if got := x.Lock.Find("km"); got.Commit != shas[1] || got.Source.Origin != e.Source.Origin {
+		t.Errorf("the lock after the update: %+v", got)
+	}
+	// A changed digest is refused, from the origin as from anywhere.
+	e.Files = []manifest.File{fileOf("SKILL.md", "tampered")}
+	os.RemoveAll(filepath.Join(f.layout.Base, ".agents"))
+	os.RemoveAll(filepath.Join(f.layout.Base, ".claude"))
+	x.Lock = &Lock{}
+	if r := x.Restore(e, true); r.Status != StatusFailed || !strings.Contains(r.Message, "no longer matches the lock") {
+		t.Errorf("restore with a wrong digest: %+v", r)
+	}
+}
