@@ -157,7 +157,8 @@ type cloneState struct {
 	clone   clone
 	err     error
 	changes []string
-	known   bool // changes were read
+	// read is set once git status ran; known when it told.
+	read, known bool
 }
 
 // cloneAt reads the clone holding dir once per Installer.
@@ -220,13 +221,11 @@ func (in *Installer) pin(src Source, root, commit string, c Candidate) (Source, 
 	if c.Rel == "." {
 		skillRel = rootRel
 	}
-	if !st.known {
+	if !st.read {
 		st.changes, st.known = in.Git.changes(in.Ctx, cl, rootRel)
-		if !st.known {
-			st.changes = []string{""} // unknown: nothing is clean
-		}
+		st.read = true
 	}
-	if !clean(st.changes, skillRel) {
+	if !st.known || !clean(st.changes, skillRel) { // unknown: nothing is clean
 		return src, "", fmt.Sprintf("%s has changes in %s that are not committed, so the lock records only this folder "+
 			"and a teammate cannot restore %s: commit and push them, then install again", where, c.Rel, c.Name)
 	}
