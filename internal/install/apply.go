@@ -174,8 +174,13 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 			dir, ok, known = in.Marketplace(src.Name)
 		}
 		if !ok {
-			t.err = fmt.Errorf("Claude Code knows no marketplace %s (known: %s): add it with /plugin marketplace add",
-				src.Name, strings.Join(known, ", "))
+			names := "it knows none"
+			if len(known) > 0 {
+				names = "it knows " + strings.Join(known, ", ")
+			}
+			t.err = fmt.Errorf("Claude Code on this machine knows no marketplace %s (%s): add it with "+
+				"`claude plugin marketplace add <its source>`, or run `ccski update` on its skills where it is known, "+
+				"so that the lock records its git repository and commit", src.Name, names)
 		}
 		t.root = dir
 	default:
