@@ -248,3 +248,26 @@ func randomText(t *testing.T, n int) string {
 	}
 	return string(buf)
 }
+
+// TestUnpinnedMarketplaceSaysWhatToDo: a marketplace that is no git clone
+// is locked by name only; a machine that does not know it gets a failure
+// that says Claude Code knows none and how the lock gets a repository,
+// not an empty list of names.
+func TestUnpinnedMarketplaceSaysWhatToDo(t *testing.T) {
+	b := newInstallBox(t)
+	testfs.Write(t, b.root, map[string]string{
+		"home/.claude/plugins/known_marketplaces.json": `{"team-tools": {"source": {"source": "directory", "path": "x"},
+			"installLocation": "` + filepath.ToSlash(filepath.Join(b.root, "plain")) + `"}}`,
+		"plain/.claude-plugin/marketplace.json": `{"name": "team-tools", "owner": {"name": "o"}, "plugins": [
+			{"name": "kit", "source": "./kit"}]}`,
+		"plain/kit/skills/km-skill/SKILL.md": skillText("km-skill", "k"),
+	})
+	mustOK(t, b.run(t, "install", "team-tools", "km-skill"))
+	os.RemoveAll(filepath.Join(b.proj, ".agents"))
+	os.RemoveAll(filepath.Join(b.home, ".claude"))
+	rep := b.jsonRun(t, 1, "install")
+	if len(rep.Results) != 1 || !strings.Contains(rep.Results[0].Message, "knows none") ||
+		!strings.Contains(rep.Results[0].Message, "ccski update") {
+		t.Errorf("restore without the marketplace: %+v", rep.Results)
+	}
+}
