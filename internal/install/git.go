@@ -22,9 +22,10 @@ import (
 
 // Git fetches git sources with the system git into a cache of bare
 // repositories, one per URL, outside every skill folder. Fetches are
-// shallow (one commit deep) and bounded by Timeout; a commit already in
-// the cache is not fetched again, so that restoring a lock works offline
-// once the cache holds its commits.
+// shallow (one commit deep), partial (trees only; a checkout fetches the
+// files it writes) and bounded by Timeout; a commit already in the cache
+// is not fetched again, so that restoring a lock works offline once the
+// cache holds its commits and the installed skills' files.
 type Git struct {
 	// CacheDir holds repos/<hash>.git and the temporary checkouts.
 	CacheDir string
