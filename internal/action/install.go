@@ -156,6 +156,9 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 		if layout.Journal, err = install.JournalFile(state, layout.LockFile); err != nil {
 			return nil, err
 		}
+		if layout.RunLock, err = install.RunLockFile(state, layout.LockFile); err != nil {
+			return nil, err
+		}
 		release, err = install.LockRun(layout, func() {
 			if r.Notices != nil {
 				fmt.Fprintf(r.Notices, "ccski: waiting for another ccski run on %s to finish\n", layout.LockFile)

@@ -94,12 +94,16 @@ type Installer struct {
 	// offers are the sources' offers by checkout and path: every entry of
 	// a source is found in one reading of it.
 	offers map[[2]string]*Offer
+	// clones are the git clones local sources lie in, by folder (see
+	// pin).
+	clones map[string]*cloneState
 }
 
-// tree is a materialised source.
+// tree is a materialised source; git is the sparse checkout of a git
+// source, which Widen completes for each skill copied from it.
 type tree struct {
 	root, commit string
-	temp         bool
+	git          *Tree
 	err          error
 }
 
@@ -107,23 +111,40 @@ type tree struct {
 // Release.
 func (in *Installer) Close() {
 	for _, t := range in.trees {
-		if t.temp {
-			os.RemoveAll(t.root)
+		if t.git != nil {
+			t.git.Remove()
 		}
 	}
-	in.trees, in.offers = nil, nil
+	in.trees, in.offers, in.clones = nil, nil, nil
 	if in.Release != nil {
 		in.Release()
 		in.Release = nil
 	}
 }
 
-// LockRun takes the lock of a run on the scope of l: <lock>.lck, beside
-// its lock file, held from before the lock is read until after it is
-// last written, so that two runs on one scope take turns instead of
-// losing each other's entries. wait is called when another run holds it.
+// LockRun takes the lock of a run on the scope of l (l.RunLock, see
+// RunLockFile), held from before the lock is read until after it is last
+// written, so that two runs on one scope take turns instead of losing
+// each other's entries. wait is called when another run holds it. Once
+// held, it deletes the <lock>.lck file older versions of ccski left beside
+// the lock (a project's would be committed with it) when no run holds it.
 func LockRun(l Layout, wait func()) (release func(), err error) {
-	return safefile.LockFile(l.LockFile+".lck", 0o644, wait)
+	if l.RunLock == "" {
+		return nil, errors.New("this run has no run lock (its Layout names none), so it changes no skill")
+	}
+	// The state folder is the user's own (0o700, as XDG asks).
+	if err := os.MkdirAll(filepath.Dir(l.RunLock), 0o700); err != nil {
+		return nil, fmt.Errorf("run lock %s: %w", l.RunLock, err)
+	}
+	release, err = safefile.LockFile(l.RunLock, 0o600, wait)
+	if err != nil {
+		return nil, err
+	}
+	old := l.LockFile + ".lck"
+	if st, err := os.Lstat(old); err == nil && st.Mode().IsRegular() && st.Size() == 0 && !safefile.LockedElsewhere(old) {
+		os.Remove(old)
+	}
+	return release, nil
 }
 
 // Materialize returns the files of src at ref: a checkout of a git
@@ -147,8 +168,10 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 		}
 		t.commit, t.err = in.Git.Fetch(in.Ctx, src.URL, ref)
 		if t.err == nil {
-			t.root, t.err = in.Git.Checkout(in.Ctx, src.URL, t.commit)
-			t.temp = t.err == nil
+			t.git, t.err = in.Git.Checkout(in.Ctx, src.URL, t.commit)
+			if t.err == nil {
+				t.root = t.git.Dir
+			}
 		}
 	case KindMarketplace:
 		dir, ok, known := "", false, []string(nil)
@@ -156,8 +179,13 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 			dir, ok, known = in.Marketplace(src.Name)
 		}
 		if !ok {
-			t.err = fmt.Errorf("Claude Code knows no marketplace %s (known: %s): add it with /plugin marketplace add",
-				src.Name, strings.Join(known, ", "))
+			names := "it knows none"
+			if len(known) > 0 {
+				names = "it knows " + strings.Join(known, ", ")
+			}
+			t.err = fmt.Errorf("Claude Code on this machine knows no marketplace %s (%s): add it with "+
+				"`claude plugin marketplace add <its source>`, or run `ccski update` on its skills where it is known, "+
+				"so that the lock records its git repository and commit", src.Name, names)
 		}
 		t.root = dir
 	default:
@@ -180,6 +208,22 @@ func (in *Installer) Progress() io.Writer {
 	return in.Git.Progress
 }
 
+// widen completes the sparse checkout that holds the skill folder dir,
+// if any, with that folder's files (see Git.Widen).
+func (in *Installer) widen(dir string) error {
+	for _, t := range in.trees {
+		if t.git == nil || !safefile.Within(t.git.Dir, dir) {
+			continue
+		}
+		rel, err := filepath.Rel(t.git.Dir, dir)
+		if err != nil {
+			return err
+		}
+		return in.Git.Widen(in.Ctx, t.git, filepath.ToSlash(rel))
+	}
+	return nil
+}
+
 // Install installs the candidates of a source, materialised at root with
 // commit, for the agents (or into the folder) want names: each a new or
 // replaced entry of the lock. A skill goes only to the agents whose rules
@@ -190,7 +234,8 @@ func (in *Installer) Install(src Source, root, commit string, cands []Candidate,
 	defer p.Done()
 	for _, c := range cands {
 		p.Step(c.Name)
-		out = append(out, in.put(src, root, commit, c, place{want: &want}, nil))
+		s, pinned, note := in.pin(src, root, commit, c)
+		out = append(out, withNote(in.put(s, root, pinned, c, place{want: &want}, nil), note))
 	}
 	return out
 }
@@ -200,6 +245,18 @@ func (in *Installer) Install(src Source, root, commit string, cands []Candidate,
 type place struct {
 	targets []Target
 	want    *Want
+}
+
+// withNote adds note to the message of r.
+func withNote(r Result, note string) Result {
+	switch {
+	case note == "":
+	case r.Message == "":
+		r.Message = note
+	default:
+		r.Message += "; " + note
+	}
+	return r
 }
 
 // Restore makes the files of a lock entry what the lock says, without
@@ -230,11 +287,7 @@ func (in *Installer) Restore(e Entry, frozen bool) Result {
 		}
 		return res
 	}
-	ref := e.Commit
-	if e.Source.Kind != KindGit {
-		ref = ""
-	}
-	root, commit, err := in.Materialize(e.Source, ref)
+	root, commit, err := in.lockedTree(e)
 	if err != nil {
 		return failed(res, err)
 	}
@@ -251,14 +304,17 @@ func (in *Installer) Restore(e Entry, frozen bool) Result {
 
 // reproducible refuses, for --frozen, an entry whose source a teammate's
 // clone of the project does not reproduce: a git source must be pinned to
-// a commit (the commit names the bytes, whatever the URL), a folder must
-// lie inside the scope's base folder (the project) with symlinks
-// resolved, and a marketplace Claude Code cloned, which is at whatever
-// commit each machine's clone is at, is refused.
+// a commit (the commit names the bytes, whatever the URL); a folder or a
+// marketplace Claude Code cloned must be pinned to the repository it is a
+// clone of and a commit (Source.Origin), or else, for a folder, lie
+// inside the scope's base folder (the project) with symlinks resolved.
 func (in *Installer) reproducible(e Entry) error {
 	where := "the project " + in.Layout.Base
 	if in.Layout.Scope == ScopeUser {
 		where = "the user folder " + in.Layout.Base
+	}
+	if e.Source.Kind != KindGit && e.Source.Origin.URL != "" && e.Commit != "" {
+		return nil // restored from its origin at the commit
 	}
 	switch e.Source.Kind {
 	case KindGit:
@@ -267,9 +323,11 @@ func (in *Installer) reproducible(e Entry) error {
 				"(run `ccski update %s` and commit the lock)", e.Name)
 		}
 	case KindMarketplace:
-		return fmt.Errorf("its source is the marketplace %s as Claude Code cloned it on this machine, which the lock "+
-			"pins to no commit, so --frozen cannot check that a teammate gets the same skill: install it from the "+
-			"marketplace's git repository instead (ccski install <repository>#<path>), then commit the lock", e.Source.Name)
+		return fmt.Errorf("its source is the marketplace %s as Claude Code cloned it on one machine, and the lock "+
+			"records no git repository and commit for it (the marketplace is no git clone, or an older ccski "+
+			"installed it), so --frozen cannot check that a teammate gets the same skill: run `ccski update %s` "+
+			"where the marketplace is cloned, or install it from the marketplace's git repository "+
+			"(ccski install <repository>#<path>), then commit the lock", e.Source.Name, e.Name)
 	default:
 		real, ok, err := safefile.WithinResolved(in.Layout.Base, e.Source.Dir)
 		switch {
@@ -281,8 +339,10 @@ func (in *Installer) reproducible(e Entry) error {
 				"into the project or install it from a git repository, then commit the lock", e.Source.Dir, where, real)
 		case !ok:
 			return fmt.Errorf("its source folder %s is outside %s, so a teammate's clone does not hold it: --frozen "+
-				"installs from folders inside the project only; copy the skill into the project and install it "+
-				"from there, or install it from a git repository (the lock then pins a commit), then commit the lock",
+				"installs from folders inside the project only, or from git clones whose remote and commit the lock "+
+				"records (a clone with a remote, its skill committed, installed again); copy the skill into the "+
+				"project and install it from there, or install it from a git repository (the lock then pins a "+
+				"commit), then commit the lock",
 				e.Source.Dir, where)
 		}
 	}
@@ -333,6 +393,13 @@ func (in *Installer) Update(e Entry, ref string) Result {
 		return res
 	}
 	root, commit, err := in.Materialize(src, src.Ref)
+	fromOrigin := false
+	if err != nil && src.Kind != KindGit && src.Origin.URL != "" {
+		// The folder or marketplace is not on this machine: its
+		// repository's default branch stands in for it.
+		root, commit, err = in.originTree(src.Origin, "")
+		fromOrigin = true
+	}
 	if err != nil {
 		return failed(res, err)
 	}
@@ -340,7 +407,11 @@ func (in *Installer) Update(e Entry, ref string) Result {
 	if err != nil {
 		return failed(res, err)
 	}
-	r := in.put(src, root, commit, c, place{targets: e.Targets}, nil)
+	note := ""
+	if !fromOrigin {
+		src, commit, note = in.pin(src, root, commit, c)
+	}
+	r := withNote(in.put(src, root, commit, c, place{targets: e.Targets}, nil), note)
 	if r.Status == StatusInstalled {
 		r.Status = StatusUpdated
 	}
@@ -477,6 +548,9 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 	}
 	defer func() { done(in.unsettled == stage) }()
 	staged := filepath.Join(stage, name)
+	if err := in.widen(c.Dir); err != nil {
+		return failed(res, fmt.Errorf("checking out %s: %w", c.Rel, err))
+	}
 	skipped, err := copySkill(c.Dir, staged, root)
 	if err != nil {
 		return failed(res, fmt.Errorf("copying %s: %w", c.Rel, err))

@@ -5,8 +5,13 @@
 // folder of skills, or a marketplace named by its marketplace.json) or a
 // marketplace Claude Code has cloned. Installer.Materialize makes its
 // files available: a git source is fetched with the system git, one
-// commit deep, into a cache of bare repositories (git.go) and checked out
-// into a temporary folder; the others are read where they are. Discover
+// commit deep and without file contents (a partial clone), into a cache
+// of bare repositories (git.go) and checked out sparsely into a temporary
+// folder, first the files discovery reads, then (Git.Widen) each
+// installed skill's folder; the others are read where they are. A folder
+// or marketplace that is a git clone is pinned in the lock to its
+// repository and commit (origin.go), from which a machine without it
+// restores it. Discover
 // (discover.go) lists the skills a source offers, reading marketplaces
 // with the providers' own parsers (providers/marketplace.ReadCatalog,
 // providers/codexplugins.ReadCatalog) and SKILL.md files with the
@@ -25,6 +30,7 @@
 // transaction (journal.go): a journal in ccski's user state folder says
 // what it does until it is complete, and Recover, at the start of the
 // next run, finishes or undoes the change of a run that was killed.
-// Nothing is written outside the target folders, the lock, the journal
-// and the git cache.
+// Runs on one scope take turns on a lock file in the user state folder
+// (LockRun, RunLockFile). Nothing is written outside the target folders,
+// the lock, the journal, the run lock and the git cache.
 package install

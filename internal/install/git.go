@@ -10,8 +10,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,9 +22,10 @@ import (
 
 // Git fetches git sources with the system git into a cache of bare
 // repositories, one per URL, outside every skill folder. Fetches are
-// shallow (one commit deep) and bounded by Timeout; a commit already in
-// the cache is not fetched again, so that restoring a lock works offline
-// once the cache holds its commits.
+// shallow (one commit deep), partial (trees only; a checkout fetches the
+// files it writes) and bounded by Timeout; a commit already in the cache
+// is not fetched again, so that restoring a lock works offline once the
+// cache holds its commits and the installed skills' files.
 type Git struct {
 	// CacheDir holds repos/<hash>.git and the temporary checkouts.
 	CacheDir string
@@ -90,6 +93,13 @@ func (e *GitError) Error() string {
 // Is matches the error's kind.
 func (e *GitError) Is(target error) bool { return target == e.Kind }
 
+// repoEnv are the variables that point git at a repository, as git's own
+// local_repo_env lists them: ccski's commands never take them from its
+// environment.
+var repoEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_PREFIX", "GIT_SHALLOW_FILE", "GIT_GRAFT_FILE",
+	"GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_IMPLICIT_WORK_TREE", "GIT_INTERNAL_SUPER_PREFIX"}
+
 // allowedProtocols are the git transports ccski fetches with.
 const allowedProtocols = "https:http:ssh:git:file"
 
@@ -118,7 +128,13 @@ func (g *Git) run(ctx context.Context, url, ref string, extraEnv []string, args 
 	// Plain C messages, so that failures can be told apart; no pager;
 	// only the transports a source may name (never ext::, whatever the
 	// user's protocol.allow says).
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANGUAGE=C", "GIT_PAGER=cat", "GIT_ALLOW_PROTOCOL="+allowedProtocols)
+	// No repository of the environment (a git hook's GIT_DIR): each
+	// command names its own.
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(repoEnv, name)
+	})
+	cmd.Env = append(env, "LC_ALL=C", "LANGUAGE=C", "GIT_PAGER=cat", "GIT_ALLOW_PROTOCOL="+allowedProtocols)
 	if !g.Prompt {
 		cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0")
 	}
@@ -200,6 +216,17 @@ func (g *Git) Fetch(ctx context.Context, url, ref string) (string, error) {
 			return "", err
 		}
 	}
+	// The cache repository is a partial clone of url: its remote origin
+	// is url, which git asks for the files a checkout needs and lacks
+	// (see Checkout). A cache an older ccski made gets the remote now.
+	if u, _ := g.run(ctx, url, ref, nil, "--git-dir", repo, "config", "--get", "remote.origin.url"); u != url {
+		for _, kv := range [][2]string{{"remote.origin.url", url}, {"remote.origin.promisor", "true"},
+			{"remote.origin.partialclonefilter", "blob:none"}} {
+			if _, err := g.run(ctx, url, ref, nil, "--git-dir", repo, "config", kv[0], kv[1]); err != nil {
+				return "", err
+			}
+		}
+	}
 	if fullCommit.MatchString(ref) {
 		if c, err := g.run(ctx, url, ref, nil, "--git-dir", repo, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err == nil && c != "" {
 			return c, nil
@@ -209,7 +236,11 @@ func (g *Git) Fetch(ctx context.Context, url, ref string) (string, error) {
 	if want == "" {
 		want = "HEAD"
 	}
-	args := []string{"--git-dir", repo, "fetch", "--depth", "1", "--no-tags", "--no-write-fetch-head"}
+	// One commit deep, and its trees only (--filter=blob:none): the files
+	// come when a checkout needs them. A server that does not filter
+	// (git says "filtering not recognized by server, ignoring") sends
+	// the files at once, as a plain shallow fetch.
+	args := []string{"--git-dir", repo, "fetch", "--depth", "1", "--filter=blob:none", "--no-tags", "--no-write-fetch-head"}
 	if g.Progress != nil {
 		args = append(args, "--progress")
 	} else {
@@ -217,7 +248,7 @@ func (g *Git) Fetch(ctx context.Context, url, ref string) (string, error) {
 	}
 	// Fetch into a ref of our own, so that the commit stays in the cache.
 	local := "refs/ccski/" + refName(want)
-	args = append(args, "--", url, "+"+want+":"+local)
+	args = append(args, "origin", "+"+want+":"+local)
 	if _, err := g.run(ctx, url, ref, nil, args...); err != nil {
 		return "", err
 	}
@@ -230,37 +261,206 @@ func refName(ref string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// Checkout writes the files of commit (fetched from url) into a new
-// temporary folder below the cache and returns it; the caller removes it.
-func (g *Git) Checkout(ctx context.Context, url, commit string) (string, error) {
+// Tree is a sparse checkout of one commit of a cached repository: the
+// files reading a source needs (see Checkout), and the folders Widen has
+// added. Remove deletes it.
+type Tree struct {
+	// Dir is the checkout's folder.
+	Dir              string
+	url, commit, idx string
+	// patterns are the sparse-checkout patterns checked out so far;
+	// covered the '/'-separated paths they name.
+	patterns []string
+	covered  map[string]bool
+	// links are the commit's symlinks, by '/'-separated path.
+	links []string
+}
+
+// Remove deletes the checkout and its index.
+func (t *Tree) Remove() {
+	os.RemoveAll(t.Dir)
+	os.Remove(t.idx)
+}
+
+// gitEntry is one line of git ls-tree.
+type gitEntry struct {
+	mode, kind, path string
+}
+
+// Checkout writes into a new temporary folder below the cache what
+// reading a source needs of commit (fetched from url): every folder
+// (empty), every SKILL.md, every file of a .claude-plugin, .codex-plugin
+// or .agents/plugins folder (the marketplace and plugin manifests) and
+// every symlink; Widen adds the folders skills are copied from. The cache
+// is a partial clone, so only the files checked out are fetched, in one
+// request per checkout: installing one skill from a large repository
+// fetches its trees and that skill's files, not the rest.
+func (g *Git) Checkout(ctx context.Context, url, commit string) (*Tree, error) {
 	tmp := filepath.Join(g.CacheDir, "tmp")
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		return "", fmt.Errorf("git cache %s: %w", g.CacheDir, err)
+		return nil, fmt.Errorf("git cache %s: %w", g.CacheDir, err)
 	}
 	dir, err := os.MkdirTemp(tmp, "tree-")
 	if err != nil {
-		return "", fmt.Errorf("git cache %s: %w", g.CacheDir, err)
+		return nil, fmt.Errorf("git cache %s: %w", g.CacheDir, err)
 	}
-	index := dir + ".index"
-	defer os.Remove(index)
-	env := []string{"GIT_INDEX_FILE=" + index}
-	repo := g.repo(url)
+	t := &Tree{Dir: dir, url: url, commit: commit, idx: dir + ".index", covered: map[string]bool{}}
 	release, err := g.lockRepo(url)
 	if err != nil {
-		os.RemoveAll(dir)
-		return "", fmt.Errorf("git cache %s: %w", g.CacheDir, err)
+		t.Remove()
+		return nil, fmt.Errorf("git cache %s: %w", g.CacheDir, err)
 	}
 	defer release()
-	// Bytes as committed: no line-ending conversion from the user's
-	// configuration, symlinks as symlinks.
-	base := []string{"-c", "core.autocrlf=false", "-c", "core.symlinks=true", "--git-dir", repo, "--work-tree", dir}
-	if _, err := g.run(ctx, url, commit, env, append(base, "read-tree", commit)...); err != nil {
-		os.RemoveAll(dir)
-		return "", err
+	out, err := g.run(ctx, url, commit, nil, "--git-dir", g.repo(url), "ls-tree", "-r", "-t", "-z", "--full-tree", commit)
+	if err != nil {
+		t.Remove()
+		return nil, err
 	}
-	if _, err := g.run(ctx, url, commit, env, append(base, "checkout-index", "--all", "--force")...); err != nil {
-		os.RemoveAll(dir)
-		return "", err
+	for _, rec := range strings.Split(out, "\x00") {
+		meta, p, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || !filepath.IsLocal(filepath.FromSlash(p)) {
+			continue
+		}
+		e := gitEntry{mode: f[0], kind: f[1], path: p}
+		switch {
+		case e.kind == "tree":
+			if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(p)), 0o755); err != nil {
+				t.Remove()
+				return nil, fmt.Errorf("git cache %s: %w", g.CacheDir, err)
+			}
+		case e.kind != "blob":
+		case e.mode == "120000":
+			t.links = append(t.links, p)
+			t.add(p)
+		case readsSource(p):
+			t.add(p)
+		}
 	}
-	return dir, nil
+	if err := g.sparseCheckout(ctx, t); err != nil {
+		t.Remove()
+		return nil, err
+	}
+	return t, nil
+}
+
+// readsSource reports whether discovery reads the file at the
+// '/'-separated path p: a SKILL.md (any case), or a file of a
+// marketplace's or plugin's manifest folder.
+func readsSource(p string) bool {
+	if strings.EqualFold(path.Base(p), "SKILL.md") {
+		return true
+	}
+	parts := strings.Split(p, "/")
+	for i, part := range parts[:len(parts)-1] {
+		if part == ".claude-plugin" || part == ".codex-plugin" ||
+			part == ".agents" && i+1 < len(parts)-1 && parts[i+1] == "plugins" {
+			return true
+		}
+	}
+	return false
+}
+
+// add adds the '/'-separated path p to the tree's sparse patterns.
+func (t *Tree) add(p string) {
+	if t.covered[p] {
+		return
+	}
+	t.covered[p] = true
+	if p == "." {
+		t.patterns = append(t.patterns, "/*") // the whole commit
+		return
+	}
+	t.patterns = append(t.patterns, "/"+escapePattern(p))
+}
+
+// escapePattern writes p as a sparse-checkout pattern that matches it
+// alone (and, for a folder, what it holds): glob characters, a leading
+// ! or # and trailing spaces escaped.
+func escapePattern(p string) string {
+	var b strings.Builder
+	for i, r := range p {
+		if strings.ContainsRune(`\*?[]!#`, r) || r == ' ' && strings.TrimRight(p[i:], " ") == "" {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// sparseCheckout brings the tree's folder to its patterns: git reads
+// the commit into the tree's index, fetches the files the patterns name
+// and the cache lacks in one request, and writes them (bytes as
+// committed: no line-ending conversion from the user's configuration,
+// symlinks as symlinks). The caller holds the repository's lock: the
+// patterns are the repository's info/sparse-checkout while it runs.
+func (g *Git) sparseCheckout(ctx context.Context, t *Tree) error {
+	repo := g.repo(t.url)
+	if err := os.MkdirAll(filepath.Join(repo, "info"), 0o755); err != nil {
+		return fmt.Errorf("git cache %s: %w", g.CacheDir, err)
+	}
+	// An empty list would check out everything: a pattern no path has
+	// stands for none.
+	patterns := append([]string{"/.ccski-none"}, t.patterns...)
+	if err := safefile.WriteAtomic(filepath.Join(repo, "info", "sparse-checkout"), []byte(strings.Join(patterns, "\n")+"\n"), 0o644); err != nil {
+		return fmt.Errorf("git cache %s: %w", g.CacheDir, err)
+	}
+	_, err := g.run(ctx, t.url, t.commit, []string{"GIT_INDEX_FILE=" + t.idx},
+		"-c", "core.autocrlf=false", "-c", "core.symlinks=true", "-c", "core.sparseCheckout=true",
+		"-c", "core.sparseCheckoutCone=false", "-c", "maintenance.auto=false", "-c", "gc.auto=0",
+		"--git-dir", repo, "--work-tree", t.Dir, "read-tree", "-mu", t.commit)
+	return err
+}
+
+// Widen adds to the tree the folder (or file) at the '/'-separated path
+// rel, with what its symlinks lead to inside the commit, so that the
+// skill there can be copied as a full checkout would give it.
+func (g *Git) Widen(ctx context.Context, t *Tree, rel string) error {
+	before := len(t.patterns)
+	for _, p := range linkClosure(t.Dir, rel, t.links) {
+		t.add(p)
+	}
+	if len(t.patterns) == before {
+		return nil
+	}
+	release, err := g.lockRepo(t.url)
+	if err != nil {
+		return fmt.Errorf("git cache %s: %w", g.CacheDir, err)
+	}
+	defer release()
+	return g.sparseCheckout(ctx, t)
+}
+
+// linkClosure returns rel and every path inside the checkout dir that a
+// symlink in, above or at one of those paths leads to, as '/'-separated
+// paths; links lists the checkout's symlinks, whose targets it reads.
+func linkClosure(dir, rel string, links []string) []string {
+	target := map[string]string{}
+	for _, l := range links {
+		if to, err := os.Readlink(filepath.Join(dir, filepath.FromSlash(l))); err == nil && !path.IsAbs(filepath.ToSlash(to)) {
+			target[l] = path.Clean(path.Join(path.Dir(l), filepath.ToSlash(to)))
+		}
+	}
+	out := []string{rel}
+	seen := map[string]bool{rel: true}
+	for i := 0; i < len(out); i++ {
+		p := out[i]
+		for l, to := range target {
+			var next string
+			switch {
+			case l == p || strings.HasPrefix(l, p+"/") || p == ".":
+				next = to
+			case strings.HasPrefix(p, l+"/"):
+				next = to + p[len(l):]
+			default:
+				continue
+			}
+			if next == "." || !filepath.IsLocal(filepath.FromSlash(next)) || seen[next] {
+				continue
+			}
+			seen[next] = true
+			out = append(out, next)
+		}
+	}
+	return out
 }

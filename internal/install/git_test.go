@@ -59,11 +59,15 @@ func TestGitFetch(t *testing.T) {
 	if err != nil || first != shas[0] {
 		t.Fatalf("Fetch %s = %s, %v", shas[0], first, err)
 	}
-	dir, err := g.Checkout(ctx, url, first)
+	tree, err := g.Checkout(ctx, url, first)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
+	defer tree.Remove()
+	if err := g.Widen(ctx, tree, "skills/pdf"); err != nil {
+		t.Fatal(err)
+	}
+	dir := tree.Dir
 	if _, err := os.Stat(filepath.Join(dir, "skills/pdf/extra.md")); err == nil {
 		t.Error("the first commit's checkout holds the second commit's file")
 	}

@@ -52,6 +52,9 @@ const (
 	opRemove = "remove"
 )
 
+// journalVersion is the version of the journal format.
+const journalVersion = 1
+
 // journal is the record of one change in progress.
 type journal struct {
 	Version int `json:"version"`
@@ -87,6 +90,20 @@ func JournalFile(stateDir, lockFile string) (string, error) {
 	return filepath.Join(stateDir, "journal", hex.EncodeToString(sum[:16])+".json"), nil
 }
 
+// RunLockFile is the file whose lock a run on the scope whose lock is
+// lockFile holds (LockRun): in ccski's user state folder stateDir, named
+// like the journal by the lock's path with its links resolved, so that
+// every way of reaching one lock takes the same turn and nothing of it is
+// left in the project (where `git add -A` would commit it).
+func RunLockFile(stateDir, lockFile string) (string, error) {
+	real, err := safefile.Resolve(lockFile)
+	if err != nil {
+		return "", fmt.Errorf("lock %s: %w", lockFile, err)
+	}
+	sum := sha256.Sum256([]byte(real))
+	return filepath.Join(stateDir, "run", hex.EncodeToString(sum[:16])+".lck"), nil
+}
+
 // asideName is the name, in a staging folder, of a copy moved aside
 // while a new one replaces it where the system cannot swap two paths: a
 // hidden name, which no skill has (see checkName).
@@ -108,7 +125,7 @@ func (in *Installer) begin(j journal) error {
 	if err != nil {
 		return fmt.Errorf("lock %s: %w", in.Layout.LockFile, err)
 	}
-	j.Version, j.Lock = LockVersion, lock
+	j.Version, j.Lock = journalVersion, lock
 	j.Entry = j.Entry.toLock(in.Layout.Base)
 	if j.Old != nil {
 		old := j.Old.toLock(in.Layout.Base)
@@ -159,7 +176,7 @@ func (in *Installer) readJournal() (j journal, ok bool, err error) {
 	if err := dec.Decode(&j); err != nil {
 		return j, true, err
 	}
-	if j.Version != LockVersion || (j.Op != opPut && j.Op != opRemove) {
+	if j.Version != journalVersion || (j.Op != opPut && j.Op != opRemove) {
 		return j, true, fmt.Errorf("version %d, operation %q: not one this ccski writes", j.Version, j.Op)
 	}
 	if lock, err := safefile.Resolve(in.Layout.LockFile); err != nil || j.Lock != lock {

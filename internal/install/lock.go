@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,8 +16,11 @@ import (
 	"github.com/ccski/ccski/internal/safefile"
 )
 
-// LockVersion is the version of the lock format this ccski writes.
-const LockVersion = 1
+// LockVersion is the newest version of the lock format this ccski reads.
+// Version 2 adds a source's origin (Source.Origin) and the commit of a
+// folder or marketplace source; a lock that records none is written as
+// version 1, which older versions of ccski read.
+const LockVersion = 2
 
 // maxLockBytes bounds the lock file read.
 const maxLockBytes = 64 << 20
@@ -165,6 +169,9 @@ func checkLockSource(e *Entry) error {
 		if e.Commit != "" && !fullCommit.MatchString(e.Commit) {
 			return fmt.Errorf("commit %q is no full commit hash", e.Commit)
 		}
+		if e.Source.Origin != (Origin{}) {
+			return errors.New("a git source has no origin (it is its own repository)")
+		}
 	case KindDir:
 	case KindMarketplace:
 		if !marketplaceName.MatchString(e.Source.Name) {
@@ -173,15 +180,37 @@ func checkLockSource(e *Entry) error {
 	default:
 		return fmt.Errorf("unknown source kind %q (want git, dir or marketplace)", e.Source.Kind)
 	}
+	if o := e.Source.Origin; o != (Origin{}) {
+		if err := checkGitURL(o.URL); err != nil {
+			return fmt.Errorf("origin: %w", err)
+		}
+		if p, err := cleanSubpath(o.Path); err != nil || p != o.Path {
+			return fmt.Errorf("origin path %q must be a clean path inside its repository", o.Path)
+		}
+		if !fullCommit.MatchString(e.Commit) {
+			return fmt.Errorf("origin %s needs the full commit the folder was at, not %q", o.URL, e.Commit)
+		}
+	}
 	return nil
 }
 
 // Write writes the lock to file atomically, sorted by name, with paths
-// below base made relative.
+// below base made relative: as version 1 unless an entry records an
+// origin. A lock that names no skill is deleted instead, so that removing
+// every skill leaves the project as it was before the first install.
 func (l *Lock) Write(file, base string) error {
-	out := Lock{Version: LockVersion, Skills: make([]Entry, len(l.Skills))}
+	if len(l.Skills) == 0 {
+		if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing the empty lock %s: %w", file, err)
+		}
+		return nil
+	}
+	out := Lock{Version: 1, Skills: make([]Entry, len(l.Skills))}
 	for i, e := range l.Skills {
 		out.Skills[i] = e.toLock(base)
+		if e.Source.Origin != (Origin{}) {
+			out.Version = 2
+		}
 	}
 	slices.SortFunc(out.Skills, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
 	data, err := encodeJSON(out)

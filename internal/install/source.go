@@ -45,6 +45,10 @@ type Source struct {
 	// Path is a '/'-separated path inside the source that narrows it: a
 	// folder, a SKILL.md or a marketplace.json.
 	Path string `json:"path,omitempty"`
+	// Origin is, for a folder or marketplace that is a git clone, the
+	// repository it came from (see origin.go): a machine without the
+	// folder restores from there, at the entry's Commit.
+	Origin Origin `json:"origin,omitzero"`
 }
 
 // String is the source as a user would type it again.

@@ -59,6 +59,9 @@ type Layout struct {
 	// ccski's user state folder; "" where no change is made (a dry run,
 	// reading the lock).
 	Journal string
+	// RunLock is the file whose lock a run holds (see RunLockFile), in
+	// ccski's user state folder; "" where no change is made.
+	RunLock string
 }
 
 // Home is the user folder.
