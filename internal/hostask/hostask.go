@@ -36,8 +36,10 @@ type Listed struct {
 	// host lists the name alone.
 	Description string `json:"description,omitempty"`
 	// File is the SKILL.md the host names (Codex), absolute; "" when the
-	// host does not say.
-	File string `json:"file,omitempty"`
+	// host does not say. Short is the path as the host wrote it
+	// ("r1/name/SKILL.md").
+	File  string `json:"file,omitempty"`
+	Short string `json:"-"`
 }
 
 // CodexCommand is what ParseCodex reads the output of.
@@ -102,7 +104,7 @@ func ParseCodex(data []byte) ([]Listed, error) {
 					if root, ok := roots[m[3]]; ok {
 						file = filepath.Join(root, filepath.FromSlash(m[4]))
 					}
-					out = append(out, Listed{Name: m[1], Description: m[2], File: file})
+					out = append(out, Listed{Name: m[1], Description: m[2], File: file, Short: m[3] + "/" + m[4]})
 				}
 			}
 		}

@@ -270,9 +270,14 @@ func Codex(entries []Entry, opt CodexOptions) []Outcome {
 }
 
 // codexTokens is the cost of e's line with description d: a token for
-// every 4 bytes, the newline included, rounded up.
+// every 4 bytes, the newline included, rounded up. Without a description
+// the line is "- name: (file: ...)".
 func codexTokens(e Entry, d string) int {
-	n := len("- "+e.Name+": "+d+e.Suffix) + 1
+	line := "- " + e.Name + ": " + d + e.Suffix
+	if d == "" {
+		line = "- " + e.Name + ":" + e.Suffix
+	}
+	n := len(line) + 1
 	return (n + 3) / 4
 }
 
