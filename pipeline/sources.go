@@ -52,6 +52,26 @@ type SwitchedSkill struct {
 	Switches []HostSwitch `json:"switches"`
 }
 
+// NotLoaded is a skill, a plugin or a link that a host installed on the
+// machine does not load on its own, and why: a skill nested in a folder
+// Claude Code does not search, a plugin whose manifest it refuses, a
+// broken link... The hosts' model (internal/hostview) says so; ccski
+// sources and doctor print it.
+type NotLoaded struct {
+	// Host is the host's agent label, Title its name for people.
+	Host  string `json:"host"`
+	Title string `json:"title"`
+	// ID is the record's id, "" for a plugin or a link; Name the skill's
+	// name, the plugin's key or the link's name.
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	File string `json:"file,omitempty"`
+	// Code says why in one word (nested, name-rules, manifest-rejected,
+	// plugin-not-installed, link-broken, shadowed, ...), Reason in words.
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
 // FlaggedSkill is a skill the offline security scan found something in
 // (see Snapshot.Security).
 type FlaggedSkill struct {
@@ -99,6 +119,10 @@ type SourcesReport struct {
 	// Switched are the skills agents' own settings turn off or limit,
 	// with the settings that say so.
 	Switched []SwitchedSkill `json:"switched"`
+	// NotLoaded are the skills, plugins and links that installed hosts do
+	// not load on their own for another reason than a switch. Sources
+	// leaves it empty; the caller fills it from the hosts' model.
+	NotLoaded []NotLoaded `json:"notLoaded"`
 	// Discovered and Visible count the records of the reported type.
 	Discovered int `json:"discovered"`
 	Visible    int `json:"visible"`
@@ -111,7 +135,7 @@ type SourcesReport struct {
 func (s *Snapshot) Sources(kind Type) SourcesReport {
 	out := SourcesReport{Priority: s.Priority, Precedence: precedenceRules(s.Roots, kind),
 		Roots: []SourceRoot{}, Diagnostics: s.Diagnostics, Hidden: []HiddenCopy{}, Unlisted: []UnlistedSkill{},
-		Switched: []SwitchedSkill{}, Flagged: []FlaggedSkill{}, Changed: []ChangedSkill{}}
+		Switched: []SwitchedSkill{}, NotLoaded: []NotLoaded{}, Flagged: []FlaggedSkill{}, Changed: []ChangedSkill{}}
 	if out.Priority == nil {
 		out.Priority = DefaultPriority()
 	}

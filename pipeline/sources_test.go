@@ -108,7 +108,7 @@ func TestSnapshotSources(t *testing.T) {
 		`"roots":[{"path":"/u/commands","type":"command","provider":"claude","source":"commands","location":"user",` +
 		`"kind":"user-agent","exists":false,"skills":2,"pluginInfo":{"pluginName":"p","marketplace":"m","version":"1"}}],` +
 		`"diagnostics":[],"hidden":[{"id":"claude@user:/deploy","file":"/h/commands/deploy.md","stage":"filter","reason":"excluded"}],` +
-		`"unlisted":[],"flagged":[],"changed":[],"switched":[],"discovered":2,"visible":1}`
+		`"unlisted":[],"flagged":[],"changed":[],"switched":[],"notLoaded":[],"discovered":2,"visible":1}`
 	if string(got) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", got, want)
 	}

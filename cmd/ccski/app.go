@@ -119,7 +119,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// --json; the caller still asked for JSON.
 		a.json = argsWantJSON(args)
 	}
-	if errors.Is(err, action.ErrValidationFailed) || errors.Is(err, action.ErrScanFailed) || errors.Is(err, errReported) {
+	if errors.Is(err, action.ErrValidationFailed) || errors.Is(err, action.ErrScanFailed) || errors.Is(err, action.ErrDoctorFailed) ||
+		errors.Is(err, errReported) {
 		a.json = false // the report, already on stdout, says it all
 	}
 	a.printError(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccski/ccski/internal/action"
 	"github.com/ccski/ccski/internal/hostview"
+	"github.com/ccski/ccski/internal/report"
 )
 
 // doctorLong is the help of ccski doctor.
@@ -59,7 +60,9 @@ func (a *app) doctor(cmd *cobra.Command, _ []string) error {
 	return a.verdict(res.Verdict)
 }
 
-// renderDoctor prints the doctor's result, host by host.
+// renderDoctor prints the doctor's result, host by host: the skills each
+// loads as one wrapped list, those it loads with a limit, then each thing
+// it does not load with the reason.
 func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 	if len(res.Hosts) == 0 {
 		fmt.Fprintln(w, "No agent found on this machine.")
@@ -69,50 +72,69 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		title := fmt.Sprintf("%s: %d loaded, %d not loaded", h.Title, len(h.Loads), len(h.NotLoaded))
-		fmt.Fprintln(w, st.Heading(title))
+		fmt.Fprintln(w, st.Heading(fmt.Sprintf("%s: %d loaded, %d not loaded", h.Title, len(h.Loads), len(h.NotLoaded))))
+		found := "not installed (reported because --agent names it)"
 		if h.Installed {
-			fmt.Fprintln(w, st.Dim("  installed: "+h.Detected))
-		} else {
-			fmt.Fprintln(w, st.Dim("  not installed"))
+			found = "found: " + h.Detected
 		}
-		if len(h.Loads) > 0 {
-			fmt.Fprintln(w, "\n  Loads:")
-			for _, v := range h.Loads {
-				line := "    " + st.Green("✓") + " " + v.Name
-				if v.Code != hostview.Loads {
-					line += "  " + st.Dim(string(v.Code)+": "+v.Detail)
-				}
-				fmt.Fprintln(w, line)
+		fmt.Fprintln(w, wrap(st.Dim(found), wd, "  "))
+		var plain []string
+		var limited []hostview.Verdict
+		for _, v := range h.Loads {
+			if v.Code == hostview.Loads {
+				plain = append(plain, verdictName(v))
+			} else {
+				limited = append(limited, v)
+			}
+		}
+		if len(plain) > 0 {
+			fmt.Fprintf(w, "\n  Loads (%d):\n%s\n", len(plain), wrap(strings.Join(plain, ", "), wd, "    "))
+		}
+		if len(limited) > 0 {
+			fmt.Fprintf(w, "\n  Loads, with a limit (%d):\n", len(limited))
+			for _, v := range limited {
+				fmt.Fprintf(w, "    %s %s  [%s]\n%s\n", st.Yellow("~"), verdictName(v), v.Code, wrap(v.Detail, wd, "        "))
 			}
 		}
 		if len(h.NotLoaded) > 0 {
-			fmt.Fprintln(w, "\n  Not loaded:")
+			fmt.Fprintf(w, "\n  Does not load (%d):\n", len(h.NotLoaded))
 			for _, v := range h.NotLoaded {
-				mark := st.Dim("-")
-				if v.Problem {
+				mark := st.Dim("-") // a choice: a switch, a disabled plugin, a copy that wins
+				switch {
+				case v.Problem && v.Owned():
 					mark = st.Red("✗")
+				case v.Problem:
+					mark = st.Yellow("!") // to fix upstream
 				}
-				name := v.Name
-				if name == "" {
-					name = "(plugin)"
-				}
-				fmt.Fprintf(w, "    %s %s  [%s]\n", mark, name, v.Code)
 				detail := v.Detail
 				if len(v.Skills) > 0 {
 					detail += "; its skills: " + strings.Join(v.Skills, ", ")
 				}
 				if v.Managed != "" {
-					detail += " (in " + v.Managed + ": fix it upstream)"
+					detail += " (it lies in " + v.Managed + ": fix it upstream)"
 				}
-				fmt.Fprintln(w, wrap(detail, wd, "        "))
+				fmt.Fprintf(w, "    %s %s  [%s]\n%s\n", mark, verdictName(v), v.Code, wrap(detail, wd, "        "))
 			}
 		}
 	}
 	if len(res.Absent) > 0 {
-		fmt.Fprintf(w, "\n%s\n", st.Dim("Not installed: "+strings.Join(res.Absent, ", ")+" (--agent NAME reports one anyway)"))
+		fmt.Fprintf(w, "\n%s\n", wrap(st.Dim("Not found on this machine: "+strings.Join(res.Absent, ", ")+
+			" (--agent NAME reports one anyway)."), wd, ""))
 	}
 	if res.Broken > 0 {
-		fmt.Fprintf(w, "\n%s\n", st.Red(fmt.Sprintf("%d of your own will not load.", res.Broken)))
+		fmt.Fprintf(w, "\n%s\n", st.Red(report.Plural(res.Broken, "problem", "problems")+
+			" in your own skills (marked ✗; ! marks one to fix upstream)."))
 	}
+}
+
+// verdictName names what a verdict is about: a record by its id, a plugin
+// by its key, a link by its name.
+func verdictName(v hostview.Verdict) string {
+	switch {
+	case v.ID != "":
+		return v.ID
+	case v.Name != "":
+		return v.Name
+	}
+	return "(plugin)"
 }

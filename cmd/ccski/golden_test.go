@@ -92,6 +92,23 @@ var commandFiles = map[string]string{
 	"home/.codex/prompts/drafts/ignored.md":         "Codex reads only top-level prompts.\n",
 }
 
+// doctorFiles lay out what a host leaves out: a skill nested in
+// .claude/skills (Claude Code skips it, Codex would not), a plugin whose
+// manifest Claude Code refuses (an agent path without .md), a plugin the
+// settings enable that nobody installed, and a skill Codex lists only when
+// named (agents/openai.yaml).
+var doctorFiles = map[string]string{
+	"work/repo/.claude/skills/group/nested-guide/SKILL.md":                             "---\nname: nested-guide\ndescription: A guide nested in a group folder.\n---\nBody.\n",
+	"home/.claude/plugins/cache/tool-market/lint-kit/1.2.0/.claude-plugin/plugin.json": `{"name": "lint-kit", "version": "1.2.0", "skills": ["./extra/lint-fix"], "agents": ["./agents/linter"]}`,
+	"home/.claude/settings.json": `{"enabledPlugins": {"design-tools@demo-market": true, "doc-tools@demo-market": true, ` +
+		`"legacy-tools@demo-market": true, "lint-kit@tool-market": true, "ghost@tool-market": true}}`,
+	"work/repo/.agents/skills/release/SKILL.md":           "---\nname: release\ndescription: Cut a release.\n---\nBody.\n",
+	"work/repo/.agents/skills/release/agents/openai.yaml": "policy:\n  allow_implicit_invocation: false\n",
+}
+
+// doctorEnv keeps the machine's own PATH out of host detection.
+var doctorEnv = map[string]string{"PATH": "/nonexistent"}
+
 var goldenCases = []goldenCase{
 	// list
 	{name: "list", args: "list $STD"},
@@ -157,6 +174,11 @@ var goldenCases = []goldenCase{
 	// usage errors
 	{name: "usage_unknown_flag", args: "list --bogus", code: 2},
 	{name: "usage_unknown_flag_json", args: "list --bogus --json", code: 2, json: true},
+	// doctor
+	{name: "doctor", args: "doctor", code: 1, files: doctorFiles, env: doctorEnv},
+	{name: "doctor_json", args: "doctor --json", code: 1, files: doctorFiles, env: doctorEnv, json: true},
+	{name: "doctor_agent", args: "doctor --agent cursor", code: 1, env: doctorEnv},
+
 	{name: "usage_bad_include", args: "list --include=codex,@ $STD", code: 2},
 	{name: "usage_bad_include_json", args: "list --json --include=codex,@ $STD", code: 2, json: true},
 	{name: "usage_config_typo", args: "list --config $MACHINE/configs/typo.yaml $STD", code: 2},

@@ -15,7 +15,8 @@ import (
 // sourcesLong is the help of ccski sources.
 const sourcesLong = `Show every root ccski considered, its provider and location, whether it
 exists and how many skills (or commands) it gave; then every skill or command
-hidden by dedupe or filters with the reason; the skills the security scan
+hidden by dedupe or filters with the reason; the skills the agents installed
+here do not load on their own and why (see ccski doctor); the skills the security scan
 flags (see ccski scan; not with mcp.scan: off); the project and plugin skills
 whose files changed since ccski recorded them (see ccski trust); then every
 problem found while
@@ -67,6 +68,16 @@ func renderSources(a *app, res *action.SourcesResult) {
 		fmt.Fprintf(w, "\n%s\n\n", st.Heading(fmt.Sprintf("Switched off by agents (%d)", len(s.Switched))))
 		for _, sw := range s.Switched {
 			fmt.Fprintf(w, "  %s  %s\n", st.Cyan(sw.ID), st.Dim(pipeline.DescribeOff(sw.Switches)))
+		}
+	}
+	if len(s.NotLoaded) > 0 {
+		fmt.Fprintf(w, "\n%s\n\n", st.Heading(fmt.Sprintf("Not loaded by their agents (%d)", len(s.NotLoaded))))
+		for _, n := range s.NotLoaded {
+			name := n.ID
+			if name == "" {
+				name = n.Name
+			}
+			fmt.Fprintf(w, "  %s  %s\n", st.Cyan(name), st.Dim(n.Title+", "+n.Code+": "+n.Reason))
 		}
 	}
 	renderFlagged(w, st, s.Flagged)

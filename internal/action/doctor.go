@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccski/ccski/internal/hostview"
 	"github.com/ccski/ccski/internal/report"
+	"github.com/ccski/ccski/pipeline"
 )
 
 // ErrDoctorFailed is what the verdict of a doctor run wraps when a skill
@@ -96,4 +97,28 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 			report.Plural(res.Broken, "problem in your own skills", "problems in your own skills"))
 	}
 	return res, nil
+}
+
+// notLoaded is what the hosts installed in opt.Env do not load on their
+// own, for `ccski sources`: every verdict of their views that is not a
+// load, but for what the sources report lists already: the switches
+// (Switched), the disabled plugins (their diagnostics), the .SKILL.md
+// files and the copies another copy shadows (Hidden).
+func notLoaded(ctx context.Context, snap *pipeline.Snapshot, opt hostview.Options) []pipeline.NotLoaded {
+	out := []pipeline.NotLoaded{}
+	for _, h := range hostview.Hosts() {
+		if installed, _ := h.Detect(opt.Env); !installed {
+			continue
+		}
+		v := hostview.For(ctx, h, snap, opt)
+		for _, x := range v.NotLoaded {
+			switch x.Code {
+			case hostview.SwitchedOff, hostview.PluginDisabled, hostview.DisabledFile, hostview.Shadowed:
+				continue
+			}
+			out = append(out, pipeline.NotLoaded{Host: v.Host, Title: v.Title, ID: x.ID, Name: x.Name, File: x.File,
+				Code: string(x.Code), Reason: x.Detail})
+		}
+	}
+	return out
 }

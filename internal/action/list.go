@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ccski/ccski/filters"
+	"github.com/ccski/ccski/internal/hostview"
 	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/search"
@@ -246,6 +247,10 @@ func Sources(ctx context.Context, c *Config, req SourcesRequest) (*SourcesResult
 		return nil, err
 	}
 	res := &SourcesResult{Report: d.Snapshot.Sources(req.Kind)}
+	if req.Kind != pipeline.TypeCommand {
+		env := d.Engine.Env()
+		res.Report.NotLoaded = notLoaded(ctx, d.Snapshot, hostview.Options{Env: env, Managed: managedTrees(env)})
+	}
 	res.Skills, res.Commands = d.Snapshot.Tally()
 	res.ShowSkills = req.Kind != pipeline.TypeCommand
 	res.ShowCommands = req.Kind == pipeline.TypeCommand || (req.Kind == "" && res.Commands.Discovered > 0)

@@ -3,7 +3,6 @@ package hostview
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -32,9 +31,9 @@ const (
 	// Nested: the skill folder lies below another folder of the host's
 	// skills folder, and the host loads only <skills>/<name>/SKILL.md.
 	Nested Code = "nested"
-	// NameRules: the skill breaks the host's name or frontmatter rules
-	// (an error under its validate profile).
-	NameRules Code = "name-rules"
+	// HostRules: the skill breaks the host's rules for a skill's name,
+	// frontmatter or framing (an error under its validate profile).
+	HostRules Code = "host-rules"
 	// SwitchedOff: the host's own settings turn the skill off.
 	SwitchedOff Code = "switched-off"
 	// DisabledFile: the skill file is .SKILL.md, which no host reads.
@@ -220,7 +219,7 @@ func judge(h Host, r *pipeline.Record, root pipeline.Root, broken *report.Findin
 		return x
 	}
 	if broken != nil {
-		return not(NameRules, true, fmt.Sprintf("%s: %s (%s; ccski validate --profile %s)", h.Title, broken.Message,
+		return not(HostRules, true, fmt.Sprintf("%s: %s (%s; ccski validate --profile %s)", h.Title, broken.Message,
 			broken.Code, h.Profile))
 	}
 	x.Loads, x.Code = true, Loads
@@ -289,7 +288,7 @@ func pluginVerdict(p pipeline.DisabledPlugin, managed []validate.ManagedTree) Ve
 	x := Verdict{Name: p.Key(), File: p.Settings, Skills: p.Skills, Setting: p.Settings, Code: PluginDisabled,
 		Detail: pipeline.DisabledReason([]pipeline.DisabledPlugin{p})}
 	if p.Refused != "" {
-		x.Code, x.Problem = ManifestRejected, true
+		x.Code, x.Problem, x.Detail = ManifestRejected, true, p.Refused
 		if t := validate.Managing(managed, p.Settings); t != nil {
 			x.Managed = t.What
 		}
@@ -306,7 +305,8 @@ func diagnosticVerdict(h Host, d pipeline.Diagnostic, roots map[string]pipeline.
 		if d.Provider != h.Name {
 			return Verdict{}, false
 		}
-		return Verdict{Name: "", File: d.Path, Setting: d.Path, Code: PluginNotInstalled, Detail: d.Message,
+		key, _, _ := strings.Cut(strings.TrimPrefix(d.Message, "plugin "), " ")
+		return Verdict{Name: key, File: d.Path, Setting: d.Path, Code: PluginNotInstalled, Detail: d.Message,
 			Problem: true}, true
 	case problems.BrokenSymlink:
 		root, ok := roots[filepath.Dir(d.Path)]
@@ -314,9 +314,6 @@ func diagnosticVerdict(h Host, d pipeline.Diagnostic, roots map[string]pipeline.
 			return Verdict{}, false
 		}
 		x := Verdict{Name: filepath.Base(d.Path), File: d.Path, Code: LinkBroken, Problem: true, Detail: d.Message}
-		if target, err := os.Readlink(d.Path); err == nil {
-			x.Detail = "the link leads to " + target + ", which does not exist"
-		}
 		if t := validate.Managing(managed, filepath.Dir(d.Path)); t != nil {
 			x.Managed = t.What
 		}
