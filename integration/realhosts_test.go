@@ -26,7 +26,7 @@ func realEnv(m *realhost.Machine) []string {
 	return realhost.Env(m.Home, "TZ=UTC", "COLUMNS=80")
 }
 
-// doctorJSON runs ccski doctor --json with args on m and decodes it.
+// doctorHost is one host of ccski doctor --json.
 type doctorHost struct {
 	Host  string `json:"host"`
 	Loads []struct {
@@ -50,7 +50,8 @@ type doctorHost struct {
 	} `json:"askHost"`
 }
 
-func doctorJSON(t *testing.T, m *realhost.Machine, args ...string) (map[string]doctorHost, result) {
+// realDoctor runs ccski doctor --json with args on m and decodes it.
+func realDoctor(t *testing.T, m *realhost.Machine, args ...string) (map[string]doctorHost, result) {
 	t.Helper()
 	r := runBinary(t, m.Project, realEnv(m), append([]string{"doctor", "--json"}, args...)...)
 	if r.code > 1 {
@@ -99,7 +100,7 @@ func TestRealCodexAgreesWithDoctor(t *testing.T) {
 			t.Errorf("Codex lists %s", not)
 		}
 	}
-	doc, r := doctorJSON(t, m, "--agent", "codex")
+	doc, r := realDoctor(t, m, "--agent", "codex")
 	var model []string
 	for _, v := range doc["codex"].Loads {
 		if v.Code != "explicit-only" {
@@ -150,7 +151,7 @@ func TestRealClaudeAgreesWithDoctor(t *testing.T) {
 			t.Errorf("Claude Code lists %s", not)
 		}
 	}
-	doc, r := doctorJSON(t, m, "--agent", "claude")
+	doc, r := realDoctor(t, m, "--agent", "claude")
 	var model []string
 	for _, v := range doc["claude"].Loads {
 		model = append(model, claudeKey(v.File, v.Name))
@@ -304,4 +305,60 @@ func isBundled(name string) bool {
 		return true
 	}
 	return false
+}
+
+// TestRealAskHost: on the real machine, once Codex has run there (it puts
+// its own system skills in place on its first run), ccski doctor
+// --ask-host asks Codex (codex debug prompt-input) and Claude Code (claude
+// plugin list --json), and both agree with doctor's model.
+func TestRealAskHost(t *testing.T) {
+	hosts := realhost.Install(t)
+	m := realhost.NewMachine(t)
+	hosts.CodexListing(t, m.Home, m.Project)
+	path := filepath.Dir(hosts.Codex) + string(os.PathListSeparator) + os.Getenv("PATH")
+	r := runBinary(t, m.Project, realhost.Env(m.Home, "PATH="+path), "doctor", "--json", "--ask-host", "--agent", "claude,codex")
+	var res struct {
+		Hosts []doctorHost `json:"hosts"`
+	}
+	if err := json.NewDecoder(strings.NewReader(r.stdout)).Decode(&res); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, r)
+	}
+	if len(res.Hosts) != 2 {
+		t.Fatalf("hosts %+v\n%s", res.Hosts, r)
+	}
+	for _, h := range res.Hosts {
+		if h.AskHost == nil {
+			t.Errorf("%s was not asked\n%s", h.Host, r)
+			continue
+		}
+		if len(h.AskHost.OnlyHost)+len(h.AskHost.OnlyModel) > 0 {
+			t.Errorf("%s (%s) differs from doctor: only the host %v, only doctor %v", h.Host, h.AskHost.Command,
+				h.AskHost.OnlyHost, h.AskHost.OnlyModel)
+		}
+	}
+}
+
+// TestRealClaudeAfterFix: Claude Code itself does not load the skill whose
+// link is a text file, and loads it once ccski doctor --fix made the link;
+// and after a Claude Code session has written its bookkeeping entry for
+// the plugin enabled but never installed, doctor still says it is not
+// installed.
+func TestRealClaudeAfterFix(t *testing.T) {
+	hosts := realhost.Install(t)
+	m := realhost.NewMachine(t)
+	if slices.Contains(listedNames(hosts.ClaudeListing(t, m.Home, m.Project)), "winskill") {
+		t.Fatal("Claude Code loads a skill through a text file")
+	}
+	doc, r := realDoctor(t, m, "--agent", "claude")
+	found := false
+	for _, v := range doc["claude"].NotLoaded {
+		found = found || v.Code == "plugin-not-installed" && strings.Contains(r.stdout, "ghost@mk")
+	}
+	if !found {
+		t.Errorf("after a Claude Code session, doctor no longer says ghost@mk is not installed\n%s", r)
+	}
+	mustOK(t, runBinary(t, m.Project, realEnv(m), "doctor", "--fix", "--agent", "codex"))
+	if !slices.Contains(listedNames(hosts.ClaudeListing(t, m.Home, m.Project)), "winskill") {
+		t.Error("Claude Code does not load winskill after doctor --fix")
+	}
 }
