@@ -40,7 +40,8 @@ assumed when unset).
 --fix repairs what is safely repairable: it makes the link a text file stands
 for, and makes again a link ccski install made, never writing through a link
 that leads elsewhere. --ask-host asks each agent, offline, what it loads and
-shows where it differs from doctor: Codex through codex debug prompt-input
+shows where it differs from doctor: Codex through codex debug prompt-input,
+Gemini CLI through gemini skills list, Copilot through copilot skill list
 (skills), Claude Code through claude plugin list --json (plugins; Claude Code
 prints its skill listing only in a session, which would run your hooks and
 write to your home, so doctor does not start one).
@@ -61,7 +62,7 @@ func newDoctor(a *app) *cobra.Command {
 				" (default: every agent installed)")
 			ownFlag(cmd, "agent")
 			cmd.Flags().Bool("fix", false, "repair the links the agents need: a link that became a text file, a link ccski install made that is gone")
-			cmd.Flags().Bool("ask-host", false, "ask each agent, offline, what it loads (codex debug prompt-input, claude plugin list --json) and show the differences")
+			cmd.Flags().Bool("ask-host", false, "ask each agent, offline, what it loads (codex debug prompt-input, gemini skills list, copilot skill list, claude plugin list --json) and show the differences")
 		})
 }
 

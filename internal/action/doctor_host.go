@@ -25,8 +25,10 @@ import (
 	"github.com/ccski/ccski/internal/listbudget"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/agents"
 	"github.com/ccski/ccski/providers/claude"
 	"github.com/ccski/ccski/providers/codex"
+	"github.com/ccski/ccski/providers/copilot"
 )
 
 // DoctorFix is one repair doctor --fix made or could not make.
@@ -289,8 +291,10 @@ func orDefaultInt(v, d int) int {
 
 // askHost runs the host's own offline way of saying what it loads, when
 // it has one and its command is on PATH, and diffs it with v: Codex's
-// `codex debug prompt-input` by skill name, Claude Code's `claude plugin
-// list --json` by plugin. It returns nil when the host offers none.
+// `codex debug prompt-input`, Gemini CLI's `gemini skills list` and
+// Copilot's `copilot skill list` by skill name, Claude Code's `claude
+// plugin list --json` by plugin. It returns nil when the host offers none
+// (Cursor).
 //
 // Claude Code prints its skill listing only inside a session, which
 // writes to the home folder (a transcript, ~/.claude.json, its plugin
@@ -313,6 +317,25 @@ func askHost(ctx context.Context, v hostview.View, snap *pipeline.Snapshot, env 
 			}
 		}
 		d := &AskHostDiff{Command: hostask.CodexCommand}
+		d.OnlyHost, d.OnlyModel = hostask.Diff(host, model)
+		return d, nil
+	case agents.GeminiHost, copilot.Name:
+		list, command := hostask.Gemini, hostask.GeminiCommand
+		if v.Host == copilot.Name {
+			list, command = hostask.Copilot, hostask.CopilotCommand
+		}
+		listed, err := list(ctx, "", env.Workspace, nil)
+		if err != nil {
+			return nil, err
+		}
+		var host, model []string
+		for _, l := range listed {
+			host = append(host, l.Name)
+		}
+		for _, x := range v.Loads {
+			model = append(model, x.Name)
+		}
+		d := &AskHostDiff{Command: command}
 		d.OnlyHost, d.OnlyModel = hostask.Diff(host, model)
 		return d, nil
 	case claude.HostName:

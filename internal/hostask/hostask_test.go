@@ -147,3 +147,32 @@ func TestDiff(t *testing.T) {
 		t.Errorf("got %v %v", h, m)
 	}
 }
+
+// TestParseGemini: Gemini CLI 0.61.0's `gemini skills list --all` in a
+// trusted project: its own skills, not the built-in ones; nested folders
+// are not among them (Gemini CLI does not load them).
+func TestParseGemini(t *testing.T) {
+	got := ParseGemini(read(t, "gemini-skills-list.txt"))
+	if !slices.Equal(names(got), []string{"as", "gs", "uagents", "us"}) {
+		t.Fatalf("names %v", names(got))
+	}
+	if got[1].File != "/home/u/proj/.gemini/skills/gs/SKILL.md" || got[1].Description != "gemini skill" {
+		t.Errorf("gs: %+v", got[1])
+	}
+	if d := ParseGemini([]byte("x [Disabled]\n  Description: d\n")); len(d) != 0 {
+		t.Errorf("a disabled skill listed: %v", d)
+	}
+}
+
+// TestParseCopilot: GitHub Copilot CLI 1.0.102's `copilot skill list`:
+// project and personal skills, nested ones included, not the built-in
+// ones.
+func TestParseCopilot(t *testing.T) {
+	got := ParseCopilot(read(t, "copilot-skill-list.txt"))
+	if !slices.Equal(names(got), []string{"as", "anest", "cnest", "pclaude", "uagents"}) {
+		t.Fatalf("names %v", names(got))
+	}
+	if got[0].Description != "agents skill" {
+		t.Errorf("as: %+v", got[0])
+	}
+}
