@@ -192,11 +192,23 @@ func TestDoctorManagedOnly(t *testing.T) {
 	}
 }
 
+// TestDoctorIgnoresProviderSwitches checks that doctor reads an agent's
+// folders even when ccski's configuration turns their provider off: the
+// agent reads them all the same.
+func TestDoctorIgnoresProviderSwitches(t *testing.T) {
+	vars, repo, base := hostsMachine(t)
+	testfs.Write(t, base, map[string]string{"repo/ccski.yaml": "providers:\n  claude: {enabled: false}\n  marketplace: {enabled: false}\n"})
+	r := runBinary(t, repo, vars, "doctor", "--agent", "claude", "--no-color")
+	if r.code != 1 || !strings.Contains(r.stdout, "claude:nested  [nested]") || !strings.Contains(r.stdout, "bad@mk") {
+		t.Errorf("doctor skipped what the claude provider's switch hides from ccski\n%s", r)
+	}
+}
+
 // TestHostsSkipInSources checks issue 22 point 2 through sources, list
 // and info: a nested Claude skill and a plugin Claude Code refuses are not
 // shown as if Claude Code loaded them, and sources says why.
 func TestHostsSkipInSources(t *testing.T) {
-	vars, repo, _ := hostsMachine(t)
+	vars, repo, base := hostsMachine(t)
 	r := runBinary(t, repo, vars, "sources", "--no-color")
 	mustOK(t, r)
 	for _, s := range []string{"Not loaded by their agents", "claude:nested  Claude Code, nested:",
@@ -213,5 +225,17 @@ func TestHostsSkipInSources(t *testing.T) {
 	r = runBinary(t, repo, vars, "info", "bad:bad-one")
 	if r.code == 0 || !strings.Contains(r.stderr, "Claude Code refuses its manifest") {
 		t.Errorf("info on a refused plugin's skill does not say why\n%s", r)
+	}
+	// No switch turns a refused plugin on, and disable writes nothing.
+	settings := filepath.Join(base, "home", ".claude", "settings.json")
+	before, _ := os.ReadFile(settings)
+	for _, verb := range []string{"enable", "disable"} {
+		r = runBinary(t, repo, vars, verb, "bad:bad-one")
+		if !strings.Contains(r.stdout+r.stderr, "is not loaded: Claude Code refuses its manifest") {
+			t.Errorf("%s on a refused plugin's skill does not say why\n%s", verb, r)
+		}
+	}
+	if after, _ := os.ReadFile(settings); string(after) != string(before) {
+		t.Errorf("enable or disable changed settings.json:\n%s", after)
 	}
 }

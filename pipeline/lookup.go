@@ -55,8 +55,12 @@ func (p DisabledPlugin) Key() string { return p.Plugin + "@" + p.Marketplace }
 
 // EnableHint says where to turn the plugin on: Enable when the provider
 // set it, else the Claude settings file and its enabledPlugins entry
-// (`/h/.claude/settings.json enabledPlugins: "p@m": true`).
+// (`/h/.claude/settings.json enabledPlugins: "p@m": true`). For a plugin
+// the host refuses, which no setting turns on, it is Refused.
 func (p DisabledPlugin) EnableHint() string {
+	if p.Refused != "" {
+		return p.Refused
+	}
 	if p.Enable != "" {
 		return p.Enable
 	}

@@ -123,7 +123,7 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 			fmt.Fprintf(w, "\n  Loads (%d):\n%s\n", len(plain), wrap(strings.Join(plain, ", "), wd, "    "))
 		}
 		if len(limited) > 0 {
-			fmt.Fprintf(w, "\n  Loads, with a limit (%d):\n", len(limited))
+			fmt.Fprintf(w, "\n  Loads, with a note (%d):\n", len(limited))
 			for _, v := range limited {
 				fmt.Fprintf(w, "    %s %s  [%s]\n%s\n", st.Yellow("~"), verdictName(v), v.Code, wrap(v.Detail, wd, "        "))
 			}

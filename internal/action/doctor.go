@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/hostview"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/pipeline"
@@ -85,7 +86,20 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 			return nil, usage(fmt.Errorf("unknown host %q: the hosts are %s", name, strings.Join(known, ", ")))
 		}
 	}
-	d, err := c.Discover(ctx, Checks{})
+	// The agents read their folders whatever ccski's configuration says:
+	// every provider is on.
+	e, err := c.EngineWith(func(cfg *configs.Config) {
+		on := make(map[string]configs.Provider, len(cfg.Providers))
+		for name, p := range cfg.Providers {
+			p.Enabled = true
+			on[name] = p
+		}
+		cfg.Providers = on
+	})
+	if err != nil {
+		return nil, err
+	}
+	d, err := c.DiscoverWith(ctx, e, Checks{})
 	if err != nil {
 		return nil, err
 	}

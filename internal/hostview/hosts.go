@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/problems"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -32,9 +33,13 @@ type Host struct {
 	Name  string `json:"name"`
 	Title string `json:"title"`
 	// Profile is the validate profile of the host's name and frontmatter
-	// rules, or "" when ccski has none for it: a skill with an error
-	// under it is not loaded.
+	// rules, or "" when ccski has none for it.
 	Profile validate.Profile `json:"profile,omitempty"`
+	// Refuses are the codes of the errors under Profile that keep the
+	// host from loading a skill, as checked against the real host; a
+	// skill with another error under Profile is loaded, read as well as
+	// the host can (Flawed).
+	Refuses []string `json:"refuses,omitempty"`
 	// Nested is true when the host loads a skill folder below another
 	// folder of its skills folder (.agents/skills/group/docx/SKILL.md):
 	// Codex does, Claude Code loads only <skills>/<name>/SKILL.md.
@@ -43,6 +48,9 @@ type Host struct {
 	// policy.allow_implicit_invocation: false, leaving the skill out of
 	// the model's listing (it still loads when the user names it).
 	ExplicitPolicy bool `json:"explicitPolicy"`
+	// MaxSkillFile is the size over which the host skips a SKILL.md, in
+	// bytes; 0 means it has no limit (Codex loaded one of 11 MB).
+	MaxSkillFile int64 `json:"maxSkillFile,omitempty"`
 	// Dedupes is true when the host loads one copy of a name and leaves
 	// the others out (Claude Code ranks personal over project); Codex
 	// lists every copy.
@@ -63,15 +71,31 @@ func Hosts() []Host {
 		return func(env providers.Env) string { return filepath.Join(env.UserDir, name) }
 	}
 	return []Host{
+		// Claude Code 2.1.332 loads a SKILL.md of 1,000,000 bytes, and
+		// skips one of 1,000,001. It loads every skill it finds a
+		// SKILL.md for, however broken its frontmatter (tabs, duplicate
+		// keys, YAML that does not parse, no frontmatter at all): it
+		// refuses none.
 		{Name: claude.HostName, Title: claude.Title, Profile: validate.ProfileClaude, Dedupes: true,
-			home: claude.Dir, binaries: []string{claude.HostName},
+			MaxSkillFile: 1_000_000, home: claude.Dir, binaries: []string{claude.HostName},
 			reads: func(r pipeline.Root) bool { return r.Agent == claude.HostName }},
+		// Codex 0.171.0 drops a skill without frontmatter, with an
+		// unclosed one, a blank line or a byte order mark before it, tabs
+		// or a duplicate key in it, no description, or a name over 64
+		// characters; it loads one without a name (the folder's), with an
+		// unquoted colon, a typed value or a long description (cut).
 		{Name: codex.HostName, Title: codex.Title, Profile: validate.ProfileCodex, Nested: true, ExplicitPolicy: true,
+			Refuses: []string{problems.NoFrontmatter, problems.UnclosedFrontmatter, problems.LeadingBlankLine,
+				problems.ByteOrderMark, problems.YAMLTab, problems.DuplicateKey, problems.DescriptionMissing,
+				problems.NameTooLong},
 			home: codex.Dir, binaries: []string{codex.HostName},
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == codex.HostName || slices.Contains(r.Hosts, codex.HostName)
 			}},
-		{Name: agents.GeminiHost, Title: agents.GeminiTitle, Nested: true, Dedupes: true,
+		// Gemini CLI globs SKILL.md and */SKILL.md in each skills folder
+		// (loadSkillsFromDir in its packages/core/src/skills/skillLoader.ts):
+		// a nested folder is not searched.
+		{Name: agents.GeminiHost, Title: agents.GeminiTitle, Dedupes: true,
 			home: userFolder(".gemini"), binaries: []string{agents.GeminiHost},
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == agents.GeminiHost || slices.Contains(r.Hosts, agents.GeminiHost)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ccski/ccski/internal/problems"
@@ -16,7 +17,7 @@ import (
 // Code says in one word why a host loads a skill or not.
 type Code string
 
-// The verdict codes. The first three load; the others do not.
+// The verdict codes. The first four load; the others do not.
 const (
 	// Loads: the host loads the skill and lists it to its model.
 	Loads Code = "loads"
@@ -27,17 +28,25 @@ const (
 	// Limited: a switch of the host limits the skill (name-only,
 	// user-invocable-only) without turning it off.
 	Limited Code = "limited"
+	// Flawed: the host loads the skill, but it breaks the host's rules
+	// (an error under its validate profile that the host does not
+	// refuse): the host reads it as well as it can, a description cut or
+	// taken from the wrong place.
+	Flawed Code = "flawed"
 
 	// Nested: the skill folder lies below another folder of the host's
 	// skills folder, and the host loads only <skills>/<name>/SKILL.md.
 	Nested Code = "nested"
-	// HostRules: the skill breaks the host's rules for a skill's name,
-	// frontmatter or framing (an error under its validate profile).
+	// HostRules: the skill breaks a rule of the host's for a skill's
+	// name, frontmatter or framing that the host refuses to load (an
+	// error under its validate profile, among Host.Refuses).
 	HostRules Code = "host-rules"
 	// SwitchedOff: the host's own settings turn the skill off.
 	SwitchedOff Code = "switched-off"
 	// DisabledFile: the skill file is .SKILL.md, which no host reads.
 	DisabledFile Code = "disabled-file"
+	// TooLarge: the SKILL.md is over the size the host loads.
+	TooLarge Code = "too-large"
 	// Shadowed: another copy of the same name wins in the host.
 	Shadowed Code = "shadowed"
 	// PluginDisabled: the host's settings turn the skill's plugin off.
@@ -208,6 +217,10 @@ func judge(h Host, r *pipeline.Record, root pipeline.Root, broken *report.Findin
 	if r.Disabled {
 		return not(DisabledFile, false, "the skill file is .SKILL.md (switched off by renaming); rename it SKILL.md to load it")
 	}
+	if h.MaxSkillFile > 0 && r.Size > h.MaxSkillFile {
+		return not(TooLarge, true, fmt.Sprintf("SKILL.md has %d bytes; %s skips a SKILL.md over %d bytes: move detail "+
+			"into files under references/", r.Size, h.Title, h.MaxSkillFile))
+	}
 	if !h.Nested && isNested(r, root) {
 		rel, _ := filepath.Rel(root.Path, r.Dir)
 		return not(Nested, true, fmt.Sprintf("%s loads only %s/<name>/SKILL.md, not a folder nested in another (%s); "+
@@ -218,11 +231,15 @@ func judge(h Host, r *pipeline.Record, root pipeline.Root, broken *report.Findin
 		x.Setting = s.File
 		return x
 	}
-	if broken != nil {
+	if broken != nil && slices.Contains(h.Refuses, broken.Code) {
 		return not(HostRules, true, fmt.Sprintf("%s: %s (%s; ccski validate --profile %s)", h.Title, broken.Message,
 			broken.Code, h.Profile))
 	}
 	x.Loads, x.Code = true, Loads
+	if broken != nil {
+		x.Code, x.Detail = Flawed, fmt.Sprintf("%s loads it, but: %s (%s; ccski validate --profile %s)", h.Title,
+			broken.Message, broken.Code, h.Profile)
+	}
 	if s, ok := r.SwitchFor(h.Name); ok && s.Mode != pipeline.ModeOn {
 		x.Code, x.Detail, x.Setting = Limited, s.String(), s.File
 	}
@@ -247,7 +264,8 @@ func isNested(r *pipeline.Record, root pipeline.Root) bool {
 }
 
 // profileErrors validates the files of recs under h's profile and
-// returns the first error of each file that has one.
+// returns the first error of each file that has one, one the host refuses
+// first.
 func profileErrors(ctx context.Context, h Host, recs []*pipeline.Record, workers int) map[string]*report.Finding {
 	out := map[string]*report.Finding{}
 	if h.Profile == "" || len(recs) == 0 {
@@ -259,7 +277,10 @@ func profileErrors(ctx context.Context, h Host, recs []*pipeline.Record, workers
 	}
 	rep, _ := validate.Run(ctx, targets, nil, validate.Options{Profile: h.Profile, Workers: workers})
 	for i, f := range rep.Findings {
-		if f.Severity == report.SeverityError && out[f.File] == nil && blocksLoading(f.Code) {
+		if f.Severity != report.SeverityError || !blocksLoading(f.Code) {
+			continue
+		}
+		if prev := out[f.File]; prev == nil || !slices.Contains(h.Refuses, prev.Code) && slices.Contains(h.Refuses, f.Code) {
 			out[f.File] = &rep.Findings[i]
 		}
 	}

@@ -149,6 +149,9 @@ func TestNested(t *testing.T) {
 	if x := verdict(t, view(t, "codex", snap), "agents:group/beta"); x.Code != Loads {
 		t.Errorf("codex on a nested skill: %+v, want loads", x)
 	}
+	if x := verdict(t, view(t, "gemini", snap), "agents:group/beta"); x.Code != Nested {
+		t.Errorf("gemini on a nested skill: %+v, want nested", x)
+	}
 }
 
 // TestSwitches checks that a host's own switch is its reason, with the
@@ -223,20 +226,38 @@ func TestShadowed(t *testing.T) {
 	}
 }
 
-// TestHostRules checks that an error of the host's validate profile in
-// the frontmatter keeps the skill from loading, and that an error in the
-// body does not.
+// TestHostRules checks the errors of a host's validate profile against
+// what the real hosts do: Codex 0.171.0 refuses a skill whose file starts
+// with a byte order mark or whose frontmatter is indented with tabs, and
+// loads one with no name; Claude Code 2.1.332 loads all three, and so
+// does a host without a profile. An error in the body never keeps a skill
+// from loading.
 func TestHostRules(t *testing.T) {
 	m := newMachine(t)
-	m.skill("home/.claude/skills", "broken", "---\nname: broken\ndescription: [unclosed\n---\nBody.\n")
+	m.skill("repo/.agents/skills", "bom", "\ufeff---\nname: bom\ndescription: Starts with a BOM.\n---\nBody.\n")
+	m.skill("repo/.agents/skills", "tabs", "---\nname: tabs\ndescription: Tabs.\nmetadata:\n\tk: v\n---\nBody.\n")
+	m.skill("repo/.agents/skills", "noname", "---\ndescription: No name.\n---\nBody.\n")
+	m.skill("home/.claude/skills", "tabs", "---\nname: tabs\ndescription: Tabs.\nmetadata:\n\tk: v\n---\nBody.\n")
 	m.skill("home/.claude/skills", "links", "---\nname: links\ndescription: Links to a missing file.\n---\nSee [x](missing.md).\n")
 	snap := m.build()
+	codex := view(t, "codex", snap)
+	for id, code := range map[string]string{"bom": problems.ByteOrderMark, "tabs": problems.YAMLTab} {
+		if x := verdict(t, codex, "agents:"+id); x.Loads || x.Code != HostRules || !strings.Contains(x.Detail, code) {
+			t.Errorf("codex on %s: %+v, want host-rules naming %s", id, x, code)
+		}
+	}
+	if x := verdict(t, codex, "agents:noname"); !x.Loads || x.Code != Flawed {
+		t.Errorf("codex on a skill without a name: %+v, want loads, flawed", x)
+	}
 	claude := view(t, "claude", snap)
-	if x := verdict(t, claude, "claude:broken"); x.Loads || x.Code != HostRules || !strings.Contains(x.Detail, "yaml") {
-		t.Errorf("broken YAML: %+v, want host-rules naming the YAML", x)
+	if x := verdict(t, claude, "claude:tabs"); !x.Loads || x.Code != Flawed || !strings.Contains(x.Detail, problems.YAMLTab) {
+		t.Errorf("claude on tabs: %+v, want loads, flawed", x)
 	}
 	if x := verdict(t, claude, "claude:links"); x.Code != Loads {
 		t.Errorf("a broken link in the body: %+v, want loads", x)
+	}
+	if x := verdict(t, view(t, "gemini", snap), "agents:bom"); x.Code != Loads {
+		t.Errorf("gemini has no profile: %+v, want loads", x)
 	}
 }
 
@@ -331,5 +352,27 @@ func TestDetect(t *testing.T) {
 	gemini, _ := ByName("gemini")
 	if ok, how := gemini.Detect(env); !ok || !strings.Contains(how, ".gemini exists") {
 		t.Errorf("Detect = %v, %q, want found by its folder", ok, how)
+	}
+}
+
+// TestTooLarge checks the size over which Claude Code 2.1.332 skips a
+// SKILL.md (1,000,000 bytes load, 1,000,001 do not), and that Codex,
+// which loaded one of 11 MB, has none.
+func TestTooLarge(t *testing.T) {
+	m := newMachine(t)
+	big := m.skill("home/.claude/skills", "big", text("big"))
+	edge := m.skill("home/.claude/skills", "edge", text("edge"))
+	shared := m.skill("repo/.agents/skills", "huge", text("huge"))
+	big.Size, edge.Size, shared.Size = 1_000_001, 1_000_000, 11_000_000
+	snap := m.build()
+	claude := view(t, "claude", snap)
+	if x := verdict(t, claude, "claude:big"); x.Loads || x.Code != TooLarge || !x.Problem {
+		t.Errorf("claude on 1,000,001 bytes: %+v, want too-large", x)
+	}
+	if x := verdict(t, claude, "claude:edge"); x.Code != Loads {
+		t.Errorf("claude on 1,000,000 bytes: %+v, want loads", x)
+	}
+	if x := verdict(t, view(t, "codex", snap), "agents:huge"); x.Code != Loads {
+		t.Errorf("codex on 11 MB: %+v, want loads", x)
 	}
 }

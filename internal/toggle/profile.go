@@ -117,7 +117,7 @@ func (t *Toggler) Capture(name string, hosts []string) *Profile {
 		}
 	}
 	for _, dp := range t.snap.Disabled {
-		if slices.Contains(hosts, dp.Provider) {
+		if dp.Refused == "" && slices.Contains(hosts, dp.Provider) { // a refused plugin is enabled
 			if part(dp.Provider).Plugins == nil {
 				part(dp.Provider).Plugins = map[string]bool{}
 			}
@@ -265,7 +265,7 @@ func (x profileIndex) pluginState(snap *pipeline.Snapshot, h, key string) (on, f
 		return true, true
 	}
 	for _, dp := range snap.Disabled {
-		if dp.Provider == h && dp.Key() == key {
+		if dp.Provider == h && dp.Key() == key && dp.Refused == "" {
 			return false, true
 		}
 	}

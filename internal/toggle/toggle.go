@@ -212,6 +212,12 @@ func (t *Toggler) Skill(name string, req Request) {
 // disabledPlugin handles a skill of a plugin the settings turn off.
 func (t *Toggler) disabledPlugin(name string, dp pipeline.DisabledPlugin, req Request) {
 	res := Result{Skill: name, Host: dp.Provider, Setting: dp.Key()}
+	if dp.Refused != "" { // enabled, and not loaded all the same: no switch helps
+		res.Status, res.File = Skipped, dp.Settings
+		res.Note = fmt.Sprintf("its plugin %s is not loaded: %s", dp.Key(), dp.Refused)
+		t.results = append(t.results, res)
+		return
+	}
 	if !req.On {
 		res.Status, res.File = Unchanged, dp.Settings
 		res.Note = fmt.Sprintf("already off: its plugin %s is disabled (%s)", dp.Key(), dp.EnableHint())
