@@ -37,7 +37,7 @@ const (
 
 // CacheEnv names the variable that, when set, is the folder the hosts are
 // installed into instead of the user's cache folder.
-const CacheEnv = "CCSKI_REAL_HOSTS_DIR"
+const CacheEnv = "REALHOST_CACHE_DIR"
 
 // Hosts are the installed clients.
 type Hosts struct {
