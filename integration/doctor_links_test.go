@@ -137,3 +137,20 @@ func TestDoctorListingBudget(t *testing.T) {
 		t.Errorf("Codex: listing verdicts %v, want the %d bulk descriptions cut\n%s", c, m.Bulk, r)
 	}
 }
+
+// TestDoctorFixDryRun: doctor --fix --dry-run names the link it would
+// make and writes nothing; --dry-run without --fix is a usage error.
+func TestDoctorFixDryRun(t *testing.T) {
+	m := realhost.NewMachine(t)
+	link := filepath.Join(m.Project, ".claude", "skills", "winskill")
+	r := runBinary(t, m.Project, realEnv(m), "doctor", "--agent", "claude", "--fix", "--dry-run")
+	if !strings.Contains(r.stdout, "Would repair") || !strings.Contains(r.stdout, link+" -> ../../.agents/skills/winskill") {
+		t.Errorf("dry run does not name the link\n%s", r)
+	}
+	if st, err := os.Lstat(link); err != nil || !st.Mode().IsRegular() {
+		t.Fatalf("--dry-run changed %s: %v %v", link, st, err)
+	}
+	if r := runBinary(t, m.Project, realEnv(m), "doctor", "--dry-run"); r.code != 2 {
+		t.Errorf("--dry-run without --fix: exit %d, want 2\n%s", r.code, r)
+	}
+}

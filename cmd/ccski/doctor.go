@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -39,7 +40,7 @@ assumed when unset).
 
 --fix repairs what is safely repairable: it makes the link a text file stands
 for, and makes again a link ccski install made, never writing through a link
-that leads elsewhere. --ask-host asks each agent, offline, what it loads and
+that leads elsewhere (--dry-run: print them, write nothing). --ask-host asks each agent, offline, what it loads and
 shows where it differs from doctor: Codex through codex debug prompt-input,
 Gemini CLI through gemini skills list, Copilot through copilot skill list
 (skills), Claude Code through claude plugin list --json (plugins; Claude Code
@@ -62,6 +63,7 @@ func newDoctor(a *app) *cobra.Command {
 				" (default: every agent installed)")
 			ownFlag(cmd, "agent")
 			cmd.Flags().Bool("fix", false, "repair the links the agents need: a link that became a text file, a link ccski install made that is gone")
+			cmd.Flags().Bool("dry-run", false, "with --fix: write nothing; print the links that would be made")
 			cmd.Flags().Bool("ask-host", false, "ask each agent, offline, what it loads (codex debug prompt-input, gemini skills list, copilot skill list, claude plugin list --json) and show the differences")
 		})
 }
@@ -71,7 +73,11 @@ func (a *app) doctor(cmd *cobra.Command, _ []string) error {
 	hosts, _ := cmd.Flags().GetStringSlice("agent")
 	fix, _ := cmd.Flags().GetBool("fix")
 	ask, _ := cmd.Flags().GetBool("ask-host")
-	res, err := act(a, cmd, action.Doctor, action.DoctorRequest{Hosts: hosts, Fix: fix, AskHost: ask})
+	dry, _ := cmd.Flags().GetBool("dry-run")
+	if dry && !fix {
+		return usageErr(errors.New("--dry-run goes with --fix: add --fix to see the links doctor would make"))
+	}
+	res, err := act(a, cmd, action.Doctor, action.DoctorRequest{Hosts: hosts, Fix: fix, AskHost: ask, DryRun: dry})
 	if err != nil {
 		return err
 	}
@@ -90,8 +96,16 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 	}
 	wd := width(w)
 	if len(res.Fixed) > 0 {
-		fmt.Fprintf(w, "Repaired (%d):\n", len(res.Fixed))
+		head := "Repaired"
+		if res.Fixed[0].DryRun {
+			head = "Would repair (--dry-run: nothing written)"
+		}
+		fmt.Fprintf(w, "%s (%d):\n", head, len(res.Fixed))
 		for _, f := range res.Fixed {
+			if f.DryRun {
+				fmt.Fprintf(w, "  %s %s -> %s\n", st.Yellow("~"), f.Path, f.Target)
+				continue
+			}
 			if f.Error != "" {
 				fmt.Fprintf(w, "  %s %s\n%s\n", st.Red("✗"), f.Path, wrap("not repaired: "+f.Error, wd, "      "))
 				continue

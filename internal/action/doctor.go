@@ -30,8 +30,10 @@ type DoctorRequest struct {
 	AskHost bool
 	// Fix repairs the links the hosts need and lack (a link that became a
 	// text file, a link ccski install made that is gone) before the
-	// hosts are judged.
-	Fix bool
+	// hosts are judged. With DryRun, nothing is written: Fixed says what
+	// would be repaired.
+	Fix    bool
+	DryRun bool
 }
 
 // DoctorResult is what ccski doctor shows: per host, what it loads, what
@@ -106,7 +108,10 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 	env := d.Engine.Env()
 	res := &DoctorResult{Hosts: []DoctorHost{}, Absent: []string{}}
 	links := linkProblems(d.Snapshot, env)
-	if req.Fix && len(links) > 0 {
+	if req.Fix && req.DryRun {
+		res.Fixed = plannedFixes(links)
+	}
+	if req.Fix && !req.DryRun && len(links) > 0 {
 		res.Fixed = fixLinks(links)
 		// Judge the machine as the repairs left it.
 		if d, err = c.Discover(ctx, Checks{}); err != nil {

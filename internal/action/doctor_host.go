@@ -38,6 +38,20 @@ type DoctorFix struct {
 	Detail string `json:"detail"`
 	// Error is why the repair was not made; "" when it was.
 	Error string `json:"error,omitempty"`
+	// Target is what the link made (or, with DryRun, to be made) at Path
+	// leads to.
+	Target string `json:"target"`
+	// DryRun is true when nothing was written (doctor --fix --dry-run).
+	DryRun bool `json:"dryRun,omitempty"`
+}
+
+// plannedFixes are the repairs --fix would make, for --dry-run.
+func plannedFixes(problems []linkfix.Problem) []DoctorFix {
+	out := []DoctorFix{}
+	for _, p := range problems {
+		out = append(out, DoctorFix{Path: p.Path, Target: p.Target, Detail: p.Detail(), DryRun: true})
+	}
+	return out
 }
 
 // linkProblems returns the links the hosts need and lack: text files in
@@ -114,7 +128,7 @@ func linkVerdicts(h hostview.Host, snap *pipeline.Snapshot, problems []linkfix.P
 func fixLinks(problems []linkfix.Problem) []DoctorFix {
 	out := []DoctorFix{}
 	for _, p := range problems {
-		f := DoctorFix{Path: p.Path, Detail: p.Detail()}
+		f := DoctorFix{Path: p.Path, Target: p.Target, Detail: p.Detail()}
 		if err := linkfix.Fix(p); err != nil {
 			f.Error = err.Error()
 		}
