@@ -40,12 +40,14 @@ assumed when unset).
 
 --fix repairs what is safely repairable: it makes the link a text file stands
 for, and makes again a link ccski install made, never writing through a link
-that leads elsewhere (--dry-run: print them, write nothing). --ask-host asks each agent, offline, what it loads and
-shows where it differs from doctor: Codex through codex debug prompt-input,
-Gemini CLI through gemini skills list, Copilot through copilot skill list
-(skills), Claude Code through claude plugin list --json (plugins; Claude Code
-prints its skill listing only in a session, which would run your hooks and
-write to your home, so doctor does not start one).
+that leads elsewhere (--dry-run: print them, write nothing).
+
+--ask-host asks each agent, offline, what it loads and shows where it differs
+from doctor: Codex through codex debug prompt-input, Gemini CLI through gemini
+skills list, Copilot through copilot skill list (skills), Claude Code through
+claude plugin list --json (plugins; Claude Code prints its skill listing only
+in a session, which would run your hooks and write to your home, so doctor
+does not start one).
 
 Exit status 1 when something you own will not load: a problem outside the
 folders the agents manage themselves (the Claude plugin cache and marketplace
