@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -27,7 +28,26 @@ file that sets it, a plugin turned off or whose manifest the agent refuses, a
 plugin enabled but not installed, a broken link, a .SKILL.md file, or another
 copy of the same name that wins. Skills Codex keeps out of its model's listing
 (agents/openai.yaml policy.allow_implicit_invocation: false) load only when
-named.
+named. A link in a skills folder that is a plain text file holding its target
+(a repository cloned where symlinks are off, as on Windows) and a link ccski
+install made that is gone are reported too.
+
+Doctor also says whose description an agent's listing budget cuts or drops:
+Claude Code lists skills in about 1% of its context window
+(skillListingBudgetFraction; each description at most skillListingMaxDescChars,
+1,536), Codex in 2% (model_context_window in config.toml; 272,000 tokens
+assumed when unset).
+
+--fix repairs what is safely repairable: it makes the link a text file stands
+for, and makes again a link ccski install made, never writing through a link
+that leads elsewhere (--dry-run: print them, write nothing).
+
+--ask-host asks each agent, offline, what it loads and shows where it differs
+from doctor: Codex through codex debug prompt-input, Gemini CLI through gemini
+skills list, Copilot through copilot skill list (skills), Claude Code through
+claude plugin list --json (plugins; Claude Code prints its skill listing only
+in a session, which would run your hooks and write to your home, so doctor
+does not start one).
 
 Exit status 1 when something you own will not load: a problem outside the
 folders the agents manage themselves (the Claude plugin cache and marketplace
@@ -44,13 +64,22 @@ func newDoctor(a *app) *cobra.Command {
 			cmd.Flags().StringSlice("agent", nil, "report only these agents: "+strings.Join(names, ", ")+
 				" (default: every agent installed)")
 			ownFlag(cmd, "agent")
+			cmd.Flags().Bool("fix", false, "repair the links the agents need: a link that became a text file, a link ccski install made that is gone")
+			cmd.Flags().Bool("dry-run", false, "with --fix: write nothing; print the links that would be made")
+			cmd.Flags().Bool("ask-host", false, "ask each agent, offline, what it loads (codex debug prompt-input, gemini skills list, copilot skill list, claude plugin list --json) and show the differences")
 		})
 }
 
 // doctor runs ccski doctor.
 func (a *app) doctor(cmd *cobra.Command, _ []string) error {
 	hosts, _ := cmd.Flags().GetStringSlice("agent")
-	res, err := act(a, cmd, action.Doctor, action.DoctorRequest{Hosts: hosts})
+	fix, _ := cmd.Flags().GetBool("fix")
+	ask, _ := cmd.Flags().GetBool("ask-host")
+	dry, _ := cmd.Flags().GetBool("dry-run")
+	if dry && !fix {
+		return usageErr(errors.New("--dry-run goes with --fix: add --fix to see the links doctor would make"))
+	}
+	res, err := act(a, cmd, action.Doctor, action.DoctorRequest{Hosts: hosts, Fix: fix, AskHost: ask, DryRun: dry})
 	if err != nil {
 		return err
 	}
@@ -68,6 +97,25 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 		fmt.Fprintln(w, "No agent found on this machine.")
 	}
 	wd := width(w)
+	if len(res.Fixed) > 0 {
+		head := "Repaired"
+		if res.Fixed[0].DryRun {
+			head = "Would repair (--dry-run: nothing written)"
+		}
+		fmt.Fprintf(w, "%s (%d):\n", head, len(res.Fixed))
+		for _, f := range res.Fixed {
+			if f.DryRun {
+				fmt.Fprintf(w, "  %s %s -> %s\n", st.Yellow("~"), f.Path, f.Target)
+				continue
+			}
+			if f.Error != "" {
+				fmt.Fprintf(w, "  %s %s\n%s\n", st.Red("✗"), f.Path, wrap("not repaired: "+f.Error, wd, "      "))
+				continue
+			}
+			fmt.Fprintf(w, "  %s %s is a link again\n", st.Green("✓"), f.Path)
+		}
+		fmt.Fprintln(w)
+	}
 	for i, h := range res.Hosts {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -116,6 +164,8 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 				fmt.Fprintf(w, "    %s %s  [%s]\n%s\n", mark, verdictName(v), v.Code, wrap(detail, wd, "        "))
 			}
 		}
+		renderListing(w, st, wd, h)
+		renderAskHost(w, st, wd, h)
 	}
 	if len(res.Absent) > 0 {
 		fmt.Fprintf(w, "\n%s\n", wrap(st.Dim("Not found on this machine: "+strings.Join(res.Absent, ", ")+
@@ -137,4 +187,50 @@ func verdictName(v hostview.Verdict) string {
 		return v.Name
 	}
 	return "(plugin)"
+}
+
+// renderListing prints the skills whose description the host's listing
+// budget cuts or drops, grouped by what it does.
+func renderListing(w io.Writer, st style, wd int, h action.DoctorHost) {
+	if len(h.Listing) == 0 {
+		return
+	}
+	groups := map[hostview.Code][]string{}
+	detail := map[hostview.Code]string{}
+	for _, v := range h.Listing {
+		groups[v.Code] = append(groups[v.Code], verdictName(v))
+		if detail[v.Code] == "" {
+			detail[v.Code] = v.Detail
+		}
+	}
+	fmt.Fprintf(w, "\n  Listing budget (%d):\n", len(h.Listing))
+	for _, c := range []hostview.Code{hostview.ListingDropped, hostview.ListingNameOnly, hostview.ListingCut} {
+		if len(groups[c]) == 0 {
+			continue
+		}
+		title := map[hostview.Code]string{hostview.ListingDropped: "left out of the listing",
+			hostview.ListingNameOnly: "listed by name alone", hostview.ListingCut: "description cut"}[c]
+		fmt.Fprintf(w, "    %s %s (%d)  [%s]\n%s\n%s\n", st.Yellow("~"), title, len(groups[c]), c,
+			wrap(st.Dim("e.g. "+detail[c]), wd, "        "), wrap(strings.Join(groups[c], ", "), wd, "        "))
+	}
+}
+
+// renderAskHost prints what the host itself said, where it differs.
+func renderAskHost(w io.Writer, st style, wd int, h action.DoctorHost) {
+	switch {
+	case h.AskHostError != "":
+		fmt.Fprintf(w, "\n  Asked %s: %s\n", h.Title, wrap(st.Red(h.AskHostError), wd, "    "))
+	case h.AskHost == nil:
+		return
+	case len(h.AskHost.OnlyHost)+len(h.AskHost.OnlyModel) == 0:
+		fmt.Fprintf(w, "\n  Asked %s (%s): %s\n", h.Title, h.AskHost.Command, st.Green("it agrees"))
+	default:
+		fmt.Fprintf(w, "\n  Asked %s (%s): it differs, please report it as a ccski bug\n", h.Title, h.AskHost.Command)
+		if len(h.AskHost.OnlyHost) > 0 {
+			fmt.Fprintf(w, "    only %s: %s\n", h.Title, wrap(strings.Join(h.AskHost.OnlyHost, ", "), wd, "      "))
+		}
+		if len(h.AskHost.OnlyModel) > 0 {
+			fmt.Fprintf(w, "    only ccski: %s\n", wrap(strings.Join(h.AskHost.OnlyModel, ", "), wd, "      "))
+		}
+	}
 }

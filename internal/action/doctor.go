@@ -24,6 +24,16 @@ type DoctorRequest struct {
 	// machine. A host named here is reported even when it is not
 	// installed.
 	Hosts []string
+	// AskHost runs each reported host's own offline way of saying what
+	// it loads, where it has one, and diffs it with ccski's model
+	// (DoctorHost.AskHost).
+	AskHost bool
+	// Fix repairs the links the hosts need and lack (a link that became a
+	// text file, a link ccski install made that is gone) before the
+	// hosts are judged. With DryRun, nothing is written: Fixed says what
+	// would be repaired.
+	Fix    bool
+	DryRun bool
 }
 
 // DoctorResult is what ccski doctor shows: per host, what it loads, what
@@ -39,6 +49,8 @@ type DoctorResult struct {
 	Broken int `json:"broken"`
 	// Verdict is nil, or wraps ErrDoctorFailed when Broken is not 0.
 	Verdict error `json:"-"`
+	// Fixed are the repairs --fix made, or tried; nil without --fix.
+	Fixed []DoctorFix `json:"fixed,omitempty"`
 }
 
 // DoctorHost is one host's part of the result.
@@ -47,6 +59,9 @@ type DoctorHost struct {
 	// AskHost is the host's own answer to "what do you load?", diffed
 	// against View (doctor --ask-host); nil when the host was not asked.
 	AskHost *AskHostDiff `json:"askHost,omitempty"`
+	// AskHostError is why the host could not be asked; "" when it was,
+	// or was not asked.
+	AskHostError string `json:"askHostError,omitempty"`
 }
 
 // AskHostDiff is the difference between what a host says it loads, run
@@ -91,8 +106,21 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 		return nil, err
 	}
 	env := d.Engine.Env()
-	opt := hostview.Options{Env: env, Managed: managedTrees(env)}
 	res := &DoctorResult{Hosts: []DoctorHost{}, Absent: []string{}}
+	links := linkProblems(d.Snapshot, env)
+	if req.Fix && req.DryRun {
+		res.Fixed = plannedFixes(links)
+	}
+	if req.Fix && !req.DryRun && len(links) > 0 {
+		res.Fixed = fixLinks(links)
+		// Judge the machine as the repairs left it.
+		if d, err = c.Discover(ctx, Checks{}); err != nil {
+			return nil, err
+		}
+		env = d.Engine.Env()
+		links = linkProblems(d.Snapshot, env)
+	}
+	opt := hostview.Options{Env: env, Managed: managedTrees(env)}
 	for _, h := range hostview.Hosts() {
 		asked := slices.ContainsFunc(req.Hosts, func(n string) bool { return strings.EqualFold(n, h.Name) })
 		if len(req.Hosts) > 0 && !asked {
@@ -103,8 +131,18 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 			continue
 		}
 		v := hostview.For(ctx, h, d.Snapshot, opt)
+		v.NotLoaded = append(v.NotLoaded, linkVerdicts(h, d.Snapshot, links)...)
+		v.Listing = listingVerdicts(v, d.Snapshot, env)
+		dh := DoctorHost{View: v}
+		if req.AskHost && v.Installed {
+			if diff, err := askHost(ctx, v, d.Snapshot, env); err != nil {
+				dh.AskHostError = err.Error()
+			} else {
+				dh.AskHost = diff
+			}
+		}
 		res.Broken += len(v.Broken())
-		res.Hosts = append(res.Hosts, DoctorHost{View: v})
+		res.Hosts = append(res.Hosts, dh)
 	}
 	if res.Broken > 0 {
 		res.Verdict = fmt.Errorf("%w: %s", ErrDoctorFailed,

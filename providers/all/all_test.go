@@ -179,6 +179,12 @@ var agentLiteralsAllowed = map[string]string{
 	// of prose ("Claude must ..."), beside assistant, gpt and the like.
 	"internal/security/hidden.go": "names of AIs as words of prose, not providers",
 	"internal/security/hijack.go": "names of AIs in the phrases of role-play hijacking (\"you are not claude\"), not providers",
+	// doctor --ask-host runs each host's own command, named after the
+	// host's program, not ccski's label: claude, codex, gemini, copilot.
+	"internal/hostask/hostask.go": "the hosts' commands (claude plugin list, codex debug prompt-input)",
+	"internal/hostask/listers.go": "the hosts' commands (gemini skills list, copilot skill list)",
+	// The real hosts the integration tests install from npm.
+	"integration/realhost/realhost.go": "the commands of the npm packages installed for the tests",
 }
 
 // TestAgentNamesStayInProviders is the proof that adding a provider is a

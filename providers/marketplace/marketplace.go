@@ -177,6 +177,7 @@ func newPlanner(opts Options, env providers.Env) *planner {
 // run plans every plugin key in sorted order.
 func (p *planner) run(ctx context.Context) ([]pipeline.Root, error) {
 	installs, keys := p.loadInstalls()
+	keys = dropPlaceholders(installs, keys)
 	mark := len(p.diags)
 	enabled := p.loadEnablement()
 	p.notInstalled(enabled, installs)
