@@ -58,9 +58,9 @@ func (e *AmbiguousError) List() string {
 type Index struct {
 	records []*Record
 	// tiers are searched in order: ids, then qualified and full names,
-	// then short names. The first tier with a match decides. A value v
+	// then aliases, then short names, then the aliases' short names. The first tier with a match decides. A value v
 	// >= 0 is records[v]; v < 0 is the list shared[-v-1].
-	tiers  [3]map[string]int32
+	tiers  [nameTiers]map[string]int32
 	shared [][]int32
 }
 
@@ -174,6 +174,10 @@ func (x *Index) Suggest(name string, n int) []string {
 		ids[i] = r.ID
 	}
 	return suggest.NamesBy(name, ids, n, func(i int) []string {
-		return []string{x.records[i].ShortName(), x.records[i].Name}
+		r := x.records[i]
+		if r.Alias != "" {
+			return []string{r.ShortName(), r.Name, r.ShortAlias(), r.Alias}
+		}
+		return []string{r.ShortName(), r.Name}
 	})
 }
