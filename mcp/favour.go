@@ -22,7 +22,7 @@ func SkillDescription(snap *pipeline.Snapshot, budget int, loads map[string]int)
 
 // CatalogueNames returns for each of recs, visible skills of snap, the
 // name the catalogue prints: the shortest of its names that snap.Load,
-// the skill tool's lookup, resolves to exactly that skill ("pdf",
+// the skill tool's lookup, resolves to exactly that skill (Snapshot.Loads) ("pdf",
 // "document-skills:docx", "codex:pdf"), else its id. A name is tried only
 // when shorter than the id; names of equal length are tried in the order
 // short name, full name, provider-qualified short name and full name,
@@ -48,7 +48,7 @@ func shortestName(snap *pipeline.Snapshot, r *pipeline.Record) string {
 		if utf8.RuneCountInString(c) >= id {
 			break
 		}
-		if got, err := snap.Load(c, pipeline.TypeSkill); err == nil && got == r {
+		if snap.Loads(c, r) { // what snap.Load, the skill tool's lookup, resolves c to
 			return c
 		}
 	}
