@@ -1203,9 +1203,13 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 	name, alias := front, folder
 	// A plugin may declare its own folder as its one skill: that folder's
 	// name is the plugin's version, no skill's name.
-	byFolder := root.FolderNames && filepath.Clean(c.dir) != filepath.Clean(root.Path)
-	if byFolder {
+	own := root.FolderNames && filepath.Clean(c.dir) == filepath.Clean(root.Path)
+	byFolder := root.FolderNames && !own
+	switch {
+	case byFolder:
 		name, alias = folder, front
+	case own:
+		alias = front // no alias
 	}
 	if root.Prefix != "" && !strings.Contains(name, ":") {
 		name = root.Prefix + ":" + name
