@@ -331,7 +331,7 @@ func (s selector) match(r *pipeline.Record) bool {
 	}
 	if s.plugins {
 		return r.Plugin != nil && pipeline.Glob(s.plugin, strings.ToLower(r.Plugin.Plugin)) &&
-			pipeline.Glob(s.name, strings.ToLower(r.ShortName()))
+			pipeline.MatchShortName(s.name, r)
 	}
 	return s.name == "" || pipeline.MatchName(s.name, r)
 }

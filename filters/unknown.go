@@ -111,6 +111,9 @@ func (sc *scope) unknownPlugin(t Token, exclude bool) *TokenError {
 		for _, r := range sc.records {
 			if r.Plugin != nil && pipeline.Glob(plugin, strings.ToLower(r.Plugin.Plugin)) {
 				set[strings.ToLower(r.ShortName())] = true
+				if a := r.ShortAlias(); a != "" { // the other name selects it too
+					set[strings.ToLower(a)] = true
+				}
 			}
 		}
 		var sugg []string
@@ -198,11 +201,15 @@ func (sc *scope) pluginTokens() []string {
 	return out
 }
 
-// shortNames lists the lower-cased short name of every record, each once.
+// shortNames lists the lower-cased short name of every record, and of its
+// alias, each once.
 func (sc *scope) shortNames() []string {
 	set := map[string]bool{}
 	for _, r := range sc.records {
 		set[strings.ToLower(r.ShortName())] = true
+		if a := r.ShortAlias(); a != "" {
+			set[strings.ToLower(a)] = true
+		}
 	}
 	return slices.Collect(maps.Keys(set))
 }
@@ -213,8 +220,10 @@ func (sc *scope) shortNames() []string {
 func (sc *scope) namesUnder(head string) []string {
 	set := map[string]bool{}
 	for _, r := range sc.records {
-		if n := strings.ToLower(r.Name); strings.HasPrefix(n, head+":") {
-			set[n] = true
+		for _, n := range []string{strings.ToLower(r.Name), strings.ToLower(r.Alias)} {
+			if strings.HasPrefix(n, head+":") {
+				set[n] = true
+			}
 		}
 	}
 	return slices.Collect(maps.Keys(set))

@@ -25,6 +25,9 @@ import (
 // project with its own .claude/skills.
 type catalogueTree struct {
 	home, workspace string
+	// state, when set, is XDG_STATE_HOME, where the count of skill loads
+	// is kept: a test sets it to start a count of its own.
+	state string
 	// plugins maps each plugin name to its number of skills.
 	plugins map[string]int
 }
@@ -113,7 +116,11 @@ func mustJSON(t *testing.T, v any) string {
 
 // env is the environment ccski runs in on the tree: HOME is its home.
 func (tr *catalogueTree) env() []string {
-	return []string{"HOME=" + tr.home, "PATH=" + os.Getenv("PATH"), "TZ=UTC", "LANG=C.UTF-8", "TMPDIR=" + os.TempDir()}
+	vars := []string{"HOME=" + tr.home, "PATH=" + os.Getenv("PATH"), "TZ=UTC", "LANG=C.UTF-8", "TMPDIR=" + os.TempDir()}
+	if tr.state != "" {
+		vars = append(vars, "XDG_STATE_HOME="+tr.state)
+	}
+	return vars
 }
 
 // serve starts `ccski mcp` on the tree over stdio, with extra arguments,
@@ -195,6 +202,7 @@ func TestCatalogueNamesEveryPlugin(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			tr.state = t.TempDir() // no loads counted: the order of the groups alone
 			ctx := mcpContext(t)
 			var args []string
 			if c.budget != 16000 {
@@ -215,12 +223,19 @@ func TestCatalogueNamesEveryPlugin(t *testing.T) {
 			for _, r := range visible {
 				byID[r.ID] = r
 			}
+			// Each name loads, and the names load distinct visible skills.
+			loaded := loadedIDs(t, ctx, cs, names)
+			seen := map[string]string{}
 			perGroup := map[string]int{}
 			for _, n := range names {
-				r, ok := byID[n]
+				r, ok := byID[loaded[n]]
 				if !ok {
-					t.Fatalf("the description lists %q, which is no visible skill's id", n)
+					t.Fatalf("the description lists %q, which loads %s, no visible skill", n, loaded[n])
 				}
+				if other, dup := seen[r.ID]; dup {
+					t.Fatalf("the description lists %q and %q, which load the same skill %s", other, n, r.ID)
+				}
+				seen[r.ID] = n
 				if r.PluginInfo != nil {
 					perGroup["plugin "+r.PluginInfo.PluginName]++
 				} else {
@@ -246,12 +261,28 @@ func TestCatalogueNamesEveryPlugin(t *testing.T) {
 				!strings.Contains(desc, fmt.Sprintf("%d more skills are installed but not listed above", left)) {
 				t.Errorf("%d skills left out, but the note does not say so", left)
 			}
-			// The names load as they are written, the last of the list too.
-			for _, n := range []string{names[0], names[len(names)/2], names[len(names)-1]} {
-				if text, err := loadSkill(ctx, cs, n); err != nil || !strings.HasPrefix(text, "Loading: "+n+"\n") {
-					t.Errorf("loading %s: %v %.60q", n, err, text)
-				}
-			}
+
 		})
 	}
+}
+
+// loadedIDs loads every name and returns the id of the skill each loads
+// (the "Loading:" line of the tool's result), failing t for a name that
+// does not load.
+func loadedIDs(t *testing.T, ctx context.Context, cs *sdk.ClientSession, names []string) map[string]string {
+	t.Helper()
+	out := make(map[string]string, len(names))
+	for _, n := range names {
+		text, err := loadSkill(ctx, cs, n)
+		if err != nil {
+			t.Fatalf("the description lists %q, which does not load: %v", n, err)
+		}
+		line, _, _ := strings.Cut(text, "\n")
+		id, ok := strings.CutPrefix(line, "Loading: ")
+		if !ok {
+			t.Fatalf("loading %q gave %.60q", n, text)
+		}
+		out[n] = id
+	}
+	return out
 }

@@ -32,7 +32,7 @@ var defaultIDs = []string{
 	"agents@project:shared-notes",
 	"agents@project:team-notes",
 	"claude:@design-tools:canvas",
-	"claude:@doc-tools:pdf",
+	"claude:@doc-tools:pdf-forms",
 	"claude:@doc-tools:xlsx",
 	"claude:@lint-kit:lint-fix",
 	"claude:@lint-kit:lint-rules",
@@ -72,6 +72,7 @@ var neverListed = []string{"unused-skill", "legacy-report", "bad-yaml", "no-desc
 type record struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
+	Alias       string `json:"alias"`
 	Provider    string `json:"provider"`
 	Location    string `json:"location"`
 	Path        string `json:"path"`
@@ -145,6 +146,9 @@ func TestListJSONShape(t *testing.T) {
 				t.Errorf("plugin skill %s has provider %q, want claude", rec["id"], provider)
 			}
 		}
+		if _, ok := rec["alias"]; ok { // its other name, folder or frontmatter
+			want = sorted(want, []string{"alias"})
+		}
 		if _, ok := rec["unlisted"]; ok { // why skills/list leaves it out
 			want = sorted(want, []string{"unlisted"})
 		}
@@ -187,7 +191,7 @@ func TestListAll(t *testing.T) {
 	}
 	want := map[string]string{
 		"design-tools:canvas": "design-tools@demo-market 2.0.0",
-		"doc-tools:pdf":       "doc-tools@demo-market 2.1.0", // the project install wins over the user one
+		"doc-tools:pdf-forms": "doc-tools@demo-market 2.1.0", // the project install wins over the user one
 		"doc-tools:xlsx":      "doc-tools@demo-market 2.1.0",
 		"lint-kit:lint-fix":   "lint-kit@tool-market 1.2.0",
 		"lint-kit:lint-rules": "lint-kit@tool-market 1.2.0",
@@ -229,7 +233,7 @@ func TestPluginsV1File(t *testing.T) {
 	}
 	want := map[string]string{
 		"claude:@design-tools:canvas": "1.0.0",
-		"claude:@doc-tools:pdf":       "1.0.0",
+		"claude:@doc-tools:pdf-forms": "1.0.0",
 		"claude:@doc-tools:xlsx":      "1.0.0",
 		"claude:@lint-kit:lint-fix":   "1.2.0", // plugin.json's version
 		"claude:@lint-kit:lint-rules": "1.2.0",
@@ -667,7 +671,7 @@ func TestExitCodes(t *testing.T) {
 				}
 			case "ambiguous":
 				_ = json.Unmarshal(obj["candidates"], &list)
-				if diff := cmp.Diff([]string{"claude@project:pdf", "claude@user:pdf", "codex:pdf", "custom:docs:pdf", "claude:@doc-tools:pdf"}, list); diff != "" {
+				if diff := cmp.Diff([]string{"claude@project:pdf", "claude@user:pdf", "codex:pdf", "custom:docs:pdf", "claude:@doc-tools:pdf-forms"}, list); diff != "" {
 					t.Errorf("candidates (-want +got):\n%s", diff)
 				}
 			}
@@ -811,7 +815,7 @@ func TestBareNameFilters(t *testing.T) {
 			t.Errorf("--all --exclude=pdf still lists %s", id)
 		}
 	}
-	if diff := cmp.Diff([]string{"claude:@doc-tools:pdf", "claude@user:pdf", "custom:docs:pdf"}, ids(listRecords(t, m, "--include=pdf"))); diff != "" {
+	if diff := cmp.Diff([]string{"claude:@doc-tools:pdf-forms", "claude@user:pdf", "custom:docs:pdf"}, ids(listRecords(t, m, "--include=pdf"))); diff != "" {
 		t.Errorf("--include=pdf (-want +got):\n%s", diff)
 	}
 }
@@ -835,7 +839,7 @@ func TestSharedMarketplaceFolder(t *testing.T) {
 	for _, rec := range listRecords(t, m, "--include=@plugins:*-tools") {
 		got[rec.ID] = true
 	}
-	want := map[string]bool{"claude:@design-tools:canvas": true, "claude:@doc-tools:pdf": true, "claude:@doc-tools:xlsx": true}
+	want := map[string]bool{"claude:@design-tools:canvas": true, "claude:@doc-tools:pdf-forms": true, "claude:@doc-tools:xlsx": true}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("skills of the plugins sharing demo-market (-want +got):\n%s", diff)
 	}

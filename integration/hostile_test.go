@@ -163,13 +163,15 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 	byDir := map[string]record{}
 	for _, rec := range recs {
 		byDir[filepath.Base(rec.Path)] = rec
-		if c, at := rawControl(rec.ID + rec.Name + rec.Description); at >= 0 {
-			t.Errorf("record %q carries %s in its id, name or description", rec.ID, c)
+		if c, at := rawControl(rec.ID + rec.Name + rec.Alias + rec.Description); at >= 0 {
+			t.Errorf("record %q carries %s in its id, name, alias or description", rec.ID, c)
 		}
 	}
+	// Claude Code names a skill after its folder: evil's frontmatter name
+	// is its alias, fold's folder name its name.
 	evil, fold := byDir["evil"], byDir["fold\x1b[31m\x07"]
-	if evil.ID != "claude:evil\uFFFD]0;pwned\uFFFD\uFFFD[2Jx" || fold.ID != "claude:fold\uFFFD[31m\uFFFD" {
-		t.Fatalf("ids %q and %q; want each control character shown as U+FFFD", evil.ID, fold.ID)
+	if evil.ID != "claude:evil" || evil.Alias != "evil\uFFFD]0;pwned\uFFFD\uFFFD[2Jx" || fold.ID != "claude:fold\uFFFD[31m\uFFFD" {
+		t.Fatalf("id and alias %q %q, and id %q; want each control character shown as U+FFFD", evil.ID, evil.Alias, fold.ID)
 	}
 	if !strings.Contains(evil.Description, "Clears the\uFFFD screen \uFFFD2J and \uFFFDflips\uFFFD text.") {
 		t.Errorf("description %q: want white space folded and every control shown as U+FFFD", evil.Description)
@@ -256,17 +258,20 @@ func TestHostileTextNeverReachesAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The catalogue lists the skill by its folder's name, which Claude Code
+	// shows; its frontmatter name, with U+FFFD for each control, loads it
+	// too.
 	evilID := ""
 	for _, e := range entries {
-		if strings.HasPrefix(e.ID, "claude:evil") {
+		if strings.HasPrefix(e.ID, "evil") {
 			evilID = e.ID
 		}
 	}
-	if evilID != "claude:evil\uFFFD]0;pwned\uFFFD\uFFFD[2Jx" {
-		t.Fatalf("catalogue ids %v: want claude:evil with U+FFFD for each control", entryIDs(entries))
+	if evilID != "evil" {
+		t.Fatalf("catalogue names %v: want evil", entryIDs(entries))
 	}
-	text, err := loadSkill(ctx, cs, evilID)
-	if err != nil || !strings.Contains(text, "Loading: "+evilID) {
+	text, err := loadSkill(ctx, cs, "evil\uFFFD]0;pwned\uFFFD\uFFFD[2Jx")
+	if err != nil || !strings.Contains(text, "Loading: claude:evil\n") {
 		t.Errorf("the skill does not load by its catalogue id: %v\n%s", err, text)
 	}
 

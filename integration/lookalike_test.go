@@ -115,14 +115,16 @@ func TestLookalikeDiscovered(t *testing.T) {
 	}
 	src := run(t, m, "sources")
 	mustOK(t, src)
-	if !strings.Contains(src.stdout, "claude:рdf") || !strings.Contains(src.stdout, "error "+codeLookalike) {
+	// Claude Code names the impostor after its folder, pdf-helper, and
+	// shows its frontmatter name рdf beside it.
+	if !strings.Contains(src.stdout, "claude:pdf-helper") || !strings.Contains(src.stdout, "error "+codeLookalike) {
 		t.Errorf("sources does not flag the impostor:\n%s", src.stdout)
 	}
 
 	ctx := mcpContext(t)
 	s := startStdio(t, ctx, m, "", map[string]string{"CCSKI_MCP__SCAN": "block"})
 	entries, _ := mustListSkills(t, ctx, s.cs)
-	if _, ok := findEntry(entries, "claude:рdf"); ok {
+	if _, ok := findEntry(entries, "claude:pdf-helper"); ok {
 		t.Errorf("block: the impostor is listed")
 	}
 	if _, ok := findEntry(entries, "claude@user:pdf"); !ok {

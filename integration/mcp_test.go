@@ -167,7 +167,9 @@ func (s *stdioServer) mustExit0(t *testing.T, limit time.Duration) {
 	}
 }
 
-// skillEntry is one <skill> of the tool description.
+// skillEntry is one <skill> of the tool description. ID is the name it
+// lists the skill under (parseAvailable), or the id of the skill that
+// name loads (listSkills).
 type skillEntry struct{ ID, Description, Provider, Location string }
 
 var (
@@ -196,7 +198,9 @@ func parseAvailable(desc string) ([]skillEntry, error) {
 }
 
 // listSkills lists the tools, checks there is exactly the skill tool and
-// returns its entries.
+// returns its entries, each with the id of the skill its listed name
+// loads (the description names each skill by the shortest name that loads
+// it, not always its id); a name that does not load keeps it as ID.
 func listSkills(ctx context.Context, cs *sdk.ClientSession) ([]skillEntry, *sdk.Tool, error) {
 	res, err := cs.ListTools(ctx, nil)
 	if err != nil {
@@ -210,6 +214,17 @@ func listSkills(ctx context.Context, cs *sdk.ClientSession) ([]skillEntry, *sdk.
 		return nil, nil, fmt.Errorf("tools/list gave %v, want exactly [skill]", names)
 	}
 	entries, err := parseAvailable(res.Tools[0].Description)
+	for i, e := range entries {
+		if e.ID == "none" && e.Provider == "" {
+			continue // the placeholder of an empty list
+		}
+		if text, lerr := loadSkill(ctx, cs, e.ID); lerr == nil {
+			line, _, _ := strings.Cut(text, "\n")
+			if id, ok := strings.CutPrefix(line, "Loading: "); ok {
+				entries[i].ID = id
+			}
+		}
+	}
 	return entries, res.Tools[0], err
 }
 
@@ -437,7 +452,7 @@ func TestMCPStdioSkillTool(t *testing.T) {
 				s := startStdio(t, ctx, m, p.version, nil, "--all")
 				checkServes(t, ctx, s.cs, listRecords(t, m, "--all"))
 				msg := loadError(t, ctx, s.cs, "pdf")
-				for _, id := range []string{"claude@project:pdf", "claude@user:pdf", "codex:pdf", "custom:docs:pdf", "claude:@doc-tools:pdf"} {
+				for _, id := range []string{"claude@project:pdf", "claude@user:pdf", "codex:pdf", "custom:docs:pdf", "claude:@doc-tools:pdf-forms"} {
 					if !strings.Contains(msg, id) {
 						t.Errorf("ambiguous: %q does not list %s", msg, id)
 					}
@@ -662,7 +677,16 @@ func TestMCPStdioPeriodicRescan(t *testing.T) {
 				m := newMachine(t)
 				ctx := mcpContext(t)
 				s := startStdio(t, ctx, m, p.version, nil, "--no-refresh", "--refresh-interval", interval)
-				entries, _ := mustListSkills(t, ctx, s.cs)
+				// The description as served, names as listed (mustListSkills
+				// would load each, and use-when is removed below).
+				listed := func() string {
+					_, tool, err := listSkills(ctx, s.cs)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return tool.Description
+				}
+				entries := listed()
 				writeSkill(t, filepath.Join(m.Home, ".claude", "skills", "unseen"), "unseen", "Never seen.", "Body.")
 				if err := os.RemoveAll(filepath.Join(m.Home, ".claude", "skills", "use-when")); err != nil {
 					t.Fatal(err)
@@ -671,7 +695,7 @@ func TestMCPStdioPeriodicRescan(t *testing.T) {
 				if n := s.changes.Load(); n != 0 {
 					t.Errorf("%d list_changed notifications with --no-refresh", n)
 				}
-				now, _ := mustListSkills(t, ctx, s.cs)
+				now := listed()
 				if diff := cmp.Diff(entries, now); diff != "" {
 					t.Errorf("the list changed with --no-refresh:\n%s", diff)
 				}

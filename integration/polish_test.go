@@ -386,7 +386,7 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("info LINT-R completes %q, want [lint-rules]", got)
 		}
 		got, _ = completions(t, m, runOpts{}, append(append([]string{"info"}, flags...), "CLAUDE:@doc")...)
-		if d := cmp.Diff([]string{"claude:@doc-tools:pdf", "claude:@doc-tools:xlsx"}, got); d != "" {
+		if d := cmp.Diff([]string{"claude:@doc-tools:pdf-forms", "claude:@doc-tools:xlsx"}, got); d != "" {
 			t.Errorf("info CLAUDE:@doc completes (-want +got):\n%s", d)
 		}
 		if got, _ := completions(t, m, runOpts{}, append(append([]string{"info"}, flags...), "pdf", "")...); len(got) != 0 {
@@ -405,7 +405,7 @@ func TestCompletion(t *testing.T) {
 	t.Run("filter tokens", func(t *testing.T) {
 		got := tokens(t, runOpts{}, "--include", "")
 		for _, want := range []string{"auto", "all", "@plugins", "claude", "codex", "cursor", "@plugins:doc-tools",
-			"claude:@doc-tools:pdf", "codex:pdf", "agents:old-helper"} {
+			"claude:@doc-tools:pdf-forms", "codex:pdf", "agents:old-helper"} {
 			if !slices.Contains(got, want) {
 				t.Errorf("--include completes %q, missing %q", got, want)
 			}

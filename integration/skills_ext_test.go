@@ -141,8 +141,15 @@ func checkExtension(t *testing.T, ctx context.Context, cs *sdk.ClientSession, wa
 			t.Errorf("listed %s, which ccski list --json does not show as listable", e.URI)
 			continue
 		}
-		if e.Frontmatter["name"] != r.Name[strings.LastIndexByte(r.Name, ':')+1:] {
-			t.Errorf("%s: frontmatter name %v, want the skill's name", e.URI, e.Frontmatter["name"])
+		// The extension names a skill by its frontmatter: the skill's name,
+		// or its alias where the host names it after its folder (the
+		// plugin skill doc-tools:pdf-forms is pdf in its frontmatter).
+		name := r.Name
+		if r.Alias != "" && strings.HasSuffix(strings.TrimSuffix(e.URI, "/SKILL.md"), "/"+r.Alias[strings.LastIndexByte(r.Alias, ':')+1:]) {
+			name = r.Alias
+		}
+		if e.Frontmatter["name"] != name[strings.LastIndexByte(name, ':')+1:] || !strings.HasSuffix(e.URI, "/"+e.Frontmatter["name"].(string)+"/SKILL.md") {
+			t.Errorf("%s: frontmatter name %v, want the skill's name, the last segment of its URI", e.URI, e.Frontmatter["name"])
 		}
 		got, err := sdk.CallCustomMethod[*extGetParams, *extGetResult](ctx, cs, "skills/get", &extGetParams{URI: e.URI})
 		if err != nil || got.Skill == nil || got.Skill.URI != e.URI || len(got.Skill.Resources) != len(e.Resources) {

@@ -11,9 +11,13 @@ package mcp
 //     description on their line (cut at a word, with an ellipsis);
 //  3. once every skill has that, skills move to full <skill> entries.
 //
-// Each step goes round-robin over groups of skills (one group per
-// provider, and one per plugin for plugin skills), taking each group's
-// skills in priority order, so a large group cannot starve a small one.
+// Steps 2 and 3 first lift the favoured skills (CatalogueOptions.Favoured:
+// the project's own, then those loaded most on this machine), in their
+// order. Each step then goes round-robin over groups of the others (one
+// group per provider, and one per plugin for plugin skills), taking each
+// group's skills in priority order, so a large group cannot starve a
+// small one. A skill is named by the shortest name that loads exactly it
+// (CatalogueOptions.Names, see CatalogueNames), not always by its id.
 // When not even every name fits, the groups share the names the same way
 // and a note says how many skills are left out. Whenever the catalogue is
 // not complete, skills_search is served (Server.Update). Every skill still
@@ -75,21 +79,39 @@ func (s CatalogueStats) Named() int { return s.Full + s.Short + s.NameOnly }
 // Complete reports whether every skill has its full entry.
 func (s CatalogueStats) Complete() bool { return s.Short+s.NameOnly+s.Omitted == 0 }
 
-// Catalogue renders the skill tool's description for recs (in priority
-// order) within budget characters. A budget of 0 or less means no budget:
-// it is Describe(recs). When everything fits it is Describe(recs) too.
-// Otherwise it degrades as the file comment says. The result depends only
-// on recs and budget. The preamble, and the note when skills are left out,
-// are always there, so a budget smaller than both gives a description
-// with no skill in it that is longer than the budget.
+// CatalogueOptions says how a catalogue names skills and which it
+// favours.
+type CatalogueOptions struct {
+	// Names, when not nil, holds the name printed for each skill, in the
+	// order of the records: the shortest name that loads exactly that
+	// skill (CatalogueNames). nil prints ids.
+	Names []string
+	// Favoured are skills (indices into the records, each once) that get
+	// a description before every other skill, in this order: the
+	// project's own skills, then those loaded most here (Favour). Names
+	// are shared out round-robin all the same.
+	Favoured []int
+}
+
+// Catalogue is CatalogueWith without options: skills named by id, none
+// favoured.
 func Catalogue(recs []*pipeline.Record, budget int) (string, CatalogueStats) {
-	if budget <= 0 || len(recs) == 0 {
-		return Describe(recs), CatalogueStats{Full: len(recs)}
+	return CatalogueWith(recs, budget, CatalogueOptions{})
+}
+
+// CatalogueWith renders the skill tool's description for recs (in
+// priority order) within budget characters. A budget of 0 or less means
+// no budget: every skill gets its full entry, as Describe writes it. When
+// everything fits that is the description too. Otherwise it degrades as
+// the file comment says. The result depends only on recs, budget and o.
+// The preamble, and the note when skills are left out, are always there,
+// so a budget smaller than both gives a description with no skill in it
+// that is longer than the budget.
+func CatalogueWith(recs []*pipeline.Record, budget int, o CatalogueOptions) (string, CatalogueStats) {
+	if budget <= 0 || len(recs) == 0 || describeFits(recs, o.Names, budget) {
+		return describe(recs, o.Names), CatalogueStats{Full: len(recs)}
 	}
-	if describeFits(recs, budget) {
-		return Describe(recs), CatalogueStats{Full: len(recs)}
-	}
-	p := newPlan(recs)
+	p := newPlan(recs, o)
 	// First try: every name, then descriptions for all, then full
 	// entries.
 	p.left = budget - p.overhead(false)
@@ -146,12 +168,16 @@ const (
 // plan decides the tier of every skill under a character budget.
 type plan struct {
 	recs []*pipeline.Record
+	// names are the names printed (CatalogueOptions.Names; nil: ids), and
+	// favoured the skills lifted first (CatalogueOptions.Favoured).
+	names    []string
+	favoured []int
 	// groups holds indices into recs: one group per provider, and one per
 	// plugin for plugin skills, in order of first appearance; each in
 	// priority order.
 	groups [][]int
 	tier   []tier
-	// Lengths in characters of each skill's escaped id, of its escaped
+	// Lengths in characters of each skill's escaped name, of its escaped
 	// short description and of its <skill> entry; the last two are
 	// measured only once every name fits (measureDescriptions).
 	idLen, shortLen, full []int
@@ -164,8 +190,9 @@ type plan struct {
 // a plugin skill, else its provider.
 type groupKey struct{ provider, plugin, marketplace string }
 
-func newPlan(recs []*pipeline.Record) *plan {
-	p := &plan{recs: recs, tier: make([]tier, len(recs)), idLen: make([]int, len(recs))}
+func newPlan(recs []*pipeline.Record, o CatalogueOptions) *plan {
+	p := &plan{recs: recs, names: o.Names, favoured: o.Favoured, tier: make([]tier, len(recs)),
+		idLen: make([]int, len(recs))}
 	index := map[groupKey]int{}
 	var last groupKey
 	g := -1
@@ -184,7 +211,7 @@ func newPlan(recs []*pipeline.Record) *plan {
 			last = k
 		}
 		p.groups[g] = append(p.groups[g], i)
-		p.idLen[i] = escapedLen(r.ID)
+		p.idLen[i] = escapedLen(p.name(i))
 	}
 	return p
 }
@@ -195,16 +222,19 @@ func (p *plan) measureDescriptions() {
 	p.shortLen, p.full = make([]int, len(p.recs)), make([]int, len(p.recs))
 	for i, r := range p.recs {
 		p.shortLen[i] = escapedLen(shorten(r.Description, shortDescription))
-		p.full[i] = entryLen(r)
+		p.full[i] = entryLen(r, p.name(i))
 	}
 }
 
-// describeFits reports whether Describe(recs) fits in budget characters;
-// it stops measuring as soon as it does not.
-func describeFits(recs []*pipeline.Record, budget int) bool {
+// name is the name printed for skill i.
+func (p *plan) name(i int) string { return nameAt(p.names, p.recs, i) }
+
+// describeFits reports whether describe(recs, names) fits in budget
+// characters; it stops measuring as soon as it does not.
+func describeFits(recs []*pipeline.Record, names []string, budget int) bool {
 	n := utf8.RuneCountInString(preamble + blockOpen + blockClose)
-	for _, r := range recs {
-		if n += entryLen(r); n > budget {
+	for i, r := range recs {
+		if n += entryLen(r, nameAt(names, recs, i)); n > budget {
 			return false
 		}
 	}
@@ -249,11 +279,19 @@ func (p *plan) cost(i int, t tier) int {
 	}
 }
 
-// raise lifts skills one tier, to t, round-robin over the groups: each
-// turn a group lifts its next skill below t in priority order, until the
-// skill it is at no longer fits; then the group stops. It reports whether
-// every skill reached t. Every skill below t must be one tier below it.
+// raise lifts skills one tier, to t: first, for a description (tierShort
+// and tierFull), each favoured skill that fits, in order; then the others
+// round-robin over the groups (names are always shared out so, that no
+// count of loads can starve a group): each turn a
+// group lifts its next skill below t in priority order, until the skill
+// it is at no longer fits; then the group stops. It reports whether every
+// skill reached t. Every skill below t must be one tier below it.
 func (p *plan) raise(t tier) bool {
+	for _, i := range p.favoured {
+		if t > tierName && p.tier[i] < t && p.cost(i, t) <= p.left {
+			p.lift(i, t)
+		}
+	}
 	next := make([]int, len(p.groups))
 	active := make([]int, len(p.groups))
 	for g := range active {
@@ -271,26 +309,30 @@ func (p *plan) raise(t tier) bool {
 				continue
 			}
 			i := members[next[g]]
-			c := p.cost(i, t)
-			if c > p.left {
+			if p.cost(i, t) > p.left {
 				all = false
 				continue
 			}
-			p.left -= c
-			p.tier[i] = t
+			p.lift(i, t)
 			next[g]++
-			switch t {
-			case tierName:
-				p.lines++
-				p.named++
-			case tierFull:
-				p.lines--
-			}
 			still = append(still, g)
 		}
 		active = still
 	}
 	return all
+}
+
+// lift raises skill i to t, which must fit.
+func (p *plan) lift(i int, t tier) {
+	p.left -= p.cost(i, t)
+	p.tier[i] = t
+	switch t {
+	case tierName:
+		p.lines++
+		p.named++
+	case tierFull:
+		p.lines--
+	}
 }
 
 // Block tags of <available_skills>.
@@ -308,7 +350,7 @@ func (p *plan) render(cut bool) (string, CatalogueStats) {
 	b.WriteString(blockOpen)
 	for i, r := range p.recs {
 		if p.tier[i] == tierFull {
-			writeEntry(&b, r)
+			writeEntry(&b, r, p.name(i))
 			st.Full++
 		}
 	}
@@ -320,12 +362,12 @@ func (p *plan) render(cut bool) (string, CatalogueStats) {
 				case p.tier[i] == tierOmitted || p.tier[i] == tierFull:
 					continue
 				case p.tier[i] == tierShort && p.shortLen[i] > 0:
-					escape(&b, p.recs[i].ID)
+					escape(&b, p.name(i))
 					b.WriteString(lineSep)
 					escape(&b, shorten(p.recs[i].Description, shortDescription))
 					st.Short++
 				default:
-					escape(&b, p.recs[i].ID)
+					escape(&b, p.name(i))
 					st.NameOnly++
 				}
 				b.WriteByte('\n')

@@ -354,7 +354,7 @@ func TestCatalogueDegrades(t *testing.T) {
 	full := utf8.RuneCountInString(Describe(recs))
 	names, _ := Catalogue(recs, 1)
 	floor := utf8.RuneCountInString(names) // the preamble and the note alone
-	plan := newPlan(recs)
+	plan := newPlan(recs, CatalogueOptions{})
 	allNames := plan.overhead(false) + plan.namesCost() // every name, nothing more
 	prev := CatalogueStats{}
 	seenTier := map[string]bool{}
@@ -493,7 +493,7 @@ func TestCatalogueCutSharesNames(t *testing.T) {
 }
 
 func TestCatalogueCutPreamble(t *testing.T) {
-	p := newPlan(nil)
+	p := newPlan(nil, CatalogueOptions{})
 	if cut, all := p.overhead(true)+noteLen(1), p.overhead(false); cut < all {
 		t.Errorf("cut preamble and note: %d characters, preamble naming every skill: %d", cut, all)
 	}
@@ -553,8 +553,8 @@ func TestEscapedLen(t *testing.T) {
 		}
 		r := &pipeline.Record{ID: "codex:" + s, Description: s, Agent: "codex", Location: pipeline.LocationUser}
 		var b strings.Builder
-		writeEntry(&b, r)
-		if got, want := entryLen(r), utf8.RuneCountInString(b.String()); got != want {
+		writeEntry(&b, r, r.ID)
+		if got, want := entryLen(r, r.ID), utf8.RuneCountInString(b.String()); got != want {
 			t.Errorf("entryLen for %q = %d, the entry has %d", s, got, want)
 		}
 	}
@@ -576,7 +576,7 @@ func TestCatalogueServer(t *testing.T) {
 			if n := utf8.RuneCountInString(desc); n > budget {
 				t.Fatalf("skill description is %d characters, over %d", n, budget)
 			}
-			want, st := Catalogue(recs, budget)
+			want, st := SkillDescription(srv.Snapshot(), budget, nil)
 			if desc != want || st.Omitted == 0 {
 				t.Fatalf("skill description is not the budgeted catalogue (%+v)", st)
 			}
@@ -614,11 +614,11 @@ func TestCatalogueServer(t *testing.T) {
 func TestCatalogueSearchFollowsTheCut(t *testing.T) {
 	few := manySkills(t, 2)
 	many := manySkills(t, 60)
-	budget := utf8.RuneCountInString(Describe(few)) + 10
+	budget := utf8.RuneCountInString(describeOf(snapOf(few), 0)) + 10
 	// Every one of the 60 named, some descriptions shortened or missing:
 	// not complete either, so skills_search is served too.
-	named := utf8.RuneCountInString(Describe(many)) - 100
-	if _, st := Catalogue(many, named); st.Omitted != 0 || st.Complete() {
+	named := utf8.RuneCountInString(describeOf(snapOf(many), 0)) - 100
+	if _, st := SkillDescription(snapOf(many), named, nil); st.Omitted != 0 || st.Complete() {
 		t.Fatalf("budget %d: %+v, want every skill named and some not in full", named, st)
 	}
 	for _, budget := range []int{budget, named} {
@@ -676,4 +676,11 @@ func BenchmarkCatalogue(b *testing.B) {
 			b.ReportMetric(float64(st.Named()), "named")
 		})
 	}
+}
+
+// describeOf is the skill tool's description of snap's skills within
+// budget, as a server with no count of loads registers it.
+func describeOf(snap *pipeline.Snapshot, budget int) string {
+	d, _ := SkillDescription(snap, budget, nil)
+	return d
 }

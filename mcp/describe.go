@@ -23,7 +23,11 @@ Before you start a task, check whether a skill below covers it. If one does, cal
 // Describe renders the skill tool's description for the visible records:
 // a preamble, then one <skill> entry per record, XML-escaped. With no
 // skills the block holds a placeholder entry.
-func Describe(recs []*pipeline.Record) string {
+func Describe(recs []*pipeline.Record) string { return describe(recs, nil) }
+
+// describe is Describe with names[i] as the <name> of recs[i] (its id
+// when names is nil).
+func describe(recs []*pipeline.Record, names []string) string {
 	var b strings.Builder
 	b.Grow(len(preamble) + 64 + len(recs)*200)
 	b.WriteString(preamble)
@@ -31,11 +35,20 @@ func Describe(recs []*pipeline.Record) string {
 	if len(recs) == 0 {
 		b.WriteString("<skill>\n<name>none</name>\n<description>No skills are installed.</description>\n</skill>\n")
 	}
-	for _, r := range recs {
-		writeEntry(&b, r)
+	for i, r := range recs {
+		writeEntry(&b, r, nameAt(names, recs, i))
 	}
 	b.WriteString(blockClose)
 	return b.String()
+}
+
+// nameAt is the name the catalogue prints for recs[i]: names[i], or its
+// id when names is nil.
+func nameAt(names []string, recs []*pipeline.Record, i int) string {
+	if names == nil {
+		return recs[i].ID
+	}
+	return names[i]
 }
 
 // The tags of one <skill> entry, in order around the escaped id,
@@ -48,10 +61,10 @@ const (
 	entryEnd         = "</location>\n</skill>\n"
 )
 
-// writeEntry writes r's <skill> entry.
-func writeEntry(b *strings.Builder, r *pipeline.Record) {
+// writeEntry writes r's <skill> entry, named name.
+func writeEntry(b *strings.Builder, r *pipeline.Record, name string) {
 	b.WriteString(entryName)
-	escape(b, r.ID)
+	escape(b, name)
 	b.WriteString(entryDescription)
 	escape(b, r.Description)
 	b.WriteString(entryProvider)
@@ -61,10 +74,10 @@ func writeEntry(b *strings.Builder, r *pipeline.Record) {
 	b.WriteString(entryEnd)
 }
 
-// entryLen is the length in characters of r's <skill> entry.
-func entryLen(r *pipeline.Record) int {
+// entryLen is the length in characters of r's <skill> entry, named name.
+func entryLen(r *pipeline.Record, name string) int {
 	return len(entryName+entryDescription+entryProvider+entryLocation+entryEnd) +
-		escapedLen(r.ID) + escapedLen(r.Description) + escapedLen(r.Agent) + escapedLen(string(r.Location))
+		escapedLen(name) + escapedLen(r.Description) + escapedLen(r.Agent) + escapedLen(string(r.Location))
 }
 
 // escapedLen is the length in characters of s once escaped, counted as

@@ -209,7 +209,7 @@ func TestPromptsList(t *testing.T) {
 			}
 			// The skill tool lists skills only.
 			desc := onlyTool(t, ctx, cs).Description
-			if !strings.Contains(desc, "<name>claude:alpha</name>") || strings.Contains(desc, "deploy") || strings.Contains(desc, ":/") {
+			if !strings.Contains(desc, "<name>alpha</name>") || strings.Contains(desc, "deploy") || strings.Contains(desc, ":/") {
 				t.Errorf("skill tool description lists commands or misses the skill:\n%s", desc)
 			}
 			res, err := call(ctx, cs, map[string]any{"name": "deploy"})

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/usage"
 	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -64,6 +65,12 @@ type Options struct {
 	// mcp.require_trusted); ok is false for a skill that did not change.
 	// nil: only the snapshot says.
 	Drift func(*pipeline.Record) (in pipeline.Integrity, ok bool)
+	// Usage is the file of the count of skill loads on this machine
+	// (internal/usage): the skill tool counts each load there, and the
+	// catalogue gives descriptions first to the skills loaded most, by
+	// the count as it was when the server started, so that the
+	// description changes only with the skills. "": no count.
+	Usage string
 }
 
 // Server is the ccski MCP server.
@@ -79,6 +86,9 @@ type Server struct {
 	skills    skillsState      // the skills extension (skills.go)
 	listTTL   time.Duration
 	drift     func(*pipeline.Record) (pipeline.Integrity, bool) // Options.Drift
+	// usage is Options.Usage, and loads the count read from it at start.
+	usage string
+	loads map[string]int
 
 	mu   sync.Mutex // serialises Update
 	desc string     // the registered tool description
@@ -207,7 +217,14 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{log: log, ready: make(chan struct{}), toolsIn: make(chan struct{}), listTTL: o.ListTTL,
-		drift: o.Drift}
+		drift: o.Drift, usage: o.Usage}
+	if s.usage != "" {
+		loads, err := usage.Read(s.usage)
+		if err != nil {
+			log.Warn("skill usage count not read: descriptions are not ordered by use", "err", err)
+		}
+		s.loads = loads
+	}
 	caps := &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true},
 		Prompts:   &sdk.PromptCapabilities{ListChanged: true},
 		Resources: &sdk.ResourceCapabilities{ListChanged: true}}
@@ -347,7 +364,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	// alone. The skill tool lists and loads skills only, within the
 	// catalogue budget; skills_search is served while the catalogue is
 	// not complete (catalog.go).
-	desc, shown := Catalogue(implicit(snap.Skills()), s.tools.catalog)
+	desc, shown := SkillDescription(snap, s.tools.catalog, s.loads)
 	s.syncSearch(!shown.Complete())
 	changed := desc != s.desc
 	if changed {
@@ -382,6 +399,17 @@ func implicit(recs []*pipeline.Record) []*pipeline.Record {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// countLoad adds a load of r to the count of skill loads (Options.Usage),
+// when the server keeps one; a failure is logged, and the load goes on.
+func (s *Server) countLoad(r *pipeline.Record) {
+	if s.usage == "" {
+		return
+	}
+	if err := usage.Add(s.usage, r.ID); err != nil {
+		s.log.Warn("skill load not counted", "id", r.ID, "err", err)
+	}
+}
 
 // cacheable sets the cache attributes of list results: private, as lists
 // depend on the user's folders, and fresh until the next rescan.
@@ -434,6 +462,7 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 	if err != nil {
 		return toolError(lookupMessage(err)), nil
 	}
+	s.countLoad(r)
 	st, err := readSkill(r.File, judgedOwn(snap, r))
 	if u, ok := asUnjudged(err); ok {
 		s.log.Warn("skill not served: not what the gate judged", "id", r.ID, "file", r.File, "gate", string(u.gate))

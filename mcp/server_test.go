@@ -67,11 +67,12 @@ func TestToolsList(t *testing.T) {
 				t.Errorf("description does not start with the preamble:\n%s", tool.Description)
 			}
 			if got, want := parseSkills(t, tool.Description), []skillEntry{
-				{"claude:pdf", "Read &amp; write PDF &lt;files&gt; -&gt; text", "claude", "user"},
-				{"codex:docx", "Word documents", "codex", "user"},
-				{"claude:a&lt;b&gt;&amp;c", "odd name", "claude", "project"},
-				{"claude:@example-skills:xlsx", "Spreadsheets", "claude", "plugin"},
-				{"agents:cjk", "中文技能", "agents", "project"},
+				// Each named by the shortest name that loads it.
+				{"pdf", "Read &amp; write PDF &lt;files&gt; -&gt; text", "claude", "user"},
+				{"docx", "Word documents", "codex", "user"},
+				{"a&lt;b&gt;&amp;c", "odd name", "claude", "project"},
+				{"xlsx", "Spreadsheets", "claude", "plugin"},
+				{"cjk", "中文技能", "agents", "project"},
 			}; !cmp.Equal(got, want) {
 				t.Errorf("skills in the description (-got +want):\n%s", cmp.Diff(got, want))
 			}
@@ -229,20 +230,22 @@ func TestToolsCall(t *testing.T) {
 	recs := makeRecords(t, t.TempDir(), fixtureSpecs()...)
 	srv := New(snapOf(recs), Options{Version: "v"})
 	byID := map[string]*pipeline.Record{}
+	byName := map[string]*pipeline.Record{} // each record by the name the description lists it by
 	for _, r := range recs {
 		byID[r.ID] = r
+		byName[r.ShortName()] = r
 	}
 	for _, pv := range protocolVersions {
 		t.Run(pvName(pv), func(t *testing.T) {
 			ctx := testCtx(t, 10*time.Second)
 			cs := connect(t, srv, pv, nil)
 
-			// Every listed id loads, byte for byte.
+			// Every listed name loads its skill, byte for byte.
 			for _, e := range parseSkills(t, onlyTool(t, ctx, cs).Description) {
 				id := strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(e.Name)
-				r := byID[id]
+				r := byName[id]
 				if r == nil {
-					t.Fatalf("listed id %q is not a record", id)
+					t.Fatalf("listed name %q is not a record's short name", id)
 				}
 				res, err := call(ctx, cs, map[string]any{"name": id})
 				if err != nil {
@@ -471,9 +474,9 @@ func TestUpdateNotifies(t *testing.T) {
 				want  []skillEntry
 			}{
 				{"description changed", []skillSpec{{provider: "claude", name: "pdf", desc: "second"}},
-					[]skillEntry{{"claude:pdf", "second", "claude", "user"}}},
+					[]skillEntry{{"pdf", "second", "claude", "user"}}},
 				{"skill added", []skillSpec{{provider: "claude", name: "pdf", desc: "second"}, {provider: "codex", name: "new", desc: "added"}},
-					[]skillEntry{{"claude:pdf", "second", "claude", "user"}, {"codex:new", "added", "codex", "user"}}},
+					[]skillEntry{{"pdf", "second", "claude", "user"}, {"new", "added", "codex", "user"}}},
 				{"all removed", nil, nil},
 			}
 			for _, st := range steps {
@@ -573,7 +576,7 @@ func TestUpdateConcurrentCalls(t *testing.T) {
 				t.Error(err)
 			}
 			// The server is consistent afterwards.
-			if tool := onlyTool(t, ctx, cs); tool.Description != Describe(srv.Snapshot().Visible) {
+			if tool := onlyTool(t, ctx, cs); tool.Description != describeOf(srv.Snapshot(), 0) {
 				t.Errorf("listed description does not match the current snapshot")
 			}
 		})

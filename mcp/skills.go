@@ -25,6 +25,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -324,8 +325,8 @@ func (s *Server) entryOf(snap *pipeline.Snapshot, r *pipeline.Record) built {
 	if front.err != nil {
 		return built{err: front.err}
 	}
-	if front.name != r.ShortName() {
-		return built{err: fmt.Errorf("the frontmatter name %q is not %q, the last segment of the skill's URI", front.name, r.ShortName())}
+	if name := r.FrontmatterName(); front.name != name[strings.LastIndexByte(name, ':')+1:] {
+		return built{err: fmt.Errorf("the frontmatter name %q is not %q, the last segment of the skill's URI", front.name, name[strings.LastIndexByte(name, ':')+1:])}
 	}
 	// SKILL.md changed since the walk hashed it: state the bytes the
 	// frontmatter was read from.

@@ -121,8 +121,7 @@ func served(t *testing.T, ctx context.Context, cs *sdk.ClientSession) view {
 	t.Helper()
 	var v view
 	for _, e := range parseSkills(t, listToolsByName(t, ctx, cs)[ToolName].Description) {
-		_, name, _ := strings.Cut(e.Name, ":") // the id: claude:<name>
-		v.skills = append(v.skills, name)
+		v.skills = append(v.skills, e.Name) // the shortest name that loads it: the bare name here
 	}
 	ps, err := cs.ListPrompts(ctx, nil)
 	if err != nil {

@@ -18,8 +18,11 @@ func locatedID(r *Record) string {
 }
 
 // qualifiedName is the name as it appears in ids.
-func qualifiedName(r *Record) string {
-	name := r.Name
+func qualifiedName(r *Record) string { return qualify(r, r.Name) }
+
+// qualify writes name, r's name or its alias, as it appears in ids: "@"
+// before a plugin record's, "/" before a command's.
+func qualify(r *Record, name string) string {
 	if r.Plugin != nil {
 		name = "@" + name
 	}

@@ -251,6 +251,18 @@ func (s *Snapshot) Load(name string, typ Type) (*Record, error) {
 	return f.Record, nil
 }
 
+// Loads reports whether Load(name, r's type) returns r, for a visible
+// record r: what find does, without building the errors of the names
+// that answer otherwise. The MCP catalogue names each skill by the
+// shortest name for which it holds.
+func (s *Snapshot) Loads(name string, r *Record) bool {
+	typ := r.Type.OrSkill()
+	if byID := s.ByID(name); byID != nil && byID.Type.OrSkill() == typ {
+		return byID == r
+	}
+	return s.visibleIndexOf(typ).designates(name, r)
+}
+
 // errNoMatch is find's answer when no record of the type answers.
 var errNoMatch = errors.New("no record answers to the name")
 

@@ -23,28 +23,65 @@ import "strings"
 //     provider ("codex:pdf"), after its provider and location
 //     ("claude@user:pdf"), and for a plugin record after "@"
 //     ("@example-skills:pdf", "claude:@example-skills:pdf");
-//  2. its short name, the full name's last ':'-separated word, bare or
-//     after its provider ("xlsx", "claude:xlsx").
+//  2. its alias, the other of its folder's name and its frontmatter name
+//     (Record.Alias), in the same forms: the name a host that names
+//     skills the other way shows, and the id the record had under it;
+//  3. its short name, the full name's last ':'-separated word, bare or
+//     after its provider ("xlsx", "claude:xlsx");
+//  4. its alias's short name, bare or after its provider.
+//
+// So a skill answers to the name its host shows and to the other one,
+// but a name that is some skill's own name never reaches another skill
+// through an alias.
 func names(r *Record, add func(tier int, name string)) {
 	add(0, r.ID)
-	add(1, r.Name)
-	add(1, baseID(r))
-	add(1, locatedID(r))
-	add(1, r.Agent+":"+r.Name)
-	if r.Plugin != nil {
-		add(1, "@"+r.Name)
+	fullNames(r, r.Name, func(name string) { add(1, name) })
+	if r.Alias != "" {
+		fullNames(r, r.Alias, func(name string) { add(2, name) })
 	}
-	add(2, r.ShortName())
-	add(2, r.Agent+":"+r.ShortName())
+	add(3, r.ShortName())
+	add(3, r.Agent+":"+r.ShortName())
+	if short := r.ShortAlias(); short != "" {
+		add(4, short)
+		add(4, r.Agent+":"+short)
+	}
+}
+
+// nameTiers is the number of tiers of names.
+const nameTiers = 5
+
+// fullNames calls add with the forms of tier 1 of names for name, r's
+// full name or its alias.
+func fullNames(r *Record, name string, add func(string)) {
+	q := qualify(r, name)
+	add(name)
+	add(r.Agent + ":" + q)
+	add(r.Agent + "@" + string(r.Location) + ":" + q)
+	add(r.Agent + ":" + name)
+	if r.Plugin != nil {
+		add("@" + name)
+	}
 }
 
 // MatchName reports whether pattern, a lower-cased glob (see Glob),
-// matches r's full name or its short name, case-insensitively: the names
-// a bare name designates (tiers 1 and 2 of Index). The filter tokens
-// <name>, <provider>:<glob> and <x>:<glob> select by it, so a bare name
-// that resolves to a record as a name selects that record as a token.
+// matches r's full name or its short name, or its alias or the alias's
+// short name, case-insensitively: the names a bare name designates (tiers
+// 1 to 4 of Index). The filter tokens <name>, <provider>:<glob> and
+// <x>:<glob> select by it, so a bare name that resolves to a record as a
+// name selects that record as a token.
 func MatchName(pattern string, r *Record) bool {
-	return Glob(pattern, strings.ToLower(r.Name)) || Glob(pattern, strings.ToLower(r.ShortName()))
+	if Glob(pattern, strings.ToLower(r.Name)) || Glob(pattern, strings.ToLower(r.ShortName())) {
+		return true
+	}
+	return r.Alias != "" && (Glob(pattern, strings.ToLower(r.Alias)) || Glob(pattern, strings.ToLower(r.ShortAlias())))
+}
+
+// MatchShortName reports whether pattern, a lower-cased glob, matches r's
+// short name or its alias's short name: the name within a plugin that the
+// filter token @<plugin>:<glob> selects by.
+func MatchShortName(pattern string, r *Record) bool {
+	return Glob(pattern, strings.ToLower(r.ShortName())) ||
+		r.Alias != "" && Glob(pattern, strings.ToLower(r.ShortAlias()))
 }
 
 // Glob reports whether the whole of s matches pattern, where '*' matches

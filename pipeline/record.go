@@ -92,12 +92,24 @@ type Record struct {
 	// "claude/plugins/document-skills/docx"). AssignIDs sets it, unique
 	// like ID; it is "" for commands. See skillpath.go.
 	SkillPath string
-	// Name is the frontmatter name, prefixed with the plugin name for
-	// plugin skills ("example-skills:pdf") and with the scope for custom
-	// dirs that set one ("docs:pdf"). A command's name is its path below
-	// the root without ".md", folders joined with ':' ("frontend:review"),
-	// with the plugin prefix for plugin commands.
+	// Name is the skill's name as its host names it, prefixed with the
+	// plugin name for plugin skills ("example-skills:pdf") and with the
+	// scope for custom dirs that set one ("docs:pdf"): the folder's name
+	// for a skill of a root whose host names skills after their folders
+	// (Root.FolderNames: Claude Code), else the frontmatter name (Codex,
+	// Gemini CLI and the rest), or the folder's name when the frontmatter
+	// has none. A command's name is its path below the root without ".md",
+	// folders joined with ':' ("frontend:review"), with the plugin prefix
+	// for plugin commands.
 	Name string
+	// Alias is the skill's other name, prefixed as Name is: its
+	// frontmatter name when FolderNamed, else its folder's name; "" when
+	// the two are the same (case aside) and for commands. Every lookup by
+	// name also answers to it, after the names themselves (see names.go).
+	Alias string
+	// FolderNamed is set when Name comes from the skill's folder because
+	// its host names skills so (Root.FolderNames).
+	FolderNamed bool
 	// Description is the frontmatter description with every run of white
 	// space folded to one space. A command without one has the first
 	// non-empty line of its body, leading '#' and spaces trimmed.
@@ -193,6 +205,26 @@ func (r *Record) ExplicitOnly() bool {
 	return r.OpenAI != nil && r.OpenAI.AllowImplicitInvocation != nil && !*r.OpenAI.AllowImplicitInvocation
 }
 
+// FrontmatterName is the name the skill's frontmatter gives it, prefixed
+// as Name is: Alias when the host names the skill after its folder and
+// the frontmatter says otherwise, else Name. The MCP Skills Extension
+// names a skill by its frontmatter (SkillPath).
+func (r *Record) FrontmatterName() string {
+	if r.FolderNamed && r.Alias != "" {
+		return r.Alias
+	}
+	return r.Name
+}
+
+// ShortAlias is the last ":"-separated segment of Alias, or "" when the
+// record has none.
+func (r *Record) ShortAlias() string {
+	if r.Alias == "" {
+		return ""
+	}
+	return r.Alias[strings.LastIndexByte(r.Alias, ':')+1:]
+}
+
 // IsCommand reports whether the record is a slash command.
 func (r *Record) IsCommand() bool { return r.Type == TypeCommand }
 
@@ -227,15 +259,19 @@ func (r *Record) DedupeKey() string {
 // the "<plugin>:" prefix ("git:commit" for the command
 // "tools:git:commit" of plugin tools). For a record that is no plugin's,
 // or whose name does not start with its plugin's, it is Name.
-func (r *Record) pluginLocalName() string {
+func (r *Record) pluginLocalName() string { return r.localName(r.Name) }
+
+// localName is name, r's name or its alias, less the "<plugin>:" prefix
+// of r's plugin (see pluginLocalName).
+func (r *Record) localName(name string) string {
 	if r.Plugin == nil {
-		return r.Name
+		return name
 	}
 	p := r.Plugin.Plugin
-	if len(r.Name) > len(p) && r.Name[len(p)] == ':' && strings.EqualFold(r.Name[:len(p)], p) {
-		return r.Name[len(p)+1:]
+	if len(name) > len(p) && name[len(p)] == ':' && strings.EqualFold(name[:len(p)], p) {
+		return name[len(p)+1:]
 	}
-	return r.Name
+	return name
 }
 
 // Root is a folder a provider asks the scanner to search, with everything
@@ -258,6 +294,12 @@ type Root struct {
 	Precedence *Precedence
 	// Prefix is prepended as "<prefix>:" to every skill name found here.
 	Prefix string
+	// FolderNames is set when the host that reads this root names its
+	// skills after their folders, whatever the frontmatter says (Claude
+	// Code: a folder video-downloader whose SKILL.md says
+	// youtube-downloader is the skill video-downloader). Other roots name
+	// skills by their frontmatter name, as Codex and Gemini CLI do.
+	FolderNames bool
 	// Plugin labels the records as plugin skills.
 	Plugin *PluginInfo
 	// Skills, when non-nil, lists the only skill folders to read (relative

@@ -58,9 +58,9 @@ func (e *AmbiguousError) List() string {
 type Index struct {
 	records []*Record
 	// tiers are searched in order: ids, then qualified and full names,
-	// then short names. The first tier with a match decides. A value v
+	// then aliases, then short names, then the aliases' short names. The first tier with a match decides. A value v
 	// >= 0 is records[v]; v < 0 is the list shared[-v-1].
-	tiers  [3]map[string]int32
+	tiers  [nameTiers]map[string]int32
 	shared [][]int32
 }
 
@@ -118,6 +118,31 @@ func (x *Index) lookup(tier int, key string) []*Record {
 	return out
 }
 
+// at is lookup without allocating: the one record key answers to in
+// tier, or nil, and how many it answers to.
+func (x *Index) at(tier int, key string) (*Record, int) {
+	v, ok := x.tiers[tier][key]
+	switch {
+	case !ok:
+		return nil, 0
+	case v >= 0:
+		return x.records[v], 1
+	}
+	return nil, len(x.shared[-v-1])
+}
+
+// designates reports whether name resolves to r (match returns r), at no
+// cost beyond the lookups.
+func (x *Index) designates(name string, r *Record) bool {
+	k := strings.ToLower(strings.TrimSpace(name))
+	for i := range x.tiers {
+		if got, n := x.at(i, k); n > 0 {
+			return n == 1 && got == r
+		}
+	}
+	return false
+}
+
 // ByID returns the record whose id is id (case-insensitive), or nil.
 func (x *Index) ByID(id string) *Record {
 	if v, ok := x.tiers[0][strings.ToLower(strings.TrimSpace(id))]; ok && v >= 0 {
@@ -141,11 +166,11 @@ func (x *Index) Resolve(name string) (*Record, error) {
 func (x *Index) match(name string) (*Record, error) {
 	k := strings.ToLower(strings.TrimSpace(name))
 	for i := range x.tiers {
-		switch m := x.lookup(i, k); len(m) {
+		switch r, n := x.at(i, k); n {
 		case 0:
 			continue
 		case 1:
-			return m[0], nil
+			return r, nil
 		default:
 			// Ambiguous: list every record the name answers to, in this
 			// tier and the looser ones.
@@ -174,6 +199,10 @@ func (x *Index) Suggest(name string, n int) []string {
 		ids[i] = r.ID
 	}
 	return suggest.NamesBy(name, ids, n, func(i int) []string {
-		return []string{x.records[i].ShortName(), x.records[i].Name}
+		r := x.records[i]
+		if r.Alias != "" {
+			return []string{r.ShortName(), r.Name, r.ShortAlias(), r.Alias}
+		}
+		return []string{r.ShortName(), r.Name}
 	})
 }

@@ -3,7 +3,9 @@ package pipeline
 // Skill paths place every skill in one namespace of the MCP Skills
 // Extension (SEP-2640): a skill's files are the resources
 // skill://<skill path>/<file>, and the last segment of the path is the
-// skill's name, so an agent can tell the name from the URI alone. The
+// skill's name (its frontmatter name, which the extension requires, even
+// for a skill its host names after its folder), so an agent can tell the
+// name from the URI alone. The
 // first segment is the provider (an RFC 3986 reg-name, never resolved),
 // plugin skills sit under plugins/<plugin>, and the segments between say
 // where the skill lives only when they must:
@@ -154,14 +156,16 @@ func nextSlash(p string, i int) int {
 func skillPathOf(r *Record, tier, n int) string {
 	segs := make([]string, 0, 6)
 	segs = append(segs, escapeAuthority(r.Agent))
-	name := r.Name
+	// The extension names a skill by its frontmatter, whatever name its
+	// host shows (Record.FrontmatterName).
+	name := r.FrontmatterName()
 	if r.Plugin != nil {
 		segs = append(segs, "plugins")
 		if tier > 0 && r.Plugin.Marketplace != "" {
 			segs = append(segs, url.PathEscape(r.Plugin.Marketplace))
 		}
 		segs = append(segs, url.PathEscape(r.Plugin.Plugin))
-		name = r.pluginLocalName()
+		name = r.localName(name)
 	} else if tier > 0 {
 		segs = append(segs, url.PathEscape(string(r.Location)))
 	}

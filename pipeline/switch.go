@@ -62,7 +62,7 @@ func (s HostSwitch) String() string {
 // key.
 type SkillSwitch struct {
 	HostSwitch
-	// Name matches a skill by its frontmatter name (Record.Name), as
+	// Name matches a skill by its frontmatter name (Record.FrontmatterName), as
 	// Codex's [[skills.config]] name and Gemini CLI's skills.disabled do.
 	Name string
 	// Folder matches a skill by the name of its folder, as Claude Code's
@@ -103,7 +103,7 @@ func ApplySwitches(records []*Record, switches []SkillSwitch) {
 			continue
 		}
 		var hits []int
-		hits = append(hits, byName[r.Name]...)
+		hits = append(hits, byName[r.FrontmatterName()]...)
 		hits = append(hits, byFolder[filepath.Base(r.Dir)]...)
 		hits = append(hits, byPath[filepath.Clean(r.File)]...)
 		if len(hits) == 0 {

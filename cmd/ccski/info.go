@@ -76,6 +76,9 @@ func renderInfo(a *app, info *action.InfoResult) {
 		fmt.Fprintf(w, "  %-11s %s\n", k, v)
 	}
 	field("Name", r.Name)
+	if r.Alias != "" {
+		field("Also named", r.Alias+aliasOrigin(r))
+	}
 	field("Provider", r.Agent)
 	field("Location", string(r.Location))
 	field("File", r.File)
@@ -146,4 +149,13 @@ func renderInfo(a *app, info *action.InfoResult) {
 	case more < 0:
 		fmt.Fprintln(w, st.Dim(fmt.Sprintf("… (more lines of a %s file, use --full to show all)", formatBytes(size))))
 	}
+}
+
+// aliasOrigin says where a record's alias comes from, for info's "Also
+// named" line.
+func aliasOrigin(r *pipeline.Record) string {
+	if r.FolderNamed {
+		return " (its frontmatter name; its host names it after its folder)"
+	}
+	return " (its folder)"
 }

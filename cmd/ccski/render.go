@@ -25,8 +25,12 @@ type style = report.Style
 type recordJSON struct {
 	ID string `json:"id"`
 	// Type is "skill" or "command".
-	Type          pipeline.Type        `json:"type"`
-	Name          string               `json:"name"`
+	Type pipeline.Type `json:"type"`
+	Name string        `json:"name"`
+	// Alias is the skill's other name, which it answers to as well: its
+	// frontmatter name when its host names it after its folder (Claude
+	// Code), else its folder's name; omitted when the two are the same.
+	Alias         string               `json:"alias,omitempty"`
 	Description   string               `json:"description"`
 	Provider      string               `json:"provider"`
 	Location      pipeline.Location    `json:"location"`
@@ -59,7 +63,7 @@ type recordJSON struct {
 
 func toJSON(r *pipeline.Record) recordJSON {
 	return recordJSON{
-		ID: r.ID, Type: r.Type.OrSkill(), Name: r.Name, Description: r.Description, Provider: r.Agent, Location: r.Location,
+		ID: r.ID, Type: r.Type.OrSkill(), Name: r.Name, Alias: r.Alias, Description: r.Description, Provider: r.Agent, Location: r.Location,
 		Path: r.Dir, File: r.File, Disabled: r.Disabled, HasReferences: r.HasReferences,
 		HasScripts: r.HasScripts, HasAssets: r.HasAssets, PluginInfo: r.Plugin, OpenAI: r.OpenAI,
 		URI: r.SkillURI(), Unlisted: unlisted(r), Off: r.Off,

@@ -73,7 +73,9 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 			// Clients may cache lists until the next rescan.
 			ListTTL: lo.Interval,
 			// The skill tool's header says a skill changed, as list does.
-			Drift: rec.Drift},
+			Drift: rec.Drift,
+			// The count of loads that orders the catalogue's descriptions.
+			Usage: c.UsageFile()},
 		Discovery: disc, ForWorkspace: forWorkspace,
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
 		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,

@@ -5,12 +5,13 @@ import (
 
 	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/trust"
+	skillusage "github.com/ccski/ccski/internal/usage"
 	"github.com/ccski/ccski/internal/userdirs"
 )
 
 // This file is where the actions keep ccski's own files: the trust store
 // and the profiles in ccski's user config folder, the user scope's lock,
-// and the git cache.
+// the git cache, and the count of skill loads in ccski's user state folder.
 
 // UserConfigDir is ccski's user config folder ($XDG_CONFIG_HOME/ccski,
 // else ~/.config/ccski), or "" when it is not known (no home folder).
@@ -27,6 +28,14 @@ func (p Process) TrustFile() string {
 		return ""
 	}
 	return filepath.Join(dir, trust.FileName)
+}
+
+// UsageFile is the count of skill loads that `ccski mcp` keeps
+// (usage.json in ccski's user state folder), or "" when that folder is
+// not known.
+func (p Process) UsageFile() string {
+	path, _ := skillusage.Path(p.Home, p.Getenv)
+	return path
 }
 
 // ProfileDir is the folder of the saved profiles: ccski's user config

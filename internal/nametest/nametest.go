@@ -31,8 +31,17 @@ const cl, cx = claude.HostName, codex.HostName
 //   - codex's changelog;
 //   - the plugin skills example-skills:xlsx, example-skills:review and
 //     tools:review, so that the short name review is two skills;
+//   - Claude Code's video-downloader, whose frontmatter says
+//     youtube-downloader, and Codex's youtube-downloader: Claude Code names
+//     a skill after its folder, Codex by its frontmatter, so one name is
+//     the Codex skill's own and the Claude skill's alias;
+//   - the plugin skill database-design:postgresql, whose frontmatter says
+//     postgresql-table-design;
 //   - and the disabled plugin off-plugin, whose skill secret is not
 //     scanned.
+//
+// The records are named as the scanner names them (Record.Name, Alias
+// and FolderNamed).
 func Snapshot(dir string) *pipeline.Snapshot {
 	rec := func(agent, name string, loc pipeline.Location, kind pipeline.Kind, plugin string) *pipeline.Record {
 		d := filepath.Join(dir, agent, string(loc), strings.ReplaceAll(name, ":", "-"))
@@ -45,12 +54,20 @@ func Snapshot(dir string) *pipeline.Snapshot {
 	}
 	project := rec(cl, "pdf", pipeline.LocationProject, pipeline.KindWorkspaceAgent, "")
 	user := rec(cl, "pdf", pipeline.LocationUser, pipeline.KindUserAgent, "")
+	folderNamed := func(r *pipeline.Record, alias string) *pipeline.Record {
+		r.Alias, r.FolderNamed = alias, true
+		return r
+	}
 	all := []*pipeline.Record{
 		user, project,
 		rec(cx, "changelog", pipeline.LocationUser, pipeline.KindUserAgent, ""),
 		rec(cl, "example-skills:xlsx", pipeline.LocationPlugin, pipeline.KindPlugin, "example-skills"),
 		rec(cl, "example-skills:review", pipeline.LocationPlugin, pipeline.KindPlugin, "example-skills"),
 		rec(cl, "tools:review", pipeline.LocationPlugin, pipeline.KindPlugin, "tools"),
+		folderNamed(rec(cl, "video-downloader", pipeline.LocationUser, pipeline.KindUserAgent, ""), "youtube-downloader"),
+		rec(cx, "youtube-downloader", pipeline.LocationUser, pipeline.KindUserAgent, ""),
+		folderNamed(rec(cl, "database-design:postgresql", pipeline.LocationPlugin, pipeline.KindPlugin, "database-design"),
+			"database-design:postgresql-table-design"),
 	}
 	pipeline.AssignIDs(all)
 	visible := slices.Clone(all[1:])
@@ -76,6 +93,12 @@ type Case struct {
 	// Error is what the error for a name that designates nothing says:
 	// that its plugin is disabled, or a close name.
 	Error []string
+	// Selects, when set, are the ids of the skills a filter token of Name
+	// selects, where they are more than IDs: a bare name selects every
+	// skill that answers to it as a name, one skill's own name and
+	// another's alias alike, while resolving it chooses the skill whose
+	// own name it is.
+	Selects []string
 }
 
 // Cases are the names of the README's "Ids, names and filters" over
@@ -95,6 +118,20 @@ var Cases = []Case{
 	{Name: cl + ":xlsx", IDs: []string{cl + ":@example-skills:xlsx"}},
 	{Name: "tools:review", IDs: []string{cl + ":@tools:review"}},
 	{Name: "review", IDs: []string{cl + ":@example-skills:review", cl + ":@tools:review"}},
+	// A skill answers to the name its host shows (Claude Code: its
+	// folder's) and to its other name, the frontmatter's, in every form
+	// (its id under that name included); a name that is one skill's own
+	// and another's alias chooses the skill whose own it is.
+	{Name: "video-downloader", IDs: []string{cl + ":video-downloader"}},
+	{Name: cl + ":youtube-downloader", IDs: []string{cl + ":video-downloader"}},
+	{Name: "youtube-downloader", IDs: []string{cx + ":youtube-downloader"},
+		Selects: []string{cx + ":youtube-downloader", cl + ":video-downloader"}},
+	{Name: "database-design:postgresql", IDs: []string{cl + ":@database-design:postgresql"}},
+	{Name: "postgresql", IDs: []string{cl + ":@database-design:postgresql"}},
+	{Name: "database-design:postgresql-table-design", IDs: []string{cl + ":@database-design:postgresql"}},
+	{Name: cl + ":@database-design:postgresql-table-design", IDs: []string{cl + ":@database-design:postgresql"}},
+	{Name: "@database-design:postgresql-table-design", IDs: []string{cl + ":@database-design:postgresql"}},
+	{Name: "postgresql-table-design", IDs: []string{cl + ":@database-design:postgresql"}},
 	{Name: "off-plugin:secret", Error: []string{"off-plugin", "disabled"}},
 	{Name: "pfd", Error: []string{"pdf"}},
 }
@@ -152,7 +189,11 @@ func (c Case) CheckSelected(t testing.TB, ids []string, err error) {
 		c.checkError(t, ids, err, c.Error)
 		return
 	}
-	got, want := slices.Sorted(slices.Values(ids)), slices.Sorted(slices.Values(c.IDs))
+	want := c.IDs
+	if c.Selects != nil {
+		want = c.Selects
+	}
+	got, want := slices.Sorted(slices.Values(ids)), slices.Sorted(slices.Values(want))
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("%q selected %v (error %v), want %v", c.Name, ids, err, want)
 	}

@@ -24,6 +24,11 @@ func cleanRecord(root pipeline.Root, r *pipeline.Record) []pipeline.Diagnostic {
 	if clean, found := skillmd.CleanName(r.Name); found != nil {
 		r.Name = clean
 		warn("name, taken from the folder, file or plugin name,", found)
+	} else if _, found := skillmd.CleanName(r.Alias); found != nil {
+		warn("folder's name", found)
+	}
+	if clean, found := skillmd.CleanName(r.Alias); found != nil {
+		r.Alias = clean
 	}
 	if p := r.Plugin; p != nil {
 		c := *p

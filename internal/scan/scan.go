@@ -1196,14 +1196,32 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 		openAI = p.meta.meta
 		diags = append(diags, p.meta.diagnostics(root, p.metaFile)...)
 	}
-	name := strings.TrimSpace(e.front.Name)
-	if name == "" {
-		name = filepath.Base(c.dir)
+	front, folder := strings.TrimSpace(e.front.Name), filepath.Base(c.dir)
+	if front == "" {
+		front = folder
+	}
+	name, alias := front, folder
+	// A plugin may declare its own folder as its one skill: that folder's
+	// name is the plugin's version, no skill's name.
+	own := root.FolderNames && filepath.Clean(c.dir) == filepath.Clean(root.Path)
+	byFolder := root.FolderNames && !own
+	switch {
+	case byFolder:
+		name, alias = folder, front
+	case own:
+		alias = front // no alias
 	}
 	if root.Prefix != "" && !strings.Contains(name, ":") {
 		name = root.Prefix + ":" + name
 	}
+	if root.Prefix != "" && !strings.Contains(alias, ":") {
+		alias = root.Prefix + ":" + alias
+	}
 	r := newRecord(root, c, p, name, diags)
+	if !strings.EqualFold(alias, name) {
+		r.Alias = alias
+	}
+	r.FolderNamed = byFolder
 	r.Description = skillmd.FoldSpace(e.front.Description)
 	r.Hosts = root.Hosts
 	r.Disabled = c.disabled

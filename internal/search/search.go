@@ -123,8 +123,17 @@ func score(r *pipeline.Record, toks []string, best []int, opt Options) (h Hit, b
 	desc := strings.ToLower(r.Description)
 	words := nameWords(name)
 	missing := false
+	var alias, aliasShort string
+	var aliasWords []string
+	if r.Alias != "" { // the other name finds the skill as its name does
+		alias, aliasShort = strings.ToLower(r.Alias), strings.ToLower(r.ShortAlias())
+		aliasWords = nameWords(alias)
+	}
 	for i, t := range toks {
 		best[i] = metaScore(t, name, short, id, desc, words)
+		if alias != "" {
+			best[i] = max(best[i], metaScore(t, alias, aliasShort, id, desc, aliasWords))
+		}
 		if best[i] == 0 {
 			if !opt.Content {
 				return Hit{}, false, false

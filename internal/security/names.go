@@ -312,7 +312,9 @@ func (s NamedSkill) short() string { return (&pipeline.Record{Name: s.Name}).Sho
 func RecordNames(records []*pipeline.Record) []NamedSkill {
 	out := make([]NamedSkill, len(records))
 	for i, r := range records {
-		out[i] = NamedSkill{Name: r.Name, File: r.File, Label: r.ID, Command: r.IsCommand()}
+		// The frontmatter name, which every host shows (Claude Code beside
+		// the folder's, in parentheses), and FileNames reads.
+		out[i] = NamedSkill{Name: r.FrontmatterName(), File: r.File, Label: r.ID, Command: r.IsCommand()}
 	}
 	return out
 }

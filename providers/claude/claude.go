@@ -104,7 +104,8 @@ func (c *Claude) Host() providers.Host { return host }
 func (c *Claude) Plan(_ context.Context, env providers.Env) (providers.Plan, error) {
 	env = env.WithHome(Name, c.Home(env))
 	roots := providers.AgentRoots(env, filepath.Join(".claude", "skills"), filepath.Join(Dir(env), "skills"),
-		pipeline.Root{Agent: Name, Provider: Name, Precedence: c.rule, Hosts: []string{HostName}})
+		pipeline.Root{Agent: Name, Provider: Name, Precedence: c.rule, Hosts: []string{HostName},
+			FolderNames: true})
 	switches, diags, files := readSwitches(env)
 	return providers.Plan{Roots: roots, Switches: switches, Diagnostics: diags, Manifests: files}, nil
 }

@@ -49,13 +49,13 @@ var personal = Order.Default()
 func wsRoot(path string, depth int) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "claude", Provider: "claude",
 		Location: pipeline.LocationProject, Kind: pipeline.KindWorkspaceAgent, Depth: depth, Optional: true,
-		Precedence: personal, Hosts: []string{HostName}}
+		Precedence: personal, Hosts: []string{HostName}, FolderNames: true}
 }
 
 func userRoot(path string) pipeline.Root {
 	return pipeline.Root{Path: filepath.FromSlash(path), Agent: "claude", Provider: "claude",
 		Location: pipeline.LocationUser, Kind: pipeline.KindUserAgent, Optional: true, Precedence: personal,
-		Hosts: []string{HostName}}
+		Hosts: []string{HostName}, FolderNames: true}
 }
 
 func TestPlan(t *testing.T) {

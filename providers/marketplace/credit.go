@@ -130,6 +130,8 @@ func (p *planner) planPlugin(in install) ([]pipeline.Root, bool) {
 		Kind:     pipeline.KindPlugin,
 		Prefix:   in.plugin,
 		Plugin:   &pipeline.PluginInfo{Plugin: in.plugin, Marketplace: in.market, Version: l.version},
+		// Claude Code names a plugin's skills after their folders.
+		FolderNames: true,
 	}
 	var roots []pipeline.Root
 	if len(skills.dirs) > 0 || len(skills.walk) == 0 { // declared skills, or nothing at all to show

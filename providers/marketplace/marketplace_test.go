@@ -132,8 +132,9 @@ func (h *harness) root(key, version, path string, skills ...string) pipeline.Roo
 	return pipeline.Root{
 		Path: h.abs(path), Agent: "claude", Provider: "marketplace",
 		Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: plugin,
-		Plugin: &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version},
-		Skills: h.absAll(skills...),
+		Plugin:      &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version},
+		Skills:      h.absAll(skills...),
+		FolderNames: true,
 	}
 }
 
@@ -144,8 +145,9 @@ func (h *harness) walked(key, version, skillsDir string) pipeline.Root {
 	return pipeline.Root{
 		Path: h.abs(skillsDir), Agent: "claude", Provider: "marketplace",
 		Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: plugin,
-		Plugin: &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version},
-		Flat:   true,
+		Plugin:      &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version},
+		Flat:        true,
+		FolderNames: true,
 	}
 }
 
