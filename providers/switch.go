@@ -33,6 +33,11 @@ type Host struct {
 	Title string
 	// Switcher writes its switches.
 	Switcher Switcher
+	// Home returns the host's own folder (~/.claude or CLAUDE_CONFIG_DIR,
+	// CODEX_HOME, ~/.gemini): a host whose folder is missing is not set
+	// up on this machine, and a disable that does not name it makes no
+	// file for it. nil means the host is always taken as set up.
+	Home func(env Env) string
 	// Instructions is the host's instructions file (CLAUDE.md,
 	// AGENTS.md, GEMINI.md) at scope "user" or "project" (in
 	// env.Workspace), where `ccski install-workflow` writes.

@@ -212,6 +212,18 @@ func (t *Toggler) Skill(name string, req Request) {
 // disabledPlugin handles a skill of a plugin the settings turn off.
 func (t *Toggler) disabledPlugin(name string, dp pipeline.DisabledPlugin, req Request) {
 	res := Result{Skill: name, Host: dp.Provider, Setting: dp.Key()}
+	if len(req.Agents) > 0 && !slices.Contains(req.Agents, "all") {
+		for _, a := range req.Agents {
+			if a != dp.Provider {
+				t.results = append(t.results, Result{Skill: name, Host: a, Status: Skipped,
+					Note: fmt.Sprintf("%s does not read this skill (a skill of the %s plugin %s, which is disabled)",
+						providers.HostTitle(t.hosts, a), providers.HostTitle(t.hosts, dp.Provider), dp.Key())})
+			}
+		}
+		if !slices.Contains(req.Agents, dp.Provider) {
+			return
+		}
+	}
 	if !req.On {
 		res.Status, res.File = Unchanged, dp.Settings
 		res.Note = fmt.Sprintf("already off: its plugin %s is disabled (%s)", dp.Key(), dp.EnableHint())
@@ -233,8 +245,46 @@ func (t *Toggler) wants(req Request, h string) bool {
 	return len(req.Agents) == 0 || slices.Contains(req.Agents, "all") || slices.Contains(req.Agents, h)
 }
 
-// hostsOf returns the hosts that read r: its Hosts, or for a plugin
-// skill the host whose plugin it is (its agent label).
+// reader is a host that reads a skill, and the record of that skill it
+// reads: the records of one folder are one skill for switches
+// (pipeline.JoinFolders), each host switched as it names the record it
+// reads.
+type reader struct {
+	host   string
+	record *pipeline.Record
+}
+
+// readers returns the hosts that read r, each with the record it reads:
+// for a plugin skill, the host whose plugin it is (its agent label); else
+// the hosts of r and of every other record of r's folder, r's own first.
+func (t *Toggler) readers(r *pipeline.Record) []reader {
+	if r.Plugin != nil {
+		if _, ok := t.host(r.Agent); ok {
+			return []reader{{r.Agent, r}}
+		}
+		return nil
+	}
+	var out []reader
+	add := func(o *pipeline.Record) {
+		for _, h := range o.Hosts {
+			if !slices.ContainsFunc(out, func(rd reader) bool { return rd.host == h }) {
+				out = append(out, reader{h, o})
+			}
+		}
+	}
+	add(r)
+	if k := r.FolderKey(); k != "" {
+		for _, o := range t.snap.All {
+			if o != r && o.FolderKey() == k {
+				add(o)
+			}
+		}
+	}
+	return out
+}
+
+// hostsOf returns the hosts that read the record r itself: its Hosts,
+// or for a plugin skill the host whose plugin it is (its agent label).
 func (t *Toggler) hostsOf(r *pipeline.Record) []string {
 	if r.Plugin != nil {
 		if _, ok := t.host(r.Agent); ok {
@@ -245,14 +295,29 @@ func (t *Toggler) hostsOf(r *pipeline.Record) []string {
 	return r.Hosts
 }
 
-// Record switches the skill r.
+// hostNames lists the hosts of rs.
+func hostNames(rs []reader) []string {
+	out := make([]string, len(rs))
+	for i, rd := range rs {
+		out[i] = rd.host
+	}
+	return out
+}
+
+// Record switches the skill r, for every host that reads its folder (or
+// those req names).
 func (t *Toggler) Record(r *pipeline.Record, req Request) {
-	hosts := t.hostsOf(r)
+	readers := t.readers(r)
+	hosts := hostNames(readers)
 	explicit := len(req.Agents) > 0 && !slices.Contains(req.Agents, "all")
-	var chosen []providers.Host
-	for _, name := range hosts {
-		if h, ok := t.host(name); ok && t.wants(req, name) {
-			chosen = append(chosen, h)
+	type chosenHost struct {
+		h      providers.Host
+		record *pipeline.Record
+	}
+	var chosen []chosenHost
+	for _, rd := range readers {
+		if h, ok := t.host(rd.host); ok && t.wants(req, rd.host) {
+			chosen = append(chosen, chosenHost{h, rd.record})
 		}
 	}
 	if explicit {
@@ -282,17 +347,20 @@ func (t *Toggler) Record(r *pipeline.Record, req Request) {
 		}
 		return
 	}
-	for _, h := range chosen {
+	for _, c := range chosen {
 		if r.Plugin != nil {
-			t.pluginOf(r, h, req)
+			t.pluginOf(r, c.h, req)
 			continue
 		}
-		t.skill(r, h, req)
+		t.skill(r.ID, c.record, c.h, req, explicit)
 	}
 }
 
-// skill writes host h's switch for r.
-func (t *Toggler) skill(r *pipeline.Record, h providers.Host, req Request) {
+// skill writes host h's switch for r, the record of the skill label
+// that h reads. A host req does not name (asked) that is not set up here
+// (providers.Host.Home is missing) is left alone when its switch would
+// make a file: turning a skill off there is for when it is set up.
+func (t *Toggler) skill(label string, r *pipeline.Record, h providers.Host, req Request, asked bool) {
 	mode := req.Mode
 	if mode == "" {
 		mode = pipeline.ModeOff
@@ -300,15 +368,29 @@ func (t *Toggler) skill(r *pipeline.Record, h providers.Host, req Request) {
 	if req.On {
 		mode = pipeline.ModeOn
 	}
-	base := Result{Skill: r.ID, Host: h.Name, Mode: mode}
+	base := Result{Skill: label, Host: h.Name, Mode: mode}
 	if err := errors.Join(providers.CheckMode(h, mode), providers.CheckScope(h, req.Scope)); err != nil {
 		t.fail(base, err)
 		return
 	}
+	absent := ""
 	edits, ok := t.edit(base, func() ([]providers.Edit, error) {
-		return h.Switcher.SetSkill(providers.SkillRequest{Env: t.env, Files: t.files, Record: r, Mode: mode,
+		edits, err := h.Switcher.SetSkill(providers.SkillRequest{Env: t.env, Files: t.files, Record: r, Mode: mode,
 			Scope: req.Scope, All: t.snap.All})
+		if err == nil && !asked && !req.On {
+			if home := t.absent(h); home != "" && t.makesFile(edits) {
+				absent = home
+				return nil, errAbsent
+			}
+		}
+		return edits, err
 	})
+	if absent != "" {
+		last := &t.results[len(t.results)-1]
+		last.Status, last.Error = Skipped, ""
+		last.Note = fmt.Sprintf("%s is not set up here (no %s): nothing written for it", h.Title, absent)
+		return
+	}
 	if ok && len(edits) == 0 {
 		base.Status = Unchanged
 		base.Note = "already " + mode + " in " + h.Title
@@ -449,6 +531,39 @@ func (t *Toggler) rename(r *pipeline.Record, on bool, note string) {
 		t.files.Hold(r.Dir)
 	}
 	t.results = append(t.results, res)
+}
+
+// errAbsent stops the switch of a host that is not set up here.
+var errAbsent = errors.New("host not set up")
+
+// absent returns the folder of host h (providers.Host.Home) when it is
+// missing, else "".
+func (t *Toggler) absent(h providers.Host) string {
+	if h.Home == nil {
+		return ""
+	}
+	home := h.Home(t.env)
+	if home == "" {
+		return ""
+	}
+	if _, err := os.Stat(home); err != nil && errors.Is(err, fs.ErrNotExist) {
+		return home
+	}
+	return ""
+}
+
+// makesFile reports whether one of edits would make a file that is not
+// there yet.
+func (t *Toggler) makesFile(edits []providers.Edit) bool {
+	for _, e := range edits {
+		if !e.Changed {
+			continue
+		}
+		if _, err := os.Lstat(e.File); errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }
 
 // Plan returns what the switches change.

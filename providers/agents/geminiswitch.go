@@ -15,6 +15,7 @@ import (
 
 // geminiHost describes Gemini CLI's switches (Agents.Host).
 var geminiHost = providers.Host{Name: GeminiHost, Title: GeminiTitle, Switcher: geminiSwitcher{},
+	Home: func(env providers.Env) string { return filepath.Dir(GeminiSettingsPath(env, "user", "")) },
 	Instructions: func(env providers.Env, scope string) string {
 		if scope == "project" {
 			return filepath.Join(env.Workspace, "GEMINI.md")
