@@ -97,6 +97,7 @@ type Toggler struct {
 	Notices io.Writer
 
 	env     providers.Env
+	created *created
 	snap    *pipeline.Snapshot
 	hosts   []providers.Host
 	files   *providers.Files
@@ -108,7 +109,7 @@ type Toggler struct {
 // given hosts (all.Hosts()). Each settings file it edits is kept to the
 // folder env says it belongs to (providers.Env.WriteRoot).
 func New(env providers.Env, snap *pipeline.Snapshot, hosts []providers.Host) *Toggler {
-	return &Toggler{env: env, snap: snap, hosts: hosts, files: providers.NewFilesIn(env)}
+	return &Toggler{env: env, snap: snap, hosts: hosts, files: providers.NewFilesIn(env), created: loadCreated(env)}
 }
 
 // Commit runs plan, the calls of Skill, Record or Use that make one
@@ -144,6 +145,9 @@ func (t *Toggler) Commit(plan func(), dry bool) *Plan {
 	})
 	p := t.Plan()
 	p.Err = err
+	if err == nil {
+		t.made(p)
+	}
 	for _, f := range p.files.Changed() {
 		if f.Err != nil {
 			p.failWrites(func(r Result) bool { return r.File == f.Path && r.Setting != FallbackSetting }, f.Err)
@@ -383,6 +387,9 @@ func (t *Toggler) skill(label string, r *pipeline.Record, h providers.Host, req 
 				return nil, errAbsent
 			}
 		}
+		if err == nil && req.On {
+			t.dropEmpty(edits)
+		}
 		return edits, err
 	})
 	if absent != "" {
@@ -455,8 +462,12 @@ func (t *Toggler) plugin(label string, h providers.Host, key string, on bool, sc
 		return
 	}
 	t.edit(base, func() ([]providers.Edit, error) {
-		return h.Switcher.SetPlugin(providers.PluginRequest{Env: t.env, Files: t.files, Key: key, On: on,
+		edits, err := h.Switcher.SetPlugin(providers.PluginRequest{Env: t.env, Files: t.files, Key: key, On: on,
 			Scope: scope, Settings: settings})
+		if err == nil && on {
+			t.dropEmpty(edits)
+		}
+		return edits, err
 	})
 }
 
@@ -533,6 +544,61 @@ func (t *Toggler) rename(r *pipeline.Record, on bool, note string) {
 	t.results = append(t.results, res)
 }
 
+// dropEmpty removes each file of edits that ccski made (see created) and
+// that holds no setting any more: enable undoes the file disable made.
+func (t *Toggler) dropEmpty(edits []providers.Edit) {
+	for _, e := range edits {
+		if !e.Changed || !t.created.has(e.File) {
+			continue
+		}
+		if data, _, err := t.files.Read(e.File); err == nil && emptyDocument(e.File, data) {
+			t.files.Remove(e.File)
+		}
+	}
+}
+
+// made runs after p was written: it remembers the settings files p made
+// and forgets those it removed (see created), and runs the Created hook
+// of the host of each file p made (Claude Code's settings.local.json is
+// git-ignored, as Claude Code does). A failure of either is noted on the
+// results of that file; the switches are written all the same.
+func (t *Toggler) made(p *Plan) {
+	files := p.files.Changed()
+	note := func(file, msg string) {
+		for i, r := range p.Results {
+			if r.File == file && r.Status == Changed {
+				p.Results[i].Note = strings.TrimPrefix(p.Results[i].Note+"; "+msg, "; ")
+				return
+			}
+		}
+	}
+	for _, f := range files {
+		if f.Existed || f.Removed || f.Err != nil {
+			continue
+		}
+		for _, r := range p.Results {
+			if r.File != f.Path || r.Host == "" {
+				continue
+			}
+			if h, ok := t.host(r.Host); ok && h.Created != nil {
+				if msg, err := h.Created(t.env, f.Path); err != nil {
+					note(f.Path, err.Error())
+				} else if msg != "" {
+					note(f.Path, msg)
+				}
+			}
+			break
+		}
+	}
+	if err := t.created.update(files); err != nil {
+		for _, f := range files {
+			if !f.Existed && !f.Removed {
+				note(f.Path, "ccski could not note that it made this file, so enable will leave it: "+err.Error())
+			}
+		}
+	}
+}
+
 // errAbsent stops the switch of a host that is not set up here.
 var errAbsent = errors.New("host not set up")
 
@@ -600,7 +666,12 @@ func (p *Plan) Files() []*providers.FileState { return p.files.Changed() }
 func (p *Plan) Diffs(dir string) []FileDiff {
 	var out []FileDiff
 	for _, f := range p.Files() {
-		out = append(out, FileDiff{Path: f.Path, Diff: report.Diff(dir, f.Path, f.Old, f.New, f.Existed)})
+		d := report.Diff(dir, f.Path, f.Old, f.New, f.Existed)
+		if f.Removed {
+			// The file goes: the diff says so as git does.
+			d = strings.Replace(d, "+++ b/"+report.DiffName(dir, f.Path)+"\n", "+++ /dev/null\n", 1)
+		}
+		out = append(out, FileDiff{Path: f.Path, Diff: d})
 	}
 	return out
 }
