@@ -144,8 +144,8 @@ func TestOneSwitchPerFolder(t *testing.T) {
 		t.Errorf("after disable, list shows %v, want nothing", ids)
 	}
 	ids, off := tr.listed(t, true)
-	if len(ids) != 1 || len(off[ids[0]]) != 3 {
-		t.Errorf("list --all: %v %v, want one skill off for three agents", ids, off)
+	if len(ids) != 2 || len(off[ids[0]]) != 3 || len(off[ids[1]]) != 3 {
+		t.Errorf("list --all: %v %v, want the folder's two records, each off for three agents", ids, off)
 	}
 	// The README's Claude Code registration serves nothing of it.
 	if s := servedTo(t, tr, "t", "shared-notes", "--exclude", "claude"); s.has("shared-notes") {
@@ -276,5 +276,49 @@ func TestSwitchDisabledPluginOtherHost(t *testing.T) {
 	if len(out.Results) != 1 || out.Results[0].Host != "codex" || out.Results[0].Status != "skipped" ||
 		!strings.Contains(out.Results[0].Note, "Codex does not read") {
 		t.Errorf("disable --agent codex of a disabled Claude plugin's skill: %+v", out.Results)
+	}
+}
+
+// TestDisabledCanBeFound: the skills of a disabled plugin are listed by
+// list --disabled and --all and found by search, each with why it is off
+// and the command that turns it on; --all shows the linked copy of a
+// skill the default list counts as hidden.
+func TestDisabledCanBeFound(t *testing.T) {
+	tr := newSwitchTree(t)
+	tr.toggle(t, 0, "disable", "linter:lint-fix")
+	enable := "ccski enable " + switchPluginID
+	for _, args := range [][]string{{"list", "--disabled"}, {"list", "--all"}, {"search", "lint"}} {
+		r := tr.run(t, args...)
+		mustOK(t, r)
+		for _, want := range []string{switchPluginID, "claude:@linter:lint-check", switchPluginKey, enable} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("%v does not say %q:\n%s", args, want, r.stdout)
+			}
+		}
+	}
+	r := tr.run(t, "list", "--all", "--json")
+	mustOK(t, r)
+	if strings.Contains(r.stdout, switchPluginID) {
+		t.Errorf("list --json, whose every id resolves to a record, lists %s, which has none", switchPluginID)
+	}
+	// Not in the default list, which says how to see them.
+	r = tr.run(t, "list")
+	mustOK(t, r)
+	if strings.Contains(r.stdout, switchPluginID) || !strings.Contains(r.stdout, "--disabled") {
+		t.Errorf("default list:\n%s", r.stdout)
+	}
+
+	// The linked copy --all promises.
+	tr2, src := oneSkillTree(t, "claude")
+	mustOK(t, tr2.run(t, "install", src))
+	r = tr2.run(t, "list")
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "--all shows") {
+		t.Fatalf("default list says nothing of the linked copy:\n%s", r.stdout)
+	}
+	r = tr2.run(t, "list", "--all")
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "agents:shared-notes") || !strings.Contains(r.stdout, "claude:shared-notes") {
+		t.Errorf("list --all does not show both copies of the linked folder:\n%s", r.stdout)
 	}
 }
