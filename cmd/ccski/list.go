@@ -170,7 +170,6 @@ func renderPluginOff(w io.Writer, st style, off []pipeline.PluginOffSkill) {
 // enableCommand is the command that turns on the plugin of p.
 func enableCommand(p pipeline.PluginOffSkill) string { return "ccski enable " + p.ID }
 
-
 // renderSection prints one section of the list: noun is "skills" or
 // "commands".
 func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, state string, prio *filters.Priority,
