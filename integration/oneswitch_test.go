@@ -322,3 +322,63 @@ func TestDisabledCanBeFound(t *testing.T) {
 		t.Errorf("list --all does not show both copies of the linked folder:\n%s", r.stdout)
 	}
 }
+
+// TestRegisteredHostNeverServesDisabled: each host registered as the
+// README says (its --agent and --exclude) is never served a skill that
+// host turned off, by the catalogue, the skill tool, prompts or
+// resources; and a server registered without --agent recognises Claude
+// Code, Codex and Gemini CLI by their clientInfo and takes their view.
+func TestRegisteredHostNeverServesDisabled(t *testing.T) {
+	tr, src := oneSkillTree(t, "claude", "codex", "gemini")
+	testfs.Write(t, tr.home, map[string]string{
+		".codex/skills/codex-tool/SKILL.md":   switchSkill("codex-tool"),
+		".claude/skills/claude-tool/SKILL.md": switchSkill("claude-tool"),
+	})
+	mustOK(t, tr.run(t, "install", src))
+	hosts := []struct {
+		name, client string
+		agent        string   // the host whose own switch turns the skill off ("" for all of them)
+		args         []string // the README's registration
+		control      string   // a skill the host does not load itself, which it is served
+	}{
+		{"Claude Code", "claude-code", "claude", []string{"--agent", "claude", "--exclude", "claude"}, "codex-tool"},
+		{"Codex", "codex-mcp-client", "codex", []string{"--agent", "codex", "--exclude", "codex,agents"}, "claude-tool"},
+		{"Gemini CLI", "gemini-cli-mcp-client", "gemini", []string{"--agent", "gemini", "--exclude", "gemini,agents"}, "claude-tool"},
+		{"Cursor", "cursor-vscode", "", []string{"--exclude", "cursor"}, "codex-tool"},
+		{"GitHub Copilot", "Visual Studio Code", "", []string{"--exclude", "copilot,agents"}, "claude-tool"},
+	}
+	for _, h := range hosts {
+		t.Run(h.name, func(t *testing.T) {
+			args := []string{"disable", "shared-notes"}
+			if h.agent != "" {
+				args = append(args, "--agent", h.agent)
+			}
+			tr.toggle(t, 0, args...)
+			defer tr.toggle(t, 0, "enable", "shared-notes")
+			s := servedTo(t, tr, h.client, "shared-notes", h.args...)
+			if s.has("shared-notes") {
+				t.Errorf("%s, registered as the README says, is served the skill it turned off: %+v", h.name, s)
+			}
+			if !slices.Contains(s.skills, "codex:"+h.control) && !slices.Contains(s.skills, "claude:"+h.control) {
+				t.Errorf("%s is not served %s, which it does not load itself: %+v", h.name, h.control, s)
+			}
+			if h.agent == "" {
+				return
+			}
+			// Registered without --agent (the README's snippets before),
+			// the client's name picks the view.
+			old := h.args[2:] // without "--agent", h.agent
+			if s := servedTo(t, tr, h.client, "shared-notes", old...); s.has("shared-notes") {
+				t.Errorf("%s registered with %v is served the skill it turned off: %+v", h.name, old, s)
+			}
+			// Another client of the same server is served the shared view,
+			// where Codex and Gemini CLI still load it.
+			if h.agent == "claude" {
+				if s := servedTo(t, tr, "other-client", "shared-notes"); !slices.Contains(s.skills, "agents:shared-notes") &&
+					!slices.Contains(s.skills, "claude:shared-notes") {
+					t.Errorf("a client of no host is not served a skill only Claude Code turned off: %+v", s)
+				}
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -84,6 +85,14 @@ type ServeOptions struct {
 	// Stdio is the stdio transport; nil means the process's standard
 	// input and output.
 	Stdio sdk.Transport
+	// ClientName, when set, is called over the process's standard input
+	// (Stdio nil) with the clientInfo name of the client's initialize
+	// request ("" when its first message is none), before discovery
+	// starts: the caller may take the view of the host that client is
+	// (its skill switches), so that no snapshot ever served it holds a
+	// skill that host turned off. Discovery then waits for the client's
+	// first message, which a client sends as it connects.
+	ClientName func(name string)
 }
 
 // Serve runs the MCP server until the client closes stdin (stdio), a
@@ -174,6 +183,21 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		}, interrupt)
 	}
 	// Transport.
+	// client is closed once the stdio client's name is known (at once
+	// when it is not asked for).
+	client := make(chan struct{})
+	switch {
+	case o.Transport == "stdio" && o.Stdio == nil && o.ClientName != nil:
+		var once sync.Once
+		o.Stdio = guardStdioFirst(os.Stdin, os.Stdout, log, func(name string) {
+			once.Do(func() {
+				o.ClientName(name)
+				close(client)
+			})
+		})
+	default:
+		close(client)
+	}
 	switch o.Transport {
 	case "stdio":
 		addStdio(base, &g, srv, o.Stdio, log, stopAsking)
@@ -196,6 +220,11 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	{
 		ctx, cancel := context.WithCancel(base)
 		g.Add(func() error {
+			select {
+			case <-client:
+			case <-ctx.Done():
+				return nil
+			}
 			ran := make(chan error, 1)
 			go func() { ran <- o.Discovery.Run(ctx) }()
 			select {

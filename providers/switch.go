@@ -43,6 +43,11 @@ type Host struct {
 	// .claude/settings.local.json as Claude Code does when it makes the
 	// file. It returns a note for the user, or why it failed.
 	Created func(env Env, path string) (string, error)
+	// Clients are the names the host's MCP client gives itself in
+	// initialize's clientInfo ("claude-code"), each also matching when
+	// followed by "-" and more: a server started by that client serves
+	// the host's view (see ClientHost).
+	Clients []string
 	// Instructions is the host's instructions file (CLAUDE.md,
 	// AGENTS.md, GEMINI.md) at scope "user" or "project" (in
 	// env.Workspace), where `ccski install-workflow` writes.
@@ -587,6 +592,20 @@ func ProjectDir(env Env, r *pipeline.Record, folder string) string {
 		}
 	}
 	return env.Workspace
+}
+
+// ClientHost returns the name of the host of hosts whose MCP client calls
+// itself client in initialize's clientInfo (Host.Clients), or "".
+func ClientHost(hosts []Host, client string) string {
+	c := strings.ToLower(strings.TrimSpace(client))
+	for _, h := range hosts {
+		for _, n := range h.Clients {
+			if c == n || strings.HasPrefix(c, n+"-") {
+				return h.Name
+			}
+		}
+	}
+	return ""
 }
 
 // HostTitle names the host called name among hosts for people ("Claude

@@ -166,8 +166,28 @@ func (e *Engine) ForWorkspace(ws string) (*Engine, error) {
 	if err == nil {
 		ne.SetScan(e.scanMode()) // a setting of the server, not of the configuration
 		ne.SetTrust(e.trustOptions())
+		ne.SetAgent(e.agent())
 	}
 	return ne, err
+}
+
+// SetAgent takes the view of the host agent (one of the hosts with skill
+// switches, or filters.AgentAll): its switches alone decide which skills
+// are off, as the agent key does. A server sets it for the client it
+// recognises; the next Snapshot uses it.
+func (e *Engine) SetAgent(agent string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.filters.Agent != agent {
+		e.filters.Agent, e.last = agent, nil
+	}
+}
+
+// agent returns the host agent whose view the engine takes.
+func (e *Engine) agent() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.filters.Agent
 }
 
 // Snapshot runs a full discovery. Unchanged SKILL.md files (same size and

@@ -200,6 +200,10 @@ func (t *Toggler) CheckAgents(agents []string) error {
 // plugin turns that plugin on.
 func (t *Toggler) Skill(name string, req Request) {
 	f, err := t.snap.Lookup(name, pipeline.TypeSkill)
+	if r := t.oneFolder(err); r != nil {
+		t.Record(r, req)
+		return
+	}
 	var pde *pipeline.PluginDisabledError
 	switch {
 	case errors.As(err, &pde):
@@ -211,6 +215,30 @@ func (t *Toggler) Skill(name string, req Request) {
 	default:
 		t.Record(f.Record, req)
 	}
+}
+
+// oneFolder returns, when err says a name is ambiguous between records
+// that are all of one folder (a skill of .agents/skills and its link in
+// .claude/skills, both hidden), the first of them: they are one skill for
+// switches. It returns nil otherwise.
+func (t *Toggler) oneFolder(err error) *pipeline.Record {
+	var ae *pipeline.AmbiguousError
+	if !errors.As(err, &ae) || len(ae.Candidates) == 0 {
+		return nil
+	}
+	var first *pipeline.Record
+	for _, id := range ae.Candidates {
+		f, err := t.snap.Lookup(id, pipeline.TypeSkill)
+		if err != nil || f.Record.FolderKey() == "" {
+			return nil
+		}
+		if first == nil {
+			first = f.Record
+		} else if f.Record.FolderKey() != first.FolderKey() {
+			return nil
+		}
+	}
+	return first
 }
 
 // disabledPlugin handles a skill of a plugin the settings turn off.
