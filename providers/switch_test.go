@@ -239,3 +239,17 @@ func TestFilesRemove(t *testing.T) {
 		t.Errorf("file: %q", got)
 	}
 }
+
+// TestClientHost: a client's clientInfo name picks its host, exactly or
+// followed by "-" and more, and nothing else does.
+func TestClientHost(t *testing.T) {
+	hosts := []Host{{Name: "claude", Clients: []string{"claude-code"}}, {Name: "gemini", Clients: []string{"gemini-cli-mcp-client"}}}
+	for client, want := range map[string]string{
+		"claude-code": "claude", "Claude-Code": "claude", "gemini-cli-mcp-client-skills": "gemini",
+		"claude-codex": "", "claude": "", "": "", "cursor-vscode": "",
+	} {
+		if got := ClientHost(hosts, client); got != want {
+			t.Errorf("ClientHost(%q) = %q, want %q", client, got, want)
+		}
+	}
+}

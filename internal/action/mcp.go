@@ -80,7 +80,7 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
 		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
 			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions},
-		Signals: req.Signals, ClientName: clientView(c, e, log),
+		Signals: req.Signals, ClientName: clientView(c, e, disc, log),
 	})
 	if engine.IsConfigError(err) { // a filter token that names nothing in the scan
 		return usage(err)
@@ -93,15 +93,18 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 // client starts it (providers.ClientHost): a server Claude Code starts
 // never serves a skill Claude Code's own switches turn off, however it
 // was registered. A value the user gave the key wins; nil then.
-func clientView(c *Config, e *engine.Engine, log *slog.Logger) func(string) {
+func clientView(c *Config, e *engine.Engine, d *live.Refresher, log *slog.Logger) func(string, bool) {
 	if src := c.Loaded.Sources["agent"]; src != "" && src != "default" {
 		return nil
 	}
-	return func(name string) {
+	return func(name string, late bool) {
 		if h := providers.ClientHost(all.Hosts(), name); h != "" {
 			e.SetAgent(h)
 			log.Info("serving the view of the client's agent: its own skill switches decide what is off",
 				"client", name, "agent", h)
+			if late { // discovery did not wait: its next snapshot is this client's
+				go d.Refresh(context.Background())
+			}
 		}
 	}
 }
