@@ -199,6 +199,10 @@ func TestSwitchAbsentHosts(t *testing.T) {
 	if got := hostsOf(out, "changed"); !slices.Equal(got, []string{"claude"}) {
 		t.Fatalf("disable switched %v, want claude alone: %+v", got, out)
 	}
+	// Off in every host set up here: off.
+	if ids, _ := tr.listed(t, false); len(ids) != 0 {
+		t.Errorf("off in Claude Code, the one host set up here, the skill is still listed: %v", ids)
+	}
 	for _, f := range []string{".codex/config.toml", ".gemini/settings.json"} {
 		if _, err := os.Lstat(filepath.Join(tr.home, f)); err == nil {
 			t.Errorf("disable created ~/%s for a host that is not set up", f)

@@ -117,3 +117,33 @@ func TestJoinFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestApplySwitchesOn: a host that is not set up here reads nothing: a
+// skill off in every host set up is off in the view of every host, and a
+// switch of a host that is not set up keeps nothing off where another
+// host loads it.
+func TestApplySwitchesOn(t *testing.T) {
+	sw := func(host string) SkillSwitch {
+		return SkillSwitch{Name: "notes", HostSwitch: HostSwitch{Host: host, Mode: ModeOff, File: host + ".json"}}
+	}
+	shared := &Record{Name: "notes", Dir: "/ws/.agents/skills/notes", Hosts: []string{"codex", "gemini"}}
+	linked := &Record{Name: "notes", Dir: "/ws/.claude/skills/notes", RealDir: "/ws/.agents/skills/notes", Hosts: []string{"claude"}}
+	claudeSwitch := SkillSwitch{Folder: "notes", HostSwitch: HostSwitch{Host: "claude", Mode: ModeOff, File: "c.json"}}
+
+	// Claude Code alone is set up, and turns it off: off for everyone.
+	ApplySwitchesOn([]*Record{shared, linked}, []SkillSwitch{claudeSwitch}, []string{"claude"})
+	if !slices.Equal(shared.Readers, []string{"claude"}) || shared.OffIn("") == nil || linked.OffIn("") == nil {
+		t.Errorf("Claude Code alone: readers %v, OffIn %v %v", shared.Readers, shared.OffIn(""), linked.OffIn(""))
+	}
+	// Codex is set up and loads it: on in the shared view, even though
+	// Gemini CLI (not set up) has a switch that hides it.
+	ApplySwitchesOn([]*Record{shared, linked}, []SkillSwitch{claudeSwitch, sw("gemini")}, []string{"claude", "codex"})
+	if shared.OffIn("") != nil || shared.OffIn("claude") == nil || shared.OffIn("gemini") == nil {
+		t.Errorf("with Codex: OffIn all=%v claude=%v gemini=%v", shared.OffIn(""), shared.OffIn("claude"), shared.OffIn("gemini"))
+	}
+	// No host set up reads it: a switch still hides it.
+	ApplySwitchesOn([]*Record{shared, linked}, []SkillSwitch{sw("gemini")}, []string{})
+	if len(shared.Readers) != 0 || shared.OffIn("") == nil {
+		t.Errorf("no host: readers %v, OffIn %v", shared.Readers, shared.OffIn(""))
+	}
+}
