@@ -56,6 +56,7 @@ var defaultIDs = []string{
 // second path to team-notes stays hidden (same folder).
 var allOnlyIDs = []string{
 	"agents:old-helper",
+	"agents@project:team-notes#2", // the same folder as agents@project:team-notes, through a link
 	"agents@user:shared-notes",
 	"claude@project:pdf",
 	"codex:pdf",
@@ -64,10 +65,14 @@ var allOnlyIDs = []string{
 }
 
 // Names that must never appear in any output: the marketplace skill no
-// plugin declares, the skill of the plugin the workspace disables, and the
-// broken skills. (Codex's bundled .system skill is listed, as a Codex
-// system skill: see TestCodexSystemSkills.)
-var neverListed = []string{"unused-skill", "legacy-report", "bad-yaml", "no-description", "utf8-bad"}
+// plugin declares and the broken skills. (Codex's bundled .system skill is
+// listed, as a Codex system skill: see TestCodexSystemSkills.)
+var neverListed = []string{"unused-skill", "bad-yaml", "no-description", "utf8-bad"}
+
+// neverServed adds to neverListed the skill of the plugin the workspace
+// disables: list --all, --disabled and search show it as off, with the
+// command that turns it on, but no server serves it.
+var neverServed = append(slices.Clone(neverListed), "legacy-report")
 
 type record struct {
 	ID          string `json:"id"`
@@ -81,6 +86,7 @@ type record struct {
 	Description string `json:"description"`
 	URI         string `json:"uri"`
 	Unlisted    string `json:"unlisted"`
+	LinkedTo    string `json:"linkedTo"`
 	PluginInfo  *struct {
 		PluginName  string `json:"pluginName"`
 		Marketplace string `json:"marketplace"`
@@ -200,10 +206,11 @@ func TestListAll(t *testing.T) {
 		t.Errorf("plugin skills (-want +got):\n%s", diff)
 	}
 
-	// The text list shows the same ids.
+	// The text list shows the same ids, and the skill of the disabled
+	// plugin, which has no record, with the command that turns it on.
 	text := run(t, m, "list", "--all")
 	mustOK(t, text)
-	if diff := cmp.Diff(ids(recs), textIDs(text.stdout)); diff != "" {
+	if diff := cmp.Diff(sorted(ids(recs), []string{"claude:@legacy-tools:legacy-report"}), textIDs(text.stdout)); diff != "" {
 		t.Errorf("ids of list --all text vs JSON (-json +text):\n%s", diff)
 	}
 }
@@ -540,9 +547,9 @@ func TestSourcesJSON(t *testing.T) {
 			t.Errorf("hidden %s: got %q, want %q", id, got, want)
 		}
 	}
-	if s.Discovered != len(defaultIDs)+len(allOnlyIDs)+1 || s.Visible != len(defaultIDs) {
+	if s.Discovered != len(defaultIDs)+len(allOnlyIDs) || s.Visible != len(defaultIDs) {
 		t.Errorf("discovered %d, visible %d; want %d and %d", s.Discovered, s.Visible,
-			len(defaultIDs)+len(allOnlyIDs)+1, len(defaultIDs))
+			len(defaultIDs)+len(allOnlyIDs), len(defaultIDs))
 	}
 	if s.Discovered != s.Visible+len(s.Hidden) {
 		t.Errorf("%d discovered but %d visible and %d hidden: a skill was dropped silently",
@@ -757,8 +764,22 @@ func TestIDsPasteIntoFilters(t *testing.T) {
 		if diff := cmp.Diff([]string{rec.ID}, got); diff != "" {
 			t.Errorf("--include=%s (-want +got):\n%s", rec.ID, diff)
 		}
+		// Excluding a record excludes the records of its folder too (a
+		// link to it from another root is the same skill).
+		folder := func(r record) string {
+			if r.LinkedTo != "" {
+				return r.LinkedTo
+			}
+			return r.ID
+		}
+		var twins []string
+		for _, o := range all {
+			if folder(o) == folder(rec) {
+				twins = append(twins, o.ID)
+			}
+		}
 		got = ids(listRecords(t, m, "--all", "--exclude="+rec.ID))
-		want := slices.DeleteFunc(slices.Clone(allIDs), func(id string) bool { return id == rec.ID })
+		want := slices.DeleteFunc(slices.Clone(allIDs), func(id string) bool { return slices.Contains(twins, id) })
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("--exclude=%s (-want +got):\n%s", rec.ID, diff)
 		}

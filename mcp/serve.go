@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -84,6 +86,16 @@ type ServeOptions struct {
 	// Stdio is the stdio transport; nil means the process's standard
 	// input and output.
 	Stdio sdk.Transport
+	// ClientName, when set, is called over the process's standard input
+	// (Stdio nil) with the clientInfo name of the client's initialize
+	// request ("" when its first message is none), before discovery
+	// starts: the caller may take the view of the host that client is
+	// (its skill switches), so that no snapshot ever served it holds a
+	// skill that host turned off. Discovery then waits for the client's
+	// first message, which a client sends as it connects, for at most
+	// clientWait; late is true when it did not wait that long, and the
+	// caller then refreshes discovery itself.
+	ClientName func(name string, late bool)
 }
 
 // Serve runs the MCP server until the client closes stdin (stdio), a
@@ -174,6 +186,22 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		}, interrupt)
 	}
 	// Transport.
+	// client is closed once the stdio client's name is known (at once
+	// when it is not asked for).
+	client := make(chan struct{})
+	var started atomic.Bool
+	switch {
+	case o.Transport == "stdio" && o.Stdio == nil && o.ClientName != nil:
+		var once sync.Once
+		o.Stdio = guardStdioFirst(os.Stdin, os.Stdout, log, func(name string) {
+			once.Do(func() {
+				o.ClientName(name, started.Load())
+				close(client)
+			})
+		})
+	default:
+		close(client)
+	}
 	switch o.Transport {
 	case "stdio":
 		addStdio(base, &g, srv, o.Stdio, log, stopAsking)
@@ -196,6 +224,17 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	{
 		ctx, cancel := context.WithCancel(base)
 		g.Add(func() error {
+			// A client writes its first message as it connects; one
+			// that has not within clientWait (or a stdin kept open with
+			// nothing on it) does not hold discovery, whose errors end
+			// the server.
+			select {
+			case <-client:
+			case <-time.After(clientWait):
+			case <-ctx.Done():
+				return nil
+			}
+			started.Store(true)
 			ran := make(chan error, 1)
 			go func() { ran <- o.Discovery.Run(ctx) }()
 			select {
@@ -333,6 +372,10 @@ func signalName(err error) string {
 	}
 	return "unknown"
 }
+
+// clientWait bounds how long discovery waits for a stdio client's first
+// message (ServeOptions.ClientName).
+const clientWait = 2 * time.Second
 
 // rootsTimeout bounds the wait for a client's answer to roots/list.
 var rootsTimeout = 5 * time.Second

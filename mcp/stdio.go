@@ -37,10 +37,16 @@ const batchEra = "2025-06-18"
 // being held in memory, and answered with -32600. The server then goes on
 // reading.
 func guardStdio(in io.Reader, out io.Writer, log *slog.Logger) sdk.Transport {
+	return guardStdioFirst(in, out, log, nil)
+}
+
+// guardStdioFirst is guardStdio calling first with the client's name (see
+// stdioGuard.first) before it hands on the client's first message.
+func guardStdioFirst(in io.Reader, out io.Writer, log *slog.Logger, first func(client string)) sdk.Transport {
 	pr, pw := io.Pipe()
 	p := &pending{ids: map[string]bool{}}
 	w := &lineWriter{w: out, pending: p}
-	g := &stdioGuard{out: w, to: pw, log: log, max: MaxStdioLine, pending: p}
+	g := &stdioGuard{out: w, to: pw, log: log, max: MaxStdioLine, pending: p, first: first}
 	go func() { pw.CloseWithError(g.run(in)) }()
 	return &sdk.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1} // the guard caps lines
 }
@@ -176,6 +182,32 @@ type stdioGuard struct {
 	// "" before one: it decides whether batches are allowed, as the SDK
 	// decides.
 	version string
+	// first, when not nil, is called once, before the first message is
+	// handed on (or at the end of input when none came), with the
+	// clientInfo name of that message if it is initialize, else "".
+	first func(client string)
+}
+
+// seen calls first, once, with the client name line gives.
+func (g *stdioGuard) seen(line []byte) {
+	if g.first == nil {
+		return
+	}
+	f := g.first
+	g.first = nil
+	var msg struct {
+		Method string `json:"method"`
+		Params struct {
+			ClientInfo struct {
+				Name string `json:"name"`
+			} `json:"clientInfo"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &msg) == nil && msg.Method == "initialize" {
+		f(msg.Params.ClientInfo.Name)
+		return
+	}
+	f("")
 }
 
 // run filters in until it ends; it returns nil at EOF.
@@ -186,6 +218,7 @@ func (g *stdioGuard) run(in io.Reader) error {
 		if tooLong {
 			g.refuse(jsonrpc.CodeInvalidRequest, nil, fmt.Sprintf("message longer than %d MiB: not read", g.max>>20))
 		} else if len(bytes.TrimSpace(line)) > 0 {
+			g.seen(line)
 			if ok := g.check(line); ok {
 				if _, werr := g.to.Write(append(line, '\n')); werr != nil {
 					return werr // the SDK closed its side
@@ -193,6 +226,7 @@ func (g *stdioGuard) run(in io.Reader) error {
 			}
 		}
 		if err == io.EOF {
+			g.seen(nil)
 			// A client may send requests and close stdin at once: answer
 			// them before the session ends.
 			for deadline := time.Now().Add(eofWait); !g.pending.empty() && time.Now().Before(deadline); {

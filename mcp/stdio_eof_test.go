@@ -33,3 +33,31 @@ func TestStdioAnswersBeforeEOF(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioFirstNamesTheClient: the guard names the client of the first
+// message (its initialize's clientInfo) once, before the SDK reads it;
+// a first message that is no initialize, or no message at all, names
+// nobody.
+func TestStdioFirstNamesTheClient(t *testing.T) {
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","version":"2"}}}`
+	for _, tc := range []struct{ in, want string }{
+		{initialize + "\n" + strings.Replace(initialize, "claude-code", "other", 1) + "\n", "claude-code"},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n" + initialize + "\n", ""},
+		{"", ""},
+	} {
+		var names []string
+		srv := New(snapOf(nil), Options{Logger: discard()})
+		var out syncBuffer
+		tr := guardStdioFirst(strings.NewReader(tc.in), &out, discard(), func(name string) { names = append(names, name) })
+		done := make(chan error, 1)
+		go func() { done <- srv.SDK().Run(testCtx(t, 20*time.Second), tr) }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			t.Fatal("the server did not end after stdin closed")
+		}
+		if len(names) != 1 || names[0] != tc.want {
+			t.Errorf("input %q: named %q, want once %q", tc.in, names, tc.want)
+		}
+	}
+}

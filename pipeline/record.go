@@ -143,8 +143,14 @@ type Record struct {
 	// switch it off, by agent label, from its root (Root.Hosts); empty
 	// for a skill no host reads without ccski.
 	Hosts []string
-	// Off are the switches of those hosts that turn the skill off or
-	// limit it, one per host (see ApplySwitches and OffIn).
+	// Readers are the hosts that read the skill's folder through this
+	// record's root or another's: its Hosts, and the Hosts of every other
+	// record of the same folder (see JoinFolders), such as Claude Code
+	// for a skill of .agents/skills that .claude/skills links to.
+	Readers []string
+	// Off are the switches of those hosts (Readers) that turn the skill
+	// off or limit it, one per host, each as its host names the record it
+	// reads (see ApplySwitches, JoinFolders and OffIn).
 	Off []HostSwitch
 	// Resource folders present beside SKILL.md.
 	HasReferences bool

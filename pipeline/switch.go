@@ -80,7 +80,23 @@ type SkillSwitch struct {
 // hosts switch them by plugin, and a disabled plugin's skills are not
 // scanned at all. It runs once per scan, on its fresh records, before
 // ids are assigned.
+//
+// The records of one folder (a skill in .agents/skills that
+// .claude/skills links to, read by Codex and Gemini CLI through the one
+// root and by Claude Code through the other) are one skill for switches
+// (see JoinFolders): each gets the switches of every host that reads the
+// folder, and Readers lists those hosts.
 func ApplySwitches(records []*Record, switches []SkillSwitch) {
+	ApplySwitchesOn(records, switches, nil)
+}
+
+// ApplySwitchesOn is ApplySwitches on a machine where only the hosts of
+// present are set up (nil: every host): a host that is not set up here
+// loads nothing, so it is no reader of a skill (Readers), and its switch
+// does not keep a skill that every host set up here turns off in the
+// view of every host.
+func ApplySwitchesOn(records []*Record, switches []SkillSwitch, present []string) {
+	defer JoinFolders(records, present)
 	if len(switches) == 0 {
 		return
 	}
@@ -132,21 +148,116 @@ func ApplySwitches(records []*Record, switches []SkillSwitch) {
 	}
 }
 
+// FolderKey is what makes two skill records one skill for switches: the
+// folder they are read from, with links resolved (RealDir, else Dir).
+// It is "" for a command, a plugin's skill (its host switches it by
+// plugin) and a record with no folder.
+func (r *Record) FolderKey() string {
+	if r.IsCommand() || r.Plugin != nil {
+		return ""
+	}
+	dir := r.RealDir
+	if dir == "" {
+		dir = r.Dir
+	}
+	if dir == "" {
+		return ""
+	}
+	return filepath.Clean(dir)
+}
+
+// JoinFolders makes the skill records of one folder (FolderKey) one skill
+// for switches: each gets, in Readers, every host of present (nil: every
+// host) that reads the folder through any of them, and in Off the switch
+// of each host that reads it, as that host names the record it reads. A
+// host that reads two of them (Codex through .agents/skills and a linked
+// ~/.codex/skills) counts the first switch that hides it, else the first.
+// A record alone in its folder keeps its Off, and its Readers are its
+// Hosts of present. Running it again changes nothing.
+func JoinFolders(records []*Record, present []string) {
+	groups := map[string][]*Record{}
+	var order []string
+	for _, r := range records {
+		r.Readers = setUp(r.Hosts, present)
+		k := r.FolderKey()
+		if k == "" {
+			continue
+		}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		readers := setUp(nil, present)
+		byHost := map[string]HostSwitch{}
+		var hosts []string
+		for _, r := range g {
+			for _, h := range setUp(r.Hosts, present) {
+				if !slices.Contains(readers, h) {
+					readers = append(readers, h)
+				}
+			}
+			for _, s := range r.Off {
+				prev, seen := byHost[s.Host]
+				if !seen {
+					hosts = append(hosts, s.Host)
+				}
+				if !seen || (!prev.Hides() && s.Hides()) {
+					byHost[s.Host] = s
+				}
+			}
+		}
+		var off []HostSwitch
+		for _, h := range hosts {
+			off = append(off, byHost[h])
+		}
+		for _, r := range g {
+			r.Readers, r.Off = readers, off
+		}
+	}
+}
+
+// setUp returns the hosts of hosts that present holds (all of them for
+// a nil present).
+func setUp(hosts, present []string) []string {
+	if present == nil {
+		return hosts
+	}
+	out := []string{} // not nil: no host reads it (OffIn)
+	for _, h := range hosts {
+		if slices.Contains(present, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // OffIn returns the switches that turn r off in the view of host: the
-// hiding switch of host, or with host "" the hiding switches of r's hosts
-// when every one of them has one (a skill is hidden only when no host
-// that reads it would load it). It returns nil when r is on in that view.
+// hiding switch of host, or with host "" the hiding switches of the hosts
+// that read r's folder (Readers) when every one of them has one (a skill
+// is hidden only when no host that reads it would load it; when no host
+// set up here reads it, any hiding switch hides it). It returns nil when
+// r is on in that view.
 func (r *Record) OffIn(host string) []HostSwitch {
 	if len(r.Off) == 0 {
 		return nil
 	}
+	readers := r.Readers
+	if readers == nil {
+		readers = r.Hosts
+	}
 	var out []HostSwitch
 	for _, s := range r.Off {
-		if s.Hides() && (host == "" || s.Host == host) {
+		if s.Hides() && (host == s.Host || host == "" && (len(readers) == 0 || slices.Contains(readers, s.Host))) {
 			out = append(out, s)
 		}
 	}
-	if host == "" && len(out) < len(r.Hosts) {
+	if host == "" && len(out) < len(readers) {
 		return nil
 	}
 	return out

@@ -33,6 +33,21 @@ type Host struct {
 	Title string
 	// Switcher writes its switches.
 	Switcher Switcher
+	// Home returns the host's own folder (~/.claude or CLAUDE_CONFIG_DIR,
+	// CODEX_HOME, ~/.gemini): a host whose folder is missing is not set
+	// up on this machine, and a disable that does not name it makes no
+	// file for it. nil means the host is always taken as set up.
+	Home func(env Env) string
+	// Created, when not nil, runs after ccski made the settings file
+	// path of the host, which was not there: Claude Code's git-ignores
+	// .claude/settings.local.json as Claude Code does when it makes the
+	// file. It returns a note for the user, or why it failed.
+	Created func(env Env, path string) (string, error)
+	// Clients are the names the host's MCP client gives itself in
+	// initialize's clientInfo ("claude-code"), each also matching when
+	// followed by "-" and more: a server started by that client serves
+	// the host's view (see ClientHost).
+	Clients []string
 	// Instructions is the host's instructions file (CLAUDE.md,
 	// AGENTS.md, GEMINI.md) at scope "user" or "project" (in
 	// env.Workspace), where `ccski install-workflow` writes.
@@ -134,6 +149,9 @@ type FileState struct {
 	// written after it, that it was not reached. It is nil for a file
 	// written.
 	Err error
+	// Removed is set when the file is to be deleted rather than written
+	// (Files.Remove): New is then nil.
+	Removed bool
 	// links is why the file may not be written where it is (a
 	// *safefile.LinkError), or nil.
 	links error
@@ -141,6 +159,9 @@ type FileState struct {
 
 // Changed reports whether the edits changed the file.
 func (f *FileState) Changed() bool {
+	if f.Removed {
+		return f.Existed
+	}
 	return string(f.Old) != string(f.New) || (!f.Existed && f.New != nil)
 }
 
@@ -224,21 +245,33 @@ func (fs *Files) Read(path string) (data []byte, existed bool, err error) {
 // Set replaces the current content of path, which Read must have read.
 func (fs *Files) Set(path string, data []byte) {
 	if f, ok := fs.files[path]; ok {
-		f.New = data
+		f.New, f.Removed = data, false
+	}
+}
+
+// Remove asks for path, which Read must have read, to be deleted when the
+// set is written: for a settings file ccski made whose last setting an
+// edit took out. A file that a symbolic link leads out of the folder it
+// belongs to is left as it is.
+func (fs *Files) Remove(path string) {
+	if f, ok := fs.files[path]; ok && f.links == nil {
+		f.New, f.Removed = nil, true
 	}
 }
 
 // Mark is a state of a Files set that Rollback returns to.
 type Mark struct {
-	news map[string][]byte
-	n    int
+	news    map[string][]byte
+	removed map[string]bool
+	n       int
 }
 
 // Mark returns the current state of the set.
 func (fs *Files) Mark() Mark {
-	m := Mark{news: make(map[string][]byte, len(fs.files)), n: len(fs.order)}
+	m := Mark{news: make(map[string][]byte, len(fs.files)), removed: map[string]bool{}, n: len(fs.order)}
 	for p, f := range fs.files {
 		m.news[p] = f.New
+		m.removed[p] = f.Removed
 	}
 	return m
 }
@@ -251,7 +284,7 @@ func (fs *Files) Rollback(m Mark) {
 	}
 	fs.order = fs.order[:m.n]
 	for p, data := range m.news {
-		fs.files[p].New = data
+		fs.files[p].New, fs.files[p].Removed = data, m.removed[p]
 	}
 }
 
@@ -415,6 +448,16 @@ func (fs *Files) Write() error {
 	var written []string
 	for i, f := range changed {
 		stop := func(err error) error { return stop(f, err, changed[i+1:]) }
+		if f.Removed {
+			if err := f.unchanged(); err != nil {
+				return stop(err)
+			}
+			if err := os.Remove(f.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return stop(fmt.Errorf("cannot remove %s: %w", f.Path, safefile.Cause(err)))
+			}
+			written = append(written, f.Path)
+			continue
+		}
 		err := safefile.Write(f.Path, f.New, safefile.WriteOptions{Perm: 0o644, Check: f.unchanged, Root: fs.root(f.Path)})
 		var ce *ChangedError
 		var le *safefile.LinkError
@@ -549,6 +592,20 @@ func ProjectDir(env Env, r *pipeline.Record, folder string) string {
 		}
 	}
 	return env.Workspace
+}
+
+// ClientHost returns the name of the host of hosts whose MCP client calls
+// itself client in initialize's clientInfo (Host.Clients), or "".
+func ClientHost(hosts []Host, client string) string {
+	c := strings.ToLower(strings.TrimSpace(client))
+	for _, h := range hosts {
+		for _, n := range h.Clients {
+			if c == n || strings.HasPrefix(c, n+"-") {
+				return h.Name
+			}
+		}
+	}
+	return ""
 }
 
 // HostTitle names the host called name among hosts for people ("Claude

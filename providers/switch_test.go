@@ -177,3 +177,79 @@ func TestFilesCommitUsesItsLastRun(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesRemove: a file the set removes is deleted by Commit, unless
+// another program changed it since it was read; Rollback brings it back,
+// and a later Set keeps it.
+func TestFilesRemove(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "settings.json")
+	write := func(s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("{}\n")
+	fs := NewFiles()
+	if _, _, err := fs.Read(p); err != nil {
+		t.Fatal(err)
+	}
+	m := fs.Mark()
+	fs.Remove(p)
+	if ch := fs.Changed(); len(ch) != 1 || !ch[0].Removed {
+		t.Fatalf("changed after Remove: %+v", ch)
+	}
+	fs.Rollback(m)
+	if len(fs.Changed()) != 0 {
+		t.Fatal("Rollback kept the removal")
+	}
+	fs.Remove(p)
+	fs.Set(p, []byte("{\"a\": 1}\n"))
+	if ch := fs.Changed(); len(ch) != 1 || ch[0].Removed {
+		t.Fatalf("Set after Remove: %+v", ch)
+	}
+
+	// Commit deletes it.
+	err := fs.Commit(func() {
+		if _, _, err := fs.Read(p); err != nil {
+			t.Fatal(err)
+		}
+		fs.Remove(p)
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(p); !os.IsNotExist(err) {
+		t.Fatalf("the file is still there: %v", err)
+	}
+
+	// Changed meanwhile: left as the other program wrote it.
+	write("{}\n")
+	fs = NewFiles()
+	if _, _, err := fs.Read(p); err != nil {
+		t.Fatal(err)
+	}
+	fs.Remove(p)
+	write("{\"theirs\": true}\n")
+	var ce *ChangedError
+	if err := fs.Write(); !errors.As(err, &ce) {
+		t.Fatalf("Write: %v, want a ChangedError", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "{\"theirs\": true}\n" {
+		t.Errorf("file: %q", got)
+	}
+}
+
+// TestClientHost: a client's clientInfo name picks its host, exactly or
+// followed by "-" and more, and nothing else does.
+func TestClientHost(t *testing.T) {
+	hosts := []Host{{Name: "claude", Clients: []string{"claude-code"}}, {Name: "gemini", Clients: []string{"gemini-cli-mcp-client"}}}
+	for client, want := range map[string]string{
+		"claude-code": "claude", "Claude-Code": "claude", "gemini-cli-mcp-client-skills": "gemini",
+		"claude-codex": "", "claude": "", "": "", "cursor-vscode": "",
+	} {
+		if got := ClientHost(hosts, client); got != want {
+			t.Errorf("ClientHost(%q) = %q, want %q", client, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,21 +47,30 @@ func (a *app) list(cmd *cobra.Command, _ []string) error {
 	}
 	// Badge duplicates with the ranking the filters used, so that
 	// "preferred" is the copy the default list shows.
-	renderList(a.stdout, style(a.color), res.Snapshot, res.State, res.Priority, kind)
+	renderList(a.stdout, style(a.color), res, kind)
 	return nil
 }
 
 // listJSON is the --json output of list: the records with where ccski
 // installed them from and their integrity, by name, then id.
 func listJSON(res *action.ListResult) []recordJSON {
-	recs := make([]recordJSON, 0, len(res.Records))
-	for _, r := range res.Records {
+	recs := make([]recordJSON, 0, len(res.Records)+len(res.Linked))
+	add := func(r *pipeline.Record) *recordJSON {
 		j := toJSON(r)
 		j.Installed = res.Installed[filepath.Clean(r.Dir)]
 		if in, ok := res.Snapshot.Integrity[r]; ok {
 			j.Integrity = &in
 		}
 		recs = append(recs, j)
+		return &recs[len(recs)-1]
+	}
+	for _, r := range res.Records {
+		add(r)
+	}
+	for _, d := range res.Linked {
+		if d.By != nil {
+			add(d.Record).LinkedTo = d.By.ID
+		}
 	}
 	sort.SliceStable(recs, func(i, j int) bool {
 		if recs[i].Name != recs[j].Name {
@@ -98,19 +108,30 @@ func kindFlag(cmd *cobra.Command) (pipeline.Type, error) {
 
 // renderList prints the visible skills, then the visible commands, each
 // grouped by provider, then location. Without --kind the commands section
-// appears only when there are commands.
-func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string, prio *filters.Priority, kind pipeline.Type) {
-	skills, commands := action.OfKind(snap.Visible, pipeline.TypeSkill), action.OfKind(snap.Visible, pipeline.TypeCommand)
+// appears only when there are commands. In state all, the copies of a
+// listed folder reached through another root are listed too, and in
+// states all and disabled the skills of disabled plugins follow, each with
+// the command that turns it on.
+func renderList(w io.Writer, st style, res *action.ListResult, kind pipeline.Type) {
+	snap, state, prio := res.Snapshot, res.State, res.Priority
+	linked := map[*pipeline.Record]*pipeline.Record{}
+	visible := slices.Clone(snap.Visible)
+	for _, d := range res.Linked {
+		visible = append(visible, d.Record)
+		linked[d.Record] = d.By
+	}
+	skills, commands := action.OfKind(visible, pipeline.TypeSkill), action.OfKind(visible, pipeline.TypeCommand)
 	showSkills := kind != pipeline.TypeCommand && (len(skills) > 0 || kind == pipeline.TypeSkill || len(commands) == 0)
 	if showSkills {
-		renderSection(w, st, "skills", skills, state, prio, snap.Integrity)
+		renderSection(w, st, "skills", skills, state, prio, snap.Integrity, linked)
 	}
 	if kind == pipeline.TypeCommand || (kind == "" && len(commands) > 0) {
 		if showSkills && len(skills) == 0 {
 			fmt.Fprintln(w)
 		}
-		renderSection(w, st, "commands", commands, state, prio, snap.Integrity)
+		renderSection(w, st, "commands", commands, state, prio, snap.Integrity, linked)
 	}
+	renderPluginOff(w, st, res.PluginOff)
 	drops := snap.Drops
 	if kind != "" {
 		drops = nil
@@ -120,14 +141,39 @@ func renderList(w io.Writer, st style, snap *pipeline.Snapshot, state string, pr
 			}
 		}
 	}
+	if len(res.Linked) > 0 {
+		drops = slices.DeleteFunc(slices.Clone(drops), func(d pipeline.Drop) bool { _, ok := linked[d.Record]; return ok })
+	}
 	footer(w, st, drops, snap.Diagnostics)
+	if n := len(snap.PluginOffSkills(kind)); n > 0 && len(res.PluginOff) == 0 {
+		fmt.Fprintln(w, st.Dim(plural(n, "skill or command of a disabled plugin", "skills and commands of disabled plugins")+" not listed (--disabled or --all shows them)."))
+	}
 	changedNote(w, st, snap.Sources(pipeline.TypeSkill).Changed)
 }
+
+// renderPluginOff prints the skills and commands of disabled plugins,
+// each with why it is off and the command that turns it on.
+func renderPluginOff(w io.Writer, st style, off []pipeline.PluginOffSkill) {
+	if len(off) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s\n\n", st.Heading(fmt.Sprintf("Off with their plugin (%d)", len(off))))
+	wd := width(w)
+	for _, p := range off {
+		fmt.Fprintf(w, "  - %s %s\n", st.Red(p.ID), st.Red(fmt.Sprintf("[plugin %s off]", p.Plugin.Key())))
+		fmt.Fprintln(w, st.Dim(wrap(p.Reason(), wd, "    ")))
+		fmt.Fprintln(w, st.Dim(wrap("turn on: "+enableCommand(p)+" (turns on the whole plugin)", wd, "    ")))
+	}
+	fmt.Fprintln(w)
+}
+
+// enableCommand is the command that turns on the plugin of p.
+func enableCommand(p pipeline.PluginOffSkill) string { return "ccski enable " + p.ID }
 
 // renderSection prints one section of the list: noun is "skills" or
 // "commands".
 func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, state string, prio *filters.Priority,
-	integrity map[*pipeline.Record]pipeline.Integrity) {
+	integrity map[*pipeline.Record]pipeline.Integrity, linked map[*pipeline.Record]*pipeline.Record) {
 	title := strings.ToUpper(noun[:1]) + noun[1:]
 	switch state {
 	case "all":
@@ -183,7 +229,9 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 						line += " " + st.Yellow(badge)
 					}
 				}
-				if d, ok := dups[r]; ok {
+				if by := linked[r]; by != nil {
+					line += " " + st.Magenta("[same folder as "+by.ID+"]")
+				} else if d, ok := dups[r]; ok {
 					if d.Winner {
 						line += " " + st.Magenta(fmt.Sprintf("[dup %d, preferred]", d.Group))
 					} else {

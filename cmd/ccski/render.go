@@ -59,6 +59,9 @@ type recordJSON struct {
 	// skill's files (ccski list only): new, recorded, trusted, changed
 	// (with the files) or unknown.
 	Integrity *pipeline.Integrity `json:"integrity,omitempty"`
+	// LinkedTo is, for a copy list --all shows of a listed skill's
+	// folder reached through another root, the id of the listed record.
+	LinkedTo string `json:"linkedTo,omitempty"`
 }
 
 func toJSON(r *pipeline.Record) recordJSON {

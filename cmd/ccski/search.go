@@ -57,6 +57,14 @@ func (a *app) search(cmd *cobra.Command, args []string) error {
 // renderHits prints the hits, best first.
 func renderHits(w io.Writer, st style, res *action.SearchResult) {
 	hits, total := res.Hits, res.Total
+	defer func() {
+		if len(res.PluginOff) > 0 {
+			if total > 0 {
+				fmt.Fprintln(w)
+			}
+			renderPluginOff(w, st, res.PluginOff)
+		}
+	}()
 	if total == 0 {
 		fmt.Fprintln(w, "No skills matched your query.")
 		return

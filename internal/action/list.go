@@ -43,6 +43,15 @@ type ListResult struct {
 	// Priority is the ranking the filters used: the copy of a duplicate
 	// they preferred is the one the default list shows.
 	Priority *filters.Priority
+	// Linked are, in state all, the records of the kind asked for that
+	// the path dedupe hid: copies of a listed skill's folder reached
+	// through another root (a .claude/skills link to .agents/skills),
+	// each with the drop that names the listed one.
+	Linked []pipeline.Drop
+	// PluginOff are, in state all or disabled, the skills and commands of
+	// the kind asked for of the plugins the settings disable, which have
+	// no records.
+	PluginOff []pipeline.PluginOffSkill
 }
 
 // List discovers the skills and commands, with the trust check on (first
@@ -57,6 +66,17 @@ func List(ctx context.Context, c *Config, req ListRequest) (*ListResult, error) 
 		State: c.Loaded.Config.State, Priority: d.Engine.Priority()}
 	if req.Installed {
 		res.Installed = InstalledIndex(d.Engine.Env())
+	}
+	switch strings.ToLower(res.State) {
+	case filters.StateAll:
+		for _, dr := range d.Snapshot.Drops {
+			if dr.Stage == filters.PathDedupe().Name() && len(OfKind([]*pipeline.Record{dr.Record}, req.Kind)) == 1 {
+				res.Linked = append(res.Linked, dr)
+			}
+		}
+		res.PluginOff = d.Snapshot.PluginOffSkills(req.Kind)
+	case filters.StateDisabled:
+		res.PluginOff = d.Snapshot.PluginOffSkills(req.Kind)
 	}
 	return res, nil
 }
@@ -206,6 +226,10 @@ type SearchRequest struct {
 type SearchResult struct {
 	Hits  []search.Hit
 	Total int
+	// PluginOff are the skills and commands of disabled plugins whose id
+	// or name holds every word of the query: no record has them, so no
+	// hit, but the user looking for one is told how to turn it on.
+	PluginOff []pipeline.PluginOffSkill
 }
 
 // Search discovers and ranks the visible records against the query.
@@ -218,7 +242,13 @@ func Search(ctx context.Context, c *Config, req SearchRequest) (*SearchResult, e
 		return nil, usage(fmt.Errorf("--limit must be 0 (no limit) or more, not %d", req.Limit))
 	}
 	hits, total := search.Rank(d.Snapshot.Visible, req.Query, search.Options{Content: req.Content, Limit: req.Limit})
-	return &SearchResult{Hits: hits, Total: total}, nil
+	res := &SearchResult{Hits: hits, Total: total}
+	for _, p := range d.Snapshot.PluginOffSkills("") {
+		if p.Matches(req.Query) {
+			res.PluginOff = append(res.PluginOff, p)
+		}
+	}
+	return res, nil
 }
 
 // SourcesRequest is ccski sources.

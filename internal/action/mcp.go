@@ -13,6 +13,8 @@ import (
 	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/internal/trust"
 	"github.com/ccski/ccski/mcp"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
 )
 
 // ServeRequest is ccski mcp; the rest of what the server does is the
@@ -80,12 +82,33 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
 		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
 			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions},
-		Signals: req.Signals,
+		Signals: req.Signals, ClientName: clientView(c, e, disc, log),
 	})
 	if engine.IsConfigError(err) { // a filter token that names nothing in the scan
 		return usage(err)
 	}
 	return err
+}
+
+// clientView returns, when the agent key is left at its default, the
+// hook that makes a stdio server take the view of the host whose MCP
+// client starts it (providers.ClientHost): a server Claude Code starts
+// never serves a skill Claude Code's own switches turn off, however it
+// was registered. A value the user gave the key wins; nil then.
+func clientView(c *Config, e *engine.Engine, d *live.Refresher, log *slog.Logger) func(string, bool) {
+	if src := c.Loaded.Sources["agent"]; src != "" && src != "default" {
+		return nil
+	}
+	return func(name string, late bool) {
+		if h := providers.ClientHost(all.Hosts(), name); h != "" {
+			e.SetAgent(h)
+			log.Info("serving the view of the client's agent: its own skill switches decide what is off",
+				"client", name, "agent", h)
+			if late { // discovery did not wait: its next snapshot is this client's
+				go d.Refresh(context.Background())
+			}
+		}
+	}
 }
 
 // newLogger is the server's logger, writing to w at level in format (text

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -34,6 +35,8 @@ type Engine struct {
 	// invalid (CheckFilters and Snapshot report that).
 	filters filters.Settings
 	prio    *filters.Priority
+	// hosts are the hosts with skill switches of the registry.
+	hosts []providers.Host
 
 	mu    sync.Mutex
 	plans map[string]providers.Plan // last good plan per provider
@@ -110,7 +113,8 @@ func New(cfg configs.Config, env providers.Env) (*Engine, error) {
 		scanOpts: scan.Options{MaxDepth: cfg.Limits.MaxDepth, MaxDirs: cfg.Limits.MaxDirs},
 		filters: filters.Settings{State: cfg.State, Include: cfg.Include, Exclude: cfg.Exclude,
 			Priority: cfg.Priority, Providers: providers.LabelOrder(reg), Agent: cfg.Agent,
-			Hosts: providers.HostNames(providers.Hosts(built))}}
+			Hosts: providers.HostNames(providers.Hosts(built))},
+		hosts: providers.Hosts(built)}
 	kinds := make([]pipeline.Kind, len(cfg.Priority))
 	for i, k := range cfg.Priority {
 		kinds[i] = pipeline.Kind(k)
@@ -166,8 +170,45 @@ func (e *Engine) ForWorkspace(ws string) (*Engine, error) {
 	if err == nil {
 		ne.SetScan(e.scanMode()) // a setting of the server, not of the configuration
 		ne.SetTrust(e.trustOptions())
+		ne.SetAgent(e.agent())
 	}
 	return ne, err
+}
+
+// presentHosts lists the hosts with skill switches that are set up on
+// this machine: whose own folder (providers.Host.Home) exists, or that
+// name none. A host that is not set up loads no skill, so it keeps none
+// on (pipeline.ApplySwitchesOn).
+func (e *Engine) presentHosts() []string {
+	out := []string{}
+	for _, h := range e.hosts {
+		if h.Home != nil {
+			if _, err := os.Stat(h.Home(e.env)); err != nil {
+				continue
+			}
+		}
+		out = append(out, h.Name)
+	}
+	return out
+}
+
+// SetAgent takes the view of the host agent (one of the hosts with skill
+// switches, or filters.AgentAll): its switches alone decide which skills
+// are off, as the agent key does. A server sets it for the client it
+// recognises; the next Snapshot uses it.
+func (e *Engine) SetAgent(agent string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.filters.Agent != agent {
+		e.filters.Agent, e.last = agent, nil
+	}
+}
+
+// agent returns the host agent whose view the engine takes.
+func (e *Engine) agent() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.filters.Agent
 }
 
 // Snapshot runs a full discovery. Unchanged SKILL.md files (same size and
@@ -215,7 +256,8 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	opts.Cache = e.cache
 	// The scan may hand back the previous records only when what this
 	// function does to them below is what it did to them then.
-	opts.Reuse = e.records.valid && slices.Equal(switches, e.records.switches)
+	present := e.presentHosts()
+	opts.Reuse = e.records.valid && slices.Equal(switches, e.records.switches) && slices.Equal(present, e.records.present)
 	res := scan.Scan(ctx, roots, opts)
 	if ctx.Err() != nil {
 		return nil, Stats{}, ctx.Err()
@@ -226,9 +268,9 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	e.cache = res.Cache
 	diags = append(diags, res.Diagnostics...)
 	if !res.Reused {
-		pipeline.ApplySwitches(res.Records, switches)
+		pipeline.ApplySwitchesOn(res.Records, switches, present)
 		pipeline.AssignIDs(res.Records)
-		e.records = recordState{valid: true, switches: switches}
+		e.records = recordState{valid: true, switches: switches, present: present}
 		e.last = nil
 	}
 

@@ -41,8 +41,10 @@ type recordState struct {
 	// valid is set once a scan's records had their switches applied and
 	// their ids assigned.
 	valid bool
-	// switches are the switches applied to them.
+	// switches are the switches applied to them, and present the hosts
+	// set up on the machine then (see presentHosts).
 	switches []pipeline.SkillSwitch
+	present  []string
 }
 
 // stageState is what the filter stages made of the last scan's records.

@@ -97,6 +97,7 @@ type Toggler struct {
 	Notices io.Writer
 
 	env     providers.Env
+	created *created
 	snap    *pipeline.Snapshot
 	hosts   []providers.Host
 	files   *providers.Files
@@ -108,7 +109,7 @@ type Toggler struct {
 // given hosts (all.Hosts()). Each settings file it edits is kept to the
 // folder env says it belongs to (providers.Env.WriteRoot).
 func New(env providers.Env, snap *pipeline.Snapshot, hosts []providers.Host) *Toggler {
-	return &Toggler{env: env, snap: snap, hosts: hosts, files: providers.NewFilesIn(env)}
+	return &Toggler{env: env, snap: snap, hosts: hosts, files: providers.NewFilesIn(env), created: loadCreated(env)}
 }
 
 // Commit runs plan, the calls of Skill, Record or Use that make one
@@ -144,6 +145,9 @@ func (t *Toggler) Commit(plan func(), dry bool) *Plan {
 	})
 	p := t.Plan()
 	p.Err = err
+	if err == nil {
+		t.made(p)
+	}
 	for _, f := range p.files.Changed() {
 		if f.Err != nil {
 			p.failWrites(func(r Result) bool { return r.File == f.Path && r.Setting != FallbackSetting }, f.Err)
@@ -196,6 +200,10 @@ func (t *Toggler) CheckAgents(agents []string) error {
 // plugin turns that plugin on.
 func (t *Toggler) Skill(name string, req Request) {
 	f, err := t.snap.Lookup(name, pipeline.TypeSkill)
+	if r := t.oneFolder(err); r != nil {
+		t.Record(r, req)
+		return
+	}
 	var pde *pipeline.PluginDisabledError
 	switch {
 	case errors.As(err, &pde):
@@ -209,9 +217,49 @@ func (t *Toggler) Skill(name string, req Request) {
 	}
 }
 
+// oneFolder returns, when err says a name is ambiguous between records
+// that are all of one folder (a skill of .agents/skills and its link in
+// .claude/skills, both hidden), the first of them: they are one skill for
+// switches. It returns nil otherwise.
+func (t *Toggler) oneFolder(err error) *pipeline.Record {
+	var ae *pipeline.AmbiguousError
+	if !errors.As(err, &ae) || len(ae.Candidates) == 0 {
+		return nil
+	}
+	var first *pipeline.Record
+	for _, id := range ae.Candidates {
+		f, err := t.snap.Lookup(id, pipeline.TypeSkill)
+		if err != nil || f.Record.FolderKey() == "" {
+			return nil
+		}
+		if first == nil {
+			first = f.Record
+		} else if f.Record.FolderKey() != first.FolderKey() {
+			return nil
+		}
+	}
+	return first
+}
+
 // disabledPlugin handles a skill of a plugin the settings turn off.
 func (t *Toggler) disabledPlugin(name string, dp pipeline.DisabledPlugin, req Request) {
 	res := Result{Skill: name, Host: dp.Provider, Setting: dp.Key()}
+	if len(req.Agents) > 0 && !slices.Contains(req.Agents, "all") {
+		state := "which is disabled"
+		if dp.Refused != "" {
+			state = "which is not loaded"
+		}
+		for _, a := range req.Agents {
+			if a != dp.Provider {
+				t.results = append(t.results, Result{Skill: name, Host: a, Status: Skipped,
+					Note: fmt.Sprintf("%s does not read this skill (a skill of the %s plugin %s, %s)",
+						providers.HostTitle(t.hosts, a), providers.HostTitle(t.hosts, dp.Provider), dp.Key(), state)})
+			}
+		}
+		if !slices.Contains(req.Agents, dp.Provider) {
+			return
+		}
+	}
 	if dp.Refused != "" { // enabled, and not loaded all the same: no switch helps
 		res.Status, res.File = Skipped, dp.Settings
 		res.Note = fmt.Sprintf("its plugin %s is not loaded: %s", dp.Key(), dp.Refused)
@@ -239,8 +287,46 @@ func (t *Toggler) wants(req Request, h string) bool {
 	return len(req.Agents) == 0 || slices.Contains(req.Agents, "all") || slices.Contains(req.Agents, h)
 }
 
-// hostsOf returns the hosts that read r: its Hosts, or for a plugin
-// skill the host whose plugin it is (its agent label).
+// reader is a host that reads a skill, and the record of that skill it
+// reads: the records of one folder are one skill for switches
+// (pipeline.JoinFolders), each host switched as it names the record it
+// reads.
+type reader struct {
+	host   string
+	record *pipeline.Record
+}
+
+// readers returns the hosts that read r, each with the record it reads:
+// for a plugin skill, the host whose plugin it is (its agent label); else
+// the hosts of r and of every other record of r's folder, r's own first.
+func (t *Toggler) readers(r *pipeline.Record) []reader {
+	if r.Plugin != nil {
+		if _, ok := t.host(r.Agent); ok {
+			return []reader{{r.Agent, r}}
+		}
+		return nil
+	}
+	var out []reader
+	add := func(o *pipeline.Record) {
+		for _, h := range o.Hosts {
+			if !slices.ContainsFunc(out, func(rd reader) bool { return rd.host == h }) {
+				out = append(out, reader{h, o})
+			}
+		}
+	}
+	add(r)
+	if k := r.FolderKey(); k != "" {
+		for _, o := range t.snap.All {
+			if o != r && o.FolderKey() == k {
+				add(o)
+			}
+		}
+	}
+	return out
+}
+
+// hostsOf returns the hosts that read the record r itself: its Hosts,
+// or for a plugin skill the host whose plugin it is (its agent label).
 func (t *Toggler) hostsOf(r *pipeline.Record) []string {
 	if r.Plugin != nil {
 		if _, ok := t.host(r.Agent); ok {
@@ -251,14 +337,29 @@ func (t *Toggler) hostsOf(r *pipeline.Record) []string {
 	return r.Hosts
 }
 
-// Record switches the skill r.
+// hostNames lists the hosts of rs.
+func hostNames(rs []reader) []string {
+	out := make([]string, len(rs))
+	for i, rd := range rs {
+		out[i] = rd.host
+	}
+	return out
+}
+
+// Record switches the skill r, for every host that reads its folder (or
+// those req names).
 func (t *Toggler) Record(r *pipeline.Record, req Request) {
-	hosts := t.hostsOf(r)
+	readers := t.readers(r)
+	hosts := hostNames(readers)
 	explicit := len(req.Agents) > 0 && !slices.Contains(req.Agents, "all")
-	var chosen []providers.Host
-	for _, name := range hosts {
-		if h, ok := t.host(name); ok && t.wants(req, name) {
-			chosen = append(chosen, h)
+	type chosenHost struct {
+		h      providers.Host
+		record *pipeline.Record
+	}
+	var chosen []chosenHost
+	for _, rd := range readers {
+		if h, ok := t.host(rd.host); ok && t.wants(req, rd.host) {
+			chosen = append(chosen, chosenHost{h, rd.record})
 		}
 	}
 	if explicit {
@@ -288,17 +389,20 @@ func (t *Toggler) Record(r *pipeline.Record, req Request) {
 		}
 		return
 	}
-	for _, h := range chosen {
+	for _, c := range chosen {
 		if r.Plugin != nil {
-			t.pluginOf(r, h, req)
+			t.pluginOf(r, c.h, req)
 			continue
 		}
-		t.skill(r, h, req)
+		t.skill(r.ID, c.record, c.h, req, explicit)
 	}
 }
 
-// skill writes host h's switch for r.
-func (t *Toggler) skill(r *pipeline.Record, h providers.Host, req Request) {
+// skill writes host h's switch for r, the record of the skill label
+// that h reads. A host req does not name (asked) that is not set up here
+// (providers.Host.Home is missing) is left alone when its switch would
+// make a file: turning a skill off there is for when it is set up.
+func (t *Toggler) skill(label string, r *pipeline.Record, h providers.Host, req Request, asked bool) {
 	mode := req.Mode
 	if mode == "" {
 		mode = pipeline.ModeOff
@@ -306,15 +410,32 @@ func (t *Toggler) skill(r *pipeline.Record, h providers.Host, req Request) {
 	if req.On {
 		mode = pipeline.ModeOn
 	}
-	base := Result{Skill: r.ID, Host: h.Name, Mode: mode}
+	base := Result{Skill: label, Host: h.Name, Mode: mode}
 	if err := errors.Join(providers.CheckMode(h, mode), providers.CheckScope(h, req.Scope)); err != nil {
 		t.fail(base, err)
 		return
 	}
+	absent := ""
 	edits, ok := t.edit(base, func() ([]providers.Edit, error) {
-		return h.Switcher.SetSkill(providers.SkillRequest{Env: t.env, Files: t.files, Record: r, Mode: mode,
+		edits, err := h.Switcher.SetSkill(providers.SkillRequest{Env: t.env, Files: t.files, Record: r, Mode: mode,
 			Scope: req.Scope, All: t.snap.All})
+		if err == nil && !asked && !req.On {
+			if home := t.absent(h); home != "" && t.makesFile(edits) {
+				absent = home
+				return nil, errAbsent
+			}
+		}
+		if err == nil && req.On {
+			t.dropEmpty(edits)
+		}
+		return edits, err
 	})
+	if absent != "" {
+		last := &t.results[len(t.results)-1]
+		last.Status, last.Error = Skipped, ""
+		last.Note = fmt.Sprintf("%s is not set up here (no %s): nothing written for it", h.Title, absent)
+		return
+	}
 	if ok && len(edits) == 0 {
 		base.Status = Unchanged
 		base.Note = "already " + mode + " in " + h.Title
@@ -379,8 +500,12 @@ func (t *Toggler) plugin(label string, h providers.Host, key string, on bool, sc
 		return
 	}
 	t.edit(base, func() ([]providers.Edit, error) {
-		return h.Switcher.SetPlugin(providers.PluginRequest{Env: t.env, Files: t.files, Key: key, On: on,
+		edits, err := h.Switcher.SetPlugin(providers.PluginRequest{Env: t.env, Files: t.files, Key: key, On: on,
 			Scope: scope, Settings: settings})
+		if err == nil && on {
+			t.dropEmpty(edits)
+		}
+		return edits, err
 	})
 }
 
@@ -457,6 +582,94 @@ func (t *Toggler) rename(r *pipeline.Record, on bool, note string) {
 	t.results = append(t.results, res)
 }
 
+// dropEmpty removes each file of edits that ccski made (see created) and
+// that holds no setting any more: enable undoes the file disable made.
+func (t *Toggler) dropEmpty(edits []providers.Edit) {
+	for _, e := range edits {
+		if !e.Changed || !t.created.has(e.File) {
+			continue
+		}
+		if data, _, err := t.files.Read(e.File); err == nil && emptyDocument(e.File, data) {
+			t.files.Remove(e.File)
+		}
+	}
+}
+
+// made runs after p was written: it remembers the settings files p made
+// and forgets those it removed (see created), and runs the Created hook
+// of the host of each file p made (Claude Code's settings.local.json is
+// git-ignored, as Claude Code does). A failure of either is noted on the
+// results of that file; the switches are written all the same.
+func (t *Toggler) made(p *Plan) {
+	files := p.files.Changed()
+	note := func(file, msg string) {
+		for i, r := range p.Results {
+			if r.File == file && r.Status == Changed {
+				p.Results[i].Note = strings.TrimPrefix(p.Results[i].Note+"; "+msg, "; ")
+				return
+			}
+		}
+	}
+	for _, f := range files {
+		if f.Existed || f.Removed || f.Err != nil {
+			continue
+		}
+		for _, r := range p.Results {
+			if r.File != f.Path || r.Host == "" {
+				continue
+			}
+			if h, ok := t.host(r.Host); ok && h.Created != nil {
+				if msg, err := h.Created(t.env, f.Path); err != nil {
+					note(f.Path, err.Error())
+				} else if msg != "" {
+					note(f.Path, msg)
+				}
+			}
+			break
+		}
+	}
+	if err := t.created.update(files); err != nil {
+		for _, f := range files {
+			if !f.Existed && !f.Removed {
+				note(f.Path, "ccski could not note that it made this file, so enable will leave it: "+err.Error())
+			}
+		}
+	}
+}
+
+// errAbsent stops the switch of a host that is not set up here.
+var errAbsent = errors.New("host not set up")
+
+// absent returns the folder of host h (providers.Host.Home) when it is
+// missing, else "".
+func (t *Toggler) absent(h providers.Host) string {
+	if h.Home == nil {
+		return ""
+	}
+	home := h.Home(t.env)
+	if home == "" {
+		return ""
+	}
+	if _, err := os.Stat(home); err != nil && errors.Is(err, fs.ErrNotExist) {
+		return home
+	}
+	return ""
+}
+
+// makesFile reports whether one of edits would make a file that is not
+// there yet.
+func (t *Toggler) makesFile(edits []providers.Edit) bool {
+	for _, e := range edits {
+		if !e.Changed {
+			continue
+		}
+		if _, err := os.Lstat(e.File); errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
+}
+
 // Plan returns what the switches change.
 func (t *Toggler) Plan() *Plan {
 	return &Plan{Results: t.results, Renames: t.renames, files: t.files}
@@ -491,7 +704,12 @@ func (p *Plan) Files() []*providers.FileState { return p.files.Changed() }
 func (p *Plan) Diffs(dir string) []FileDiff {
 	var out []FileDiff
 	for _, f := range p.Files() {
-		out = append(out, FileDiff{Path: f.Path, Diff: report.Diff(dir, f.Path, f.Old, f.New, f.Existed)})
+		d := report.Diff(dir, f.Path, f.Old, f.New, f.Existed)
+		if f.Removed {
+			// The file goes: the diff says so as git does.
+			d = strings.Replace(d, "+++ b/"+report.DiffName(dir, f.Path)+"\n", "+++ /dev/null\n", 1)
+		}
+		out = append(out, FileDiff{Path: f.Path, Diff: d})
 	}
 	return out
 }

@@ -14,7 +14,8 @@ import (
 )
 
 // geminiHost describes Gemini CLI's switches (Agents.Host).
-var geminiHost = providers.Host{Name: GeminiHost, Title: GeminiTitle, Switcher: geminiSwitcher{},
+var geminiHost = providers.Host{Name: GeminiHost, Title: GeminiTitle, Switcher: geminiSwitcher{}, Clients: []string{"gemini-cli-mcp-client"},
+	Home: func(env providers.Env) string { return filepath.Dir(GeminiSettingsPath(env, "user", "")) },
 	Instructions: func(env providers.Env, scope string) string {
 		if scope == "project" {
 			return filepath.Join(env.Workspace, "GEMINI.md")

@@ -23,7 +23,7 @@ const (
 const PluginSetting = "enabledPlugins"
 
 // host describes Claude Code's switches (Claude.Host).
-var host = providers.Host{Name: HostName, Title: Title, Switcher: switcher{},
+var host = providers.Host{Name: HostName, Title: Title, Switcher: switcher{}, Home: Dir, Clients: []string{"claude-code"}, Created: ignoreLocalSettings,
 	Instructions: func(env providers.Env, scope string) string {
 		if scope == ScopeProject {
 			return filepath.Join(env.Workspace, "CLAUDE.md")

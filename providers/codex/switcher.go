@@ -22,7 +22,7 @@ const (
 )
 
 // host describes Codex's switches (Codex.Host).
-var host = providers.Host{Name: HostName, Title: Title, Switcher: switcher{},
+var host = providers.Host{Name: HostName, Title: Title, Switcher: switcher{}, Home: Dir, Clients: []string{"codex-mcp-client"},
 	Instructions: func(env providers.Env, scope string) string {
 		if scope == "project" {
 			return filepath.Join(env.Workspace, "AGENTS.md")
