@@ -25,7 +25,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -149,55 +148,27 @@ func (s *Store) encode() ([]byte, error) {
 	return append(data, '\n'), nil
 }
 
-// errRaced is Update's retry signal: the store changed between the read
-// and the rename.
-var errRaced = errors.New("the trust store changed while it was written")
-
 // Update reads the store at path, lets change edit it, and writes it back
 // atomically when change returns true (a store that does not change is
 // not written). Concurrent updates, in this process or others, are
-// serialised by a lock file beside the store where the system has file
-// locks, and checked before the rename everywhere: an update that would
-// lose another's is done again from the new content. A store that cannot
-// be parsed is an error, and is left as it is.
+// serialised and checked by safefile.Update: an update that would lose
+// another's is done again from the new content. A store that cannot be
+// parsed is an error, and is left as it is.
 func Update(path string, change func(*Store) (bool, error)) error {
-	unlock, err := safefile.LockFile(path+".lock", 0o600, nil)
-	if err != nil {
-		return fmt.Errorf("trust store %s: cannot lock it: %w", path, err)
-	}
-	defer unlock()
-	for range 8 {
+	err := safefile.Update(path, 0o600, func() ([]byte, []byte, error) {
 		s, before, err := load(path)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		changed, err := change(s)
 		if err != nil || !changed {
-			return err
+			return before, nil, err
 		}
 		data, err := s.encode()
 		if err != nil {
-			return fmt.Errorf("trust store %s: %w", path, err)
+			return nil, nil, fmt.Errorf("trust store %s: %w", path, err)
 		}
-		err = safefile.Write(path, data, safefile.WriteOptions{Perm: 0o600, Check: func() error {
-			now, err := os.ReadFile(path)
-			if errors.Is(err, fs.ErrNotExist) {
-				now = nil
-			} else if err != nil {
-				return err
-			}
-			if !bytes.Equal(now, before) {
-				return errRaced
-			}
-			return nil
-		}})
-		if errors.Is(err, errRaced) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("trust store %s: cannot write it: %w", path, err)
-		}
-		return nil
-	}
-	return fmt.Errorf("trust store %s: %w too often; try again", path, errRaced)
+		return before, data, nil
+	})
+	return safefile.WrapUpdate("trust store "+path, err)
 }

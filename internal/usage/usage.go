@@ -14,14 +14,12 @@
 package usage
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -90,53 +88,27 @@ func read(path string) (map[string]int, []byte, error) {
 	return doc.Loads, data, nil
 }
 
-// errRaced is Add's retry signal: the file changed between the read and
-// the rename.
-var errRaced = errors.New("the usage count changed while it was written")
-
 // Add counts one load of the skill id in the file at path, making the
-// file (mode 0600) and its folder when missing.
+// file (mode 0600) and its folder when missing. Concurrent servers are
+// serialised and checked by safefile.Update, so no load is lost.
 func Add(path, id string) error {
 	if id == "" || len(id) > maxKey {
 		return nil
 	}
-	unlock, err := safefile.LockFile(path+".lock", 0o600, nil)
-	if err != nil {
-		return fmt.Errorf("skill usage count %s: cannot lock it: %w", path, err)
-	}
-	defer unlock()
-	for range 8 {
+	err := safefile.Update(path, 0o600, func() ([]byte, []byte, error) {
 		counts, before, err := read(path)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		counts[id]++
 		trim(counts)
 		data, err := json.MarshalIndent(document{Version: version, Loads: counts}, "", "  ")
 		if err != nil {
-			return fmt.Errorf("skill usage count %s: %w", path, err)
+			return nil, nil, fmt.Errorf("skill usage count %s: %w", path, err)
 		}
-		err = safefile.Write(path, append(data, '\n'), safefile.WriteOptions{Perm: 0o600, Check: func() error {
-			now, err := os.ReadFile(path)
-			if errors.Is(err, fs.ErrNotExist) {
-				now = nil
-			} else if err != nil {
-				return err
-			}
-			if !bytes.Equal(now, before) {
-				return errRaced
-			}
-			return nil
-		}})
-		if errors.Is(err, errRaced) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("skill usage count %s: cannot write it: %w", path, err)
-		}
-		return nil
-	}
-	return fmt.Errorf("skill usage count %s: %w, again and again", path, errRaced)
+		return before, append(data, '\n'), nil
+	})
+	return safefile.WrapUpdate("skill usage count "+path, err)
 }
 
 // trim keeps the maxSkills most loaded skills of counts (ties: the
