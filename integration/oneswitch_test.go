@@ -105,9 +105,11 @@ func servedTo(t *testing.T, tr switchTree, clientName, name string, args ...stri
 		t.Fatalf("tools/list: %v %+v\n%s", err, tools, stderr)
 	}
 	if desc := tools.Tools[0].Description; !strings.Contains(desc, "<name>none</name>") {
-		es, err := parseAvailable(desc)
+		// The catalogue names each skill by its shortest name; listSkills
+		// loads each to learn its id.
+		es, _, err := listSkills(ctx, cs)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v\n%s", err, stderr)
 		}
 		out.skills = entryIDs(es)
 	}
