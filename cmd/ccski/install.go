@@ -118,6 +118,9 @@ func (a *app) installRun(cmd *cobra.Command) action.Run {
 	f := cmd.Flags()
 	r := action.Run{Notices: a.stderr, GitPrompt: isTerminalFile(os.Stdin)}
 	r.Scope, _ = f.GetString("scope")
+	if (cmd.Name() == "update" || cmd.Name() == "remove") && !flagChanged(f, "scope") {
+		r.Scope = "" // the scope whose lock names the skills (action.Update, action.Remove)
+	}
 	r.Force, _ = f.GetBool("force")
 	if f.Lookup("no-validate") != nil {
 		r.NoValidate, _ = f.GetBool("no-validate")

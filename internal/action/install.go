@@ -331,6 +331,14 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 // to the newest commit of the ref it was installed from, or to its @ref.
 // A skill the lock does not name is an error, and nothing is updated.
 func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) {
+	names := make([]string, len(req.Skills))
+	for i, arg := range req.Skills {
+		names[i], _, _ = strings.Cut(arg, "@")
+	}
+	var err error
+	if req.Scope, err = c.findScope(req.Scope, names); err != nil {
+		return nil, err
+	}
 	return c.inScope(ctx, req.Run, false, func(run *installRun, rep *Report) error {
 		x := run.x
 		type pick struct {
@@ -368,6 +376,10 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 // the lock. A skill the lock does not name is an error, and nothing is
 // removed: ccski never deletes a skill it did not install.
 func Remove(ctx context.Context, c *Config, req RemoveRequest) (*Report, error) {
+	var err error
+	if req.Scope, err = c.findScope(req.Scope, req.Skills); err != nil {
+		return nil, err
+	}
 	return c.inScope(ctx, req.Run, false, func(run *installRun, rep *Report) error {
 		for _, name := range req.Skills {
 			if run.x.Lock.Find(name) == nil {
@@ -425,4 +437,55 @@ func notInstalled(name, lock string, names []string) error {
 		msg += "; did you mean " + strings.Join(s, ", ") + "?"
 	}
 	return fmt.Errorf("%s: ccski updates and removes only what it installed; to turn the skill off, use `ccski disable %s`", msg, name)
+}
+
+// findScope is the scope update and remove work on: scope when given;
+// else the one whose lock names the skills (the project's when no skill
+// is named, or when no lock names them, for the error to say so). Skills
+// both locks name, or skills of both scopes in one run, are a usage
+// error asking for --scope.
+func (c *Config) findScope(scope string, names []string) (string, error) {
+	if strings.TrimSpace(scope) != "" {
+		return scope, nil
+	}
+	project := string(install.ScopeProject)
+	if len(names) == 0 {
+		return project, nil
+	}
+	e, err := c.Engine()
+	if err != nil {
+		return "", err
+	}
+	env := e.Env()
+	found := map[install.Scope][]string{}
+	for _, s := range []install.Scope{install.ScopeProject, install.ScopeUser} {
+		layout, err := installLayout(env, s)
+		if err != nil {
+			continue
+		}
+		lock, err := install.ReadLock(layout.LockFile, layout.Base, s == install.ScopeProject)
+		if err != nil {
+			continue
+		}
+		for _, n := range names {
+			if lock.Find(n) != nil {
+				found[s] = append(found[s], n)
+			}
+		}
+	}
+	p, u := found[install.ScopeProject], found[install.ScopeUser]
+	for _, n := range p {
+		if slices.Contains(u, n) {
+			return "", usage(fmt.Errorf("%s is installed in the project and for the user (both locks name it): "+
+				"give --scope project or --scope user", n))
+		}
+	}
+	switch {
+	case len(p) > 0 && len(u) > 0:
+		return "", usage(fmt.Errorf("%s are installed in the project and %s for the user: give --scope, one run per scope",
+			strings.Join(p, ", "), strings.Join(u, ", ")))
+	case len(u) > 0:
+		return string(install.ScopeUser), nil
+	}
+	return project, nil
 }
