@@ -32,6 +32,9 @@ const (
 	exitOK    = 0
 	exitFail  = 1 // not found, ambiguous, failed
 	exitUsage = 2 // bad flags, arguments or configuration
+	// exitUpdates is ccski update --check's when a skill would update,
+	// for CI (apart from 1 and 2, which say the check could not be done).
+	exitUpdates = 10
 )
 
 // version is the build version, set with -ldflags "-X main.version=..." or

@@ -261,6 +261,16 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 		if !r.Changes.Empty() {
 			fmt.Fprintln(w, "    changes: "+r.Changes.String())
 		}
+		if !r.Overwritten.Empty() {
+			verb := "overwrote"
+			if rep.DryRun {
+				verb = "would overwrite"
+			}
+			fmt.Fprintln(w, "    "+st.Yellow(verb+" local edits (--force): "+r.Overwritten.String()))
+		}
+		if r.Diff != "" {
+			fmt.Fprint(w, r.Diff) // as it is, so that patch and git apply read it
+		}
 		if r.Message != "" {
 			msg := r.Message
 			if r.Status == install.StatusFailed {
@@ -321,3 +331,4 @@ func shownPath(cwd, home, p string) string {
 	}
 	return p
 }
+
