@@ -331,4 +331,3 @@ func shownPath(cwd, home, p string) string {
 	}
 	return p
 }
-
