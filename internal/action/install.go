@@ -12,8 +12,10 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/install"
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/suggest"
+	"github.com/ccski/ccski/internal/trust"
 	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/claude"
@@ -128,6 +130,9 @@ type installRun struct {
 	// recovered says what finishing or undoing an interrupted earlier
 	// run did, for the report's warnings.
 	recovered []string
+	// trustFile is the trust store, where the run records the files it
+	// writes (see written); "" for none.
+	trustFile string
 }
 
 // openInstall reads the scope's layout and its lock, taking the run's
@@ -179,7 +184,7 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 		DryRun:   r.DryRun,
 		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
-	run := &installRun{x: x, layout: layout, cwd: c.Cwd}
+	run := &installRun{x: x, layout: layout, cwd: c.Cwd, trustFile: c.TrustFile()}
 	if !r.DryRun {
 		if frozen {
 			if err := x.Unsettled(); err != nil {
@@ -424,10 +429,36 @@ func (run *installRun) finish(rep *Report) (*Report, error) {
 	for _, r := range rep.Results {
 		rep.Counts[string(r.Status)]++
 	}
+	if !run.x.DryRun {
+		if err := trust.Rewritten(run.trustFile, run.written(rep.Results), time.Now()); err != nil {
+			rep.Warnings = append(rep.Warnings, "the skills are installed, but ccski could not record its own writes "+
+				"in the trust store, so ccski list may say they changed since first seen: "+err.Error())
+		}
+	}
 	if rep.Results == nil {
 		rep.Results = []install.Result{}
 	}
 	return rep, nil
+}
+
+// written are the files this run wrote into the folders of the skills
+// it installed or updated, by the folder's real path (trust.Key): the
+// trust store takes them as seen (trust.Rewritten).
+func (run *installRun) written(results []install.Result) map[string][]manifest.File {
+	out := map[string][]manifest.File{}
+	for _, r := range results {
+		if r.Status != install.StatusInstalled && r.Status != install.StatusUpdated {
+			continue
+		}
+		e := run.x.Lock.Find(r.Skill)
+		if e == nil || len(e.Targets) == 0 {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(filepath.Join(e.Targets[0].Dir, e.Name)); err == nil {
+			out[real] = e.Files
+		}
+	}
+	return out
 }
 
 // notInstalled is the error for a skill the lock does not name.
