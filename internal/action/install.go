@@ -520,3 +520,49 @@ func (c *Config) findScope(scope string, names []string) (string, error) {
 	}
 	return project, nil
 }
+
+// InstalledRequest is ccski installed.
+type InstalledRequest struct {
+	// Scope is project or user; "" shows both (the project's when the
+	// folder is in a project).
+	Scope string
+}
+
+// InstalledReport is what ccski installed shows: every skill the locks
+// name.
+type InstalledReport struct {
+	Skills []install.Inspection `json:"skills"`
+	// Locks are the locks read.
+	Locks []string `json:"locks"`
+	// Cwd and Home are for showing paths.
+	Cwd, Home string `json:"-"`
+}
+
+// Installed lists what ccski installed in the scope req names (both when
+// none): each skill's source, commit, agents, local edits and whether an
+// update is available as far as this machine can tell without the
+// network (install.Installer.Inspect). It writes nothing and takes no
+// lock.
+func Installed(ctx context.Context, c *Config, req InstalledRequest) (*InstalledReport, error) {
+	scopes := []string{string(install.ScopeProject), string(install.ScopeUser)}
+	if s := strings.TrimSpace(req.Scope); s != "" {
+		scopes = []string{s}
+	}
+	rep := &InstalledReport{Skills: []install.Inspection{}, Locks: []string{}, Cwd: c.Cwd, Home: c.Home}
+	for _, s := range scopes {
+		run, err := c.openInstall(ctx, Run{Scope: s, DryRun: true}, false)
+		if err != nil {
+			if len(scopes) > 1 && s == string(install.ScopeProject) {
+				continue // in no project: the user's skills only
+			}
+			return nil, err
+		}
+		rep.Locks = append(rep.Locks, run.layout.LockFile)
+		rep.Home = run.layout.Home()
+		for _, e := range run.x.Lock.Skills {
+			rep.Skills = append(rep.Skills, run.x.Inspect(e))
+		}
+		run.x.Close()
+	}
+	return rep, nil
+}
