@@ -109,3 +109,30 @@ func TestInstalledShowsWhatCcskiInstalled(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateForceNamesTheEditsItOverwrites: a skill edited on disk is
+// skipped by update; update --force names the local edits it overwrites
+// and its diff shows them undone along with the source's change.
+func TestUpdateForceNamesTheEditsItOverwrites(t *testing.T) {
+	b := newInstallBox(t)
+	src := filepath.Join(b.root, "src")
+	testfs.Write(t, src, map[string]string{"xlsx/SKILL.md": skillText("xlsx", "v1"), "xlsx/guide.md": "step one\n"})
+	mustOK(t, b.run(t, "install", src, "xlsx"))
+	testfs.Write(t, b.proj, map[string]string{".agents/skills/xlsx/guide.md": "step one, my way\n"})
+	testfs.Write(t, src, map[string]string{"xlsx/SKILL.md": skillText("xlsx", "v2")})
+
+	rep := b.jsonRun(t, 0, "update", "xlsx")
+	if strings.Join(rep.statuses(), ",") != "xlsx skipped" {
+		t.Fatalf("update of an edited skill = %v, want skipped", rep.statuses())
+	}
+	r := b.run(t, "update", "xlsx", "--force")
+	mustOK(t, r)
+	for _, want := range []string{"overwrote local edits (--force): ~guide.md", "-step one, my way\n", "+step one\n", "+v2\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("update --force shows no %q\n%s", want, r)
+		}
+	}
+	if got := textOf(t, filepath.Join(b.proj, ".agents/skills/xlsx/guide.md")); got != "step one\n" {
+		t.Errorf("guide.md after update --force = %q", got)
+	}
+}
