@@ -483,25 +483,14 @@ func (c *Config) findScope(scope string, names []string) (string, error) {
 	if len(names) == 0 {
 		return project, nil
 	}
-	e, err := c.Engine()
+	locked, err := LockedSkills(c)
 	if err != nil {
 		return "", err
 	}
-	env := e.Env()
 	found := map[install.Scope][]string{}
-	for _, s := range []install.Scope{install.ScopeProject, install.ScopeUser} {
-		layout, err := installLayout(env, s)
-		if err != nil {
-			continue
-		}
-		lock, err := install.ReadLock(layout.LockFile, layout.Base, s == install.ScopeProject)
-		if err != nil {
-			continue
-		}
-		for _, n := range names {
-			if lock.Find(n) != nil {
-				found[s] = append(found[s], n)
-			}
+	for _, l := range locked {
+		if slices.Contains(names, l.Name) {
+			found[l.Scope] = append(found[l.Scope], l.Name)
 		}
 	}
 	p, u := found[install.ScopeProject], found[install.ScopeUser]
