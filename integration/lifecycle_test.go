@@ -163,7 +163,36 @@ func TestLifecycleRoundTrip(t *testing.T) {
 		t.Errorf("--frozen changed the lock")
 	}
 
-	// (Issue 23, point 4: `ccski update` with its diff goes here.)
+	// Upstream changes pdf: the teammate lists the skills (the trust
+	// store sees them first), checks for updates (exit 10, nothing
+	// written), updates with a diff, and lists again without a warning
+	// about ccski's own write.
+	repo.commit(t, map[string]string{"skills/pdf/scripts/run.sh": "#!/bin/sh\necho pdf v2\n"})
+	r = runBinary(t, matesProj, vars, "list")
+	mustOK(t, r)
+	r = runBinary(t, matesProj, vars, "update", "--check")
+	if r.code != 10 || !strings.Contains(r.stdout, "updated   pdf") {
+		t.Errorf("update --check with pdf behind its source: want exit 10 naming pdf\n%s", r)
+	}
+	if got := textOf(t, filepath.Join(matesProj, "ccski.lock")); got != lock {
+		t.Errorf("update --check changed the lock")
+	}
+	r = runBinary(t, matesProj, vars, "update", "pdf")
+	mustOK(t, r)
+	for _, want := range []string{"--- a/", "+++ b/", "-echo pdf\n", "+echo pdf v2\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("update shows no %q of its diff\n%s", want, r)
+		}
+	}
+	r = runBinary(t, matesProj, vars, "list")
+	mustOK(t, r)
+	if strings.Contains(r.stdout+r.stderr, "changed since") {
+		t.Errorf("list after ccski's own update warns of a change\n%s", r)
+	}
+	r = runBinary(t, matesProj, vars, "update", "--check", "pdf")
+	if r.code != 0 {
+		t.Errorf("update --check with everything current: want exit 0\n%s", r)
+	}
 
 	r = runBinary(t, matesProj, vars, "remove", "km-skill", "notes", "pdf", "xlsx")
 	mustOK(t, r)

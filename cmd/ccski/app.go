@@ -32,6 +32,9 @@ const (
 	exitOK    = 0
 	exitFail  = 1 // not found, ambiguous, failed
 	exitUsage = 2 // bad flags, arguments or configuration
+	// exitUpdates is ccski update --check's when a skill would update,
+	// for CI (apart from 1 and 2, which say the check could not be done).
+	exitUpdates = 10
 )
 
 // version is the build version, set with -ldflags "-X main.version=..." or
@@ -162,7 +165,7 @@ func newRoot(a *app) *cobra.Command {
 	})
 	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a), newMCP(a), newValidate(a),
 		newEnable(a), newDisable(a), newProfile(a), newInstallWorkflow(a), newScan(a),
-		newInstall(a), newUpdate(a), newRemove(a), newTrust(a), newNew(a), newDoctor(a))
+		newInstall(a), newInstalled(a), newUpdate(a), newRemove(a), newTrust(a), newNew(a), newDoctor(a))
 	a.registerCompletions(root)
 	addProfileFlags(root)
 	var stop func()

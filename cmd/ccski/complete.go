@@ -157,7 +157,7 @@ func fixedValues(values []string) completionFunc {
 // that its --scope and --agent take install's values.
 func installsSkills(cmd *cobra.Command) bool {
 	switch cmd.CommandPath() {
-	case "ccski install", "ccski update", "ccski remove", "ccski new":
+	case "ccski install", "ccski installed", "ccski update", "ccski remove", "ccski new":
 		return true
 	}
 	return false

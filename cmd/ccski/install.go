@@ -118,6 +118,9 @@ func (a *app) installRun(cmd *cobra.Command) action.Run {
 	f := cmd.Flags()
 	r := action.Run{Notices: a.stderr, GitPrompt: isTerminalFile(os.Stdin)}
 	r.Scope, _ = f.GetString("scope")
+	if (cmd.Name() == "update" || cmd.Name() == "remove") && !flagChanged(f, "scope") {
+		r.Scope = "" // the scope whose lock names the skills (action.Update, action.Remove)
+	}
 	r.Force, _ = f.GetBool("force")
 	if f.Lookup("no-validate") != nil {
 		r.NoValidate, _ = f.GetBool("no-validate")
@@ -257,6 +260,16 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 		fmt.Fprintln(w, line)
 		if !r.Changes.Empty() {
 			fmt.Fprintln(w, "    changes: "+r.Changes.String())
+		}
+		if !r.Overwritten.Empty() {
+			verb := "overwrote"
+			if rep.DryRun {
+				verb = "would overwrite"
+			}
+			fmt.Fprintln(w, "    "+st.Yellow(verb+" local edits (--force): "+r.Overwritten.String()))
+		}
+		if r.Diff != "" {
+			fmt.Fprint(w, r.Diff) // as it is, so that patch and git apply read it
 		}
 		if r.Message != "" {
 			msg := r.Message

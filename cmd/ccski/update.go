@@ -1,9 +1,12 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ccski/ccski/internal/action"
+	"github.com/ccski/ccski/internal/install"
 )
 
 // updateLong is the help of ccski update.
@@ -14,16 +17,32 @@ whose files on disk differ from the lock was edited by someone: it is skipped
 unless --force, which overwrites the edits. The new version is checked by the
 rules of the agents the skill is installed for (see ccski install): one that
 an agent rejects is not installed (the result names the agent and why) unless
---no-validate. --dry-run shows the changes without writing.`
+--no-validate. Each change is shown as a unified diff against the copy on
+disk (local edits that --force overwrites are named). --dry-run shows the
+changes without writing; --check does too, and exits 10 when a skill would
+update (0 when none would), for CI. Without --scope, update works on the
+scope whose lock names the SKILLs (the project's when none is named).`
 
 func newUpdate(a *app) *cobra.Command {
 	return command(spec{use: "update [SKILL[@ref]...]", args: cobra.ArbitraryArgs, long: updateLong, run: a.update,
 		short: "Move installed skills to the newest commit of their source, showing what changes"},
 		jsonFlag(installJSONUsage), installFlags("overwrite skills modified on disk"),
-		noValidateFlag, timeoutFlag)
+		noValidateFlag, timeoutFlag, func(cmd *cobra.Command) {
+			cmd.Flags().Bool("check", false, "write nothing; list what would update and exit 10 when a skill would")
+		})
 }
 
 // update runs ccski update.
 func (a *app) update(cmd *cobra.Command, args []string) error {
-	return a.installed(act(a, cmd, action.Update, action.UpdateRequest{Run: a.installRun(cmd), Skills: args}))
+	check, _ := cmd.Flags().GetBool("check")
+	req := action.UpdateRequest{Run: a.installRun(cmd), Skills: args}
+	req.DryRun = req.DryRun || check
+	rep, err := act(a, cmd, action.Update, req)
+	if err := a.installed(rep, err); err != nil || !check {
+		return err
+	}
+	if n := rep.Counts[string(install.StatusUpdated)]; n > 0 {
+		return &exitError{code: exitUpdates, err: reportedFailure{fmt.Sprintf("%d of %d skills would update", n, len(rep.Results))}}
+	}
+	return nil
 }

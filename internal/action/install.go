@@ -12,8 +12,10 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/install"
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/suggest"
+	"github.com/ccski/ccski/internal/trust"
 	"github.com/ccski/ccski/internal/userdirs"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/claude"
@@ -128,6 +130,9 @@ type installRun struct {
 	// recovered says what finishing or undoing an interrupted earlier
 	// run did, for the report's warnings.
 	recovered []string
+	// trustFile is the trust store, where the run records the files it
+	// writes (see written); "" for none.
+	trustFile string
 }
 
 // openInstall reads the scope's layout and its lock, taking the run's
@@ -179,7 +184,7 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 		DryRun:   r.DryRun,
 		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
-	run := &installRun{x: x, layout: layout, cwd: c.Cwd}
+	run := &installRun{x: x, layout: layout, cwd: c.Cwd, trustFile: c.TrustFile()}
 	if !r.DryRun {
 		if frozen {
 			if err := x.Unsettled(); err != nil {
@@ -331,6 +336,14 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 // to the newest commit of the ref it was installed from, or to its @ref.
 // A skill the lock does not name is an error, and nothing is updated.
 func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) {
+	names := make([]string, len(req.Skills))
+	for i, arg := range req.Skills {
+		names[i], _, _ = strings.Cut(arg, "@")
+	}
+	var err error
+	if req.Scope, err = c.findScope(req.Scope, names); err != nil {
+		return nil, err
+	}
 	return c.inScope(ctx, req.Run, false, func(run *installRun, rep *Report) error {
 		x := run.x
 		type pick struct {
@@ -368,6 +381,10 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 // the lock. A skill the lock does not name is an error, and nothing is
 // removed: ccski never deletes a skill it did not install.
 func Remove(ctx context.Context, c *Config, req RemoveRequest) (*Report, error) {
+	var err error
+	if req.Scope, err = c.findScope(req.Scope, req.Skills); err != nil {
+		return nil, err
+	}
 	return c.inScope(ctx, req.Run, false, func(run *installRun, rep *Report) error {
 		for _, name := range req.Skills {
 			if run.x.Lock.Find(name) == nil {
@@ -412,10 +429,36 @@ func (run *installRun) finish(rep *Report) (*Report, error) {
 	for _, r := range rep.Results {
 		rep.Counts[string(r.Status)]++
 	}
+	if !run.x.DryRun {
+		if err := trust.Rewritten(run.trustFile, run.written(rep.Results), time.Now()); err != nil {
+			rep.Warnings = append(rep.Warnings, "the skills are installed, but ccski could not record its own writes "+
+				"in the trust store, so ccski list may say they changed since first seen: "+err.Error())
+		}
+	}
 	if rep.Results == nil {
 		rep.Results = []install.Result{}
 	}
 	return rep, nil
+}
+
+// written are the files this run wrote into the folders of the skills
+// it installed or updated, by the folder's real path (trust.Key): the
+// trust store takes them as seen (trust.Rewritten).
+func (run *installRun) written(results []install.Result) map[string][]manifest.File {
+	out := map[string][]manifest.File{}
+	for _, r := range results {
+		if r.Status != install.StatusInstalled && r.Status != install.StatusUpdated {
+			continue
+		}
+		e := run.x.Lock.Find(r.Skill)
+		if e == nil || len(e.Targets) == 0 {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(filepath.Join(e.Targets[0].Dir, e.Name)); err == nil {
+			out[real] = e.Files
+		}
+	}
+	return out
 }
 
 // notInstalled is the error for a skill the lock does not name.
@@ -425,4 +468,90 @@ func notInstalled(name, lock string, names []string) error {
 		msg += "; did you mean " + strings.Join(s, ", ") + "?"
 	}
 	return fmt.Errorf("%s: ccski updates and removes only what it installed; to turn the skill off, use `ccski disable %s`", msg, name)
+}
+
+// findScope is the scope update and remove work on: scope when given;
+// else the one whose lock names the skills (the project's when no skill
+// is named, or when no lock names them, for the error to say so). Skills
+// both locks name, or skills of both scopes in one run, are a usage
+// error asking for --scope.
+func (c *Config) findScope(scope string, names []string) (string, error) {
+	if strings.TrimSpace(scope) != "" {
+		return scope, nil
+	}
+	project := string(install.ScopeProject)
+	if len(names) == 0 {
+		return project, nil
+	}
+	locked, err := LockedSkills(c)
+	if err != nil {
+		return "", err
+	}
+	found := map[install.Scope][]string{}
+	for _, l := range locked {
+		if slices.Contains(names, l.Name) {
+			found[l.Scope] = append(found[l.Scope], l.Name)
+		}
+	}
+	p, u := found[install.ScopeProject], found[install.ScopeUser]
+	for _, n := range p {
+		if slices.Contains(u, n) {
+			return "", usage(fmt.Errorf("%s is installed in the project and for the user (both locks name it): "+
+				"give --scope project or --scope user", n))
+		}
+	}
+	switch {
+	case len(p) > 0 && len(u) > 0:
+		return "", usage(fmt.Errorf("%s are installed in the project and %s for the user: give --scope, one run per scope",
+			strings.Join(p, ", "), strings.Join(u, ", ")))
+	case len(u) > 0:
+		return string(install.ScopeUser), nil
+	}
+	return project, nil
+}
+
+// InstalledRequest is ccski installed.
+type InstalledRequest struct {
+	// Scope is project or user; "" shows both (the project's when the
+	// folder is in a project).
+	Scope string
+}
+
+// InstalledReport is what ccski installed shows: every skill the locks
+// name.
+type InstalledReport struct {
+	Skills []install.Inspection `json:"skills"`
+	// Locks are the locks read.
+	Locks []string `json:"locks"`
+	// Cwd and Home are for showing paths.
+	Cwd, Home string `json:"-"`
+}
+
+// Installed lists what ccski installed in the scope req names (both when
+// none): each skill's source, commit, agents, local edits and whether an
+// update is available as far as this machine can tell without the
+// network (install.Installer.Inspect). It writes nothing and takes no
+// lock.
+func Installed(ctx context.Context, c *Config, req InstalledRequest) (*InstalledReport, error) {
+	scopes := []string{string(install.ScopeProject), string(install.ScopeUser)}
+	if s := strings.TrimSpace(req.Scope); s != "" {
+		scopes = []string{s}
+	}
+	rep := &InstalledReport{Skills: []install.Inspection{}, Locks: []string{}, Cwd: c.Cwd, Home: c.Home}
+	for _, s := range scopes {
+		run, err := c.openInstall(ctx, Run{Scope: s, DryRun: true}, false)
+		if err != nil {
+			if len(scopes) > 1 && s == string(install.ScopeProject) {
+				continue // in no project: the user's skills only
+			}
+			return nil, err
+		}
+		rep.Locks = append(rep.Locks, run.layout.LockFile)
+		rep.Home = run.layout.Home()
+		for _, e := range run.x.Lock.Skills {
+			rep.Skills = append(rep.Skills, run.x.Inspect(e))
+		}
+		run.x.Close()
+	}
+	return rep, nil
 }

@@ -47,6 +47,12 @@ type Result struct {
 	// Changes are the files added, changed and removed, for an update or
 	// a reinstall.
 	Changes *manifest.Changes `json:"changes,omitempty"`
+	// Diff is the unified diff of those changes against the copy on
+	// disk (local edits included), for an update or a reinstall.
+	Diff string `json:"diff,omitempty"`
+	// Overwritten are the local edits an update or install with --force
+	// wrote over (see diskState).
+	Overwritten *manifest.Changes `json:"overwritten,omitempty"`
 	// Message says why a skill was skipped or failed, or what a warning
 	// was about.
 	Message string `json:"message,omitempty"`
@@ -618,6 +624,16 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 		if ch := manifest.Diff(entry.Files, files); !ch.Empty() {
 			res.Changes = &ch
 		}
+		// What the update writes over the copy on disk: the source's
+		// changes and any local edits (with Force) it undoes.
+		ch := cloneChanges(res.Changes)
+		if state.modified != nil {
+			ch = mergeChanges(ch, cloneChanges(state.modified))
+		}
+		if ch != nil {
+			res.Diff = changeDiff(in.Layout.Base, filepath.Join(entry.Targets[0].Dir, name), staged, ch)
+		}
+		res.Overwritten = state.modified
 		if res.Changes == nil && state.ok() && entry.Commit == commit && sameTargets(entry.Targets, targets) {
 			res.Status = StatusUnchanged
 			if entry.Source != src || entry.Path != c.Rel {
@@ -1086,4 +1102,13 @@ func checkName(name string) error {
 		return fmt.Errorf("skill name %q cannot be a folder name (no separators, no leading dot, no ..): fix its name in SKILL.md", name)
 	}
 	return nil
+}
+
+// cloneChanges copies c (nil stays nil), for mergeChanges, which adds to
+// its first argument.
+func cloneChanges(c *manifest.Changes) *manifest.Changes {
+	if c == nil {
+		return nil
+	}
+	return &manifest.Changes{Added: slices.Clone(c.Added), Changed: slices.Clone(c.Changed), Removed: slices.Clone(c.Removed)}
 }

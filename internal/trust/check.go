@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/ccski/ccski/internal/manifest"
@@ -312,4 +313,36 @@ func Accept(path string, cur []Current, at time.Time) ([]Current, error) {
 		return len(done) > 0, nil
 	})
 	return done, err
+}
+
+// Rewritten records files as what the folders dir (keys of written,
+// real paths, as Key gives them) now hold, for folders the store already
+// knows: ccski's own install or update wrote them, after showing what
+// changed, so they are no change to warn of. An entry keeps its first
+// sight and its acceptance (now of the new files, at at). A folder the
+// store does not know is left for its first sight to record.
+func Rewritten(path string, written map[string][]manifest.File, at time.Time) error {
+	if path == "" || len(written) == 0 {
+		return nil
+	}
+	return Update(path, func(s *Store) (bool, error) {
+		changed := false
+		for dir, files := range written {
+			e, ok := s.Skills[dir]
+			if !ok || Compare(e, files).State != pipeline.IntegrityChanged {
+				continue
+			}
+			e.Files = slices.Clone(files)
+			if e.Files == nil {
+				e.Files = []manifest.File{}
+			}
+			if e.Accepted {
+				t := at
+				e.AcceptedAt = &t
+			}
+			s.Skills[dir] = e
+			changed = true
+		}
+		return changed, nil
+	})
 }
