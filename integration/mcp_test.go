@@ -202,30 +202,51 @@ func parseAvailable(desc string) ([]skillEntry, error) {
 // loads (the description names each skill by the shortest name that loads
 // it, not always its id); a name that does not load keeps it as ID.
 func listSkills(ctx context.Context, cs *sdk.ClientSession) ([]skillEntry, *sdk.Tool, error) {
+	tool, err := skillTool(ctx, cs)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := parseAvailable(tool.Description)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The listing names each skill as its host does; loading it gives the
+	// id ("Loading: ID"). Each load is counted in the test home's
+	// usage.json: the binary has no way to turn the count off.
+	for i, e := range entries {
+		if e.ID == "none" && e.Provider == "" {
+			continue // the placeholder of an empty list
+		}
+		text, err := loadSkill(ctx, cs, e.ID)
+		if err != nil {
+			return nil, nil, fmt.Errorf("a listed skill does not load: %w", err)
+		}
+		line, _, _ := strings.Cut(text, "\n")
+		id, ok := strings.CutPrefix(line, "Loading: ")
+		if !ok {
+			return nil, nil, fmt.Errorf("loading %q gave %q, want a first line \"Loading: ID\"", e.ID, line)
+		}
+		entries[i].ID = id
+	}
+	return entries, tool, nil
+}
+
+// skillTool returns the skill tool as tools/list serves it, loading
+// nothing: for a listing whose skills may be gone by the time they would
+// be loaded.
+func skillTool(ctx context.Context, cs *sdk.ClientSession) (*sdk.Tool, error) {
 	res, err := cs.ListTools(ctx, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("tools/list: %w", err)
+		return nil, fmt.Errorf("tools/list: %w", err)
 	}
 	if len(res.Tools) != 1 || res.Tools[0].Name != "skill" {
 		names := []string{}
 		for _, tl := range res.Tools {
 			names = append(names, tl.Name)
 		}
-		return nil, nil, fmt.Errorf("tools/list gave %v, want exactly [skill]", names)
+		return nil, fmt.Errorf("tools/list gave %v, want exactly [skill]", names)
 	}
-	entries, err := parseAvailable(res.Tools[0].Description)
-	for i, e := range entries {
-		if e.ID == "none" && e.Provider == "" {
-			continue // the placeholder of an empty list
-		}
-		if text, lerr := loadSkill(ctx, cs, e.ID); lerr == nil {
-			line, _, _ := strings.Cut(text, "\n")
-			if id, ok := strings.CutPrefix(line, "Loading: "); ok {
-				entries[i].ID = id
-			}
-		}
-	}
-	return entries, res.Tools[0], err
+	return res.Tools[0], nil
 }
 
 func mustListSkills(t *testing.T, ctx context.Context, cs *sdk.ClientSession) ([]skillEntry, *sdk.Tool) {
@@ -681,10 +702,10 @@ func TestMCPStdioPeriodicRescan(t *testing.T) {
 				m := newMachine(t)
 				ctx := mcpContext(t)
 				s := startStdio(t, ctx, m, p.version, nil, "--no-refresh", "--refresh-interval", interval)
-				// The description as served, names as listed (mustListSkills
+				// The description as served, names as listed (listSkills
 				// would load each, and use-when is removed below).
 				listed := func() string {
-					_, tool, err := listSkills(ctx, s.cs)
+					tool, err := skillTool(ctx, s.cs)
 					if err != nil {
 						t.Fatal(err)
 					}

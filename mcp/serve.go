@@ -94,7 +94,9 @@ type ServeOptions struct {
 	// skill that host turned off. Discovery then waits for the client's
 	// first message, which a client sends as it connects, for at most
 	// clientWait; late is true when it did not wait that long, and the
-	// caller then refreshes discovery itself.
+	// caller then refreshes discovery itself before it returns: the
+	// client's initialize is handed on only once ClientName returns, so
+	// that nothing is answered from a view that is not its host's.
 	ClientName func(name string, late bool)
 }
 
@@ -188,6 +190,9 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	// Transport.
 	// client is closed once the stdio client's name is known (at once
 	// when it is not asked for).
+	// started is claimed once, by whichever comes first: the client's
+	// name (discovery then starts after ClientName, in its view) or
+	// discovery giving up waiting for it (the name is then late).
 	client := make(chan struct{})
 	var started atomic.Bool
 	switch {
@@ -195,7 +200,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		var once sync.Once
 		o.Stdio = guardStdioFirst(os.Stdin, os.Stdout, log, func(name string) {
 			once.Do(func() {
-				o.ClientName(name, started.Load())
+				o.ClientName(name, !started.CompareAndSwap(false, true))
 				close(client)
 			})
 		})
@@ -231,6 +236,15 @@ func Serve(ctx context.Context, o ServeOptions) error {
 			select {
 			case <-client:
 			case <-time.After(clientWait):
+				if !started.CompareAndSwap(false, true) {
+					// The name came just now: discovery starts in its
+					// view, once ClientName has taken it.
+					select {
+					case <-client:
+					case <-ctx.Done():
+						return nil
+					}
+				}
 			case <-ctx.Done():
 				return nil
 			}

@@ -104,8 +104,11 @@ func clientView(c *Config, e *engine.Engine, d *live.Refresher, log *slog.Logger
 			e.SetAgent(h)
 			log.Info("serving the view of the client's agent: its own skill switches decide what is off",
 				"client", name, "agent", h)
-			if late { // discovery did not wait: its next snapshot is this client's
-				go d.Refresh(context.Background())
+			if late {
+				// Discovery did not wait: the snapshot served so far is of
+				// all agents. The client's initialize waits for this
+				// rescan, so that no answer comes from that view.
+				d.Refresh(context.Background())
 			}
 		}
 	}

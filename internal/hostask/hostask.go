@@ -13,12 +13,10 @@
 package hostask
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -49,17 +47,11 @@ const CodexCommand = "codex debug prompt-input"
 // this process's) in the folder dir, and returns the skills it lists.
 // bin is the codex command ("" finds it on PATH).
 func Codex(ctx context.Context, bin, dir string, env []string) ([]Listed, error) {
-	if bin == "" {
-		bin = "codex"
+	out, err := run(ctx, bin, "codex", dir, env, "debug", "prompt-input")
+	if err != nil {
+		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, bin, "debug", "prompt-input")
-	cmd.Dir, cmd.Env = dir, env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s in %s: %w: %s", CodexCommand, dir, err, lastLine(stderr.String()))
-	}
-	return ParseCodex(stdout.Bytes())
+	return ParseCodex(out)
 }
 
 // codexEntry is one line of Codex's listing: "- name: description (file:
@@ -213,17 +205,11 @@ const ClaudePluginsCommand = "claude plugin list --json"
 // process's) in dir and returns the plugins it reports, the built-in ones
 // ("@builtin") left out. bin is the claude command ("" finds it on PATH).
 func ClaudePlugins(ctx context.Context, bin, dir string, env []string) ([]PluginStatus, error) {
-	if bin == "" {
-		bin = "claude"
+	out, err := run(ctx, bin, "claude", dir, env, "plugin", "list", "--json")
+	if err != nil {
+		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, bin, "plugin", "list", "--json")
-	cmd.Dir, cmd.Env = dir, env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s in %s: %w: %s", ClaudePluginsCommand, dir, err, lastLine(stderr.String()))
-	}
-	return ParseClaudePlugins(stdout.Bytes())
+	return ParseClaudePlugins(out)
 }
 
 // ParseClaudePlugins reads the output of `claude plugin list --json`.

@@ -3,10 +3,12 @@ package hostask
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // GeminiCommand and CopilotCommand are what Gemini and Copilot run.
@@ -87,17 +89,40 @@ func ParseCopilot(out []byte) []Listed {
 	return res
 }
 
-// run runs bin (def when "") with args in dir and returns its stdout.
+// CommandTimeout is how long a host's command may run before it is
+// stopped: a host waiting for a login or for the network would otherwise
+// hold up the caller (doctor --ask-host) for good.
+const CommandTimeout = 60 * time.Second
+
+// commandTimeout is CommandTimeout, and waitDelay how long a stopped
+// command's children may keep its output open before it is closed on
+// them; tests shorten both.
+var (
+	commandTimeout = CommandTimeout
+	waitDelay      = 5 * time.Second
+)
+
+// run runs bin (def when "") with args in dir and returns its stdout. It
+// stops the command after commandTimeout.
 func run(ctx context.Context, bin, def, dir string, env []string, args ...string) ([]byte, error) {
 	if bin == "" {
 		bin = def
 	}
+	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = dir, env
+	cmd.WaitDelay = waitDelay
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s %s in %s: %w: %s", def, strings.Join(args, " "), dir, err, lastLine(stderr.String()))
+	err := cmd.Run()
+	what := def + " " + strings.Join(args, " ")
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, fmt.Errorf("%s in %s gave no answer within %s and was stopped: is it waiting for a login "+
+			"or for the network? Run it yourself to see", what, dir, commandTimeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s in %s: %w: %s", what, dir, err, lastLine(stderr.String()))
 	}
 	return stdout.Bytes(), nil
 }

@@ -1,0 +1,58 @@
+package realhost
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+func TestNetworkFailure(t *testing.T) {
+	tests := []struct {
+		name, out, want string
+	}{
+		{"dns", "npm error code ENOTFOUND\nnpm error syscall getaddrinfo\nnpm error errno ENOTFOUND", "ENOTFOUND"},
+		{"dns again", "npm ERR! code EAI_AGAIN\nnpm ERR! errno EAI_AGAIN", "EAI_AGAIN"},
+		{"timeout", "npm error code ETIMEDOUT\nnpm error network request to https://registry.npmjs.org/x failed", "ETIMEDOUT"},
+		{"refused", "npm error code ECONNREFUSED\nnpm error connect ECONNREFUSED 127.0.0.1:9", "ECONNREFUSED"},
+		{"forbidden mirror", "npm error code E403\nnpm error 403 Forbidden - GET https://mirror/@openai%2fcodex", "E403"},
+		{"not on mirror", "npm error code E404\nnpm error 404 Not Found - GET https://mirror/@anthropic-ai%2fclaude-code", "E404"},
+		{"proxy auth", "npm error code E407\nnpm error 407 Proxy Authentication Required", "E407"},
+		{"proxy certificate", "npm error code SELF_SIGNED_CERT_IN_CHAIN", "SELF_SIGNED_CERT_IN_CHAIN"},
+		{"disk full", "npm error code ENOSPC\nnpm error nospc ENOSPC: no space left on device", ""},
+		{"broken package", "npm error code 1\nnpm error path node_modules/@openai/codex\nnpm error command failed", ""},
+		{"code inside a longer word", "npm error code EINTEGRITY\nsha512-XE404Y== integrity checksum failed", ""},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := networkFailure(tt.out); got != tt.want {
+				t.Errorf("networkFailure(%q) = %q, want %q", tt.out, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestProbe(t *testing.T) {
+	for _, status := range []int{200, 204, 301, 403, 404, 407, 500, 503} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if status == 301 {
+				w.Header().Set("Location", "/elsewhere")
+				if r.URL.Path == "/elsewhere" {
+					w.WriteHeader(404)
+					return
+				}
+			}
+			w.WriteHeader(status)
+		}))
+		why := probe(srv.URL + "/")
+		srv.Close()
+		if ok := status/100 == 2; ok != (why == "") {
+			t.Errorf("registry answering %d: probe says %q", status, why)
+		}
+	}
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close()
+	if why := probe(srv.URL); why == "" {
+		t.Error("a closed registry passed the probe")
+	}
+}
