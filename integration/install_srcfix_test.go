@@ -2,6 +2,7 @@ package integration
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,5 +48,114 @@ func TestInstallStaleMarketplaceFolder(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(rep.Warnings, "\n"), warn) {
 		t.Errorf("JSON warnings %q lack %q", rep.Warnings, warn)
+	}
+}
+
+// agentsJSON is the part of install's --json report that says which
+// agents it installed for and why.
+type agentsJSON struct {
+	Agents  []struct{ Agent, Why string } `json:"agents"`
+	Results []struct {
+		Skill string   `json:"skill"`
+		Paths []string `json:"paths"`
+	} `json:"results"`
+}
+
+// TestInstallDetectsAgents is issue 23's point 7: with no --agent,
+// install is for the shared .agents/skills plus the agents installed on
+// the machine (a config folder in HOME, a command on PATH), as ccski
+// doctor detects them, and says which and how; --agent overrides; on a
+// machine with no agent, it keeps the default (.agents/skills and a link
+// in .claude/skills) and says so. Before, it always linked .claude/skills
+// and never .cursor/skills, whatever was installed.
+func TestInstallDetectsAgents(t *testing.T) {
+	src := filepath.Join(testfs.TempDir(t), "src")
+	testfs.Write(t, src, map[string]string{"pdf/SKILL.md": "---\nname: pdf\ndescription: Read PDFs.\n---\nRead.\n"})
+	rel := func(b *installBox, paths []string) string {
+		var out []string
+		for _, p := range paths {
+			r, err := filepath.Rel(b.proj, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, filepath.ToSlash(r))
+		}
+		return strings.Join(out, ", ")
+	}
+	install := func(b *installBox, args ...string) (agentsJSON, result) {
+		t.Helper()
+		r := b.run(t, append([]string{"install", src, "pdf", "--json"}, args...)...)
+		mustOK(t, r)
+		var rep agentsJSON
+		decodeOnly(t, r, &rep)
+		if len(rep.Results) != 1 {
+			t.Fatalf("want one result\n%s", r)
+		}
+		return rep, r
+	}
+	whys := func(rep agentsJSON) string {
+		var out []string
+		for _, a := range rep.Agents {
+			out = append(out, a.Agent+": "+a.Why)
+		}
+		return strings.Join(out, "; ")
+	}
+	// withPath returns vars with PATH replaced by path.
+	withPath := func(vars []string, path string) []string {
+		var out []string
+		for _, v := range vars {
+			if !strings.HasPrefix(v, "PATH=") {
+				out = append(out, v)
+			}
+		}
+		return append(out, "PATH="+path)
+	}
+
+	// Codex (its folder) and Cursor (its command on PATH): the copy in
+	// .agents/skills, which Codex reads, and a link for Cursor; none for
+	// Claude Code, which is not installed.
+	b := newInstallBox(t)
+	bin := filepath.Join(b.root, "bin")
+	testfs.Write(t, b.root, map[string]string{"home/.codex/config.toml": "", "bin/cursor-agent": "#!/bin/sh\n"})
+	if err := os.Chmod(filepath.Join(bin, "cursor-agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b.vars = withPath(b.vars, bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	rep, r := install(b)
+	if got, want := whys(rep), "agents: shared folder; codex: detected: "+filepath.Join(b.home, ".codex")+
+		" exists; cursor: detected: cursor-agent on PATH: "+filepath.Join(bin, "cursor-agent"); got != want {
+		t.Errorf("agents:\n got %s\nwant %s\n%s", got, want, r)
+	}
+	if got := rel(b, rep.Results[0].Paths); got != ".agents/skills/pdf, .cursor/skills/pdf" {
+		t.Errorf("installed in %s, want .agents/skills/pdf, .cursor/skills/pdf\n%s", got, r)
+	}
+	// The text report says the same.
+	r = b.run(t, "install", src, "pdf", "--dry-run", "--force")
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "Agents: agents (shared folder), codex (detected: ") ||
+		!strings.Contains(r.stdout, "cursor (detected: cursor-agent on PATH: ") {
+		t.Errorf("text report does not say which agents and how\n%s", r)
+	}
+
+	// --agent overrides detection.
+	b3 := newInstallBox(t)
+	b3.vars = b.vars
+	rep, r = install(b3, "--agent", "claude")
+	if got := whys(rep); got != "claude: --agent" {
+		t.Errorf("agents with --agent claude: %s\n%s", got, r)
+	}
+	if got := rel(b3, rep.Results[0].Paths); got != ".claude/skills/pdf" {
+		t.Errorf("installed in %s, want .claude/skills/pdf\n%s", got, r)
+	}
+
+	// No agent on the machine: the default, said to be one.
+	b4 := newInstallBox(t)
+	b4.vars = withPath(b4.vars, filepath.Join(b4.root, "nobin"))
+	rep, r = install(b4)
+	if got := whys(rep); got != "agents: default: no agent detected; claude: default: no agent detected" {
+		t.Errorf("agents on a machine without any: %s\n%s", got, r)
+	}
+	if got := rel(b4, rep.Results[0].Paths); got != ".agents/skills/pdf, .claude/skills/pdf" {
+		t.Errorf("installed in %s, want .agents/skills/pdf, .claude/skills/pdf\n%s", got, r)
 	}
 }
