@@ -159,3 +159,60 @@ func TestInstallDetectsAgents(t *testing.T) {
 		t.Errorf("installed in %s, want .agents/skills/pdf, .claude/skills/pdf\n%s", got, r)
 	}
 }
+
+// TestInstallNamesPluginExtras is issue 23's point 5: installing the
+// skills of a plugin that also has hooks, agents, commands and MCP
+// servers says exactly which were not installed and how to get them
+// (Claude Code's own plugin install), in text and JSON; a plugin of
+// skills alone gets no such notice. Before, they were dropped silently.
+func TestInstallNamesPluginExtras(t *testing.T) {
+	b := newInstallBox(t)
+	src := filepath.Join(b.root, "mk")
+	testfs.Write(t, src, map[string]string{
+		".claude-plugin/marketplace.json": `{"name": "sp-dev", "owner": {"name": "o"}, "plugins": [
+			{"name": "superpowers", "source": "./plugins/superpowers"}, {"name": "plain", "source": "./plugins/plain"}]}`,
+		"plugins/superpowers/skills/using-superpowers/SKILL.md": "---\nname: using-superpowers\ndescription: Use skills.\n---\nUse.\n",
+		"plugins/superpowers/hooks/hooks.json": `{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [
+			{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/session-start.sh"}]}]}}`,
+		"plugins/superpowers/agents/code-reviewer.md": "---\nname: code-reviewer\ndescription: Review.\n---\n",
+		"plugins/superpowers/commands/brainstorm.md":  "Brainstorm.\n",
+		"plugins/superpowers/.mcp.json":               `{"mcpServers": {"docs": {"command": "docs-server"}}}`,
+		"plugins/plain/skills/pdf/SKILL.md":           "---\nname: pdf\ndescription: Read PDFs.\n---\nRead.\n",
+	})
+	want := "plugin superpowers also has hooks (hooks/hooks.json: SessionStart), agents (code-reviewer), " +
+		"commands (brainstorm), MCP servers (docs), which ccski does not install (it installs skills only): " +
+		"to get them, run `claude plugin marketplace add " + src + "` then `claude plugin install superpowers@sp-dev`"
+	r := b.run(t, "install", src, "--all", "--dry-run")
+	mustOK(t, r)
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("want the notice\n%s\n%s", want, r)
+	}
+	if strings.Contains(r.stderr, "plugin plain") {
+		t.Errorf("a plugin of skills alone got a notice\n%s", r)
+	}
+	var rep struct {
+		NotInstalled []struct {
+			Plugin, Marketplace, Install        string
+			Hooks, Agents, Commands, MCPServers []string
+		} `json:"notInstalled"`
+	}
+	r = b.run(t, "install", src, "pdf", "using-superpowers", "--json")
+	mustOK(t, r)
+	decodeOnly(t, r, &rep)
+	if len(rep.NotInstalled) != 1 {
+		t.Fatalf("want one plugin in notInstalled\n%s", r)
+	}
+	n := rep.NotInstalled[0]
+	got := fmt.Sprint(n.Plugin, n.Marketplace, n.Hooks, n.Agents, n.Commands, n.MCPServers)
+	if got != "superpowerssp-dev[hooks/hooks.json: SessionStart] [code-reviewer] [brainstorm] [docs]" ||
+		!strings.Contains(n.Install, "claude plugin install superpowers@sp-dev") {
+		t.Errorf("notInstalled = %s, %q\n%s", got, n.Install, r)
+	}
+	// Only the plain plugin's skill: nothing to say.
+	b2 := newInstallBox(t)
+	r = b2.run(t, "install", src, "pdf")
+	mustOK(t, r)
+	if strings.Contains(r.stderr, "does not install") {
+		t.Errorf("a notice for a plugin not installed from\n%s", r)
+	}
+}

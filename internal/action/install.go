@@ -112,6 +112,10 @@ type Report struct {
 	// Agents are the agents an install from a source was for, and how
 	// each was chosen (named, detected on the machine, or the default).
 	Agents []AgentChoice `json:"agents,omitempty"`
+	// NotInstalled are, per plugin the installed skills come from, its
+	// hooks, agents, commands and MCP servers, which ccski does not
+	// install, and how to get them.
+	NotInstalled []install.PluginExtras `json:"notInstalled,omitempty"`
 	// Cwd and Home are the folder the user ran in and the user folder,
 	// for showing the paths below them.
 	Cwd, Home string `json:"-"`
@@ -315,6 +319,10 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 	cands, err := install.Select(src.String(), offer, sel)
 	if err != nil {
 		return usage(err)
+	}
+	rep.NotInstalled = pluginExtras(src, offer.ExtrasOf(cands))
+	for _, e := range rep.NotInstalled {
+		rep.Warnings = append(rep.Warnings, e.String())
 	}
 	var agents []string
 	dir := req.Dir

@@ -53,6 +53,22 @@ type Offer struct {
 	// Warnings are problems found on the way: unreadable SKILL.md files,
 	// plugins whose files are elsewhere, manifest problems.
 	Warnings []string
+	// Extras are, for a Claude marketplace, its plugins that hold more
+	// than skills (hooks, agents, commands, MCP servers), which ccski
+	// does not install; Install is left for the caller, who knows the
+	// source, to fill.
+	Extras []PluginExtras
+}
+
+// ExtrasOf returns the extras of the plugins cands come from.
+func (o *Offer) ExtrasOf(cands []Candidate) []PluginExtras {
+	var out []PluginExtras
+	for _, e := range o.Extras {
+		if slices.ContainsFunc(cands, func(c Candidate) bool { return c.Plugin == e.Plugin }) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Discover lists the skills of a materialised source whose root is root,
@@ -97,7 +113,7 @@ func Discover(ctx context.Context, root, sub string) (*Offer, error) {
 		// are not there is a stale file in what is a folder of skills:
 		// walk the folder, and say why.
 		if mk.skills > 0 || len(mk.missing) == 0 {
-			return scanSkills(ctx, root, mk.what, mk.roots, mk.warnings)
+			return mk.offer(ctx, root)
 		}
 		warnings = append(warnings, fmt.Sprintf("%s %s; read the folder as a folder of skills instead",
 			relTo(root, f), mk.missingText()))
@@ -131,7 +147,17 @@ func readMarketplace(ctx context.Context, root, file string) (*Offer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return scanSkills(ctx, root, mk.what, mk.roots, mk.warnings)
+	return mk.offer(ctx, root)
+}
+
+// offer scans the skills the marketplace declares.
+func (m marketplaceRead) offer(ctx context.Context, root string) (*Offer, error) {
+	o, err := scanSkills(ctx, root, m.what, m.roots, m.warnings)
+	if err != nil {
+		return nil, err
+	}
+	o.Extras = m.extras
+	return o, nil
 }
 
 // marketplaceRead is what a marketplace file declares in a source.
@@ -144,6 +170,8 @@ type marketplaceRead struct {
 	// missing are the plugins whose source folder does not exist.
 	missing  []string
 	warnings []string
+	// extras are its plugins' parts besides skills (Claude plugins).
+	extras []PluginExtras
 }
 
 // missingText says which plugin sources do not exist, naming the first
@@ -169,7 +197,8 @@ func marketplaceRoots(root, file string) (marketplaceRead, error) {
 		err error
 		m   marketplaceRead
 	)
-	if filepath.Base(filepath.Dir(file)) == "plugins" && filepath.Base(filepath.Dir(filepath.Dir(file))) == ".agents" {
+	codex := filepath.Base(filepath.Dir(file)) == "plugins" && filepath.Base(filepath.Dir(filepath.Dir(file))) == ".agents"
+	if codex {
 		c, err = codexplugins.ReadCatalog(file)
 		m.what = "Codex marketplace "
 	} else {
@@ -192,6 +221,12 @@ func marketplaceRoots(root, file string) (marketplaceRead, error) {
 		if st, err := os.Stat(p.Dir); err != nil || !st.IsDir() {
 			m.missing = append(m.missing, p.Name)
 			continue
+		}
+		if !codex && safefile.Within(root, p.Dir) {
+			if e := readExtras(p.Dir); !e.Empty() {
+				e.Plugin, e.Marketplace = p.Name, c.Name
+				m.extras = append(m.extras, e)
+			}
 		}
 		var dirs []string
 		for _, d := range p.Skills {
