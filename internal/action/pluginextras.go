@@ -1,6 +1,8 @@
 package action
 
 import (
+	pathpkg "path"
+	"path/filepath"
 	"strings"
 
 	"github.com/ccski/ccski/internal/install"
@@ -14,9 +16,13 @@ func pluginExtras(src install.Source, extras []install.PluginExtras) []install.P
 	for _, e := range extras {
 		get := "`claude plugin install " + e.Plugin + "@" + e.Marketplace + "`"
 		if src.Kind != install.KindMarketplace {
+			// Claude Code 2.1.332 adds a folder by its path (absolute
+			// or ./path), and refuses a file:// URL.
 			from := src.URL
 			if src.Kind != install.KindGit {
-				from = src.Dir
+				from = marketplaceFolder(src.Dir, src.Path)
+			} else if local, ok := strings.CutPrefix(from, "file://"); ok {
+				from = local
 			}
 			get = "`claude plugin marketplace add " + shellWord(from) + "` then " + get
 		}
@@ -24,6 +30,15 @@ func pluginExtras(src install.Source, extras []install.PluginExtras) []install.P
 		out = append(out, e)
 	}
 	return out
+}
+
+// marketplaceFolder is the folder of the marketplace at path (a folder,
+// or its .claude-plugin/marketplace.json) in the folder dir.
+func marketplaceFolder(dir, path string) string {
+	if strings.HasSuffix(path, "marketplace.json") {
+		path = pathpkg.Dir(pathpkg.Dir(path))
+	}
+	return filepath.Join(dir, filepath.FromSlash(path))
 }
 
 // shellWord quotes s for a POSIX shell when it needs it.
