@@ -38,9 +38,11 @@ filter grammar of ccski list), or with -i on a terminal. A source with several
 skills and no choice is an error that lists them.
 
 Targets: by default the shared .agents/skills of the scope, plus a link in
-.claude/skills (Claude Code does not read .agents/skills); --agent picks
-agents (agents, claude, codex, gemini, cursor, copilot or all) and --dir any
-folder. --scope project (the default) installs in the project and records in
+the folder of each agent installed on the machine that does not read it
+(detected as ccski doctor detects it: its folder in your home or its command
+on PATH; the report says which and how); with no agent detected, a link in
+.claude/skills. --agent picks agents instead (agents, claude, codex, gemini,
+cursor, copilot or all) and --dir any folder. --scope project (the default) installs in the project and records in
 the ccski.lock beside its ccski.yaml (or at its root); --scope user installs
 in your home folder and records in ccski's user config folder.
 
@@ -70,7 +72,7 @@ func newInstall(a *app) *cobra.Command {
 // where they go.
 func sourceFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringSlice("agent", nil, "install for these agents: "+strings.Join(install.Agents(), ", ")+" or all (default: agents, with a link for claude)")
+	f.StringSlice("agent", nil, "install for these agents: "+strings.Join(install.Agents(), ", ")+" or all (default: agents, plus the agents detected on the machine)")
 	ownFlag(cmd, "agent")
 	f.String("dir", "", "install into this folder instead of the agents' folders")
 	f.String("ref", "", "branch, tag or commit of a git SOURCE (like SOURCE@ref)")
@@ -177,6 +179,9 @@ func (a *app) install(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
+	if len(agentFlag) == 0 {
+		agents = nil // none named: the action detects the agents on the machine
+	}
 	req := action.InstallRequest{Run: a.installRun(cmd), Agents: agents, Dir: dir, Frozen: frozen}
 	if len(args) > 0 {
 		req.Source, req.Skills = args[0], args[1:]
@@ -228,6 +233,7 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 	for _, warn := range rep.Warnings {
 		fmt.Fprintln(a.stderr, "ccski: warning: "+warn)
 	}
+	renderAgents(w, rep.Agents)
 	marks := map[install.Status]string{
 		install.StatusInstalled: st.Green("✓"), install.StatusUpdated: st.Green("↻"),
 		install.StatusUnchanged: st.Dim("○"), install.StatusSkipped: st.Yellow("○"),
@@ -330,4 +336,18 @@ func shownPath(cwd, home, p string) string {
 		return "~/" + filepath.ToSlash(rel)
 	}
 	return p
+}
+
+// renderAgents says which agents an install is for and how each was
+// chosen, one line: "for agents (shared folder), claude (detected:
+// ~/.claude exists)".
+func renderAgents(w io.Writer, choices []action.AgentChoice) {
+	if len(choices) == 0 {
+		return
+	}
+	var parts []string
+	for _, c := range choices {
+		parts = append(parts, c.Agent+" ("+c.Why+")")
+	}
+	fmt.Fprintln(w, "Agents: "+strings.Join(parts, ", "))
 }

@@ -74,8 +74,9 @@ type InstallRequest struct {
 	// among the candidates Include and Exclude leave (the -i picker).
 	Pick func(ctx context.Context, source string, cands []install.Candidate) ([]string, error)
 	// Agents are the agents to install for, as install.ParseAgents reads
-	// them (none: the default agents); Dir, when set, a folder to install
-	// into instead, taken from Cwd.
+	// them; none: the shared folder and the agents detected on the
+	// machine (see chooseAgents). Dir, when set, a folder to install into
+	// instead, taken from Cwd.
 	Agents []string
 	Dir    string
 	// Copy installs copies where links would go.
@@ -110,6 +111,13 @@ type Report struct {
 	Results  []install.Result `json:"results"`
 	Warnings []string         `json:"warnings,omitempty"`
 	Counts   map[string]int   `json:"counts"`
+	// Agents are the agents an install from a source was for, and how
+	// each was chosen (named, detected on the machine, or the default).
+	Agents []AgentChoice `json:"agents,omitempty"`
+	// NotInstalled are, per plugin the installed skills come from, its
+	// hooks, agents, commands and MCP servers, which ccski does not
+	// install, and how to get them.
+	NotInstalled []install.PluginExtras `json:"notInstalled,omitempty"`
 	// Cwd and Home are the folder the user ran in and the user folder,
 	// for showing the paths below them.
 	Cwd, Home string `json:"-"`
@@ -317,16 +325,27 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 	if err != nil {
 		return usage(err)
 	}
-	agents, err := install.ParseAgents(req.Agents)
-	if err != nil {
-		return usage(err)
+	rep.NotInstalled = pluginExtras(src, offer.ExtrasOf(cands))
+	for _, e := range rep.NotInstalled {
+		rep.Warnings = append(rep.Warnings, e.String())
 	}
+	var agents []string
 	dir := req.Dir
 	if dir != "" {
 		dir = absFrom(c.Cwd, c.Home, dir)
 		if err := run.layout.CheckTarget(dir); err != nil {
 			return usage(fmt.Errorf("--dir: %w", err))
 		}
+	} else {
+		named, err := install.ParseAgents(req.Agents)
+		if err != nil {
+			return usage(err)
+		}
+		if len(req.Agents) == 0 {
+			named = nil
+		}
+		rep.Agents = chooseAgents(named, run.layout.Env)
+		agents = agentNames(rep.Agents)
 	}
 	rep.Results = x.Install(src, root, commit, cands, install.Want{Agents: agents, Dir: dir})
 	return nil

@@ -53,6 +53,22 @@ type Offer struct {
 	// Warnings are problems found on the way: unreadable SKILL.md files,
 	// plugins whose files are elsewhere, manifest problems.
 	Warnings []string
+	// Extras are, for a Claude marketplace, its plugins that hold more
+	// than skills (hooks, agents, commands, MCP servers), which ccski
+	// does not install; Install is left for the caller, who knows the
+	// source, to fill.
+	Extras []PluginExtras
+}
+
+// ExtrasOf returns the extras of the plugins cands come from.
+func (o *Offer) ExtrasOf(cands []Candidate) []PluginExtras {
+	var out []PluginExtras
+	for _, e := range o.Extras {
+		if slices.ContainsFunc(cands, func(c Candidate) bool { return c.Plugin == e.Plugin }) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Discover lists the skills of a materialised source whose root is root,
@@ -83,17 +99,32 @@ func Discover(ctx context.Context, root, sub string) (*Offer, error) {
 			return nil, fmt.Errorf("path %s in the source is a file but no SKILL.md or marketplace.json", sub)
 		}
 	}
+	var warnings []string
 	for _, m := range []string{claudeMarketplace, codexMarketplace} {
-		if f := filepath.Join(base, filepath.FromSlash(m)); isRegular(f) {
-			return readMarketplace(ctx, root, f)
+		f := filepath.Join(base, filepath.FromSlash(m))
+		if !isRegular(f) {
+			continue
 		}
+		mk, err := marketplaceRoots(root, f)
+		if err != nil {
+			return nil, err
+		}
+		// A marketplace that offers nothing because its plugin sources
+		// are not there is a stale file in what is a folder of skills:
+		// walk the folder, and say why.
+		if mk.skills > 0 || len(mk.missing) == 0 {
+			return mk.offer(ctx, root)
+		}
+		warnings = append(warnings, fmt.Sprintf("%s %s; read the folder as a folder of skills instead",
+			relTo(root, f), mk.missingText()))
+		break
 	}
 	if isRegular(filepath.Join(base, pipeline.SkillFile)) {
-		return scanSkills(ctx, root, "skill", []pipeline.Root{skillRoot(base, []string{base}, nil)}, nil)
+		return scanSkills(ctx, root, "skill", []pipeline.Root{skillRoot(base, []string{base}, nil)}, warnings)
 	}
 	r := pipeline.Root{Path: base, Agent: sourceAgent, Provider: sourceAgent, Location: pipeline.LocationCustom,
 		Kind: pipeline.KindCustom}
-	return scanSkills(ctx, root, "folder of skills", []pipeline.Root{r}, nil)
+	return scanSkills(ctx, root, "folder of skills", []pipeline.Root{r}, warnings)
 }
 
 // skillRoot is a root that reads exactly the skill folders dirs. A
@@ -112,32 +143,90 @@ func skillRoot(path string, dirs []string, plugin *pipeline.PluginInfo) pipeline
 // readMarketplace offers the skills a marketplace file declares: a Codex
 // one when it lies in .agents/plugins, else a Claude one.
 func readMarketplace(ctx context.Context, root, file string) (*Offer, error) {
-	var (
-		c    providers.Catalog
-		err  error
-		what string
-	)
-	if filepath.Base(filepath.Dir(file)) == "plugins" && filepath.Base(filepath.Dir(filepath.Dir(file))) == ".agents" {
-		c, err = codexplugins.ReadCatalog(file)
-		what = "Codex marketplace "
-	} else {
-		c, err = marketplace.ReadCatalog(file)
-		what = "marketplace "
-	}
+	mk, err := marketplaceRoots(root, file)
 	if err != nil {
 		return nil, err
 	}
-	what += c.Name
-	var roots []pipeline.Root
-	var warnings []string
+	return mk.offer(ctx, root)
+}
+
+// offer scans the skills the marketplace declares.
+func (m marketplaceRead) offer(ctx context.Context, root string) (*Offer, error) {
+	o, err := scanSkills(ctx, root, m.what, m.roots, m.warnings)
+	if err != nil {
+		return nil, err
+	}
+	o.Extras = m.extras
+	return o, nil
+}
+
+// marketplaceRead is what a marketplace file declares in a source.
+type marketplaceRead struct {
+	// what is "marketplace NAME" or "Codex marketplace NAME".
+	what string
+	// roots read the skill folders of its plugins; skills counts them.
+	roots  []pipeline.Root
+	skills int
+	// missing are the plugins whose source folder does not exist.
+	missing  []string
+	warnings []string
+	// extras are its plugins' parts besides skills (Claude plugins).
+	extras []PluginExtras
+}
+
+// missingText says which plugin sources do not exist, naming the first
+// few.
+func (m marketplaceRead) missingText() string {
+	names := m.missing
+	more := ""
+	if len(names) > 5 {
+		names, more = names[:5], fmt.Sprintf(", … %d more", len(m.missing)-5)
+	}
+	noun := "plugin sources that do not exist"
+	if len(m.missing) == 1 {
+		noun = "plugin source that does not exist"
+	}
+	return fmt.Sprintf("lists %d %s (%s%s)", len(m.missing), noun, strings.Join(names, ", "), more)
+}
+
+// marketplaceRoots reads the marketplace file file of the source at root:
+// a Codex one when it lies in .agents/plugins, else a Claude one.
+func marketplaceRoots(root, file string) (marketplaceRead, error) {
+	var (
+		c   providers.Catalog
+		err error
+		m   marketplaceRead
+	)
+	codex := filepath.Base(filepath.Dir(file)) == "plugins" && filepath.Base(filepath.Dir(filepath.Dir(file))) == ".agents"
+	if codex {
+		c, err = codexplugins.ReadCatalog(file)
+		m.what = "Codex marketplace "
+	} else {
+		c, err = marketplace.ReadCatalog(file)
+		m.what = "marketplace "
+	}
+	if err != nil {
+		return m, err
+	}
+	m.what += c.Name
 	for _, d := range c.Diagnostics {
-		warnings = append(warnings, d.Message)
+		m.warnings = append(m.warnings, d.Message)
 	}
 	var remote []string
 	for _, p := range c.Plugins {
 		if p.Remote {
 			remote = append(remote, p.Name)
 			continue
+		}
+		if st, err := os.Stat(p.Dir); err != nil || !st.IsDir() {
+			m.missing = append(m.missing, p.Name)
+			continue
+		}
+		if !codex && safefile.Within(root, p.Dir) {
+			if e := readExtras(p.Dir); !e.Empty() {
+				e.Plugin, e.Marketplace = p.Name, c.Name
+				m.extras = append(m.extras, e)
+			}
 		}
 		var dirs []string
 		for _, d := range p.Skills {
@@ -146,14 +235,18 @@ func readMarketplace(ctx context.Context, root, file string) (*Offer, error) {
 			}
 		}
 		if len(dirs) > 0 {
-			roots = append(roots, skillRoot(p.Dir, dirs, &pipeline.PluginInfo{Plugin: p.Name}))
+			m.roots = append(m.roots, skillRoot(p.Dir, dirs, &pipeline.PluginInfo{Plugin: p.Name}))
+			m.skills += len(dirs)
 		}
 	}
 	if len(remote) > 0 {
-		warnings = append(warnings, fmt.Sprintf("%s lists plugins whose files are elsewhere (%s): install them from their own repositories",
-			what, strings.Join(remote, ", ")))
+		m.warnings = append(m.warnings, fmt.Sprintf("%s lists plugins whose files are elsewhere (%s): install them from their own repositories",
+			m.what, strings.Join(remote, ", ")))
 	}
-	return scanSkills(ctx, root, what, roots, warnings)
+	if len(m.missing) > 0 {
+		m.warnings = append(m.warnings, fmt.Sprintf("%s %s", relTo(root, file), m.missingText()))
+	}
+	return m, nil
 }
 
 // scanSkills reads the frontmatter of the skills of roots and offers them.

@@ -49,6 +49,12 @@ func TestDiscover(t *testing.T) {
 		"single/SKILL.md":                skill("single"),
 		"single/refs/x.md":               "x",
 		"empty/README.md":                "nothing",
+		// A folder of skills whose marketplace lists plugins that are not
+		// there: read as the folder of skills it is.
+		"stale/.claude-plugin/marketplace.json": `{"name": "st", "owner": {"name": "o"}, "plugins": [
+			{"name": "gone1", "source": "./plugins/gone1"}, {"name": "gone2", "source": "./plugins/gone2"}]}`,
+		"stale/alpha/SKILL.md": skill("alpha"),
+		"stale/beta/SKILL.md":  skill("beta"),
 	}
 	base := testfs.TempDir(t)
 	testfs.Write(t, base, files)
@@ -73,6 +79,11 @@ func TestDiscover(t *testing.T) {
 		{name: "missing path", root: "folder", sub: "nope", err: "path nope does not exist in the source"},
 		{name: "path to another file", root: "single", sub: "refs/x.md", err: "no SKILL.md or marketplace.json"},
 		{name: "nothing", root: "empty", err: "no skill found"},
+		{name: "marketplace whose sources are missing", root: "stale", what: "folder of skills",
+			want: []string{"alpha @alpha", "beta @beta"},
+			warn: ".claude-plugin/marketplace.json lists 2 plugin sources that do not exist (gone1, gone2)"},
+		{name: "marketplace file named, sources missing", root: "stale", sub: ".claude-plugin/marketplace.json",
+			err: "2 plugin sources that do not exist"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
