@@ -266,6 +266,12 @@ func severityFor(rule Rule, f report.Finding, rules []HostRules, fallback Profil
 	return top, strings.Join(parts, ", ")
 }
 
+// anyError reports whether rule is an error under the profile of one of
+// rules.
+func anyError(rule Rule, rules []HostRules) bool {
+	return slices.ContainsFunc(rules, func(r HostRules) bool { return rule.Severity(r.Profile) == report.SeverityError })
+}
+
 // hostsWord names the hosts of rules for a message.
 func hostsWord(rules []HostRules) string {
 	names := make([]string, len(rules))
@@ -332,7 +338,9 @@ func (j *judge) severity(rule Rule, f *report.Finding) report.Severity {
 	if note != "" {
 		f.Message += " [" + note + "]"
 	}
-	if m := j.owners[f.File]; m != nil && s == report.SeverityError && rule.Code != CodeManagedTree {
+	// A managed tree's error is a warning in any case; say why even when
+	// its hosts load the skill all the same.
+	if m := j.owners[f.File]; m != nil && rule.Code != CodeManagedTree && (s == report.SeverityError || anyError(rule, j.rules[f.File])) {
 		s = report.SeverityWarning
 		f.Message += fmt.Sprintf(" [a warning, not an error: the skill lies in %s, where a change is lost; %s]", m.What, m.Why)
 	}
