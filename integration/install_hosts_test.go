@@ -114,3 +114,40 @@ func TestInstallForceAndNoValidate(t *testing.T) {
 		t.Errorf("--force did not overwrite the edit: %+v", rep.Results[0])
 	}
 }
+
+// TestInstallLoadsFlawed is the review of issue 22's point 3: a skill
+// whose YAML is indented with a tab is one Claude Code 2.1.332 loads (H6)
+// and Codex 0.171.0 drops (H7). install --agent claude installs it and
+// says, as a warning, what its profile finds; doctor agrees that Claude
+// Code loads it; validate with no PATH lists the flaw as a warning and
+// passes; for Codex install refuses it.
+func TestInstallLoadsFlawed(t *testing.T) {
+	b := newInstallBox(t)
+	src := filepath.Join(b.root, "src")
+	testfs.Write(t, src, map[string]string{
+		"skills/tabbed/SKILL.md": "---\nname: tabbed\ndescription: Tabs in YAML.\nmetadata:\n\tk: v\n---\nBody.\n",
+	})
+	r := b.run(t, "install", src, "tabbed", "--agent", "claude")
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "installed for claude, a warning: Claude Code loads it, but (validate --profile claude): yaml-tab") ||
+		strings.Contains(r.stdout, "would reject") {
+		t.Errorf("want it installed for Claude Code, its flaw a warning\n%s", r)
+	}
+	r = b.run(t, "doctor", "--agent", "claude")
+	if r.code != 0 || !strings.Contains(r.stdout, "claude:tabbed  [flawed]") {
+		t.Errorf("want doctor to say Claude Code loads it, flawed\n%s", r)
+	}
+	// validate with no PATH: the flaw is still listed, as a warning, and
+	// the run passes, since the one host that reads it loads it.
+	r = b.run(t, "validate")
+	if r.code != 0 || !strings.Contains(r.stdout, "warning  yaml-tab-indent") {
+		t.Errorf("want validate to warn and pass\n%s", r)
+	}
+	r = b.run(t, "install", src, "tabbed", "--agent", "codex", "--json")
+	var hr installHostsJSON
+	decodeOnly(t, r, &hr)
+	if res := hr.Results[0]; res.Status != "failed" || !strings.Contains(res.Message, "Codex would reject it") ||
+		!strings.Contains(res.Message, "yaml-tab") {
+		t.Errorf("want Codex to refuse it\n%s", r)
+	}
+}

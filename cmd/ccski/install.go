@@ -288,6 +288,9 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 			for _, rj := range r.Rejected {
 				fmt.Fprintln(w, "    "+st.Yellow(rejectedLine(rj)))
 			}
+			for _, rj := range r.Flawed {
+				fmt.Fprintln(w, "    "+st.Yellow(rejectedLine(rj)))
+			}
 		}
 	}
 	var parts []string
@@ -311,6 +314,9 @@ func rejectedLine(r install.Rejection) string {
 	agent := r.Agent
 	if agent == "" {
 		agent = "--dir"
+	}
+	if r.Loads {
+		return "installed for " + agent + ", a warning: " + r.String()
 	}
 	if r.Installed {
 		return "installed for " + agent + " all the same (--no-validate): " + r.String()

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ccski/ccski/internal/problems"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -33,13 +32,13 @@ type Host struct {
 	Name  string `json:"name"`
 	Title string `json:"title"`
 	// Profile is the validate profile of the host's name and frontmatter
-	// rules, or "" when ccski has none for it.
+	// rules (validate.HostProfile), or "" when ccski has none for it.
 	Profile validate.Profile `json:"profile,omitempty"`
-	// Refuses are the codes of the errors under Profile that keep the
-	// host from loading a skill, as checked against the real host; a
-	// skill with another error under Profile is loaded, read as well as
+	// Loader says which errors under Profile keep the host from loading
+	// a skill, and the largest SKILL.md it loads (validate.HostLoader):
+	// a skill with another error under Profile is loaded, read as well as
 	// the host can (Flawed).
-	Refuses []string `json:"refuses,omitempty"`
+	Loader validate.Loader `json:"-"`
 	// Nested is true when the host loads a skill folder below another
 	// folder of its skills folder (.agents/skills/group/docx/SKILL.md):
 	// Codex does, Claude Code loads only <skills>/<name>/SKILL.md.
@@ -48,9 +47,6 @@ type Host struct {
 	// policy.allow_implicit_invocation: false, leaving the skill out of
 	// the model's listing (it still loads when the user names it).
 	ExplicitPolicy bool `json:"explicitPolicy"`
-	// MaxSkillFile is the size over which the host skips a SKILL.md, in
-	// bytes; 0 means it has no limit (Codex loaded one of 11 MB).
-	MaxSkillFile int64 `json:"maxSkillFile,omitempty"`
 	// Dedupes is true when the host loads one copy of a name and leaves
 	// the others out (Claude Code ranks personal over project); Codex
 	// lists every copy.
@@ -70,24 +66,13 @@ func Hosts() []Host {
 	userFolder := func(name string) func(env providers.Env) string {
 		return func(env providers.Env) string { return filepath.Join(env.UserDir, name) }
 	}
-	return []Host{
-		// Claude Code 2.1.332 loads a SKILL.md of 1,000,000 bytes, and
-		// skips one of 1,000,001. It loads every skill it finds a
-		// SKILL.md for, however broken its frontmatter (tabs, duplicate
-		// keys, YAML that does not parse, no frontmatter at all): it
-		// refuses none.
-		{Name: claude.HostName, Title: claude.Title, Profile: validate.ProfileClaude, Dedupes: true,
-			MaxSkillFile: 1_000_000, home: claude.Dir, binaries: []string{claude.HostName},
+	hosts := []Host{
+		// What Claude Code and Codex refuse, and Claude Code's size
+		// limit, are validate.HostLoader's.
+		{Name: claude.HostName, Title: claude.Title, Dedupes: true,
+			home: claude.Dir, binaries: []string{claude.HostName},
 			reads: func(r pipeline.Root) bool { return r.Agent == claude.HostName }},
-		// Codex 0.171.0 drops a skill without frontmatter, with an
-		// unclosed one, a blank line or a byte order mark before it, tabs
-		// or a duplicate key in it, no description, or a name over 64
-		// characters; it loads one without a name (the folder's), with an
-		// unquoted colon, a typed value or a long description (cut).
-		{Name: codex.HostName, Title: codex.Title, Profile: validate.ProfileCodex, Nested: true, ExplicitPolicy: true,
-			Refuses: []string{problems.NoFrontmatter, problems.UnclosedFrontmatter, problems.LeadingBlankLine,
-				problems.ByteOrderMark, problems.YAMLTab, problems.DuplicateKey, problems.DescriptionMissing,
-				problems.NameTooLong},
+		{Name: codex.HostName, Title: codex.Title, Nested: true, ExplicitPolicy: true,
 			home: codex.Dir, binaries: []string{codex.HostName},
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == codex.HostName || slices.Contains(r.Hosts, codex.HostName)
@@ -117,6 +102,13 @@ func Hosts() []Host {
 					r.Agent == codex.HostName && r.Plugin == nil && r.Kind != pipeline.KindSystem
 			}},
 	}
+	for i := range hosts {
+		if p, own := validate.HostProfile(hosts[i].Name); own {
+			hosts[i].Profile = p
+			hosts[i].Loader = validate.HostLoader(hosts[i].Name)
+		}
+	}
+	return hosts
 }
 
 // claudeFolder reports whether r is a .claude/skills folder (not a

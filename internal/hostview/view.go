@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/ccski/ccski/internal/problems"
@@ -39,7 +38,7 @@ const (
 	Nested Code = "nested"
 	// HostRules: the skill breaks a rule of the host's for a skill's
 	// name, frontmatter or framing that the host refuses to load (an
-	// error under its validate profile, among Host.Refuses).
+	// error under its validate profile, one Host.Loader refuses).
 	HostRules Code = "host-rules"
 	// SwitchedOff: the host's own settings turn the skill off.
 	SwitchedOff Code = "switched-off"
@@ -217,9 +216,9 @@ func judge(h Host, r *pipeline.Record, root pipeline.Root, broken *report.Findin
 	if r.Disabled {
 		return not(DisabledFile, false, "the skill file is .SKILL.md (switched off by renaming); rename it SKILL.md to load it")
 	}
-	if h.MaxSkillFile > 0 && r.Size > h.MaxSkillFile {
+	if limit := h.Loader.MaxSkillFile; limit > 0 && r.Size > limit {
 		return not(TooLarge, true, fmt.Sprintf("SKILL.md has %d bytes; %s skips a SKILL.md over %d bytes: move detail "+
-			"into files under references/", r.Size, h.Title, h.MaxSkillFile))
+			"into files under references/", r.Size, h.Title, limit))
 	}
 	if !h.Nested && isNested(r, root) {
 		rel, _ := filepath.Rel(root.Path, r.Dir)
@@ -231,7 +230,7 @@ func judge(h Host, r *pipeline.Record, root pipeline.Root, broken *report.Findin
 		x.Setting = s.File
 		return x
 	}
-	if broken != nil && slices.Contains(h.Refuses, broken.Code) {
+	if broken != nil && h.Loader.Refuses(*broken) {
 		return not(HostRules, true, fmt.Sprintf("%s: %s (%s; ccski validate --profile %s)", h.Title, broken.Message,
 			broken.Code, h.Profile))
 	}
@@ -280,7 +279,7 @@ func profileErrors(ctx context.Context, h Host, recs []*pipeline.Record, workers
 		if f.Severity != report.SeverityError || !blocksLoading(f.Code) {
 			continue
 		}
-		if prev := out[f.File]; prev == nil || !slices.Contains(h.Refuses, prev.Code) && slices.Contains(h.Refuses, f.Code) {
+		if prev := out[f.File]; prev == nil || !h.Loader.Refuses(*prev) && h.Loader.Refuses(f) {
 			out[f.File] = &rep.Findings[i]
 		}
 	}

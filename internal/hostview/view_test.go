@@ -263,6 +263,25 @@ func TestHostRules(t *testing.T) {
 	}
 }
 
+// TestCodexDescriptions checks what Codex 0.171.0 does with a description
+// that is empty or a list (drops the skill) and with a list-valued
+// compatibility (loads it), per the profiles table of hostfacts.
+func TestCodexDescriptions(t *testing.T) {
+	m := newMachine(t)
+	m.skill("repo/.agents/skills", "empty", "---\nname: empty\ndescription: \"\"\n---\nBody.\n")
+	m.skill("repo/.agents/skills", "listed", "---\nname: listed\ndescription: [a, b]\n---\nBody.\n")
+	m.skill("repo/.agents/skills", "compat", "---\nname: compat\ndescription: Fine.\ncompatibility: [a, b]\n---\nBody.\n")
+	codex := view(t, "codex", m.build())
+	for id, code := range map[string]string{"empty": problems.DescriptionEmpty, "listed": problems.WrongType} {
+		if x := verdict(t, codex, "agents:"+id); x.Loads || x.Code != HostRules || !strings.Contains(x.Detail, code) {
+			t.Errorf("codex on %s: %+v, want host-rules naming %s", id, x, code)
+		}
+	}
+	if x := verdict(t, codex, "agents:compat"); !x.Loads {
+		t.Errorf("codex on a list-valued compatibility: %+v, want it loaded", x)
+	}
+}
+
 // TestPlugins checks the verdicts on plugins that give a host nothing:
 // turned off (a choice), refused (a problem, upstream when it lies in the
 // plugin cache), enabled but not installed (a problem), each for its own

@@ -59,6 +59,9 @@ type Result struct {
 	// Rejected are the agents whose rules reject the skill: it was not
 	// installed for them (or, with --no-validate, was all the same).
 	Rejected []Rejection `json:"rejected,omitempty"`
+	// Flawed are the agents whose hosts load the skill although it breaks
+	// rules of their profiles (each with Loads set): a warning.
+	Flawed []Rejection `json:"flawed,omitempty"`
 }
 
 // Installer installs, restores, updates and removes the skills of one
@@ -573,8 +576,8 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 			agents = []string{""}
 		}
 	}
-	accepted, rejected := judge(in.Ctx, staged, agents)
-	res.Rejected = rejected
+	accepted, rejected, flawed := judge(in.Ctx, staged, agents)
+	res.Rejected, res.Flawed = rejected, flawed
 	switch {
 	case len(rejected) == 0:
 	case in.NoValidate:
@@ -601,7 +604,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 			if _, err := copySkill(c.Dir, staged, root); err != nil {
 				return failed(res, fmt.Errorf("copying %s: %w", c.Rel, err))
 			}
-			if ok, again := judge(in.Ctx, staged, accepted); len(again) > 0 || len(ok) != len(accepted) {
+			if ok, again, _ := judge(in.Ctx, staged, accepted); len(again) > 0 || len(ok) != len(accepted) {
 				return failed(res, fmt.Errorf("the source changed while it was installed: %w", rejectionError(again)))
 			}
 		}

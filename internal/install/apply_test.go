@@ -111,21 +111,24 @@ func TestInstallGuards(t *testing.T) {
 // TestInstallValidates judges each skill by the rules of the agents it is
 // for: a skill every agent accepts goes everywhere; one Codex rejects (a
 // name over 64 characters) goes to Claude Code alone, and the result says
-// why not to the shared folder; one no agent accepts (a link to a missing
-// file) fails, unless
-// NoValidate, which installs it and still names who rejects it. Force
-// does not skip validation.
+// why not to the shared folder; one no agent accepts (a SKILL.md over
+// Claude Code's 1,000,000 bytes, indented with a tab Codex refuses)
+// fails, unless NoValidate, which installs it and still names who rejects
+// it. A skill whose profile errors its hosts load it with all the same (a
+// link to a missing file) is installed, with those errors as a warning.
+// Force does not skip validation.
 func TestInstallValidates(t *testing.T) {
 	long := strings.Repeat("n", 65)
 	f := newFixture(t, map[string]string{
 		"pdf/SKILL.md":     "---\nname: Pdf\ndescription: Upper case.\nversion: 1.0.0\n---\n",
 		long + "/SKILL.md": "---\nname: " + long + "\ndescription: Long name.\n---\n",
-		"broken/SKILL.md":  "---\nname: broken\ndescription: Links a missing file.\n---\nSee [the guide](guide.md).\n",
+		"broken/SKILL.md":  "---\nname: broken\ndescription: Big.\nmetadata:\n\tk: v\n---\n" + strings.Repeat("A line of the body.\n", 50_001),
+		"links/SKILL.md":   "---\nname: links\ndescription: Links a missing file.\n---\nSee [the guide](guide.md).\n",
 	})
 	x := f.installer()
 	x.Force = true
-	got := f.install(t, x, "Pdf", long, "broken")
-	if diff := cmp.Diff([]string{"Pdf installed", long + " installed", "broken failed"}, statuses(got)); diff != "" {
+	got := f.install(t, x, "Pdf", long, "broken", "links")
+	if diff := cmp.Diff([]string{"Pdf installed", long + " installed", "broken failed", "links installed"}, statuses(got)); diff != "" {
 		t.Fatalf("statuses (-want +got):\n%s", diff)
 	}
 	if len(got[0].Rejected) != 0 || len(got[0].Paths) != 2 {
@@ -142,8 +145,13 @@ func TestInstallValidates(t *testing.T) {
 	if exists(filepath.Join(f.layout.Base, ".agents/skills", long)) {
 		t.Error("the skill Codex rejects was put in .agents/skills")
 	}
-	if !strings.Contains(got[2].Message, "Claude Code would reject it") || !strings.Contains(got[2].Message, "--no-validate") {
+	if !strings.Contains(got[2].Message, "Claude Code would reject it") || !strings.Contains(got[2].Message, "too-large") ||
+		!strings.Contains(got[2].Message, "--no-validate") {
 		t.Errorf("message: %q", got[2].Message)
+	}
+	if r := got[3]; len(r.Rejected) != 0 || len(r.Paths) != 2 || len(r.Flawed) == 0 || !r.Flawed[0].Loads ||
+		!strings.Contains(r.Flawed[0].String(), "loads it, but") {
+		t.Errorf("a skill its hosts load with a broken link: %+v", r)
 	}
 	if exists(filepath.Join(f.layout.Base, ".agents/skills/broken")) || exists(filepath.Join(f.layout.Base, ".claude/skills/broken")) {
 		t.Error("the invalid skill was installed")

@@ -21,7 +21,9 @@ type Want struct {
 }
 
 // Rejection says that the rules of a host reading an agent's folder
-// reject a skill, and why.
+// reject a skill, and why; or, with Loads, that the skill breaks rules of
+// the host's profile the host loads it with all the same
+// (validate.Loader), and which.
 type Rejection struct {
 	// Agent is the --agent value the skill was not installed for ("" for
 	// a --dir folder).
@@ -36,6 +38,9 @@ type Rejection struct {
 	// Installed is set when the skill was installed for the agent all the
 	// same (--no-validate).
 	Installed bool `json:"installed,omitempty"`
+	// Loads is set when the host loads the skill all the same: Reasons
+	// are errors of its profile it does not refuse, a warning.
+	Loads bool `json:"loads,omitempty"`
 }
 
 // String says who rejects the skill and why, for a person.
@@ -46,6 +51,9 @@ func (r Rejection) String() string {
 		if _, own := validate.HostProfile(r.Host); !own {
 			who += " (judged by the spec: ccski has no profile of its own for it)"
 		}
+	}
+	if r.Loads {
+		return fmt.Sprintf("%s loads it, but (validate --profile %s): %s", who, r.Profile, strings.Join(r.Reasons, "; "))
 	}
 	return fmt.Sprintf("%s would reject it (validate --profile %s): %s", who, r.Profile, strings.Join(r.Reasons, "; "))
 }
@@ -86,9 +94,10 @@ func hostTitle(host string) string {
 }
 
 // judge checks the staged skill in dir against the rules of each of
-// agents and returns the agents whose rules all accept it and the
-// rejections of the others.
-func judge(ctx context.Context, dir string, agents []string) (accepted []string, rejected []Rejection) {
+// agents and returns the agents whose hosts all load it, the rejections
+// of the others, and the errors of a profile whose host loads the skill
+// all the same (flawed, each with Loads set).
+func judge(ctx context.Context, dir string, agents []string) (accepted []string, rejected, flawed []Rejection) {
 	var rules []validate.HostRules
 	for _, a := range agents {
 		for _, r := range rulesFor(a) {
@@ -106,12 +115,16 @@ func judge(ctx context.Context, dir string, agents []string) (accepted []string,
 				ok = false
 				rejected = append(rejected, Rejection{Agent: a, Host: r.Host, Profile: r.Profile, Reasons: v.Reasons()})
 			}
+			if len(v.Flaws) > 0 {
+				flawed = append(flawed, Rejection{Agent: a, Host: r.Host, Profile: r.Profile, Reasons: v.FlawReasons(),
+					Loads: true})
+			}
 		}
 		if ok {
 			accepted = append(accepted, a)
 		}
 	}
-	return accepted, rejected
+	return accepted, rejected, flawed
 }
 
 // judgedAgents returns the agents to judge a skill for, asked for agents

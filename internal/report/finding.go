@@ -44,6 +44,10 @@ type Finding struct {
 	Suggestion string   `json:"suggestion,omitempty"`
 	// Fixable is true when --fix repairs this finding.
 	Fixable bool `json:"-"`
+	// Field is the frontmatter key the finding is about, where a rule
+	// checks one key's value ("" when not known), so that a caller can
+	// tell a wrong-type description from a wrong-type compatibility.
+	Field string `json:"-"`
 }
 
 // CompareFindings orders findings by file, line, column, code, message.

@@ -139,6 +139,7 @@ func (c *checker) stringValue(f field, start int) (string, bool) {
 	case v.Kind != yaml.ScalarNode:
 		c.add(CodeWrongType, line, col, fmt.Sprintf("%s must be text, not a %s: write it as one string value, "+
 			"%s: ...", k.Value, kindName(v), k.Value), "")
+		c.findings[len(c.findings)-1].Field = k.Value
 		return "", false
 	case v.Tag == "!!null":
 		return "", true

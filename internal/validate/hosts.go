@@ -3,10 +3,12 @@ package validate
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/problems"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/claude"
@@ -82,21 +84,102 @@ func readerRules(hosts []string, agent string) []HostRules {
 	return nil
 }
 
-// Verdict is what one host's rules say of a skill: the findings that are
-// errors under its profile. A verdict without errors means the host
-// loads the skill.
-type Verdict struct {
-	HostRules
-	Errors []report.Finding
+// Loader is what one host's skill loader refuses, as checked against the
+// real client (hostfacts H6-H8, docs/validate.md): of the errors under
+// the host's profile, only those it refuses keep a skill out; a skill
+// with another error loads, read as well as the host can. This is the
+// one place that says what a host really refuses; hostview (doctor),
+// install and validate read it here.
+type Loader struct {
+	// Profile is the profile of the host's name and frontmatter rules.
+	Profile Profile
+	// Own is false for a host ccski has no profile of: the spec stands in
+	// for it, and every error under it counts as refused.
+	Own bool
+	// MaxSkillFile is the size over which the host skips a SKILL.md, in
+	// bytes; 0 means it has no limit (Codex loaded one of 11 MB).
+	MaxSkillFile int64
+	// refuses are the errors the host refuses, by code and, where only
+	// one field's error is refused, that field.
+	refuses []refusal
 }
 
-// Rejects reports whether the host would refuse (or mangle) the skill.
-func (v Verdict) Rejects() bool { return len(v.Errors) > 0 }
+// refusal is one error a host refuses: code, in field when field is set.
+type refusal struct{ code, field string }
 
-// Reasons returns the verdict's errors as "code: message" lines.
+// HostLoader returns what host's loader refuses, by its label.
+func HostLoader(host string) Loader {
+	p, own := HostProfile(host)
+	l := Loader{Profile: p, Own: own}
+	switch host {
+	case claude.HostName:
+		// Claude Code 2.1.332 loads a SKILL.md of 1,000,000 bytes and
+		// skips one of 1,000,001; it loads every skill it finds a SKILL.md
+		// for, however broken its frontmatter (tabs, duplicate keys, YAML
+		// that does not parse, no frontmatter at all): it refuses none.
+		l.MaxSkillFile = 1_000_000
+	case codex.HostName:
+		// Codex 0.171.0 drops a skill without frontmatter, with an unclosed
+		// one, a blank line or a byte order mark before it, tabs or a
+		// duplicate key in it, a missing, empty or non-text description, or
+		// a name over 64 characters; it loads one without a name (the
+		// folder's), with an unquoted colon, a typed value, a list-valued
+		// compatibility or a long description (cut).
+		for _, c := range []string{problems.NoFrontmatter, problems.UnclosedFrontmatter, problems.LeadingBlankLine,
+			problems.ByteOrderMark, problems.YAMLTab, problems.DuplicateKey, problems.DescriptionMissing,
+			problems.DescriptionEmpty, problems.NameTooLong} {
+			l.refuses = append(l.refuses, refusal{code: c})
+		}
+		l.refuses = append(l.refuses, refusal{code: problems.WrongType, field: "description"})
+	}
+	return l
+}
+
+// Refuses reports whether the host keeps a skill out for f, an error
+// under its profile.
+func (l Loader) Refuses(f report.Finding) bool {
+	if !l.Own {
+		return true
+	}
+	return slices.ContainsFunc(l.refuses, func(r refusal) bool {
+		return r.code == f.Code && (r.field == "" || r.field == f.Field)
+	})
+}
+
+// Verdict is what one host's rules say of a skill: the errors under its
+// profile that the host refuses (Errors), those it loads the skill with
+// all the same (Flaws), and the SKILL.md's size when the host skips a
+// file that large (Oversize; 0 when not).
+type Verdict struct {
+	HostRules
+	Errors   []report.Finding
+	Flaws    []report.Finding
+	Oversize int64
+	loader   Loader
+}
+
+// Rejects reports whether the host would not load the skill.
+func (v Verdict) Rejects() bool { return len(v.Errors) > 0 || v.Oversize > 0 }
+
+// Reasons returns why the host does not load the skill, each "code:
+// message".
 func (v Verdict) Reasons() []string {
-	out := make([]string, len(v.Errors))
-	for i, f := range v.Errors {
+	out := lines(v.Errors)
+	if v.Oversize > 0 {
+		out = append(out, fmt.Sprintf("too-large: SKILL.md has %d bytes; the host skips a SKILL.md over %d bytes: "+
+			"move detail into files under references/", v.Oversize, v.loader.MaxSkillFile))
+	}
+	return out
+}
+
+// FlawReasons returns the errors the host loads the skill with all the
+// same, each "code: message".
+func (v Verdict) FlawReasons() []string { return lines(v.Flaws) }
+
+// lines returns findings as "code: message" lines.
+func lines(fs []report.Finding) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
 		out[i] = f.Code + ": " + f.Message
 	}
 	return out
@@ -107,46 +190,95 @@ func (v Verdict) Reasons() []string {
 func JudgeSkill(ctx context.Context, dir string, rules []HostRules) []Verdict {
 	// Under the strict profile every finding any other profile reports is
 	// on, so each host's severities can be read from its findings.
-	rep, _ := Run(ctx, []Target{{File: filepath.Join(dir, pipeline.SkillFile)}}, nil, Options{Profile: ProfileStrict})
+	file := filepath.Join(dir, pipeline.SkillFile)
+	rep, _ := Run(ctx, []Target{{File: file}}, nil, Options{Profile: ProfileStrict})
+	var size int64
+	if st, err := os.Stat(file); err == nil {
+		size = st.Size()
+	}
 	out := make([]Verdict, len(rules))
 	for i, r := range rules {
 		out[i].HostRules = r
+		l := HostLoader(r.Host)
+		if r.Profile != l.Profile {
+			// The spec standing in for a host: every error counts.
+			l = Loader{Profile: r.Profile}
+		}
+		out[i].loader = l
+		if l.MaxSkillFile > 0 && size > l.MaxSkillFile {
+			out[i].Oversize = size
+		}
 		for _, f := range rep.Findings {
 			rule, _ := Lookup(f.Code)
-			if rule.Severity(r.Profile) == report.SeverityError {
-				f.Severity = report.SeverityError
+			if rule.Severity(r.Profile) != report.SeverityError {
+				continue
+			}
+			f.Severity = report.SeverityError
+			if l.Refuses(f) {
 				out[i].Errors = append(out[i].Errors, f)
+			} else {
+				out[i].Flaws = append(out[i].Flaws, f)
 			}
 		}
 	}
 	return out
 }
 
-// severityFor returns the severity of rule for a file read by the hosts
-// of rules (the highest any of them gives), and, when they disagree, a
-// note naming which host gives which, for the finding's message. No
+// severityFor returns the severity of rule for f, in a file read by the
+// hosts of rules (the highest any of them gives), and, when they
+// disagree, a note naming which host gives which, for the finding's
+// message. An error under a host's profile that the host loads the skill
+// with all the same (Loader.Refuses) is a warning for that host: the
+// run fails only for a skill a host that reads it will not load. No
 // rules means fallback.
-func severityFor(rule Rule, rules []HostRules, fallback Profile) (report.Severity, string) {
+func severityFor(rule Rule, f report.Finding, rules []HostRules, fallback Profile) (report.Severity, string) {
 	if len(rules) == 0 {
 		return rule.Severity(fallback), ""
 	}
 	top := report.SeverityOff
 	var parts []string
 	same := true
+	var first report.Severity
 	for i, r := range rules {
 		s := rule.Severity(r.Profile)
-		if i > 0 && s != rule.Severity(rules[0].Profile) {
+		word := severityWord(s)
+		if s == report.SeverityError {
+			if l := HostLoader(r.Host); l.Profile == r.Profile && !l.Refuses(f) {
+				s, word = report.SeverityWarning, "warning (it loads)"
+			}
+		}
+		if i == 0 {
+			first = s
+		} else if s != first {
 			same = false
 		}
 		if rank(s) > rank(top) {
 			top = s
 		}
-		parts = append(parts, fmt.Sprintf("%s for %s (profile %s)", severityWord(s), r.Host, r.Profile))
+		parts = append(parts, fmt.Sprintf("%s for %s (profile %s)", word, r.Host, r.Profile))
 	}
 	if same || len(rules) == 1 {
+		if top == report.SeverityWarning && rule.Severity(rules[0].Profile) == report.SeverityError {
+			return top, "a warning, not an error: the hosts that read it (" + hostsWord(rules) + ") load it all the same"
+		}
 		return top, ""
 	}
 	return top, strings.Join(parts, ", ")
+}
+
+// anyError reports whether rule is an error under the profile of one of
+// rules.
+func anyError(rule Rule, rules []HostRules) bool {
+	return slices.ContainsFunc(rules, func(r HostRules) bool { return rule.Severity(r.Profile) == report.SeverityError })
+}
+
+// hostsWord names the hosts of rules for a message.
+func hostsWord(rules []HostRules) string {
+	names := make([]string, len(rules))
+	for i, r := range rules {
+		names[i] = r.Host
+	}
+	return strings.Join(names, ", ")
 }
 
 // rank orders severities: off, info, warning, error.
@@ -202,11 +334,13 @@ func (j *judge) severity(rule Rule, f *report.Finding) report.Severity {
 	if !j.opt.ByHost {
 		return rule.Severity(j.opt.Profile)
 	}
-	s, note := severityFor(rule, j.rules[f.File], j.opt.Profile)
+	s, note := severityFor(rule, *f, j.rules[f.File], j.opt.Profile)
 	if note != "" {
 		f.Message += " [" + note + "]"
 	}
-	if m := j.owners[f.File]; m != nil && s == report.SeverityError && rule.Code != CodeManagedTree {
+	// A managed tree's error is a warning in any case; say why even when
+	// its hosts load the skill all the same.
+	if m := j.owners[f.File]; m != nil && rule.Code != CodeManagedTree && (s == report.SeverityError || anyError(rule, j.rules[f.File])) {
 		s = report.SeverityWarning
 		f.Message += fmt.Sprintf(" [a warning, not an error: the skill lies in %s, where a change is lost; %s]", m.What, m.Why)
 	}

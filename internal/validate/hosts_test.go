@@ -159,3 +159,89 @@ func TestRunByHost(t *testing.T) {
 		t.Errorf("profile %q", rep.Profile)
 	}
 }
+
+// TestJudgeSkillByLoader checks that a host's verdict rejects only what
+// the real host does not load (hostfacts H6-H8 and the profiles table):
+// Claude Code loads tab-indented YAML (a flaw of its profile, still
+// listed) and skips a SKILL.md over 1,000,000 bytes; Codex drops tabs, an
+// empty description and a description that is a list, but loads a
+// list-valued compatibility.
+func TestJudgeSkillByLoader(t *testing.T) {
+	rules := []HostRules{{"claude", ProfileClaude}, {"codex", ProfileCodex}}
+	for _, tt := range []struct {
+		name, text string
+		size       int64 // when set, the file is padded to this many bytes
+		rejects    [2]bool
+		flaw       [2]string // a code each host lists as a flaw ("" none)
+	}{
+		{"tabs", "---\nname: tabs\ndescription: Tabs.\nmetadata:\n\tk: v\n---\nBody.\n", 0,
+			[2]bool{false, true}, [2]string{CodeYAMLTab, ""}},
+		{"empty description", "---\nname: empty\ndescription: \"\"\n---\nBody.\n", 0,
+			[2]bool{false, true}, [2]string{"", ""}},
+		{"list description", "---\nname: listed\ndescription: [a, b]\n---\nBody.\n", 0,
+			[2]bool{false, true}, [2]string{CodeWrongType, ""}},
+		{"list compatibility", "---\nname: compat\ndescription: Fine.\ncompatibility: [a, b]\n---\nBody.\n", 0,
+			[2]bool{false, false}, [2]string{"", CodeWrongType}},
+		{"1,000,001 bytes", "---\nname: big\ndescription: Big.\n---\n", 1_000_001,
+			[2]bool{true, false}, [2]string{"", ""}},
+		{"1,000,000 bytes", "---\nname: edge\ndescription: Edge.\n---\n", 1_000_000,
+			[2]bool{false, false}, [2]string{"", ""}},
+	} {
+		dir := filepath.Join(t.TempDir(), "skill")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := tt.text
+		if tt.size > 0 {
+			text += strings.Repeat("Body line.\n", int(tt.size)/11+1)[:int(tt.size)-len(text)]
+		}
+		if err := os.WriteFile(filepath.Join(dir, pipeline.SkillFile), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range JudgeSkill(context.Background(), dir, rules) {
+			if v.Rejects() != tt.rejects[i] {
+				t.Errorf("%s: %s rejects %v (%v), want %v", tt.name, v.Host, v.Rejects(), v.Reasons(), tt.rejects[i])
+			}
+			var flaws []string
+			for _, f := range v.Flaws {
+				flaws = append(flaws, f.Code)
+			}
+			if tt.flaw[i] != "" && !slices.Contains(flaws, tt.flaw[i]) {
+				t.Errorf("%s: %s flaws %v, want %s among them", tt.name, v.Host, flaws, tt.flaw[i])
+			}
+		}
+	}
+}
+
+// TestRunByHostLoads checks that validate with no PATH reports an error
+// of a host's profile the host loads the skill with as a warning (the
+// run passes), and one the host refuses as an error.
+func TestRunByHostLoads(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "tabs", pipeline.SkillFile)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("---\nname: tabs\ndescription: Tabs.\nmetadata:\n\tk: v\n---\nBody.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		rules []HostRules
+		want  report.Severity
+		note  string
+	}{
+		{[]HostRules{{"claude", ProfileClaude}}, report.SeverityWarning, "load it all the same"},
+		{[]HostRules{{"codex", ProfileCodex}}, report.SeverityError, ""},
+		{[]HostRules{{"claude", ProfileClaude}, {"codex", ProfileCodex}}, report.SeverityError,
+			"warning (it loads) for claude (profile claude), error for codex (profile codex)"},
+	} {
+		rep, _ := Run(context.Background(), []Target{{File: file, Rules: tt.rules}}, nil, Options{Profile: ProfileSpec, ByHost: true})
+		i := slices.IndexFunc(rep.Findings, func(f report.Finding) bool { return f.Code == CodeYAMLTab })
+		if i < 0 {
+			t.Fatalf("%v: no %s finding in %+v", tt.rules, CodeYAMLTab, rep.Findings)
+		}
+		if f := rep.Findings[i]; f.Severity != tt.want || !strings.Contains(f.Message, tt.note) {
+			t.Errorf("%v: %s %q, want %s noting %q", tt.rules, f.Severity, f.Message, tt.want, tt.note)
+		}
+	}
+}
