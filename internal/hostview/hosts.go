@@ -85,13 +85,14 @@ func Hosts() []Host {
 			reads: func(r pipeline.Root) bool {
 				return r.Agent == agents.GeminiHost || slices.Contains(r.Hosts, agents.GeminiHost)
 			}},
-		// Copilot reads its own folders, and .claude/skills and
-		// .agents/skills with their user counterparts (see package
-		// copilot).
+		// Copilot CLI 1.0.102 reads its own folders, .agents/skills in the
+		// project and the home folder, and the project's .claude/skills,
+		// but not ~/.claude/skills (`copilot skill list`, docs/hosts.md).
 		{Name: copilot.Name, Title: "GitHub Copilot", Nested: true, Dedupes: true,
 			home: userFolder(".copilot"), binaries: []string{copilot.Name},
 			reads: func(r pipeline.Root) bool {
-				return r.Agent == copilot.Name || claudeFolder(r) || sharedFolder(r)
+				return r.Agent == copilot.Name || sharedFolder(r) ||
+					claudeFolder(r) && r.Location != pipeline.LocationUser
 			}},
 		// Cursor reads its own folders, and .agents/skills, .claude/skills
 		// and .codex/skills (see package cursor).

@@ -11,6 +11,8 @@ import (
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/claude"
+	"github.com/ccski/ccski/providers/copilot"
 )
 
 // machine builds snapshots by hand under a temporary folder: the roots
@@ -395,5 +397,23 @@ func TestTooLarge(t *testing.T) {
 	}
 	if x := verdict(t, view(t, "codex", snap), "agents:huge"); x.Code != Loads {
 		t.Errorf("codex on 11 MB: %+v, want loads", x)
+	}
+}
+
+// TestCopilotClaudeFolders: Copilot CLI 1.0.102 lists the project's
+// .claude/skills but not ~/.claude/skills (`copilot skill list`).
+func TestCopilotClaudeFolders(t *testing.T) {
+	var copilotHost Host
+	for _, h := range Hosts() {
+		if h.Name == copilot.Name {
+			copilotHost = h
+		}
+	}
+	project := pipeline.Root{Provider: claude.Name, Agent: claude.HostName, Location: pipeline.LocationProject, Path: "/p/.claude/skills"}
+	user := pipeline.Root{Provider: claude.Name, Agent: claude.HostName, Location: pipeline.LocationUser, Path: "/h/.claude/skills"}
+	shared := pipeline.Root{Provider: "agents", Agent: "agents", Location: pipeline.LocationUser, Path: "/h/.agents/skills"}
+	if !copilotHost.Reads(project) || copilotHost.Reads(user) || !copilotHost.Reads(shared) {
+		t.Errorf("copilot reads project .claude %v, user .claude %v, user .agents %v; want true, false, true",
+			copilotHost.Reads(project), copilotHost.Reads(user), copilotHost.Reads(shared))
 	}
 }
