@@ -17,7 +17,8 @@ import (
 // newLong is the help of ccski new.
 const newLong = `Start a skill: write NAME/SKILL.md where ccski install would install a skill
 for the agents (--agent, as for install: by default the shared .agents/skills
-of the scope, linked from .claude/skills), or in --dir.
+of the scope and the agents detected on this machine, or, with none detected,
+.agents/skills linked from .claude/skills), or in --dir.
 
 The SKILL.md holds the name and a placeholder description, and passes ccski
 validate under every profile (spec, claude, codex, strict) with one warning,
@@ -38,7 +39,7 @@ func newNew(a *app) *cobra.Command {
 		jsonFlag("print JSON only: where the skill was written and what validate says of it"),
 		func(cmd *cobra.Command) {
 			f := cmd.Flags()
-			f.StringSlice("agent", nil, "create for these agents: "+strings.Join(install.Agents(), ", ")+" or all (default: agents, with a link for claude)")
+			f.StringSlice("agent", nil, "create for these agents: "+strings.Join(install.Agents(), ", ")+" or all (default: the shared .agents/skills and the agents detected on this machine, as install)")
 			ownFlag(cmd, "agent")
 			f.String("dir", "", "create the skill in this folder instead of the agents' folders")
 			f.String("scope", "project", "project (the project's folders) or user (your home folder)")
@@ -76,6 +77,7 @@ func (a *app) newSkill(cmd *cobra.Command, args []string) error {
 // renderNew says where the new skill is and what to do next.
 func (a *app) renderNew(w io.Writer, res *action.NewResult) {
 	st := style(a.color)
+	renderAgents(w, res.Agents)
 	where := []string{shownPath(res.Cwd, res.Home, res.Dir)}
 	for _, p := range res.Links {
 		where = append(where, shownPath(res.Cwd, res.Home, p)+st.Dim(" (link)"))

@@ -47,6 +47,9 @@ type NewResult struct {
 	install.Created
 	// Folders are the optional folders made in the skill.
 	Folders []string `json:"folders,omitempty"`
+	// Agents are the agents it was made for and why, chosen as install
+	// chooses them (chooseAgents); nil with --dir.
+	Agents []AgentChoice `json:"agents,omitempty"`
 	// Findings are what ccski validate --profile strict says of the new
 	// skill: only the description placeholder's warning.
 	Findings []report.Finding `json:"findings"`
@@ -92,11 +95,21 @@ func New(ctx context.Context, c *Config, req NewRequest) (*NewResult, error) {
 		return nil, err
 	}
 	dir := req.Dir
+	var choices []AgentChoice
 	if dir != "" {
 		dir = absFrom(c.Cwd, c.Home, dir)
 		if err := layout.CheckTarget(dir); err != nil {
 			return nil, usage(fmt.Errorf("--dir: %w", err))
 		}
+	} else {
+		// Where install would put it: the agents named, else those
+		// detected on the machine with the shared folder.
+		named := agents
+		if len(req.Agents) == 0 {
+			named = nil
+		}
+		choices = chooseAgents(named, env)
+		agents = agentNames(choices)
 	}
 	var folders []string
 	for _, f := range NewFolders { // in documentation order, once each
@@ -109,7 +122,7 @@ func New(ctx context.Context, c *Config, req NewRequest) (*NewResult, error) {
 		return nil, err
 	}
 	res := &NewResult{Name: req.Name, Scope: string(scope), File: filepath.Join(created.Dir, pipeline.SkillFile),
-		Created: created, Folders: folders, Cwd: c.Cwd, Home: layout.Home()}
+		Created: created, Folders: folders, Agents: choices, Cwd: c.Cwd, Home: layout.Home()}
 	res.Findings = newFindings(ctx, res.File)
 	return res, nil
 }

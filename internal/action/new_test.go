@@ -197,3 +197,29 @@ func treeOf(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// TestNewDetectsAgentsAsInstall: with no --agent, a new skill goes where
+// install would put one on this machine: with Codex set up (~/.codex) and
+// Claude Code not, to the shared .agents/skills only, with no link from
+// .claude/skills, and the result says why.
+func TestNewDetectsAgentsAsInstall(t *testing.T) {
+	b := newBox(t)
+	testfs.Write(t, b.home, map[string]string{".codex/": ""})
+	res, err := New(context.Background(), b.config(t), NewRequest{Name: "release-notes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(b.proj, ".agents/skills", "release-notes"); res.Dir != want {
+		t.Errorf("created in %s, want %s", res.Dir, want)
+	}
+	if len(res.Links) != 0 || exists(filepath.Join(b.proj, ".claude/skills", "release-notes")) {
+		t.Errorf("links %v made for an agent not detected here", res.Links)
+	}
+	var got []string
+	for _, c := range res.Agents {
+		got = append(got, c.Agent+" ("+c.Why+")")
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[1], "codex (detected: ") {
+		t.Errorf("agents chosen: %v, want the shared folder and codex, detected", got)
+	}
+}
