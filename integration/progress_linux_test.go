@@ -3,14 +3,11 @@
 package integration
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/ccski/ccski/internal/testfs"
@@ -21,34 +18,16 @@ import (
 // code.
 func runStderrOnTerminal(t *testing.T, dir string, vars []string, args ...string) (string, int) {
 	t.Helper()
-	master, slave := openPTY(t, 100)
-	cmd := exec.Command(binary, args...)
-	cmd.Dir, cmd.Env, cmd.Stderr = dir, vars, slave
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	slave.Close() // the child holds its own copy
-	var out bytes.Buffer
-	read := make(chan error, 1)
-	go func() {
-		_, err := io.Copy(&out, master)
-		read <- err
-	}()
+	out, _, err := runWithTerminal(t, dir, vars, 100, true, args...)
 	code := 0
-	if err := cmd.Wait(); err != nil {
+	if err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			t.Fatalf("ccski %v: %v", args, err)
 		}
 		code = ee.ExitCode()
 	}
-	// Reading the master ends with EIO once every slave end is closed.
-	if err := <-read; err != nil && !errors.Is(err, syscall.EIO) {
-		t.Fatalf("reading the terminal: %v", err)
-	}
-	return out.String(), code
+	return out, code
 }
 
 // TestProgressOnTerminalOnly checks that the long operations draw their

@@ -50,11 +50,26 @@ func openPTY(t *testing.T, cols uint16) (master, slave *os.File) {
 // into \n.
 func runOnTerminal(t *testing.T, dir string, vars []string, cols uint16, args ...string) string {
 	t.Helper()
+	out, other, err := runWithTerminal(t, dir, vars, cols, false, args...)
+	if err != nil {
+		t.Fatalf("ccski %v: %v\nstderr:\n%s", args, err, other)
+	}
+	return strings.ReplaceAll(out, "\r\n", "\n")
+}
+
+// runWithTerminal runs the binary with stdout (or, with onStderr, stderr)
+// on a terminal of cols columns and the other stream piped, and returns
+// what it wrote on the terminal, what it wrote on the pipe and how it
+// ended (an *exec.ExitError for a non-zero exit).
+func runWithTerminal(t *testing.T, dir string, vars []string, cols uint16, onStderr bool, args ...string) (term, piped string, err error) {
+	t.Helper()
 	master, slave := openPTY(t, cols)
 	cmd := exec.Command(binary, args...)
-	cmd.Dir, cmd.Env, cmd.Stdout = dir, vars, slave
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var pipe bytes.Buffer
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, vars, slave, &pipe
+	if onStderr {
+		cmd.Stdout, cmd.Stderr = &pipe, slave
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -65,14 +80,12 @@ func runOnTerminal(t *testing.T, dir string, vars []string, cols uint16, args ..
 		_, err := io.Copy(&out, master)
 		read <- err
 	}()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("ccski %v: %v\nstderr:\n%s", args, err, stderr.String())
-	}
+	err = cmd.Wait()
 	// Reading the master ends with EIO once every slave end is closed.
-	if err := <-read; err != nil && !errors.Is(err, syscall.EIO) {
-		t.Fatalf("reading the terminal: %v", err)
+	if rerr := <-read; rerr != nil && !errors.Is(rerr, syscall.EIO) {
+		t.Fatalf("reading the terminal: %v", rerr)
 	}
-	return strings.ReplaceAll(out.String(), "\r\n", "\n")
+	return out.String(), pipe.String(), err
 }
 
 // TestWrapsAtTerminalWidth checks that text is wrapped at the width of the
