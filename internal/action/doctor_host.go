@@ -315,43 +315,35 @@ func orDefaultInt(v, d int) int {
 // bookkeeping) and runs the user's hooks and MCP servers: doctor does not
 // start one.
 func askHost(ctx context.Context, v hostview.View, snap *pipeline.Snapshot, env providers.Env) (*AskHostDiff, error) {
-	switch v.Host {
-	case codex.HostName:
-		listed, err := hostask.Codex(ctx, "", env.Workspace, nil)
+	listers := map[string]struct {
+		list    func(ctx context.Context, bin, dir string, env []string) ([]hostask.Listed, error)
+		command string
+	}{
+		codex.HostName:    {hostask.Codex, hostask.CodexCommand},
+		agents.GeminiHost: {hostask.Gemini, hostask.GeminiCommand},
+		copilot.Name:      {hostask.Copilot, hostask.CopilotCommand},
+	}
+	if l, ok := listers[v.Host]; ok {
+		listed, err := l.list(ctx, "", env.Workspace, nil)
 		if err != nil {
 			return nil, err
 		}
 		var host, model []string
-		for _, l := range listed {
-			host = append(host, l.Name)
+		for _, x := range listed {
+			host = append(host, x.Name)
 		}
 		for _, x := range v.Loads {
+			// A skill the host lists only when named is in neither
+			// listing (verdict ExplicitOnly, Codex only).
 			if x.Code != hostview.ExplicitOnly {
 				model = append(model, x.Name)
 			}
 		}
-		d := &AskHostDiff{Command: hostask.CodexCommand}
+		d := &AskHostDiff{Command: l.command}
 		d.OnlyHost, d.OnlyModel = hostask.Diff(host, model)
 		return d, nil
-	case agents.GeminiHost, copilot.Name:
-		list, command := hostask.Gemini, hostask.GeminiCommand
-		if v.Host == copilot.Name {
-			list, command = hostask.Copilot, hostask.CopilotCommand
-		}
-		listed, err := list(ctx, "", env.Workspace, nil)
-		if err != nil {
-			return nil, err
-		}
-		var host, model []string
-		for _, l := range listed {
-			host = append(host, l.Name)
-		}
-		for _, x := range v.Loads {
-			model = append(model, x.Name)
-		}
-		d := &AskHostDiff{Command: command}
-		d.OnlyHost, d.OnlyModel = hostask.Diff(host, model)
-		return d, nil
+	}
+	switch v.Host {
 	case claude.HostName:
 		plugins, err := hostask.ClaudePlugins(ctx, "", env.Workspace, nil)
 		if err != nil {
