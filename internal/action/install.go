@@ -216,7 +216,11 @@ func (run *installRun) report() *Report {
 // installLimits are the limits of HTTP downloads the configuration sets
 // (0: install.DefaultLimits).
 func (c *Config) installLimits() install.Limits {
-	return install.Limits{}
+	if c.Loaded == nil {
+		return install.Limits{}
+	}
+	l := c.Loaded.Config.Install
+	return install.Limits{MaxDownload: int64(l.MaxDownload), MaxUnpacked: int64(l.MaxUnpacked), MaxFiles: l.MaxFiles}
 }
 
 // installLayout is where the skills and lock of scope live.
