@@ -324,6 +324,42 @@ func TestInstallFromHTTP(t *testing.T) {
 	}
 }
 
+// TestUpdateFromHTTP checks that update takes what an HTTP source serves
+// now: the new digest in the lock, the old one reported as where it came
+// from, and nothing done when the source is unchanged.
+func TestUpdateFromHTTP(t *testing.T) {
+	h := newHTTPSources(t)
+	b := newInstallBox(t)
+	for _, skill := range []string{"indexed", "tarred"} {
+		b.jsonRun(t, 0, "install", h.args[skill], "--all")
+	}
+	rep := b.jsonRun(t, 0, "update")
+	if got := rep.statuses(); !slices.Equal(got, []string{"indexed unchanged", "tarred unchanged"}) {
+		t.Fatalf("update of unchanged sources: %v", got)
+	}
+	old := map[string]string{}
+	for _, r := range rep.Results {
+		old[r.Skill] = r.Commit
+	}
+	h.v2.put("/.well-known/agent-skills/indexed/SKILL.md", []byte(skillText("indexed", "a newer version")))
+	h.reindex()
+	h.dl.put("/tarred.tar.gz", packTarGz(t, tarEntries(map[string]string{"SKILL.md": skillText("tarred", "newer"),
+		"references/new.md": "new\n"})...))
+	rep = b.jsonRun(t, 0, "update")
+	for _, r := range rep.Results {
+		s := h.served[r.Skill]
+		if r.Status != "updated" || r.From != old[r.Skill] || r.Commit != digestOf(s.site.get(s.path)) {
+			t.Errorf("%s: %s from %s to %s, want updated from %s to the new digest", r.Skill, r.Status, r.From, r.Commit, old[r.Skill])
+		}
+	}
+	if !strings.Contains(textOf(t, filepath.Join(b.proj, ".agents/skills/indexed/SKILL.md")), "a newer version") {
+		t.Error("the update did not write the new SKILL.md")
+	}
+	if textOf(t, filepath.Join(b.proj, ".agents/skills/tarred/references/new.md")) != "new\n" {
+		t.Error("the update did not write the archive's new file")
+	}
+}
+
 // TestInstallFromHTTPRefuses checks the archive and download rules end to
 // end: links and paths leading out refused naming the entry, a project
 // config lowering the download cap, and a private host's token sent to
