@@ -27,7 +27,7 @@ type entry struct {
 }
 
 // zipOf packs entries as a zip.
-func zipOf(t *testing.T, entries ...entry) []byte {
+func zipOf(t testing.TB, entries ...entry) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := zip.NewWriter(&buf)
@@ -57,7 +57,7 @@ func zipOf(t *testing.T, entries ...entry) []byte {
 }
 
 // tarGzOf packs entries as a gzip-compressed tar.
-func tarGzOf(t *testing.T, entries ...entry) []byte {
+func tarGzOf(t testing.TB, entries ...entry) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
@@ -262,7 +262,7 @@ type site struct {
 	srv   *httptest.Server
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t testing.TB) *site {
 	s := &site{files: map[string][]byte{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
