@@ -25,6 +25,9 @@ import (
 // agentPluginSchema is the $schema of an Agent Plugins 1.0.0 manifest.
 const agentPluginSchema = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 
+// agentPluginSchemas starts the $schema of every Agent Plugins version.
+const agentPluginSchemas = "https://agent-plugins.org/schemas/"
+
 // agentPluginName is a plugin name as the 1.0.0 schema allows it.
 var agentPluginName = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]{0,62}[a-z0-9])?$`)
 
@@ -36,8 +39,8 @@ var extensionNamespace = regexp.MustCompile(`^[a-z0-9-]+(\.[a-z0-9-]+)+$`)
 // one folder base holds (an archive packed with its folder). dir is ""
 // when there is none. A plugin.json of another $schema, or one that
 // breaks the 1.0.0 manifest rules, is an error: the spec asks clients to
-// reject such a plugin. A plugin.json without $schema is no Agent
-// Plugins manifest and is left alone.
+// reject such a plugin. A plugin.json without an Agent Plugins $schema
+// is another format's manifest and is left alone.
 func agentPluginAt(root, base string) (dir, name string, err error) {
 	dirs := []string{base}
 	if entries, err := os.ReadDir(base); err == nil && len(entries) == 1 && entries[0].IsDir() {
@@ -63,8 +66,8 @@ func agentPluginAt(root, base string) (dir, name string, err error) {
 		if err := json.NewDecoder(bytes.NewReader(b)).Decode(&m); err != nil {
 			continue // no JSON object: no manifest of this format
 		}
-		if m.Schema == nil {
-			continue
+		if m.Schema == nil || !strings.HasPrefix(*m.Schema, agentPluginSchemas) {
+			continue // another format's plugin.json
 		}
 		if *m.Schema != agentPluginSchema {
 			return "", "", fmt.Errorf("%s declares Agent Plugins $schema %q, a version this ccski does not read (it "+

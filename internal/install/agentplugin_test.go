@@ -68,3 +68,21 @@ func TestAgentPluginPackage(t *testing.T) {
 		t.Fatalf("a manifest of an unknown $schema: want it refused, got %v", err)
 	}
 }
+
+// TestOtherPluginJSONLeftAlone checks that a root plugin.json of another
+// format (no Agent Plugins $schema) does not make a folder a package: its
+// skills are found as in any folder of skills.
+func TestOtherPluginJSONLeftAlone(t *testing.T) {
+	f := newFixture(t, map[string]string{
+		"plugin.json":          `{"$schema": "https://json.schemastore.org/other.json", "name": "Other Tool"}`,
+		"skills/pdf/SKILL.md":  skillMD("pdf"),
+		"tools/extra/SKILL.md": skillMD("extra"),
+	})
+	o, err := Discover(context.Background(), f.src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.What != "folder of skills" || len(o.Candidates) != 2 || len(o.Extras) != 0 {
+		t.Fatalf("offer %s with %+v, extras %+v: want a folder of two skills", o.What, o.Candidates, o.Extras)
+	}
+}
