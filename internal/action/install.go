@@ -336,6 +336,10 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 	}
 	cands, err := install.Select(src.String(), offer, sel)
 	if err != nil {
+		if left := x.SourceWarnings(root); len(left) > 0 {
+			// The skill asked for may be one an index left out.
+			err = fmt.Errorf("%w (%s)", err, strings.Join(left, "; "))
+		}
 		return usage(err)
 	}
 	rep.NotInstalled = pluginExtras(src, offer.ExtrasOf(cands))

@@ -458,6 +458,9 @@ func (in *Installer) Update(e Entry, ref string) Result {
 	if err != nil {
 		return failed(res, err)
 	}
+	if err := in.fetchedAt(root).failure(e.Path); err != nil {
+		return failed(res, err) // its artifact was left out of the index
+	}
 	c, err := in.find(e, root)
 	if err != nil {
 		return failed(res, err)

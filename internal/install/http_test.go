@@ -431,3 +431,38 @@ func TestIndexDigestChecked(t *testing.T) {
 		t.Errorf("the refused download left %d entries in the temporary folder", len(entries))
 	}
 }
+
+// TestIndexLeavesOutOnlyTheBadSkill checks that an index whose one
+// artifact fails its digest still offers its other skills, names the
+// refused one in a warning, and refuses to restore it with that reason.
+func TestIndexLeavesOutOnlyTheBadSkill(t *testing.T) {
+	s := newSite(t)
+	s.put("/.well-known/agent-skills/good/SKILL.md", []byte(skillMD("good")))
+	s.put("/.well-known/agent-skills/bad.zip", zipOf(t, entry{name: "SKILL.md", body: skillMD("bad")}))
+	s.put("/.well-known/agent-skills/index.json", indexV2(t, s, map[string]string{
+		"good": "/.well-known/agent-skills/good/SKILL.md", "bad": "bad.zip"}))
+	s.put("/.well-known/agent-skills/bad.zip", zipOf(t, entry{name: "SKILL.md", body: skillMD("bad")}, entry{name: "evil", body: "x"}))
+	f := newFixture(t, nil)
+	x := f.installer()
+	x.HTTP = &HTTP{TempDir: t.TempDir()}
+	defer x.Close()
+	root, _, err := x.Materialize(Source{Kind: KindIndex, URL: s.srv.URL}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Discover(context.Background(), root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Candidates) != 1 || o.Candidates[0].Name != "good" {
+		t.Fatalf("candidates %+v, want good only", o.Candidates)
+	}
+	w := x.SourceWarnings(root)
+	if len(w) != 1 || !strings.Contains(w[0], "skill bad") || !strings.Contains(w[0], "not the sha256:") {
+		t.Fatalf("warnings %q, want the bad skill's digest named", w)
+	}
+	e := Entry{Name: "bad", Source: Source{Kind: KindIndex, URL: s.srv.URL}, Path: "bad"}
+	if _, _, err := x.lockedTree(e); err == nil || !strings.Contains(err.Error(), "not the sha256:") {
+		t.Fatalf("restoring the bad skill: want its digest refused, got %v", err)
+	}
+}

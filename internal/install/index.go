@@ -2,6 +2,7 @@ package install
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,8 +58,10 @@ type fetched struct {
 	// digests are the artifact digests by the skill folder's path in the
 	// root ("." for an archive's root): what the lock records as Commit.
 	digests map[string]string
-	// warnings are entries skipped (an unknown type).
+	// warnings are entries skipped: an unknown type, an artifact that
+	// failed (failed holds why, by skill name).
 	warnings []string
+	failed   map[string]error
 	// tmp is the folder to remove on Close.
 	tmp string
 }
@@ -90,7 +93,7 @@ func (in *Installer) materializeHTTP(src Source, want string) (root string, f *f
 	if err != nil {
 		return "", nil, fmt.Errorf("a temporary folder for %s: %w", src.URL, err)
 	}
-	f = &fetched{digests: map[string]string{}, tmp: tmp}
+	f = &fetched{digests: map[string]string{}, failed: map[string]error{}, tmp: tmp}
 	root = filepath.Join(tmp, "src")
 	switch src.Kind {
 	case KindArchive:
@@ -171,6 +174,7 @@ func (in *Installer) fetchIndex(site, root string, f *fetched) error {
 	p := report.NewProgress(in.HTTP.Progress, "downloading", len(doc.Skills))
 	defer p.Done()
 	seen := map[string]bool{}
+	var first error
 	for _, e := range doc.Skills {
 		if !skillName.MatchString(e.Name) || strings.Contains(e.Name, "--") {
 			return fmt.Errorf("index %s lists a skill named %q, which is no valid skill name (lowercase letters, "+
@@ -187,10 +191,29 @@ func (in *Installer) fetchIndex(site, root string, f *fetched) error {
 			err = in.fetchV2(base, e, dir, f, p)
 		}
 		if err != nil {
-			return err
+			// That skill is left out, nothing of it kept; the others
+			// are offered.
+			if rerr := os.RemoveAll(dir); rerr != nil {
+				return rerr
+			}
+			f.failed[e.Name] = err
+			f.warnings = append(f.warnings, "left out: "+err.Error())
+			first = cmp.Or(first, err)
 		}
 	}
+	if len(f.failed) == len(doc.Skills) && first != nil {
+		return first // nothing to offer: say why
+	}
 	return nil
+}
+
+// failure is why the skill at rel of the index was left out, or nil.
+func (f *fetched) failure(rel string) error {
+	if f == nil {
+		return nil
+	}
+	name, _, _ := strings.Cut(rel, "/")
+	return f.failed[name]
 }
 
 // resolve resolves ref against the index URL base, as RFC 3986 says.

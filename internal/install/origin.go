@@ -264,7 +264,11 @@ func (in *Installer) lockedTree(e Entry) (root, commit string, err error) {
 		if root, _, err = in.Materialize(e.Source, e.Commit); err != nil {
 			return "", "", err
 		}
-		commit = in.fetchedAt(root).commitOf(e.Path)
+		f := in.fetchedAt(root)
+		if err := f.failure(e.Path); err != nil {
+			return "", "", err
+		}
+		commit = f.commitOf(e.Path)
 		if e.Commit != "" && commit != e.Commit {
 			return "", "", fmt.Errorf("%s now serves %s with digest %s, not the %s ccski.lock records: its bytes changed "+
 				"since it was installed; nothing of it was written (run `ccski update %s` to take it if you trust it)",
