@@ -267,7 +267,8 @@ var archiveExts = []string{".zip", ".tar.gz", ".tgz"}
 var wellKnownIndexes = []string{"/.well-known/agent-skills/index.json", "/.well-known/skills/index.json"}
 
 // parseHTTP reads an http(s) URL that names an HTTP source: a site (no
-// path: its well-known index), a well-known index.json, or an archive
+// path: its well-known index), a well-known index.json (or its folder,
+// /.well-known/agent-skills or /.well-known/skills), or an archive
 // (its path ends in .zip, .tar.gz or .tgz), each with an optional #path.
 // ok is false for any other URL, a git repository's.
 func parseHTTP(arg string) (src Source, ok bool, err error) {
@@ -282,6 +283,9 @@ func parseHTTP(arg string) (src Source, ok bool, err error) {
 		src = Source{Kind: KindIndex, URL: strings.ToLower(u.Scheme) + "://" + u.Host}
 	case hasSuffix(lower, wellKnownIndexes):
 		src = Source{Kind: KindIndex, URL: raw}
+	case hasSuffix(strings.TrimSuffix(lower, "/")+"/index.json", wellKnownIndexes):
+		// The index's folder, as the skills CLI takes it.
+		src = Source{Kind: KindIndex, URL: strings.TrimSuffix(raw, "/") + "/index.json"}
 	case hasSuffix(lower, archiveExts):
 		src = Source{Kind: KindArchive, URL: raw}
 	default:

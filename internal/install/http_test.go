@@ -233,6 +233,8 @@ func TestParseHTTPSources(t *testing.T) {
 		"https://example.org#pdf":                                 {Kind: KindIndex, URL: "https://example.org", Path: "pdf"},
 		"https://example.org/.well-known/skills/index.json":       {Kind: KindIndex, URL: "https://example.org/.well-known/skills/index.json"},
 		"https://example.org/.well-known/agent-skills/index.json": {Kind: KindIndex, URL: "https://example.org/.well-known/agent-skills/index.json"},
+		"https://example.org/.well-known/skills/":                 {Kind: KindIndex, URL: "https://example.org/.well-known/skills/index.json"},
+		"https://example.org/.well-known/agent-skills":            {Kind: KindIndex, URL: "https://example.org/.well-known/agent-skills/index.json"},
 		"https://example.org/dl/skills.zip":                       {Kind: KindArchive, URL: "https://example.org/dl/skills.zip"},
 		"http://127.0.0.1:3700/a.tar.gz#skills/pdf":               {Kind: KindArchive, URL: "http://127.0.0.1:3700/a.tar.gz", Path: "skills/pdf"},
 		"https://example.org/a.TGZ":                               {Kind: KindArchive, URL: "https://example.org/a.TGZ"},
