@@ -62,6 +62,21 @@ type Config struct {
 	Registry []providers.Entry `koanf:"-"`
 	// MCP configures `ccski mcp`.
 	MCP MCP `koanf:"mcp"`
+	// Install configures ccski install and update.
+	Install Install `koanf:"install"`
+}
+
+// Install bounds what ccski install and update download from an HTTP
+// source (a well-known index, an archive): each artifact's bytes, and an
+// archive's bytes and entries once unpacked. A project config may only
+// lower them.
+type Install struct {
+	// MaxDownload is the most bytes one downloaded artifact may have.
+	MaxDownload int `koanf:"max_download" trust:"lower=default"`
+	// MaxUnpacked is the most bytes the files of one archive may have.
+	MaxUnpacked int `koanf:"max_unpacked" trust:"lower=default"`
+	// MaxFiles is the most entries one archive may hold.
+	MaxFiles int `koanf:"max_files" trust:"lower=default"`
 }
 
 // Limits bound the walk of each root.
@@ -188,6 +203,7 @@ func defaults(reg registry) Config {
 		Agent:     filters.AgentAll,
 		Priority:  kindNames(),
 		Limits:    Limits{MaxDepth: 6, MaxDirs: 20000},
+		Install:   Install{MaxDownload: 10 << 20, MaxUnpacked: 25 << 20, MaxFiles: 1000},
 		Providers: reg.providerDefaults(),
 		Registry:  reg.providers,
 		MCP: MCP{

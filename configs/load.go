@@ -526,6 +526,9 @@ func (l *loader) envLayer() (*layer, error) {
 				continue // the full name wins over the short one
 			}
 		}
+		if strings.HasPrefix(name, envHTTPTokenPrefix) {
+			continue // a host's token for ccski install, no key
+		}
 		key := envKey(name)
 		label := "env " + name
 		src := source{label: func(string) string { return label }, base: l.cwd, env: true, envKey: key}

@@ -539,4 +539,8 @@ func envKey(name string) string {
 const (
 	envPrefix    = "CCSKI_"
 	envAuthToken = "CCSKI_AUTH_TOKEN"
+	// envHTTPTokenPrefix starts the variables that hold the tokens of
+	// HTTP install sources, one per host (internal/install.TokenPrefix):
+	// no config keys, so the environment layer leaves them alone.
+	envHTTPTokenPrefix = "CCSKI_HTTP_TOKEN_"
 )

@@ -176,6 +176,19 @@ var trustCases = map[string][]trustCase{
 		{name: "higher than the user's 0 (the built-in 6)", user: "limits: {max_depth: 0}", project: "limits: {max_depth: 1000}", want: 0, ignored: true},
 		{name: "0 over the user's lower", user: "limits: {max_depth: 3}", project: "limits: {max_depth: 0}", want: 3, ignored: true},
 	},
+	"install.max_download": {
+		{name: "lower", project: "install: {max_download: 1024}", want: 1024},
+		{name: "higher", project: "install: {max_download: 104857600}", want: 10 << 20, ignored: true},
+		{name: "0 over the user's lower", user: "install: {max_download: 4096}", project: "install: {max_download: 0}", want: 4096, ignored: true},
+	},
+	"install.max_unpacked": {
+		{name: "lower", project: "install: {max_unpacked: 1024}", want: 1024},
+		{name: "higher", user: "install: {max_unpacked: 4096}", project: "install: {max_unpacked: 8192}", want: 4096, ignored: true},
+	},
+	"install.max_files": {
+		{name: "lower", project: "install: {max_files: 10}", want: 10},
+		{name: "higher", project: "install: {max_files: 100000}", want: 1000, ignored: true},
+	},
 	"limits.max_dirs": {
 		{name: "lower", user: "limits: {max_dirs: 5000}", project: "limits: {max_dirs: 100}", want: 100},
 		{name: "higher", user: "limits: {max_dirs: 5000}", project: "limits: {max_dirs: 20000}", want: 5000, ignored: true},

@@ -326,6 +326,9 @@ func rejectedLine(r install.Rejection) string {
 
 // short is a commit's first 12 hex digits.
 func short(commit string) string {
+	if hex, ok := strings.CutPrefix(commit, "sha256:"); ok && len(hex) > 12 {
+		return "sha256:" + hex[:12] // an HTTP source's digest
+	}
 	if len(commit) > 12 {
 		return commit[:12]
 	}

@@ -58,9 +58,10 @@ type Run struct {
 // Source, every skill the lock names.
 type InstallRequest struct {
 	Run
-	// Source is a git URL, owner/repo, a local folder, SKILL.md or
-	// marketplace.json, or the name of a marketplace Claude Code cloned;
-	// "" installs what the lock names.
+	// Source is a git URL, owner/repo, the http(s) URL of a site with a
+	// well-known skills index, of an index.json or of an archive, a local
+	// folder, SKILL.md or marketplace.json, or the name of a marketplace
+	// Claude Code cloned; "" installs what the lock names.
 	Source string
 	// Ref and Path are the branch, tag or commit and the path inside
 	// Source (as Source@ref and Source#path).
@@ -188,7 +189,8 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 	}
 	g := &install.Git{CacheDir: gitCache(env.UserDir), Prompt: r.GitPrompt, Timeout: r.Timeout, Progress: r.Progress}
 	pluginsRoot := filepath.Join(claude.Dir(env), "plugins")
-	x := &install.Installer{Ctx: ctx, Layout: layout, Lock: lock, Git: g, Force: r.Force, NoValidate: r.NoValidate,
+	h := &install.HTTP{Timeout: r.Timeout, Progress: r.Progress, Getenv: env.Getenv, Limits: c.installLimits()}
+	x := &install.Installer{Ctx: ctx, Layout: layout, Lock: lock, Git: g, HTTP: h, Force: r.Force, NoValidate: r.NoValidate,
 		DryRun:   r.DryRun,
 		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
@@ -209,6 +211,16 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 func (run *installRun) report() *Report {
 	return &Report{Scope: string(run.layout.Scope), Lock: run.layout.LockFile, DryRun: run.x.DryRun,
 		Warnings: slices.Clone(run.recovered), Cwd: run.cwd, Home: run.layout.Home()}
+}
+
+// installLimits are the limits of HTTP downloads the configuration sets
+// (0: install.DefaultLimits).
+func (c *Config) installLimits() install.Limits {
+	if c.Loaded == nil {
+		return install.Limits{}
+	}
+	l := c.Loaded.Config.Install
+	return install.Limits{MaxDownload: int64(l.MaxDownload), MaxUnpacked: int64(l.MaxUnpacked), MaxFiles: l.MaxFiles}
 }
 
 // installLayout is where the skills and lock of scope live.
@@ -304,6 +316,7 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 	if err != nil {
 		return fmt.Errorf("%s: %w", src, err)
 	}
+	rep.Warnings = append(rep.Warnings, x.SourceWarnings(root)...)
 	rep.Warnings = append(rep.Warnings, offer.Warnings...)
 	sel := install.Selection{Names: req.Skills, All: req.All, Include: req.Include, Exclude: req.Exclude}
 	if req.Pick != nil && len(sel.Names) == 0 {
@@ -323,6 +336,10 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 	}
 	cands, err := install.Select(src.String(), offer, sel)
 	if err != nil {
+		if left := x.SourceWarnings(root); len(left) > 0 {
+			// The skill asked for may be one an index left out.
+			err = fmt.Errorf("%w (%s)", err, strings.Join(left, "; "))
+		}
 		return usage(err)
 	}
 	rep.NotInstalled = pluginExtras(src, offer.ExtrasOf(cands))

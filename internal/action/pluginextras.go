@@ -14,6 +14,10 @@ import (
 func pluginExtras(src install.Source, extras []install.PluginExtras) []install.PluginExtras {
 	out := make([]install.PluginExtras, 0, len(extras))
 	for _, e := range extras {
+		if e.Marketplace == "" && e.Install != "" {
+			out = append(out, e) // an Agent Plugins package: it says what installs it
+			continue
+		}
 		get := "`claude plugin install " + e.Plugin + "@" + e.Marketplace + "`"
 		if src.Kind != install.KindMarketplace {
 			// Claude Code 2.1.332 adds a folder by its path (absolute

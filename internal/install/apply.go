@@ -73,6 +73,8 @@ type Installer struct {
 	Layout Layout
 	Lock   *Lock
 	Git    *Git
+	// HTTP fetches index and archive sources.
+	HTTP *HTTP
 	// Marketplace finds a marketplace Claude Code knows, by name.
 	Marketplace func(name string) (dir string, ok bool, known []string)
 	// Force overwrites skills modified on disk and replaces folders
@@ -113,7 +115,9 @@ type Installer struct {
 type tree struct {
 	root, commit string
 	git          *Tree
-	err          error
+	// http is what fetching an HTTP source learnt (its digests).
+	http *fetched
+	err  error
 }
 
 // Close removes the temporary checkouts of git sources and calls
@@ -122,6 +126,9 @@ func (in *Installer) Close() {
 	for _, t := range in.trees {
 		if t.git != nil {
 			t.git.Remove()
+		}
+		if t.http != nil {
+			os.RemoveAll(t.http.tmp)
 		}
 	}
 	in.trees, in.offers, in.clones = nil, nil, nil
@@ -159,7 +166,15 @@ func LockRun(l Layout, wait func()) (release func(), err error) {
 // Materialize returns the files of src at ref: a checkout of a git
 // source's ref (fetched into the cache), the folder of a dir source, the
 // folder of a known marketplace. Each is made once per Installer.
+//
+// An HTTP source (index, archive) is downloaded into a temporary folder;
+// ref is, for an archive, the digest it must have (the lock's), checked
+// before it is unpacked, and commit is its digest; an index is fetched
+// whole once per Installer, each skill's digest given by Fetched.
 func (in *Installer) Materialize(src Source, ref string) (root, commit string, err error) {
+	if src.Kind == KindIndex {
+		ref = ""
+	}
 	key := src.Key() + "@" + ref
 	if t, ok := in.trees[key]; ok {
 		return t.root, t.commit, t.err
@@ -197,6 +212,11 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 				"so that the lock records its git repository and commit", src.Name, names)
 		}
 		t.root = dir
+	case KindIndex, KindArchive:
+		t.root, t.http, t.err = in.materializeHTTP(src, ref)
+		if t.err == nil && src.Kind == KindArchive {
+			t.commit = t.http.commitOf(".")
+		}
 	default:
 		if st, err := os.Stat(src.Dir); err != nil || !st.IsDir() {
 			t.err = fmt.Errorf("source folder %s is missing or not a folder", src.Dir)
@@ -204,6 +224,26 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 		t.root = src.Dir
 	}
 	return t.root, t.commit, t.err
+}
+
+// fetchedAt is what fetching the HTTP source materialised at root learnt,
+// or nil when root is no HTTP source's.
+func (in *Installer) fetchedAt(root string) *fetched {
+	for _, t := range in.trees {
+		if t.http != nil && t.root == root {
+			return t.http
+		}
+	}
+	return nil
+}
+
+// SourceWarnings are what materialising src said besides its files: the
+// entries of an index it skipped.
+func (in *Installer) SourceWarnings(root string) []string {
+	if f := in.fetchedAt(root); f != nil {
+		return slices.Clone(f.warnings)
+	}
+	return nil
 }
 
 // Progress is where the run draws its progress: git's, and the line of
@@ -325,6 +365,12 @@ func (in *Installer) reproducible(e Entry) error {
 	if e.Source.Kind != KindGit && e.Source.Origin.URL != "" && e.Commit != "" {
 		return nil // restored from its origin at the commit
 	}
+	if e.Source.Kind.Fetched() {
+		// Downloaded again: the artifact checked against the lock's
+		// digest (when its source gives one), every file against the
+		// lock's.
+		return nil
+	}
 	switch e.Source.Kind {
 	case KindGit:
 		if e.Commit == "" {
@@ -411,6 +457,9 @@ func (in *Installer) Update(e Entry, ref string) Result {
 	}
 	if err != nil {
 		return failed(res, err)
+	}
+	if err := in.fetchedAt(root).failure(e.Path); err != nil {
+		return failed(res, err) // its artifact was left out of the index
 	}
 	c, err := in.find(e, root)
 	if err != nil {

@@ -24,7 +24,7 @@ type fixture struct {
 	layout    Layout
 }
 
-func newFixture(t *testing.T, files map[string]string) fixture {
+func newFixture(t testing.TB, files map[string]string) fixture {
 	t.Helper()
 	base := testfs.TempDir(t)
 	all := map[string]string{"proj/.git/": "", "home/": ""}

@@ -76,7 +76,9 @@ func (o *Offer) ExtrasOf(cands []Candidate) []PluginExtras {
 // a marketplace.json; "" for the root). A folder is read as the
 // marketplace it holds (.claude-plugin/marketplace.json, else
 // .agents/plugins/marketplace.json), else as one skill when it holds a
-// SKILL.md, else as a folder of skills, searched as discovery searches a
+// SKILL.md, else as the Agent Plugins package it is (a plugin.json of
+// that format, in it or in its one folder: the skills of its skills/,
+// see agentplugin.go), else as a folder of skills, searched as discovery searches a
 // repository. Each skill is offered once, by its name; a name two skill
 // folders share is offered from the first and the other is a warning.
 func Discover(ctx context.Context, root, sub string) (*Offer, error) {
@@ -121,6 +123,15 @@ func Discover(ctx context.Context, root, sub string) (*Offer, error) {
 	}
 	if isRegular(filepath.Join(base, pipeline.SkillFile)) {
 		return scanSkills(ctx, root, "skill", []pipeline.Root{skillRoot(base, []string{base}, nil)}, warnings)
+	}
+	if dir, name, err := agentPluginAt(root, base); err != nil {
+		return nil, err
+	} else if dir != "" {
+		o, err := discoverAgentPlugin(ctx, root, dir, name)
+		if o != nil {
+			o.Warnings = append(warnings, o.Warnings...)
+		}
+		return o, err
 	}
 	r := pipeline.Root{Path: base, Agent: sourceAgent, Provider: sourceAgent, Location: pipeline.LocationCustom,
 		Kind: pipeline.KindCustom}

@@ -2,8 +2,12 @@
 // them: ccski install, update and remove.
 //
 // A Source (source.go) is a git repository, a local folder (a skill, a
-// folder of skills, or a marketplace named by its marketplace.json) or a
-// marketplace Claude Code has cloned. Installer.Materialize makes its
+// folder of skills, or a marketplace named by its marketplace.json), a
+// marketplace Claude Code has cloned, or an HTTP source: a site's
+// well-known skills index or an archive URL (http.go, index.go,
+// archive.go), downloaded within Limits into a temporary folder, each
+// artifact checked against its sha256: digest before it is written; its
+// lock entry's Commit is that digest. Installer.Materialize makes its
 // files available: a git source is fetched with the system git, one
 // commit deep and without file contents (a partial clone), into a cache
 // of bare repositories (git.go) and checked out sparsely into a temporary
@@ -14,8 +18,9 @@
 // restores it. Discover
 // (discover.go) lists the skills a source offers, reading marketplaces
 // with the providers' own parsers (providers/marketplace.ReadCatalog,
-// providers/codexplugins.ReadCatalog) and SKILL.md files with the
-// discovery scanner; Select (select.go) picks among them by name, --all
+// providers/codexplugins.ReadCatalog), an Agent Plugins package's
+// skills/ (agentplugin.go) and SKILL.md files with the discovery
+// scanner; Select (select.go) picks among them by name, --all
 // or the filter grammar of package filters.
 //
 // Installer.Install, Restore, Update and Remove (apply.go) change the
@@ -32,5 +37,6 @@
 // next run, finishes or undoes the change of a run that was killed.
 // Runs on one scope take turns on a lock file in the user state folder
 // (LockRun, RunLockFile). Nothing is written outside the target folders,
-// the lock, the journal, the run lock and the git cache.
+// the lock, the journal, the run lock, the git cache and the temporary
+// folders of HTTP sources (removed by Close).
 package install

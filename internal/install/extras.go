@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// PluginExtras is what a Claude Code plugin holds besides skills, which
-// ccski does not install: the hooks, agents, commands and MCP servers
+// PluginExtras is what a Claude Code plugin (or an Agent Plugins package)
+// holds besides skills, which ccski does not install: the hooks, agents, commands and MCP servers
 // Claude Code gets only when it installs the plugin itself
 // (superpowers' SessionStart hook, for one, is what makes Claude use its
 // skills).
@@ -23,14 +23,17 @@ type PluginExtras struct {
 	Agents     []string `json:"agents,omitempty"`
 	Commands   []string `json:"commands,omitempty"`
 	MCPServers []string `json:"mcpServers,omitempty"`
+	// Extensions are the client extension namespaces of an Agent Plugins
+	// package (com.example.client), each a client's own components.
+	Extensions []string `json:"extensions,omitempty"`
 	// Install is how to get them: the commands that install the plugin
-	// in Claude Code.
+	// in Claude Code (for an Agent Plugins package: what installs it).
 	Install string `json:"install"`
 }
 
 // Empty reports whether the plugin holds nothing but skills.
 func (e PluginExtras) Empty() bool {
-	return len(e.Hooks)+len(e.Agents)+len(e.Commands)+len(e.MCPServers) == 0
+	return len(e.Hooks)+len(e.Agents)+len(e.Commands)+len(e.MCPServers)+len(e.Extensions) == 0
 }
 
 // String says what was not installed and how to get it, in one line.
@@ -45,6 +48,11 @@ func (e PluginExtras) String() string {
 	add("agents", e.Agents)
 	add("commands", e.Commands)
 	add("MCP servers", e.MCPServers)
+	add("client extensions", e.Extensions)
+	if e.Marketplace == "" {
+		return fmt.Sprintf("plugin %s also has %s, which ccski does not install (it installs skills only): they come with %s",
+			e.Plugin, strings.Join(parts, ", "), e.Install)
+	}
 	return fmt.Sprintf("plugin %s also has %s, which ccski does not install (it installs skills only): to get them, run %s",
 		e.Plugin, strings.Join(parts, ", "), e.Install)
 }

@@ -82,6 +82,8 @@ func (in *Installer) Inspect(e Entry) Inspection {
 		if latest != e.Commit {
 			r.Update, r.Latest = UpdateAvailable, latest
 		}
+	case KindIndex, KindArchive:
+		r.UpdateNote = "an HTTP source is not fetched to look: `ccski update " + e.Name + "` fetches it and shows what changes"
 	default:
 		root, _, err := in.Materialize(e.Source, e.Source.Ref)
 		if err != nil {

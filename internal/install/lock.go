@@ -18,9 +18,11 @@ import (
 
 // LockVersion is the newest version of the lock format this ccski reads.
 // Version 2 adds a source's origin (Source.Origin) and the commit of a
-// folder or marketplace source; a lock that records none is written as
-// version 1, which older versions of ccski read.
-const LockVersion = 2
+// folder or marketplace source; version 3 the HTTP sources (index and
+// archive, whose Commit is a sha256: digest). A lock is written in the
+// oldest version that holds its entries, which older versions of ccski
+// read.
+const LockVersion = 3
 
 // maxLockBytes bounds the lock file read.
 const maxLockBytes = 64 << 20
@@ -40,7 +42,10 @@ type Entry struct {
 	// Name is the skill's folder name in each target.
 	Name   string `json:"name"`
 	Source Source `json:"source"`
-	// Commit is the resolved commit of a git source.
+	// Commit is the resolved commit of a git source (or of the clone a
+	// pinned folder or marketplace is), or the sha256: digest of the
+	// artifact an HTTP source's skill came in (its index entry's, the
+	// archive's; none for a v0.1.0 index, which publishes none).
 	Commit string `json:"commit,omitempty"`
 	// Path is the skill folder's '/'-separated path in the source ("."
 	// for the source's root).
@@ -172,13 +177,23 @@ func checkLockSource(e *Entry) error {
 		if e.Source.Origin != (Origin{}) {
 			return errors.New("a git source has no origin (it is its own repository)")
 		}
+	case KindIndex, KindArchive:
+		if err := checkFetchURL(e.Source.URL); err != nil {
+			return err
+		}
+		if e.Source.Ref != "" || e.Source.Origin != (Origin{}) {
+			return fmt.Errorf("an %s source has no ref and no origin", e.Source.Kind)
+		}
+		if e.Commit != "" && !digestForm.MatchString(e.Commit) {
+			return fmt.Errorf("digest %q is no sha256: digest", e.Commit)
+		}
 	case KindDir:
 	case KindMarketplace:
 		if !marketplaceName.MatchString(e.Source.Name) {
 			return fmt.Errorf("marketplace name %q is not valid", e.Source.Name)
 		}
 	default:
-		return fmt.Errorf("unknown source kind %q (want git, dir or marketplace)", e.Source.Kind)
+		return fmt.Errorf("unknown source kind %q (want git, dir, marketplace, index or archive)", e.Source.Kind)
 	}
 	if o := e.Source.Origin; o != (Origin{}) {
 		if err := checkGitURL(o.URL); err != nil {
@@ -196,7 +211,7 @@ func checkLockSource(e *Entry) error {
 
 // Write writes the lock to file atomically, sorted by name, with paths
 // below base made relative: as version 1 unless an entry records an
-// origin. A lock that names no skill is deleted instead, so that removing
+// origin, or version 3 when one has an HTTP source. A lock that names no skill is deleted instead, so that removing
 // every skill leaves the project as it was before the first install.
 func (l *Lock) Write(file, base string) error {
 	if len(l.Skills) == 0 {
@@ -209,7 +224,10 @@ func (l *Lock) Write(file, base string) error {
 	for i, e := range l.Skills {
 		out.Skills[i] = e.toLock(base)
 		if e.Source.Origin != (Origin{}) {
-			out.Version = 2
+			out.Version = max(out.Version, 2)
+		}
+		if e.Source.Kind.Fetched() {
+			out.Version = 3
 		}
 	}
 	slices.SortFunc(out.Skills, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })

@@ -182,6 +182,9 @@ func (in *Installer) cloneAt(dir string) *cloneState {
 // commit. note says why a clone is not pinned, or why a teammate may not
 // fetch its commit yet.
 func (in *Installer) pin(src Source, root, commit string, c Candidate) (Source, string, string) {
+	if src.Kind.Fetched() {
+		return src, in.fetchedAt(root).commitOf(c.Rel), ""
+	}
 	if src.Kind == KindGit || in.Git == nil {
 		return src, commit, ""
 	}
@@ -257,6 +260,21 @@ func (in *Installer) lockedTree(e Entry) (root, commit string, err error) {
 	switch {
 	case e.Source.Kind == KindGit:
 		return in.Materialize(e.Source, e.Commit)
+	case e.Source.Kind.Fetched():
+		if root, _, err = in.Materialize(e.Source, e.Commit); err != nil {
+			return "", "", err
+		}
+		f := in.fetchedAt(root)
+		if err := f.failure(e.Path); err != nil {
+			return "", "", err
+		}
+		commit = f.commitOf(e.Path)
+		if e.Commit != "" && commit != e.Commit {
+			return "", "", fmt.Errorf("%s now serves %s with digest %s, not the %s ccski.lock records: its bytes changed "+
+				"since it was installed; nothing of it was written (run `ccski update %s` to take it if you trust it)",
+				e.Source, e.Name, commit, e.Commit, e.Name)
+		}
+		return root, commit, nil
 	case e.Source.Origin.URL != "" && e.Commit != "":
 		if root, _, err := in.Materialize(e.Source, ""); err == nil && in.atCommit(root, e) {
 			return root, e.Commit, nil

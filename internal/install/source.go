@@ -27,12 +27,28 @@ const (
 	// KindMarketplace is a marketplace Claude Code has cloned, by name:
 	// installed offline from its folder.
 	KindMarketplace Kind = "marketplace"
+	// KindIndex is a site's well-known skills index (the Agent Skills
+	// Discovery RFC, v0.2.0 at /.well-known/agent-skills/index.json,
+	// else v0.1.0 at /.well-known/skills/index.json), fetched over HTTP
+	// (http.go, index.go).
+	KindIndex Kind = "index"
+	// KindArchive is a .zip, .tar.gz or .tgz archive fetched over HTTP:
+	// a skill, a folder of skills or an Agent Plugins package
+	// (archive.go).
+	KindArchive Kind = "archive"
 )
+
+// Fetched reports whether sources of kind k are fetched over HTTP. Their
+// lock entry's Commit is the sha256: digest of the artifact the skill
+// came in (the index entry's digest, the archive's), when there is one.
+func (k Kind) Fetched() bool { return k == KindIndex || k == KindArchive }
 
 // Source is where skills are installed from, as the lock records it.
 type Source struct {
 	Kind Kind `json:"kind"`
-	// URL is the repository of a git source, as git takes it.
+	// URL is the repository of a git source, as git takes it; the site
+	// (or index.json) of an index source; the archive of an archive
+	// source.
 	URL string `json:"url,omitempty"`
 	// Ref is the branch, tag or commit asked for ("" is the default
 	// branch). The lock keeps it so that update follows it.
@@ -62,6 +78,8 @@ func (s Source) String() string {
 		}
 	case KindMarketplace:
 		b.WriteString(s.Name)
+	case KindIndex, KindArchive:
+		b.WriteString(s.URL)
 	default:
 		b.WriteString(s.Dir)
 	}
@@ -111,7 +129,9 @@ var (
 
 // ParseSource reads the SOURCE argument of ccski install: a git URL
 // (https://, ssh://, git://, file://, user@host:path, or owner/repo for
-// GitHub), with an optional @ref and #path; a local folder, SKILL.md or
+// GitHub), with an optional @ref and #path; an http(s) URL of a site
+// (its well-known skills index), of an index.json or of a .zip, .tar.gz
+// or .tgz archive, with an optional #path; a local folder, SKILL.md or
 // marketplace.json; or the name of a marketplace Claude Code has cloned.
 // A path that exists is local even when it looks like owner/repo.
 func ParseSource(arg string, o ParseOptions) (Source, error) {
@@ -251,6 +271,9 @@ func parseURL(arg string) (Source, error) {
 	if _, pass := userPassword(arg); pass {
 		return Source{}, fmt.Errorf("git URL %s holds a password, which ccski would print and write to ccski.lock: "+
 			"remove it and let git find it with a credential helper (git help credential)", redactURL(arg))
+	}
+	if src, ok, err := parseHTTP(arg); ok {
+		return src, err
 	}
 	scheme := strings.Index(arg, "://") + 3
 	host := strings.IndexByte(arg[scheme:], '/')

@@ -61,7 +61,8 @@ func TestParseSource(t *testing.T) {
 		{arg: "https://example.com/o/r.git@v1", ref: "v2", err: "names ref v1 but --ref says v2"},
 		{arg: "o/r#../../etc", err: "must stay inside the source"},
 		{arg: "./skills", ref: "main", err: "is not a git repository"},
-		{arg: "https://example.com", err: "names no repository"},
+		{arg: "ssh://example.com", err: "names no repository"},
+		{arg: "https://example.com", want: Source{Kind: KindIndex, URL: "https://example.com"}}, // its well-known index
 		{arg: "", err: "empty source"},
 	}
 	for _, tt := range tests {

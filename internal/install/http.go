@@ -1,0 +1,313 @@
+package install
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/ccski/ccski/internal/report"
+)
+
+// This file fetches the HTTP sources (KindIndex, KindArchive): the URLs
+// ParseSource reads as such, the client that downloads them within
+// Limits, and the token a private host is given.
+
+// Limits bound what one download brings: the bytes downloaded, and for
+// an archive (or the files of a v0.1.0 index entry) the bytes unpacked
+// and the number of entries. They are the `skills` CLI's: 10 MiB, 25 MiB
+// and 1,000 files.
+type Limits struct {
+	// MaxDownload is the most bytes one artifact may have.
+	MaxDownload int64
+	// MaxUnpacked is the most bytes the files of one archive may have
+	// once unpacked.
+	MaxUnpacked int64
+	// MaxFiles is the most entries one archive may hold.
+	MaxFiles int
+}
+
+// DefaultLimits are the limits of an HTTP source when config sets none.
+var DefaultLimits = Limits{MaxDownload: 10 << 20, MaxUnpacked: 25 << 20, MaxFiles: 1000}
+
+// withDefaults fills the limits left 0 from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	if l.MaxDownload <= 0 {
+		l.MaxDownload = DefaultLimits.MaxDownload
+	}
+	if l.MaxUnpacked <= 0 {
+		l.MaxUnpacked = DefaultLimits.MaxUnpacked
+	}
+	if l.MaxFiles <= 0 {
+		l.MaxFiles = DefaultLimits.MaxFiles
+	}
+	return l
+}
+
+// TokenPrefix starts the name of the variable holding a host's token:
+// CCSKI_HTTP_TOKEN_ and the host (with its port, if the URL names one),
+// upper-cased, every character but letters and digits written as '_':
+// CCSKI_HTTP_TOKEN_SKILLS_EXAMPLE_ORG for https://skills.example.org.
+const TokenPrefix = "CCSKI_HTTP_TOKEN_"
+
+// TokenVar is the variable that holds the token of host (a URL's host,
+// with its port if it names one).
+func TokenVar(host string) string {
+	var b strings.Builder
+	b.WriteString(TokenPrefix)
+	for _, r := range strings.ToUpper(host) {
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// HTTP downloads the artifacts of HTTP sources. A request to a host whose
+// token variable (TokenVar) is set carries "Authorization: Bearer
+// <token>", over https, or over http to a loopback address only; the
+// token is added to each request by its own host, so a redirect to
+// another host never carries it. Tokens come from the environment only:
+// never from a project file or a lock.
+type HTTP struct {
+	// Client makes the requests; nil: one with Timeout.
+	Client *http.Client
+	// Timeout bounds each download; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Limits bound each artifact (see Limits); 0 fields take
+	// DefaultLimits.
+	Limits Limits
+	// Getenv reads the token variables; nil: none is read.
+	Getenv func(string) string
+	// Progress, when not nil, receives the progress of the downloads (a
+	// terminal's; report.Progress).
+	Progress io.Writer
+	// TempDir holds the downloaded sources while a run reads them; ""
+	// is the system's temporary folder.
+	TempDir string
+}
+
+// maxRedirects is how many redirects one download follows.
+const maxRedirects = 10
+
+// client is the client of h, with the token transport.
+func (h *HTTP) client() *http.Client {
+	if h.Client != nil {
+		return h.Client
+	}
+	timeout := h.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	h.Client = &http.Client{
+		Timeout:   timeout,
+		Transport: &tokenTransport{base: http.DefaultTransport, token: h.token},
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= maxRedirects {
+				return fmt.Errorf("stopped after %d redirects", maxRedirects)
+			}
+			if err := checkFetchURL(req.URL.String()); err != nil {
+				return err
+			}
+			// The token transport adds each host's own token; nothing
+			// an earlier request carried goes on.
+			req.Header.Del("Authorization")
+			req.Header.Del("Cookie")
+			return nil
+		},
+	}
+	return h.Client
+}
+
+// token is the token for a request to u: the host's variable, sent over
+// https or to a loopback address.
+func (h *HTTP) token(u *url.URL) string {
+	if h.Getenv == nil {
+		return ""
+	}
+	if u.Scheme != "https" && !loopback(u.Hostname()) {
+		return ""
+	}
+	return strings.TrimSpace(h.Getenv(TokenVar(u.Host)))
+}
+
+// loopback reports whether host is a loopback address or localhost.
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// tokenTransport adds the token of each request's own host.
+type tokenTransport struct {
+	base  http.RoundTripper
+	token func(*url.URL) string
+}
+
+func (t *tokenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if tok := t.token(r.URL); tok != "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+tok)
+	}
+	return t.base.RoundTrip(r)
+}
+
+// errNotFound is a 404 (or 410): the well-known index of another version
+// may be there.
+var errNotFound = errors.New("not found")
+
+// download is one fetched artifact.
+type download struct {
+	data        []byte
+	contentType string
+	// url is where it came from, after redirects.
+	url string
+}
+
+// digest is the artifact's sha256: digest.
+func (d download) digest() string { return sha256Digest(d.data) }
+
+// sha256Digest is the sha256:<hex> digest of data.
+func sha256Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// get downloads u, at most Limits.MaxDownload bytes. p, when not nil,
+// counts the artifact when it is done.
+func (h *HTTP) get(ctx context.Context, u string, p *report.Progress) (download, error) {
+	if err := checkFetchURL(u); err != nil {
+		return download{}, err
+	}
+	lim := h.Limits.withDefaults()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return download{}, fmt.Errorf("fetching %s: %w", u, err)
+	}
+	req.Header.Set("User-Agent", "ccski")
+	resp, err := h.client().Do(req)
+	if err != nil {
+		return download{}, fmt.Errorf("fetching %s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
+		return download{}, fmt.Errorf("fetching %s: %s: %w", u, resp.Status, errNotFound)
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		return download{}, fmt.Errorf("fetching %s: %s: for a private host, set %s to a token the host takes "+
+			"(sent as a Bearer token, over https only)", u, resp.Status, TokenVar(req.URL.Host))
+	case resp.StatusCode != http.StatusOK:
+		return download{}, fmt.Errorf("fetching %s: %s", u, resp.Status)
+	}
+	if resp.ContentLength > lim.MaxDownload {
+		return download{}, tooLarge(u, resp.ContentLength, lim.MaxDownload)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, lim.MaxDownload+1))
+	if err != nil {
+		return download{}, fmt.Errorf("fetching %s: %w", u, err)
+	}
+	if int64(len(data)) > lim.MaxDownload {
+		return download{}, tooLarge(u, -1, lim.MaxDownload)
+	}
+	p.Step(shortItem(u))
+	return download{data: data, contentType: resp.Header.Get("Content-Type"), url: resp.Request.URL.String()}, nil
+}
+
+// tooLarge is the error for a download over the limit.
+func tooLarge(u string, size, limit int64) error {
+	has := "more"
+	if size >= 0 {
+		has = fmt.Sprintf("%d bytes,", size)
+	}
+	return fmt.Errorf("%s has %s over the download limit of %d bytes: raise install.max_download in your user config "+
+		"if you trust the source", u, has, limit)
+}
+
+// shortItem is the last segment of a URL, for the progress line.
+func shortItem(u string) string {
+	if i := strings.LastIndexByte(strings.TrimSuffix(u, "/"), '/'); i >= 0 {
+		return u[i+1:]
+	}
+	return u
+}
+
+// checkFetchURL accepts the URLs ccski downloads: http or https, with a
+// host, without a password (which would be printed and written to the
+// lock) or control characters.
+func checkFetchURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" ||
+		strings.ContainsFunc(raw, unicode.IsControl) {
+		return fmt.Errorf("URL %q is not one ccski downloads: give an http:// or https:// URL with a host", raw)
+	}
+	if _, ok := u.User.Password(); ok {
+		return fmt.Errorf("URL %s holds a password, which ccski would print and write to ccski.lock: remove it and "+
+			"set %s instead", u.Redacted(), TokenVar(u.Host))
+	}
+	return nil
+}
+
+// archiveExts are the URL endings of archive sources.
+var archiveExts = []string{".zip", ".tar.gz", ".tgz"}
+
+// wellKnownIndexes are the paths of the well-known skills index, newest
+// version first.
+var wellKnownIndexes = []string{"/.well-known/agent-skills/index.json", "/.well-known/skills/index.json"}
+
+// parseHTTP reads an http(s) URL that names an HTTP source: a site (no
+// path: its well-known index), a well-known index.json (or its folder,
+// /.well-known/agent-skills or /.well-known/skills), or an archive
+// (its path ends in .zip, .tar.gz or .tgz), each with an optional #path.
+// ok is false for any other URL, a git repository's.
+func parseHTTP(arg string) (src Source, ok bool, err error) {
+	raw, frag, hasFrag := strings.Cut(arg, "#")
+	u, perr := url.Parse(raw)
+	if perr != nil || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) || u.Host == "" {
+		return Source{}, false, nil
+	}
+	lower := strings.ToLower(u.Path)
+	switch {
+	case u.Path == "" || u.Path == "/":
+		src = Source{Kind: KindIndex, URL: strings.ToLower(u.Scheme) + "://" + u.Host}
+	case hasSuffix(lower, wellKnownIndexes):
+		src = Source{Kind: KindIndex, URL: raw}
+	case hasSuffix(strings.TrimSuffix(lower, "/")+"/index.json", wellKnownIndexes):
+		// The index's folder, as the skills CLI takes it.
+		src = Source{Kind: KindIndex, URL: strings.TrimSuffix(raw, "/") + "/index.json"}
+	case hasSuffix(lower, archiveExts):
+		src = Source{Kind: KindArchive, URL: raw}
+	default:
+		return Source{}, false, nil
+	}
+	if err := checkFetchURL(src.URL); err != nil {
+		return Source{}, true, err
+	}
+	if hasFrag {
+		if src.Path, err = cleanSubpath(frag); err != nil {
+			return Source{}, true, fmt.Errorf("source %s: %w", arg, err)
+		}
+	}
+	return src, true, nil
+}
+
+// hasSuffix reports whether s ends in one of suffixes.
+func hasSuffix(s string, suffixes []string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}

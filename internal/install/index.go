@@ -1,0 +1,310 @@
+package install
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ccski/ccski/internal/report"
+	"github.com/ccski/ccski/pipeline"
+)
+
+// This file materialises the HTTP sources: a well-known skills index
+// (the Agent Skills Discovery RFC: v0.2.0's index lists each skill's
+// artifact, a SKILL.md or an archive, with its sha256: digest; v0.1.0's
+// lists each skill's files, without digests) and an archive URL. Every
+// artifact is downloaded whole and checked against its digest (the
+// index's, and for a restore the lock's) before anything of it is
+// written, then written or unpacked into a temporary folder that the
+// rest of install reads as it reads a local folder: root/<name>/ for
+// each skill of an index, the archive's contents for an archive.
+
+// The $schema of the index versions ccski reads.
+const indexSchemaV2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+
+// maxIndexBytes bounds index.json.
+const maxIndexBytes = 4 << 20
+
+// indexDoc is a well-known index.json, of either version.
+type indexDoc struct {
+	Schema string       `json:"$schema"`
+	Skills []indexEntry `json:"skills"`
+}
+
+// indexEntry is one skill of an index: v0.2.0 has Type, URL and Digest;
+// v0.1.0 has Files.
+type indexEntry struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Description string   `json:"description"`
+	URL         string   `json:"url"`
+	Digest      string   `json:"digest"`
+	Files       []string `json:"files"`
+}
+
+// skillName is a skill name as the Agent Skills specification allows it.
+var skillName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`)
+
+// fetched is what materialising an HTTP source learnt besides its files.
+type fetched struct {
+	// digests are the artifact digests by the skill folder's path in the
+	// root ("." for an archive's root): what the lock records as Commit.
+	digests map[string]string
+	// warnings are entries skipped: an unknown type, an artifact that
+	// failed (failed holds why, by skill name).
+	warnings []string
+	failed   map[string]error
+	// tmp is the folder to remove on Close.
+	tmp string
+}
+
+// commitOf is the digest the lock records for the skill at rel: its
+// index entry's, or the archive's.
+func (f *fetched) commitOf(rel string) string {
+	if f == nil {
+		return ""
+	}
+	if d, ok := f.digests[rel]; ok {
+		return d
+	}
+	first, _, _ := strings.Cut(rel, "/")
+	if d, ok := f.digests[first]; ok {
+		return d
+	}
+	return f.digests["."]
+}
+
+// materializeHTTP downloads src into a new temporary folder. want, for
+// an archive, is the digest it must have (the lock's), checked before it
+// is unpacked.
+func (in *Installer) materializeHTTP(src Source, want string) (root string, f *fetched, err error) {
+	if in.HTTP == nil {
+		return "", nil, errors.New("HTTP sources need an HTTP client")
+	}
+	tmp, err := os.MkdirTemp(in.HTTP.TempDir, "ccski-http-")
+	if err != nil {
+		return "", nil, fmt.Errorf("a temporary folder for %s: %w", src.URL, err)
+	}
+	f = &fetched{digests: map[string]string{}, failed: map[string]error{}, tmp: tmp}
+	root = filepath.Join(tmp, "src")
+	switch src.Kind {
+	case KindArchive:
+		err = in.fetchArchive(src.URL, want, root, f)
+	default:
+		err = in.fetchIndex(src.URL, root, f)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, err
+	}
+	return root, f, nil
+}
+
+// fetchArchive downloads the archive u, checks it against want (when
+// set) and unpacks it into root.
+func (in *Installer) fetchArchive(u, want, root string, f *fetched) error {
+	p := report.NewProgress(in.HTTP.Progress, "downloading", 1)
+	defer p.Done()
+	d, err := in.HTTP.get(in.Ctx, u, p)
+	if err != nil {
+		return err
+	}
+	got := d.digest()
+	if want != "" && got != want {
+		return fmt.Errorf("archive %s has digest %s, not the %s ccski.lock records: its bytes changed since it was "+
+			"installed; nothing of it was written (run `ccski update` to take the new archive if you trust it)", u, got, want)
+	}
+	f.digests["."] = got
+	return unpack(d.data, u, root, in.HTTP.Limits)
+}
+
+// fetchIndex finds the well-known index of site (v0.2.0 first, then
+// v0.1.0) or reads the index.json it names, and writes every skill it
+// lists into root/<name>/, each checked against its digest first.
+func (in *Installer) fetchIndex(site, root string, f *fetched) error {
+	var candidates []string
+	if hasSuffix(strings.ToLower(site), wellKnownIndexes) {
+		candidates = []string{site}
+	} else {
+		for _, p := range wellKnownIndexes {
+			candidates = append(candidates, strings.TrimSuffix(site, "/")+p)
+		}
+	}
+	var d download
+	var err error
+	for _, c := range candidates {
+		if d, err = in.HTTP.get(in.Ctx, c, nil); !errors.Is(err, errNotFound) {
+			break
+		}
+	}
+	if errors.Is(err, errNotFound) && len(candidates) > 1 {
+		return fmt.Errorf("%s publishes no skills index (neither %s nor %s is there): give the URL of an "+
+			"index.json, an archive or a git repository", site, wellKnownIndexes[0], wellKnownIndexes[1])
+	}
+	if err != nil {
+		return err
+	}
+	if len(d.data) > maxIndexBytes {
+		return fmt.Errorf("index %s has more than %d bytes", d.url, maxIndexBytes)
+	}
+	var doc indexDoc
+	if err := json.NewDecoder(bytes.NewReader(d.data)).Decode(&doc); err != nil {
+		return fmt.Errorf("index %s is not a valid skills index (%v)", d.url, err)
+	}
+	base, err := url.Parse(d.url)
+	if err != nil {
+		return err
+	}
+	v1 := doc.Schema == ""
+	if !v1 && doc.Schema != indexSchemaV2 {
+		return fmt.Errorf("index %s has $schema %q, a version of the Agent Skills Discovery RFC this ccski does not "+
+			"read (it reads 0.2.0, and 0.1.0 without $schema): upgrade ccski", d.url, doc.Schema)
+	}
+	if err := os.Mkdir(root, 0o755); err != nil {
+		return err
+	}
+	p := report.NewProgress(in.HTTP.Progress, "downloading", len(doc.Skills))
+	defer p.Done()
+	seen := map[string]bool{}
+	var first error
+	for _, e := range doc.Skills {
+		if !skillName.MatchString(e.Name) || strings.Contains(e.Name, "--") {
+			return fmt.Errorf("index %s lists a skill named %q, which is no valid skill name (lowercase letters, "+
+				"digits and single hyphens, at most 64)", d.url, e.Name)
+		}
+		if seen[e.Name] {
+			return fmt.Errorf("index %s lists skill %s twice", d.url, e.Name)
+		}
+		seen[e.Name] = true
+		dir := filepath.Join(root, e.Name)
+		if v1 {
+			err = in.fetchV1(base, e, dir, p)
+		} else {
+			err = in.fetchV2(base, e, dir, f, p)
+		}
+		if err != nil {
+			// That skill is left out, nothing of it kept; the others
+			// are offered.
+			if rerr := os.RemoveAll(dir); rerr != nil {
+				return rerr
+			}
+			f.failed[e.Name] = err
+			f.warnings = append(f.warnings, "left out: "+err.Error())
+			first = cmp.Or(first, err)
+		}
+	}
+	if len(f.failed) == len(doc.Skills) && first != nil {
+		return first // nothing to offer: say why
+	}
+	return nil
+}
+
+// failure is why the skill at rel of the index was left out, or nil.
+func (f *fetched) failure(rel string) error {
+	if f == nil {
+		return nil
+	}
+	name, _, _ := strings.Cut(rel, "/")
+	return f.failed[name]
+}
+
+// resolve resolves ref against the index URL base, as RFC 3986 says.
+func resolve(base *url.URL, ref string) (string, error) {
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", err
+	}
+	u := base.ResolveReference(r).String()
+	return u, checkFetchURL(u)
+}
+
+// fetchV2 fetches the artifact of a v0.2.0 entry, checks its digest, and
+// writes it into dir: a SKILL.md, or an archive unpacked.
+func (in *Installer) fetchV2(base *url.URL, e indexEntry, dir string, f *fetched, p *report.Progress) error {
+	if e.Type != "skill-md" && e.Type != "archive" {
+		f.warnings = append(f.warnings, fmt.Sprintf("skipped skill %s of the index: its type %q is none ccski "+
+			"installs (skill-md, archive)", e.Name, e.Type))
+		p.Step(e.Name)
+		return nil
+	}
+	if !digestForm.MatchString(e.Digest) {
+		return fmt.Errorf("index entry %s has digest %q, not sha256: and 64 lowercase hex digits: ccski installs "+
+			"nothing it cannot check", e.Name, e.Digest)
+	}
+	u, err := resolve(base, e.URL)
+	if err != nil {
+		return fmt.Errorf("index entry %s: url %q: %w", e.Name, e.URL, err)
+	}
+	d, err := in.HTTP.get(in.Ctx, u, p)
+	if err != nil {
+		return fmt.Errorf("skill %s: %w", e.Name, err)
+	}
+	if got := d.digest(); got != e.Digest {
+		return fmt.Errorf("skill %s: %s has digest %s, not the %s its index lists: refused, nothing of it was "+
+			"written (the artifact or the index changed, or was tampered with)", e.Name, u, got, e.Digest)
+	}
+	f.digests[e.Name] = e.Digest
+	if e.Type == "archive" {
+		return unpack(d.data, u, dir, in.HTTP.Limits)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, pipeline.SkillFile), d.data, 0o644)
+}
+
+// fetchV1 fetches the files a v0.1.0 entry lists from
+// /.well-known/skills/<name>/ into dir. They have no digests in the index:
+// the lock's record of each file's digest is what a restore checks.
+func (in *Installer) fetchV1(base *url.URL, e indexEntry, dir string, p *report.Progress) error {
+	lim := in.HTTP.Limits.withDefaults()
+	if len(e.Files) == 0 || !slices.Contains(e.Files, pipeline.SkillFile) {
+		return fmt.Errorf("index entry %s lists no SKILL.md among its files", e.Name)
+	}
+	if len(e.Files) > lim.MaxFiles {
+		return fmt.Errorf("index entry %s lists %d files, over the limit of %d (install.max_files)", e.Name, len(e.Files), lim.MaxFiles)
+	}
+	up := &unpacker{name: "index entry " + e.Name, dest: dir, lim: lim}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	for _, file := range e.Files {
+		dst, err := up.target(file)
+		if err != nil {
+			return err
+		}
+		if dst == "" || strings.HasSuffix(file, "/") {
+			return up.refuse(file, "is no file path")
+		}
+		u, err := resolve(base, e.Name+"/"+escapePath(file))
+		if err != nil {
+			return fmt.Errorf("index entry %s: file %q: %w", e.Name, file, err)
+		}
+		d, err := in.HTTP.get(in.Ctx, u, nil)
+		if err != nil {
+			return fmt.Errorf("skill %s: %w", e.Name, err)
+		}
+		if err := up.write(file, dst, 0o644, bytes.NewReader(d.data)); err != nil {
+			return err
+		}
+	}
+	p.Step(e.Name)
+	return nil
+}
+
+// escapePath escapes each segment of a '/'-separated path for a URL.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
