@@ -121,15 +121,14 @@ func TestPluginFormatsList(t *testing.T) {
 }
 
 // TestPluginFormatsNoSwitch checks what disable says of a plugin whose
-// host keeps no switch ccski writes: Cursor's, in its state database, and
-// Agent Plugins in ~/.agents/plugins, which no host switches; nothing is
-// renamed in the plugin.
+// host keeps no switch ccski can write: Cursor's, in its state database,
+// and Agent Plugins in .agents/plugins, which no host switches; nothing
+// is renamed in the plugin.
 func TestPluginFormatsNoSwitch(t *testing.T) {
 	p := newPluginFormatsTree(t)
 	for name, want := range map[string]string{
 		"stripe:payments":    "Cursor turns on and off in its state database",
 		"hello-plugin:greet": "which no host ccski knows keeps a switch for",
-		"reviewer:review":    "copilot plugin disable reviewer@team",
 	} {
 		r := p.run(t, "disable", name)
 		if r.code == 0 || !strings.Contains(r.stdout+r.stderr, want) {
@@ -138,5 +137,37 @@ func TestPluginFormatsNoSwitch(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(p.home, ".cursor/plugins/cache/cursor-public/stripe/1.5.0/skills/payments/SKILL.md")); err != nil {
 		t.Errorf("the plugin's SKILL.md was touched: %v", err)
+	}
+}
+
+// TestPluginFormatsCopilotToggle switches Copilot CLI plugins through the
+// binary: disable of a skill writes "<plugin>@<marketplace>": false in
+// ~/.copilot/settings.json, which is all Copilot CLI 1.0.102 reads, and
+// takes the plugin's skills out of the list; enable of a disabled
+// plugin's skill turns it on; every other byte of the file stays.
+func TestPluginFormatsCopilotToggle(t *testing.T) {
+	p := newPluginFormatsTree(t)
+	settings := filepath.Join(p.home, ".copilot", "settings.json")
+	mustOK(t, p.run(t, "disable", "reviewer:review"))
+	mustOK(t, p.run(t, "enable", "linter:lint"))
+	data, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"enabledPlugins": {"reviewer@team": false, "linter@team": true}}`; string(data) != want {
+		t.Errorf("settings.json = %s, want %s", data, want)
+	}
+	r := p.run(t, "list", "--json")
+	mustOK(t, r)
+	var recs []record
+	decodeOnly(t, r, &recs)
+	var ids []string
+	for _, x := range recs {
+		if x.Provider == "copilot" && x.PluginInfo != nil {
+			ids = append(ids, x.ID)
+		}
+	}
+	if d := cmp.Diff([]string{"copilot:@linter:lint"}, ids); d != "" {
+		t.Errorf("Copilot plugin skills after the switch (-want +got):\n%s", d)
 	}
 }

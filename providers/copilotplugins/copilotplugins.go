@@ -116,10 +116,7 @@ func (p *Provider) Plan(ctx context.Context, env providers.Env) (providers.Plan,
 	if err := ctx.Err(); err != nil {
 		return providers.Plan{}, fmt.Errorf("%s: %w", Name, err)
 	}
-	home := Dir(env)
-	if p.opts.Home != "" {
-		home = env.ResolvePath(p.opts.Home)
-	}
+	home := p.Home(env)
 	pl := &planner{home: home, r: &providers.PluginReader{Label: Label},
 		settings: filepath.Join(home, SettingsFile)}
 	pl.readSettings()
@@ -333,9 +330,7 @@ func (p *planner) plugin(in install) {
 		version = pf.Version
 	}
 	p.listings = append(p.listings, pf.SkillDirs...)
-	info := &pipeline.PluginInfo{Plugin: in.name, Marketplace: in.market, Version: version,
-		NoSwitch: "whose switch (enabledPlugins in " + p.settings + ") ccski does not write yet: run `copilot plugin disable " +
-			in.key() + "` (or enable)"}
+	info := &pipeline.PluginInfo{Plugin: in.name, Marketplace: in.market, Version: version}
 	p.roots = append(p.roots, p.r.Roots(pf, pipeline.Root{Agent: Label, Provider: Name,
 		Location: pipeline.LocationPlugin, Kind: pipeline.KindPlugin, Prefix: pf.Name, Plugin: info,
 		Optional: true}, what)...)

@@ -84,9 +84,7 @@ func TestPlan(t *testing.T) {
 	root := func(path, plugin, market, version string, skills ...string) pipeline.Root {
 		return pipeline.Root{Path: abs(path), Agent: Label, Provider: Name, Location: pipeline.LocationPlugin,
 			Kind: pipeline.KindPlugin, Optional: true, Prefix: plugin, Skills: skills,
-			Plugin: &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version,
-				NoSwitch: "whose switch (enabledPlugins in " + abs("home/.copilot/settings.json") +
-					") ccski does not write yet: run `copilot plugin disable " + plugin + "@" + market + "` (or enable)"}}
+			Plugin: &pipeline.PluginInfo{Plugin: plugin, Marketplace: market, Version: version}}
 	}
 	providertest.CheckRoots(t, []pipeline.Root{
 		root("home/.copilot/installed-plugins/git-mkt/alpha/skills", "alpha", "git-mkt", "1.0.0", "greet"),
