@@ -171,3 +171,49 @@ func TestPluginFormatsCopilotToggle(t *testing.T) {
 		t.Errorf("Copilot plugin skills after the switch (-want +got):\n%s", d)
 	}
 }
+
+// TestPluginFormatsDoctor checks that doctor says which host loads the
+// new plugins' skills: Copilot CLI its enabled plugin's, and not the
+// disabled one (plugin-disabled, with the command that turns it on);
+// Cursor its plugins' skills.
+func TestPluginFormatsDoctor(t *testing.T) {
+	p := newPluginFormatsTree(t)
+	type verdict struct {
+		ID, Name, Code, Detail string
+	}
+	var rep struct {
+		Hosts []struct {
+			Host      string    `json:"host"`
+			Loads     []verdict `json:"loads"`
+			NotLoaded []verdict `json:"notLoaded"`
+		} `json:"hosts"`
+	}
+	for host, want := range map[string][]string{
+		"copilot": {"loads copilot:@reviewer:review", "plugin-disabled linter@team"},
+		"cursor":  {"loads cursor:@stripe:payments", "loads cursor:@team-kit:ship"},
+	} {
+		r := p.run(t, "doctor", "--json", "--agent", host)
+		mustOK(t, r)
+		decodeOnly(t, r, &rep)
+		var got []string
+		for _, h := range rep.Hosts {
+			for _, v := range h.Loads {
+				if strings.Contains(v.ID, ":@") {
+					got = append(got, "loads "+v.ID)
+				}
+			}
+			for _, v := range h.NotLoaded {
+				if v.Code == "plugin-disabled" {
+					got = append(got, "plugin-disabled "+v.Name)
+					if !strings.Contains(v.Detail, "copilot plugin enable linter@team") {
+						t.Errorf("detail %q does not say how to turn the plugin on", v.Detail)
+					}
+				}
+			}
+		}
+		slices.Sort(got)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("doctor --agent %s, plugin verdicts (-want +got):\n%s", host, d)
+		}
+	}
+}
