@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -100,7 +101,7 @@ func (p *Provider) Plan(ctx context.Context, env providers.Env) (providers.Plan,
 	if p.opts.UserDir != "" {
 		user = env.ResolvePath(p.opts.UserDir)
 	}
-	if len(dirs) == 0 || dirs[len(dirs)-1] != user {
+	if !slices.Contains(dirs, user) {
 		dirs = append(dirs, user)
 	}
 	r := &providers.PluginReader{Label: Label}
