@@ -19,7 +19,7 @@ var docs = map[string]string{
 		"copy that would win shows the next one. A token that names nothing is a warning, as for include.",
 	"state": "Which skills are shown: enabled, disabled or all.",
 	"agent": "Whose skill switches count (Claude Code's skillOverrides, Codex's [[skills.config]], Gemini CLI's " +
-		"skills.disabled): all, where a skill is off when every agent that reads it turns it off, or one agent, " +
+		"skills.disabled, Copilot CLI's plugin switch enabledPlugins): all, where a skill is off when every agent that reads it turns it off, or one agent, " +
 		"whose switches then hide a skill from every view, such as ccski mcp --agent claude serving Claude Code.",
 	"priority": "Root kinds, highest first. When two skills share a fully qualified name (a plugin's skills " +
 		"are qualified by their plugin, so two plugins' skills never compete), the one found in the higher " +

@@ -55,7 +55,7 @@ func flagTable() []flagSpec {
 		{name: "claude-plugins-file", key: "providers.marketplace.plugins_file", usage: "path of Claude's installed_plugins.json"},
 		{name: "claude-plugins-root", key: "providers.marketplace.plugins_root", usage: "base folder for relative Claude plugin paths"},
 
-		{mcp: true, name: "agent", key: "agent", usage: "the agent served: its skill switches decide what is off (claude, codex, gemini or all)"},
+		{mcp: true, name: "agent", key: "agent", usage: "the agent served: its skill switches decide what is off (claude, codex, gemini, copilot or all)"},
 		{mcp: true, name: "transport", key: "mcp.transport", usage: "MCP transport: stdio, http or sse (default stdio)"},
 		{mcp: true, name: "host", key: "mcp.host", usage: "address to listen on for http and sse (default 127.0.0.1)"},
 		{mcp: true, name: "port", typ: flagInt, key: "mcp.port", usage: "port to listen on for http and sse (default 3000)"},

@@ -293,6 +293,15 @@ var trustCases = map[string][]trustCase{
 	"providers.gemini_extensions.extensions_dir": {
 		{name: "a folder of the repository", project: "providers: {gemini_extensions: {extensions_dir: e}}", want: "", ignored: true},
 	},
+	"providers.copilot_plugins.home": {
+		{name: "a folder of the repository", project: "providers: {copilot_plugins: {home: c}}", want: "", ignored: true},
+	},
+	"providers.cursor_plugins.plugins_dir": {
+		{name: "a folder of the repository", project: "providers: {cursor_plugins: {plugins_dir: p}}", want: "", ignored: true},
+	},
+	"providers.agent_plugins.user_dir": {
+		{name: "a folder of the repository", project: "providers: {agent_plugins: {user_dir: p}}", want: "", ignored: true},
+	},
 	"providers.gemini_extensions.namespace": {{name: "off", project: "providers: {gemini_extensions: {namespace: false}}", want: false}},
 	"providers.commands.claude": {
 		{name: "on over the user's off", user: "providers: {commands: {claude: false}}", project: "providers: {commands: {claude: true}}", want: false, ignored: true},

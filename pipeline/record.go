@@ -51,6 +51,11 @@ type PluginInfo struct {
 	Plugin      string `json:"pluginName"`
 	Marketplace string `json:"marketplace"`
 	Version     string `json:"version"`
+	// NoSwitch, when set, says why ccski cannot turn the plugin on or
+	// off and how its host does: a host that keeps no plugin switch in a
+	// file ccski can edit (Cursor's state database, none at all for
+	// ~/.agents/plugins).
+	NoSwitch string `json:"-"`
 }
 
 // Key is the plugin's key in the hosts' settings: plugin@marketplace, as

@@ -33,8 +33,9 @@ type HomeOwner interface {
 }
 
 // HostOwner is implemented by a provider that reads its host's own skill
-// switches (Plan.Switches) and writes them (Host.Switcher): claude for
-// Claude Code, codex for Codex, agents for Gemini CLI. Each host has one
+// switches (Plan.Switches, Plan.Disabled) and writes them
+// (Host.Switcher): claude for Claude Code, codex for Codex, agents for
+// Gemini CLI, copilot_plugins for Copilot CLI's plugins. Each host has one
 // owner. The host does not depend on the provider's options.
 type HostOwner interface {
 	Host() Host

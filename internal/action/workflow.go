@@ -69,6 +69,10 @@ func InstallWorkflow(_ context.Context, c *Config, req WorkflowRequest) (*Workfl
 		if ag != "all" && !slices.Contains(all.HostNames(), ag) {
 			return nil, usage(fmt.Errorf("unknown agent %q: use %s or all", ag, strings.Join(all.HostNames(), ", ")))
 		}
+		if ag != "all" && !slices.ContainsFunc(hosts, func(h providers.Host) bool { return h.Name == ag }) {
+			return nil, usage(fmt.Errorf("%s has no instructions file ccski writes (ccski only switches its plugins): "+
+				"leave --agent %s out", providers.HostTitle(all.Hosts(), ag), ag))
+		}
 	}
 	rep := &WorkflowReport{Scope: req.Scope, DryRun: req.DryRun}
 	rep.Results, rep.Failed = upsertWorkflows(e.Env(), hosts, req, c.Cwd)

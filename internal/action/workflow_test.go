@@ -60,7 +60,10 @@ func TestInstallWorkflowRefuses(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(b.proj, "AGENTS.md")); string(data) != broken {
 		t.Errorf("a refused file was changed: %q", data)
 	}
-	for _, req := range []WorkflowRequest{{Scope: "local"}, {Scope: "user", Agents: []string{"vim"}}} {
+	// Copilot CLI is a host for its plugin switch only: no instructions
+	// file, so naming it is a usage error rather than a silent no-op.
+	for _, req := range []WorkflowRequest{{Scope: "local"}, {Scope: "user", Agents: []string{"vim"}},
+		{Scope: "user", Agents: []string{"copilot"}}} {
 		if _, err := InstallWorkflow(context.Background(), c, req); !IsUsage(err) {
 			t.Errorf("%+v: got %v, want a usage error", req, err)
 		}

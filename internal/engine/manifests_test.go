@@ -34,6 +34,10 @@ func TestSnapshotManifests(t *testing.T) {
 		m.abs("home/.config/Code - Insiders/User/settings.json"),
 		m.abs("repo/.vscode/settings.json"),
 		m.abs("repo/sub/.vscode/settings.json"),
+		// Copilot CLI's plugins: config.json lists them, settings.json's
+		// enabledPlugins turns them on.
+		m.abs("home/.copilot/config.json"),
+		m.abs("home/.copilot/settings.json"),
 		// Gemini CLI's settings hold its skill switches (skills.disabled).
 		m.abs("home/.gemini/settings.json"),
 		m.abs("repo/.gemini/settings.json"),

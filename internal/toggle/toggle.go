@@ -380,9 +380,13 @@ func (t *Toggler) Record(r *pipeline.Record, req Request) {
 				Note: "already on: no agent with a switch of its own reads it, and its file is SKILL.md"})
 		case req.On:
 		case r.Plugin != nil:
+			why := "which no agent ccski can switch reads"
+			if r.Plugin.NoSwitch != "" {
+				why = r.Plugin.NoSwitch
+			}
 			t.results = append(t.results, Result{Skill: r.ID, Status: Failed,
-				Error: fmt.Sprintf("%s is a skill of the plugin %s@%s, which no agent ccski can switch reads; "+
-					"ccski never renames files inside a plugin", r.ID, r.Plugin.Plugin, r.Plugin.Marketplace)})
+				Error: fmt.Sprintf("%s is a skill of the plugin %s@%s, %s; "+
+					"ccski never renames files inside a plugin", r.ID, r.Plugin.Plugin, r.Plugin.Marketplace, why)})
 		default:
 			t.rename(r, false, "no agent that reads it has a switch of its own, so its SKILL.md is renamed "+
 				".SKILL.md, which hides it from every agent")

@@ -22,13 +22,16 @@ package all
 
 import (
 	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/agentplugins"
 	"github.com/ccski/ccski/providers/agents"
 	"github.com/ccski/ccski/providers/claude"
 	"github.com/ccski/ccski/providers/codex"
 	"github.com/ccski/ccski/providers/codexplugins"
 	"github.com/ccski/ccski/providers/commands"
 	"github.com/ccski/ccski/providers/copilot"
+	"github.com/ccski/ccski/providers/copilotplugins"
 	"github.com/ccski/ccski/providers/cursor"
+	"github.com/ccski/ccski/providers/cursorplugins"
 	"github.com/ccski/ccski/providers/custom"
 	"github.com/ccski/ccski/providers/geminiext"
 	"github.com/ccski/ccski/providers/marketplace"
@@ -52,6 +55,9 @@ func Registry() []providers.Entry {
 		marketplace.Entry(),
 		codexplugins.Entry(),
 		geminiext.Entry(),
+		copilotplugins.Entry(),
+		cursorplugins.Entry(),
+		agentplugins.Entry(),
 		commands.Entry(),
 	}
 }

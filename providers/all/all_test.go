@@ -155,8 +155,8 @@ func TestProviderNames(t *testing.T) {
 // provider's hand-kept list held them, plus .commands, which that list
 // had missed.
 func TestClaimed(t *testing.T) {
-	want := []string{".agent", ".agents", ".claude", ".codex", ".codex_plugins", ".commands", ".copilot",
-		".cursor", ".custom", ".gemini", ".gemini_extensions", ".github", ".marketplace", ".openclaw", ".project"}
+	want := []string{".agent", ".agent_plugins", ".agents", ".claude", ".codex", ".codex_plugins", ".commands",
+		".copilot", ".copilot_plugins", ".cursor", ".cursor_plugins", ".custom", ".gemini", ".gemini_extensions", ".github", ".marketplace", ".openclaw", ".project"}
 	if d := cmp.Diff(want, all.Claimed()); d != "" {
 		t.Errorf("Claimed (-want +got):\n%s", d)
 	}

@@ -107,7 +107,7 @@ func localSource(src any) (string, bool) {
 	if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") && !strings.HasPrefix(s, "/") {
 		s = "./" + s // a bare "plugins/x" is relative too
 	}
-	rel, problem := relativePath(s)
+	rel, problem := providers.PluginPath(s)
 	if problem != "" {
 		return "", false
 	}

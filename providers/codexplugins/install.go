@@ -158,7 +158,7 @@ func (p *planner) manifestSkills(key string, in install, file string, v any) []s
 		if s == "" {
 			continue
 		}
-		rel, problem := relativePath(s)
+		rel, problem := providers.PluginPath(s)
 		if problem != "" {
 			p.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
 				"\"skills\" path %q of plugin %s %s; Codex ignores it", s, key, problem)
@@ -167,30 +167,6 @@ func (p *planner) manifestSkills(key string, in install, file string, v any) []s
 		out = append(out, filepath.Join(in.dir, rel))
 	}
 	return out
-}
-
-// relativePath checks a manifest path as Codex does: it must start with
-// "./", name something below it, and hold no "..". It returns the path
-// below the install folder in the platform's form, or what is wrong.
-func relativePath(s string) (string, string) {
-	rest, ok := strings.CutPrefix(s, "./")
-	if !ok {
-		return "", "must start with \"./\" (relative to the plugin folder)"
-	}
-	var parts []string
-	for _, part := range strings.Split(rest, "/") {
-		switch part {
-		case "", ".":
-		case "..":
-			return "", "must not contain \"..\""
-		default:
-			parts = append(parts, part)
-		}
-	}
-	if len(parts) == 0 {
-		return "", "must name a folder below the plugin folder, not \"./\" itself"
-	}
-	return filepath.Join(parts...), ""
 }
 
 // skillRoots returns the plugin's skill folders, sorted and each once:
