@@ -64,16 +64,11 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	getServer := func(*http.Request) *sdk.Server { return s.sdk }
 	if o.SSE {
-		sse := sdk.NewSSEHandler(getServer, &sdk.SSEOptions{MaxRequestBodyBytes: MaxBody})
+		sse := newSSEHandler(s.sdk, "/messages")
 		sessions := newSessionLimiter(s, 0, o.MaxSessions) // a session lives as long as its stream
 		mux.Handle("GET /mcp", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			// The SDK derives the endpoint it announces from the request
-			// path: announce /messages.
-			r2 := r.Clone(r.Context())
-			r2.URL.Path = "/messages"
-			sessions.serveSSE(w, r2, sse)
+			sessions.serveSSE(w, r, sse)
 		})))
 		mux.Handle("POST /messages", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			q := r.URL.Query()
@@ -84,6 +79,7 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 			sessions.serveSSEMessage(w, r, q.Get("sessionid"), sse)
 		})))
 	} else {
+		getServer := func(*http.Request) *sdk.Server { return s.sdk }
 		mux.Handle("/mcp", s.guard(o, s.streamable(o, getServer)))
 	}
 	return mux
