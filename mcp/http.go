@@ -106,7 +106,8 @@ const (
 // handlers serve the one *sdk.Server, so CloseSessions and the tool-list
 // notifications reach the sessions of both. The stateful handler's
 // sessions are bounded by o.SessionIdleTimeout and o.MaxSessions
-// (sessionLimiter).
+// (sessionLimiter). Their SSE streams are resumable: primed, with a retry
+// field (resume.go).
 //
 // The body of a POST is read once here: Drain waits for one that carries
 // a tools/call until its handler returns, that is, until the response has
@@ -120,7 +121,9 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 	var stateful http.Handler
 	sessions := newSessionLimiter(s, o.SessionIdleTimeout, o.MaxSessions)
 	if !o.Stateless {
-		stateful = sdk.NewStreamableHTTPHandler(getServer, opts(false))
+		so := opts(false)
+		so.EventStore = newStreamStore(keptStreams, keptBytes) // resumable streams, primed (resume.go)
+		stateful = sdk.NewStreamableHTTPHandler(getServer, so)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := &postBody{}
@@ -132,7 +135,7 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 			defer s.unanswered.Add(-1)
 		}
 		if stateful != nil && !newEra(r, body) {
-			sessions.serve(w, r, body, stateful)
+			sessions.serve(&retryWriter{ResponseWriter: w}, r, body, stateful)
 			return
 		}
 		stateless.ServeHTTP(w, r)
