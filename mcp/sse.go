@@ -18,7 +18,7 @@ package mcp
 // not serve. What cannot reach a session (a body that is no JSON-RPC
 // message, no session or an unknown one) is answered on the POST itself,
 // with a JSON-RPC error. docs/upstream/sse-custom-methods.patch makes the
-// SDK's handler dispatch the same way.
+// SDK's own handler check requests against the server's method table.
 
 import (
 	"context"
