@@ -61,7 +61,7 @@ func postMCP(t *testing.T, url, body string, header map[string]string) (int, htt
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(nil, 16<<20)
 		for sc.Scan() {
-			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok && data != "" { // a priming event has none
 				return resp.StatusCode, resp.Header, data
 			}
 		}

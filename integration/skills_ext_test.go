@@ -1,10 +1,11 @@
 package integration
 
 // The MCP Skills Extension (SEP-2640) as clients use it: the go-sdk client
-// on both protocol eras, over stdio and HTTP, lists every page of
-// skills/list, resolves each entry with skills/get, reads every file of
-// the manifest and checks its digest and size, lists folders with
-// resources/directory/read, and sees a digest change after an edit.
+// on both protocol eras over stdio and HTTP, and on the revisions SSE
+// serves over SSE, lists every page of skills/list, resolves each entry
+// with skills/get, reads every file of the manifest and checks its digest
+// and size, lists folders with resources/directory/read, and sees a digest
+// change after an edit.
 
 import (
 	"context"
@@ -272,6 +273,19 @@ func TestSkillsExtension(t *testing.T) {
 				checkExtension(t, ctx, cs, want, unlisted)
 			})
 		}
+		// SSE, which protocol 2026-07-28 does not have: the client
+		// negotiates the newest revision the transport serves.
+		t.Run("sse/"+p.name, func(t *testing.T) {
+			ctx := mcpContext(t)
+			s := startHTTP(t, m, nil, "--transport", "sse")
+			cs, err := extClient(t).Connect(ctx, &sdk.SSEClientTransport{Endpoint: s.base + "/mcp"},
+				&sdk.ClientSessionOptions{ProtocolVersion: p.version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			checkExtension(t, ctx, cs, want, unlisted)
+		})
 	}
 }
 

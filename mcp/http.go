@@ -64,16 +64,11 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	getServer := func(*http.Request) *sdk.Server { return s.sdk }
 	if o.SSE {
-		sse := sdk.NewSSEHandler(getServer, &sdk.SSEOptions{MaxRequestBodyBytes: MaxBody})
+		sse := newSSEHandler(s.sdk, "/messages")
 		sessions := newSessionLimiter(s, 0, o.MaxSessions) // a session lives as long as its stream
 		mux.Handle("GET /mcp", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			// The SDK derives the endpoint it announces from the request
-			// path: announce /messages.
-			r2 := r.Clone(r.Context())
-			r2.URL.Path = "/messages"
-			sessions.serveSSE(w, r2, sse)
+			sessions.serveSSE(w, r, sse)
 		})))
 		mux.Handle("POST /messages", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			q := r.URL.Query()
@@ -84,6 +79,7 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 			sessions.serveSSEMessage(w, r, q.Get("sessionid"), sse)
 		})))
 	} else {
+		getServer := func(*http.Request) *sdk.Server { return s.sdk }
 		mux.Handle("/mcp", s.guard(o, s.streamable(o, getServer)))
 	}
 	return mux
@@ -110,7 +106,8 @@ const (
 // handlers serve the one *sdk.Server, so CloseSessions and the tool-list
 // notifications reach the sessions of both. The stateful handler's
 // sessions are bounded by o.SessionIdleTimeout and o.MaxSessions
-// (sessionLimiter).
+// (sessionLimiter). Their SSE streams are resumable: primed, with a retry
+// field (resume.go).
 //
 // The body of a POST is read once here: Drain waits for one that carries
 // a tools/call until its handler returns, that is, until the response has
@@ -124,7 +121,9 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 	var stateful http.Handler
 	sessions := newSessionLimiter(s, o.SessionIdleTimeout, o.MaxSessions)
 	if !o.Stateless {
-		stateful = sdk.NewStreamableHTTPHandler(getServer, opts(false))
+		so := opts(false)
+		so.EventStore = newStreamStore(keptStreams, keptBytes) // resumable streams, primed (resume.go)
+		stateful = sdk.NewStreamableHTTPHandler(getServer, so)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := &postBody{}
@@ -136,7 +135,7 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 			defer s.unanswered.Add(-1)
 		}
 		if stateful != nil && !newEra(r, body) {
-			sessions.serve(w, r, body, stateful)
+			sessions.serve(&retryWriter{ResponseWriter: w}, r, body, stateful)
 			return
 		}
 		stateless.ServeHTTP(w, r)

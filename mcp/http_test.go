@@ -56,10 +56,22 @@ func rawRequest(t *testing.T, method, url, body string, header map[string]string
 	defer resp.Body.Close()
 	var b strings.Builder
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		// Read the first event only.
+		// Read the first event with data only (a priming event has none).
 		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() && sc.Text() != "" {
-			b.WriteString(sc.Text() + "\n")
+		data := false
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case line == "" && data:
+				return resp.StatusCode, resp.Header, b.String()
+			case line == "":
+				b.Reset()
+			default:
+				if v, ok := strings.CutPrefix(line, "data:"); ok && strings.TrimSpace(v) != "" {
+					data = true
+				}
+				b.WriteString(line + "\n")
+			}
 		}
 	} else {
 		data, _ := io.ReadAll(resp.Body)
