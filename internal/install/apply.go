@@ -18,6 +18,7 @@ import (
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/skillsext"
 )
 
 // Status is what happened to one skill.
@@ -73,6 +74,9 @@ type Installer struct {
 	Layout Layout
 	Lock   *Lock
 	Git    *Git
+	// MCP gives the options an MCP server source is read with (its
+	// token); nil reads every server without one.
+	MCP func(url string) skillsext.Options
 	// Marketplace finds a marketplace Claude Code knows, by name.
 	Marketplace func(name string) (dir string, ok bool, known []string)
 	// Force overwrites skills modified on disk and replaces folders
@@ -113,7 +117,9 @@ type Installer struct {
 type tree struct {
 	root, commit string
 	git          *Tree
-	err          error
+	// tmp is a temporary folder Close removes (an MCP server's files).
+	tmp string
+	err error
 }
 
 // Close removes the temporary checkouts of git sources and calls
@@ -122,6 +128,9 @@ func (in *Installer) Close() {
 	for _, t := range in.trees {
 		if t.git != nil {
 			t.git.Remove()
+		}
+		if t.tmp != "" {
+			os.RemoveAll(t.tmp)
 		}
 	}
 	in.trees, in.offers, in.clones = nil, nil, nil
@@ -182,6 +191,9 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 				t.root = t.git.Dir
 			}
 		}
+	case KindMCP:
+		t.tmp, t.err = in.fetchMCP(src)
+		t.root = t.tmp
 	case KindMarketplace:
 		dir, ok, known := "", false, []string(nil)
 		if in.Marketplace != nil {
@@ -326,6 +338,9 @@ func (in *Installer) reproducible(e Entry) error {
 		return nil // restored from its origin at the commit
 	}
 	switch e.Source.Kind {
+	case KindMCP:
+		// The lock's digests name the bytes: put checks the server's
+		// files against them.
 	case KindGit:
 		if e.Commit == "" {
 			return fmt.Errorf("the lock records no commit for this git source: --frozen needs one "+

@@ -82,6 +82,8 @@ func (in *Installer) Inspect(e Entry) Inspection {
 		if latest != e.Commit {
 			r.Update, r.Latest = UpdateAvailable, latest
 		}
+	case KindMCP:
+		r.UpdateNote = "an MCP server is read only by `ccski update`"
 	default:
 		root, _, err := in.Materialize(e.Source, e.Source.Ref)
 		if err != nil {

@@ -173,12 +173,19 @@ func checkLockSource(e *Entry) error {
 			return errors.New("a git source has no origin (it is its own repository)")
 		}
 	case KindDir:
+	case KindMCP:
+		if err := checkMCPURL(e.Source.URL); err != nil {
+			return err
+		}
+		if e.Source.Ref != "" || e.Source.Origin != (Origin{}) || e.Commit != "" {
+			return errors.New("an MCP server source has no ref, origin or commit (the lock's file digests pin it)")
+		}
 	case KindMarketplace:
 		if !marketplaceName.MatchString(e.Source.Name) {
 			return fmt.Errorf("marketplace name %q is not valid", e.Source.Name)
 		}
 	default:
-		return fmt.Errorf("unknown source kind %q (want git, dir or marketplace)", e.Source.Kind)
+		return fmt.Errorf("unknown source kind %q (want git, dir, marketplace or mcp)", e.Source.Kind)
 	}
 	if o := e.Source.Origin; o != (Origin{}) {
 		if err := checkGitURL(o.URL); err != nil {

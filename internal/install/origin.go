@@ -182,7 +182,7 @@ func (in *Installer) cloneAt(dir string) *cloneState {
 // commit. note says why a clone is not pinned, or why a teammate may not
 // fetch its commit yet.
 func (in *Installer) pin(src Source, root, commit string, c Candidate) (Source, string, string) {
-	if src.Kind == KindGit || in.Git == nil {
+	if src.Kind == KindGit || src.Kind == KindMCP || in.Git == nil {
 		return src, commit, ""
 	}
 	src.Origin = Origin{}

@@ -27,12 +27,18 @@ const (
 	// KindMarketplace is a marketplace Claude Code has cloned, by name:
 	// installed offline from its folder.
 	KindMarketplace Kind = "marketplace"
+	// KindMCP is an MCP server speaking the Skills Extension (SEP-2640),
+	// by its streamable HTTP URL: its skills are listed with skills/list
+	// and each file read with resources/read, checked against the
+	// entry's digest and size (mcpsource.go).
+	KindMCP Kind = "mcp"
 )
 
 // Source is where skills are installed from, as the lock records it.
 type Source struct {
 	Kind Kind `json:"kind"`
-	// URL is the repository of a git source, as git takes it.
+	// URL is the repository of a git source, as git takes it, or the
+	// endpoint of an MCP server (without its mcp+ prefix).
 	URL string `json:"url,omitempty"`
 	// Ref is the branch, tag or commit asked for ("" is the default
 	// branch). The lock keeps it so that update follows it.
@@ -62,6 +68,8 @@ func (s Source) String() string {
 		}
 	case KindMarketplace:
 		b.WriteString(s.Name)
+	case KindMCP:
+		b.WriteString(MCPPrefix + s.URL)
 	default:
 		b.WriteString(s.Dir)
 	}
@@ -112,7 +120,9 @@ var (
 // ParseSource reads the SOURCE argument of ccski install: a git URL
 // (https://, ssh://, git://, file://, user@host:path, or owner/repo for
 // GitHub), with an optional @ref and #path; a local folder, SKILL.md or
-// marketplace.json; or the name of a marketplace Claude Code has cloned.
+// marketplace.json; the name of a marketplace Claude Code has cloned; or
+// an MCP server as mcp+https://... (mcp+http://...), with an optional
+// #path narrowing it to the skill paths below path.
 // A path that exists is local even when it looks like owner/repo.
 func ParseSource(arg string, o ParseOptions) (Source, error) {
 	arg = strings.TrimSpace(arg)
@@ -147,6 +157,9 @@ func ParseSource(arg string, o ParseOptions) (Source, error) {
 
 // parse is ParseSource without the flags.
 func parse(arg string, o ParseOptions) (Source, error) {
+	if len(arg) > len(MCPPrefix) && strings.EqualFold(arg[:len(MCPPrefix)], MCPPrefix) {
+		return parseMCP(arg[len(MCPPrefix):])
+	}
 	for _, scheme := range urlSchemes {
 		if len(arg) > len(scheme) && strings.EqualFold(arg[:len(scheme)], scheme) {
 			return parseURL(arg)

@@ -33,6 +33,7 @@ import (
 	"github.com/ccski/ccski/providers/geminiext"
 	"github.com/ccski/ccski/providers/marketplace"
 	"github.com/ccski/ccski/providers/project"
+	"github.com/ccski/ccski/providers/remote"
 )
 
 // Registry returns the built-in providers in scan order. Scan order only
@@ -53,6 +54,7 @@ func Registry() []providers.Entry {
 		codexplugins.Entry(),
 		geminiext.Entry(),
 		commands.Entry(),
+		remote.Entry(),
 	}
 }
 
