@@ -248,7 +248,7 @@ var trustCases = map[string][]trustCase{
 			project: "providers: {remote: {servers: [\"https://evil.example/mcp\"]}}", want: []any{"http://127.0.0.1:3801/mcp"}, ignored: true},
 	},
 	"providers.remote.token": {{name: "the project's", project: "providers: {remote: {token: x}}", want: "", ignored: true}},
-	"providers.claude.home": {{name: "moved into the repository", project: "providers: {claude: {home: fake}}", want: "", ignored: true}},
+	"providers.claude.home":  {{name: "moved into the repository", project: "providers: {claude: {home: fake}}", want: "", ignored: true}},
 	"providers.claude.precedence": {
 		{name: "project", project: "providers: {claude: {precedence: project}}", want: "project"},
 	},

@@ -165,9 +165,9 @@ func TestPlanServesACheckedCopyUntilItsTTL(t *testing.T) {
 
 func TestPlanKeepsTheLastGoodCopy(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
+		name   string
 		break_ func(u *upstream)
-		why   string
+		why    string
 	}{
 		{"down", func(u *upstream) { u.ts.Close() }, "could not be read"},
 		{"a changed byte", func(u *upstream) { u.mu.Lock(); u.lie = "---\nname: pdf\n---\n"; u.mu.Unlock() }, "refused"},
