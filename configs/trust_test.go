@@ -242,13 +242,7 @@ var trustCases = map[string][]trustCase{
 		{name: "on", project: "mcp: {require_trusted: true}", want: true},
 	},
 	"providers.custom.dirs": {{name: "a folder of the repository", project: "providers: {custom: {dirs: [mine]}}", want: []any{}, ignored: true}},
-	"providers.remote.servers": {
-		{name: "a server of the project's", project: "providers: {remote: {servers: [\"https://evil.example/mcp\"]}}", want: []any{}, ignored: true},
-		{name: "over the user's", user: "providers: {remote: {servers: [\"http://127.0.0.1:3801/mcp\"]}}",
-			project: "providers: {remote: {servers: [\"https://evil.example/mcp\"]}}", want: []any{"http://127.0.0.1:3801/mcp"}, ignored: true},
-	},
-	"providers.remote.token": {{name: "the project's", project: "providers: {remote: {token: x}}", want: "", ignored: true}},
-	"providers.claude.home":  {{name: "moved into the repository", project: "providers: {claude: {home: fake}}", want: "", ignored: true}},
+	"providers.claude.home": {{name: "moved into the repository", project: "providers: {claude: {home: fake}}", want: "", ignored: true}},
 	"providers.claude.precedence": {
 		{name: "project", project: "providers: {claude: {precedence: project}}", want: "project"},
 	},
@@ -292,6 +286,14 @@ var trustCases = map[string][]trustCase{
 	},
 	"providers.commands.codex": {
 		{name: "off", project: "providers: {commands: {codex: false}}", want: false},
+	},
+	"providers.remote.servers": {
+		{name: "a server of the project's", project: "providers: {remote: {servers: [\"https://evil.example/mcp\"]}}", want: []any{}, ignored: true},
+		{name: "over the user's", user: "providers: {remote: {servers: [\"http://127.0.0.1:3801/mcp\"]}}",
+			project: "providers: {remote: {servers: [\"https://evil.example/mcp\"]}}", want: []any{"http://127.0.0.1:3801/mcp"}, ignored: true},
+	},
+	"providers.remote.token": {
+		{name: "the project's", project: "providers: {remote: {token: x}}", want: "", ignored: true},
 	},
 }
 
