@@ -29,7 +29,11 @@ SOURCE is a git URL (https://..., git@host:owner/repo, file://...), owner/repo
 for GitHub, each with an optional @ref (branch, tag or commit) and #path in
 the repository; a local folder, SKILL.md or marketplace.json (a Claude
 .claude-plugin/marketplace.json or a Codex .agents/plugins/marketplace.json);
-or the name of a marketplace Claude Code has cloned (installed offline). A
+or the name of a marketplace Claude Code has cloned (installed offline); or
+an MCP server speaking the Skills Extension (SEP-2640) as mcp+https://host/mcp
+(mcp+http://..., optional #path: the skill paths below it), whose files are
+each checked against skills/list's digest and size before anything is
+written (token: CCSKI_REMOTE_TOKEN or providers.remote.token). A
 folder is read as the marketplace it holds, else as one skill, else as a
 folder of skills.
 

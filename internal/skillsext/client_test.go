@@ -1,126 +1,45 @@
-package skillsext
+package skillsext_test
 
 import (
 	"context"
-	"encoding/base64"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/skillsext"
+	"github.com/ccski/ccski/internal/skillsext/skillsexttest"
 )
 
-// fake is an upstream server of the extension: skills by path, each a map
-// of files; listed overrides what skills/list says of a file's bytes.
-type fake struct {
-	mu     sync.Mutex
-	skills map[string]map[string]string // skill path -> file -> bytes
-	order  []string
-	listed map[string]string // resource URI -> bytes skills/list hashes instead
-	rawURI string            // when set, the only entry's uri
-	auth   []string
+func skills() map[string]map[string]string {
+	return map[string]map[string]string{
+		"codex/pdf":        {"SKILL.md": "---\nname: pdf\ndescription: PDFs.\n---\nBody\n", "scripts/run.sh": "#!/bin/sh\necho hi\n"},
+		"claude/user/docx": {"SKILL.md": "---\nname: docx\ndescription: Word.\n---\n", "empty.txt": "", "a b/c%d.md": "x"},
+	}
 }
 
-func (f *fake) server(t *testing.T) string {
+func dial(t *testing.T, url string, o skillsext.Options) *skillsext.Session {
 	t.Helper()
-	srv := sdk.NewServer(&sdk.Implementation{Name: "fake", Version: "1"}, nil)
-	if err := sdk.AddReceivingCustomMethod(srv, "skills/list", f.list); err != nil {
-		t.Fatal(err)
-	}
-	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: "skill://{+path}", Name: "skills"},
-		func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			for p, files := range f.skills {
-				if rel, ok := strings.CutPrefix(req.Params.URI, "skill://"+p+"/"); ok {
-					if b, ok := files[rel]; ok {
-						return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, Blob: []byte(b)}}}, nil
-					}
-				}
-			}
-			return nil, sdk.ResourceNotFoundError(req.Params.URI)
-		})
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		f.auth = append(f.auth, r.Header.Get("Authorization"))
-		f.mu.Unlock()
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
-	return ts.URL
-}
-
-// list gives one skill a page.
-func (f *fake) list(_ context.Context, _ *sdk.ServerSession, p *listParams) (*listResult, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	i := 0
-	if p != nil && p.Cursor != "" {
-		b, _ := base64.RawURLEncoding.DecodeString(p.Cursor)
-		i = int(b[0])
-	}
-	res := &listResult{TTLMs: int64(60000 - i*1000)}
-	if i >= len(f.order) {
-		return res, nil
-	}
-	path := f.order[i]
-	e := rawEntry{URI: "skill://" + path + "/SKILL.md"}
-	if f.rawURI != "" {
-		e.URI = f.rawURI
-	}
-	for rel, b := range f.skills[path] {
-		uri := "skill://" + path + "/" + rel
-		if l, ok := f.listed[uri]; ok {
-			b = l
-		}
-		e.Resources = append(e.Resources, struct {
-			URI    string `json:"uri"`
-			Digest string `json:"digest"`
-			Size   int64  `json:"size"`
-		}{uri, manifest.Digest([]byte(b)), int64(len(b))})
-	}
-	res.Skills = []rawEntry{e}
-	if i+1 < len(f.order) {
-		res.NextCursor = base64.RawURLEncoding.EncodeToString([]byte{byte(i + 1)})
-	}
-	return res, nil
-}
-
-func newFake() *fake {
-	return &fake{
-		skills: map[string]map[string]string{
-			"codex/pdf":        {"SKILL.md": "---\nname: pdf\ndescription: PDFs.\n---\nBody\n", "scripts/run.sh": "#!/bin/sh\necho hi\n"},
-			"claude/user/docx": {"SKILL.md": "---\nname: docx\ndescription: Word.\n---\n", "empty.txt": ""},
-		},
-		order:  []string{"claude/user/docx", "codex/pdf"},
-		listed: map[string]string{},
-	}
-}
-
-func TestListAndWriteEveryPage(t *testing.T) {
-	f := newFake()
-	url := f.server(t)
-	s, err := Dial(context.Background(), url, Options{Token: "s3cret"})
+	s, err := skillsext.Dial(context.Background(), url, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestListAndWriteEveryPage(t *testing.T) {
+	up := skillsexttest.Start(t, skills())
+	s := dial(t, up.URL(), skillsext.Options{Token: "s3cret"})
 	l, err := s.List()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(l.Skills) != 2 || l.Skills[0].Path != "claude/user/docx" || l.Skills[1].Name() != "pdf" {
-		t.Fatalf("skills = %+v, want docx then pdf from two pages", l.Skills)
+		t.Fatalf("skills = %+v, want docx then pdf, one a page", l.Skills)
 	}
-	if l.TTL.Milliseconds() != 59000 {
-		t.Errorf("TTL = %v, want the smallest ttlMs of the pages (59s)", l.TTL)
+	if up.Lists != 2 || l.TTL.Milliseconds() != 60_000 {
+		t.Errorf("%d pages read, TTL %v; want 2 and the pages' ttlMs", up.Lists, l.TTL)
 	}
 	dir := t.TempDir()
 	for _, sk := range l.Skills {
@@ -128,7 +47,7 @@ func TestListAndWriteEveryPage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for path, files := range f.skills {
+	for path, files := range skills() {
 		for rel, want := range files {
 			got, err := os.ReadFile(filepath.Join(dir, path, rel))
 			if err != nil || string(got) != want {
@@ -136,26 +55,21 @@ func TestListAndWriteEveryPage(t *testing.T) {
 			}
 		}
 	}
-	for _, a := range f.auth {
+	for _, a := range up.Auth {
 		if a != "Bearer s3cret" {
 			t.Errorf("a request carried Authorization %q, want the bearer token", a)
 		}
 	}
 }
 
+// TestChangedBytesAreRefused: a file whose bytes are not those skills/list
+// hashed (another digest, another size) refuses the whole skill.
 func TestChangedBytesAreRefused(t *testing.T) {
-	for _, tc := range []struct{ name, listed string }{
-		{"digest", "#!/bin/sh\necho ho\n"},
-		{"size", "#!/bin/sh\necho hi!\n"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newFake()
-			f.listed["skill://codex/pdf/scripts/run.sh"] = tc.listed
-			s, err := Dial(context.Background(), f.server(t), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+	for name, listed := range map[string]string{"digest": "#!/bin/sh\necho ho\n", "size": "#!/bin/sh\necho hi!\n"} {
+		t.Run(name, func(t *testing.T) {
+			up := skillsexttest.Start(t, skills())
+			up.Listed["skill://codex/pdf/scripts/run.sh"] = listed
+			s := dial(t, up.URL(), skillsext.Options{})
 			l, err := s.List()
 			if err != nil {
 				t.Fatal(err)
@@ -178,19 +92,18 @@ func TestBadEntriesAreRefused(t *testing.T) {
 		"skill://codex/pdf/SKILL.txt",
 		"skill://codex/%2e%2e/SKILL.md",
 		"skill://.git/pdf/SKILL.md",
+		"skill:///SKILL.md",
 		"file:///etc/SKILL.md",
 	} {
-		f := newFake()
-		f.order = []string{"codex/pdf"}
-		f.rawURI = uri
-		s, err := Dial(context.Background(), f.server(t), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.List(); err == nil {
+		up := skillsexttest.Start(t, map[string]map[string]string{"codex/pdf": {"SKILL.md": "x"}})
+		up.EntryURI["codex/pdf"] = uri
+		if _, err := dial(t, up.URL(), skillsext.Options{}).List(); err == nil {
 			t.Errorf("List with entry %s: no error, want a refusal", uri)
 		}
-		s.Close()
+	}
+	up := skillsexttest.Start(t, map[string]map[string]string{"codex/pdf": {"SKILL.md": "x", "../escape": "y"}})
+	if _, err := dial(t, up.URL(), skillsext.Options{}).List(); err == nil {
+		t.Errorf("List with a resource leading out of the skill: no error")
 	}
 }
 
@@ -203,7 +116,7 @@ func TestCheckURL(t *testing.T) {
 		"https:///mcp":                 false,
 		"https://example/mcp#fragment": false,
 	} {
-		if err := CheckURL(u); (err == nil) != ok {
+		if err := skillsext.CheckURL(u); (err == nil) != ok {
 			t.Errorf("CheckURL(%q) = %v, want ok %v", u, err, ok)
 		}
 	}

@@ -2,91 +2,24 @@ package remote
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/skillsext/skillsexttest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 )
 
-type resource struct {
-	URI    string `json:"uri"`
-	Digest string `json:"digest"`
-	Size   int64  `json:"size"`
-}
-
-type entry struct {
-	URI       string     `json:"uri"`
-	Resources []resource `json:"resources"`
-}
-
-type listParams struct {
-	sdk.ParamsBase
-	Cursor string `json:"cursor,omitempty"`
-}
-
-type listResult struct {
-	sdk.ResultBase
-	TTLMs  int64   `json:"ttlMs"`
-	Skills []entry `json:"skills"`
-}
-
-// upstream is a server of one skill, skill://up/pdf, whose files tests
-// change; lie, when set, is the bytes skills/list hashes for SKILL.md.
-type upstream struct {
-	mu    sync.Mutex
-	files map[string]string
-	lie   string
-	lists int
-	ts    *httptest.Server
-}
-
-func newUpstream(t *testing.T) *upstream {
-	u := &upstream{files: map[string]string{
+// upstreamFiles are the files of the upstream's one skill, up/pdf.
+func upstreamFiles() map[string]map[string]string {
+	return map[string]map[string]string{"up/pdf": {
 		"SKILL.md":          "---\nname: pdf\ndescription: Read PDFs.\n---\nUse it.\n",
 		"references/api.md": "API\n",
 	}}
-	srv := sdk.NewServer(&sdk.Implementation{Name: "up", Version: "1"}, nil)
-	if err := sdk.AddReceivingCustomMethod(srv, "skills/list", func(context.Context, *sdk.ServerSession, *listParams) (*listResult, error) {
-		u.mu.Lock()
-		defer u.mu.Unlock()
-		u.lists++
-		e := entry{URI: "skill://up/pdf/SKILL.md"}
-		for rel, b := range u.files {
-			if rel == "SKILL.md" && u.lie != "" {
-				b = u.lie
-			}
-			e.Resources = append(e.Resources, resource{"skill://up/pdf/" + rel, manifest.Digest([]byte(b)), int64(len(b))})
-		}
-		return &listResult{TTLMs: 60_000, Skills: []entry{e}}, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: "skill://up/pdf/{+rel}", Name: "pdf"},
-		func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-			u.mu.Lock()
-			defer u.mu.Unlock()
-			b, ok := u.files[strings.TrimPrefix(req.Params.URI, "skill://up/pdf/")]
-			if !ok {
-				return nil, sdk.ResourceNotFoundError(req.Params.URI)
-			}
-			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, Text: b}}}, nil
-		})
-	u.ts = httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
-	t.Cleanup(u.ts.Close)
-	return u
 }
-
-func (u *upstream) url() string { return u.ts.URL + "/mcp" }
 
 // provider builds the provider for servers with its cache in a temporary
 // folder and a clock the test moves.
@@ -125,9 +58,9 @@ func codes(p providers.Plan) []string {
 }
 
 func TestPlanServesACheckedCopyUntilItsTTL(t *testing.T) {
-	up := newUpstream(t)
+	up := skillsexttest.Start(t, upstreamFiles())
 	clock := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
-	r := provider(t, &clock, up.url())
+	r := provider(t, &clock, up.URL())
 	p := plan(t, r)
 	if len(p.Roots) != 1 || len(p.Roots[0].Skills) != 1 {
 		t.Fatalf("roots = %+v, want one root of one skill", p.Roots)
@@ -136,7 +69,7 @@ func TestPlanServesACheckedCopyUntilItsTTL(t *testing.T) {
 	if root.Kind != pipeline.KindRemote || root.Provider != Name || !strings.HasPrefix(root.Path, r.cacheDir) {
 		t.Errorf("root = %+v, want a remote root in the cache", root)
 	}
-	for rel, want := range up.files {
+	for rel, want := range upstreamFiles()["up/pdf"] {
 		got, err := os.ReadFile(filepath.Join(root.Path, root.Skills[0], rel))
 		if err != nil || string(got) != want {
 			t.Errorf("%s = %q, %v; want the upstream's bytes %q", rel, got, err, want)
@@ -147,16 +80,14 @@ func TestPlanServesACheckedCopyUntilItsTTL(t *testing.T) {
 	}
 
 	clock = clock.Add(59 * time.Second) // within ttlMs: no fetch
-	if p2 := plan(t, r); up.lists != 1 || p2.Roots[0].Path != root.Path {
-		t.Errorf("within the TTL: %d listings, root %s; want 1 and the same copy", up.lists, p2.Roots[0].Path)
+	if p2 := plan(t, r); up.Lists != 1 || p2.Roots[0].Path != root.Path {
+		t.Errorf("within the TTL: %d listings, root %s; want 1 and the same copy", up.Lists, p2.Roots[0].Path)
 	}
 	clock = clock.Add(2 * time.Second) // past it: fetched again
-	up.mu.Lock()
-	up.files["references/api.md"] = "API v2\n"
-	up.mu.Unlock()
+	up.Set("up/pdf", "references/api.md", "API v2\n")
 	p3 := plan(t, r)
-	if up.lists != 2 {
-		t.Fatalf("past the TTL: %d listings, want 2", up.lists)
+	if up.Lists != 2 {
+		t.Fatalf("past the TTL: %d listings, want 2", up.Lists)
 	}
 	if got, _ := os.ReadFile(filepath.Join(p3.Roots[0].Path, p3.Roots[0].Skills[0], "references", "api.md")); string(got) != "API v2\n" {
 		t.Errorf("after the refresh api.md = %q, want the new bytes", got)
@@ -166,16 +97,16 @@ func TestPlanServesACheckedCopyUntilItsTTL(t *testing.T) {
 func TestPlanKeepsTheLastGoodCopy(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		break_ func(u *upstream)
+		break_ func(u *skillsexttest.Server)
 		why    string
 	}{
-		{"down", func(u *upstream) { u.ts.Close() }, "could not be read"},
-		{"a changed byte", func(u *upstream) { u.mu.Lock(); u.lie = "---\nname: pdf\n---\n"; u.mu.Unlock() }, "refused"},
+		{"down", func(u *skillsexttest.Server) { u.Close() }, "could not be read"},
+		{"a changed byte", func(u *skillsexttest.Server) { u.Listed["skill://up/pdf/SKILL.md"] = "---\nname: pdf\n---\n" }, "refused"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			up := newUpstream(t)
+			up := skillsexttest.Start(t, upstreamFiles())
 			clock := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
-			r := provider(t, &clock, up.url())
+			r := provider(t, &clock, up.URL())
 			good := plan(t, r).Roots[0]
 			tc.break_(up)
 			clock = clock.Add(time.Hour)
@@ -183,7 +114,7 @@ func TestPlanKeepsTheLastGoodCopy(t *testing.T) {
 			if len(p.Roots) != 1 || p.Roots[0].Path != good.Path {
 				t.Fatalf("roots = %+v, want the last good copy %s", p.Roots, good.Path)
 			}
-			if got, _ := os.ReadFile(filepath.Join(good.Path, good.Skills[0], "SKILL.md")); string(got) != up.files["SKILL.md"] {
+			if got, _ := os.ReadFile(filepath.Join(good.Path, good.Skills[0], "SKILL.md")); string(got) != upstreamFiles()["up/pdf"]["SKILL.md"] {
 				t.Errorf("the last good copy changed: %q", got)
 			}
 			if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != CodeUnreachable ||
@@ -196,10 +127,10 @@ func TestPlanKeepsTheLastGoodCopy(t *testing.T) {
 }
 
 func TestPlanWithoutAnyCopy(t *testing.T) {
-	up := newUpstream(t)
-	up.ts.Close()
+	up := skillsexttest.Start(t, upstreamFiles())
+	up.Close()
 	clock := time.Now()
-	r := provider(t, &clock, up.url())
+	r := provider(t, &clock, up.URL())
 	p := plan(t, r)
 	if len(p.Roots) != 0 || len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != CodeUnreachable {
 		t.Errorf("plan = %+v, want no root and a warning", p)

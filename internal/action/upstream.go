@@ -1,0 +1,48 @@
+package action
+
+import (
+	"net/url"
+
+	"github.com/ccski/ccski/internal/skillsext"
+	"github.com/ccski/ccski/providers/remote"
+)
+
+// mcpSourceOptions returns how install reads an MCP server source (see
+// install.Installer.MCP): with the bearer token of remote.Token
+// (CCSKI_REMOTE_TOKEN, else providers.remote.token, which only the user
+// and managed configs set) for the server the user named in this run
+// (*named, once parsed) and the servers of providers.remote.servers, and
+// without one for any other: a URL that only a project's lock names never
+// receives the user's token.
+func (c *Config) mcpSourceOptions(named *string) func(u string) skillsext.Options {
+	var o *remote.Options
+	if c.Loaded != nil {
+		if v, err := c.Loaded.Config.ProviderOptions(remote.Entry()); err == nil {
+			o, _ = v.(*remote.Options)
+		}
+	}
+	return func(u string) skillsext.Options {
+		token := remote.Token(o, c.Getenv)
+		if token == "" {
+			return skillsext.Options{}
+		}
+		ok := *named != "" && sameServer(*named, u)
+		if o != nil {
+			for _, s := range o.Servers {
+				ok = ok || sameServer(string(s), u)
+			}
+		}
+		if !ok {
+			return skillsext.Options{}
+		}
+		return skillsext.Options{Token: token}
+	}
+}
+
+// sameServer reports whether two URLs name one server: the same scheme,
+// host and port.
+func sameServer(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && ua.Scheme == ub.Scheme && ua.Host == ub.Host
+}
