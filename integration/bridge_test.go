@@ -134,7 +134,8 @@ func TestBridgeFromSkillsServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lock struct {
-		Skills []struct {
+		Version int
+		Skills  []struct {
 			Name   string
 			Source struct{ Kind, URL string }
 			Path   string
@@ -144,7 +145,7 @@ func TestBridgeFromSkillsServer(t *testing.T) {
 			}
 		}
 	}
-	if err := json.Unmarshal(lockData, &lock); err != nil || len(lock.Skills) != 1 {
+	if err := json.Unmarshal(lockData, &lock); err != nil || len(lock.Skills) != 1 || lock.Version != 3 {
 		t.Fatalf("lock: %v\n%s", err, lockData)
 	}
 	e := lock.Skills[0]

@@ -117,8 +117,9 @@ type Installer struct {
 type tree struct {
 	root, commit string
 	git          *Tree
-	// tmp is a temporary folder Close removes (an MCP server's files).
-	tmp string
+	// mcp is the folder and session of an MCP server source, which
+	// widen completes for each skill copied from it.
+	mcp *mcpTree
 	err error
 }
 
@@ -129,8 +130,8 @@ func (in *Installer) Close() {
 		if t.git != nil {
 			t.git.Remove()
 		}
-		if t.tmp != "" {
-			os.RemoveAll(t.tmp)
+		if t.mcp != nil {
+			t.mcp.close()
 		}
 	}
 	in.trees, in.offers, in.clones = nil, nil, nil
@@ -192,8 +193,10 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 			}
 		}
 	case KindMCP:
-		t.tmp, t.err = in.fetchMCP(src)
-		t.root = t.tmp
+		t.mcp, t.err = in.fetchMCP(src)
+		if t.err == nil {
+			t.root = t.mcp.root
+		}
 	case KindMarketplace:
 		dir, ok, known := "", false, []string(nil)
 		if in.Marketplace != nil {
@@ -230,9 +233,13 @@ func (in *Installer) Progress() io.Writer {
 }
 
 // widen completes the sparse checkout that holds the skill folder dir,
-// if any, with that folder's files (see Git.Widen).
+// if any, with that folder's files (see Git.Widen), or the folder of an
+// MCP server source with the skill's files (mcpTree.widen).
 func (in *Installer) widen(dir string) error {
 	for _, t := range in.trees {
+		if t.mcp != nil && safefile.Within(t.mcp.root, dir) {
+			return t.mcp.widen(dir)
+		}
 		if t.git == nil || !safefile.Within(t.git.Dir, dir) {
 			continue
 		}

@@ -18,9 +18,11 @@ import (
 
 // LockVersion is the newest version of the lock format this ccski reads.
 // Version 2 adds a source's origin (Source.Origin) and the commit of a
-// folder or marketplace source; a lock that records none is written as
-// version 1, which older versions of ccski read.
-const LockVersion = 2
+// folder or marketplace source; version 3 the MCP server source
+// (KindMCP). A lock is written in the oldest version that holds its
+// entries (version 1 when it records neither), which older versions of
+// ccski read; a newer one they refuse, saying to upgrade.
+const LockVersion = 3
 
 // maxLockBytes bounds the lock file read.
 const maxLockBytes = 64 << 20
@@ -203,7 +205,7 @@ func checkLockSource(e *Entry) error {
 
 // Write writes the lock to file atomically, sorted by name, with paths
 // below base made relative: as version 1 unless an entry records an
-// origin. A lock that names no skill is deleted instead, so that removing
+// origin (2) or an MCP server source (3). A lock that names no skill is deleted instead, so that removing
 // every skill leaves the project as it was before the first install.
 func (l *Lock) Write(file, base string) error {
 	if len(l.Skills) == 0 {
@@ -216,7 +218,10 @@ func (l *Lock) Write(file, base string) error {
 	for i, e := range l.Skills {
 		out.Skills[i] = e.toLock(base)
 		if e.Source.Origin != (Origin{}) {
-			out.Version = 2
+			out.Version = max(out.Version, 2)
+		}
+		if e.Source.Kind == KindMCP {
+			out.Version = max(out.Version, 3)
 		}
 	}
 	slices.SortFunc(out.Skills, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })

@@ -3,9 +3,11 @@ package install
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ccski/ccski/internal/skillsext"
+	"github.com/ccski/ccski/pipeline"
 )
 
 // MCPPrefix marks a SOURCE as an MCP server: mcp+https://host/mcp. A
@@ -34,38 +36,90 @@ func parseMCP(rest string) (Source, error) {
 // skillsext.CheckURL): a lock's URL arrives with a clone.
 func checkMCPURL(u string) error { return skillsext.CheckURL(u) }
 
-// fetchMCP reads the skills of an MCP server source into a new temporary
-// folder, each at its skill path (skill://codex/pdf/SKILL.md at
-// codex/pdf/SKILL.md), every file checked against the entry's digest and
-// size before it is written: Discover then reads the folder as any other
-// tree of skills. With src.Path, only the skills below that path are
-// read.
-func (in *Installer) fetchMCP(src Source) (string, error) {
+// mcpTree is a materialised MCP server source: a temporary folder
+// holding, at first, each skill's SKILL.md alone (what Discover reads),
+// and the session that widen completes a skill's folder through.
+type mcpTree struct {
+	s      *skillsext.Session
+	root   string
+	skills map[string]skillsext.Skill // by folder
+	whole  map[string]bool            // the folders widen completed
+}
+
+// fetchMCP lists the skills of an MCP server source (with src.Path, those
+// below that skill path) and writes each one's SKILL.md into a new
+// temporary folder at its skill path (skill://codex/pdf/SKILL.md at
+// codex/pdf/SKILL.md), checked against the entry's digest and size:
+// Discover then reads the folder as any other tree of skills, and widen
+// fetches the rest of the skills that are installed, checked the same
+// way, before anything is copied.
+func (in *Installer) fetchMCP(src Source) (*mcpTree, error) {
 	var o skillsext.Options
 	if in.MCP != nil {
 		o = in.MCP(src.URL)
 	}
 	s, err := skillsext.Dial(in.Ctx, src.URL, o)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	defer s.Close()
 	l, err := s.List()
 	if err != nil {
-		return "", err
+		s.Close()
+		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "ccski-mcp-")
-	if err != nil {
-		return "", err
+	if err == nil {
+		// Discover names folders with links resolved (/var is
+		// /private/var on macOS): so must widen's map.
+		var real string
+		if real, err = filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		} else {
+			os.RemoveAll(dir)
+		}
 	}
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	t := &mcpTree{s: s, root: dir, skills: map[string]skillsext.Skill{}, whole: map[string]bool{}}
+	var want []skillsext.Skill
 	for _, sk := range l.Skills {
 		if src.Path != "" && sk.Path != src.Path && !strings.HasPrefix(sk.Path, src.Path+"/") {
 			continue
 		}
-		if err := s.WriteSkill(sk, dir); err != nil {
-			os.RemoveAll(dir)
-			return "", err
-		}
+		want = append(want, sk)
+		t.skills[sk.Dir(dir)] = sk
 	}
-	return dir, nil
+	if err := s.WriteAll(want, dir, isSkillFile); err != nil {
+		t.close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// isSkillFile reports whether a skill's file is its SKILL.md.
+func isSkillFile(path string) bool { return path == pipeline.SkillFile }
+
+// widen writes the files of the skill at folder dir besides its
+// SKILL.md, once.
+func (t *mcpTree) widen(dir string) error {
+	sk, ok := t.skills[dir]
+	if !ok {
+		return fmt.Errorf("%s is no skill folder of the MCP server's listing", dir)
+	}
+	if t.whole[dir] {
+		return nil
+	}
+	if err := t.s.WriteFiles(sk, t.root, func(p string) bool { return !isSkillFile(p) }); err != nil {
+		return err
+	}
+	t.whole[dir] = true
+	return nil
+}
+
+// close ends the session and removes the folder.
+func (t *mcpTree) close() {
+	t.s.Close()
+	os.RemoveAll(t.root)
 }

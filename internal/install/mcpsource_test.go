@@ -55,9 +55,18 @@ func TestParseMCPSource(t *testing.T) {
 // nothing else (no ref, origin or commit: the digests pin it).
 func TestLockChecksMCPSources(t *testing.T) {
 	ok := Entry{Name: "pdf", Source: Source{Kind: KindMCP, URL: "http://127.0.0.1:3801/mcp"}, Path: "up/pdf",
-		Targets: []Target{{Dir: ".agents/skills"}}}
-	if err := ok.fromLock(t.TempDir(), true); err != nil {
-		t.Errorf("a valid MCP entry: %v", err)
+		Targets: []Target{{Dir: ".agents/skills"}}, Files: []manifest.File{{Path: "SKILL.md", Size: 1, Digest: manifest.Digest([]byte("x"))}}}
+	base := t.TempDir()
+	file := filepath.Join(base, LockName)
+	if err := (&Lock{Skills: []Entry{ok}}).Write(file, base); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(file); !strings.Contains(string(data), `"version": 3`) {
+		t.Errorf("a lock with an MCP source is not version 3, which older ccski refuse:\n%s", data)
+	}
+	back, err := ReadLock(file, base, true)
+	if err != nil || len(back.Skills) != 1 || back.Skills[0].Source != ok.Source {
+		t.Errorf("ReadLock = %+v, %v; want the MCP entry back", back, err)
 	}
 	for name, e := range map[string]Entry{
 		"a git URL":     {Source: Source{Kind: KindMCP, URL: "git@host:o/r"}},
@@ -158,9 +167,27 @@ func TestInstallFromMCPServer(t *testing.T) {
 
 	// A server whose bytes differ from its own listing installs nothing.
 	up.Listed["skill://up/pdf/references/api.md"] = "API\n"
+	f = newFixture(t, nil)
+	canon = filepath.Join(f.layout.Base, ".agents", "skills", "pdf")
 	w := f.installer()
 	defer w.Close()
-	if _, _, err := w.Materialize(src, ""); err == nil || !strings.Contains(err.Error(), "refused") {
-		t.Errorf("Materialize from a server whose reads disagree with skills/list = %v, want a refusal", err)
+	w.Lock = &Lock{}
+	root, commit, err = w.Materialize(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, err = Discover(w.Ctx, root, ""); err != nil {
+		t.Fatal(err)
+	}
+	cands, err = Select(src.String(), o, Selection{Names: []string{"pdf"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs = w.Install(src, root, commit, cands, Want{Agents: agents})
+	if len(rs) != 1 || rs[0].Status != StatusFailed || !strings.Contains(rs[0].Message, "refused") {
+		t.Errorf("install from a server whose reads disagree with skills/list = %+v, want a refusal", rs)
+	}
+	if _, err := os.Stat(canon); !os.IsNotExist(err) {
+		t.Errorf("the refused skill was written: %v", err)
 	}
 }

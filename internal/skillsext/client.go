@@ -31,6 +31,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/parallel"
 )
 
 // Scheme starts every skill URI of the extension.
@@ -50,15 +51,15 @@ var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 type Options struct {
 	// Token, when not "", is sent as "Authorization: Bearer <Token>".
 	Token string
-	// Timeout bounds the whole session (connect, list, reads); 0 is
-	// DefaultTimeout.
+	// Timeout bounds each request (connecting, a page of skills/list, a
+	// resources/read); 0 is DefaultTimeout.
 	Timeout time.Duration
 	// Transport, when not nil, carries the HTTP requests (tests).
 	Transport http.RoundTripper
 }
 
-// DefaultTimeout bounds a session when Options.Timeout is 0.
-const DefaultTimeout = 2 * time.Minute
+// DefaultTimeout bounds a request when Options.Timeout is 0.
+const DefaultTimeout = time.Minute
 
 // Skill is one entry of skills/list.
 type Skill struct {
@@ -87,10 +88,11 @@ type Listing struct {
 
 // Session is a connection to one server.
 type Session struct {
-	url    string
-	cs     *sdk.ClientSession
-	cancel context.CancelFunc
-	ctx    context.Context
+	url     string
+	cs      *sdk.ClientSession
+	ctx     context.Context
+	cancel  context.CancelFunc
+	timeout time.Duration
 }
 
 type listParams struct {
@@ -154,7 +156,7 @@ func CheckURL(raw string) error {
 }
 
 // Dial connects to the MCP server at url (streamable HTTP) and
-// initializes a session. The session ends at Close or after o.Timeout.
+// initializes a session, which lasts until Close or until ctx ends.
 func Dial(ctx context.Context, url string, o Options) (*Session, error) {
 	if err := CheckURL(url); err != nil {
 		return nil, err
@@ -175,14 +177,18 @@ func Dial(ctx context.Context, url string, o Options) (*Session, error) {
 	if err := sdk.AddSendingCustomMethod[*listParams, *listResult](c, "skills/list"); err != nil {
 		return nil, err
 	}
-	sctx, cancel := context.WithTimeout(ctx, timeout)
+	sctx, cancel := context.WithCancel(ctx)
+	timer := time.AfterFunc(timeout, cancel) // connecting takes at most timeout
 	cs, err := c.Connect(sctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1,
 		DisableStandaloneSSE: true}, nil)
+	if !timer.Stop() && err == nil {
+		err = context.DeadlineExceeded
+	}
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("MCP server %s: %w", url, err)
 	}
-	return &Session{url: url, cs: cs, cancel: cancel, ctx: sctx}, nil
+	return &Session{url: url, cs: cs, ctx: sctx, cancel: cancel, timeout: timeout}, nil
 }
 
 // Close ends the session.
@@ -203,7 +209,9 @@ func (s *Session) List() (*Listing, error) {
 		if page == maxPages {
 			return nil, fmt.Errorf("MCP server %s: skills/list gave %d pages and still a cursor", s.url, maxPages)
 		}
-		res, err := sdk.CallCustomMethod[*listParams, *listResult](s.ctx, s.cs, "skills/list", p)
+		ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
+		res, err := sdk.CallCustomMethod[*listParams, *listResult](ctx, s.cs, "skills/list", p)
+		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("MCP server %s: skills/list: %w", s.url, err)
 		}
@@ -302,20 +310,25 @@ func segments(p string) ([]string, error) {
 	return parts, nil
 }
 
-// Read reads every file of sk with resources/read and checks each one's
-// size and digest against the manifest, calling put with the bytes of
-// each file only once all of them are checked: a skill whose bytes differ
-// from its entry yields nothing.
-func (s *Session) Read(sk Skill, put func(f manifest.File, data []byte) error) error {
-	data := make([][]byte, len(sk.Files))
-	for i, f := range sk.Files {
+// Read reads the files of sk that only accepts (every file when only is
+// nil) with resources/read and checks each one's size and digest against
+// the manifest, calling put with the bytes of each file only once all of
+// them are checked: a skill whose bytes differ from its entry yields
+// nothing.
+func (s *Session) Read(sk Skill, only func(path string) bool, put func(f manifest.File, data []byte) error) error {
+	var files []manifest.File
+	var data [][]byte
+	for _, f := range sk.Files {
+		if only != nil && !only(f.Path) {
+			continue
+		}
 		b, err := s.readFile(sk, f)
 		if err != nil {
 			return err
 		}
-		data[i] = b
+		files, data = append(files, f), append(data, b)
 	}
-	for i, f := range sk.Files {
+	for i, f := range files {
 		if err := put(f, data[i]); err != nil {
 			return err
 		}
@@ -326,7 +339,9 @@ func (s *Session) Read(sk Skill, put func(f manifest.File, data []byte) error) e
 // readFile reads one file of sk and checks it.
 func (s *Session) readFile(sk Skill, f manifest.File) ([]byte, error) {
 	uri := sk.uris[f.Path]
-	res, err := s.cs.ReadResource(s.ctx, &sdk.ReadResourceParams{URI: uri})
+	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
+	defer cancel()
+	res, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {
 		return nil, fmt.Errorf("MCP server %s: resources/read %s: %w", s.url, uri, err)
 	}
@@ -350,15 +365,16 @@ func (s *Session) readFile(sk Skill, f manifest.File) ([]byte, error) {
 }
 
 // WriteSkill reads sk (see Read) and writes its files below dir, at
-// dir/<skill path>/<file>, which must not exist yet. Files are written
-// 0o644 (0o755 below scripts/, which the extension's manifest does not
-// mark), folders 0o755.
-func (s *Session) WriteSkill(sk Skill, dir string) error {
+// dir/<skill path>/<file>.
+func (s *Session) WriteSkill(sk Skill, dir string) error { return s.WriteFiles(sk, dir, nil) }
+
+// WriteFiles reads the files of sk that only accepts (see Read) and
+// writes them at dir/<skill path>/<file>, none of which may exist yet.
+// Files are written 0o644 (0o755 below scripts/, which the extension's
+// manifest does not mark), folders 0o755.
+func (s *Session) WriteFiles(sk Skill, dir string, only func(path string) bool) error {
 	top := filepath.Join(dir, filepath.FromSlash(sk.Path))
-	if _, err := os.Lstat(top); err == nil {
-		return fmt.Errorf("%s already exists", top)
-	}
-	return s.Read(sk, func(f manifest.File, data []byte) error {
+	return s.Read(sk, only, func(f manifest.File, data []byte) error {
 		p := filepath.Join(top, filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
@@ -367,6 +383,40 @@ func (s *Session) WriteSkill(sk Skill, dir string) error {
 		if strings.HasPrefix(f.Path, "scripts/") {
 			mode = 0o755
 		}
-		return os.WriteFile(p, data, mode)
+		w, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		return err
 	})
 }
+
+// Fetchers is how many skills WriteAll reads at a time over one session.
+const Fetchers = 8
+
+// WriteAll writes the files of every skill of skills that only accepts
+// (see WriteFiles), Fetchers skills at a time, and returns the first
+// error: a skill refused refuses the lot.
+func (s *Session) WriteAll(skills []Skill, dir string, only func(path string) bool) error {
+	errs := make([]error, len(skills))
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	parallel.Each(ctx, len(skills), Fetchers, func(i int) {
+		if errs[i] = s.WriteFiles(skills[i], dir, only); errs[i] != nil {
+			cancel()
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err() // s.ctx ended: not every skill was written
+}
+
+// Dir is the folder of sk below dir, as WriteFiles writes it.
+func (sk Skill) Dir(dir string) string { return filepath.Join(dir, filepath.FromSlash(sk.Path)) }

@@ -261,11 +261,11 @@ func fetch(ctx context.Context, server, dir, token string, now time.Time) (*stat
 		return nil, err
 	}
 	st := &state{URL: server, Fetched: now.UTC(), TTLMs: l.TTL.Milliseconds(), Gen: filepath.Base(gen), Skills: []string{}}
+	if err := s.WriteAll(l.Skills, gen, nil); err != nil {
+		os.RemoveAll(gen)
+		return nil, err
+	}
 	for _, sk := range l.Skills {
-		if err := s.WriteSkill(sk, gen); err != nil {
-			os.RemoveAll(gen)
-			return nil, err
-		}
 		st.Skills = append(st.Skills, sk.Path)
 	}
 	if err := writeState(dir, st); err != nil {
