@@ -33,7 +33,7 @@ or the name of a marketplace Claude Code has cloned (installed offline); or
 an MCP server speaking the Skills Extension (SEP-2640) as mcp+https://host/mcp
 (mcp+http://..., optional #path: the skill paths below it), whose files are
 each checked against skills/list's digest and size before anything is
-written (token: CCSKI_REMOTE_TOKEN or providers.remote.token). A
+written (token: providers.remote.token, CCSKI_PROVIDERS__REMOTE__TOKEN). A
 folder is read as the marketplace it holds, else as one skill, else as a
 folder of skills.
 

@@ -196,7 +196,7 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
 	run := &installRun{x: x, layout: layout, cwd: c.Cwd, trustFile: c.TrustFile()}
-	x.MCP = c.mcpSourceOptions(&run.namedMCP)
+	x.MCP = c.mcpSourceOptions(&run.namedMCP, layout.Scope == install.ScopeUser)
 	if !r.DryRun {
 		if frozen {
 			if err := x.Unsettled(); err != nil {

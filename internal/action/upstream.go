@@ -7,14 +7,15 @@ import (
 	"github.com/ccski/ccski/providers/remote"
 )
 
-// mcpSourceOptions returns how install reads an MCP server source (see
-// install.Installer.MCP): with the bearer token of remote.Token
-// (CCSKI_REMOTE_TOKEN, else providers.remote.token, which only the user
-// and managed configs set) for the server the user named in this run
-// (*named, once parsed) and the servers of providers.remote.servers, and
-// without one for any other: a URL that only a project's lock names never
-// receives the user's token.
-func (c *Config) mcpSourceOptions(named *string) func(u string) skillsext.Options {
+// mcpSourceOptions returns how install, update and remove read an MCP
+// server source (see install.Installer.MCP): with the bearer token of
+// providers.remote.token (which only the user and managed configs and
+// the CCSKI_ variables set) for the server the user named in
+// this run (*named, once parsed), the servers of providers.remote.servers
+// and, with userLock, every server of the user's own lock (in ccski's user
+// config folder); without one for any other: a URL that only a project's
+// lock names, which arrives with a clone, never receives the user's token.
+func (c *Config) mcpSourceOptions(named *string, userLock bool) func(u string) skillsext.Options {
 	var o *remote.Options
 	if c.Loaded != nil {
 		if v, err := c.Loaded.Config.ProviderOptions(remote.Entry()); err == nil {
@@ -22,11 +23,10 @@ func (c *Config) mcpSourceOptions(named *string) func(u string) skillsext.Option
 		}
 	}
 	return func(u string) skillsext.Options {
-		token := remote.Token(o, c.Getenv)
-		if token == "" {
+		if o == nil || o.Token == "" {
 			return skillsext.Options{}
 		}
-		ok := *named != "" && sameServer(*named, u)
+		ok := userLock || *named != "" && sameServer(*named, u)
 		if o != nil {
 			for _, s := range o.Servers {
 				ok = ok || sameServer(string(s), u)
@@ -35,7 +35,7 @@ func (c *Config) mcpSourceOptions(named *string) func(u string) skillsext.Option
 		if !ok {
 			return skillsext.Options{}
 		}
-		return skillsext.Options{Token: token}
+		return skillsext.Options{Token: o.Token}
 	}
 }
 

@@ -43,11 +43,6 @@ import (
 // its skills' paths.
 const Name = "remote"
 
-// TokenEnv is the environment variable whose value, when set, is the
-// bearer token sent to upstream servers; it wins over
-// providers.remote.token.
-const TokenEnv = "CCSKI_REMOTE_TOKEN"
-
 // The codes of the provider's diagnostics.
 const (
 	CodeFetched     = "remote-fetched"
@@ -62,7 +57,7 @@ type Options struct {
 	// Servers are the upstream servers' streamable HTTP endpoints.
 	Servers []Server `koanf:"servers" trust:"user" doc:"Streamable HTTP endpoints of upstream MCP servers that speak the Skills Extension (SEP-2640), such as https://skills.example.com/mcp: their skills are fetched into ccski's cache, checked against their digests, and served beside the local ones. Only the user and managed configs may set it, so that a project cannot make ccski reach the network."`
 	// Token is the bearer token sent to the servers.
-	Token string `koanf:"token" trust:"user" doc:"Bearer token sent to the upstream servers (and to those servers when ccski install reads them). The CCSKI_REMOTE_TOKEN environment variable wins over it."`
+	Token string `koanf:"token" trust:"user" doc:"Bearer token sent to the upstream servers, and by ccski install to the MCP server it is given and to those of the user-scope lock. Prefer the CCSKI_PROVIDERS__REMOTE__TOKEN environment variable to a file."`
 }
 
 // Server is an entry of the servers option: an http:// or https:// URL.
@@ -116,20 +111,6 @@ func (r *Remote) Name() string { return Name }
 // Servers returns the configured servers, in order.
 func (r *Remote) Servers() []string { return slices.Clone(r.servers) }
 
-// Token returns the bearer token for the upstream servers: TokenEnv's
-// value when getenv gives one, else the configured token.
-func Token(o *Options, getenv func(string) string) string {
-	if getenv != nil {
-		if t := getenv(TokenEnv); t != "" {
-			return t
-		}
-	}
-	if o == nil {
-		return ""
-	}
-	return o.Token
-}
-
 // state is what the cache folder of one server records of its last good
 // fetch: state.json.
 type state struct {
@@ -163,9 +144,6 @@ func (r *Remote) Plan(ctx context.Context, env providers.Env) (providers.Plan, e
 		base = filepath.Join(dir, Name)
 	}
 	token := r.token
-	if env.Getenv != nil && env.Getenv(TokenEnv) != "" {
-		token = env.Getenv(TokenEnv)
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, server := range r.servers {

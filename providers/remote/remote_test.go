@@ -144,16 +144,3 @@ func TestNewRefusesBadServers(t *testing.T) {
 		}
 	}
 }
-
-func TestToken(t *testing.T) {
-	env := map[string]string{}
-	getenv := func(k string) string { return env[k] }
-	o := &Options{Token: "from-config"}
-	if got := Token(o, getenv); got != "from-config" {
-		t.Errorf("Token = %q, want the config's", got)
-	}
-	env[TokenEnv] = "from-env"
-	if got := Token(o, getenv); got != "from-env" {
-		t.Errorf("Token = %q, want the environment's", got)
-	}
-}
