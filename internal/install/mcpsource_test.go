@@ -191,3 +191,49 @@ func TestInstallFromMCPServer(t *testing.T) {
 		t.Errorf("the refused skill was written: %v", err)
 	}
 }
+
+// TestUpdateFromMCPServer: update takes what the server serves now,
+// showing what changed, and leaves a skill the server did not change.
+func TestUpdateFromMCPServer(t *testing.T) {
+	up := skillsexttest.Start(t, map[string]map[string]string{"up/pdf": {
+		"SKILL.md": "---\nname: pdf\ndescription: Read PDF files.\n---\nUse it.\n", "notes.md": "v1\n"}})
+	f := newFixture(t, nil)
+	x := f.installer()
+	src := Source{Kind: KindMCP, URL: up.URL()}
+	root, commit, err := x.Materialize(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Discover(x.Ctx, root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents, _ := ParseAgents(nil)
+	if rs := x.Install(src, root, commit, o.Candidates, Want{Agents: agents}); rs[0].Status != StatusInstalled {
+		t.Fatalf("install = %+v", rs)
+	}
+	x.Close()
+
+	y := f.installer()
+	y.Lock = x.Lock
+	if r := y.Update(*y.Lock.Find("pdf"), ""); r.Status != StatusUnchanged {
+		t.Errorf("update with nothing changed upstream = %+v, want unchanged", r)
+	}
+	y.Close()
+	if r := f.installer().Update(*x.Lock.Find("pdf"), "v2"); r.Status != StatusFailed {
+		t.Errorf("update to a ref = %+v, want a failure: an MCP server has no refs", r)
+	}
+
+	up.Set("up/pdf", "notes.md", "v2\n")
+	z := f.installer()
+	z.Lock = x.Lock
+	r := z.Update(*z.Lock.Find("pdf"), "")
+	z.Close()
+	if r.Status != StatusUpdated || r.Changes == nil || len(r.Changes.Changed) != 1 || r.Changes.Changed[0] != "notes.md" {
+		t.Fatalf("update after a change upstream = %+v, want updated with notes.md changed", r)
+	}
+	got, _ := os.ReadFile(filepath.Join(z.Lock.Find("pdf").Targets[0].Dir, "pdf", "notes.md"))
+	if string(got) != "v2\n" || z.Lock.Find("pdf").Files[1].Digest != manifest.Digest([]byte("v2\n")) {
+		t.Errorf("after the update notes.md = %q and the lock %+v", got, z.Lock.Find("pdf").Files)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccski/ccski/internal/providertest"
 	"github.com/ccski/ccski/internal/skillsext/skillsexttest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -137,10 +138,19 @@ func TestPlanWithoutAnyCopy(t *testing.T) {
 	}
 }
 
-func TestNewRefusesBadServers(t *testing.T) {
-	for _, s := range []string{"ftp://x/mcp", "https://user:pw@x/mcp", "x"} {
-		if _, err := New(&Options{Servers: []Server{Server(s)}}); err == nil {
-			t.Errorf("New with server %q: no error", s)
-		}
+// TestNew checks the options New takes: configs has checked each server
+// (Server.Check), and one a configuration built by hand gives unchecked
+// is refused with the same error.
+func TestNew(t *testing.T) {
+	providertest.CheckNew(t, New, Name, []providertest.NewCase{
+		{Name: "nil options"},
+		{Name: "default options", Options: defaultOptions()},
+		{Name: "servers", Options: &Options{Servers: []Server{"https://skills.example/mcp", "http://127.0.0.1:3801/mcp"}}},
+		{Name: "not http", Options: &Options{Servers: []Server{"ftp://x/mcp"}}, WantErr: []string{"providers.remote.servers", "http://"}},
+		{Name: "a password", Options: &Options{Servers: []Server{"https://u:pw@x/mcp"}}, WantErr: []string{"password"}},
+		{Name: "options of another provider", Options: &struct{}{}, WantErr: []string{"providers.remote", "*remote.Options"}},
+	})
+	if err := Server("").Check("x"); err == nil {
+		t.Error(`Server.Check("x") = nil, want an error`)
 	}
 }
