@@ -102,7 +102,7 @@ const installJSONUsage = "print JSON only: a result per skill and counts"
 
 // timeoutFlag adds --timeout to a command that runs git.
 func timeoutFlag(cmd *cobra.Command) {
-	cmd.Flags().Duration("timeout", install.DefaultTimeout, "time limit of each git command")
+	cmd.Flags().Duration("timeout", install.DefaultTimeout, "time limit of each git command and of each request to an MCP server")
 }
 
 // installFlags returns what adds the flags install, update and remove

@@ -41,7 +41,8 @@ type Run struct {
 	NoValidate bool
 	// DryRun writes nothing; the report says what would change.
 	DryRun bool
-	// Timeout limits each git command; 0 leaves git's own default.
+	// Timeout limits each git command and each request to an MCP server;
+	// 0 leaves git's own default (and skillsext.DefaultTimeout).
 	Timeout time.Duration
 	// GitPrompt lets git ask for credentials (stdin is a terminal).
 	GitPrompt bool
@@ -196,7 +197,7 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
 	run := &installRun{x: x, layout: layout, cwd: c.Cwd, trustFile: c.TrustFile()}
-	x.MCP = c.mcpSourceOptions(&run.namedMCP, layout.Scope == install.ScopeUser)
+	x.MCP = c.mcpSourceOptions(&run.namedMCP, layout.Scope == install.ScopeUser, r.Timeout)
 	if !r.DryRun {
 		if frozen {
 			if err := x.Unsettled(); err != nil {

@@ -2,6 +2,7 @@ package action
 
 import (
 	"net/url"
+	"time"
 
 	"github.com/ccski/ccski/internal/skillsext"
 	"github.com/ccski/ccski/providers/remote"
@@ -15,7 +16,8 @@ import (
 // and, with userLock, every server of the user's own lock (in ccski's user
 // config folder); without one for any other: a URL that only a project's
 // lock names, which arrives with a clone, never receives the user's token.
-func (c *Config) mcpSourceOptions(named *string, userLock bool) func(u string) skillsext.Options {
+// Each request waits at most timeout (0: skillsext.DefaultTimeout).
+func (c *Config) mcpSourceOptions(named *string, userLock bool, timeout time.Duration) func(u string) skillsext.Options {
 	var o *remote.Options
 	if c.Loaded != nil {
 		if v, err := c.Loaded.Config.ProviderOptions(remote.Entry()); err == nil {
@@ -24,7 +26,7 @@ func (c *Config) mcpSourceOptions(named *string, userLock bool) func(u string) s
 	}
 	return func(u string) skillsext.Options {
 		if o == nil || o.Token == "" {
-			return skillsext.Options{}
+			return skillsext.Options{Timeout: timeout}
 		}
 		ok := userLock || *named != "" && sameServer(*named, u)
 		if o != nil {
@@ -33,9 +35,9 @@ func (c *Config) mcpSourceOptions(named *string, userLock bool) func(u string) s
 			}
 		}
 		if !ok {
-			return skillsext.Options{}
+			return skillsext.Options{Timeout: timeout}
 		}
-		return skillsext.Options{Token: o.Token}
+		return skillsext.Options{Token: o.Token, Timeout: timeout}
 	}
 }
 

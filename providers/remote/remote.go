@@ -49,8 +49,11 @@ const (
 	CodeUnreachable = "remote-unreachable"
 )
 
-// fetchTimeout bounds one fetch of a server's skills.
+// fetchTimeout bounds each request of a fetch of a server's skills.
 const fetchTimeout = 30 * time.Second
+
+// retryAfter is the least time between a failed fetch and the next try.
+const retryAfter = 30 * time.Second
 
 // Options are the keys under providers.remote in ccski.yaml.
 type Options struct {
@@ -193,8 +196,17 @@ func (r *Remote) refresh(ctx context.Context, server, dir, token string) (*state
 	defer release()
 	old := readState(dir, server)
 	now := r.now()
-	if old != nil && now.Before(old.Fetched.Add(time.Duration(old.TTLMs)*time.Millisecond)) {
-		return old, nil
+	if old != nil {
+		ttl := time.Duration(old.TTLMs) * time.Millisecond
+		if now.Before(old.Fetched.Add(ttl)) {
+			return old, nil
+		}
+		// After a failure, the next try waits for the TTL too, and at
+		// least retryAfter: a server that does not answer would
+		// otherwise hold up every rescan.
+		if old.Failed.After(old.Fetched) && now.Before(old.Failed.Add(max(ttl, retryAfter))) {
+			return old, errors.New(old.Error)
+		}
 	}
 	st, err := fetch(ctx, server, dir, token, now)
 	if err != nil {
@@ -223,8 +235,6 @@ func (r *Remote) refresh(ctx context.Context, server, dir, token string) (*state
 // fetch reads every skill of server into a new generation folder of dir
 // and records it in state.json.
 func fetch(ctx context.Context, server, dir, token string, now time.Time) (*state, error) {
-	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
-	defer cancel()
 	s, err := skillsext.Dial(ctx, server, skillsext.Options{Token: token, Timeout: fetchTimeout})
 	if err != nil {
 		return nil, err

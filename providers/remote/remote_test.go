@@ -123,6 +123,15 @@ func TestPlanKeepsTheLastGoodCopy(t *testing.T) {
 				!strings.Contains(p.Diagnostics[0].Message, tc.why) {
 				t.Errorf("diagnostics = %+v, want %s saying %q and when the copy was fetched", p.Diagnostics, CodeUnreachable, tc.why)
 			}
+			// The next plan within the retry delay does not ask again,
+			// and still says so.
+			lists := up.Lists
+			clock = clock.Add(retryAfter / 2)
+			p = plan(t, r)
+			if up.Lists != lists || len(p.Roots) != 1 || len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != CodeUnreachable {
+				t.Errorf("a plan right after a failure asked the server again (%d listings, %d before) or lost the warning: %+v",
+					up.Lists, lists, p)
+			}
 		})
 	}
 }
