@@ -250,6 +250,14 @@ func entry(e rawEntry) (Skill, error) {
 	if err != nil {
 		return Skill{}, fmt.Errorf("entry uri %q: %w", e.URI, err)
 	}
+	// A hidden folder in the path (.claude-plugin, .claude) would make
+	// the tree of skills a reader writes look like a marketplace or a
+	// host's folder.
+	for _, seg := range segs {
+		if strings.HasPrefix(seg, ".") {
+			return Skill{}, fmt.Errorf("entry uri %q: the skill path has a hidden segment %q", e.URI, seg)
+		}
+	}
 	sk := Skill{URI: e.URI, Path: strings.Join(segs, "/"), uris: map[string]string{}}
 	prefix := Scheme + path + "/"
 	var total int64

@@ -92,6 +92,7 @@ func TestBadEntriesAreRefused(t *testing.T) {
 		"skill://codex/pdf/SKILL.txt",
 		"skill://codex/%2e%2e/SKILL.md",
 		"skill://.git/pdf/SKILL.md",
+		"skill://.claude-plugin/pdf/SKILL.md",
 		"skill:///SKILL.md",
 		"file:///etc/SKILL.md",
 	} {
