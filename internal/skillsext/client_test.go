@@ -92,7 +92,6 @@ func TestBadEntriesAreRefused(t *testing.T) {
 		"skill://codex/pdf/SKILL.txt",
 		"skill://codex/%2e%2e/SKILL.md",
 		"skill://.git/pdf/SKILL.md",
-		"skill://.claude-plugin/pdf/SKILL.md",
 		"skill:///SKILL.md",
 		"file:///etc/SKILL.md",
 	} {
@@ -102,9 +101,15 @@ func TestBadEntriesAreRefused(t *testing.T) {
 			t.Errorf("List with entry %s: no error, want a refusal", uri)
 		}
 	}
-	up := skillsexttest.Start(t, map[string]map[string]string{"codex/pdf": {"SKILL.md": "x", "../escape": "y"}})
-	if _, err := dial(t, up.URL(), skillsext.Options{}).List(); err == nil {
-		t.Errorf("List with a resource leading out of the skill: no error")
+	for what, files := range map[string]map[string]map[string]string{
+		"a resource leading out of the skill": {"codex/pdf": {"SKILL.md": "x", "../escape": "y"}},
+		"a hidden folder in the skill path":   {".claude-plugin/pdf": {"SKILL.md": "x"}},
+		"no SKILL.md":                         {"codex/pdf": {"README.md": "x"}},
+	} {
+		up := skillsexttest.Start(t, files)
+		if _, err := dial(t, up.URL(), skillsext.Options{}).List(); err == nil {
+			t.Errorf("List with %s: no error", what)
+		}
 	}
 }
 
