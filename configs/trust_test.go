@@ -309,6 +309,14 @@ var trustCases = map[string][]trustCase{
 	"providers.commands.codex": {
 		{name: "off", project: "providers: {commands: {codex: false}}", want: false},
 	},
+	"providers.remote.servers": {
+		{name: "a server of the project's", project: "providers: {remote: {servers: [\"https://evil.example/mcp\"]}}", want: []any{}, ignored: true},
+		{name: "over the user's", user: "providers: {remote: {servers: [\"http://127.0.0.1:3801/mcp\"]}}",
+			project: "providers: {remote: {servers: [\"https://evil.example/mcp\"]}}", want: []any{"http://127.0.0.1:3801/mcp"}, ignored: true},
+	},
+	"providers.remote.token": {
+		{name: "the project's", project: "providers: {remote: {token: x}}", want: "", ignored: true},
+	},
 }
 
 // TestProjectTrust merges a user and a project config for every key of the

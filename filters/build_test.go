@@ -169,7 +169,7 @@ func TestBuildErrors(t *testing.T) {
 	}{
 		{"state", Settings{State: "some"}, `unknown state "some"; valid states: enabled, disabled, all`, false},
 		{"priority", Settings{Priority: []string{"global"}},
-			`unknown priority kind "global"; valid kinds: custom, project, workspace-agent, workspace-shared, workspace-root, user-agent, user-shared, system, plugin`, false},
+			`unknown priority kind "global"; valid kinds: custom, project, workspace-agent, workspace-shared, workspace-root, user-agent, user-shared, system, plugin, remote`, false},
 		{"include", Settings{Include: []string{"codex:@plugins"}},
 			`include: invalid filter token "codex:@plugins": only the claude provider has plugins; use @plugins or claude:@plugins`, true},
 		{"exclude", Settings{Exclude: []string{"pdf,"}},

@@ -121,7 +121,7 @@ func TestNewPriorityOrder(t *testing.T) {
 	}
 	want := []pipeline.Kind{pipeline.KindUserAgent, pipeline.KindPlugin, pipeline.KindCustom, pipeline.KindProject,
 		pipeline.KindWorkspaceAgent, pipeline.KindWorkspaceShared, pipeline.KindWorkspaceRoot,
-		pipeline.KindUserShared, pipeline.KindSystem}
+		pipeline.KindUserShared, pipeline.KindSystem, pipeline.KindRemote}
 	if diff := cmp.Diff(want, p.Kinds()); diff != "" {
 		t.Errorf("Kinds (-want +got):\n%s", diff)
 	}
@@ -154,7 +154,7 @@ func TestNewPriorityErrors(t *testing.T) {
 		kinds []pipeline.Kind
 		msg   string
 	}{
-		{[]pipeline.Kind{"workspace"}, `unknown priority kind "workspace"; valid kinds: custom, project, workspace-agent, workspace-shared, workspace-root, user-agent, user-shared, system, plugin`},
+		{[]pipeline.Kind{"workspace"}, `unknown priority kind "workspace"; valid kinds: custom, project, workspace-agent, workspace-shared, workspace-root, user-agent, user-shared, system, plugin, remote`},
 		{[]pipeline.Kind{"custom", "user-agent", "Custom"}, `priority kind "custom" is listed twice`},
 	}
 	for _, tt := range tests {

@@ -446,7 +446,7 @@ func TestRecordNames(t *testing.T) {
 		}
 	}
 	want := []Kind{KindCustom, KindProject, KindWorkspaceAgent, KindWorkspaceShared, KindWorkspaceRoot,
-		KindUserAgent, KindUserShared, KindSystem, KindPlugin}
+		KindUserAgent, KindUserShared, KindSystem, KindPlugin, KindRemote}
 	p := DefaultPriority()
 	if diff := cmp.Diff(want, p); diff != "" {
 		t.Errorf("DefaultPriority (-want +got):\n%s", diff)

@@ -23,7 +23,7 @@ func TestPrecedenceRule(t *testing.T) {
 
 func TestKindLevel(t *testing.T) {
 	want := map[Kind]Location{
-		KindCustom: "", KindProject: "", KindSystem: "", KindPlugin: "", "": "",
+		KindCustom: "", KindProject: "", KindSystem: "", KindPlugin: "", KindRemote: "", "": "",
 		KindWorkspaceAgent: LocationProject, KindWorkspaceShared: LocationProject, KindWorkspaceRoot: LocationProject,
 		KindUserAgent: LocationUser, KindUserShared: LocationUser,
 	}

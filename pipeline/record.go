@@ -37,12 +37,13 @@ const (
 	KindUserShared      Kind = "user-shared"      // ~/.agents/skills
 	KindSystem          Kind = "system"           // $CODEX_HOME/skills/.system, /etc/codex/skills
 	KindPlugin          Kind = "plugin"           // Claude plugin skills
+	KindRemote          Kind = "remote"           // upstream MCP servers' skills (providers.remote)
 )
 
 // DefaultPriority is the built-in ranking of root kinds, highest first.
 func DefaultPriority() []Kind {
 	return []Kind{KindCustom, KindProject, KindWorkspaceAgent, KindWorkspaceShared,
-		KindWorkspaceRoot, KindUserAgent, KindUserShared, KindSystem, KindPlugin}
+		KindWorkspaceRoot, KindUserAgent, KindUserShared, KindSystem, KindPlugin, KindRemote}
 }
 
 // PluginInfo identifies the plugin a skill belongs to: a Claude or Codex

@@ -102,7 +102,7 @@ func TestSnapshotSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"priority":["custom","project","workspace-agent","workspace-shared","workspace-root","user-agent",` +
-		`"user-shared","system","plugin"],"precedence":[{"providers":["claude"],"prefer":"user",` +
+		`"user-shared","system","plugin","remote"],"precedence":[{"providers":["claude"],"prefer":"user",` +
 		`"option":"providers.claude.precedence","hostPrefers":"user","hostRule":"Claude Code ranks personal over project",` +
 		`"rule":"Claude Code ranks personal over project (providers.claude.precedence: user)"}],` +
 		`"roots":[{"path":"/u/commands","type":"command","provider":"claude","source":"commands","location":"user",` +

@@ -29,7 +29,11 @@ SOURCE is a git URL (https://..., git@host:owner/repo, file://...), owner/repo
 for GitHub, each with an optional @ref (branch, tag or commit) and #path in
 the repository; a local folder, SKILL.md or marketplace.json (a Claude
 .claude-plugin/marketplace.json or a Codex .agents/plugins/marketplace.json);
-or the name of a marketplace Claude Code has cloned (installed offline). A
+or the name of a marketplace Claude Code has cloned (installed offline); or
+an MCP server speaking the Skills Extension (SEP-2640) as mcp+https://host/mcp
+(mcp+http://..., optional #path: the skill paths below it), whose files are
+each checked against skills/list's digest and size before anything is
+written (token: providers.remote.token, CCSKI_PROVIDERS__REMOTE__TOKEN). A
 folder is read as the marketplace it holds, else as one skill, else as a
 folder of skills.
 
@@ -98,7 +102,7 @@ const installJSONUsage = "print JSON only: a result per skill and counts"
 
 // timeoutFlag adds --timeout to a command that runs git.
 func timeoutFlag(cmd *cobra.Command) {
-	cmd.Flags().Duration("timeout", install.DefaultTimeout, "time limit of each git command")
+	cmd.Flags().Duration("timeout", install.DefaultTimeout, "time limit of each git command and of each request to an MCP server")
 }
 
 // installFlags returns what adds the flags install, update and remove

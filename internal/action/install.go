@@ -41,7 +41,8 @@ type Run struct {
 	NoValidate bool
 	// DryRun writes nothing; the report says what would change.
 	DryRun bool
-	// Timeout limits each git command; 0 leaves git's own default.
+	// Timeout limits each git command and each request to an MCP server;
+	// 0 leaves git's own default (and skillsext.DefaultTimeout).
 	Timeout time.Duration
 	// GitPrompt lets git ask for credentials (stdin is a terminal).
 	GitPrompt bool
@@ -60,8 +61,9 @@ type InstallRequest struct {
 	Run
 	// Source is a git URL, owner/repo, the http(s) URL of a site with a
 	// well-known skills index, of an index.json or of an archive, a local
-	// folder, SKILL.md or marketplace.json, or the name of a marketplace
-	// Claude Code cloned; "" installs what the lock names.
+	// folder, SKILL.md or marketplace.json, the name of a marketplace
+	// Claude Code cloned, or an MCP server (mcp+https://...); "" installs
+	// what the lock names.
 	Source string
 	// Ref and Path are the branch, tag or commit and the path inside
 	// Source (as Source@ref and Source#path).
@@ -142,6 +144,9 @@ type installRun struct {
 	// trustFile is the trust store, where the run records the files it
 	// writes (see written); "" for none.
 	trustFile string
+	// namedMCP is the MCP server the user named as the SOURCE of this
+	// run, which may receive the user's token (mcpSourceOptions).
+	namedMCP string
 }
 
 // openInstall reads the scope's layout and its lock, taking the run's
@@ -195,6 +200,7 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
 	run := &installRun{x: x, layout: layout, cwd: c.Cwd, trustFile: c.TrustFile()}
+	x.MCP = c.mcpSourceOptions(&run.namedMCP, layout.Scope == install.ScopeUser, r.Timeout)
 	if !r.DryRun {
 		if frozen {
 			if err := x.Unsettled(); err != nil {
@@ -308,6 +314,9 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 		return usage(err)
 	}
 	rep.Source = src.String()
+	if src.Kind == install.KindMCP {
+		run.namedMCP = src.URL
+	}
 	root, commit, err := x.Materialize(src, src.Ref)
 	if err != nil {
 		return err

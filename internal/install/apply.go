@@ -18,6 +18,7 @@ import (
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/skillsext"
 )
 
 // Status is what happened to one skill.
@@ -75,6 +76,9 @@ type Installer struct {
 	Git    *Git
 	// HTTP fetches index and archive sources.
 	HTTP *HTTP
+	// MCP gives the options an MCP server source is read with (its
+	// token); nil reads every server without one.
+	MCP func(url string) skillsext.Options
 	// Marketplace finds a marketplace Claude Code knows, by name.
 	Marketplace func(name string) (dir string, ok bool, known []string)
 	// Force overwrites skills modified on disk and replaces folders
@@ -117,7 +121,10 @@ type tree struct {
 	git          *Tree
 	// http is what fetching an HTTP source learnt (its digests).
 	http *fetched
-	err  error
+	// mcp is the folder and session of an MCP server source, which
+	// widen completes for each skill copied from it.
+	mcp *mcpTree
+	err error
 }
 
 // Close removes the temporary checkouts of git sources and calls
@@ -129,6 +136,9 @@ func (in *Installer) Close() {
 		}
 		if t.http != nil {
 			os.RemoveAll(t.http.tmp)
+		}
+		if t.mcp != nil {
+			t.mcp.close()
 		}
 	}
 	in.trees, in.offers, in.clones = nil, nil, nil
@@ -197,6 +207,11 @@ func (in *Installer) Materialize(src Source, ref string) (root, commit string, e
 				t.root = t.git.Dir
 			}
 		}
+	case KindMCP:
+		t.mcp, t.err = in.fetchMCP(src)
+		if t.err == nil {
+			t.root = t.mcp.root
+		}
 	case KindMarketplace:
 		dir, ok, known := "", false, []string(nil)
 		if in.Marketplace != nil {
@@ -258,9 +273,13 @@ func (in *Installer) Progress() io.Writer {
 }
 
 // widen completes the sparse checkout that holds the skill folder dir,
-// if any, with that folder's files (see Git.Widen).
+// if any, with that folder's files (see Git.Widen), or the folder of an
+// MCP server source with the skill's files (mcpTree.widen).
 func (in *Installer) widen(dir string) error {
 	for _, t := range in.trees {
+		if t.mcp != nil && safefile.Within(t.mcp.root, dir) {
+			return t.mcp.widen(dir)
+		}
 		if t.git == nil || !safefile.Within(t.git.Dir, dir) {
 			continue
 		}
@@ -372,6 +391,9 @@ func (in *Installer) reproducible(e Entry) error {
 		return nil
 	}
 	switch e.Source.Kind {
+	case KindMCP:
+		// The lock's digests name the bytes: put checks the server's
+		// files against them.
 	case KindGit:
 		if e.Commit == "" {
 			return fmt.Errorf("the lock records no commit for this git source: --frozen needs one "+

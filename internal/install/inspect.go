@@ -84,6 +84,8 @@ func (in *Installer) Inspect(e Entry) Inspection {
 		}
 	case KindIndex, KindArchive:
 		r.UpdateNote = "an HTTP source is not fetched to look: `ccski update " + e.Name + "` fetches it and shows what changes"
+	case KindMCP:
+		r.UpdateNote = "an MCP server is read only by `ccski update`"
 	default:
 		root, _, err := in.Materialize(e.Source, e.Source.Ref)
 		if err != nil {

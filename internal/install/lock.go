@@ -19,9 +19,10 @@ import (
 // LockVersion is the newest version of the lock format this ccski reads.
 // Version 2 adds a source's origin (Source.Origin) and the commit of a
 // folder or marketplace source; version 3 the HTTP sources (index and
-// archive, whose Commit is a sha256: digest). A lock is written in the
-// oldest version that holds its entries, which older versions of ccski
-// read.
+// archive, whose Commit is a sha256: digest) and the MCP server source
+// (KindMCP). A lock is written in the oldest version that holds its
+// entries (version 1 when it records neither), which older versions of
+// ccski read; a newer one they refuse, saying to upgrade.
 const LockVersion = 3
 
 // maxLockBytes bounds the lock file read.
@@ -188,12 +189,19 @@ func checkLockSource(e *Entry) error {
 			return fmt.Errorf("digest %q is no sha256: digest", e.Commit)
 		}
 	case KindDir:
+	case KindMCP:
+		if err := checkMCPURL(e.Source.URL); err != nil {
+			return err
+		}
+		if e.Source.Ref != "" || e.Source.Origin != (Origin{}) || e.Commit != "" {
+			return errors.New("an MCP server source has no ref, origin or commit (the lock's file digests pin it)")
+		}
 	case KindMarketplace:
 		if !marketplaceName.MatchString(e.Source.Name) {
 			return fmt.Errorf("marketplace name %q is not valid", e.Source.Name)
 		}
 	default:
-		return fmt.Errorf("unknown source kind %q (want git, dir, marketplace, index or archive)", e.Source.Kind)
+		return fmt.Errorf("unknown source kind %q (want git, dir, marketplace, index, archive or mcp)", e.Source.Kind)
 	}
 	if o := e.Source.Origin; o != (Origin{}) {
 		if err := checkGitURL(o.URL); err != nil {
@@ -211,7 +219,7 @@ func checkLockSource(e *Entry) error {
 
 // Write writes the lock to file atomically, sorted by name, with paths
 // below base made relative: as version 1 unless an entry records an
-// origin, or version 3 when one has an HTTP source. A lock that names no skill is deleted instead, so that removing
+// origin (2), or version 3 when one has an HTTP or MCP server source. A lock that names no skill is deleted instead, so that removing
 // every skill leaves the project as it was before the first install.
 func (l *Lock) Write(file, base string) error {
 	if len(l.Skills) == 0 {
@@ -226,8 +234,8 @@ func (l *Lock) Write(file, base string) error {
 		if e.Source.Origin != (Origin{}) {
 			out.Version = max(out.Version, 2)
 		}
-		if e.Source.Kind.Fetched() {
-			out.Version = 3
+		if e.Source.Kind.Fetched() || e.Source.Kind == KindMCP {
+			out.Version = max(out.Version, 3)
 		}
 	}
 	slices.SortFunc(out.Skills, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })

@@ -185,7 +185,7 @@ func (in *Installer) pin(src Source, root, commit string, c Candidate) (Source, 
 	if src.Kind.Fetched() {
 		return src, in.fetchedAt(root).commitOf(c.Rel), ""
 	}
-	if src.Kind == KindGit || in.Git == nil {
+	if src.Kind == KindGit || src.Kind == KindMCP || in.Git == nil {
 		return src, commit, ""
 	}
 	src.Origin = Origin{}

@@ -36,6 +36,11 @@ const (
 	// a skill, a folder of skills or an Agent Plugins package
 	// (archive.go).
 	KindArchive Kind = "archive"
+	// KindMCP is an MCP server speaking the Skills Extension (SEP-2640),
+	// by its streamable HTTP URL: its skills are listed with skills/list
+	// and each file read with resources/read, checked against the
+	// entry's digest and size (mcpsource.go).
+	KindMCP Kind = "mcp"
 )
 
 // Fetched reports whether sources of kind k are fetched over HTTP. Their
@@ -48,7 +53,7 @@ type Source struct {
 	Kind Kind `json:"kind"`
 	// URL is the repository of a git source, as git takes it; the site
 	// (or index.json) of an index source; the archive of an archive
-	// source.
+	// source; the endpoint of an MCP server (without its mcp+ prefix).
 	URL string `json:"url,omitempty"`
 	// Ref is the branch, tag or commit asked for ("" is the default
 	// branch). The lock keeps it so that update follows it.
@@ -80,6 +85,8 @@ func (s Source) String() string {
 		b.WriteString(s.Name)
 	case KindIndex, KindArchive:
 		b.WriteString(s.URL)
+	case KindMCP:
+		b.WriteString(MCPPrefix + s.URL)
 	default:
 		b.WriteString(s.Dir)
 	}
@@ -132,7 +139,9 @@ var (
 // GitHub), with an optional @ref and #path; an http(s) URL of a site
 // (its well-known skills index), of an index.json or of a .zip, .tar.gz
 // or .tgz archive, with an optional #path; a local folder, SKILL.md or
-// marketplace.json; or the name of a marketplace Claude Code has cloned.
+// marketplace.json; the name of a marketplace Claude Code has cloned; or
+// an MCP server as mcp+https://... (mcp+http://...), with an optional
+// #path narrowing it to the skill paths below path.
 // A path that exists is local even when it looks like owner/repo.
 func ParseSource(arg string, o ParseOptions) (Source, error) {
 	arg = strings.TrimSpace(arg)
@@ -167,6 +176,9 @@ func ParseSource(arg string, o ParseOptions) (Source, error) {
 
 // parse is ParseSource without the flags.
 func parse(arg string, o ParseOptions) (Source, error) {
+	if len(arg) > len(MCPPrefix) && strings.EqualFold(arg[:len(MCPPrefix)], MCPPrefix) {
+		return parseMCP(arg[len(MCPPrefix):])
+	}
 	for _, scheme := range urlSchemes {
 		if len(arg) > len(scheme) && strings.EqualFold(arg[:len(scheme)], scheme) {
 			return parseURL(arg)

@@ -36,6 +36,7 @@ import (
 	"github.com/ccski/ccski/providers/geminiext"
 	"github.com/ccski/ccski/providers/marketplace"
 	"github.com/ccski/ccski/providers/project"
+	"github.com/ccski/ccski/providers/remote"
 )
 
 // Registry returns the built-in providers in scan order. Scan order only
@@ -59,6 +60,7 @@ func Registry() []providers.Entry {
 		cursorplugins.Entry(),
 		agentplugins.Entry(),
 		commands.Entry(),
+		remote.Entry(),
 	}
 }
 
