@@ -23,6 +23,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -236,29 +237,41 @@ var savedLine = regexp.MustCompile(`Results saved to (.+)$`)
 // scenarioFolder is the name of that folder: server-<scenario>-<time>.
 var scenarioFolder = regexp.MustCompile(`^server-(.+)-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$`)
 
-// runSuite runs one invocation of a conformance suite (the Node script
-// script) against url with the baseline file and args, and returns the
-// scenarios' results in the order they ran, its exit code and its
-// output.
-func runSuite(t *testing.T, tools *realhost.MCPTools, script, url, baseline string, args ...string) ([]scenarioResult, int, string) {
-	t.Helper()
-	out := t.TempDir()
+// suiteRun is one invocation of a conformance suite (the Node script
+// script) against url with the baseline file and args, and what it gave.
+type suiteRun struct {
+	argv []string
+	dir  string // the -o folder
+	out  []byte
+	code int
+	err  error // it could not be run
+}
+
+// runSuite runs the invocation with its results in out and home as HOME.
+func runSuite(tools *realhost.MCPTools, script, url, baseline, out, home string, args ...string) suiteRun {
+	r := suiteRun{dir: out}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	argv := tools.Command(script, append([]string{"server", "--url", url, "--expected-failures", baseline, "-o", out}, args...)...)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = toolEnv(t.TempDir())
-	outb, err := cmd.CombinedOutput()
-	code := 0
+	r.argv = tools.Command(script, append([]string{"server", "--url", url, "--expected-failures", baseline, "-o", out}, args...)...)
+	cmd := exec.CommandContext(ctx, r.argv[0], r.argv[1:]...)
+	cmd.Env = toolEnv(home)
+	r.out, r.err = cmd.CombinedOutput()
 	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("running %s: %v", strings.Join(argv, " "), err)
+	if errors.As(r.err, &ee) {
+		r.code, r.err = ee.ExitCode(), nil
+	}
+	return r
+}
+
+// results returns the scenarios' results in the order they ran, read
+// from the folders the output names.
+func (r suiteRun) results(t *testing.T) []scenarioResult {
+	t.Helper()
+	if r.err != nil {
+		t.Fatalf("running %s: %v", strings.Join(r.argv, " "), r.err)
 	}
 	var results []scenarioResult
-	sc := bufio.NewScanner(strings.NewReader(string(outb)))
+	sc := bufio.NewScanner(strings.NewReader(string(r.out)))
 	for sc.Scan() {
 		m := savedLine.FindStringSubmatch(strings.TrimSpace(sc.Text()))
 		if m == nil {
@@ -272,42 +285,51 @@ func runSuite(t *testing.T, tools *realhost.MCPTools, script, url, baseline stri
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := scenarioResult{Scenario: name[1]}
-		if err := json.Unmarshal(data, &r.Checks); err != nil {
+		res := scenarioResult{Scenario: name[1]}
+		if err := json.Unmarshal(data, &res.Checks); err != nil {
 			t.Fatalf("%s: %v", filepath.Join(m[1], "checks.json"), err)
 		}
-		results = append(results, r)
+		results = append(results, res)
 	}
 	if len(results) == 0 {
-		t.Fatalf("%s ran no scenario (exit %d):\n%s", strings.Join(argv, " "), code, outb)
+		t.Fatalf("%s ran no scenario (exit %d):\n%s", strings.Join(r.argv, " "), r.code, r.out)
 	}
-	return results, code, string(outb)
+	return results
 }
 
-// suiteVersion is one version of the conformance suite: its baseline
-// and the invocations that make up its run. The suite takes one
-// --scenario per run and refuses --scenario beside --requirements.
+// suiteVersion is one version of the conformance suite, its baseline
+// and its run: one invocation with suite's arguments (none: the active
+// server scenarios), then one per scenario of scenarios, all at once
+// (the suite takes one --scenario per invocation, and none beside
+// --requirements).
 type suiteVersion struct {
-	pkg      string // npm spec
-	script   string
-	baseline string // under testdata/conformance-expected
-	runs     [][]string
+	pkg       string // npm spec
+	script    string
+	baseline  string // under testdata/conformance-expected
+	suite     []string
+	scenarios []string
 }
 
 func (v suiteVersion) version() string { return v.pkg[strings.LastIndex(v.pkg, "@")+1:] }
+
+// invocations returns the arguments of each invocation, as the table
+// shows them.
+func (v suiteVersion) invocations() [][]string {
+	out := [][]string{v.suite}
+	for _, s := range v.scenarios {
+		out = append(out, []string{"--scenario", s})
+	}
+	return out
+}
 
 // suiteVersions are the versions run: the stable release's active
 // server scenarios, and the newest release's 2026-07-28 requirements and
 // Skills Extension (SEP-2640) scenarios.
 func suiteVersions(tools *realhost.MCPTools) []suiteVersion {
 	return []suiteVersion{
-		{pkg: realhost.StableSuitePackage, script: tools.Stable, runs: [][]string{nil}},
-		{pkg: realhost.AlphaSuitePackage, script: tools.Alpha, runs: [][]string{
-			{"--requirements", "2026-07-28"},
-			{"--scenario", "sep-2640-skills-enumeration"},
-			{"--scenario", "sep-2640-skills-manifest"},
-			{"--scenario", "sep-2640-skills-directory"},
-		}},
+		{pkg: realhost.StableSuitePackage, script: tools.Stable},
+		{pkg: realhost.AlphaSuitePackage, script: tools.Alpha, suite: []string{"--requirements", "2026-07-28"},
+			scenarios: []string{"sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"}},
 	}
 }
 
@@ -347,13 +369,20 @@ func TestConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			runs := []suiteRun{runSuite(tools, v.script, url, abs, t.TempDir(), t.TempDir(), v.suite...)}
+			each := make([]suiteRun, len(v.scenarios))
+			var wg sync.WaitGroup
+			for i, sc := range v.scenarios {
+				out, home := t.TempDir(), t.TempDir()
+				wg.Go(func() { each[i] = runSuite(tools, v.script, url, abs, out, home, "--scenario", sc) })
+			}
+			wg.Wait()
 			var outputs []string
 			suiteFailed := false
-			for _, args := range v.runs {
-				res, code, out := runSuite(t, tools, v.script, url, abs, args...)
-				vr.results = append(vr.results, res...)
-				outputs = append(outputs, out)
-				suiteFailed = suiteFailed || code != 0
+			for _, r := range append(runs, each...) {
+				vr.results = append(vr.results, r.results(t)...)
+				outputs = append(outputs, string(r.out))
+				suiteFailed = suiteFailed || r.code != 0
 			}
 			vr.problems = judge(vr.results, vr.base)
 			for _, p := range vr.problems {
@@ -423,7 +452,7 @@ func conformanceTable(all []versionResult) string {
 			}
 		}
 		var runs []string
-		for _, args := range vr.v.runs {
+		for _, args := range vr.v.invocations() {
 			runs = append(runs, "`"+strings.TrimSpace("conformance server --url … "+strings.Join(args, " "))+"`")
 		}
 		var rows []string

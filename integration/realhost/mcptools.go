@@ -1,6 +1,8 @@
 package realhost
 
 import (
+	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -63,10 +65,15 @@ func mcpToolsSet() *Set {
 	return &Set{
 		What:     "the MCP conformance suite and Inspector",
 		Packages: pkgs,
+		// Starting each tool takes seconds on a busy machine: the
+		// installed versions and entry scripts are checked instead.
 		Ready: func(dir string) bool {
 			m := mcpToolsIn(dir)
-			return nodeOK(m.Node) && runs(m.Command(m.Stable, "--version")...) &&
-				runs(m.Command(m.Alpha, "--version")...) && runs(m.Command(m.Inspector, "--version")...)
+			nm := filepath.Join(dir, "node_modules")
+			return nodeOK(m.Node) &&
+				installedAt(filepath.Join(nm, "conformance-stable"), StableSuitePackage, m.Stable) &&
+				installedAt(filepath.Join(nm, "conformance-alpha"), AlphaSuitePackage, m.Alpha) &&
+				installedAt(filepath.Join(nm, "@modelcontextprotocol", "inspector"), InspectorPackage, m.Inspector)
 		},
 	}
 }
@@ -86,6 +93,21 @@ func mcpToolsIn(dir string) *MCPTools {
 		Alpha:     filepath.Join(nm, "conformance-alpha", "dist", "index.js"),
 		Inspector: filepath.Join(nm, "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js"),
 	}
+}
+
+// installedAt reports whether the package folder dir holds the version
+// of spec and its entry script.
+func installedAt(dir, spec, script string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return false
+	}
+	var pkg struct{ Version string }
+	if json.Unmarshal(data, &pkg) != nil || pkg.Version != spec[strings.LastIndex(spec, "@")+1:] {
+		return false
+	}
+	_, err = os.Stat(script)
+	return err == nil
 }
 
 // nodeOK reports whether node runs and is Node.js 22 or later.

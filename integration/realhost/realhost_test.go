@@ -3,6 +3,7 @@ package realhost
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,5 +90,31 @@ func TestSetFolder(t *testing.T) {
 	b, _ := (&Set{Packages: []string{"x@npm:@s/p@1.0.1", "y@2"}}).folder()
 	if a == b || strings.ContainsAny(filepath.Base(a), ":@/") {
 		t.Errorf("folders %s and %s: want different names without : @ /", a, b)
+	}
+}
+
+func TestInstalledAt(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "dist", "index.js")
+	if installedAt(dir, "@s/p@1.2.3", script) {
+		t.Error("an empty folder counts as installed")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"@s/p","version":"1.2.3"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if installedAt(dir, "@s/p@1.2.3", script) {
+		t.Error("a package without its entry script counts as installed")
+	}
+	if err := os.MkdirAll(filepath.Dir(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !installedAt(dir, "@s/p@1.2.3", script) {
+		t.Error("the package at its version is not installed")
+	}
+	if installedAt(dir, "@s/p@1.2.4", script) {
+		t.Error("another version counts as installed")
 	}
 }
