@@ -350,6 +350,7 @@ type versionResult struct {
 // one still fails. The conformance table of docs/protocol.md is the one
 // this run gives (-update rewrites it).
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	tools := realhost.InstallMCPTools(t)
 	m := conformanceTree(t)
 	srv := startHTTP(t, m, nil, "--transport", "http")

@@ -135,6 +135,7 @@ func treeSkills(t *testing.T, roots ...string) (names []string, files int) {
 // file (the binary and the empty one too) matches the listing's size and
 // digest.
 func TestInspectorVerify(t *testing.T) {
+	t.Parallel()
 	tools := realhost.InstallMCPTools(t)
 	m := conformanceTree(t)
 	examples, err := filepath.Abs(filepath.Join("..", "examples", "skills"))
@@ -155,6 +156,7 @@ func TestInspectorVerify(t *testing.T) {
 	for _, target := range targets {
 		for _, era := range []string{"legacy", "modern"} {
 			t.Run(target.name+"/"+era, func(t *testing.T) {
+				t.Parallel()
 				args := append([]string{"--cli", "--method", "skills/list", "--verify", "--require-digests", "-q",
 					"--protocol-era", era}, target.args...)
 				reports, r := runInspector(t, tools, m.Workspace, toolEnv(t.TempDir()), args...)
@@ -215,6 +217,7 @@ func TestInspectorReadmeCommand(t *testing.T) {
 	if len(words) < 3 || words[0] != "npx" || words[1] != realhost.InspectorPackage {
 		t.Fatalf("README's verify command %q does not start `npx %s`", strings.Join(words, " "), realhost.InspectorPackage)
 	}
+	t.Parallel()
 	tools := realhost.InstallMCPTools(t)
 	registerSourcesOnce(t)
 	root := t.TempDir()
