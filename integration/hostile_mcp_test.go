@@ -47,6 +47,16 @@ type rpcReply struct {
 // session.
 func startRawStdio(t *testing.T, m *machine.Machine) *rawStdio {
 	t.Helper()
+	s := startRawStdioBare(t, m)
+	s.send(t, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	s.until(t, `"init"`)
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
+	return s
+}
+
+// startRawStdioBare starts the server on m, and sends nothing.
+func startRawStdioBare(t *testing.T, m *machine.Machine) *rawStdio {
+	t.Helper()
 	s := &rawStdio{stderr: &lockedBuffer{}, lines: make(chan string, 64)}
 	s.cmd = exec.Command(binary, mcpArgs(m, "--no-refresh")...)
 	s.cmd.Dir, s.cmd.Env, s.cmd.Stderr = m.Workspace, env(m, nil), s.stderr
@@ -75,9 +85,6 @@ func startRawStdio(t *testing.T, m *machine.Machine) *rawStdio {
 			}
 		}
 	}()
-	s.send(t, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
-	s.until(t, `"init"`)
-	s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
 	return s
 }
 

@@ -134,11 +134,18 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 			s.unanswered.Add(1)
 			defer s.unanswered.Add(-1)
 		}
-		if stateful != nil && !newEra(r, body) {
-			sessions.serve(&retryWriter{ResponseWriter: w}, r, body, stateful)
+		toStateful := stateful != nil && !newEra(r, body)
+		r, ok := s.checkPost(w, r, body, toStateful)
+		if !ok {
 			return
 		}
-		stateless.ServeHTTP(w, r)
+		ew := &rpcErrorWriter{ResponseWriter: w, body: body}
+		defer ew.finish()
+		if toStateful {
+			sessions.serve(&retryWriter{ResponseWriter: ew}, r, body, stateful)
+			return
+		}
+		stateless.ServeHTTP(ew, r)
 	})
 }
 
@@ -214,6 +221,45 @@ func (m rpcMessage) metaVersion() string {
 	var v string
 	_ = json.Unmarshal(p.Meta[sdk.MetaKeyProtocolVersion], &v)
 	return v
+}
+
+// singleID returns the id of the body's one message when it has a usable
+// one; nil (null) for a batch, or a body that is no JSON-RPC.
+func (b *postBody) singleID() json.RawMessage {
+	if b.batch() {
+		return nil
+	}
+	return idOf(b.raw)
+}
+
+// batch reports whether the body is a JSON-RPC batch (an array).
+func (b *postBody) batch() bool {
+	raw := bytes.TrimLeft(b.raw, " \t\r\n")
+	return len(raw) > 0 && raw[0] == '['
+}
+
+// invalid returns the first message of the body that is neither a request
+// nor a response, with its id and why (see invalidMessage); why is ""
+// when there is none.
+func (b *postBody) invalid() (id json.RawMessage, why string) {
+	suspect := false
+	for _, m := range b.messages() {
+		suspect = suspect || m.Method == ""
+	}
+	if !suspect {
+		return nil, ""
+	}
+	raw := bytes.TrimLeft(b.raw, " \t\r\n")
+	msgs := []json.RawMessage{raw}
+	if raw[0] == '[' && json.Unmarshal(raw, &msgs) != nil {
+		return nil, ""
+	}
+	for _, m := range msgs {
+		if why := invalidMessage(m); why != "" {
+			return idOf(m), why
+		}
+	}
+	return nil, ""
 }
 
 // initializes reports whether the body holds an initialize request, the

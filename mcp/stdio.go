@@ -182,6 +182,11 @@ type stdioGuard struct {
 	// "" before one: it decides whether batches are allowed, as the SDK
 	// decides.
 	version string
+	// started is set once the session has begun: an initialize request,
+	// or a request of the stateless era (its _meta names the protocol
+	// version), was handed on. Before, the SDK answers most requests with
+	// error code 0, which JSON-RPC does not define: see beforeStart.
+	started bool
 	// first, when not nil, is called once, before the first message is
 	// handed on (or at the end of input when none came), with the
 	// clientInfo name of that message if it is initialize, else "".
@@ -273,6 +278,16 @@ func (g *stdioGuard) check(line []byte) bool {
 			g.refuse(jsonrpc.CodeInvalidRequest, idOf(line), "invalid request: "+err.Error())
 			return false
 		}
+		if why := invalidResponse(msg, line); why != "" {
+			g.refuse(jsonrpc.CodeInvalidRequest, idOf(line), why)
+			return false
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok {
+			if why := g.outOfTurn(req); why != "" {
+				g.refuse(jsonrpc.CodeInvalidRequest, idOf(line), why)
+				return false
+			}
+		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
 			g.pending.add(req.ID)
 		}
@@ -295,10 +310,21 @@ func (g *stdioGuard) check(line []byte) bool {
 		return false
 	}
 	var ids []jsonrpc.ID
+	started := g.started // a batch refused whole begins nothing
 	for _, raw := range batch {
 		msg, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
+			g.started = started
 			g.refuse(jsonrpc.CodeInvalidRequest, idOf(raw), "invalid request in a batch: "+err.Error())
+			return false
+		}
+		why := invalidResponse(msg, raw)
+		if req, ok := msg.(*jsonrpc.Request); ok && why == "" {
+			why = g.outOfTurn(req)
+		}
+		if why != "" {
+			g.started = started
+			g.refuse(jsonrpc.CodeInvalidRequest, idOf(raw), why+" (in a batch)")
 			return false
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
@@ -309,6 +335,53 @@ func (g *stdioGuard) check(line []byte) bool {
 		g.pending.add(id)
 	}
 	return true
+}
+
+// outOfTurn returns why req comes out of turn: a request that needs the
+// session before it began (see beforeStart), or an initialize once it
+// has (an initialize, or a request of the stateless era, which carries
+// what initialize would). The SDK answers both with error code 0, which
+// JSON-RPC does not define. It returns "" for a request in turn, and
+// notes when it begins the session.
+func (g *stdioGuard) outOfTurn(req *jsonrpc.Request) string {
+	if g.started {
+		if req.Method == "initialize" && req.IsCall() {
+			return "invalid request: initialize was already received: a session is initialized once"
+		}
+		return ""
+	}
+	if why := beforeStart(req); why != "" {
+		return why
+	}
+	g.started = req.Method == "initialize" || (rpcMessage{Params: req.Params}).metaVersion() >= statelessEra
+	return ""
+}
+
+// beforeStart returns why req, a message that comes before the session
+// began, is refused; "" when the SDK serves it then: a notification,
+// initialize, the requests a client may send before it (ping,
+// logging/setLevel, resources/subscribe and unsubscribe), server/discover
+// (the SDK answers it), and any request of the stateless era.
+func beforeStart(req *jsonrpc.Request) string {
+	switch req.Method {
+	case "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "server/discover":
+		return ""
+	}
+	if !req.IsCall() || (rpcMessage{Params: req.Params}).metaVersion() >= statelessEra {
+		return ""
+	}
+	return fmt.Sprintf("invalid request: %q before initialize: send initialize first (or, in protocol %s, "+
+		"name the version in every request's _meta)", req.Method, statelessEra)
+}
+
+// invalidResponse returns why msg, decoded from raw, is not a response
+// although the SDK decoded it as one (see invalidMessage); "" when it is
+// a request or a real response.
+func invalidResponse(msg jsonrpc.Message, raw []byte) string {
+	if _, ok := msg.(*jsonrpc.Response); !ok {
+		return ""
+	}
+	return invalidMessage(raw)
 }
 
 // refuse writes a JSON-RPC error response and logs it.
