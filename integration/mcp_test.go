@@ -907,8 +907,8 @@ func TestMCPStdoutOnlyJSONRPC(t *testing.T) {
 	if len(seen) < 4 {
 		t.Fatalf("got responses %v (scan error %v)\nstdout:\n%s\nstderr:\n%s", seen, sc.Err(), strings.Join(lines, "\n"), stderr)
 	}
-	if !strings.Contains(string(seen[4]), "-32602") {
-		t.Errorf("missing name: %s, want code -32602", seen[4])
+	if !strings.Contains(string(seen[4]), `"isError":true`) || !strings.Contains(string(seen[4]), `missing required argument \"name\"`) {
+		t.Errorf("missing name: %s, want a tool result with isError saying so (SEP-1303)", seen[4])
 	}
 	_ = stdin.Close()
 	rest, _ := io.ReadAll(stdout)

@@ -275,14 +275,14 @@ func TestToolsCall(t *testing.T) {
 					errHas: []string{`"pdff" not found`, "Did you mean", "claude:pdf"}},
 				{name: "not found without suggestions", args: map[string]any{"name": "qqqqqqqqqqqqqqqq"},
 					errHas: []string{`"qqqqqqqqqqqqqqqq" not found`, "<available_skills>"}},
-				{name: "missing name", args: map[string]any{}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "nil arguments", args: nil, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "number name", args: map[string]any{"name": 5}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "null name", args: map[string]any{"name": nil}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "array name", args: map[string]any{"name": []string{"pdf"}}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "empty name", args: map[string]any{"name": ""}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "blank name", args: map[string]any{"name": " \t "}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "other key only", args: map[string]any{"skill": "pdf"}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
+				{name: "missing name", args: map[string]any{}, errHas: []string{`"name"`}},
+				{name: "nil arguments", args: nil, errHas: []string{`"name"`}},
+				{name: "number name", args: map[string]any{"name": 5}, errHas: []string{`"name"`}},
+				{name: "null name", args: map[string]any{"name": nil}, errHas: []string{`"name"`}},
+				{name: "array name", args: map[string]any{"name": []string{"pdf"}}, errHas: []string{`"name"`}},
+				{name: "empty name", args: map[string]any{"name": ""}, errHas: []string{`"name"`}},
+				{name: "blank name", args: map[string]any{"name": " \t "}, errHas: []string{`"name"`}},
+				{name: "other key only", args: map[string]any{"skill": "pdf"}, errHas: []string{`"name"`}},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
