@@ -309,6 +309,12 @@ func skillFolder(r *pipeline.Record) string {
 // last segment of the URI, and every file; under a gate, only when every
 // file is what it judged (entryJudged).
 func (s *Server) entryOf(snap *pipeline.Snapshot, r *pipeline.Record) built {
+	// What keeps a skill out of skills/list keeps it out of skills/get:
+	// an entry whose name, description or frontmatter break the Agent
+	// Skills rules is one a client checking them refuses.
+	if why := r.Unlistable(); why != "" {
+		return built{err: errors.New(why)}
+	}
 	m, err := s.skills.files.Build(skillFolder(r))
 	if err != nil {
 		return built{err: err}
