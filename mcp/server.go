@@ -253,6 +253,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	s.initResources()
 	s.initSkills()
 	s.sdk.AddReceivingMiddleware(s.boundArguments)
+	s.sdk.AddReceivingMiddleware(s.eraResults)
 	// Added last, so it runs first (each middleware wraps the ones before).
 	s.sdk.AddReceivingMiddleware(s.untilReady)
 	s.sdk.AddSendingMiddleware(s.quietFirst)

@@ -73,7 +73,15 @@ func readDir(ctx context.Context, cs *sdk.ClientSession, uri string) ([]*sdk.Res
 	if err != nil {
 		return nil, err
 	}
-	return res.Resources, nil
+	out := make([]*sdk.Resource, 0, len(res.Resources))
+	for _, c := range res.Resources {
+		r := &sdk.Resource{URI: c.URI, Name: c.Name, MIMEType: c.MIMEType}
+		if c.Size != nil {
+			r.Size = *c.Size
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 func wantInvalidParams(t *testing.T, what string, err error) {
