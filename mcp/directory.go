@@ -43,6 +43,7 @@ type readDirParams struct {
 type readDirResult struct {
 	sdk.ResultBase
 	typedResult
+	listCache // as resources/list has them, which clients model it on
 	Resources  []*dirChild `json:"resources"`
 	NextCursor string      `json:"nextCursor,omitempty"`
 }
@@ -94,7 +95,7 @@ func (s *Server) readDirectory(_ context.Context, _ *sdk.ServerSession, p *readD
 		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, safefile.Cause(err)))
 	}
 	base := pathBase(r.SkillPath, rel)
-	res := &readDirResult{Resources: []*dirChild{}}
+	res := &readDirResult{listCache: s.cacheFields(), Resources: []*dirChild{}}
 	listed := judgedChild(snap, r) // under a gate, only what it judged
 	for _, c := range children {
 		if listed != nil && c.Kind != manifest.KindLink && !listed(c.Path, c.Kind == manifest.KindFolder) {

@@ -246,12 +246,22 @@ func TestResultsCarryResultType(t *testing.T) {
 			}
 			var res struct {
 				ResultType *string `json:"resultType"`
+				TTLMs      *int64  `json:"ttlMs"`
+				CacheScope string  `json:"cacheScope"`
 			}
 			if err := json.Unmarshal(resp.result, &res); err != nil {
 				t.Fatal(err)
 			}
 			if res.ResultType == nil || *res.ResultType != "complete" {
 				t.Errorf("%s: resultType missing or not \"complete\":\n%s", tt.method, resp.raw)
+			}
+			// The extension's results carry the cache fields of the
+			// results they stand beside (resources/list, resources/read),
+			// which the MCP Inspector requires of them.
+			if strings.HasPrefix(tt.method, "skills/") || tt.method == "resources/directory/read" {
+				if res.TTLMs == nil || *res.TTLMs != time.Minute.Milliseconds() || res.CacheScope != "private" {
+					t.Errorf("%s: ttlMs and cacheScope missing or not the server's (60000, private):\n%s", tt.method, resp.raw)
+				}
 			}
 			validate2026(t, tt.method, resp.raw)
 		})
