@@ -43,7 +43,8 @@ type readDirParams struct {
 type readDirResult struct {
 	sdk.ResultBase
 	typedResult
-	listCache // as resources/list has them, which clients model it on
+	// The cache fields of resources/list, which clients model it on.
+	listCache
 	Resources  []*dirChild `json:"resources"`
 	NextCursor string      `json:"nextCursor,omitempty"`
 }
