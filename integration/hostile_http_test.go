@@ -149,7 +149,7 @@ func TestHostileHTTPBodies(t *testing.T) {
 		{"nested 100,000 deep", strings.Repeat("[", 100000) + strings.Repeat("]", 100000), session, 0},
 		{"a 5 MiB body", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"` + strings.Repeat("x", 5<<20) + `"}}`, session, 0},
 		{"1 MB skill name", fmt.Sprintf(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"skill","arguments":{"name":%q}}}`,
-			strings.Repeat("a", 1<<20)), session, jsonrpc.CodeInvalidParams},
+			strings.Repeat("a", 1<<20)), session, isErrorResult},
 		{"1 MB URI", fmt.Sprintf(`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"skill://claude/%s/SKILL.md"}}`,
 			strings.Repeat("b", 1<<20)), session, jsonrpc.CodeInvalidParams},
 	} {
@@ -165,7 +165,12 @@ func TestHostileHTTPBodies(t *testing.T) {
 				return
 			}
 			var r rpcReply
-			if json.Unmarshal([]byte(body), &r) != nil || r.Error == nil || r.Error.Code != c.code {
+			switch {
+			case json.Unmarshal([]byte(body), &r) != nil:
+				t.Errorf("status %d %.300q, want a JSON-RPC answer", code, body)
+			case c.code == isErrorResult && (r.Error != nil || !strings.Contains(string(r.Result), `"isError":true`)):
+				t.Errorf("status %d %.300q, want a tool result with isError", code, body)
+			case c.code != isErrorResult && (r.Error == nil || r.Error.Code != c.code):
 				t.Errorf("status %d %.300q, want JSON-RPC error %d", code, body, c.code)
 			}
 		})

@@ -32,6 +32,11 @@ type rawStdio struct {
 }
 
 // rpcReply is a JSON-RPC response as the raw client reads it.
+// isErrorResult stands for a tools/call result with isError set where the
+// hostile tests want a reply: since 2025-11-25 (SEP-1303) a tool's input
+// the server refuses is a result the model reads, not a JSON-RPC error.
+const isErrorResult = 1
+
 type rpcReply struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
@@ -163,9 +168,9 @@ func TestHostileJSONRPCOverStdio(t *testing.T) {
 		{"params of the wrong type", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"x"}`, jsonrpc.CodeInvalidParams, "9"},
 		{"a response to nothing", `{"jsonrpc":"2.0","id":99,"result":{}}`, 0, ""},
 		{"1 MB skill name", fmt.Sprintf(`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"skill","arguments":{"name":%q}}}`,
-			strings.Repeat("a", 1<<20)), jsonrpc.CodeInvalidParams, "10"},
+			strings.Repeat("a", 1<<20)), isErrorResult, "10"},
 		{"10 MB skill name", fmt.Sprintf(`{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"skill","arguments":{"name":%q}}}`,
-			strings.Repeat("b", 10<<20)), jsonrpc.CodeInvalidParams, "11"},
+			strings.Repeat("b", 10<<20)), isErrorResult, "11"},
 		{"1 MB prompt name", fmt.Sprintf(`{"jsonrpc":"2.0","id":12,"method":"prompts/get","params":{"name":%q}}`,
 			strings.Repeat("c", 1<<20)), jsonrpc.CodeInvalidParams, "12"},
 		{"1 MB URI", fmt.Sprintf(`{"jsonrpc":"2.0","id":13,"method":"resources/read","params":{"uri":"skill://claude/%s/SKILL.md"}}`,
@@ -199,7 +204,15 @@ func TestHostileJSONRPCOverStdio(t *testing.T) {
 				}
 				return
 			}
-			if len(replies) != 1 || replies[0].Error == nil || replies[0].Error.Code != tt.code || string(replies[0].ID) != tt.id {
+			if tt.code == isErrorResult {
+				if len(replies) != 1 || replies[0].Error != nil || !strings.Contains(string(replies[0].Result), `"isError":true`) {
+					var raw []string
+					for _, r := range replies {
+						raw = append(raw, r.raw[:min(len(r.raw), 300)])
+					}
+					t.Fatalf("want one tool result with isError, got %d replies: %q", len(replies), raw)
+				}
+			} else if len(replies) != 1 || replies[0].Error == nil || replies[0].Error.Code != tt.code || string(replies[0].ID) != tt.id {
 				var raw []string
 				for _, r := range replies {
 					raw = append(raw, r.raw[:min(len(r.raw), 300)])

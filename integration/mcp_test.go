@@ -29,7 +29,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/integration/machine"
@@ -330,18 +329,18 @@ func loadError(t *testing.T, ctx context.Context, cs *sdk.ClientSession, name st
 
 // wantInvalidParams calls the tool with args and checks the JSON-RPC
 // error -32602 naming "name".
-func wantInvalidParams(t *testing.T, ctx context.Context, cs *sdk.ClientSession, args any) {
+func wantArgumentError(t *testing.T, ctx context.Context, cs *sdk.ClientSession, args any) {
 	t.Helper()
 	res, err := callSkill(ctx, cs, args)
-	var we *jsonrpc.Error
-	if !errors.As(err, &we) {
-		t.Fatalf("arguments %v: want a JSON-RPC error, got result %+v, err %v", args, res, err)
+	if err != nil {
+		t.Fatalf("arguments %v: want a tool result with isError (SEP-1303), got the protocol error %v", args, err)
 	}
-	if we.Code != jsonrpc.CodeInvalidParams {
-		t.Errorf("arguments %v: code %d, want %d (%v)", args, we.Code, jsonrpc.CodeInvalidParams, we)
+	text, err := resultText(res)
+	if err != nil {
+		t.Fatalf("arguments %v: %v", args, err)
 	}
-	if !strings.Contains(we.Message, `"name"`) {
-		t.Errorf("arguments %v: message %q does not name \"name\"", args, we.Message)
+	if !res.IsError || !strings.Contains(text, `"name"`) {
+		t.Errorf("arguments %v: isError %v %q, want isError naming \"name\"", args, res.IsError, text)
 	}
 }
 
@@ -457,11 +456,11 @@ func TestMCPStdioSkillTool(t *testing.T) {
 					t.Errorf("hidden copy by id: %v\n%s", err, text)
 				}
 
-				// Malformed calls are JSON-RPC invalid params.
-				wantInvalidParams(t, ctx, s.cs, map[string]any{})
-				wantInvalidParams(t, ctx, s.cs, map[string]any{"name": 42})
-				wantInvalidParams(t, ctx, s.cs, map[string]any{"name": []string{"pdf"}})
-				wantInvalidParams(t, ctx, s.cs, nil)
+				// Malformed calls are tool results with isError (SEP-1303).
+				wantArgumentError(t, ctx, s.cs, map[string]any{})
+				wantArgumentError(t, ctx, s.cs, map[string]any{"name": 42})
+				wantArgumentError(t, ctx, s.cs, map[string]any{"name": []string{"pdf"}})
+				wantArgumentError(t, ctx, s.cs, nil)
 
 				if !strings.Contains(s.stderr.String(), "ccski MCP server starting") {
 					t.Errorf("stderr has no startup line:\n%s", s.stderr)
@@ -907,8 +906,8 @@ func TestMCPStdoutOnlyJSONRPC(t *testing.T) {
 	if len(seen) < 4 {
 		t.Fatalf("got responses %v (scan error %v)\nstdout:\n%s\nstderr:\n%s", seen, sc.Err(), strings.Join(lines, "\n"), stderr)
 	}
-	if !strings.Contains(string(seen[4]), "-32602") {
-		t.Errorf("missing name: %s, want code -32602", seen[4])
+	if !strings.Contains(string(seen[4]), `"isError":true`) || !strings.Contains(string(seen[4]), `missing required argument \"name\"`) {
+		t.Errorf("missing name: %s, want a tool result with isError saying so (SEP-1303)", seen[4])
 	}
 	_ = stdin.Close()
 	rest, _ := io.ReadAll(stdout)
@@ -1521,7 +1520,7 @@ func TestMCPHTTPStateless(t *testing.T) {
 			if msg := loadError(t, ctx, cs, "pdff"); !strings.Contains(msg, "not found") {
 				t.Errorf("not found: %q", msg)
 			}
-			wantInvalidParams(t, ctx, cs, map[string]any{})
+			wantArgumentError(t, ctx, cs, map[string]any{})
 		})
 	}
 	s.stop(t, syscall.SIGTERM, 4*time.Second)
@@ -1608,7 +1607,7 @@ func TestMCPSSE(t *testing.T) {
 			if err := useSession(ctx, cs, want); err != nil {
 				t.Fatal(err)
 			}
-			wantInvalidParams(t, ctx, cs, map[string]any{"name": 1})
+			wantArgumentError(t, ctx, cs, map[string]any{"name": 1})
 			name := "sse-new-" + p.name
 			writeSkill(t, filepath.Join(m.Home, ".claude", "skills", name), name, "Added for SSE clients.", "Body.")
 			if !waitUntil(refreshBudget, func() bool {

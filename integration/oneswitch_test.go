@@ -104,7 +104,7 @@ func servedTo(t *testing.T, tr switchTree, clientName, name string, args ...stri
 	if err != nil || len(tools.Tools) != 1 {
 		t.Fatalf("tools/list: %v %+v\n%s", err, tools, stderr)
 	}
-	if desc := tools.Tools[0].Description; !strings.Contains(desc, "<name>none</name>") {
+	if desc := tools.Tools[0].Description; !strings.Contains(desc, "No skills are installed") {
 		// The catalogue names each skill by its shortest name; listSkills
 		// loads each to learn its id.
 		es, _, err := listSkills(ctx, cs)

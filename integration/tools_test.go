@@ -310,8 +310,9 @@ func TestResourcesOverStdio(t *testing.T) {
 			}
 			for _, rel := range []string{"../review/SKILL.md", "%2E%2E/%2E%2E/%2E%2E/.bashrc", "/etc/passwd", "references/missing.md"} {
 				_, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: base + rel})
+				// A missing file is "Resource not found": -32002 in 2025-11-25.
 				var we *jsonrpc.Error
-				if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
+				if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams && (p.version != "2025-11-25" || we.Code != -32002 || rel != "references/missing.md") {
 					t.Errorf("reading %s: %v, want a -32602 error", rel, err)
 				}
 			}

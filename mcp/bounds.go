@@ -10,8 +10,9 @@ import (
 // MaxNameArg caps a skill or prompt name a client sends, and MaxURIArg a
 // resource or skill URI: far beyond any real one (names are at most 64
 // characters, ids and URIs a few hundred), and small enough that the
-// error quoting a wrong one stays small. A longer one is refused with
-// -32602 before any lookup.
+// error quoting a wrong one stays small. A longer one is refused before
+// any lookup: with -32602, or for the skill tool's name with an isError
+// result (skillArgument).
 const (
 	MaxNameArg = 1 << 10
 	MaxURIArg  = 8 << 10
@@ -25,7 +26,7 @@ func tooLong(what string, n, limit int) error {
 
 // boundArguments refuses a prompts/get name, or a resources/read,
 // skills/get or resources/directory/read URI, over its cap (the skill
-// tool checks its name itself, in callSkill).
+// tool checks its name itself, in skillArgument).
 func (s *Server) boundArguments(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		switch r := req.(type) {

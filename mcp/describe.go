@@ -22,7 +22,8 @@ Before you start a task, check whether a skill below covers it. If one does, cal
 
 // Describe renders the skill tool's description for the visible records:
 // a preamble, then one <skill> entry per record, XML-escaped. With no
-// skills the block holds a placeholder entry.
+// skills the block is empty and noSkills follows it: a made-up entry
+// would be a skill the model could try to load.
 func Describe(recs []*pipeline.Record) string { return describe(recs, nil) }
 
 // describe is Describe with names[i] as the <name> of recs[i] (its id
@@ -32,15 +33,23 @@ func describe(recs []*pipeline.Record, names []string) string {
 	b.Grow(len(preamble) + 64 + len(recs)*200)
 	b.WriteString(preamble)
 	b.WriteString(blockOpen)
-	if len(recs) == 0 {
-		b.WriteString("<skill>\n<name>none</name>\n<description>No skills are installed.</description>\n</skill>\n")
-	}
 	for i, r := range recs {
 		writeEntry(&b, r, nameAt(names, recs, i))
 	}
 	b.WriteString(blockClose)
+	if len(recs) == 0 {
+		b.WriteString(noSkills)
+	}
 	return b.String()
 }
+
+// noSkills follows an empty <available_skills>: what the model can tell
+// the user, who adds skills.
+const noSkills = "\n\nNo skills are installed, so there is nothing to load now. A skill is a folder holding a SKILL.md file " +
+	"(frontmatter with its name and description, then its instructions) in a folder ccski reads, such as " +
+	"~/.claude/skills/<name>/ or ~/.agents/skills/<name>/ (`ccski sources` lists them all). " +
+	"The user can start one with `ccski new <name>` or install some with `ccski install <source>` (a git repository " +
+	"or owner/repo); this list updates when they appear."
 
 // nameAt is the name the catalogue prints for recs[i]: names[i], or its
 // id when names is nil.

@@ -42,8 +42,21 @@ type readDirParams struct {
 
 type readDirResult struct {
 	sdk.ResultBase
-	Resources  []*sdk.Resource `json:"resources"`
-	NextCursor string          `json:"nextCursor,omitempty"`
+	typedResult
+	// The cache fields of resources/list, which clients model it on.
+	listCache
+	Resources  []*dirChild `json:"resources"`
+	NextCursor string      `json:"nextCursor,omitempty"`
+}
+
+// dirChild is one child of a folder: a file with its size (0 too, which
+// sdk.Resource would leave out) and its MIME type when its name says it,
+// or a folder (inode/directory), which has no size.
+type dirChild struct {
+	URI      string `json:"uri"`
+	Name     string `json:"name"`
+	MIMEType string `json:"mimeType,omitempty"`
+	Size     *int64 `json:"size,omitempty"`
 }
 
 // readDirectory answers resources/directory/read.
@@ -83,19 +96,19 @@ func (s *Server) readDirectory(_ context.Context, _ *sdk.ServerSession, p *readD
 		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, safefile.Cause(err)))
 	}
 	base := pathBase(r.SkillPath, rel)
-	res := &readDirResult{Resources: []*sdk.Resource{}}
+	res := &readDirResult{listCache: s.cacheFields(), Resources: []*dirChild{}}
 	listed := judgedChild(snap, r) // under a gate, only what it judged
 	for _, c := range children {
 		if listed != nil && c.Kind != manifest.KindLink && !listed(c.Path, c.Kind == manifest.KindFolder) {
 			continue
 		}
 		name := path.Base(c.Path)
-		item := &sdk.Resource{URI: base + "/" + escapeSegment(name), Name: name}
+		item := &dirChild{URI: base + "/" + escapeSegment(name), Name: name}
 		switch c.Kind {
 		case manifest.KindFolder:
 			item.MIMEType = directoryMIME
 		case manifest.KindFile:
-			item.Size = c.Info.Size()
+			item.Size = ptr(c.Info.Size())
 			if mt := mimeByName(name); mt != octetStream {
 				item.MIMEType = mt // else unknown until read (resources/read looks at the bytes)
 			}

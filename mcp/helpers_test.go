@@ -258,3 +258,16 @@ func legacySkillURI(id, rel string) string {
 	}
 	return ResourceScheme + pipeline.EscapeID(id) + "/" + strings.Join(segs, "/")
 }
+
+// wireFixture is a server over one Claude skill, pdf, with a reference,
+// an empty file and a folder, its skills served as prompts too, and
+// every optional tool.
+func wireFixture(t *testing.T) (*Server, *pipeline.Record) {
+	t.Helper()
+	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "claude", name: "pdf", desc: "PDF files"})
+	dir := recs[0].Dir
+	writeFile(t, filepath.Join(dir, "references", "guide.md"), []byte("# Guide\n"))
+	writeFile(t, filepath.Join(dir, "references", "empty.txt"), nil)
+	srv := New(snapOf(recs), Options{Logger: discard(), SkillPrompts: true, Tools: OptionalTools, ListTTL: time.Minute})
+	return srv, recs[0]
+}

@@ -282,18 +282,18 @@ func TestHTTPBodyLimit(t *testing.T) {
 		}
 	})
 	// A large but allowed request still reaches the server, which answers
-	// it: a 64 KiB name is over the name cap (MaxNameArg), a -32602 error
-	// that says so, not an HTTP refusal.
+	// it: a 64 KiB name is over the name cap (MaxNameArg), a tool result
+	// with isError that says so (SEP-1303), not an HTTP refusal.
 	t.Run("large name below the cap", func(t *testing.T) {
 		_, ts := httpFixture(t, HTTPOptions{})
 		ctx := testCtx(t, 20*time.Second)
 		cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "c", Version: "1"}, nil),
 			&sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, "2025-11-25")
-		_, err := call(ctx, cs, map[string]any{"name": strings.Repeat("p", 64<<10)})
-		if err == nil || !strings.Contains(err.Error(), "the skill name is 65536 bytes long, over the 1024-byte limit") {
-			t.Errorf("call with a 64 KiB name: %v, want the name refused as too long", err)
+		res, err := call(ctx, cs, map[string]any{"name": strings.Repeat("p", 64<<10)})
+		if err != nil || !res.IsError || !strings.Contains(resultText(t, res), "the skill name is 65536 bytes long, over the 1024-byte limit") {
+			t.Errorf("call with a 64 KiB name: %v %v, want the name refused as too long", res, err)
 		}
-		res, err := call(ctx, cs, map[string]any{"name": strings.Repeat("p", MaxNameArg)})
+		res, err = call(ctx, cs, map[string]any{"name": strings.Repeat("p", MaxNameArg)})
 		if err != nil || !res.IsError || !strings.Contains(resultText(t, res), "not found") {
 			t.Errorf("call with a name at the cap: %v %v, want not found", res, err)
 		}

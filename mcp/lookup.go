@@ -14,12 +14,44 @@ import (
 	"github.com/ccski/ccski/pipeline"
 )
 
-// onlyName rejects every argument but "name" with invalid params, as the
-// input schema declares (additionalProperties: false). The tool returns a
-// SKILL.md exactly as written, so an extra argument, such as the "args" of
-// Claude Code's own Skill tool, could only be dropped without the model
-// knowing; the error tells it to apply its arguments itself.
-func onlyName(args map[string]json.RawMessage) error {
+// skillArgument reads the skill tool's arguments: the name to load, or
+// why the arguments are refused, in words the model acts on (the tool
+// returns it as an isError result). Only "name" is accepted, as the
+// input schema declares (additionalProperties: false): the tool returns a
+// SKILL.md exactly as written, so an extra argument, such as the "args"
+// of Claude Code's own Skill tool, could only be dropped without the
+// model knowing; the message tells it to apply its arguments itself. A
+// name over MaxNameArg is refused before any lookup.
+func skillArgument(raw json.RawMessage) (name, refused string) {
+	var args map[string]json.RawMessage
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return "", `Invalid arguments: they must be an object with a string property "name", the skill to load, such as {"name": "pdf"}.`
+		}
+	}
+	if msg := onlyName(args); msg != "" {
+		return "", msg
+	}
+	v, ok := args["name"]
+	if !ok {
+		return "", `Invalid arguments: missing required argument "name", the skill to load; call the tool again with {"name": "..."} and a name from <available_skills>.`
+	}
+	if err := json.Unmarshal(v, &name); err != nil || string(v) == "null" {
+		return "", `Invalid arguments: argument "name" must be a string, a name from <available_skills>, such as {"name": "pdf"}.`
+	}
+	if strings.TrimSpace(name) == "" {
+		return "", `Invalid arguments: argument "name" must not be empty; pass a name from <available_skills>.`
+	}
+	if len(name) > MaxNameArg {
+		return "", fmt.Sprintf("Invalid arguments: the skill name is %d bytes long, over the %d-byte limit: no skill has one so long; "+
+			"use a name from <available_skills>.", len(name), MaxNameArg)
+	}
+	return name, ""
+}
+
+// onlyName refuses every argument but "name" (see skillArgument); "" when
+// there is none.
+func onlyName(args map[string]json.RawMessage) string {
 	var extra []string
 	for k := range args {
 		if k != "name" {
@@ -27,15 +59,15 @@ func onlyName(args map[string]json.RawMessage) error {
 		}
 	}
 	if len(extra) == 0 {
-		return nil
+		return ""
 	}
 	sort.Strings(extra)
 	what := "unknown argument " + extra[0]
 	if len(extra) > 1 {
 		what = "unknown arguments " + strings.Join(extra, ", ")
 	}
-	return invalidParams(what + ": the skill tool takes only \"name\", the skill to load, and returns its instructions as written; " +
-		"call it with {\"name\": \"...\"} and apply any arguments yourself")
+	return "Invalid arguments: " + what + ": the skill tool takes only \"name\", the skill to load, and returns its instructions as written; " +
+		"call it with {\"name\": \"...\"} and apply any arguments yourself."
 }
 
 // lookupMessage turns a resolution error into text for the model.

@@ -242,14 +242,15 @@ func TestSkillToolRejectsUnknownArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// A tool result the model reads (SEP-1303), not a JSON-RPC error.
 			res, err := call(ctx, cs, tt.args)
-			var we *jsonrpc.Error
-			if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
-				t.Fatalf("call %v = %+v, %v; want invalid params", tt.args, res, err)
+			if err != nil || !res.IsError {
+				t.Fatalf("call %v = %+v, %v; want an isError result", tt.args, res, err)
 			}
+			msg := resultText(t, res)
 			for _, h := range tt.has {
-				if !strings.Contains(we.Message, h) {
-					t.Errorf("message %q does not hold %q", we.Message, h)
+				if !strings.Contains(msg, h) {
+					t.Errorf("message %q does not hold %q", msg, h)
 				}
 			}
 		})

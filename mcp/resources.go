@@ -25,6 +25,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -271,10 +272,13 @@ func readInSkill(r *pipeline.Record, rel string) ([]byte, error) {
 }
 
 // locate checks the path rel ('/' separated, "" for the folder itself)
-// inside r's folder and returns the folder's real path and rel's real
-// path relative to it, symlinks resolved. It returns an error wrapping
-// fs.ErrNotExist when there is no such path, and errOutside when the path
-// leads out of the folder.
+// inside r's folder and returns the folder's real path and the path to
+// open in it. A path is served when a manifest of the skill lists it
+// (manifest.Lookup, the rule of skills/list and of directory reads): a
+// file, a symlink to a file inside the folder (opened at its target), or
+// a folder on a path of folders, never one reached through a symlink. It
+// returns an error wrapping fs.ErrNotExist for any other path, and
+// errOutside for one that leads out of the folder.
 func locate(r *pipeline.Record, rel string) (realDir, inside string, err error) {
 	if strings.ContainsRune(rel, 0) {
 		return "", "", errors.New("the path holds a NUL byte")
@@ -286,7 +290,7 @@ func locate(r *pipeline.Record, rel string) (realDir, inside string, err error) 
 		if seg == ".." {
 			return "", "", errOutside
 		}
-		if manifest.Skip(seg) { // checked again on the real path below
+		if manifest.Skip(seg) {
 			return "", "", fmt.Errorf("%s is not served: %w", seg, fs.ErrNotExist) // not in any manifest
 		}
 	}
@@ -301,21 +305,35 @@ func locate(r *pipeline.Record, rel string) (realDir, inside string, err error) 
 	if err != nil {
 		return "", "", fmt.Errorf("skill folder: %w", fs.ErrNotExist)
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(realDir, local))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", "", err
-		}
+	e, err := manifest.Lookup(realDir, strings.Trim(path.Clean("/"+rel), "/"))
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return "", "", err
+	case err != nil:
 		return "", "", safefile.Cause(err)
-	}
-	inside, err = filepath.Rel(realDir, real)
-	if err != nil || !filepath.IsLocal(inside) {
+	case e.Kind == manifest.KindLink && e.Outside && !intoGit(realDir, e.Path):
 		return "", "", errOutside
+	case e.Kind == manifest.KindLink && e.Outside:
+		return "", "", fmt.Errorf("%s leads into a folder that is not served: %w", e.Path, fs.ErrNotExist)
+	case e.Kind == manifest.KindLink:
+		return "", "", fmt.Errorf("%s is a symlink the skill's manifest does not follow (to a folder, broken, or a loop): %w", e.Path, fs.ErrNotExist)
+	case e.Path != strings.Trim(path.Clean("/"+rel), "/"):
+		return "", "", fmt.Errorf("%s is a file, not a folder: %w", e.Path, fs.ErrNotExist)
+	case e.Kind == manifest.KindFile:
+		// A symlink to a file inside is opened at its target.
+		if inside, err = filepath.Rel(realDir, e.Real); err != nil || !filepath.IsLocal(inside) {
+			return "", "", errOutside
+		}
+		return realDir, inside, nil
 	}
-	if manifest.Skipped(inside) { // a link into .git
-		return "", "", fmt.Errorf("the path leads into a folder that is not served: %w", fs.ErrNotExist)
-	}
-	return realDir, inside, nil
+	return realDir, filepath.Clean(local), nil
+}
+
+// intoGit reports whether the symlink rel of the folder realDir leads
+// inside it, into a .git, rather than out of it.
+func intoGit(realDir, rel string) bool {
+	target, err := filepath.EvalSymlinks(filepath.Join(realDir, filepath.FromSlash(rel)))
+	return err == nil && safefile.Within(realDir, target)
 }
 
 // mimeTypes maps the extensions skills commonly bundle to a MIME type, so

@@ -253,6 +253,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	s.initResources()
 	s.initSkills()
 	s.sdk.AddReceivingMiddleware(s.boundArguments)
+	s.sdk.AddReceivingMiddleware(s.eraResults)
 	// Added last, so it runs first (each middleware wraps the ones before).
 	s.sdk.AddReceivingMiddleware(s.untilReady)
 	s.sdk.AddSendingMiddleware(s.quietFirst)
@@ -424,9 +425,10 @@ func invalidParams(msg string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 }
 
-// callSkill loads one skill. Lookup problems are tool results with isError
-// set, so the model can read them and retry; malformed arguments are
-// JSON-RPC invalid-params errors.
+// callSkill loads one skill. Arguments the input schema refuses and
+// lookup problems alike are tool results with isError set (SEP-1303), so
+// the model reads what to send and retries; only a call the server
+// cannot route (an unknown tool) is a JSON-RPC error, the SDK's.
 func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	leave, ok := s.enter()
 	defer leave()
@@ -434,28 +436,9 @@ func (s *Server) callSkill(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 		return toolError("The skill server is shutting down; try again when it is back."), nil
 	}
 	snap := s.snap.Load() // this request keeps this snapshot
-	var args map[string]json.RawMessage
-	if len(req.Params.Arguments) > 0 {
-		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-			return nil, invalidParams("arguments must be an object with a string property \"name\"")
-		}
-	}
-	if err := onlyName(args); err != nil {
-		return nil, err
-	}
-	raw, ok := args["name"]
-	if !ok {
-		return nil, invalidParams("missing required argument \"name\": the skill to load")
-	}
-	var name string
-	if err := json.Unmarshal(raw, &name); err != nil {
-		return nil, invalidParams("argument \"name\" must be a string")
-	}
-	if strings.TrimSpace(name) == "" {
-		return nil, invalidParams("argument \"name\" must not be empty")
-	}
-	if len(name) > MaxNameArg {
-		return nil, tooLong("skill name", len(name), MaxNameArg)
+	name, msg := skillArgument(req.Params.Arguments)
+	if msg != "" {
+		return toolError(msg), nil
 	}
 	// An id or qualified name reaches a copy dedupe hid (pipeline.Load).
 	r, err := snap.Load(name, pipeline.TypeSkill)

@@ -111,10 +111,11 @@ var (
 )
 
 // parseSkills extracts the <skill> entries of a description, raw (still
-// escaped), and fails if the block holds anything else. The placeholder
-// entry has no provider or location.
+// escaped), and fails if the block holds anything else. With no skill,
+// the note that none is installed follows the block.
 func parseSkills(t *testing.T, desc string) []skillEntry {
 	t.Helper()
+	desc = strings.TrimSuffix(desc, noSkills)
 	m := blockRE.FindStringSubmatch(desc)
 	if m == nil {
 		t.Fatalf("no <available_skills> block at the end of:\n%s", desc)
@@ -156,12 +157,9 @@ func TestDescribe(t *testing.T) {
 			}
 			want := tt.want
 			if len(recs) == 0 {
-				want = []skillEntry{{"none", "No skills are installed.", "", ""}}
-				if !strings.Contains(got, "<skill>\n<name>none</name>\n<description>No skills are installed.</description>\n</skill>\n") {
-					t.Fatalf("no placeholder in:\n%s", got)
-				}
-				if strings.Count(got, "<skill>") != 1 {
-					t.Fatalf("placeholder plus other entries:\n%s", got)
+				// No made-up entry: the prose says none is installed.
+				if !strings.HasSuffix(got, blockOpen+blockClose+noSkills) || strings.Contains(got, "<skill>") {
+					t.Fatalf("no skills: want an empty block and the note, got:\n%s", got)
 				}
 				return
 			}
@@ -179,15 +177,15 @@ func TestToolsListNoSkills(t *testing.T) {
 			ctx := testCtx(t, 10*time.Second)
 			cs := connect(t, srv, pv, nil)
 			tool := onlyTool(t, ctx, cs)
-			if !strings.HasSuffix(tool.Description, "<available_skills>\n<skill>\n<name>none</name>\n<description>No skills are installed.</description>\n</skill>\n</available_skills>") {
-				t.Errorf("no placeholder in:\n%s", tool.Description)
+			if !strings.HasSuffix(tool.Description, "<available_skills>\n</available_skills>"+noSkills) {
+				t.Errorf("no note that no skill is installed in:\n%s", tool.Description)
 			}
 			res, err := call(ctx, cs, map[string]any{"name": "none"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !res.IsError || !strings.Contains(resultText(t, res), "not found") {
-				t.Errorf("loading the placeholder: isError=%v %q, want a not-found error", res.IsError, resultText(t, res))
+				t.Errorf("loading \"none\": isError=%v %q, want a not-found error", res.IsError, resultText(t, res))
 			}
 		})
 	}
@@ -275,14 +273,14 @@ func TestToolsCall(t *testing.T) {
 					errHas: []string{`"pdff" not found`, "Did you mean", "claude:pdf"}},
 				{name: "not found without suggestions", args: map[string]any{"name": "qqqqqqqqqqqqqqqq"},
 					errHas: []string{`"qqqqqqqqqqqqqqqq" not found`, "<available_skills>"}},
-				{name: "missing name", args: map[string]any{}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "nil arguments", args: nil, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "number name", args: map[string]any{"name": 5}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "null name", args: map[string]any{"name": nil}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "array name", args: map[string]any{"name": []string{"pdf"}}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "empty name", args: map[string]any{"name": ""}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "blank name", args: map[string]any{"name": " \t "}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
-				{name: "other key only", args: map[string]any{"skill": "pdf"}, rpcCode: jsonrpc.CodeInvalidParams, rpcHas: "name"},
+				{name: "missing name", args: map[string]any{}, errHas: []string{`"name"`}},
+				{name: "nil arguments", args: nil, errHas: []string{`"name"`}},
+				{name: "number name", args: map[string]any{"name": 5}, errHas: []string{`"name"`}},
+				{name: "null name", args: map[string]any{"name": nil}, errHas: []string{`"name"`}},
+				{name: "array name", args: map[string]any{"name": []string{"pdf"}}, errHas: []string{`"name"`}},
+				{name: "empty name", args: map[string]any{"name": ""}, errHas: []string{`"name"`}},
+				{name: "blank name", args: map[string]any{"name": " \t "}, errHas: []string{`"name"`}},
+				{name: "other key only", args: map[string]any{"skill": "pdf"}, errHas: []string{`"name"`}},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
@@ -488,9 +486,6 @@ func TestUpdateNotifies(t *testing.T) {
 				}
 				got := parseSkills(t, onlyTool(t, ctx, cs).Description)
 				want := st.want
-				if want == nil {
-					want = []skillEntry{{"none", "No skills are installed.", "", ""}}
-				}
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("%s: listed skills (-want +got):\n%s", st.name, diff)
 				}

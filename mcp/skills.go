@@ -74,13 +74,13 @@ type listSkillsParams struct {
 
 // listCache carries the SEP-2549 cache attributes of a list result.
 type listCache struct {
-	ResultType string `json:"resultType,omitempty"`
 	TTLMs      int64  `json:"ttlMs"`
 	CacheScope string `json:"cacheScope"`
 }
 
 type listSkillsResult struct {
 	sdk.ResultBase
+	typedResult
 	listCache
 	Skills     []*extEntry `json:"skills"`
 	NextCursor string      `json:"nextCursor,omitempty"`
@@ -93,6 +93,7 @@ type getSkillParams struct {
 
 type getSkillResult struct {
 	sdk.ResultBase
+	typedResult
 	listCache
 	Skill *extEntry `json:"skill"`
 }
@@ -136,27 +137,11 @@ func (s *Server) initSkills() {
 
 // cacheFields are the cache attributes of a list result: private, since
 // the listing depends on the user's folders, and fresh for one refresh
-// interval. resultType is set for 2026-07-28 clients only.
-func (s *Server) cacheFields(ss *sdk.ServerSession) listCache {
+// interval. (resultType is eraResults's.)
+func (s *Server) cacheFields() listCache {
 	var sc sdk.Cacheable
 	s.cacheable(&sc)
-	c := listCache{TTLMs: int64(sc.TTLMs), CacheScope: sc.CacheScope}
-	if newProtocol(ss) {
-		c.ResultType = "complete"
-	}
-	return c
-}
-
-// newProtocol reports whether the session speaks 2026-07-28 or later; a
-// stateless request carries no initialize parameters and does.
-func newProtocol(ss *sdk.ServerSession) bool {
-	if ss == nil {
-		return true
-	}
-	if p := ss.InitializeParams(); p != nil {
-		return p.ProtocolVersion >= protocol2026
-	}
-	return true
+	return listCache{TTLMs: int64(sc.TTLMs), CacheScope: sc.CacheScope}
 }
 
 // listable returns the snapshot's listable skills in URI order, and the
@@ -201,7 +186,7 @@ func (s *Server) leftOut(logged map[string]bool, r *pipeline.Record, why error) 
 // listSkills answers skills/list. A page holds up to skillsPageSize
 // skills and pageResources manifest entries (at least one skill), so it
 // stays far below a 16 MiB stdio line.
-func (s *Server) listSkills(ctx context.Context, ss *sdk.ServerSession, p *listSkillsParams) (*listSkillsResult, error) {
+func (s *Server) listSkills(ctx context.Context, _ *sdk.ServerSession, p *listSkillsParams) (*listSkillsResult, error) {
 	snap := s.snap.Load()
 	listed, logged := s.listable(snap)
 	start := 0
@@ -214,7 +199,7 @@ func (s *Server) listSkills(ctx context.Context, ss *sdk.ServerSession, p *listS
 		// page boundary holds across a refresh.
 		start = sort.Search(len(listed), func(i int) bool { return listed[i].SkillPath > last })
 	}
-	res := &listSkillsResult{listCache: s.cacheFields(ss), Skills: []*extEntry{}}
+	res := &listSkillsResult{listCache: s.cacheFields(), Skills: []*extEntry{}}
 	files, next := 0, start
 	for full := false; next < len(listed) && !full; {
 		if err := ctx.Err(); err != nil {
@@ -256,7 +241,7 @@ func decodeCursor(c string) (string, bool) {
 
 // getSkill answers skills/get for any skill the server serves, listed or
 // not; an unknown URI is -32602.
-func (s *Server) getSkill(_ context.Context, ss *sdk.ServerSession, p *getSkillParams) (*getSkillResult, error) {
+func (s *Server) getSkill(_ context.Context, _ *sdk.ServerSession, p *getSkillParams) (*getSkillResult, error) {
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("skills/get: params.uri is required: the skill:// URI of a skill's SKILL.md, as skills/list gives it")
 	}
@@ -276,7 +261,7 @@ func (s *Server) getSkill(_ context.Context, ss *sdk.ServerSession, p *getSkillP
 	if b.err != nil {
 		return nil, invalidParams(fmt.Sprintf("skills/get: %s cannot be served as a skills entry: %v; load it with the skill tool", p.URI, b.err))
 	}
-	return &getSkillResult{listCache: s.cacheFields(ss), Skill: b.entry}, nil
+	return &getSkillResult{listCache: s.cacheFields(), Skill: b.entry}, nil
 }
 
 // built is the entry of one skill, with the number of its files, or why
@@ -309,6 +294,12 @@ func skillFolder(r *pipeline.Record) string {
 // last segment of the URI, and every file; under a gate, only when every
 // file is what it judged (entryJudged).
 func (s *Server) entryOf(snap *pipeline.Snapshot, r *pipeline.Record) built {
+	// What keeps a skill out of skills/list keeps it out of skills/get:
+	// an entry whose name, description or frontmatter break the Agent
+	// Skills rules is one a client checking them refuses.
+	if why := r.Unlistable(); why != "" {
+		return built{err: errors.New(why)}
+	}
 	m, err := s.skills.files.Build(skillFolder(r))
 	if err != nil {
 		return built{err: err}

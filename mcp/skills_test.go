@@ -73,7 +73,15 @@ func readDir(ctx context.Context, cs *sdk.ClientSession, uri string) ([]*sdk.Res
 	if err != nil {
 		return nil, err
 	}
-	return res.Resources, nil
+	out := make([]*sdk.Resource, 0, len(res.Resources))
+	for _, c := range res.Resources {
+		r := &sdk.Resource{URI: c.URI, Name: c.Name, MIMEType: c.MIMEType}
+		if c.Size != nil {
+			r.Size = *c.Size
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 func wantInvalidParams(t *testing.T, what string, err error) {
@@ -198,18 +206,24 @@ func TestSkillsExtensionList(t *testing.T) {
 			if !slices.Equal(files, wantFiles) {
 				t.Errorf("manifest %v, want %v (complete, nothing outside)", files, wantFiles)
 			}
-			// skills/get answers for every listed skill and for the
-			// unlisted one with a bad name; the one over the limit says why.
-			for _, uri := range append(uris, bad.SkillURI()) {
+			// skills/get answers for every listed skill; the one with a bad
+			// name and the one over the limit are refused, saying why, as
+			// skills/list leaves them out.
+			for _, uri := range uris {
 				got, err := getSkill(ctx, cs, uri)
 				if err != nil || got.URI != uri {
 					t.Errorf("skills/get %s: %+v, %v", uri, got, err)
 				}
 			}
+			_, err := getSkill(ctx, cs, bad.SkillURI())
+			wantInvalidParams(t, "skills/get of a bad name", err)
+			if err == nil || !strings.Contains(err.Error(), "Agent Skills names are") {
+				t.Errorf("skills/get of a bad name: %v, want the rule named", err)
+			}
 			if got, _ := getSkill(ctx, cs, lint.SkillURI()); !cmp.Equal(got, e) {
 				t.Errorf("skills/get and skills/list disagree on %s", e.URI)
 			}
-			_, err := getSkill(ctx, cs, huge.SkillURI())
+			_, err = getSkill(ctx, cs, huge.SkillURI())
 			wantInvalidParams(t, "skills/get over the limit", err)
 			if err == nil || !strings.Contains(err.Error(), "512") {
 				t.Errorf("skills/get over the limit: %v, want the limit named", err)

@@ -454,3 +454,66 @@ func (w *walker) add(e Entry) error {
 	w.out.Entries = append(w.out.Entries, e)
 	return nil
 }
+
+// Lookup finds the path rel ('/'-separated, "" for the folder itself) of
+// the skill folder dir by the rules of a walk, so that what a server
+// reads is what a manifest lists: it returns the entry a walk gives for
+// the first segment of rel that is not a folder, or for rel itself (a
+// folder, KindFolder, as Children lists one). Each folder on the way must
+// be a folder, not a symlink to one, which a walk records and never
+// enters: an entry whose Path is not rel names the file or recorded link
+// the path runs through, which serves nothing below it. A segment Skip
+// leaves out or a missing one is an error wrapping fs.ErrNotExist; a
+// FIFO, socket or device (never opened) is an error saying what it is.
+func Lookup(dir, rel string) (Entry, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return Entry{}, fmt.Errorf("skill folder %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return Entry{}, notFolder(dir, st)
+	}
+	if rel == "" {
+		return Entry{Kind: KindFolder, Real: dir, Info: st}, nil
+	}
+	w := &walker{dir: dir, shallow: true}
+	path, prefix := dir, ""
+	segs := strings.Split(rel, "/")
+	for i, seg := range segs {
+		if seg == "" || seg == "." || seg == ".." || Skip(seg) {
+			return Entry{}, fmt.Errorf("%s is not part of the skill: %w", prefix+seg, fs.ErrNotExist)
+		}
+		full := path + string(filepath.Separator) + seg
+		lst, err := os.Lstat(full)
+		if err != nil {
+			return Entry{}, err
+		}
+		var k kind
+		switch t := lst.Mode(); {
+		case t.IsDir():
+			k = kindDir
+		case t&fs.ModeSymlink != 0:
+			k = kindLink
+		case t.IsRegular():
+			k = kindFile
+		default:
+			return Entry{}, fmt.Errorf("the path is a %s, not a regular file", safefile.Kind(t))
+		}
+		w.out.Entries = w.out.Entries[:0]
+		if err := w.visit(path, prefix, listed{name: seg, kind: k}, 0, "", false); err != nil {
+			return Entry{}, err
+		}
+		if len(w.out.Entries) == 0 { // gone since, or unreadable
+			if n := len(w.out.Omitted); n > 0 {
+				return Entry{}, w.out.Omitted[n-1].Err
+			}
+			return Entry{}, fmt.Errorf("%s: %w", prefix+seg, fs.ErrNotExist)
+		}
+		e := w.out.Entries[0]
+		if e.Kind != KindFolder || i == len(segs)-1 {
+			return e, nil
+		}
+		path, prefix = full, prefix+seg+"/"
+	}
+	panic("unreachable") // the loop returns at the last segment
+}
