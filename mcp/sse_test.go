@@ -19,22 +19,19 @@ type noSuchResult struct{ sdk.ResultBase }
 // TestExtensionOnEveryTransport: the methods the server declares beyond
 // the standard ones (the Skills extension's) are served over every
 // transport, in each protocol revision the transport serves, and a method
-// the server does not serve is -32601 (from revision unknownFrom on:
-// 2025-era streamable HTTP still answers HTTP 400 before the session sees
-// the request).
+// the server does not serve is -32601 on each of them.
 func TestExtensionOnEveryTransport(t *testing.T) {
 	for _, c := range []struct {
-		name        string
-		o           HTTPOptions
-		versions    []string
-		unknownFrom string
-		dial        func(base string) sdk.Transport
+		name     string
+		o        HTTPOptions
+		versions []string
+		dial     func(base string) sdk.Transport
 	}{
-		{"streamable", HTTPOptions{}, []string{"2025-06-18", "2025-11-25", "2026-07-28"}, "2026-07-28",
+		{"streamable", HTTPOptions{}, []string{"2025-06-18", "2025-11-25", "2026-07-28"},
 			func(base string) sdk.Transport { return &sdk.StreamableClientTransport{Endpoint: base + "/mcp"} }},
-		{"stateless", HTTPOptions{Stateless: true}, []string{"2026-07-28"}, "",
+		{"stateless", HTTPOptions{Stateless: true}, []string{"2026-07-28"},
 			func(base string) sdk.Transport { return &sdk.StreamableClientTransport{Endpoint: base + "/mcp"} }},
-		{"sse", HTTPOptions{SSE: true}, []string{"2024-11-05", "2025-06-18", "2025-11-25"}, "",
+		{"sse", HTTPOptions{SSE: true}, []string{"2024-11-05", "2025-06-18", "2025-11-25"},
 			func(base string) sdk.Transport { return &sdk.SSEClientTransport{Endpoint: base + "/mcp"} }},
 	} {
 		for _, pv := range c.versions {
@@ -65,9 +62,6 @@ func TestExtensionOnEveryTransport(t *testing.T) {
 				}
 				if res, err := readDir(ctx, cs, "skill://claude/pdf"); err != nil || len(res) == 0 {
 					t.Errorf("resources/directory/read: %v %v", res, err)
-				}
-				if pv < c.unknownFrom {
-					return
 				}
 				_, err := sdk.CallCustomMethod[*noSuchParams, *noSuchResult](ctx, cs, "no/such-method", &noSuchParams{})
 				var we *jsonrpc.Error
