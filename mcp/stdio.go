@@ -3,6 +3,7 @@ package mcp
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,7 +47,7 @@ func guardStdioFirst(in io.Reader, out io.Writer, log *slog.Logger, first func(c
 	pr, pw := io.Pipe()
 	p := &pending{ids: map[string]bool{}}
 	w := &lineWriter{w: out, pending: p}
-	g := &stdioGuard{out: w, to: pw, log: log, max: MaxStdioLine, pending: p, first: first}
+	g := &stdioGuard{out: w, to: pw, log: newOpLog(log), max: MaxStdioLine, pending: p, first: first}
 	go func() { pw.CloseWithError(g.run(in)) }()
 	return &sdk.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1} // the guard caps lines
 }
@@ -174,7 +175,7 @@ func (l *lineWriter) Close() error { return nil }
 type stdioGuard struct {
 	out *lineWriter
 	to  io.Writer // the SDK's side
-	log *slog.Logger
+	log *opLog    // stdio has one client: its first mistake at INFO, the rest at DEBUG
 	max int
 	// pending are the requests handed on and not yet answered.
 	pending *pending
@@ -311,8 +312,9 @@ func (g *stdioGuard) check(line []byte) bool {
 	return true
 }
 
-// refuse writes a JSON-RPC error response and logs it.
+// refuse writes a JSON-RPC error response and logs it, as the client's
+// mistake.
 func (g *stdioGuard) refuse(code int64, id json.RawMessage, msg string) {
-	g.log.Warn("answered a malformed message from the client", "code", code, "error", msg)
+	g.log.clientMistake(context.Background(), stdioClient, "malformed message answered", "code", code, "error", msg)
 	_, _ = g.out.Write(append(errorResponse(id, code, msg), '\n'))
 }
