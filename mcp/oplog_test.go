@@ -1,0 +1,86 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+// logTo returns a logger writing text lines at level and above to b.
+func logTo(b *bytes.Buffer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: level}))
+}
+
+// TestSDKLines: the go-sdk's lines reach the operator at the level they
+// deserve: a notification its client's stream was not there for, and a
+// client's mistake the SDK reports, at DEBUG; a normal stdio shutdown not
+// at all; a fault of the server at the SDK's own level.
+func TestSDKLines(t *testing.T) {
+	tests := []struct {
+		msg   string
+		level slog.Level
+		want  string // the level logged; "" for none
+	}{
+		{"calling notifications/tools/list_changed: rejected by transport: undelivered message: stream not connected or already closed", slog.LevelWarn, "DEBUG"},
+		{"calling notifications/resources/list_changed: connection closed", slog.LevelWarn, "DEBUG"},
+		{"method invalid during initialization", slog.LevelError, "DEBUG"},
+		{"duplicate initialize request", slog.LevelError, "DEBUG"},
+		{"initialized before initialize", slog.LevelError, "DEBUG"},
+		{"method removed in the new protocol", slog.LevelError, "DEBUG"},
+		{`rejecting request with protocol version "2026-07-28": this server is stateful`, slog.LevelWarn, "DEBUG"},
+		{"server session connected", slog.LevelInfo, "DEBUG"},
+		{"server run cancelled", slog.LevelError, ""},
+		{"jsonrpc2 internal error", slog.LevelError, "ERROR"},
+		{"keepalive ping failed; closing session", slog.LevelError, "ERROR"},
+		{"Writing priming event: broken pipe", slog.LevelWarn, "WARN"},
+	}
+	for _, tt := range tests {
+		for _, at := range []slog.Level{slog.LevelDebug, slog.LevelInfo} {
+			var b bytes.Buffer
+			ops := newOpLog(logTo(&b, at))
+			ops.sdk().Log(context.Background(), tt.level, tt.msg, "method", "tools/list")
+			want := tt.want
+			if want == "DEBUG" && at > slog.LevelDebug {
+				want = ""
+			}
+			got := ""
+			if _, rest, ok := strings.Cut(b.String(), "level="); ok {
+				got = strings.Fields(rest)[0]
+			}
+			if got != want {
+				t.Errorf("%q at %v, logging at %v and above: logged at %q, want %q (%s)", tt.msg, tt.level, at, got, want, b.String())
+			}
+			if want != "" && !strings.Contains(b.String(), "method=tools/list") {
+				t.Errorf("%q: attributes lost: %s", tt.msg, b.String())
+			}
+		}
+	}
+}
+
+// TestClientMistakeOnce: each client's first mistake is logged at INFO,
+// the ones after at DEBUG.
+func TestClientMistakeOnce(t *testing.T) {
+	var b bytes.Buffer
+	ops := newOpLog(logTo(&b, slog.LevelDebug))
+	a, c := client{"session", "A"}, client{"remote", "127.0.0.1:5"}
+	for range 3 {
+		ops.clientMistake(t.Context(), a, "invalid params")
+		ops.clientMistake(t.Context(), c, "request refused")
+	}
+	count := func(level, who string) int {
+		n := 0
+		for line := range strings.SplitSeq(b.String(), "\n") {
+			if strings.Contains(line, "level="+level+" ") && strings.Contains(line, who) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, who := range []string{"session=A", "remote=127.0.0.1:5"} {
+		if info, debug := count("INFO", who), count("DEBUG", who); info != 1 || debug != 2 {
+			t.Errorf("%s: %d INFO and %d DEBUG lines, want 1 and 2:\n%s", who, info, debug, b.String())
+		}
+	}
+}
