@@ -5,11 +5,12 @@ package mcp
 // each session whether it is time:
 //
 //   - A 2025-era session between its initialize and its
-//     notifications/initialized is not told yet: the lifecycle lets the
-//     server send only pings and logging before initialized. What changed
-//     meanwhile is held, and sent once initialized only if the client
-//     already asked for a list (it should not have; a compliant client
-//     asks after initialized, and gets the current lists then).
+//     notifications/initialized is not told: the lifecycle lets the server
+//     send only pings and logging before initialized, and the client has
+//     fetched no list yet, so the lists it fetches after are current and
+//     the notification is dropped. A client that asks for a list before
+//     its initialized (or never sends one) is told of the changes after
+//     that request.
 //   - A 2026-07-28 subscriptions/listen stream must begin with
 //     notifications/subscriptions/acknowledged (SEP-2575), and the SDK
 //     registers the subscription before it sends that: a change in
@@ -49,20 +50,24 @@ type notifyGate struct {
 // waitingSession is a session not yet ready for list_changed: initialized
 // (2025 era) or acknowledged (a 2026-07-28 subscription) is still to come.
 type waitingSession struct {
-	listed bool              // the client asked for something a list_changed would concern
-	held   map[string]func() // the notifications to send once ready, by method
+	// hold keeps the notifications for when the session is ready (a
+	// subscription); without it they are dropped (a session before
+	// initialized).
+	hold bool
+	held map[string]func() // the notifications to send once ready, by method
 }
 
 func newNotifyGate(ops *opLog) *notifyGate {
 	return &notifyGate{ops: ops, waiting: map[*sdk.ServerSession]*waitingSession{}}
 }
 
-// wait starts holding the notifications of ss until ready(ss); the
+// wait starts holding back the notifications of ss until ready(ss):
+// holding them when hold is set, else dropping them. With forgetOnEnd the
 // session's end forgets it.
-func (g *notifyGate) wait(ss *sdk.ServerSession, forgetOnEnd bool) {
+func (g *notifyGate) wait(ss *sdk.ServerSession, hold, forgetOnEnd bool) {
 	g.mu.Lock()
 	if g.waiting[ss] == nil {
-		g.waiting[ss] = &waitingSession{held: map[string]func(){}}
+		g.waiting[ss] = &waitingSession{hold: hold, held: map[string]func(){}}
 		if forgetOnEnd {
 			go func() { _ = ss.Wait(); g.forget(ss) }()
 		}
@@ -77,9 +82,9 @@ func (g *notifyGate) forget(ss *sdk.ServerSession) {
 	g.mu.Unlock()
 }
 
-// ready lets ss receive notifications from now on. What was held is sent
-// when flush is set, or the client asked for a list while it waited.
-func (g *notifyGate) ready(ss *sdk.ServerSession, flush bool) {
+// ready lets ss receive notifications from now on, and sends what was
+// held for it.
+func (g *notifyGate) ready(ss *sdk.ServerSession) {
 	g.mu.Lock()
 	w := g.waiting[ss]
 	delete(g.waiting, ss)
@@ -87,18 +92,14 @@ func (g *notifyGate) ready(ss *sdk.ServerSession, flush bool) {
 	if w == nil {
 		return
 	}
-	for method, send := range w.held {
-		if flush || w.listed {
-			send()
-		} else {
-			g.ops.notDelivered(context.Background(), method, ss, "the lists changed before the client's initialized; it fetches them after")
-		}
+	for _, send := range w.held {
+		send()
 	}
 }
 
-// receiving is receiving middleware: it starts waiting for an initialize
-// or a subscriptions/listen, and notes the requests for lists made while
-// waiting.
+// receiving is receiving middleware: an initialize or a
+// subscriptions/listen starts the wait, and a request for a list before
+// initialized ends it (the client acts as initialized).
 func (g *notifyGate) receiving(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		ss, ok := req.GetSession().(*sdk.ServerSession)
@@ -107,16 +108,17 @@ func (g *notifyGate) receiving(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		switch {
 		case method == "initialize":
-			g.wait(ss, true)
+			g.wait(ss, false, true)
 		case method == "subscriptions/listen":
-			g.wait(ss, false)
+			g.wait(ss, true, false)
 			defer g.forget(ss) // the stream is over
 		case needsSnapshot(method):
 			g.mu.Lock()
-			if w := g.waiting[ss]; w != nil {
-				w.listed = true
-			}
+			w := g.waiting[ss]
 			g.mu.Unlock()
+			if w != nil && !w.hold {
+				g.ready(ss)
+			}
 		}
 		return next(ctx, method, req)
 	}
@@ -133,7 +135,9 @@ func (g *notifyGate) sending(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		if method == "notifications/subscriptions/acknowledged" {
 			res, err := next(ctx, method, req)
-			g.ready(ss, err == nil)
+			if err == nil {
+				g.ready(ss)
+			}
 			return res, err
 		}
 		if !isListChanged(method) {
@@ -146,7 +150,8 @@ func (g *notifyGate) sending(next sdk.MethodHandler) sdk.MethodHandler {
 			}
 		}
 		g.mu.Lock()
-		if w := g.waiting[ss]; w != nil {
+		w := g.waiting[ss]
+		if w != nil && w.hold {
 			w.held[method] = func() {
 				ctx, cancel := context.WithTimeout(context.Background(), heldTimeout)
 				defer cancel()
@@ -154,12 +159,17 @@ func (g *notifyGate) sending(next sdk.MethodHandler) sdk.MethodHandler {
 					g.ops.notDelivered(ctx, method, ss, err.Error())
 				}
 			}
-			g.mu.Unlock()
-			g.ops.notDelivered(ctx, method, ss, "held: the session is not initialized or its subscription not acknowledged yet")
-			return nil, nil
 		}
 		g.mu.Unlock()
-		return next(ctx, method, req)
+		switch {
+		case w == nil:
+			return next(ctx, method, req)
+		case w.hold:
+			g.ops.notDelivered(ctx, method, ss, "held until the subscription is acknowledged")
+		default:
+			g.ops.notDelivered(ctx, method, ss, "the client has not sent initialized; it fetches its lists after")
+		}
+		return nil, nil
 	}
 }
 

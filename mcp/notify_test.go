@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -83,5 +84,33 @@ func TestListChangedAfterAcknowledged(t *testing.T) {
 	want := []string{"notifications/subscriptions/acknowledged", "notifications/tools/list_changed"}
 	if strings.Join(methods, " ") != strings.Join(want, " ") {
 		t.Errorf("the listen stream's first messages: %q, want %q", methods, want)
+	}
+}
+
+// TestListChangedWithoutInitialized: a client that asks for a list after
+// its initialize without sending notifications/initialized (which the
+// lifecycle asks of it) is told of the changes after that request, as a
+// client that sent it would be: the server does not wait for an
+// initialized that may never come.
+func TestListChangedWithoutInitialized(t *testing.T) {
+	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "codex", name: "pdf", desc: "PDF."})
+	srv := New(snapOf(recs), Options{Logger: discard()})
+	in, feed := io.Pipe()
+	var out syncBuffer
+	go func() { _ = srv.SDK().Run(testCtx(t, 20*time.Second), guardStdio(in, &out, discard())) }()
+	t.Cleanup(func() { _ = feed.Close() })
+	send := func(line string) {
+		if _, err := io.WriteString(feed, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	if !eventually(10*time.Second, func() bool { return strings.Contains(out.String(), `"id":2,`) }) {
+		t.Fatalf("no answer to tools/list:\n%s", out.String())
+	}
+	srv.Update(snapOf(makeRecords(t, t.TempDir(), skillSpec{provider: "codex", name: "pdf", desc: "PDF, edited."})))
+	if !eventually(10*time.Second, func() bool { return strings.Contains(out.String(), "notifications/tools/list_changed") }) {
+		t.Fatalf("the change was not told to a client that listed before its initialized:\n%s", out.String())
 	}
 }

@@ -245,7 +245,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 		SetCacheable: func(_ context.Context, _ sdk.Request, c *sdk.Cacheable) { s.cacheable(c) },
 	}
 	so.InitializedHandler = func(ctx context.Context, r *sdk.InitializedRequest) {
-		s.gate.ready(r.Session, false)
+		s.gate.ready(r.Session)
 		if o.OnInitialized != nil {
 			o.OnInitialized(ctx, r.Session)
 		}
