@@ -141,7 +141,6 @@ var sdkClientMistakes = []string{
 	"duplicate initialize request",
 	"method removed in the new protocol",
 	"rejecting request with protocol version",
-	"failed to connect", // a request the SDK could not start a session for
 }
 
 func sdkClientMistake(msg string) bool {

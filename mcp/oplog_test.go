@@ -33,6 +33,7 @@ func TestSDKLines(t *testing.T) {
 		{"server session connected", slog.LevelInfo, "DEBUG"},
 		{"server run cancelled", slog.LevelError, ""},
 		{"jsonrpc2 internal error", slog.LevelError, "ERROR"},
+		{"failed to connect: transport closed", slog.LevelError, "ERROR"}, // answered 500
 		{"keepalive ping failed; closing session", slog.LevelError, "ERROR"},
 		{"Writing priming event: broken pipe", slog.LevelWarn, "WARN"},
 	}
