@@ -280,7 +280,12 @@ func (s *Server) observeMistakes(next http.Handler) http.Handler {
 		mw := &mistakeWriter{ResponseWriter: w}
 		r = withClient(r)
 		next.ServeHTTP(mw, r)
-		if mw.code >= 400 && mw.code < 500 && !mw.logged {
+		switch {
+		case mw.code == http.StatusMethodNotAllowed && (r.Method == http.MethodGet || r.Method == http.MethodDelete):
+			// A GET for a stream, or a DELETE, where the server offers
+			// none (a stateless request): the protocol lets a client try.
+			s.log.Debug("request answered 405", "method", r.Method, "path", r.URL.Path, "answer", answerLine(mw.body))
+		case mw.code >= 400 && mw.code < 500 && !mw.logged:
 			s.ops.clientMistake(r.Context(), clientOf(r), "request refused", "method", r.Method, "path", r.URL.Path,
 				"status", mw.code, "answer", answerLine(mw.body))
 		}
