@@ -97,7 +97,7 @@ func TestListChangedWithoutInitialized(t *testing.T) {
 	srv := New(snapOf(recs), Options{Logger: discard()})
 	in, feed := io.Pipe()
 	var out syncBuffer
-	go func() { _ = srv.SDK().Run(testCtx(t, 20*time.Second), guardStdio(in, &out, discard())) }()
+	go func() { _ = srv.SDK().Run(testCtx(t, 20*time.Second), guardStdio(in, &out, newOpLog(discard()))) }()
 	t.Cleanup(func() { _ = feed.Close() })
 	send := func(line string) {
 		if _, err := io.WriteString(feed, line+"\n"); err != nil {

@@ -3,13 +3,16 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 )
 
 // logTo returns a logger writing text lines at level and above to b.
-func logTo(b *bytes.Buffer, level slog.Level) *slog.Logger {
+func logTo(b io.Writer, level slog.Level) *slog.Logger {
 	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: level}))
 }
 
@@ -83,5 +86,45 @@ func TestClientMistakeOnce(t *testing.T) {
 		if info, debug := count("INFO", who), count("DEBUG", who); info != 1 || debug != 2 {
 			t.Errorf("%s: %d INFO and %d DEBUG lines, want 1 and 2:\n%s", who, info, debug, b.String())
 		}
+	}
+}
+
+// TestStdioMistakesOnce: the one client of stdio sends malformed lines and
+// a call with invalid params: one INFO line in all, the rest at DEBUG, and
+// none at WARN (a malformed line used to be a warning each).
+func TestStdioMistakesOnce(t *testing.T) {
+	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "codex", name: "pdf", desc: "PDF."})
+	var b syncBuffer
+	srv := New(snapOf(recs), Options{Logger: logTo(&b, slog.LevelDebug)})
+	in := strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`not json`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"skill","arguments":{"nom":"pdf"}}}`,
+		`{"id":3}`,
+		`also not json`,
+	}, "\n") + "\n")
+	var out syncBuffer
+	if err := srv.SDK().Run(testCtx(t, 20*time.Second), guardStdio(in, &out, srv.ops)); err != nil && !errors.Is(err, io.EOF) {
+		t.Logf("run: %v", err)
+	}
+	if !strings.Contains(out.String(), `"id":2,`) {
+		t.Fatalf("no answer to the call:\n%s", out.String())
+	}
+	var info, debug int
+	for line := range strings.SplitSeq(b.String(), "\n") {
+		switch {
+		case !strings.Contains(line, "client mistake"):
+		case strings.Contains(line, "level=INFO "):
+			info++
+		case strings.Contains(line, "level=DEBUG "):
+			debug++
+		}
+		if strings.Contains(line, "level=WARN ") || strings.Contains(line, "level=ERROR ") {
+			t.Errorf("a client's mistake above INFO: %s", line)
+		}
+	}
+	if info != 1 || debug != 3 {
+		t.Errorf("%d INFO and %d DEBUG lines for the client's mistakes, want 1 and 3:\n%s", info, debug, b.String())
 	}
 }

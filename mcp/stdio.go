@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strconv"
 	"sync"
 	"time"
@@ -37,17 +36,17 @@ const batchEra = "2025-06-18"
 // has a usable one. A line over MaxStdioLine bytes is skipped without
 // being held in memory, and answered with -32600. The server then goes on
 // reading.
-func guardStdio(in io.Reader, out io.Writer, log *slog.Logger) sdk.Transport {
+func guardStdio(in io.Reader, out io.Writer, log *opLog) sdk.Transport {
 	return guardStdioFirst(in, out, log, nil)
 }
 
 // guardStdioFirst is guardStdio calling first with the client's name (see
 // stdioGuard.first) before it hands on the client's first message.
-func guardStdioFirst(in io.Reader, out io.Writer, log *slog.Logger, first func(client string)) sdk.Transport {
+func guardStdioFirst(in io.Reader, out io.Writer, log *opLog, first func(client string)) sdk.Transport {
 	pr, pw := io.Pipe()
 	p := &pending{ids: map[string]bool{}}
 	w := &lineWriter{w: out, pending: p}
-	g := &stdioGuard{out: w, to: pw, log: newOpLog(log), max: MaxStdioLine, pending: p, first: first}
+	g := &stdioGuard{out: w, to: pw, log: log, max: MaxStdioLine, pending: p, first: first}
 	go func() { pw.CloseWithError(g.run(in)) }()
 	return &sdk.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1} // the guard caps lines
 }
@@ -175,7 +174,7 @@ func (l *lineWriter) Close() error { return nil }
 type stdioGuard struct {
 	out *lineWriter
 	to  io.Writer // the SDK's side
-	log *opLog    // stdio has one client: its first mistake at INFO, the rest at DEBUG
+	log *opLog    // the server's: stdio has one client, whose mistakes it logs once
 	max int
 	// pending are the requests handed on and not yet answered.
 	pending *pending
