@@ -67,20 +67,20 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 	if o.SSE {
 		sse := newSSEHandler(s.sdk, "/messages")
 		sessions := newSessionLimiter(s, 0, o.MaxSessions) // a session lives as long as its stream
-		mux.Handle("GET /mcp", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mux.Handle("GET /mcp", s.observeMistakes(s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			sessions.serveSSE(w, r, sse)
-		})))
-		mux.Handle("POST /messages", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		}))))
+		mux.Handle("POST /messages", s.observeMistakes(s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			q := r.URL.Query()
 			if id := q.Get("sessionId"); id != "" && q.Get("sessionid") == "" {
 				q.Set("sessionid", id)
 				r.URL.RawQuery = q.Encode()
 			}
 			sessions.serveSSEMessage(w, r, q.Get("sessionid"), sse)
-		})))
+		}))))
 	} else {
 		getServer := func(*http.Request) *sdk.Server { return s.sdk }
-		mux.Handle("/mcp", s.guard(o, s.streamable(o, getServer)))
+		mux.Handle("/mcp", s.observeMistakes(s.guard(o, s.streamable(o, getServer))))
 	}
 	return mux
 }
@@ -115,7 +115,7 @@ const (
 // a request without a session is read from it.
 func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Server) http.Handler {
 	opts := func(stateless bool) *sdk.StreamableHTTPOptions {
-		return &sdk.StreamableHTTPOptions{Stateless: stateless, MaxRequestBodyBytes: MaxBody, Logger: sdkLogger(s.log)}
+		return &sdk.StreamableHTTPOptions{Stateless: stateless, MaxRequestBodyBytes: MaxBody, Logger: s.ops.sdk()}
 	}
 	stateless := sdk.NewStreamableHTTPHandler(getServer, opts(true))
 	var stateful http.Handler
@@ -124,6 +124,7 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 		so := opts(false)
 		so.EventStore = newStreamStore(keptStreams, keptBytes) // resumable streams, primed (resume.go)
 		stateful = sdk.NewStreamableHTTPHandler(getServer, so)
+		s.gate.streams.Store(sessions)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := &postBody{}
@@ -342,7 +343,8 @@ func (b *postBody) waitsOnClient() bool {
 }
 
 // guard applies the Origin check, the bearer token, and the body's cap
-// and deadline.
+// and deadline. Its refusals are the client's mistakes, logged as such
+// (observeMistakes).
 func (s *Server) guard(o HTTPOptions, next http.Handler) http.Handler {
 	allowed := map[string]bool{}
 	for _, a := range o.AllowedOrigins {
@@ -350,7 +352,11 @@ func (s *Server) guard(o HTTPOptions, next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !allowed[strings.ToLower(origin)] && !LoopbackOrigin(origin) {
-			s.log.Warn("rejected request from a foreign origin", "origin", origin, "remote", r.RemoteAddr)
+			// A page of another site, through the user's browser: logged once
+			// per origin.
+			s.ops.clientMistake(r.Context(), client{"origin", origin}, "request from a foreign origin refused",
+				"remote", r.RemoteAddr)
+			loggedMistake(w)
 			http.Error(w, "forbidden: origin "+origin+" is not allowed (add it to mcp.allowed_origins)", http.StatusForbidden)
 			return
 		}
@@ -389,8 +395,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, timeout time.D
 	if errors.As(err, &ne) && ne.Timeout() {
 		// The deadline stays passed: net/http reads no more of the body
 		// before it closes the connection.
-		s.log.Warn("closed a connection whose request body did not arrive in time", "remote", r.RemoteAddr,
-			"timeout", timeout, "received", len(raw))
+		// Logged as the client's mistake (observeMistakes).
 		w.Header().Set("Connection", "close")
 		http.Error(w, fmt.Sprintf("request timeout: the body did not arrive within %v", timeout), http.StatusRequestTimeout)
 		return false

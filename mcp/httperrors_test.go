@@ -160,7 +160,7 @@ func TestStdioRefusals(t *testing.T) {
 			var out syncBuffer
 			done := make(chan error, 1)
 			in := strings.NewReader(strings.Join(tt.lines, "\n") + "\n")
-			go func() { done <- srv.SDK().Run(testCtx(t, 20*time.Second), guardStdio(in, &out, discard())) }()
+			go func() { done <- srv.SDK().Run(testCtx(t, 20*time.Second), guardStdio(in, &out, newOpLog(discard()))) }()
 			select {
 			case <-done:
 			case <-time.After(15 * time.Second):

@@ -198,7 +198,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	switch {
 	case o.Transport == "stdio" && o.Stdio == nil && o.ClientName != nil:
 		var once sync.Once
-		o.Stdio = guardStdioFirst(os.Stdin, os.Stdout, log, func(name string) {
+		o.Stdio = guardStdioFirst(os.Stdin, os.Stdout, srv.ops, func(name string) {
 			once.Do(func() {
 				o.ClientName(name, !started.CompareAndSwap(false, true))
 				close(client)
@@ -280,7 +280,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 // session.
 func addStdio(base context.Context, g *actors.Group, srv *Server, tr sdk.Transport, log *slog.Logger, stopAsking func()) {
 	if tr == nil {
-		tr = guardStdio(os.Stdin, os.Stdout, log) // malformed lines are answered, not fatal
+		tr = guardStdio(os.Stdin, os.Stdout, srv.ops) // malformed lines are answered, not fatal
 	}
 	ctx, cancel := context.WithCancel(base)
 	stopped := make(chan struct{})

@@ -116,6 +116,10 @@ type Server struct {
 	unanswered atomic.Int64
 	// asking holds the ask calls waiting for their client's model.
 	asking askWaits
+	// ops decides the level of the lines about clients (oplog.go), and
+	// gate when list_changed notifications go out (notify.go).
+	ops  *opLog
+	gate *notifyGate
 }
 
 // answerGrace is how long Drain waits, after the calls it waited for have
@@ -217,7 +221,8 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{log: log, ready: make(chan struct{}), toolsIn: make(chan struct{}), listTTL: o.ListTTL,
-		drift: o.Drift, usage: o.Usage}
+		drift: o.Drift, usage: o.Usage, ops: newOpLog(log)}
+	s.gate = newNotifyGate(s.ops)
 	if s.usage != "" {
 		loads, err := usage.Read(s.usage)
 		if err != nil {
@@ -231,7 +236,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	caps.AddExtension(SkillsExtension, map[string]any{"directoryRead": true})
 	so := &sdk.ServerOptions{
 		Instructions: Instructions,
-		Logger:       sdkLogger(log),
+		Logger:       s.ops.sdk(),
 		// Prompts and resources are always advertised: a command or skill
 		// added later must reach clients through list_changed.
 		Capabilities: caps,
@@ -239,8 +244,11 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 		// rescan.
 		SetCacheable: func(_ context.Context, _ sdk.Request, c *sdk.Cacheable) { s.cacheable(c) },
 	}
-	if o.OnInitialized != nil {
-		so.InitializedHandler = func(ctx context.Context, r *sdk.InitializedRequest) { o.OnInitialized(ctx, r.Session) }
+	so.InitializedHandler = func(ctx context.Context, r *sdk.InitializedRequest) {
+		s.gate.ready(r.Session)
+		if o.OnInitialized != nil {
+			o.OnInitialized(ctx, r.Session)
+		}
 	}
 	if o.OnRootsChanged != nil {
 		so.RootsListChangedHandler = func(ctx context.Context, r *sdk.RootsListChangedRequest) {
@@ -252,10 +260,11 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	s.initTools(o)
 	s.initResources()
 	s.initSkills()
-	s.sdk.AddReceivingMiddleware(s.boundArguments)
+	s.sdk.AddReceivingMiddleware(s.boundArguments, s.noteMistakes, s.gate.receiving)
 	s.sdk.AddReceivingMiddleware(s.eraResults)
 	// Added last, so it runs first (each middleware wraps the ones before).
 	s.sdk.AddReceivingMiddleware(s.untilReady)
+	s.sdk.AddSendingMiddleware(s.gate.sending)
 	s.sdk.AddSendingMiddleware(s.quietFirst)
 	if snap != nil {
 		s.Update(snap)
@@ -324,25 +333,6 @@ func needsSnapshot(method string) bool {
 		}
 	}
 	return false
-}
-
-// sdkLogger keeps the SDK's own logs at warnings and above: it logs a
-// normal stdio shutdown at error level, which is noise.
-func sdkLogger(log *slog.Logger) *slog.Logger {
-	return slog.New(quietHandler{log.Handler()})
-}
-
-type quietHandler struct{ slog.Handler }
-
-func (q quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelWarn && q.Handler.Enabled(ctx, l)
-}
-
-func (q quietHandler) Handle(ctx context.Context, r slog.Record) error {
-	if strings.Contains(r.Message, "server run cancelled") {
-		return nil
-	}
-	return q.Handler.Handle(ctx, r)
 }
 
 // SDK returns the underlying go-sdk server.

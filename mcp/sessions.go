@@ -55,6 +55,7 @@ type liveSession struct {
 	// streams counts the session's GET streams open, and its calls that
 	// wait on its client (ask waiting for the client's model).
 	streams int
+	gets    int // its GET streams open: notifications have somewhere to go
 	// last is when the session last began a call or wrote a byte of an
 	// answer to one: its client's last activity, in the order the client
 	// saw it (a handler returns only after its answer is out).
@@ -89,6 +90,10 @@ func (l *sessionLimiter) serve(w http.ResponseWriter, r *http.Request, body *pos
 			return
 		}
 		defer l.end(id, stream)
+		if r.Method == http.MethodGet {
+			l.listen(id, 1)
+			defer l.listen(id, -1)
+		}
 		if !stream {
 			w = &touchWriter{ResponseWriter: w, touch: func() { l.touch(id) }}
 		}
@@ -219,6 +224,25 @@ func (l *sessionLimiter) end(id string, stream bool) {
 	if ls.calls == 0 && ls.streams == 0 {
 		l.arm(id, ls)
 	}
+}
+
+// listen counts a GET stream of session id opened (1) or closed (-1).
+func (l *sessionLimiter) listen(id string, n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ls := l.live[id]; ls != nil {
+		ls.gets += n
+	}
+}
+
+// streamOpen reports whether session id is tracked and, if so, whether it
+// has a GET stream open, where the SDK writes the notifications that
+// answer no request.
+func (l *sessionLimiter) streamOpen(id string) (tracked, open bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ls := l.live[id]
+	return ls != nil, ls != nil && ls.gets > 0
 }
 
 // touch records activity of session id: a call's answer being written,

@@ -3,11 +3,11 @@ package mcp
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strconv"
 	"sync"
 	"time"
@@ -36,13 +36,13 @@ const batchEra = "2025-06-18"
 // has a usable one. A line over MaxStdioLine bytes is skipped without
 // being held in memory, and answered with -32600. The server then goes on
 // reading.
-func guardStdio(in io.Reader, out io.Writer, log *slog.Logger) sdk.Transport {
+func guardStdio(in io.Reader, out io.Writer, log *opLog) sdk.Transport {
 	return guardStdioFirst(in, out, log, nil)
 }
 
 // guardStdioFirst is guardStdio calling first with the client's name (see
 // stdioGuard.first) before it hands on the client's first message.
-func guardStdioFirst(in io.Reader, out io.Writer, log *slog.Logger, first func(client string)) sdk.Transport {
+func guardStdioFirst(in io.Reader, out io.Writer, log *opLog, first func(client string)) sdk.Transport {
 	pr, pw := io.Pipe()
 	p := &pending{ids: map[string]bool{}}
 	w := &lineWriter{w: out, pending: p}
@@ -174,7 +174,7 @@ func (l *lineWriter) Close() error { return nil }
 type stdioGuard struct {
 	out *lineWriter
 	to  io.Writer // the SDK's side
-	log *slog.Logger
+	log *opLog    // the server's: stdio has one client, whose mistakes it logs once
 	max int
 	// pending are the requests handed on and not yet answered.
 	pending *pending
@@ -384,8 +384,9 @@ func invalidResponse(msg jsonrpc.Message, raw []byte) string {
 	return invalidMessage(raw)
 }
 
-// refuse writes a JSON-RPC error response and logs it.
+// refuse writes a JSON-RPC error response and logs it, as the client's
+// mistake.
 func (g *stdioGuard) refuse(code int64, id json.RawMessage, msg string) {
-	g.log.Warn("answered a malformed message from the client", "code", code, "error", msg)
+	g.log.clientMistake(context.Background(), stdioClient, "malformed message answered", "code", code, "error", msg)
 	_, _ = g.out.Write(append(errorResponse(id, code, msg), '\n'))
 }

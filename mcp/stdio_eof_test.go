@@ -20,7 +20,7 @@ func TestStdioAnswersBeforeEOF(t *testing.T) {
 	}, "\n") + "\n")
 	var out syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- srv.SDK().Run(testCtx(t, 20*time.Second), guardStdio(in, &out, discard())) }()
+	go func() { done <- srv.SDK().Run(testCtx(t, 20*time.Second), guardStdio(in, &out, newOpLog(discard()))) }()
 	select {
 	case <-done:
 	case <-time.After(15 * time.Second):
@@ -48,7 +48,7 @@ func TestStdioFirstNamesTheClient(t *testing.T) {
 		var names []string
 		srv := New(snapOf(nil), Options{Logger: discard()})
 		var out syncBuffer
-		tr := guardStdioFirst(strings.NewReader(tc.in), &out, discard(), func(name string) { names = append(names, name) })
+		tr := guardStdioFirst(strings.NewReader(tc.in), &out, newOpLog(discard()), func(name string) { names = append(names, name) })
 		done := make(chan error, 1)
 		go func() { done <- srv.SDK().Run(testCtx(t, 20*time.Second), tr) }()
 		select {
