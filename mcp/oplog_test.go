@@ -90,7 +90,8 @@ func TestClientMistakeOnce(t *testing.T) {
 }
 
 // TestStdioMistakesOnce: the one client of stdio sends malformed lines and
-// a call with invalid params: one INFO line in all, the rest at DEBUG, and
+// a request with invalid params (a prompt it does not have; a tool's
+// refused arguments are an isError result, no protocol error): one INFO line in all, the rest at DEBUG, and
 // none at WARN (a malformed line used to be a warning each).
 func TestStdioMistakesOnce(t *testing.T) {
 	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "codex", name: "pdf", desc: "PDF."})
@@ -100,7 +101,7 @@ func TestStdioMistakesOnce(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`not json`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"skill","arguments":{"nom":"pdf"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"no-such-prompt"}}`,
 		`{"id":3}`,
 		`also not json`,
 	}, "\n") + "\n")
