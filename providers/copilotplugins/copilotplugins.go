@@ -63,7 +63,7 @@ const (
 var marketManifests = []string{".github/plugin/marketplace.json", ".claude-plugin/marketplace.json"}
 
 // formats are the manifests Copilot CLI reads, in its order.
-var formats = []providers.PluginFormat{providers.CopilotRootFormat, providers.CopilotGitHubFormat,
+var formats = []providers.PluginFormat{providers.ClaimedAgentPluginsFormat, providers.CopilotGitHubFormat,
 	providers.ClaudeManifestFormat}
 
 // Entry describes the provider to the registry (package providers/all).
