@@ -299,22 +299,15 @@ func CheckAgentPlugins(obj map[string]any) (m AgentPluginsManifest, problem stri
 func (r *PluginReader) skillDirs(realRoot, dir, file, what string, f PluginFormat, obj map[string]any) []string {
 	paths := []string{"./skills"}
 	declared := false
-	if f.Skills == ReplacesSkills {
-		switch v := obj["skills"].(type) {
-		case nil:
-		case string:
-			paths, declared = []string{v}, true
-		case []any:
-			paths, declared = nil, true
-			for _, e := range v {
-				if s, ok := e.(string); ok {
-					paths = append(paths, s)
-				} else {
-					r.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
-						"\"skills\" of %s lists a value that is not a path; it is ignored", what)
-				}
-			}
-		default:
+	if v := obj["skills"]; f.Skills == ReplacesSkills && v != nil {
+		list, skipped, ok := PathList(v)
+		for range skipped {
+			r.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
+				"\"skills\" of %s lists a value that is not a path; it is ignored", what)
+		}
+		if ok {
+			paths, declared = list, true
+		} else {
 			r.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
 				"\"skills\" of %s must be a path or a list of paths; only skills/ is read", what)
 		}
@@ -388,6 +381,27 @@ func (r *PluginReader) Skills(p PluginFolder, dir, what string) []string {
 		}
 	}
 	return out
+}
+
+// PathList reads a manifest field that holds a "./" path or a list of
+// them (the "skills" of a Cursor or a Codex plugin): paths are its
+// strings, in order; skipped counts the values of a list that are not
+// strings. ok is false when v is neither a string nor a list.
+func PathList(v any) (paths []string, skipped int, ok bool) {
+	switch v := v.(type) {
+	case string:
+		return []string{v}, 0, true
+	case []any:
+		for _, e := range v {
+			if s, isString := e.(string); isString {
+				paths = append(paths, s)
+			} else {
+				skipped++
+			}
+		}
+		return paths, skipped, true
+	}
+	return nil, 0, false
 }
 
 // PluginPath checks a plugin-relative path as the hosts do (Agent
