@@ -50,6 +50,7 @@ func TestAgentPluginReadersAgree(t *testing.T) {
 		{name: "extensions not an object", files: map[string]string{"plugin.json": `{` + schema + `, "name": "p", "extensions": "x"}`}, want: "package p: s"},
 		// §5.2: the manifest MUST be JSON.
 		{name: "not JSON", files: map[string]string{"plugin.json": `{` + schema + `, "name": "p",`}, want: "refused"},
+		{name: "manifest a folder", files: map[string]string{"plugin.json/": ""}, want: "refused"},
 		// §4.1: a link may resolve inside the plugin root, never out.
 		{name: "manifest linked inside", files: map[string]string{"meta/plugin.json": `{` + schema + `, "name": "p"}`},
 			links: map[string]string{"plugin.json": "meta/plugin.json"}, want: "package p: s"},
