@@ -160,3 +160,25 @@ func TestAgentPluginPackageNotes(t *testing.T) {
 		t.Errorf("extras %+v: the MCP servers of an mcp.json outside the plugin must not be read", o.Extras)
 	}
 }
+
+// TestAgentPluginLinkedSkillsInstall checks that a package whose skills/
+// is a link inside the package (§4.1 allows it) installs its skill
+// through the link, with the skill's bytes.
+func TestAgentPluginLinkedSkillsInstall(t *testing.T) {
+	f := newFixture(t, map[string]string{
+		"plugin.json":           `{"$schema": "` + providers.AgentPluginsSchema + `", "name": "p"}`,
+		"lib/skills/t/SKILL.md": skillMD("t"),
+	})
+	if err := os.Symlink("lib/skills", filepath.Join(f.src, "skills")); err != nil {
+		t.Fatal(err)
+	}
+	x := f.installer()
+	got := f.install(t, x, "t")
+	if len(got) != 1 || got[0].Status != StatusInstalled {
+		t.Fatalf("results %+v, want t installed", got)
+	}
+	data, err := os.ReadFile(filepath.Join(f.layout.Base, ".agents/skills/t/SKILL.md"))
+	if err != nil || string(data) != skillMD("t") {
+		t.Errorf("installed SKILL.md %q, %v; want the package's", data, err)
+	}
+}
