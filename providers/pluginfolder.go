@@ -271,17 +271,15 @@ func CheckAgentPlugins(obj map[string]any) (m AgentPluginsManifest, problem stri
 	}
 	m.Name = name
 	m.Version, _ = obj["version"].(string)
-	switch ext := obj["extensions"].(type) {
-	case nil:
-	case map[string]any:
+	if v, set := obj["extensions"]; set {
+		ext, ok := v.(map[string]any)
 		// §8.1: the values of namespaces ccski does not implement are
 		// not validated.
 		for k := range ext {
 			m.Extensions = append(m.Extensions, k)
 		}
 		slices.Sort(m.Extensions)
-	default:
-		m.ExtensionsIgnored = true
+		m.ExtensionsIgnored = !ok
 	}
 	for k := range obj {
 		if !slices.Contains(agentPluginsFields, k) {

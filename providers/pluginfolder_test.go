@@ -27,6 +27,8 @@ func TestAgentPluginsManifest(t *testing.T) {
 			"keywords": ["a"], "extensions": {"com.example.client": {"setting": true}}}`},
 		{name: "unknown field", manifest: `{` + schema + `, "name": "p", "skills": "./x"}`,
 			note: `the Agent Plugins manifest has no field "skills"`},
+		{name: "extensions not an object", manifest: `{` + schema + `, "name": "p", "extensions": null}`,
+			note: `plugin-manifest-extensions-ignored: plugin p: "extensions" must be an object`},
 		{name: "no schema", manifest: `{"name": "p"}`, reject: `"$schema" is required`},
 		{name: "other version", manifest: `{"$schema": "https://agent-plugins.org/schemas/2.0.0/plugin.schema.json", "name": "p"}`,
 			reject: `"$schema" "https://agent-plugins.org/schemas/2.0.0/plugin.schema.json" is not an Agent Plugins version`},

@@ -53,8 +53,12 @@ func agentPluginAt(root, base string) (p agentPlugin, ok bool, err error) {
 		if real, err := filepath.EvalSymlinks(d); err != nil || !within(root, real) {
 			continue
 		}
+		what := "the package"
+		if d != root {
+			what += " in " + relTo(root, d)
+		}
 		r := &providers.PluginReader{Label: sourceAgent}
-		f, read := r.Folder(d, "the plugin in "+relTo(root, d), providers.ClaimedAgentPluginsFormat)
+		f, read := r.Folder(d, what, providers.ClaimedAgentPluginsFormat)
 		if !read {
 			var problems []string
 			for _, d := range r.Diags {

@@ -48,6 +48,10 @@ func TestAgentPluginReadersAgree(t *testing.T) {
 		{name: "keywords", files: map[string]string{"plugin.json": `{` + schema + `, "name": "p", "keywords": "a"}`}, want: "refused"},
 		{name: "unknown field", files: map[string]string{"plugin.json": `{` + schema + `, "name": "p", "skills": "./x"}`}, want: "package p: s"},
 		{name: "extensions not an object", files: map[string]string{"plugin.json": `{` + schema + `, "name": "p", "extensions": "x"}`}, want: "package p: s"},
+		{name: "extensions null", files: map[string]string{"plugin.json": `{` + schema + `, "name": "p", "extensions": null}`}, want: "package p: s"},
+		// §8.1: the value of a namespace ccski does not implement is
+		// not validated.
+		{name: "extension not an object", files: map[string]string{"plugin.json": `{` + schema + `, "name": "p", "extensions": {"com.example.client": 1}}`}, want: "package p: s"},
 		// §5.2: the manifest MUST be JSON.
 		{name: "not JSON", files: map[string]string{"plugin.json": `{` + schema + `, "name": "p",`}, want: "refused"},
 		{name: "manifest a folder", files: map[string]string{"plugin.json/": ""}, want: "refused"},
@@ -139,7 +143,7 @@ func TestAgentPluginPackageNotes(t *testing.T) {
 	base := testfs.TempDir(t)
 	dir := filepath.Join(base, "p")
 	testfs.Write(t, base, map[string]string{
-		"p/plugin.json":       `{"$schema": "` + providers.AgentPluginsSchema + `", "name": "p", "skills": "./x", "extensions": []}`,
+		"p/plugin.json":       `{"$schema": "` + providers.AgentPluginsSchema + `", "name": "p", "skills": "./x", "extensions": null}`,
 		"p/skills/s/SKILL.md": skillMD("s"),
 		"elsewhere/mcp.json":  `{"mcpServers": {"db": {"type": "stdio", "command": "./db"}}}`,
 	})
