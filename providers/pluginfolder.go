@@ -24,6 +24,12 @@ import (
 // (agentplugins/agent-plugins-spec, spec/1.0.0.md §5.2).
 const AgentPluginsSchema = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 
+// AgentPluginsSchemas starts the $schema of every Agent Plugins version:
+// a manifest whose $schema starts so claims the format (and is rejected
+// when its version is not one ccski reads); any other root plugin.json is
+// another format's manifest.
+const AgentPluginsSchemas = "https://agent-plugins.org/schemas/"
+
 // CodePluginPathOutside is the diagnostic code of a plugin path that
 // resolves outside the plugin root, which the Agent Plugins
 // specification (§4.1) requires a client to refuse.
@@ -54,8 +60,9 @@ type PluginFormat struct {
 	// field of the wrong type rejects the plugin.
 	Strict bool
 	// NeedsSchema, with Strict, holds the manifest to the strict rules
-	// only when it declares a $schema: Copilot CLI reads a root
-	// plugin.json without one as its own lenient manifest.
+	// only when it claims Agent Plugins (ClaimsAgentPlugins): Copilot CLI
+	// reads any other root plugin.json as its own lenient manifest, and
+	// install reads the folder as a folder of skills.
 	NeedsSchema bool
 	// Skills is what the manifest's "skills" field does.
 	Skills SkillsField
@@ -69,10 +76,11 @@ var (
 	// CursorFormat is Cursor's own .cursor-plugin/plugin.json, whose
 	// "skills" field replaces skills/.
 	CursorFormat = PluginFormat{Title: "Cursor plugin", Manifest: ".cursor-plugin/plugin.json", Skills: ReplacesSkills}
-	// CopilotRootFormat is a root plugin.json as Copilot CLI 1.0.102
-	// reads it: an Agent Plugins manifest when it declares $schema, else
-	// Copilot's own lenient manifest.
-	CopilotRootFormat = PluginFormat{Title: "Agent Plugins", Manifest: "plugin.json", Strict: true, NeedsSchema: true}
+	// ClaimedAgentPluginsFormat is a root plugin.json that is an Agent
+	// Plugins manifest only when it claims the format: so Copilot CLI
+	// 1.0.102 reads it (any other is Copilot's own lenient manifest), and
+	// so install tells an Agent Plugins package from a folder of skills.
+	ClaimedAgentPluginsFormat = PluginFormat{Title: "Agent Plugins", Manifest: "plugin.json", Strict: true, NeedsSchema: true}
 	// CopilotGitHubFormat and ClaudeManifestFormat are the manifests
 	// Copilot CLI falls back to, in that order.
 	CopilotGitHubFormat  = PluginFormat{Title: "Copilot plugin", Manifest: ".github/plugin/plugin.json"}
@@ -89,6 +97,9 @@ type PluginFolder struct {
 	// Name is the manifest's name (the folder's name when a lenient
 	// manifest leaves it out), Version its version.
 	Name, Version string
+	// Extensions are the client extension namespaces of a strict
+	// manifest's "extensions" (§8.1), sorted.
+	Extensions []string
 	// SkillDirs are the folders whose immediate sub-folders are skills,
 	// each resolved inside the plugin root, sorted.
 	SkillDirs []string
@@ -145,18 +156,28 @@ func (r *PluginReader) Folder(dir, what string, formats ...PluginFormat) (Plugin
 			r.Diags = append(r.Diags, d)
 			return PluginFolder{}, false
 		}
-		if _, declared := obj["$schema"]; f.NeedsSchema && !declared {
-			// Copilot CLI reads a root plugin.json without $schema as its
-			// own lenient manifest.
+		if f.NeedsSchema && !ClaimsAgentPlugins(obj) {
+			// Another format's root plugin.json: Copilot CLI reads it as
+			// its own lenient manifest.
 			f = PluginFormat{Title: "Copilot plugin", Manifest: f.Manifest}
 		}
 		p := PluginFolder{Dir: dir, Manifest: file, Format: f, real: realRoot}
 		if f.Strict {
-			if problem := r.strict(file, what, obj); problem != "" {
+			m, problem := CheckAgentPlugins(obj)
+			if problem != "" {
 				r.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
 					"%s: %s; an Agent Plugins client rejects the plugin (spec §5), so none of its skills load", what, problem)
 				return PluginFolder{}, false
 			}
+			for _, k := range m.Unknown {
+				r.report(pipeline.SeverityInfo, "plugin-manifest-unknown-field", file,
+					"%s: the Agent Plugins manifest has no field %q; it is ignored", what, k)
+			}
+			if m.ExtensionsIgnored {
+				r.report(pipeline.SeverityInfo, "plugin-manifest-extensions-ignored", file,
+					"%s: \"extensions\" must be an object keyed by client namespace; it is ignored (spec §8.1)", what)
+			}
+			p.Extensions = m.Extensions
 		}
 		p.Name, _ = obj["name"].(string)
 		p.Version, _ = obj["version"].(string)
@@ -183,62 +204,90 @@ var pluginName = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$`)
 var agentPluginsFields = []string{"$schema", "name", "version", "description", "author", "homepage",
 	"repository", "license", "keywords", "extensions"}
 
-// strict checks an Agent Plugins manifest (§5): it returns what makes the
-// client reject it, or "". An unknown top-level field is reported and
-// ignored, as the spec requires.
-func (r *PluginReader) strict(file, what string, obj map[string]any) string {
+// ClaimsAgentPlugins reports whether a root plugin.json, obj, claims the
+// Agent Plugins format: its $schema is a string naming an Agent Plugins
+// schema, of any version (§5.2: the $schema selects the rules).
+func ClaimsAgentPlugins(obj map[string]any) bool {
+	s, ok := obj["$schema"].(string)
+	return ok && strings.HasPrefix(s, AgentPluginsSchemas)
+}
+
+// AgentPluginsManifest is what ccski uses of a valid Agent Plugins
+// manifest.
+type AgentPluginsManifest struct {
+	Name, Version string
+	// Extensions are the namespaces of "extensions", sorted.
+	Extensions []string
+	// Unknown are the top-level fields the schema does not have, sorted,
+	// and ExtensionsIgnored is set when "extensions" is not an object:
+	// a client reports and ignores both (§5.2, §8.1).
+	Unknown           []string
+	ExtensionsIgnored bool
+}
+
+// CheckAgentPlugins checks an Agent Plugins manifest, obj, against the
+// closed schema of 1.0.0 (§5). problem is what makes a client reject the
+// plugin, "" when it loads.
+func CheckAgentPlugins(obj map[string]any) (m AgentPluginsManifest, problem string) {
 	schema, ok := obj["$schema"].(string)
 	switch {
 	case !ok:
-		return "\"$schema\" is required and must be a string"
+		return m, "\"$schema\" is required and must be a string"
 	case schema != AgentPluginsSchema:
-		return fmt.Sprintf("\"$schema\" %q is not an Agent Plugins version ccski knows (%s)", schema, AgentPluginsSchema)
+		return m, fmt.Sprintf("\"$schema\" %q is not an Agent Plugins version ccski knows (%s)", schema, AgentPluginsSchema)
 	}
 	name, ok := obj["name"].(string)
 	switch {
 	case !ok:
-		return "\"name\" is required and must be a string"
+		return m, "\"name\" is required and must be a string"
 	case len(name) < 1 || len(name) > 64 || !pluginName.MatchString(name) ||
 		strings.Contains(name, "--") || strings.Contains(name, ".."):
-		return fmt.Sprintf("name %q must be 1-64 lowercase letters, digits, \"-\" and \".\", starting and ending "+
+		return m, fmt.Sprintf("name %q must be 1-64 lowercase letters, digits, \"-\" and \".\", starting and ending "+
 			"with a letter or digit, without \"--\" or \"..\"", name)
 	}
 	for _, k := range []string{"version", "description", "homepage", "repository", "license"} {
 		if v, set := obj[k]; set {
 			if _, ok := v.(string); !ok {
-				return fmt.Sprintf("%q must be a string", k)
+				return m, fmt.Sprintf("%q must be a string", k)
 			}
 		}
 	}
 	if v, set := obj["keywords"]; set {
 		list, ok := v.([]any)
 		if !ok || slices.ContainsFunc(list, func(e any) bool { _, s := e.(string); return !s }) {
-			return "\"keywords\" must be a list of strings"
+			return m, "\"keywords\" must be a list of strings"
 		}
 	}
 	if v, set := obj["author"]; set {
 		a, ok := v.(map[string]any)
 		if !ok {
-			return "\"author\" must be an object"
+			return m, "\"author\" must be an object"
 		}
 		for k, f := range a {
 			if _, s := f.(string); !s || !slices.Contains([]string{"name", "email", "url"}, k) {
-				return fmt.Sprintf("\"author\" may hold only the strings name, email and url, not %q", k)
+				return m, fmt.Sprintf("\"author\" may hold only the strings name, email and url, not %q", k)
 			}
 		}
 	}
-	var unknown []string
+	m.Name = name
+	m.Version, _ = obj["version"].(string)
+	if v, set := obj["extensions"]; set {
+		ext, ok := v.(map[string]any)
+		// §8.1: the values of namespaces ccski does not implement are
+		// not validated.
+		for k := range ext {
+			m.Extensions = append(m.Extensions, k)
+		}
+		slices.Sort(m.Extensions)
+		m.ExtensionsIgnored = !ok
+	}
 	for k := range obj {
 		if !slices.Contains(agentPluginsFields, k) {
-			unknown = append(unknown, k)
+			m.Unknown = append(m.Unknown, k)
 		}
 	}
-	slices.Sort(unknown)
-	for _, k := range unknown {
-		r.report(pipeline.SeverityInfo, "plugin-manifest-unknown-field", file,
-			"%s: the Agent Plugins manifest has no field %q; it is ignored", what, k)
-	}
-	return ""
+	slices.Sort(m.Unknown)
+	return m, ""
 }
 
 // skillDirs returns the plugin's skill folders under format f: skills/,
@@ -248,22 +297,15 @@ func (r *PluginReader) strict(file, what string, obj map[string]any) string {
 func (r *PluginReader) skillDirs(realRoot, dir, file, what string, f PluginFormat, obj map[string]any) []string {
 	paths := []string{"./skills"}
 	declared := false
-	if f.Skills == ReplacesSkills {
-		switch v := obj["skills"].(type) {
-		case nil:
-		case string:
-			paths, declared = []string{v}, true
-		case []any:
-			paths, declared = nil, true
-			for _, e := range v {
-				if s, ok := e.(string); ok {
-					paths = append(paths, s)
-				} else {
-					r.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
-						"\"skills\" of %s lists a value that is not a path; it is ignored", what)
-				}
-			}
-		default:
+	if v := obj["skills"]; f.Skills == ReplacesSkills && v != nil {
+		list, skipped, ok := PathList(v)
+		for range skipped {
+			r.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
+				"\"skills\" of %s lists a value that is not a path; it is ignored", what)
+		}
+		if ok {
+			paths, declared = list, true
+		} else {
 			r.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
 				"\"skills\" of %s must be a path or a list of paths; only skills/ is read", what)
 		}
@@ -318,6 +360,13 @@ func (r *PluginReader) inside(realRoot, path, what, spelled string) bool {
 	return false
 }
 
+// Inside reports whether path, a path of plugin p spelled as the layout
+// or manifest spells it, resolves inside the plugin root; when not, the
+// refusal is reported (§4.1: access to it is denied).
+func (r *PluginReader) Inside(p PluginFolder, path, what, spelled string) bool {
+	return r.inside(p.real, path, what, spelled)
+}
+
 // Skills returns the names of the skill folders directly below dir, a
 // skill folder of plugin p, whose SKILL.md resolves
 // inside the plugin root (§7.1: one that does not is skipped, and
@@ -330,6 +379,27 @@ func (r *PluginReader) Skills(p PluginFolder, dir, what string) []string {
 		}
 	}
 	return out
+}
+
+// PathList reads a manifest field that holds a "./" path or a list of
+// them (the "skills" of a Cursor or a Codex plugin): paths are its
+// strings, in order; skipped counts the values of a list that are not
+// strings. ok is false when v is neither a string nor a list.
+func PathList(v any) (paths []string, skipped int, ok bool) {
+	switch v := v.(type) {
+	case string:
+		return []string{v}, 0, true
+	case []any:
+		for _, e := range v {
+			if s, isString := e.(string); isString {
+				paths = append(paths, s)
+			} else {
+				skipped++
+			}
+		}
+		return paths, skipped, true
+	}
+	return nil, 0, false
 }
 
 // PluginPath checks a plugin-relative path as the hosts do (Agent

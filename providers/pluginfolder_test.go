@@ -2,6 +2,7 @@ package providers_test
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,6 +27,8 @@ func TestAgentPluginsManifest(t *testing.T) {
 			"keywords": ["a"], "extensions": {"com.example.client": {"setting": true}}}`},
 		{name: "unknown field", manifest: `{` + schema + `, "name": "p", "skills": "./x"}`,
 			note: `the Agent Plugins manifest has no field "skills"`},
+		{name: "extensions not an object", manifest: `{` + schema + `, "name": "p", "extensions": null}`,
+			note: `plugin-manifest-extensions-ignored: plugin p: "extensions" must be an object`},
 		{name: "no schema", manifest: `{"name": "p"}`, reject: `"$schema" is required`},
 		{name: "other version", manifest: `{"$schema": "https://agent-plugins.org/schemas/2.0.0/plugin.schema.json", "name": "p"}`,
 			reject: `"$schema" "https://agent-plugins.org/schemas/2.0.0/plugin.schema.json" is not an Agent Plugins version`},
@@ -78,6 +81,28 @@ func TestPluginPath(t *testing.T) {
 			}
 		} else if got != want || problem != "" {
 			t.Errorf("PluginPath(%q) = %q, %q; want %q", in, got, problem, want)
+		}
+	}
+}
+
+// TestPathList checks the reading of a manifest's path or list of paths
+// that Cursor's and Codex's "skills" share.
+func TestPathList(t *testing.T) {
+	for _, tt := range []struct {
+		in      any
+		paths   []string
+		skipped int
+		ok      bool
+	}{
+		{in: "./a", paths: []string{"./a"}, ok: true},
+		{in: []any{"./a", 1.0, "./b", nil}, paths: []string{"./a", "./b"}, skipped: 2, ok: true},
+		{in: []any{}, ok: true},
+		{in: map[string]any{"a": "./a"}},
+		{in: true},
+	} {
+		paths, skipped, ok := providers.PathList(tt.in)
+		if !slices.Equal(paths, tt.paths) || skipped != tt.skipped || ok != tt.ok {
+			t.Errorf("PathList(%v) = %q, %d, %v; want %q, %d, %v", tt.in, paths, skipped, ok, tt.paths, tt.skipped, tt.ok)
 		}
 	}
 }

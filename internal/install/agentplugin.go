@@ -1,10 +1,8 @@
 package install
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,74 +11,69 @@ import (
 
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
 )
 
 // This file reads an Agent Plugins 1.0 package (agent-plugins.org: a
 // root plugin.json, skills/, mcp.json, and client extension folders) as
 // a source: its skills are offered, and what else it holds is said, not
-// installed. It reads only what install needs (the manifest's $schema
-// and name, the MCP servers' names, the extension namespaces); the
-// discovery of installed Agent Plugins is the providers' concern.
-
-// agentPluginSchema is the $schema of an Agent Plugins 1.0.0 manifest.
-const agentPluginSchema = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
-
-// agentPluginSchemas starts the $schema of every Agent Plugins version.
-const agentPluginSchemas = "https://agent-plugins.org/schemas/"
-
-// agentPluginName is a plugin name as the 1.0.0 schema allows it.
-var agentPluginName = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]{0,62}[a-z0-9])?$`)
+// installed. The manifest and the plugin's paths are read as discovery
+// reads an installed plugin, by providers.PluginReader: one closed
+// schema, one containment rule, one set of messages.
 
 // extensionNamespace is a reverse-domain client extension namespace.
 var extensionNamespace = regexp.MustCompile(`^[a-z0-9-]+(\.[a-z0-9-]+)+$`)
 
+// agentPlugin is an Agent Plugins package found in a source, and the
+// reader that read it (its diagnostics, and the one to plan its skills).
+type agentPlugin struct {
+	folder providers.PluginFolder
+	reader *providers.PluginReader
+}
+
 // agentPluginAt finds the Agent Plugins package at base: base itself
-// when it holds a plugin.json with the Agent Plugins $schema, else the
-// one folder base holds (an archive packed with its folder). dir is ""
-// when there is none. A plugin.json of another $schema, or one that
-// breaks the 1.0.0 manifest rules, is an error: the spec asks clients to
-// reject such a plugin. A plugin.json without an Agent Plugins $schema
-// is another format's manifest and is left alone.
-func agentPluginAt(root, base string) (dir, name string, err error) {
+// when it holds a plugin.json that claims the format
+// (providers.ClaimsAgentPlugins), else the one folder base holds (an
+// archive packed with its folder). ok is false when there is none: a
+// plugin.json that does not claim the format is another format's, and
+// left alone. A manifest the Agent Plugins rules refuse (an unknown
+// version, a name or field they do not allow, no JSON object, a path
+// resolving outside the plugin) is an error: the spec asks clients to
+// reject such a plugin.
+func agentPluginAt(root, base string) (p agentPlugin, ok bool, err error) {
 	dirs := []string{base}
 	if entries, err := os.ReadDir(base); err == nil && len(entries) == 1 && entries[0].IsDir() {
 		dirs = append(dirs, filepath.Join(base, entries[0].Name()))
 	}
 	for _, d := range dirs {
-		f := filepath.Join(d, "plugin.json")
-		st, err := os.Lstat(f)
-		if err != nil || !st.Mode().IsRegular() {
-			continue // none, or a link: not read
+		manifest := filepath.Join(d, providers.ClaimedAgentPluginsFormat.Manifest)
+		if _, err := os.Lstat(manifest); err != nil {
+			continue
 		}
 		if real, err := filepath.EvalSymlinks(d); err != nil || !within(root, real) {
 			continue
 		}
-		b, err := safefile.Read(f, 1<<20)
-		if err != nil {
-			return "", "", fmt.Errorf("%s: %w", relTo(root, f), err)
+		what := "the package"
+		if d != root {
+			what += " in " + relTo(root, d)
 		}
-		var m struct {
-			Schema *string `json:"$schema"`
-			Name   any     `json:"name"`
+		r := &providers.PluginReader{Label: sourceAgent}
+		f, read := r.Folder(d, what, providers.ClaimedAgentPluginsFormat)
+		if !read {
+			var problems []string
+			for _, d := range r.Diags {
+				if d.Severity != pipeline.SeverityInfo {
+					problems = append(problems, relTo(root, d.Path)+": "+d.Message)
+				}
+			}
+			return p, false, errors.New(strings.Join(problems, "; "))
 		}
-		if err := json.NewDecoder(bytes.NewReader(b)).Decode(&m); err != nil {
-			continue // no JSON object: no manifest of this format
-		}
-		if m.Schema == nil || !strings.HasPrefix(*m.Schema, agentPluginSchemas) {
+		if !f.Format.Strict {
 			continue // another format's plugin.json
 		}
-		if *m.Schema != agentPluginSchema {
-			return "", "", fmt.Errorf("%s declares Agent Plugins $schema %q, a version this ccski does not read (it "+
-				"reads %s): the plugin is refused, as the spec asks", relTo(root, f), *m.Schema, agentPluginSchema)
-		}
-		n, _ := m.Name.(string)
-		if !agentPluginName.MatchString(n) || strings.Contains(n, "--") || strings.Contains(n, "..") {
-			return "", "", fmt.Errorf("%s has name %v, which Agent Plugins 1.0.0 does not allow (lowercase letters, "+
-				"digits, dots and hyphens, at most 64): the plugin is refused, as the spec asks", relTo(root, f), m.Name)
-		}
-		return d, n, nil
+		return agentPlugin{folder: f, reader: r}, true, nil
 	}
-	return "", "", nil
+	return p, false, nil
 }
 
 // within reports whether the resolved path p lies in root (resolved).
@@ -89,26 +82,37 @@ func within(root, p string) bool {
 	return err == nil && safefile.Within(realRoot, p)
 }
 
-// discoverAgentPlugin offers the skills of the Agent Plugins package at
-// dir, named name: those of its skills/ folder, each marked as the
-// plugin's, and what else it holds as the offer's extras.
-func discoverAgentPlugin(ctx context.Context, root, dir, name string) (*Offer, error) {
-	skills := filepath.Join(dir, "skills")
+// discoverAgentPlugin offers the skills of the Agent Plugins package p:
+// those of its skills/ folder whose SKILL.md stays in the plugin, each
+// marked as the plugin's, and what else it holds as the offer's extras.
+// What the reader reported (an ignored field, a path refused) is a
+// warning.
+func discoverAgentPlugin(ctx context.Context, root string, p agentPlugin) (*Offer, error) {
+	name := p.folder.Name
 	what := "Agent Plugins package " + name
-	if st, err := os.Lstat(skills); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("%s has no skills/ folder (a symlink is not followed): ccski installs only a plugin's skills", what)
+	roots := p.reader.Roots(p.folder, pipeline.Root{Agent: sourceAgent, Provider: sourceAgent,
+		Location: pipeline.LocationCustom, Kind: pipeline.KindCustom}, what)
+	extras := agentPluginExtras(p, what)
+	var warnings []string
+	for _, d := range p.reader.Diags {
+		warnings = append(warnings, relTo(root, d.Path)+": "+d.Message)
 	}
-	r := pipeline.Root{Path: skills, Agent: sourceAgent, Provider: sourceAgent, Location: pipeline.LocationCustom,
-		Kind: pipeline.KindCustom}
-	o, err := scanSkills(ctx, root, what, []pipeline.Root{r}, nil)
+	if len(roots) == 0 {
+		msg := what + " has no skill in its skills/ folder (the one place the format keeps skills): ccski installs only a plugin's skills"
+		if len(warnings) > 0 {
+			msg += ": " + strings.Join(warnings, "; ")
+		}
+		return nil, errors.New(msg)
+	}
+	o, err := scanSkills(ctx, root, what, roots, warnings)
 	if err != nil {
 		return nil, err
 	}
 	for i := range o.Candidates {
 		o.Candidates[i].Plugin = name
 	}
-	if e := agentPluginExtras(dir, name); !e.Empty() {
-		o.Extras = append(o.Extras, e)
+	if !extras.Empty() {
+		o.Extras = append(o.Extras, extras)
 	}
 	return o, nil
 }
@@ -117,27 +121,16 @@ func discoverAgentPlugin(ctx context.Context, root, dir, name string) (*Offer, e
 // the MCP servers of its mcp.json, its client extensions (the manifest's
 // extensions and the reverse-domain folders at its root), and the hooks,
 // agents and commands a Claude-style layout would hold.
-func agentPluginExtras(dir, name string) PluginExtras {
+func agentPluginExtras(p agentPlugin, what string) PluginExtras {
+	dir := p.folder.Dir
 	e := readExtras(dir)
-	e.Plugin = name
-	if b, err := safefile.Read(filepath.Join(dir, "mcp.json"), 1<<20); err == nil {
-		var doc struct {
-			MCPServers map[string]json.RawMessage `json:"mcpServers"`
-		}
-		if json.Unmarshal(b, &doc) == nil {
-			e.MCPServers = append(e.MCPServers, sortedKeys(doc.MCPServers)...)
-		}
+	e.Plugin = p.folder.Name
+	if mcp := filepath.Join(dir, "mcp.json"); exists(mcp) && p.reader.Inside(p.folder, mcp, what, "mcp.json") {
+		e.MCPServers = append(e.MCPServers, mcpServerNames(mcp)...)
 	}
 	slices.Sort(e.MCPServers)
 	e.MCPServers = slices.Compact(e.MCPServers)
-	if b, err := safefile.Read(filepath.Join(dir, "plugin.json"), 1<<20); err == nil {
-		var m struct {
-			Extensions map[string]json.RawMessage `json:"extensions"`
-		}
-		if json.Unmarshal(b, &m) == nil {
-			e.Extensions = append(e.Extensions, sortedKeys(m.Extensions)...)
-		}
-	}
+	e.Extensions = append(e.Extensions, p.folder.Extensions...)
 	if entries, err := os.ReadDir(dir); err == nil {
 		for _, d := range entries {
 			if d.IsDir() && extensionNamespace.MatchString(d.Name()) {

@@ -5,11 +5,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ccski/ccski/providers"
 )
 
 // pluginManifest is an Agent Plugins 1.0.0 plugin.json named name.
 func pluginManifest(name string) string {
-	return `{"$schema": "` + agentPluginSchema + `", "name": "` + name + `", "version": "1.0.0",
+	return `{"$schema": "` + providers.AgentPluginsSchema + `", "name": "` + name + `", "version": "1.0.0",
  "extensions": {"com.example.client": {"setting": true}}}`
 }
 

@@ -124,10 +124,10 @@ func Discover(ctx context.Context, root, sub string) (*Offer, error) {
 	if isRegular(filepath.Join(base, pipeline.SkillFile)) {
 		return scanSkills(ctx, root, "skill", []pipeline.Root{skillRoot(base, []string{base}, nil)}, warnings)
 	}
-	if dir, name, err := agentPluginAt(root, base); err != nil {
+	if p, ok, err := agentPluginAt(root, base); err != nil {
 		return nil, err
-	} else if dir != "" {
-		o, err := discoverAgentPlugin(ctx, root, dir, name)
+	} else if ok {
+		o, err := discoverAgentPlugin(ctx, root, p)
 		if o != nil {
 			o.Warnings = append(warnings, o.Warnings...)
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/ccski/ccski/internal/safefile"
 )
 
 // PluginExtras is what a Claude Code plugin (or an Agent Plugins package)
@@ -116,20 +118,29 @@ func readExtras(dir string) PluginExtras {
 		}
 	}
 	for _, f := range uniqueRel(mcpFiles) {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
-		if err != nil {
-			continue
-		}
-		var doc struct {
-			MCPServers map[string]json.RawMessage `json:"mcpServers"`
-		}
-		if json.Unmarshal(b, &doc) == nil {
-			e.MCPServers = append(e.MCPServers, sortedKeys(doc.MCPServers)...)
-		}
+		e.MCPServers = append(e.MCPServers, mcpServerNames(filepath.Join(dir, filepath.FromSlash(f)))...)
 	}
 	slices.Sort(e.MCPServers)
 	e.MCPServers = slices.Compact(e.MCPServers)
 	return e
+}
+
+// mcpServerNames returns the names of the servers of the MCP
+// configuration file (.mcp.json, an Agent Plugins mcp.json: an object
+// whose mcpServers are keyed by name), sorted; none when it is missing or
+// unreadable.
+func mcpServerNames(file string) []string {
+	b, err := safefile.Read(file, 1<<20)
+	if err != nil {
+		return nil
+	}
+	var doc struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	}
+	if json.Unmarshal(b, &doc) != nil {
+		return nil
+	}
+	return sortedKeys(doc.MCPServers)
 }
 
 // hookEvents lists the events of a hooks document ({"hooks": {"Event":

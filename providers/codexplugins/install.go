@@ -132,23 +132,15 @@ func (p *planner) readManifest(key string, in install) (manifest, bool) {
 // Codex ignores a bad value or path; each is reported, and the rest are
 // kept.
 func (p *planner) manifestSkills(key string, in install, file string, v any) []string {
-	var paths []string
-	switch v := v.(type) {
-	case nil:
+	if v == nil {
 		return nil
-	case string:
-		paths = []string{v}
-	case []any:
-		for _, e := range v {
-			s, ok := e.(string)
-			if !ok {
-				p.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
-					"\"skills\" of plugin %s lists a value that is not a path; Codex ignores it", key)
-				continue
-			}
-			paths = append(paths, s)
-		}
-	default:
+	}
+	paths, skipped, ok := providers.PathList(v)
+	for range skipped {
+		p.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
+			"\"skills\" of plugin %s lists a value that is not a path; Codex ignores it", key)
+	}
+	if !ok {
 		p.report(pipeline.SeverityWarning, "plugin-manifest-invalid", file,
 			"\"skills\" of plugin %s must be a path or a list of paths; Codex ignores it and reads only skills/", key)
 		return nil

@@ -19,9 +19,9 @@
 //
 // A plugin's manifest is its root plugin.json, then .github/plugin/
 // plugin.json, then .claude-plugin/plugin.json: a root plugin.json that
-// declares a $schema is held to Agent Plugins 1.0's closed schema (a
-// plugin whose name breaks it loads no skill), one without is Copilot's
-// own lenient manifest. Skills are the sub-folders of skills/, named
+// claims Agent Plugins (an agent-plugins.org $schema) is held to Agent
+// Plugins 1.0's closed schema (a plugin whose name breaks it loads no
+// skill), any other is Copilot's own lenient manifest. Skills are the sub-folders of skills/, named
 // <plugin>:<skill> by ccski; a path resolving outside the plugin root is
 // refused, as the Agent Plugins specification requires. A plugin that
 // settings.json turns off gives no roots; it is listed in Plan.Disabled.
@@ -63,7 +63,7 @@ const (
 var marketManifests = []string{".github/plugin/marketplace.json", ".claude-plugin/marketplace.json"}
 
 // formats are the manifests Copilot CLI reads, in its order.
-var formats = []providers.PluginFormat{providers.CopilotRootFormat, providers.CopilotGitHubFormat,
+var formats = []providers.PluginFormat{providers.ClaimedAgentPluginsFormat, providers.CopilotGitHubFormat,
 	providers.ClaudeManifestFormat}
 
 // Entry describes the provider to the registry (package providers/all).
