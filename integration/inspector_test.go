@@ -130,10 +130,13 @@ func treeSkills(t *testing.T, roots ...string) (names []string, files int) {
 }
 
 // TestInspectorVerify: the Inspector's --verify --require-digests passes
-// over stdio, streamable HTTP and SSE, in both protocol eras, on the
+// over stdio and streamable HTTP in both protocol eras, and over SSE in
+// the legacy era and with the era left to negotiation (auto), on the
 // fixture tree and the bundled examples: every skill conforms, and every
 // file (the binary and the empty one too) matches the listing's size and
-// digest.
+// digest. Protocol 2026-07-28 defines no SSE binding, so an Inspector that
+// insists on it over SSE (modern) is told the version is unsupported, with
+// the versions SSE serves, and nothing else happens.
 func TestInspectorVerify(t *testing.T) {
 	t.Parallel()
 	tools := realhost.InstallMCPTools(t)
@@ -147,14 +150,15 @@ func TestInspectorVerify(t *testing.T) {
 	sseSrv := startHTTP(t, m, nil, "--transport", "sse", "--skill-dir", examples)
 	targets := []struct {
 		name string
+		eras []string
 		args []string
 	}{
-		{"stdio", append([]string{"-e", "HOME=" + m.Home, "--cwd", m.Workspace, binary}, mcpArgs(m, "--skill-dir", examples)...)},
-		{"http", []string{"--transport", "http", "--server-url", httpSrv.base + "/mcp"}},
-		{"sse", []string{"--transport", "sse", "--server-url", sseSrv.base + "/mcp"}},
+		{"stdio", []string{"legacy", "modern"}, append([]string{"-e", "HOME=" + m.Home, "--cwd", m.Workspace, binary}, mcpArgs(m, "--skill-dir", examples)...)},
+		{"http", []string{"legacy", "modern"}, []string{"--transport", "http", "--server-url", httpSrv.base + "/mcp"}},
+		{"sse", []string{"legacy", "auto"}, []string{"--transport", "sse", "--server-url", sseSrv.base + "/mcp"}},
 	}
 	for _, target := range targets {
-		for _, era := range []string{"legacy", "modern"} {
+		for _, era := range target.eras {
 			t.Run(target.name+"/"+era, func(t *testing.T) {
 				t.Parallel()
 				args := append([]string{"--cli", "--method", "skills/list", "--verify", "--require-digests", "-q",
@@ -164,6 +168,15 @@ func TestInspectorVerify(t *testing.T) {
 			})
 		}
 	}
+	t.Run("sse/modern", func(t *testing.T) {
+		t.Parallel()
+		reports, r := runInspector(t, tools, m.Workspace, toolEnv(t.TempDir()), "--cli", "--method", "skills/list",
+			"--verify", "-q", "--protocol-era", "modern", "--transport", "sse", "--server-url", sseSrv.base+"/mcp")
+		if r.code == 0 || len(reports) != 0 || !strings.Contains(r.stderr+r.stdout, "Unsupported protocol version: 2026-07-28") {
+			t.Errorf("an Inspector insisting on 2026-07-28 over SSE: exit %d, %d reports, want a refusal "+
+				"(\"Unsupported protocol version: 2026-07-28\"):\n%s", r.code, len(reports), r)
+		}
+	})
 }
 
 // readmeVerifyCommand returns the README's Inspector --verify command,
