@@ -16,7 +16,7 @@ func TestReadmeTerminalNotes(t *testing.T) {
 	readme := repoFile(t, "README.md")
 	flat := strings.Join(strings.Fields(readme), " ")
 	for _, want := range []string{
-		"`go test -race ./...` takes several minutes",
+		"`go test -race -timeout 30m ./...` takes several minutes",
 		"prints nothing for a package until that package's tests end",
 		"Bash completion needs the bash-completion package",
 		"first 256 skills and exits 8",
