@@ -64,6 +64,7 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
+	s.serveWellKnown(mux, o) // the Agent Skills Discovery index (wellknown.go)
 	getServer := func(*http.Request) *sdk.Server { return s.sdk }
 	if o.SSE {
 		sse := sdk.NewSSEHandler(getServer, &sdk.SSEOptions{MaxRequestBodyBytes: MaxBody})
