@@ -65,11 +65,14 @@ const (
 // server does not import the installer). maxIndexBytes is the largest
 // index.json ccski's installer reads.
 const (
-	maxArtifactBytes = 10 << 20
 	maxUnpackedBytes = 25 << 20
 	maxArtifactFiles = 1000
 	maxIndexBytes    = 4 << 20
 )
+
+// maxArtifactBytes is the installer's download cap (a variable so that a
+// test can lower it rather than pack 10 MiB of noise).
+var maxArtifactBytes = 10 << 20
 
 // archiveTime is the modification time of every archived file: the
 // earliest an MS-DOS date can state, so that no clock leaks in.
@@ -114,6 +117,9 @@ type wellKnownState struct {
 // Origin and token checks as the MCP endpoint.
 func (s *Server) serveWellKnown(mux *http.ServeMux, o HTTPOptions) {
 	mux.Handle("GET "+wellKnownDir+"{file...}", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A short request, however its method reads to guard: its
+		// connection is not closed to make room while it is answered.
+		serving(r.Context(), false)
 		select {
 		case <-s.ready:
 		case <-r.Context().Done():
@@ -128,6 +134,7 @@ func (s *Server) serveWellKnown(mux *http.ServeMux, o HTTPOptions) {
 		if file == "index.json" {
 			data := s.wellKnownIndex()
 			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("ETag", `"`+manifest.Digest(data)+`"`)
 			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
 			return
 		}

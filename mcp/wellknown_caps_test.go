@@ -11,7 +11,7 @@ import (
 // takes.
 func TestWellKnownCapsAreTheInstallers(t *testing.T) {
 	l := install.DefaultLimits
-	if l.MaxDownload != maxArtifactBytes || l.MaxUnpacked != maxUnpackedBytes || l.MaxFiles != maxArtifactFiles {
+	if l.MaxDownload != int64(maxArtifactBytes) || l.MaxUnpacked != maxUnpackedBytes || l.MaxFiles != maxArtifactFiles {
 		t.Errorf("install.DefaultLimits %+v; the index caps %d, %d, %d", l, maxArtifactBytes, maxUnpackedBytes, maxArtifactFiles)
 	}
 }

@@ -368,9 +368,11 @@ func (l *logBuffer) String() string {
 func TestWellKnownCaps(t *testing.T) {
 	recs := makeRecords(t, t.TempDir(),
 		skillSpec{provider: "claude", name: "small", desc: "Fits."},
-		skillSpec{provider: "claude", name: "big", desc: "Incompressible, past 10 MiB packed."})
+		skillSpec{provider: "claude", name: "big", desc: "Incompressible, past the cap packed."})
+	defer func(n int) { maxArtifactBytes = n }(maxArtifactBytes)
+	maxArtifactBytes = 1 << 20 // the cap lowered: 10 MiB of noise packs slowly under -race
 	for _, f := range []string{"a.bin", "b.bin"} {
-		data := make([]byte, 6<<20)
+		data := make([]byte, 600<<10)
 		_, _ = rand.Read(data)
 		writeFile(t, filepath.Join(recs[1].Dir, "assets", f), data)
 	}
