@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -109,6 +110,7 @@ type wellKnownState struct {
 	mu     sync.Mutex
 	built  map[string]*artifact // by key
 	used   map[string]bool      // keys used since the last index was built
+	byID   map[string]string    // the key last built for each record id
 	snap   *pipeline.Snapshot
 	logged map[string]bool // by record id, for snap
 }
@@ -117,14 +119,14 @@ type wellKnownState struct {
 // Origin and token checks as the MCP endpoint.
 func (s *Server) serveWellKnown(mux *http.ServeMux, o HTTPOptions) {
 	mux.Handle("GET "+wellKnownDir+"{file...}", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// A short request, however its method reads to guard: its
-		// connection is not closed to make room while it is answered.
-		serving(r.Context(), false)
 		select {
 		case <-s.ready:
 		case <-r.Context().Done():
 			return
 		}
+		// A short request, however its method reads to guard: its
+		// connection is not closed to make room while it is answered.
+		serving(r.Context(), false)
 		cache := "no-cache" // revalidate (ETag): the same URL serves new bytes after an edit
 		if o.AuthToken != "" {
 			cache = "private, no-cache"
@@ -181,8 +183,8 @@ func (s *Server) wellKnownIndex() []byte {
 			s.leftOutOfIndex(snap, p.r, p.err)
 			continue
 		}
-		e := indexEntry{Name: p.r.ShortName(), Type: p.art.kind, Description: p.r.Description, URL: p.art.file(p.r.ShortName()),
-			Digest: p.art.digest}
+		name := publishedName(p.r)
+		e := indexEntry{Name: name, Type: p.art.kind, Description: p.r.Description, URL: p.art.file(name), Digest: p.art.digest}
 		b, _ := json.Marshal(e)
 		if size += len(b) + 1; size > maxIndexBytes-1024 {
 			s.leftOutOfIndex(snap, p.r, fmt.Errorf("the index would pass the %d bytes an installer reads", maxIndexBytes))
@@ -221,7 +223,7 @@ func (s *Server) wellKnownArtifact(file string) *artifact {
 	}
 	snap := s.snap.Load()
 	for _, r := range publishable(snap) {
-		if r.ShortName() != name {
+		if publishedName(r) != name {
 			continue
 		}
 		a, err := s.artifactOf(snap, r)
@@ -247,15 +249,29 @@ func publishable(snap *pipeline.Snapshot) []*pipeline.Record {
 	seen := map[string]bool{}
 	var out []*pipeline.Record
 	for _, r := range snap.Skills() {
-		if r.SkillPath == "" || r.Unlistable() != "" || seen[r.ShortName()] {
+		name := publishedName(r)
+		if r.SkillPath == "" || r.Unlistable() != "" || len(name) > 64 || !indexName.MatchString(name) || seen[name] {
 			continue
 		}
-		seen[r.ShortName()] = true
+		seen[name] = true
 		out = append(out, r)
 	}
-	slices.SortFunc(out, func(a, b *pipeline.Record) int { return strings.Compare(a.ShortName(), b.ShortName()) })
+	slices.SortFunc(out, func(a, b *pipeline.Record) int { return strings.Compare(publishedName(a), publishedName(b)) })
 	return out
 }
+
+// publishedName is the name a skill is published under: the name its
+// SKILL.md states, which entryOf holds the record to (a plugin's prefix
+// left out).
+func publishedName(r *pipeline.Record) string {
+	name := r.FrontmatterName()
+	return name[strings.LastIndexByte(name, ':')+1:]
+}
+
+// indexName is a name the RFC allows an entry (the Agent Skills naming
+// rules: 1 to 64 lower-case letters, digits and single hyphens, none at
+// either end).
+var indexName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // leftOutOfIndex logs once per snapshot that a skill is not published.
 func (s *Server) leftOutOfIndex(snap *pipeline.Snapshot, r *pipeline.Record, why error) {
@@ -323,7 +339,16 @@ func (s *Server) artifactOf(snap *pipeline.Snapshot, r *pipeline.Record) (*artif
 	if wk.used == nil {
 		wk.used = map[string]bool{}
 	}
+	if wk.byID == nil {
+		wk.byID = map[string]string{}
+	}
 	wk.built[key], wk.used[key] = a, true
+	// The skill's previous artifact is stale: at most one per skill is
+	// kept between two indexes.
+	if old := wk.byID[r.ID]; old != "" && old != key {
+		delete(wk.built, old)
+	}
+	wk.byID[r.ID] = key
 	wk.mu.Unlock()
 	return a, nil
 }

@@ -243,6 +243,10 @@ func TestWellKnownDeterministic(t *testing.T) {
 	if !bytes.Equal(za, zb) {
 		t.Fatal("two servers over one tree publish different archives")
 	}
+	// A third, asked for the artifact before any index, packs the same.
+	if _, zc := wkGet(t, serve(), "/.well-known/agent-skills/lint.zip"); !bytes.Equal(za, zc) {
+		t.Fatal("an archive asked for before the index differs")
+	}
 	// An unchanged tree is packed once.
 	_, again := wkGet(t, a, wkIndexPath)
 	if !bytes.Equal(again, ia) {
