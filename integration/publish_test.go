@@ -160,4 +160,26 @@ func TestPublishWellKnown(t *testing.T) {
 	for _, name := range []string{"deploy", "notes"} {
 		sameTree(t, filepath.Join(m.Home, ".claude/skills", name), filepath.Join(c.proj, ".agents/skills", name))
 	}
+
+	// One byte of a served file changes: the server publishes the new
+	// archive, and a restore from the lock refuses it, writing nothing.
+	guide := filepath.Join(m.Home, ".claude/skills/deploy/references/guide.md")
+	if err := os.WriteFile(guide, []byte("# Guide\n\nStep 0ne.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := newInstallBox(t)
+	d.vars = append(d.vars, tokenVar(host)+"="+token)
+	testfs.Write(t, d.proj, map[string]string{"ccski.lock": lock})
+	r := d.run(t, "install", "--frozen", "--json")
+	if r.code != 1 {
+		t.Fatalf("frozen restore after an edit: want exit 1\n%s", r)
+	}
+	var after installJSON
+	decodeOnly(t, r, &after)
+	if got := after.statuses(); !slices.Equal(got, []string{"deploy failed", "notes installed"}) {
+		t.Errorf("frozen restore after an edit: %v", got)
+	}
+	if _, err := os.Lstat(filepath.Join(d.proj, ".agents/skills/deploy")); err == nil {
+		t.Error("the changed deploy was written")
+	}
 }
