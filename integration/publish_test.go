@@ -40,8 +40,8 @@ func publishTree(t *testing.T) *machine.Machine {
 }
 
 // sameTree fails unless the folder got holds exactly the files of want,
-// byte for byte, with the executable bits of want's files.
-func sameTree(t *testing.T, want, got string) {
+// byte for byte, and with modes the executable bits of want's files.
+func sameTree(t *testing.T, want, got string, modes bool) {
 	t.Helper()
 	read := func(dir string) map[string]string {
 		out := map[string]string{}
@@ -58,7 +58,11 @@ func sameTree(t *testing.T, want, got string) {
 			if err != nil {
 				return err
 			}
-			out[filepath.ToSlash(rel)] = st.Mode().Type().String() + " " + (st.Mode().Perm() & 0o100).String() + " " + string(b)
+			mode := st.Mode().Type().String()
+			if modes {
+				mode += " " + (st.Mode().Perm() & 0o100).String()
+			}
+			out[filepath.ToSlash(rel)] = mode + " " + string(b)
 			return nil
 		})
 		if err != nil {
@@ -84,7 +88,7 @@ func sameTree(t *testing.T, want, got string) {
 // server's URL installs every one of them, byte-equal to the source
 // tree, and `install --frozen` in a second clone restores the same
 // bytes, each checked against the digest the lock records. A disabled
-// skill is not published; the v0.1.0 path is not served.
+// skill is not published. The v0.1.0 index installs the same bytes.
 func TestPublishWellKnown(t *testing.T) {
 	m := publishTree(t)
 	const token = "publish-token"
@@ -129,9 +133,6 @@ func TestPublishWellKnown(t *testing.T) {
 	if want := []string{"deploy:archive", "notes:skill-md"}; !slices.Equal(listed, want) {
 		t.Fatalf("published %v, want %v\n%s", listed, want, raw)
 	}
-	if code, _ := get("/.well-known/skills/index.json"); code != http.StatusNotFound {
-		t.Errorf("the v0.1.0 index: %d, want 404", code)
-	}
 
 	b := newInstallBox(t)
 	host := strings.TrimPrefix(s.base, "http://")
@@ -141,13 +142,24 @@ func TestPublishWellKnown(t *testing.T) {
 		t.Fatalf("install %s: %v", s.base, got)
 	}
 	for _, name := range []string{"deploy", "notes"} {
-		sameTree(t, filepath.Join(m.Home, ".claude/skills", name), filepath.Join(b.proj, ".agents/skills", name))
+		sameTree(t, filepath.Join(m.Home, ".claude/skills", name), filepath.Join(b.proj, ".agents/skills", name), true)
 	}
 	lock := textOf(t, filepath.Join(b.proj, "ccski.lock"))
 	for name, d := range digests {
 		if !strings.Contains(lock, d) {
 			t.Errorf("the lock does not record %s's digest %s:\n%s", name, d, lock)
 		}
+	}
+
+	// The v0.1.0 index, which dotagents reads, installs the same bytes.
+	v1 := newInstallBox(t)
+	v1.vars = append(v1.vars, tokenVar(host)+"="+token)
+	rep = v1.jsonRun(t, 0, "install", s.base+"/.well-known/skills/index.json", "--all")
+	if got := rep.statuses(); !slices.Equal(got, []string{"deploy installed", "notes installed"}) {
+		t.Fatalf("install from the v0.1.0 index: %v", got)
+	}
+	for _, name := range []string{"deploy", "notes"} {
+		sameTree(t, filepath.Join(m.Home, ".claude/skills", name), filepath.Join(v1.proj, ".agents/skills", name), false) // v0.1.0 states no modes
 	}
 
 	c := newInstallBox(t)
@@ -158,7 +170,7 @@ func TestPublishWellKnown(t *testing.T) {
 		t.Fatalf("frozen restore in a clone: %v", rep.statuses())
 	}
 	for _, name := range []string{"deploy", "notes"} {
-		sameTree(t, filepath.Join(m.Home, ".claude/skills", name), filepath.Join(c.proj, ".agents/skills", name))
+		sameTree(t, filepath.Join(m.Home, ".claude/skills", name), filepath.Join(c.proj, ".agents/skills", name), true)
 	}
 
 	// One byte of a served file changes: the server publishes the new

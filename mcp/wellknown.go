@@ -27,10 +27,11 @@ package mcp
 // their key: each file's path, digest and executable bit, so a request
 // over an unchanged tree packs nothing.
 //
-// The v0.1.0 path, /.well-known/skills/index.json, is not served: its
-// entries carry no digest, and what a client cannot check is not
-// published. Every client of v0.1.0 this project knows (the skills CLI,
-// ccski itself) reads /.well-known/agent-skills/ first.
+// The v0.1.0 index, /.well-known/skills/index.json, lists the same
+// skills with their files (no digests: v0.1.0 has none), served under
+// /.well-known/skills/<name>/<path> with the same checks: dotagents and
+// other clients of v0.1.0 read nothing else. A client that reads both
+// (ccski, the skills CLI) takes v0.2.0 first.
 
 import (
 	"archive/zip"
@@ -42,6 +43,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -56,6 +58,7 @@ import (
 // The well-known paths and the RFC's identifiers.
 const (
 	wellKnownDir    = "/.well-known/agent-skills/"
+	wellKnownDirV1  = "/.well-known/skills/"
 	wellKnownSchema = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 	artifactSkillMD = "skill-md"
 	artifactArchive = "archive"
@@ -88,10 +91,18 @@ type indexEntry struct {
 	Digest      string `json:"digest"`
 }
 
+// indexEntryV1 is one skill of a v0.1.0 index.
+type indexEntryV1 struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Files       []string `json:"files"`
+}
+
 // artifact is the published form of one skill.
 type artifact struct {
-	key    string // what it was built from (artifactKey)
-	kind   string // artifactSkillMD or artifactArchive
+	key    string   // what it was built from (artifactKey)
+	files  []string // the paths of the files it holds, sorted
+	kind   string   // artifactSkillMD or artifactArchive
 	data   []byte
 	digest string
 }
@@ -116,9 +127,17 @@ type wellKnownState struct {
 }
 
 // serveWellKnown registers the discovery routes on mux, behind the same
-// Origin and token checks as the MCP endpoint.
+// Origin and token checks as the MCP endpoint: v0.2.0 under
+// /.well-known/agent-skills/, v0.1.0 under /.well-known/skills/.
 func (s *Server) serveWellKnown(mux *http.ServeMux, o HTTPOptions) {
-	mux.Handle("GET "+wellKnownDir+"{file...}", s.guard(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("GET "+wellKnownDir+"{file...}", s.guard(o, s.wellKnownHandler(o, false)))
+	mux.Handle("GET "+wellKnownDirV1+"{file...}", s.guard(o, s.wellKnownHandler(o, true)))
+}
+
+// wellKnownHandler answers the index of one version and its artifacts
+// (v0.2.0) or files (v0.1.0).
+func (s *Server) wellKnownHandler(o HTTPOptions, v1 bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-s.ready:
 		case <-r.Context().Done():
@@ -133,26 +152,39 @@ func (s *Server) serveWellKnown(mux *http.ServeMux, o HTTPOptions) {
 		}
 		w.Header().Set("Cache-Control", cache)
 		file := r.PathValue("file")
-		if file == "index.json" {
-			data := s.wellKnownIndex()
+		var data []byte
+		switch {
+		case file == "index.json":
+			data = s.wellKnownIndex(v1)
 			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("ETag", `"`+manifest.Digest(data)+`"`)
-			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
-			return
+		case v1:
+			var name string
+			data, name = s.wellKnownFile(file)
+			if data == nil {
+				http.NotFound(w, r)
+				return
+			}
+			ct := mimeByName(name)
+			if strings.HasPrefix(ct, "text/") {
+				ct += "; charset=utf-8"
+			}
+			w.Header().Set("Content-Type", ct)
+		default:
+			a := s.wellKnownArtifact(file)
+			if a == nil {
+				http.NotFound(w, r)
+				return
+			}
+			data = a.data
+			if a.kind == artifactSkillMD {
+				w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+			} else {
+				w.Header().Set("Content-Type", "application/zip")
+			}
 		}
-		a := s.wellKnownArtifact(file)
-		if a == nil {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("ETag", `"`+a.digest+`"`)
-		if a.kind == artifactSkillMD {
-			w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-		} else {
-			w.Header().Set("Content-Type", "application/zip")
-		}
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.data))
-	})))
+		w.Header().Set("ETag", `"`+manifest.Digest(data)+`"`)
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+	})
 }
 
 // published is one skill of the index: its record and artifact.
@@ -162,8 +194,10 @@ type published struct {
 	err error
 }
 
-// wellKnownIndex builds index.json for the current snapshot.
-func (s *Server) wellKnownIndex() []byte {
+// wellKnownIndex builds index.json for the current snapshot: of v0.2.0,
+// or with v1 of v0.1.0 (each skill's files, no digest), listing the same
+// skills.
+func (s *Server) wellKnownIndex(v1 bool) []byte {
 	snap := s.snap.Load()
 	recs := publishable(snap)
 	out := make([]published, len(recs))
@@ -174,9 +208,12 @@ func (s *Server) wellKnownIndex() []byte {
 	wk := &s.wellKnown
 	used := map[string]bool{}
 	doc := struct {
-		Schema string       `json:"$schema"`
-		Skills []indexEntry `json:"skills"`
-	}{Schema: wellKnownSchema, Skills: []indexEntry{}}
+		Schema string `json:"$schema,omitempty"`
+		Skills []any  `json:"skills"`
+	}{Schema: wellKnownSchema, Skills: []any{}}
+	if v1 {
+		doc.Schema = ""
+	}
 	size := 0
 	for _, p := range out {
 		if p.err != nil {
@@ -184,7 +221,10 @@ func (s *Server) wellKnownIndex() []byte {
 			continue
 		}
 		name := publishedName(p.r)
-		e := indexEntry{Name: name, Type: p.art.kind, Description: p.r.Description, URL: p.art.file(name), Digest: p.art.digest}
+		var e any = indexEntry{Name: name, Type: p.art.kind, Description: p.r.Description, URL: p.art.file(name), Digest: p.art.digest}
+		if v1 {
+			e = indexEntryV1{Name: name, Description: p.r.Description, Files: p.art.files}
+		}
 		b, _ := json.Marshal(e)
 		if size += len(b) + 1; size > maxIndexBytes-1024 {
 			s.leftOutOfIndex(snap, p.r, fmt.Errorf("the index would pass the %d bytes an installer reads", maxIndexBytes))
@@ -237,6 +277,41 @@ func (s *Server) wellKnownArtifact(file string) *artifact {
 		return a
 	}
 	return nil
+}
+
+// wellKnownFile returns the bytes of the file that file (relative to the
+// v0.1.0 index: <name>/<path>) names, and its name, or nil when the index
+// lists no such file now. The file is read as resources/read reads it,
+// and under a gate served only when its bytes are the ones judged.
+func (s *Server) wellKnownFile(file string) ([]byte, string) {
+	name, rel, ok := strings.Cut(file, "/")
+	if !ok {
+		return nil, ""
+	}
+	snap := s.snap.Load()
+	for _, r := range publishable(snap) {
+		if publishedName(r) != name {
+			continue
+		}
+		a, err := s.artifactOf(snap, r)
+		if err != nil {
+			s.leftOutOfIndex(snap, r, err)
+			return nil, ""
+		}
+		if _, found := slices.BinarySearch(a.files, rel); !found {
+			return nil, ""
+		}
+		data, err := readInSkill(r, rel)
+		if err == nil {
+			err = judgedOf(snap, r, rel).check(data)
+		}
+		if err != nil {
+			s.log.Warn("skill file not served over the well-known index", "id", r.ID, "file", rel, "reason", err.Error())
+			return nil, ""
+		}
+		return data, path.Base(rel)
+	}
+	return nil, ""
 }
 
 // publishable returns the skills of snap the index may list, in the
@@ -332,6 +407,9 @@ func (s *Server) artifactOf(snap *pipeline.Snapshot, r *pipeline.Record) (*artif
 		return nil, err
 	}
 	a.key = key
+	for _, f := range files {
+		a.files = append(a.files, f.Path)
+	}
 	wk.mu.Lock()
 	if wk.built == nil {
 		wk.built = map[string]*artifact{}

@@ -143,8 +143,9 @@ func folderFiles(t *testing.T, dir string, skip ...string) map[string]string {
 // zip of exactly its served files (links resolved inside, none leading
 // out, no .git), each digest that of the bytes sent; a hidden skill, a
 // skill whose name breaks the rules, one over the manifest's limits and
-// one of a name already listed are absent; the v0.1.0 path is not
-// served.
+// one of a name already listed are absent; the v0.1.0 index lists the
+// same skills, each file served with the artifact's bytes, and nothing
+// else of the folder.
 func TestWellKnownIndex(t *testing.T) {
 	recs, lint, _, _ := extensionSkills(t)
 	more := makeRecords(t, t.TempDir(),
@@ -184,7 +185,39 @@ func TestWellKnownIndex(t *testing.T) {
 		t.Errorf("pdf/SKILL.md is not the file's bytes")
 	}
 
-	for _, p := range []string{"/.well-known/skills/index.json", "/.well-known/agent-skills/secret/SKILL.md",
+	// The v0.1.0 index lists the same skills, each with the files its
+	// artifact holds, served one by one with the same bytes.
+	_, raw := wkGet(t, ts, "/.well-known/skills/index.json")
+	var v1 struct {
+		Schema *string `json:"$schema"`
+		Skills []struct {
+			Name, Description string
+			Files             []string
+		} `json:"skills"`
+	}
+	if err := json.Unmarshal(raw, &v1); err != nil || v1.Schema != nil {
+		t.Fatalf("v0.1.0 index (no $schema): %v\n%s", err, raw)
+	}
+	if len(v1.Skills) != len(idx.Skills) {
+		t.Fatalf("v0.1.0 index lists %d skills, v0.2.0 %d", len(v1.Skills), len(idx.Skills))
+	}
+	for i, e := range v1.Skills {
+		if e.Name != idx.Skills[i].Name || e.Description != idx.Skills[i].Description {
+			t.Errorf("v0.1.0 entry %d is %s, v0.2.0 %s", i, e.Name, idx.Skills[i].Name)
+		}
+		if !slices.Equal(e.Files, keys(files[e.Name])) {
+			t.Errorf("%s: v0.1.0 lists %v, the artifact holds %v", e.Name, e.Files, keys(files[e.Name]))
+		}
+		for _, f := range e.Files {
+			if _, b := wkGet(t, ts, "/.well-known/skills/"+e.Name+"/"+f); string(b) != files[e.Name][f] {
+				t.Errorf("%s/%s over v0.1.0 is not the artifact's bytes", e.Name, f)
+			}
+		}
+	}
+
+	for _, p := range []string{"/.well-known/skills/lint/.git/HEAD", "/.well-known/skills/lint/leak.txt",
+		"/.well-known/skills/lint/gitdir/HEAD", "/.well-known/skills/secret/SKILL.md", "/.well-known/skills/lint",
+		"/.well-known/agent-skills/secret/SKILL.md",
 		"/.well-known/agent-skills/lint/SKILL.md", "/.well-known/agent-skills/pdf.zip", "/.well-known/agent-skills/huge.zip",
 		"/.well-known/agent-skills/../mcp"} {
 		if code, _, _ := rawRequest(t, http.MethodGet, ts.URL+p, "", nil); code != http.StatusNotFound {
@@ -339,8 +372,9 @@ func TestWellKnownJudged(t *testing.T) {
 			if len(idx.Skills) != 1 || idx.Skills[0].Name != "kept" {
 				t.Errorf("published %+v, want kept alone", idx.Skills)
 			}
-			for _, p := range []string{"edited.zip", "grown.zip"} {
-				if code, _, _ := rawRequest(t, http.MethodGet, ts.URL+"/.well-known/agent-skills/"+p, "", nil); code != http.StatusNotFound {
+			for _, p := range []string{"agent-skills/edited.zip", "agent-skills/grown.zip", "skills/edited/notes.md",
+				"skills/grown/SKILL.md"} {
+				if code, _, _ := rawRequest(t, http.MethodGet, ts.URL+"/.well-known/"+p, "", nil); code != http.StatusNotFound {
 					t.Errorf("GET %s: %d, want 404", p, code)
 				}
 			}
