@@ -64,6 +64,7 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
+	s.serveWellKnown(mux, o) // the Agent Skills Discovery index (wellknown.go)
 	if o.SSE {
 		sse := newSSEHandler(s.sdk, "/messages")
 		sessions := newSessionLimiter(s, 0, o.MaxSessions) // a session lives as long as its stream

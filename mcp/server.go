@@ -84,6 +84,7 @@ type Server struct {
 	tools     toolRegistry     // the optional tools (tools.go)
 	resources resourceRegistry // skill files as resources (resources.go)
 	skills    skillsState      // the skills extension (skills.go)
+	wellKnown wellKnownState   // the well-known discovery index (wellknown.go)
 	listTTL   time.Duration
 	drift     func(*pipeline.Record) (pipeline.Integrity, bool) // Options.Drift
 	// usage is Options.Usage, and loads the count read from it at start.
