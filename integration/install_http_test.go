@@ -61,6 +61,20 @@ func newWebSite(t *testing.T) *webSite {
 	return s
 }
 
+// redirect makes path redirect to the URL to.
+func (s *webSite) redirect(path, to string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.redirects[path] = to
+}
+
+// authOf returns the Authorization header path was last asked with.
+func (s *webSite) authOf(path string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.auth[path]
+}
+
 func (s *webSite) put(path string, b []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -405,10 +419,12 @@ func TestInstallFromHTTPRefuses(t *testing.T) {
 	// A private host: its token from the environment opens it, and a
 	// redirect from it to another host carries none.
 	private, other := newWebSite(t), newWebSite(t)
+	private.mu.Lock()
 	private.token = "s3cret"
+	private.mu.Unlock()
 	private.put("/private.zip", packZip(t, map[string]string{"SKILL.md": skillText("private", "p")}))
 	other.put("/moved.zip", packZip(t, map[string]string{"SKILL.md": skillText("moved", "m")}))
-	private.redirects["/moved.zip"] = other.srv.URL + "/moved.zip"
+	private.redirect("/moved.zip", other.srv.URL+"/moved.zip")
 	b := newInstallBox(t)
 	r := b.run(t, "install", private.srv.URL+"/private.zip", "--all")
 	if r.code == 0 || !strings.Contains(r.stderr, tokenVar(private.host())) {
@@ -417,10 +433,10 @@ func TestInstallFromHTTPRefuses(t *testing.T) {
 	b.vars = append(b.vars, tokenVar(private.host())+"=s3cret")
 	b.jsonRun(t, 0, "install", private.srv.URL+"/private.zip", "--all")
 	b.jsonRun(t, 0, "install", private.srv.URL+"/moved.zip", "--all")
-	if private.auth["/moved.zip"] != "Bearer s3cret" {
-		t.Errorf("the private host got Authorization %q", private.auth["/moved.zip"])
+	if got := private.authOf("/moved.zip"); got != "Bearer s3cret" {
+		t.Errorf("the private host got Authorization %q", got)
 	}
-	if got := other.auth["/moved.zip"]; got != "" {
+	if got := other.authOf("/moved.zip"); got != "" {
 		t.Errorf("the host redirected to got Authorization %q: the token left its host", got)
 	}
 	if strings.Contains(textOf(t, filepath.Join(b.proj, "ccski.lock")), "s3cret") {
