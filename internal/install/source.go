@@ -96,9 +96,18 @@ func (s Source) String() string {
 	return b.String()
 }
 
-// Key identifies the source without its ref and path, to share one fetch
-// between the skills of a source.
-func (s Source) Key() string { return string(s.Kind) + " " + s.URL + s.Dir + s.Name }
+// Key identifies what one fetch of the source materialises, to share it
+// between the skills of a source: the source without its ref and path,
+// since Discover narrows a tree to a path, except for an MCP server,
+// whose fetch lists only the skills below its path (fetchMCP), so that
+// two paths of one server are two trees.
+func (s Source) Key() string {
+	k := string(s.Kind) + " " + s.URL + s.Dir + s.Name
+	if s.Kind == KindMCP {
+		k += "#" + s.Path
+	}
+	return k
+}
 
 // shortURL writes a GitHub https URL as the owner/repo shorthand.
 func shortURL(u string) string {
