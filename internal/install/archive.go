@@ -56,17 +56,26 @@ type unpacker struct {
 // unpack writes the archive data (fetched from name) into the folder
 // dest, which must not exist yet.
 func unpack(data []byte, name, dest string, lim Limits) error {
+	_, err := unpackCounted(data, name, dest, lim)
+	return err
+}
+
+// unpackCounted is unpack, returning the bytes it wrote.
+func unpackCounted(data []byte, name, dest string, lim Limits) (int64, error) {
 	u := &unpacker{name: name, dest: dest, lim: lim.withDefaults()}
 	if err := os.Mkdir(dest, 0o755); err != nil {
-		return err
+		return 0, err
 	}
+	var err error
 	switch sniffArchive(data) {
 	case formatZip:
-		return u.zip(data)
+		err = u.zip(data)
 	case formatTarGz:
-		return u.tarGz(data)
+		err = u.tarGz(data)
+	default:
+		err = fmt.Errorf("archive %s is neither a .zip nor a .tar.gz (by its first bytes): ccski unpacks those two", name)
 	}
-	return fmt.Errorf("archive %s is neither a .zip nor a .tar.gz (by its first bytes): ccski unpacks those two", name)
+	return u.bytes, err
 }
 
 // refuse is the error for entry of the archive.
