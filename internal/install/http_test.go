@@ -2,6 +2,7 @@ package install
 
 import (
 	"archive/tar"
+	"cmp"
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
@@ -18,7 +19,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/ccski/ccski/internal/testfs"
 )
@@ -28,6 +29,8 @@ import (
 type entry struct {
 	name, body, link string
 	hard             bool
+	// mode is a file's mode in a zip (0: 0o644).
+	mode fs.FileMode
 }
 
 // zipOf packs entries as a zip.
@@ -37,7 +40,7 @@ func zipOf(t testing.TB, entries ...entry) []byte {
 	w := zip.NewWriter(&buf)
 	for _, e := range entries {
 		h := &zip.FileHeader{Name: e.name, Method: zip.Deflate}
-		h.SetMode(0o644)
+		h.SetMode(cmp.Or(e.mode, 0o644))
 		body := e.body
 		switch {
 		case e.link != "":
@@ -509,7 +512,7 @@ func TestIndexLeavesOutOnlyTheBadSkill(t *testing.T) {
 	}
 	agents, _ := ParseAgents(nil)
 	rs := x.Install(src, root, commit, o.Candidates, Want{Agents: agents})
-	if d := cmp.Diff([]string{"bad failed", "good installed"}, statuses(rs)); d != "" || !strings.Contains(rs[0].Message, "not the sha256:") {
+	if d := gocmp.Diff([]string{"bad failed", "good installed"}, statuses(rs)); d != "" || !strings.Contains(rs[0].Message, "not the sha256:") {
 		t.Fatalf("install (-want +got):\n%s\n%+v", d, rs)
 	}
 }

@@ -3,10 +3,15 @@ package install
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ccski/ccski/internal/skillsext/skillsexttest"
 )
 
 // TestIndexFetchesOnlyWhatIsInstalled: a well-known index is offered
@@ -109,5 +114,54 @@ func TestIndexCapsTheTotal(t *testing.T) {
 	if installed != 64000/3900 || refused != 20-64000/3900 {
 		t.Errorf("%d installed and %d refused, want %d within the total of 64000 bytes and the rest refused",
 			installed, refused, 64000/3900)
+	}
+}
+
+// TestFetchedFileModes: a fetched skill's files get their mode by one
+// rule whatever brought them (manifest.Mode): 0o755 below a scripts/
+// folder or when the source marks the file executable (an archive
+// can; an MCP server's manifest and a v0.1.0 index cannot), else 0o644.
+func TestFetchedFileModes(t *testing.T) {
+	files := map[string]string{"SKILL.md": skillMD("tool"), "scripts/run.sh": "#!/bin/sh\n", "bin/tool": "#!/bin/sh\n"}
+	old := newSite(t)
+	old.put("/.well-known/skills/index.json", []byte(`{"skills":[{"name":"tool","description":"d","files":["SKILL.md","scripts/run.sh","bin/tool"]}]}`))
+	for rel, body := range files {
+		old.put("/.well-known/skills/tool/"+rel, []byte(body))
+	}
+	dl := newSite(t)
+	dl.put("/tool.zip", zipOf(t, entry{name: "tool/SKILL.md", body: files["SKILL.md"]},
+		entry{name: "tool/scripts/run.sh", body: files["scripts/run.sh"]},
+		entry{name: "tool/bin/tool", body: files["bin/tool"], mode: 0o755}))
+	up := skillsexttest.Start(t, map[string]map[string]string{"up/tool": files})
+	want := map[string]map[string]fs.FileMode{
+		"index":   {"SKILL.md": 0o644, "scripts/run.sh": 0o755, "bin/tool": 0o644},
+		"mcp":     {"SKILL.md": 0o644, "scripts/run.sh": 0o755, "bin/tool": 0o644},
+		"archive": {"SKILL.md": 0o644, "scripts/run.sh": 0o755, "bin/tool": 0o755},
+	}
+	for kind, src := range map[string]Source{"index": {Kind: KindIndex, URL: old.srv.URL}, "mcp": {Kind: KindMCP, URL: up.URL()},
+		"archive": {Kind: KindArchive, URL: dl.srv.URL + "/tool.zip"}} {
+		f := newFixture(t, nil)
+		x := f.installer()
+		x.HTTP = &HTTP{TempDir: t.TempDir()}
+		root, commit, err := x.Materialize(src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := Discover(context.Background(), root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		agents, _ := ParseAgents(nil)
+		if rs := x.Install(src, root, commit, o.Candidates, Want{Agents: agents}); len(rs) != 1 || rs[0].Status != StatusInstalled {
+			t.Fatalf("%s: install = %+v", kind, rs)
+		}
+		x.Close()
+		dir := filepath.Join(x.Lock.Find("tool").Targets[0].Dir, "tool")
+		for rel, mode := range want[kind] {
+			st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
+			if err != nil || st.Mode().Perm() != mode {
+				t.Errorf("%s: %s has mode %v (%v), want %v", kind, rel, st.Mode().Perm(), err, mode)
+			}
+		}
 	}
 }
