@@ -389,7 +389,7 @@ func (in *Installer) reproducible(e Entry) error {
 	if e.Source.Kind != KindGit && e.Source.Origin.URL != "" && e.Commit != "" {
 		return nil // restored from its origin at the commit
 	}
-	if e.Source.Kind.Fetched() {
+	if e.Source.Kind.Artifact() {
 		// Downloaded again: the artifact checked against the lock's
 		// digest (when its source gives one), every file against the
 		// lock's.

@@ -43,10 +43,16 @@ const (
 	KindMCP Kind = "mcp"
 )
 
-// Fetched reports whether sources of kind k are fetched over HTTP. Their
-// lock entry's Commit is the sha256: digest of the artifact the skill
-// came in (the index entry's digest, the archive's), when there is one.
-func (k Kind) Fetched() bool { return k == KindIndex || k == KindArchive }
+// Artifact reports whether a skill of a source of kind k comes in an
+// artifact (an index entry's SKILL.md or archive, an archive URL): its
+// lock entry's Commit is the sha256: digest of that artifact, when there
+// is one.
+func (k Kind) Artifact() bool { return k == KindIndex || k == KindArchive }
+
+// Remote reports whether sources of kind k are fetched over HTTP: the
+// artifact kinds and an MCP server. Their lock entries need lock version
+// 3, which older ccski refuse.
+func (k Kind) Remote() bool { return k.Artifact() || k == KindMCP }
 
 // Source is where skills are installed from, as the lock records it.
 type Source struct {
