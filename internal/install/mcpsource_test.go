@@ -296,3 +296,27 @@ func TestRestoreMCPSourcesWithTwoPaths(t *testing.T) {
 		y.Close()
 	}
 }
+
+// TestMCPTreeInTheRunsTempDir: an MCP source's tree is made where the
+// run's other fetched sources are (HTTP.TempDir), and removed on Close.
+func TestMCPTreeInTheRunsTempDir(t *testing.T) {
+	up := skillsexttest.Start(t, map[string]map[string]string{"up/pdf": {"SKILL.md": "---\nname: pdf\ndescription: d\n---\n"}})
+	f := newFixture(t, nil)
+	x := f.installer()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.HTTP = &HTTP{TempDir: tmp}
+	root, _, err := x.Materialize(Source{Kind: KindMCP, URL: up.URL()}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(root) != tmp {
+		t.Errorf("the tree is at %s, want it in %s", root, tmp)
+	}
+	x.Close()
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Errorf("Close left %d entries in the temporary folder", len(entries))
+	}
+}
