@@ -2,7 +2,6 @@ package install
 
 import (
 	"archive/tar"
-	"cmp"
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
@@ -19,7 +18,7 @@ import (
 	"sync"
 	"testing"
 
-	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ccski/ccski/internal/testfs"
 )
@@ -40,7 +39,10 @@ func zipOf(t testing.TB, entries ...entry) []byte {
 	w := zip.NewWriter(&buf)
 	for _, e := range entries {
 		h := &zip.FileHeader{Name: e.name, Method: zip.Deflate}
-		h.SetMode(cmp.Or(e.mode, 0o644))
+		if e.mode == 0 {
+			e.mode = 0o644
+		}
+		h.SetMode(e.mode)
 		body := e.body
 		switch {
 		case e.link != "":
@@ -512,7 +514,7 @@ func TestIndexLeavesOutOnlyTheBadSkill(t *testing.T) {
 	}
 	agents, _ := ParseAgents(nil)
 	rs := x.Install(src, root, commit, o.Candidates, Want{Agents: agents})
-	if d := gocmp.Diff([]string{"bad failed", "good installed"}, statuses(rs)); d != "" || !strings.Contains(rs[0].Message, "not the sha256:") {
+	if d := cmp.Diff([]string{"bad failed", "good installed"}, statuses(rs)); d != "" || !strings.Contains(rs[0].Message, "not the sha256:") {
 		t.Fatalf("install (-want +got):\n%s\n%+v", d, rs)
 	}
 }
