@@ -9,8 +9,8 @@ import (
 )
 
 // TestDownloadProgressOnTerminal checks that installing from a
-// well-known index draws the progress of its downloads on a terminal, and
-// that a piped run prints none.
+// well-known index draws the progress of each skill's download on a
+// terminal, and that a piped run prints none.
 func TestDownloadProgressOnTerminal(t *testing.T) {
 	s := newWebSite(t)
 	var entries []string
@@ -25,8 +25,11 @@ func TestDownloadProgressOnTerminal(t *testing.T) {
 		strings.Join(entries, ", ")+`]}`))
 	b := newInstallBox(t)
 	onTerm, code := runStderrOnTerminal(t, b.proj, b.vars, "install", s.srv.URL, "--all")
-	if code != 0 || !strings.Contains(onTerm, "ccski: downloading 3/3") || !strings.Contains(onTerm, "\r") {
-		t.Errorf("on a terminal: exit %d, want the download progress drawn with \\r:\n%q", code, onTerm)
+	// Each skill's artifact is downloaded as the skill is installed.
+	for i := range 3 {
+		if want := fmt.Sprintf("ccski: downloading 1/1 web-%d\r", i); code != 0 || !strings.Contains(onTerm, want) {
+			t.Errorf("on a terminal: exit %d, want %q, drawn with \\r:\n%q", code, want, onTerm)
+		}
 	}
 	r := b.run(t, "install", s.srv.URL, "--all", "--force")
 	if r.code != 0 || strings.Contains(r.stderr, "downloading") || strings.Contains(r.stderr+r.stdout, "\r") {

@@ -100,9 +100,10 @@ func noValidateFlag(cmd *cobra.Command) {
 // installJSONUsage is the usage of --json of install, update and remove.
 const installJSONUsage = "print JSON only: a result per skill and counts"
 
-// timeoutFlag adds --timeout to a command that runs git.
+// timeoutFlag adds --timeout to a command that fetches sources.
 func timeoutFlag(cmd *cobra.Command) {
-	cmd.Flags().Duration("timeout", install.DefaultTimeout, "time limit of each git command and of each request to an MCP server")
+	cmd.Flags().Duration("timeout", install.DefaultTimeout,
+		"time limit of each git command, of each request to an MCP server and of each HTTP download")
 }
 
 // installFlags returns what adds the flags install, update and remove

@@ -41,8 +41,9 @@ type Run struct {
 	NoValidate bool
 	// DryRun writes nothing; the report says what would change.
 	DryRun bool
-	// Timeout limits each git command and each request to an MCP server;
-	// 0 leaves git's own default (and skillsext.DefaultTimeout).
+	// Timeout limits each git command, each request to an MCP server and
+	// each HTTP download; 0 leaves git's own default (and
+	// skillsext.DefaultTimeout).
 	Timeout time.Duration
 	// GitPrompt lets git ask for credentials (stdin is a terminal).
 	GitPrompt bool

@@ -19,7 +19,17 @@ func pluginExtras(src install.Source, extras []install.PluginExtras) []install.P
 			continue
 		}
 		get := "`claude plugin install " + e.Plugin + "@" + e.Marketplace + "`"
-		if src.Kind != install.KindMarketplace {
+		switch {
+		case src.Kind == install.KindArchive:
+			// The folder ccski unpacked it into is gone after the run.
+			from := strings.TrimSuffix(pathpkg.Join("<folder>", marketplaceFolder("", src.Path)), "/.")
+			get = "`claude plugin marketplace add " + from + "` (<folder> is where " + src.URL + " is unpacked) then " + get
+		case src.Kind.Remote():
+			// An index or an MCP server serves skills, not a folder
+			// Claude Code could add.
+			get += " once Claude Code knows marketplace " + e.Marketplace + ": " + src.String() + " serves no marketplace " +
+				"Claude Code can add, so add it from its git repository or folder with `claude plugin marketplace add`"
+		case src.Kind != install.KindMarketplace:
 			// Claude Code 2.1.332 adds a folder by its path (absolute
 			// or ./path), and refuses a file:// URL.
 			from := src.URL

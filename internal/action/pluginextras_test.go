@@ -28,6 +28,16 @@ func TestPluginExtrasInstall(t *testing.T) {
 			"`claude plugin marketplace add https://github.com/o/r` then " + install_},
 		{"file URL", install.Source{Kind: install.KindGit, URL: "file:///srv/r.git"},
 			"`claude plugin marketplace add /srv/r.git` then " + install_},
+		{"archive", install.Source{Kind: install.KindArchive, URL: "https://example.org/mk.zip"},
+			"`claude plugin marketplace add <folder>` (<folder> is where https://example.org/mk.zip is unpacked) then " + install_},
+		{"marketplace in an archive", install.Source{Kind: install.KindArchive, URL: "https://example.org/a.tgz", Path: "mk/.claude-plugin/marketplace.json"},
+			"`claude plugin marketplace add <folder>/mk` (<folder> is where https://example.org/a.tgz is unpacked) then " + install_},
+		{"index", install.Source{Kind: install.KindIndex, URL: "https://example.org"},
+			install_ + " once Claude Code knows marketplace mk: https://example.org serves no marketplace Claude Code can add, " +
+				"so add it from its git repository or folder with `claude plugin marketplace add`"},
+		{"MCP server", install.Source{Kind: install.KindMCP, URL: "https://example.org/mcp"},
+			install_ + " once Claude Code knows marketplace mk: mcp+https://example.org/mcp serves no marketplace Claude Code can add, " +
+				"so add it from its git repository or folder with `claude plugin marketplace add`"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

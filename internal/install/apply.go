@@ -179,8 +179,9 @@ func LockRun(l Layout, wait func()) (release func(), err error) {
 //
 // An HTTP source (index, archive) is downloaded into a temporary folder;
 // ref is, for an archive, the digest it must have (the lock's), checked
-// before it is unpacked, and commit is its digest; an index is fetched
-// whole once per Installer, each skill's digest given by Fetched.
+// before it is unpacked, and commit is its digest; an index is read once
+// per Installer and offers its skills from the index itself, each
+// skill's artifact downloaded when it is installed (widen).
 func (in *Installer) Materialize(src Source, ref string) (root, commit string, err error) {
 	if src.Kind == KindIndex {
 		ref = ""
@@ -273,12 +274,16 @@ func (in *Installer) Progress() io.Writer {
 }
 
 // widen completes the sparse checkout that holds the skill folder dir,
-// if any, with that folder's files (see Git.Widen), or the folder of an
-// MCP server source with the skill's files (mcpTree.widen).
+// if any, with that folder's files (see Git.Widen), the folder of an
+// MCP server source with the skill's files (mcpTree.widen), or the
+// offer of an index's skill with its artifact (fetchEntry).
 func (in *Installer) widen(dir string) error {
 	for _, t := range in.trees {
 		if t.mcp != nil && safefile.Within(t.mcp.root, dir) {
 			return t.mcp.widen(dir)
+		}
+		if t.http != nil && t.http.index != nil && safefile.Within(t.root, dir) {
+			return in.fetchEntry(t.http.index, dir)
 		}
 		if t.git == nil || !safefile.Within(t.git.Dir, dir) {
 			continue
@@ -384,7 +389,7 @@ func (in *Installer) reproducible(e Entry) error {
 	if e.Source.Kind != KindGit && e.Source.Origin.URL != "" && e.Commit != "" {
 		return nil // restored from its origin at the commit
 	}
-	if e.Source.Kind.Fetched() {
+	if e.Source.Kind.Artifact() {
 		// Downloaded again: the artifact checked against the lock's
 		// digest (when its source gives one), every file against the
 		// lock's.

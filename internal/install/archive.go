@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+
+	"github.com/ccski/ccski/internal/manifest"
 )
 
 // This file unpacks the archives of HTTP sources (.zip, .tar.gz, .tgz)
@@ -56,17 +58,26 @@ type unpacker struct {
 // unpack writes the archive data (fetched from name) into the folder
 // dest, which must not exist yet.
 func unpack(data []byte, name, dest string, lim Limits) error {
+	_, err := unpackCounted(data, name, dest, lim)
+	return err
+}
+
+// unpackCounted is unpack, returning the bytes it wrote.
+func unpackCounted(data []byte, name, dest string, lim Limits) (int64, error) {
 	u := &unpacker{name: name, dest: dest, lim: lim.withDefaults()}
 	if err := os.Mkdir(dest, 0o755); err != nil {
-		return err
+		return 0, err
 	}
+	var err error
 	switch sniffArchive(data) {
 	case formatZip:
-		return u.zip(data)
+		err = u.zip(data)
 	case formatTarGz:
-		return u.tarGz(data)
+		err = u.tarGz(data)
+	default:
+		err = fmt.Errorf("archive %s is neither a .zip nor a .tar.gz (by its first bytes): ccski unpacks those two", name)
 	}
-	return fmt.Errorf("archive %s is neither a .zip nor a .tar.gz (by its first bytes): ccski unpacks those two", name)
+	return u.bytes, err
 }
 
 // refuse is the error for entry of the archive.
@@ -109,28 +120,19 @@ func (u *unpacker) count(entry string) error {
 	return nil
 }
 
-// write writes one regular file from r, counting its bytes against
-// MaxUnpacked whatever its header says.
+// write writes one regular file from r (manifest.WriteNew: the mode by
+// manifest.Mode, executable when mode has an x bit), counting its bytes
+// against MaxUnpacked whatever its header says.
 func (u *unpacker) write(entry, dst string, mode fs.FileMode, r io.Reader) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	perm := fs.FileMode(0o644)
-	if mode&0o111 != 0 {
-		perm = 0o755
-	}
-	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if errors.Is(err, fs.ErrExist) {
-		return u.refuse(entry, "is in the archive twice (or is a file where a folder is)")
-	}
+	left := u.lim.MaxUnpacked - u.bytes
+	rel, err := filepath.Rel(u.dest, dst)
 	if err != nil {
 		return err
 	}
-	left := u.lim.MaxUnpacked - u.bytes
-	n, err := io.Copy(f, io.LimitReader(r, left+1))
+	n, err := manifest.WriteNew(dst, filepath.ToSlash(rel), mode&0o111 != 0, io.LimitReader(r, left+1))
 	u.bytes += n
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if errors.Is(err, fs.ErrExist) {
+		return u.refuse(entry, "is in the archive twice (or is a file where a folder is)")
 	}
 	if err != nil {
 		return fmt.Errorf("archive %s: entry %q: %w", u.name, entry, err)

@@ -8,13 +8,17 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ccski/ccski/internal/testfs"
 )
@@ -24,6 +28,8 @@ import (
 type entry struct {
 	name, body, link string
 	hard             bool
+	// mode is a file's mode in a zip (0: 0o644).
+	mode fs.FileMode
 }
 
 // zipOf packs entries as a zip.
@@ -33,7 +39,10 @@ func zipOf(t testing.TB, entries ...entry) []byte {
 	w := zip.NewWriter(&buf)
 	for _, e := range entries {
 		h := &zip.FileHeader{Name: e.name, Method: zip.Deflate}
-		h.SetMode(0o644)
+		if e.mode == 0 {
+			e.mode = 0o644
+		}
+		h.SetMode(e.mode)
 		body := e.body
 		switch {
 		case e.link != "":
@@ -261,13 +270,16 @@ func TestParseHTTPSources(t *testing.T) {
 type site struct {
 	mu    sync.Mutex
 	files map[string][]byte
+	// asked counts the requests of each path.
+	asked map[string]int
 	srv   *httptest.Server
 }
 
 func newSite(t testing.TB) *site {
-	s := &site{files: map[string][]byte{}}
+	s := &site{files: map[string][]byte{}, asked: map[string]int{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
+		s.asked[r.URL.Path]++
 		b, ok := s.files[r.URL.Path]
 		s.mu.Unlock()
 		if !ok {
@@ -278,6 +290,15 @@ func newSite(t testing.TB) *site {
 	}))
 	t.Cleanup(s.srv.Close)
 	return s
+}
+
+// askedFor returns the paths asked for, sorted, and forgets them.
+func (s *site) askedFor() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	paths := slices.Sorted(maps.Keys(s.asked))
+	clear(s.asked)
+	return paths
 }
 
 func (s *site) put(path string, b []byte) {
@@ -414,8 +435,8 @@ func TestIndexInstallAndFrozen(t *testing.T) {
 }
 
 // TestIndexDigestChecked checks that an artifact whose bytes are not the
-// digest its index lists is refused, naming the skill, and nothing is
-// written.
+// digest its index lists is refused when the skill is installed, naming
+// the skill, and nothing of it is written.
 func TestIndexDigestChecked(t *testing.T) {
 	s := newSite(t)
 	s.put("/.well-known/agent-skills/plain/SKILL.md", []byte(skillMD("plain")))
@@ -424,31 +445,8 @@ func TestIndexDigestChecked(t *testing.T) {
 	f := newFixture(t, nil)
 	x := f.installer()
 	x.HTTP = &HTTP{TempDir: t.TempDir()}
-	defer x.Close()
-	_, _, err := x.Materialize(Source{Kind: KindIndex, URL: s.srv.URL}, "")
-	if err == nil || !strings.Contains(err.Error(), "skill plain") || !strings.Contains(err.Error(), "not the sha256:") {
-		t.Fatalf("want the digest refused, got %v", err)
-	}
-	if entries, _ := os.ReadDir(x.HTTP.TempDir); len(entries) != 0 {
-		t.Errorf("the refused download left %d entries in the temporary folder", len(entries))
-	}
-}
-
-// TestIndexLeavesOutOnlyTheBadSkill checks that an index whose one
-// artifact fails its digest still offers its other skills, names the
-// refused one in a warning, and refuses to restore it with that reason.
-func TestIndexLeavesOutOnlyTheBadSkill(t *testing.T) {
-	s := newSite(t)
-	s.put("/.well-known/agent-skills/good/SKILL.md", []byte(skillMD("good")))
-	s.put("/.well-known/agent-skills/bad.zip", zipOf(t, entry{name: "SKILL.md", body: skillMD("bad")}))
-	s.put("/.well-known/agent-skills/index.json", indexV2(t, s, map[string]string{
-		"good": "/.well-known/agent-skills/good/SKILL.md", "bad": "bad.zip"}))
-	s.put("/.well-known/agent-skills/bad.zip", zipOf(t, entry{name: "SKILL.md", body: skillMD("bad")}, entry{name: "evil", body: "x"}))
-	f := newFixture(t, nil)
-	x := f.installer()
-	x.HTTP = &HTTP{TempDir: t.TempDir()}
-	defer x.Close()
-	root, _, err := x.Materialize(Source{Kind: KindIndex, URL: s.srv.URL}, "")
+	src := Source{Kind: KindIndex, URL: s.srv.URL}
+	root, commit, err := x.Materialize(src, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,15 +454,67 @@ func TestIndexLeavesOutOnlyTheBadSkill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o.Candidates) != 1 || o.Candidates[0].Name != "good" {
-		t.Fatalf("candidates %+v, want good only", o.Candidates)
+	agents, _ := ParseAgents(nil)
+	rs := x.Install(src, root, commit, o.Candidates, Want{Agents: agents})
+	x.Close()
+	if len(rs) != 1 || rs[0].Status != StatusFailed || !strings.Contains(rs[0].Message, "skill plain") ||
+		!strings.Contains(rs[0].Message, "not the sha256:") {
+		t.Fatalf("install = %+v, want the digest refused", rs)
+	}
+	if _, err := os.Lstat(filepath.Join(f.layout.Base, ".agents", "skills", "plain")); err == nil {
+		t.Error("the refused skill was written")
+	}
+	if entries, _ := os.ReadDir(x.HTTP.TempDir); len(entries) != 0 {
+		t.Errorf("the refused download left %d entries in the temporary folder", len(entries))
+	}
+}
+
+// TestIndexLeavesOutOnlyTheBadSkill checks that an index whose one
+// entry cannot be checked (a digest of another form) still offers its
+// other skills, names the refused one in a warning, and refuses to
+// restore it with that reason; and that a skill whose artifact fails its
+// digest fails alone, the others installed.
+func TestIndexLeavesOutOnlyTheBadSkill(t *testing.T) {
+	s := newSite(t)
+	s.put("/.well-known/agent-skills/good/SKILL.md", []byte(skillMD("good")))
+	s.put("/.well-known/agent-skills/bad.zip", zipOf(t, entry{name: "SKILL.md", body: skillMD("bad")}))
+	s.put("/.well-known/agent-skills/index.json", indexV2(t, s, map[string]string{
+		"good": "/.well-known/agent-skills/good/SKILL.md", "bad": "bad.zip"}))
+	s.put("/.well-known/agent-skills/bad.zip", zipOf(t, entry{name: "SKILL.md", body: skillMD("bad")}, entry{name: "evil", body: "x"}))
+	var doc indexDoc
+	if err := json.Unmarshal(s.files["/.well-known/agent-skills/index.json"], &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc.Skills = append(doc.Skills, indexEntry{Name: "ugly", Type: "skill-md", URL: "ugly/SKILL.md", Digest: "md5:00"})
+	b, _ := json.Marshal(doc)
+	s.put("/.well-known/agent-skills/index.json", b)
+	f := newFixture(t, nil)
+	x := f.installer()
+	x.HTTP = &HTTP{TempDir: t.TempDir()}
+	defer x.Close()
+	src := Source{Kind: KindIndex, URL: s.srv.URL}
+	root, commit, err := x.Materialize(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Discover(context.Background(), root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Candidates) != 2 || o.Candidates[0].Name != "bad" || o.Candidates[1].Name != "good" {
+		t.Fatalf("candidates %+v, want bad and good", o.Candidates)
 	}
 	w := x.SourceWarnings(root)
-	if len(w) != 1 || !strings.Contains(w[0], "skill bad") || !strings.Contains(w[0], "not the sha256:") {
-		t.Fatalf("warnings %q, want the bad skill's digest named", w)
+	if len(w) != 1 || !strings.Contains(w[0], "ugly") || !strings.Contains(w[0], `"md5:00"`) {
+		t.Fatalf("warnings %q, want the ugly skill's digest named", w)
 	}
-	e := Entry{Name: "bad", Source: Source{Kind: KindIndex, URL: s.srv.URL}, Path: "bad"}
-	if _, _, err := x.lockedTree(e); err == nil || !strings.Contains(err.Error(), "not the sha256:") {
-		t.Fatalf("restoring the bad skill: want its digest refused, got %v", err)
+	e := Entry{Name: "ugly", Source: src, Path: "ugly"}
+	if _, _, err := x.lockedTree(e); err == nil || !strings.Contains(err.Error(), "md5:00") {
+		t.Fatalf("restoring the ugly skill: want its digest refused, got %v", err)
+	}
+	agents, _ := ParseAgents(nil)
+	rs := x.Install(src, root, commit, o.Candidates, Want{Agents: agents})
+	if d := cmp.Diff([]string{"bad failed", "good installed"}, statuses(rs)); d != "" || !strings.Contains(rs[0].Message, "not the sha256:") {
+		t.Fatalf("install (-want +got):\n%s\n%+v", d, rs)
 	}
 }

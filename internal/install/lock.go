@@ -234,7 +234,7 @@ func (l *Lock) Write(file, base string) error {
 		if e.Source.Origin != (Origin{}) {
 			out.Version = max(out.Version, 2)
 		}
-		if e.Source.Kind.Fetched() || e.Source.Kind == KindMCP {
+		if e.Source.Kind.Remote() {
 			out.Version = max(out.Version, 3)
 		}
 	}

@@ -67,7 +67,11 @@ func (in *Installer) fetchMCP(src Source) (*mcpTree, error) {
 		s.Close()
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "ccski-mcp-")
+	tmp := "" // the run's temporary folder, as for the other fetched sources
+	if in.HTTP != nil {
+		tmp = in.HTTP.TempDir
+	}
+	dir, err := os.MkdirTemp(tmp, "ccski-mcp-")
 	if err == nil {
 		// Discover names folders with links resolved (/var is
 		// /private/var on macOS): so must widen's map.

@@ -3,6 +3,7 @@ package install
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -235,5 +236,87 @@ func TestUpdateFromMCPServer(t *testing.T) {
 	got, _ := os.ReadFile(filepath.Join(z.Lock.Find("pdf").Targets[0].Dir, "pdf", "notes.md"))
 	if string(got) != "v2\n" || z.Lock.Find("pdf").Files[1].Digest != manifest.Digest([]byte("v2\n")) {
 		t.Errorf("after the update notes.md = %q and the lock %+v", got, z.Lock.Find("pdf").Files)
+	}
+}
+
+// TestRestoreMCPSourcesWithTwoPaths: two lock entries from one MCP server
+// under different #paths (and one without a path, restored after a
+// narrowed one) restore in one Installer: each source's tree holds the
+// skills its own path narrows to, not those of the entry fetched first.
+func TestRestoreMCPSourcesWithTwoPaths(t *testing.T) {
+	skill := func(name string) map[string]string {
+		return map[string]string{"SKILL.md": "---\nname: " + name + "\ndescription: The " + name + " skill.\n---\n"}
+	}
+	up := skillsexttest.Start(t, map[string]map[string]string{"a/pdf": skill("pdf"), "b/docx": skill("docx"),
+		"c/xlsx": skill("xlsx")})
+	f := newFixture(t, nil)
+	agents, _ := ParseAgents(nil)
+	x := f.installer()
+	for _, arg := range []string{"mcp+" + up.URL() + "#a", "mcp+" + up.URL() + "#b", "mcp+" + up.URL()} {
+		src, err := ParseSource(arg, ParseOptions{Cwd: f.base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, commit, err := x.Materialize(src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := Discover(x.Ctx, root, src.Path)
+		if err != nil {
+			t.Fatalf("%s: %v", arg, err)
+		}
+		var cands []Candidate
+		for _, c := range o.Candidates {
+			if src.Path != "" || c.Name == "xlsx" {
+				cands = append(cands, c)
+			}
+		}
+		if rs := x.Install(src, root, commit, cands, Want{Agents: agents}); len(rs) != 1 || rs[0].Status != StatusInstalled {
+			t.Fatalf("install from %s = %+v", arg, rs)
+		}
+	}
+	x.Close()
+	if d := cmp.Diff([]string{"a", "b", ""}, []string{x.Lock.Find("pdf").Source.Path, x.Lock.Find("docx").Source.Path,
+		x.Lock.Find("xlsx").Source.Path}); d != "" {
+		t.Fatalf("lock paths (-want +got):\n%s", d)
+	}
+
+	// A clone restores all three in one run: a, then b, then the whole
+	// server, and each again in the other order.
+	for _, order := range [][]string{{"pdf", "docx", "xlsx"}, {"xlsx", "docx", "pdf"}} {
+		y := f.installer()
+		y.Lock = &Lock{Skills: slices.Clone(x.Lock.Skills)}
+		for _, name := range order {
+			e := *x.Lock.Find(name)
+			os.RemoveAll(filepath.Join(e.Targets[0].Dir, name))
+			if r := y.Restore(e, true); r.Status != StatusInstalled {
+				t.Errorf("order %v: frozen restore of %s = %+v, want installed", order, name, r)
+			}
+		}
+		y.Close()
+	}
+}
+
+// TestMCPTreeInTheRunsTempDir: an MCP source's tree is made where the
+// run's other fetched sources are (HTTP.TempDir), and removed on Close.
+func TestMCPTreeInTheRunsTempDir(t *testing.T) {
+	up := skillsexttest.Start(t, map[string]map[string]string{"up/pdf": {"SKILL.md": "---\nname: pdf\ndescription: d\n---\n"}})
+	f := newFixture(t, nil)
+	x := f.installer()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.HTTP = &HTTP{TempDir: tmp}
+	root, _, err := x.Materialize(Source{Kind: KindMCP, URL: up.URL()}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(root) != tmp {
+		t.Errorf("the tree is at %s, want it in %s", root, tmp)
+	}
+	x.Close()
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Errorf("Close left %d entries in the temporary folder", len(entries))
 	}
 }

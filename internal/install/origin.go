@@ -182,10 +182,10 @@ func (in *Installer) cloneAt(dir string) *cloneState {
 // commit. note says why a clone is not pinned, or why a teammate may not
 // fetch its commit yet.
 func (in *Installer) pin(src Source, root, commit string, c Candidate) (Source, string, string) {
-	if src.Kind.Fetched() {
+	if src.Kind.Artifact() {
 		return src, in.fetchedAt(root).commitOf(c.Rel), ""
 	}
-	if src.Kind == KindGit || src.Kind == KindMCP || in.Git == nil {
+	if src.Kind == KindGit || src.Kind.Remote() || in.Git == nil {
 		return src, commit, ""
 	}
 	src.Origin = Origin{}
@@ -260,7 +260,7 @@ func (in *Installer) lockedTree(e Entry) (root, commit string, err error) {
 	switch {
 	case e.Source.Kind == KindGit:
 		return in.Materialize(e.Source, e.Commit)
-	case e.Source.Kind.Fetched():
+	case e.Source.Kind.Artifact():
 		if root, _, err = in.Materialize(e.Source, e.Commit); err != nil {
 			return "", "", err
 		}

@@ -43,10 +43,16 @@ const (
 	KindMCP Kind = "mcp"
 )
 
-// Fetched reports whether sources of kind k are fetched over HTTP. Their
-// lock entry's Commit is the sha256: digest of the artifact the skill
-// came in (the index entry's digest, the archive's), when there is one.
-func (k Kind) Fetched() bool { return k == KindIndex || k == KindArchive }
+// Artifact reports whether a skill of a source of kind k comes in an
+// artifact (an index entry's SKILL.md or archive, an archive URL): its
+// lock entry's Commit is the sha256: digest of that artifact, when there
+// is one.
+func (k Kind) Artifact() bool { return k == KindIndex || k == KindArchive }
+
+// Remote reports whether sources of kind k are fetched over HTTP: the
+// artifact kinds and an MCP server. Their lock entries need lock version
+// 3, which older ccski refuse.
+func (k Kind) Remote() bool { return k.Artifact() || k == KindMCP }
 
 // Source is where skills are installed from, as the lock records it.
 type Source struct {
@@ -96,9 +102,18 @@ func (s Source) String() string {
 	return b.String()
 }
 
-// Key identifies the source without its ref and path, to share one fetch
-// between the skills of a source.
-func (s Source) Key() string { return string(s.Kind) + " " + s.URL + s.Dir + s.Name }
+// Key identifies what one fetch of the source materialises, to share it
+// between the skills of a source: the source without its ref and path,
+// since Discover narrows a tree to a path, except for an MCP server,
+// whose fetch lists only the skills below its path (fetchMCP), so that
+// two paths of one server are two trees.
+func (s Source) Key() string {
+	k := string(s.Kind) + " " + s.URL + s.Dir + s.Name
+	if s.Kind == KindMCP {
+		k += "#" + s.Path
+	}
+	return k
+}
 
 // shortURL writes a GitHub https URL as the owner/repo shorthand.
 func shortURL(u string) string {

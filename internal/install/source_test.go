@@ -103,3 +103,19 @@ func TestSourceString(t *testing.T) {
 		}
 	}
 }
+
+// TestKindArtifactAndRemote: the artifact kinds record an artifact's
+// digest as Commit; every kind fetched over HTTP, MCP included, is remote.
+func TestKindArtifactAndRemote(t *testing.T) {
+	for _, tc := range []struct {
+		k                Kind
+		artifact, remote bool
+	}{
+		{KindGit, false, false}, {KindDir, false, false}, {KindMarketplace, false, false},
+		{KindIndex, true, true}, {KindArchive, true, true}, {KindMCP, false, true},
+	} {
+		if a, r := tc.k.Artifact(), tc.k.Remote(); a != tc.artifact || r != tc.remote {
+			t.Errorf("%s: Artifact() = %v, Remote() = %v; want %v, %v", tc.k, a, r, tc.artifact, tc.remote)
+		}
+	}
+}

@@ -15,12 +15,12 @@
 package skillsext
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -377,28 +377,13 @@ func (s *Session) readFile(sk Skill, f manifest.File) ([]byte, error) {
 func (s *Session) WriteSkill(sk Skill, dir string) error { return s.WriteFiles(sk, dir, nil) }
 
 // WriteFiles reads the files of sk that only accepts (see Read) and
-// writes them at dir/<skill path>/<file>, none of which may exist yet.
-// Files are written 0o644 (0o755 below scripts/, which the extension's
-// manifest does not mark), folders 0o755.
+// writes them at dir/<skill path>/<file>, none of which may exist yet,
+// with manifest.WriteNew (the extension's manifest marks no file
+// executable: manifest.Mode gives 0o755 below scripts/, else 0o644).
 func (s *Session) WriteFiles(sk Skill, dir string, only func(path string) bool) error {
 	top := filepath.Join(dir, filepath.FromSlash(sk.Path))
 	return s.Read(sk, only, func(f manifest.File, data []byte) error {
-		p := filepath.Join(top, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		mode := os.FileMode(0o644)
-		if strings.HasPrefix(f.Path, "scripts/") {
-			mode = 0o755
-		}
-		w, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		if cerr := w.Close(); err == nil {
-			err = cerr
-		}
+		_, err := manifest.WriteNew(filepath.Join(top, filepath.FromSlash(f.Path)), f.Path, false, bytes.NewReader(data))
 		return err
 	})
 }

@@ -8,7 +8,7 @@
 // digest and size) into ccski's user cache folder, outside every folder a
 // host or a provider discovers skills in, as the extension requires:
 // <cache>/remote/<server key>/<generation>/<skill path>/. A copy is
-// fresh for the server's ttlMs; a plan after that fetches again. When the
+// fresh for the server's ttlMs (at most maxTTL); a plan after that fetches again. When the
 // server cannot be reached or its answer is refused, the last good copy
 // keeps being planned and a warning (remote-unreachable) says since when;
 // each plan also says when the copy it serves was fetched
@@ -54,6 +54,16 @@ const fetchTimeout = 30 * time.Second
 
 // retryAfter is the least time between a failed fetch and the next try.
 const retryAfter = 30 * time.Second
+
+// maxTTL is the longest a copy stays fresh, whatever ttlMs its server
+// lists: a server cannot pin its copy for years.
+const maxTTL = 24 * time.Hour
+
+// ttlOf is the time a copy fetched with ttlMs ms stays fresh, at most
+// maxTTL (a negative ttlMs, none).
+func ttlOf(ms int64) time.Duration {
+	return time.Duration(min(max(ms, 0), maxTTL.Milliseconds())) * time.Millisecond
+}
 
 // Options are the keys under providers.remote in ccski.yaml.
 type Options struct {
@@ -167,7 +177,7 @@ func (r *Remote) Plan(ctx context.Context, env providers.Env) (providers.Plan, e
 			plan.Diagnostics = append(plan.Diagnostics, pipeline.Diagnostic{Severity: pipeline.SeverityInfo,
 				Code: CodeFetched, Provider: Name, Path: server,
 				Message: fmt.Sprintf("%d skills from %s, fetched at %s, fresh for %s", len(st.Skills), server, at,
-					time.Duration(st.TTLMs)*time.Millisecond)})
+					ttlOf(st.TTLMs))})
 		}
 		root := pipeline.Root{Path: filepath.Join(dir, st.Gen), Agent: Name, Provider: Name,
 			Location: pipeline.LocationCustom, Kind: pipeline.KindRemote, Skills: []string{}}
@@ -197,7 +207,7 @@ func (r *Remote) refresh(ctx context.Context, server, dir, token string) (*state
 	old := readState(dir, server)
 	now := r.now()
 	if old != nil {
-		ttl := time.Duration(old.TTLMs) * time.Millisecond
+		ttl := ttlOf(old.TTLMs)
 		if now.Before(old.Fetched.Add(ttl)) {
 			return old, nil
 		}
@@ -248,7 +258,7 @@ func fetch(ctx context.Context, server, dir, token string, now time.Time) (*stat
 	if err != nil {
 		return nil, err
 	}
-	st := &state{URL: server, Fetched: now.UTC(), TTLMs: l.TTL.Milliseconds(), Gen: filepath.Base(gen), Skills: []string{}}
+	st := &state{URL: server, Fetched: now.UTC(), TTLMs: ttlOf(l.TTL.Milliseconds()).Milliseconds(), Gen: filepath.Base(gen), Skills: []string{}}
 	if err := s.WriteAll(l.Skills, gen, nil); err != nil {
 		os.RemoveAll(gen)
 		return nil, err
@@ -277,6 +287,13 @@ func readState(dir, server string) *state {
 	}
 	if fi, err := os.Stat(filepath.Join(dir, st.Gen)); err != nil || !fi.IsDir() {
 		return nil
+	}
+	// The file is the user's own (0o600), but what it names is served:
+	// a skill path stays inside the copy.
+	for _, p := range st.Skills {
+		if strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
+			return nil
+		}
 	}
 	return &st
 }

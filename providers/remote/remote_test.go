@@ -163,3 +163,40 @@ func TestNew(t *testing.T) {
 		t.Error(`Server.Check("x") = nil, want an error`)
 	}
 }
+
+// TestPlanCapsTheTTL: an upstream's ttlMs cannot pin its copy for longer
+// than maxTTL; past it the server is read again.
+func TestPlanCapsTheTTL(t *testing.T) {
+	up := skillsexttest.Start(t, upstreamFiles())
+	up.TTLMs = 10 * 365 * 24 * 3600 * 1000 // ten years
+	clock := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	r := provider(t, &clock, up.URL())
+	p := plan(t, r)
+	if len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "fresh for "+maxTTL.String()) {
+		t.Errorf("diagnostics %+v, want the copy fresh for %v", p.Diagnostics, maxTTL)
+	}
+	clock = clock.Add(maxTTL + time.Second)
+	plan(t, r)
+	if up.Lists != 2 {
+		t.Errorf("%d listings once maxTTL passed, want 2: the server's ttlMs pinned its copy", up.Lists)
+	}
+}
+
+// TestReadStateRefusesPathsLeadingOut: a state.json whose skill paths
+// lead out of the copy is no state (the server is fetched again).
+func TestReadStateRefusesPathsLeadingOut(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "gen-1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"up/pdf", "../../etc", "/abs", `up\..\x`} {
+		st := &state{URL: "http://127.0.0.1:1/mcp", Gen: "gen-1", Skills: []string{p}}
+		if err := writeState(dir, st); err != nil {
+			t.Fatal(err)
+		}
+		got := readState(dir, st.URL)
+		if ok := p == "up/pdf"; (got != nil) != ok {
+			t.Errorf("readState with skill path %q = %+v, want ok=%v", p, got, ok)
+		}
+	}
+}
