@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -235,7 +236,7 @@ func (in *Installer) fetchV2(base *url.URL, e indexEntry, dir string, f *fetched
 		p.Step(e.Name)
 		return nil
 	}
-	if !digestForm.MatchString(e.Digest) {
+	if !manifest.DigestForm.MatchString(e.Digest) {
 		return fmt.Errorf("index entry %s has digest %q, not sha256: and 64 lowercase hex digits: ccski installs "+
 			"nothing it cannot check", e.Name, e.Digest)
 	}
