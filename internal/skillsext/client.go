@@ -102,47 +102,63 @@ type Session struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	timeout time.Duration
+	// seen records what the transport saw that the SDK's errors do not
+	// say: a body cut off, a refusal for want of a token.
+	seen *transportSeen
+}
+
+// transportSeen is what a Session's transport saw.
+type transportSeen struct {
 	// cut is set once a response body went over MaxResponse: the SDK
-	// reports such a request as ended without a response, and the
-	// Session says why.
-	cut *atomic.Bool
+	// reports such a request as ended without a response.
+	cut atomic.Bool
+	// denied is the URL of the last answer 401 or 403.
+	denied atomic.Pointer[url.URL]
 }
 
-// cutWatch records in cut a response body cut off by httpfetch.
-type cutWatch struct {
+// watch records in seen what the responses of next say.
+type watch struct {
 	next http.RoundTripper
-	cut  *atomic.Bool
+	seen *transportSeen
 }
 
-func (w cutWatch) RoundTrip(r *http.Request) (*http.Response, error) {
+func (w watch) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := w.next.RoundTrip(r)
 	if errors.Is(err, httpfetch.ErrTooLarge) {
-		w.cut.Store(true)
+		w.seen.cut.Store(true)
 	}
-	if err == nil {
-		resp.Body = &cutBody{ReadCloser: resp.Body, cut: w.cut}
+	if err != nil {
+		return resp, err
 	}
-	return resp, err
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		w.seen.denied.Store(r.URL)
+	}
+	resp.Body = &cutBody{ReadCloser: resp.Body, seen: w.seen}
+	return resp, nil
 }
 
 type cutBody struct {
 	io.ReadCloser
-	cut *atomic.Bool
+	seen *transportSeen
 }
 
 func (b *cutBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if errors.Is(err, httpfetch.ErrTooLarge) {
-		b.cut.Store(true)
+		b.seen.cut.Store(true)
 	}
 	return n, err
 }
 
-// failed wraps err, the error of a request to the server, saying so when
-// a response was cut off.
-func (s *Session) failed(err error) error {
+// failed wraps err, the error of a request to the server, with what the
+// transport saw: a response cut off, or a 401 or 403 (and which token to
+// set).
+func (s *transportSeen) failed(err error) error {
 	if s.cut.Load() {
 		return fmt.Errorf("%w (%w of %d bytes: refused)", err, httpfetch.ErrTooLarge, MaxResponse)
+	}
+	if u := s.denied.Load(); u != nil {
+		return fmt.Errorf("%w (the server answered 401 or 403: %s)", err, httpfetch.Hint(u))
 	}
 	return err
 }
@@ -191,8 +207,8 @@ func Dial(ctx context.Context, url string, o Options) (*Session, error) {
 	// Each request is bounded by its context (a stream has no end
 	// to wait for), each body by MaxResponse.
 	hc := httpfetch.Client(httpfetch.Options{Tokens: o.Tokens, MaxBody: MaxResponse, Base: o.Transport})
-	cut := &atomic.Bool{}
-	hc.Transport = cutWatch{next: hc.Transport, cut: cut}
+	seen := &transportSeen{}
+	hc.Transport = watch{next: hc.Transport, seen: seen}
 	c := sdk.NewClient(&sdk.Implementation{Name: "ccski", Version: "1"}, nil)
 	if err := sdk.AddSendingCustomMethod[*listParams, *listResult](c, "skills/list"); err != nil {
 		return nil, err
@@ -206,9 +222,9 @@ func Dial(ctx context.Context, url string, o Options) (*Session, error) {
 	}
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("MCP server %s: %w", url, err)
+		return nil, fmt.Errorf("MCP server %s: %w", url, seen.failed(err))
 	}
-	return &Session{url: url, cs: cs, ctx: sctx, cancel: cancel, timeout: timeout, cut: cut}, nil
+	return &Session{url: url, cs: cs, ctx: sctx, cancel: cancel, timeout: timeout, seen: seen}, nil
 }
 
 // Close ends the session.
@@ -233,7 +249,7 @@ func (s *Session) List() (*Listing, error) {
 		res, err := sdk.CallCustomMethod[*listParams, *listResult](ctx, s.cs, "skills/list", p)
 		cancel()
 		if err != nil {
-			return nil, fmt.Errorf("MCP server %s: skills/list: %w", s.url, s.failed(err))
+			return nil, fmt.Errorf("MCP server %s: skills/list: %w", s.url, s.seen.failed(err))
 		}
 		if ttl := time.Duration(res.TTLMs) * time.Millisecond; res.TTLMs > 0 && (out.TTL == 0 || ttl < out.TTL) {
 			out.TTL = ttl
@@ -371,7 +387,7 @@ func (s *Session) readFile(sk Skill, f manifest.File) ([]byte, error) {
 	defer cancel()
 	res, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {
-		return nil, fmt.Errorf("MCP server %s: resources/read %s: %w", s.url, uri, s.failed(err))
+		return nil, fmt.Errorf("MCP server %s: resources/read %s: %w", s.url, uri, s.seen.failed(err))
 	}
 	if len(res.Contents) != 1 || res.Contents[0] == nil {
 		return nil, fmt.Errorf("MCP server %s: resources/read %s gave %d contents, want 1", s.url, uri, len(res.Contents))

@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -214,4 +215,17 @@ func (b *countingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.n.Add(int64(n))
 	return n, err
+}
+
+// TestDeniedNamesTheToken: a server answering 401 gets an error naming
+// the origin to give a token and where.
+func TestDeniedNamesTheToken(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "no", http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	_, err := skillsext.Dial(context.Background(), srv.URL+"/mcp", skillsext.Options{})
+	if err == nil || !strings.Contains(err.Error(), srv.URL+"=<token>") || !strings.Contains(err.Error(), "http.tokens") {
+		t.Errorf("err = %v, want it to name http.tokens and %s", err, srv.URL)
+	}
 }
