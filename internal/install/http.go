@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccski/ccski/internal/skillindex"
+
 	"github.com/ccski/ccski/internal/httpfetch"
 	"github.com/ccski/ccski/internal/manifest"
 
@@ -35,7 +37,8 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits of an HTTP source when config sets none.
-var DefaultLimits = Limits{MaxDownload: 10 << 20, MaxUnpacked: 25 << 20, MaxFiles: 1000}
+var DefaultLimits = Limits{MaxDownload: skillindex.MaxDownload, MaxUnpacked: skillindex.MaxUnpacked,
+	MaxFiles: skillindex.MaxFiles}
 
 // withDefaults fills the limits left 0 from DefaultLimits.
 func (l Limits) withDefaults() Limits {
