@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/ccski/ccski/internal/httpfetch"
+
 	"github.com/ccski/ccski/filters"
 	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/providers"
@@ -64,6 +66,18 @@ type Config struct {
 	MCP MCP `koanf:"mcp"`
 	// Install configures ccski install and update.
 	Install Install `koanf:"install"`
+	// HTTP configures every request ccski makes over HTTP.
+	HTTP HTTP `koanf:"http"`
+}
+
+// HTTP configures every request ccski makes over HTTP (package
+// internal/httpfetch): the install sources (well-known indexes, archives,
+// MCP servers) and the remote provider's upstream servers.
+type HTTP struct {
+	// Tokens are "<origin>=<token>" entries: each origin's bearer token.
+	// Only the user and managed configs (and CCSKI_HTTP__TOKENS) set
+	// them: a project file never names where a token goes.
+	Tokens []httpfetch.Token `koanf:"tokens" trust:"user" doc:"Bearer tokens of private hosts, each \"<origin>=<token>\" (such as https://skills.example.com=<token>; an origin is a scheme, a host and a port unless the default). A token is sent to its own origin only, over https or over http to a loopback address, and looked up again after every redirect. Only the user and managed configs may set it; prefer the CCSKI_HTTP__TOKENS environment variable (entries separated by commas) to a file."`
 }
 
 // Install bounds what ccski install and update download from an HTTP

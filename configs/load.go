@@ -527,7 +527,9 @@ func (l *loader) envLayer() (*layer, error) {
 			}
 		}
 		if strings.HasPrefix(name, envHTTPTokenPrefix) {
-			continue // a host's token for ccski install, no key
+			return nil, fmt.Errorf("configs: env %s: per-host token variables are retired (two hosts could share one "+
+				"name): set %s to \"<origin>=<token>\" entries instead, such as https://skills.example.com=<token>",
+				name, envName("http.tokens"))
 		}
 		key := envKey(name)
 		label := "env " + name
@@ -635,11 +637,23 @@ func (l *loader) walk(n *node, prefix string, raw map[string]any, ly *layer, src
 	return nil
 }
 
+// retiredKeys are keys ccski once read, with what replaces each.
+var retiredKeys = map[string]string{
+	"providers.remote.token": "one token went to every server; add \"<origin>=<token>\" for each server to http.tokens " +
+		"in your user config (or to CCSKI_HTTP__TOKENS) instead, such as https://skills.example.com=<token>",
+}
+
 // unknownKey builds the error for name, unknown below the section n at
 // prefix.
 func (l *loader) unknownKey(n *node, prefix, name string, src source) error {
 	key := join(prefix, name)
 	label := src.label(key)
+	if src.env {
+		key = src.envKey
+	}
+	if why, ok := retiredKeys[key]; ok {
+		return fmt.Errorf("configs: %s: %s is retired: %s", label, key, why)
+	}
 	if strings.Contains(name, ".") && !src.env {
 		return fmt.Errorf("configs: %s: key %q: write nested keys as nested mappings, not with dots", label, key)
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -506,9 +505,10 @@ func valueMap(v reflect.Value) any {
 	case v.Kind() == reflect.Struct:
 		return structMap(v)
 	case v.Kind() == reflect.Slice:
-		s := slices.Clone(v.Interface().([]string))
-		if s == nil {
-			s = []string{}
+		// A list of strings, or of a named string type (httpfetch.Token).
+		s := make([]string, v.Len())
+		for i := range s {
+			s[i] = v.Index(i).String()
 		}
 		return s
 	}
@@ -539,8 +539,8 @@ func envKey(name string) string {
 const (
 	envPrefix    = "CCSKI_"
 	envAuthToken = "CCSKI_AUTH_TOKEN"
-	// envHTTPTokenPrefix starts the variables that hold the tokens of
-	// HTTP install sources, one per host (internal/install.TokenPrefix):
-	// no config keys, so the environment layer leaves them alone.
+	// envHTTPTokenPrefix started the retired per-host token variables
+	// (CCSKI_HTTP_TOKEN_<HOST>), whose names two hosts could share: the
+	// environment layer refuses them, naming what replaces them.
 	envHTTPTokenPrefix = "CCSKI_HTTP_TOKEN_"
 )

@@ -314,8 +314,10 @@ var trustCases = map[string][]trustCase{
 		{name: "over the user's", user: "providers: {remote: {servers: [\"http://127.0.0.1:3801/mcp\"]}}",
 			project: "providers: {remote: {servers: [\"https://evil.example/mcp\"]}}", want: []any{"http://127.0.0.1:3801/mcp"}, ignored: true},
 	},
-	"providers.remote.token": {
-		{name: "the project's", project: "providers: {remote: {token: x}}", want: "", ignored: true},
+	"http.tokens": {
+		{name: "the project's", project: "http: {tokens: [\"https://evil.example=x\"]}", want: []string{}, ignored: true},
+		{name: "over the user's", user: "http: {tokens: [\"https://skills.example.com=u\"]}",
+			project: "http: {tokens: [\"https://evil.example=x\"]}", want: []string{"https://skills.example.com=u"}, ignored: true},
 	},
 }
 

@@ -90,12 +90,6 @@ func (s *webSite) get(path string) []byte {
 // host is the server's host:port.
 func (s *webSite) host() string { return strings.TrimPrefix(s.srv.URL, "http://") }
 
-// tokenVar is the variable holding the token of host (see
-// install.TokenVar; spelt out here, as a user writes it).
-func tokenVar(host string) string {
-	return "CCSKI_HTTP_TOKEN_" + strings.NewReplacer(".", "_", ":", "_").Replace(strings.ToUpper(host))
-}
-
 // archiveEntry is a file of a test archive; link makes it a symlink.
 type archiveEntry struct{ name, body, link string }
 
@@ -416,7 +410,7 @@ func TestInstallFromHTTPRefuses(t *testing.T) {
 		})
 	}
 
-	// A private host: its token from the environment opens it, and a
+	// A private host: its origin's token from the environment opens it, and a
 	// redirect from it to another host carries none.
 	private, other := newWebSite(t), newWebSite(t)
 	private.mu.Lock()
@@ -427,10 +421,10 @@ func TestInstallFromHTTPRefuses(t *testing.T) {
 	private.redirect("/moved.zip", other.srv.URL+"/moved.zip")
 	b := newInstallBox(t)
 	r := b.run(t, "install", private.srv.URL+"/private.zip", "--all")
-	if r.code == 0 || !strings.Contains(r.stderr, tokenVar(private.host())) {
-		t.Fatalf("without its token: want a failure naming %s\n%s", tokenVar(private.host()), r)
+	if r.code == 0 || !strings.Contains(r.stderr, private.srv.URL+"=<token>") || !strings.Contains(r.stderr, "http.tokens") {
+		t.Fatalf("without its token: want a failure naming http.tokens and %s\n%s", private.srv.URL, r)
 	}
-	b.vars = append(b.vars, tokenVar(private.host())+"=s3cret")
+	b.vars = append(b.vars, "CCSKI_HTTP__TOKENS="+private.srv.URL+"=s3cret")
 	b.jsonRun(t, 0, "install", private.srv.URL+"/private.zip", "--all")
 	b.jsonRun(t, 0, "install", private.srv.URL+"/moved.zip", "--all")
 	if got := private.authOf("/moved.zip"); got != "Bearer s3cret" {

@@ -135,8 +135,7 @@ func TestPublishWellKnown(t *testing.T) {
 	}
 
 	b := newInstallBox(t)
-	host := strings.TrimPrefix(s.base, "http://")
-	b.vars = append(b.vars, tokenVar(host)+"="+token)
+	b.vars = append(b.vars, "CCSKI_HTTP__TOKENS="+s.base+"="+token)
 	rep := b.jsonRun(t, 0, "install", s.base, "--all")
 	if got := rep.statuses(); !slices.Equal(got, []string{"deploy installed", "notes installed"}) {
 		t.Fatalf("install %s: %v", s.base, got)
@@ -153,7 +152,7 @@ func TestPublishWellKnown(t *testing.T) {
 
 	// The v0.1.0 index, which dotagents reads, installs the same bytes.
 	v1 := newInstallBox(t)
-	v1.vars = append(v1.vars, tokenVar(host)+"="+token)
+	v1.vars = append(v1.vars, "CCSKI_HTTP__TOKENS="+s.base+"="+token)
 	rep = v1.jsonRun(t, 0, "install", s.base+"/.well-known/skills/index.json", "--all")
 	if got := rep.statuses(); !slices.Equal(got, []string{"deploy installed", "notes installed"}) {
 		t.Fatalf("install from the v0.1.0 index: %v", got)
@@ -163,7 +162,7 @@ func TestPublishWellKnown(t *testing.T) {
 	}
 
 	c := newInstallBox(t)
-	c.vars = append(c.vars, tokenVar(host)+"="+token)
+	c.vars = append(c.vars, "CCSKI_HTTP__TOKENS="+s.base+"="+token)
 	testfs.Write(t, c.proj, map[string]string{"ccski.lock": lock})
 	rep = c.jsonRun(t, 0, "install", "--frozen")
 	if rep.Counts["installed"] != 2 {
@@ -180,7 +179,7 @@ func TestPublishWellKnown(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := newInstallBox(t)
-	d.vars = append(d.vars, tokenVar(host)+"="+token)
+	d.vars = append(d.vars, "CCSKI_HTTP__TOKENS="+s.base+"="+token)
 	testfs.Write(t, d.proj, map[string]string{"ccski.lock": lock})
 	r := d.run(t, "install", "--frozen", "--json")
 	if r.code != 1 {

@@ -50,53 +50,37 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ccski/ccski/internal/skillindex"
+
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/pipeline"
 )
 
-// The well-known paths and the RFC's identifiers.
+// The well-known paths and the RFC's identifiers (package skillindex).
 const (
-	wellKnownDir    = "/.well-known/agent-skills/"
-	wellKnownDirV1  = "/.well-known/skills/"
-	wellKnownSchema = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
-	artifactSkillMD = "skill-md"
-	artifactArchive = "archive"
+	wellKnownDir    = skillindex.DirV2
+	wellKnownDirV1  = skillindex.DirV1
+	wellKnownSchema = skillindex.SchemaV2
+	artifactSkillMD = skillindex.TypeSkillMD
+	artifactArchive = skillindex.TypeArchive
 )
 
-// The caps an installer applies to one artifact: the `skills` CLI's, and
-// ccski's own (install.DefaultLimits, which a test holds these to; the
-// server does not import the installer). maxIndexBytes is the largest
-// index.json ccski's installer reads.
+// The caps an installer applies to one artifact, and the largest
+// index.json it reads (package skillindex, shared with the installer).
 const (
-	maxUnpackedBytes = 25 << 20
-	maxArtifactFiles = 1000
-	maxIndexBytes    = 4 << 20
+	maxUnpackedBytes = skillindex.MaxUnpacked
+	maxArtifactFiles = skillindex.MaxFiles
+	maxIndexBytes    = skillindex.MaxIndexBytes
 )
 
 // maxArtifactBytes is the installer's download cap (a variable so that a
 // test can lower it rather than pack 10 MiB of noise).
-var maxArtifactBytes = 10 << 20
+var maxArtifactBytes = skillindex.MaxDownload
 
 // archiveTime is the modification time of every archived file: the
 // earliest an MS-DOS date can state, so that no clock leaks in.
 var archiveTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// indexEntry is one skill of the index.
-type indexEntry struct {
-	Name        string `json:"name"`
-	Type        string `json:"type"`
-	Description string `json:"description"`
-	URL         string `json:"url"`
-	Digest      string `json:"digest"`
-}
-
-// indexEntryV1 is one skill of a v0.1.0 index.
-type indexEntryV1 struct {
-	Name        string   `json:"name"`
-	Description string   `json:"description"`
-	Files       []string `json:"files"`
-}
 
 // artifact is the published form of one skill.
 type artifact struct {
@@ -207,10 +191,7 @@ func (s *Server) wellKnownIndex(v1 bool) []byte {
 	})
 	wk := &s.wellKnown
 	used := map[string]bool{}
-	doc := struct {
-		Schema string `json:"$schema,omitempty"`
-		Skills []any  `json:"skills"`
-	}{Schema: wellKnownSchema, Skills: []any{}}
+	doc := skillindex.Doc{Schema: wellKnownSchema, Skills: []skillindex.Entry{}}
 	if v1 {
 		doc.Schema = ""
 	}
@@ -221,9 +202,9 @@ func (s *Server) wellKnownIndex(v1 bool) []byte {
 			continue
 		}
 		name := publishedName(p.r)
-		var e any = indexEntry{Name: name, Type: p.art.kind, Description: p.r.Description, URL: p.art.file(name), Digest: p.art.digest}
+		e := skillindex.Entry{Name: name, Type: p.art.kind, Description: p.r.Description, URL: p.art.file(name), Digest: p.art.digest}
 		if v1 {
-			e = indexEntryV1{Name: name, Description: p.r.Description, Files: p.art.files}
+			e = skillindex.Entry{Name: name, Description: p.r.Description, Files: p.art.files}
 		}
 		b, _ := json.Marshal(e)
 		if size += len(b) + 1; size > maxIndexBytes-1024 {

@@ -34,6 +34,10 @@ type Env struct {
 	WorkspaceDirs []string
 	// Getenv reads an environment variable.
 	Getenv func(string) string
+	// Tokens are the user's tokens of private hosts (http.tokens), by
+	// origin, for a provider that reads over HTTP: an
+	// internal/httpfetch.Tokens.
+	Tokens map[string]string
 	// Homes maps a provider's name to the folder it owns and other
 	// providers read too: Claude's configuration folder, which the claude,
 	// commands and marketplace providers all read, is Homes["claude"].

@@ -33,7 +33,9 @@ or the name of a marketplace Claude Code has cloned (installed offline); or
 an MCP server speaking the Skills Extension (SEP-2640) as mcp+https://host/mcp
 (mcp+http://..., optional #path: the skill paths below it), whose files are
 each checked against skills/list's digest and size before anything is
-written (token: providers.remote.token, CCSKI_PROVIDERS__REMOTE__TOKEN). A
+written. A private host (index, archive or MCP server) takes the token of its
+origin from http.tokens in the user config or CCSKI_HTTP__TOKENS
+("https://host=TOKEN"), sent to that origin only. A
 folder is read as the marketplace it holds, else as one skill, else as a
 folder of skills.
 

@@ -14,6 +14,7 @@ import (
 	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
+	"github.com/ccski/ccski/internal/skillsext"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/internal/trust"
 	"github.com/ccski/ccski/internal/userdirs"
@@ -145,9 +146,6 @@ type installRun struct {
 	// trustFile is the trust store, where the run records the files it
 	// writes (see written); "" for none.
 	trustFile string
-	// namedMCP is the MCP server the user named as the SOURCE of this
-	// run, which may receive the user's token (mcpSourceOptions).
-	namedMCP string
 }
 
 // openInstall reads the scope's layout and its lock, taking the run's
@@ -195,13 +193,15 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 	}
 	g := &install.Git{CacheDir: gitCache(env.UserDir), Prompt: r.GitPrompt, Timeout: r.Timeout, Progress: r.Progress}
 	pluginsRoot := filepath.Join(claude.Dir(env), "plugins")
-	h := &install.HTTP{Timeout: r.Timeout, Progress: r.Progress, Getenv: env.Getenv, Limits: c.installLimits()}
+	// Every source read over HTTP (index, archive, MCP server) carries
+	// the tokens of the user's http.tokens, each to its own origin only.
+	h := &install.HTTP{Timeout: r.Timeout, Progress: r.Progress, Tokens: env.Tokens, Limits: c.installLimits()}
 	x := &install.Installer{Ctx: ctx, Layout: layout, Lock: lock, Git: g, HTTP: h, Force: r.Force, NoValidate: r.NoValidate,
 		DryRun:   r.DryRun,
 		SaveLock: true, Release: release,
 		Marketplace: func(name string) (string, bool, []string) { return marketplace.KnownMarketplace(pluginsRoot, name) }}
 	run := &installRun{x: x, layout: layout, cwd: c.Cwd, trustFile: c.TrustFile()}
-	x.MCP = c.mcpSourceOptions(&run.namedMCP, layout.Scope == install.ScopeUser, r.Timeout)
+	x.MCP = func(string) skillsext.Options { return skillsext.Options{Tokens: env.Tokens, Timeout: r.Timeout} }
 	if !r.DryRun {
 		if frozen {
 			if err := x.Unsettled(); err != nil {
@@ -315,9 +315,6 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 		return usage(err)
 	}
 	rep.Source = src.String()
-	if src.Kind == install.KindMCP {
-		run.namedMCP = src.URL
-	}
 	root, commit, err := x.Materialize(src, src.Ref)
 	if err != nil {
 		return err

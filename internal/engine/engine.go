@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ccski/ccski/internal/httpfetch"
+
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/filters"
 	"github.com/ccski/ccski/internal/scan"
@@ -88,6 +90,7 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // Claude's folder and rule whether or not the claude provider runs. The
 // engine names no provider.
 func New(cfg configs.Config, env providers.Env) (*Engine, error) {
+	var err error
 	reg := cfg.Registry
 	built := make([]providers.Provider, 0, len(reg))
 	known := map[string]bool{}
@@ -107,6 +110,9 @@ func New(cfg configs.Config, env providers.Env) (*Engine, error) {
 		if !known[name] {
 			return nil, &ConfigError{fmt.Errorf("providers.%s: unknown provider", name)}
 		}
+	}
+	if env.Tokens, err = httpfetch.ParseTokens(cfg.HTTP.Tokens); err != nil {
+		return nil, &ConfigError{err}
 	}
 	env = providers.Prepare(env, reg, built)
 	e := &Engine{cfg: cfg, env: env, plans: map[string]providers.Plan{},

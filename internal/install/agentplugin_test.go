@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/providers"
 )
 
@@ -42,7 +43,7 @@ func TestAgentPluginPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if commit != sha256Digest(s.files["/dl/tools.zip"]) {
+	if commit != manifest.Digest(s.files["/dl/tools.zip"]) {
 		t.Errorf("commit %s is not the archive's digest", commit)
 	}
 	o, err := Discover(context.Background(), root, "")

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -431,9 +430,6 @@ func (in *Installer) reproducible(e Entry) error {
 	return nil
 }
 
-// digestForm is what the lock records as a file's digest.
-var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-
 // checkDigests refuses to restore an entry whose lock records no files,
 // a file without its SHA-256, or a link: there would be nothing to check
 // the source's bytes against. ccski writes every file's digest and
@@ -449,7 +445,7 @@ func checkDigests(e Entry) error {
 				"what a link inside the source points at, and leaves out the others), so this entry was not written by "+
 				"ccski: run `ccski update %s` to record the source's files, then commit the lock", f.Path, f.Link, e.Name, e.Name)
 		}
-		if !digestForm.MatchString(f.Digest) {
+		if !manifest.DigestForm.MatchString(f.Digest) {
 			return fmt.Errorf("the lock records no SHA-256 digest for %s's file %s, so its bytes cannot be checked: "+
 				"run `ccski update %s` to record them, then commit the lock", e.Name, f.Path, e.Name)
 		}

@@ -2,24 +2,25 @@ package install
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
-	"unicode"
+
+	"github.com/ccski/ccski/internal/skillindex"
+
+	"github.com/ccski/ccski/internal/httpfetch"
+	"github.com/ccski/ccski/internal/manifest"
 
 	"github.com/ccski/ccski/internal/report"
 )
 
 // This file fetches the HTTP sources (KindIndex, KindArchive): the URLs
-// ParseSource reads as such, the client that downloads them within
-// Limits, and the token a private host is given.
+// ParseSource reads as such, and the downloads within Limits, through
+// the client and token rule of package httpfetch.
 
 // Limits bound what one download brings: the bytes downloaded, and for
 // an archive (or the files of a v0.1.0 index entry) the bytes unpacked
@@ -36,7 +37,8 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits of an HTTP source when config sets none.
-var DefaultLimits = Limits{MaxDownload: 10 << 20, MaxUnpacked: 25 << 20, MaxFiles: 1000}
+var DefaultLimits = Limits{MaxDownload: skillindex.MaxDownload, MaxUnpacked: skillindex.MaxUnpacked,
+	MaxFiles: skillindex.MaxFiles}
 
 // withDefaults fills the limits left 0 from DefaultLimits.
 func (l Limits) withDefaults() Limits {
@@ -52,43 +54,22 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// TokenPrefix starts the name of the variable holding a host's token:
-// CCSKI_HTTP_TOKEN_ and the host (with its port, if the URL names one),
-// upper-cased, every character but letters and digits written as '_':
-// CCSKI_HTTP_TOKEN_SKILLS_EXAMPLE_ORG for https://skills.example.org.
-const TokenPrefix = "CCSKI_HTTP_TOKEN_"
-
-// TokenVar is the variable that holds the token of host (a URL's host,
-// with its port if it names one).
-func TokenVar(host string) string {
-	var b strings.Builder
-	b.WriteString(TokenPrefix)
-	for _, r := range strings.ToUpper(host) {
-		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
-}
-
-// HTTP downloads the artifacts of HTTP sources. A request to a host whose
-// token variable (TokenVar) is set carries "Authorization: Bearer
-// <token>", over https, or over http to a loopback address only; the
-// token is added to each request by its own host, so a redirect to
-// another host never carries it. Tokens come from the environment only:
-// never from a project file or a lock.
+// HTTP downloads the artifacts of HTTP sources through the one client of
+// package httpfetch: a request carries its own origin's token of Tokens
+// (http.tokens, which only the user names), over https or over http to a
+// loopback address only, looked up again after every redirect; never a
+// token from a project file or a lock.
 type HTTP struct {
-	// Client makes the requests; nil: one with Timeout.
+	// Client makes the requests; nil: httpfetch's, with Timeout and
+	// Tokens.
 	Client *http.Client
 	// Timeout bounds each download; 0 means DefaultTimeout.
 	Timeout time.Duration
 	// Limits bound each artifact (see Limits); 0 fields take
 	// DefaultLimits.
 	Limits Limits
-	// Getenv reads the token variables; nil: none is read.
-	Getenv func(string) string
+	// Tokens are the user's tokens, by origin.
+	Tokens httpfetch.Tokens
 	// Progress, when not nil, receives the progress of the downloads (a
 	// terminal's; report.Progress).
 	Progress io.Writer
@@ -97,10 +78,7 @@ type HTTP struct {
 	TempDir string
 }
 
-// maxRedirects is how many redirects one download follows.
-const maxRedirects = 10
-
-// client is the client of h, with the token transport.
+// client is the client of h.
 func (h *HTTP) client() *http.Client {
 	if h.Client != nil {
 		return h.Client
@@ -109,59 +87,10 @@ func (h *HTTP) client() *http.Client {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	h.Client = &http.Client{
-		Timeout:   timeout,
-		Transport: &tokenTransport{base: http.DefaultTransport, token: h.token},
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= maxRedirects {
-				return fmt.Errorf("stopped after %d redirects", maxRedirects)
-			}
-			if err := checkFetchURL(req.URL.String()); err != nil {
-				return err
-			}
-			// The token transport adds each host's own token; nothing
-			// an earlier request carried goes on.
-			req.Header.Del("Authorization")
-			req.Header.Del("Cookie")
-			return nil
-		},
-	}
+	lim := h.Limits.withDefaults()
+	h.Client = httpfetch.Client(httpfetch.Options{Tokens: h.Tokens, Timeout: timeout,
+		MaxBody: max(lim.MaxDownload, maxIndexBytes) + 1})
 	return h.Client
-}
-
-// token is the token for a request to u: the host's variable, sent over
-// https or to a loopback address.
-func (h *HTTP) token(u *url.URL) string {
-	if h.Getenv == nil {
-		return ""
-	}
-	if u.Scheme != "https" && !loopback(u.Hostname()) {
-		return ""
-	}
-	return strings.TrimSpace(h.Getenv(TokenVar(u.Host)))
-}
-
-// loopback reports whether host is a loopback address or localhost.
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// tokenTransport adds the token of each request's own host.
-type tokenTransport struct {
-	base  http.RoundTripper
-	token func(*url.URL) string
-}
-
-func (t *tokenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if tok := t.token(r.URL); tok != "" {
-		r = r.Clone(r.Context())
-		r.Header.Set("Authorization", "Bearer "+tok)
-	}
-	return t.base.RoundTrip(r)
 }
 
 // errNotFound is a 404 (or 410): the well-known index of another version
@@ -177,13 +106,7 @@ type download struct {
 }
 
 // digest is the artifact's sha256: digest.
-func (d download) digest() string { return sha256Digest(d.data) }
-
-// sha256Digest is the sha256:<hex> digest of data.
-func sha256Digest(data []byte) string {
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
+func (d download) digest() string { return manifest.Digest(d.data) }
 
 // get downloads u, at most Limits.MaxDownload bytes. p, when not nil,
 // counts the artifact when it is done.
@@ -206,8 +129,7 @@ func (h *HTTP) get(ctx context.Context, u string, p *report.Progress) (download,
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
 		return download{}, fmt.Errorf("fetching %s: %s: %w", u, resp.Status, errNotFound)
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return download{}, fmt.Errorf("fetching %s: %s: for a private host, set %s to a token the host takes "+
-			"(sent as a Bearer token, over https only)", u, resp.Status, TokenVar(req.URL.Host))
+		return download{}, fmt.Errorf("fetching %s: %s: %s", u, resp.Status, httpfetch.Hint(resp.Request.URL))
 	case resp.StatusCode != http.StatusOK:
 		return download{}, fmt.Errorf("fetching %s: %s", u, resp.Status)
 	}
@@ -243,21 +165,8 @@ func shortItem(u string) string {
 	return u
 }
 
-// checkFetchURL accepts the URLs ccski downloads: http or https, with a
-// host, without a password (which would be printed and written to the
-// lock) or control characters.
-func checkFetchURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" ||
-		strings.ContainsFunc(raw, unicode.IsControl) {
-		return fmt.Errorf("URL %q is not one ccski downloads: give an http:// or https:// URL with a host", raw)
-	}
-	if _, ok := u.User.Password(); ok {
-		return fmt.Errorf("URL %s holds a password, which ccski would print and write to ccski.lock: remove it and "+
-			"set %s instead", u.Redacted(), TokenVar(u.Host))
-	}
-	return nil
-}
+// checkFetchURL accepts the URLs ccski downloads (httpfetch.CheckURL).
+func checkFetchURL(raw string) error { return httpfetch.CheckURL(raw) }
 
 // archiveExts are the URL endings of archive sources.
 var archiveExts = []string{".zip", ".tar.gz", ".tgz"}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ccski/ccski/internal/manifest"
 )
 
 // BenchmarkInstallHTTP installs every skill of each HTTP source kind, 1
@@ -26,7 +28,7 @@ func BenchmarkInstallHTTP(b *testing.B) {
 			art := "/.well-known/agent-skills/" + name + ".tar.gz"
 			s.put(art, tarGzOf(b, entry{name: "SKILL.md", body: body}, entry{name: "references/notes.md", body: files[name+"/references/notes.md"]}))
 			v2 = append(v2, fmt.Sprintf(`{"name": %q, "type": "archive", "description": "d", "url": %q, "digest": %q}`,
-				name, art, sha256Digest(s.files[art])))
+				name, art, manifest.Digest(s.files[art])))
 			v1 = append(v1, fmt.Sprintf(`{"name": %q, "description": "d", "files": ["SKILL.md", "references/notes.md"]}`, name))
 			s.put("/.well-known/skills/"+name+"/SKILL.md", []byte(body))
 			s.put("/.well-known/skills/"+name+"/references/notes.md", []byte(files[name+"/references/notes.md"]))

@@ -18,9 +18,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/ccski/ccski/internal/httpfetch"
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/testfs"
+	"github.com/google/go-cmp/cmp"
 )
 
 // entry is one entry of a test archive: a file (body), a folder (name
@@ -205,9 +206,11 @@ func TestTokenStaysOnItsHost(t *testing.T) {
 		http.Redirect(w, r, other.URL+"/a.zip", http.StatusFound)
 	}))
 	defer first.Close()
-	host := strings.TrimPrefix(first.URL, "http://")
-	env := map[string]string{TokenVar(host): "s3cret"}
-	h := &HTTP{Getenv: func(k string) string { return env[k] }}
+	tokens, err := httpfetch.ParseTokens([]httpfetch.Token{httpfetch.Token(first.URL + "=s3cret")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &HTTP{Tokens: tokens}
 	d, err := h.get(context.Background(), first.URL+"/a.zip", nil)
 	if err != nil || string(d.data) != "payload" {
 		t.Fatalf("get: %q, %v", d.data, err)
@@ -217,19 +220,6 @@ func TestTokenStaysOnItsHost(t *testing.T) {
 	}
 	if seen["other"] != "" {
 		t.Errorf("the host redirected to got Authorization %q: the token left its host", seen["other"])
-	}
-}
-
-// TestTokenVar checks the variable name of a host's token.
-func TestTokenVar(t *testing.T) {
-	for host, want := range map[string]string{
-		"skills.example.org": "CCSKI_HTTP_TOKEN_SKILLS_EXAMPLE_ORG",
-		"127.0.0.1:3701":     "CCSKI_HTTP_TOKEN_127_0_0_1_3701",
-		"Ex-Ample.org":       "CCSKI_HTTP_TOKEN_EX_AMPLE_ORG",
-	} {
-		if got := TokenVar(host); got != want {
-			t.Errorf("TokenVar(%q) = %s, want %s", host, got, want)
-		}
 	}
 }
 
@@ -256,7 +246,7 @@ func TestParseHTTPSources(t *testing.T) {
 			t.Errorf("ParseSource(%q) = %+v, %v; want %+v", arg, got, err, want)
 		}
 	}
-	for _, arg := range []string{"https://u:pw@example.org/a.zip", "https://example.org/a.zip#../x"} {
+	for _, arg := range []string{"https://u:pw@example.org/a.zip", "https://ghp_secret@example.org/a.zip", "https://example.org/a.zip#../x"} {
 		if _, err := ParseSource(arg, ParseOptions{Cwd: t.TempDir()}); err == nil {
 			t.Errorf("ParseSource(%q) took it", arg)
 		}
@@ -321,7 +311,7 @@ func indexV2(t *testing.T, s *site, entries map[string]string) []byte {
 			served = "/.well-known/agent-skills/" + p // relative to the index
 		}
 		doc.Skills = append(doc.Skills, indexEntry{Name: name, Type: typ, Description: "d", URL: p,
-			Digest: sha256Digest(s.files[served])})
+			Digest: manifest.Digest(s.files[served])})
 	}
 	b, err := json.Marshal(doc)
 	if err != nil {
@@ -374,8 +364,8 @@ func TestIndexInstallAndFrozen(t *testing.T) {
 			}
 		}
 	}
-	want := map[string]string{"plain": sha256Digest(s.files["/.well-known/agent-skills/plain/SKILL.md"]),
-		"packed": sha256Digest(s.files["/.well-known/agent-skills/packed.tar.gz"]), "legacy": ""}
+	want := map[string]string{"plain": manifest.Digest(s.files["/.well-known/agent-skills/plain/SKILL.md"]),
+		"packed": manifest.Digest(s.files["/.well-known/agent-skills/packed.tar.gz"]), "legacy": ""}
 	for name, d := range want {
 		e := x.Lock.Find(name)
 		if e == nil || e.Commit != d || e.Source.Kind != KindIndex {

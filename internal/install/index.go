@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -254,7 +255,7 @@ func (ix *indexFetch) check(e indexEntry) (skip string, err error) {
 		return fmt.Sprintf("skipped skill %s of the index: its type %q is none ccski installs (skill-md, archive)",
 			e.Name, e.Type), nil
 	}
-	if !digestForm.MatchString(e.Digest) {
+	if !manifest.DigestForm.MatchString(e.Digest) {
 		return "", fmt.Errorf("index entry %s has digest %q, not sha256: and 64 lowercase hex digits: ccski installs "+
 			"nothing it cannot check", e.Name, e.Digest)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/skillsext/skillsexttest"
 )
 
@@ -57,7 +58,7 @@ func TestIndexFetchesOnlyWhatIsInstalled(t *testing.T) {
 		t.Errorf("installing b downloaded (-want +got):\n%s", d)
 	}
 	e := *x.Lock.Find("b")
-	if e.Commit != sha256Digest(s.files["/.well-known/agent-skills/b.zip"]) || len(e.Files) != 2 {
+	if e.Commit != manifest.Digest(s.files["/.well-known/agent-skills/b.zip"]) || len(e.Files) != 2 {
 		t.Errorf("lock entry %+v, want b.zip's digest and both its files", e)
 	}
 

@@ -185,7 +185,7 @@ func checkLockSource(e *Entry) error {
 		if e.Source.Ref != "" || e.Source.Origin != (Origin{}) {
 			return fmt.Errorf("an %s source has no ref and no origin", e.Source.Kind)
 		}
-		if e.Commit != "" && !digestForm.MatchString(e.Commit) {
+		if e.Commit != "" && !manifest.DigestForm.MatchString(e.Commit) {
 			return fmt.Errorf("digest %q is no sha256: digest", e.Commit)
 		}
 	case KindDir:

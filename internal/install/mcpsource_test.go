@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/httpfetch"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/skillsext"
 	"github.com/ccski/ccski/internal/skillsext/skillsexttest"
@@ -97,7 +98,11 @@ func TestInstallFromMCPServer(t *testing.T) {
 		"up/docx": {"SKILL.md": "---\nname: docx\ndescription: Word files.\n---\n"}})
 	f := newFixture(t, nil)
 	x := f.installer()
-	x.MCP = func(string) skillsext.Options { return skillsext.Options{Token: "t0ken"} }
+	tokens, err := httpfetch.ParseTokens([]httpfetch.Token{httpfetch.Token(strings.TrimSuffix(up.URL(), "/mcp") + "=t0ken")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.MCP = func(string) skillsext.Options { return skillsext.Options{Tokens: tokens} }
 	src, err := ParseSource("mcp+"+up.URL(), ParseOptions{Cwd: f.base})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -250,6 +251,11 @@ func Digest(data []byte) string {
 	sum := sha256.Sum256(data)
 	return formatDigest(sum[:])
 }
+
+// DigestForm matches a digest as a manifest writes it (Digest):
+// sha256: and 64 lower-case hex digits. Locks, indexes and servers'
+// manifests are held to it.
+var DigestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // FormatDigest is the digest, as a manifest writes it, of a SHA-256 sum
 // (hash.Hash.Sum) computed elsewhere.

@@ -19,14 +19,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
+
+	"github.com/ccski/ccski/internal/httpfetch"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -44,17 +47,23 @@ const skillFile = "SKILL.md"
 // cursors is cut off.
 const maxPages = 10000
 
-// digestForm is the digest of a manifest entry.
-var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+// MaxResponse bounds each response body from a server (package
+// httpfetch cuts a longer one off): a resources/read of the largest file
+// the manifest allows, base64-encoded, with room for the JSON around it
+// and for a page of skills/list.
+const MaxResponse = 4*manifest.MaxFileBytes/3 + 4<<20
 
 // Options are how a Session reaches its server.
 type Options struct {
-	// Token, when not "", is sent as "Authorization: Bearer <Token>".
-	Token string
+	// Tokens are the user's tokens (http.tokens): a request carries
+	// its own origin's, over https or to a loopback address only (see
+	// package httpfetch).
+	Tokens httpfetch.Tokens
 	// Timeout bounds each request (connecting, a page of skills/list, a
 	// resources/read); 0 is DefaultTimeout.
 	Timeout time.Duration
-	// Transport, when not nil, carries the HTTP requests (tests).
+	// Transport, when not nil, carries the HTTP requests below the
+	// token and body rules of package httpfetch (tests).
 	Transport http.RoundTripper
 }
 
@@ -93,6 +102,65 @@ type Session struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	timeout time.Duration
+	// seen records what the transport saw that the SDK's errors do not
+	// say: a body cut off, a refusal for want of a token.
+	seen *transportSeen
+}
+
+// transportSeen is what a Session's transport saw.
+type transportSeen struct {
+	// cut is set once a response body went over MaxResponse: the SDK
+	// reports such a request as ended without a response.
+	cut atomic.Bool
+	// denied is the URL of the last answer 401 or 403.
+	denied atomic.Pointer[url.URL]
+}
+
+// watch records in seen what the responses of next say.
+type watch struct {
+	next http.RoundTripper
+	seen *transportSeen
+}
+
+func (w watch) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := w.next.RoundTrip(r)
+	if errors.Is(err, httpfetch.ErrTooLarge) {
+		w.seen.cut.Store(true)
+	}
+	if err != nil {
+		return resp, err
+	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		w.seen.denied.Store(r.URL)
+	}
+	resp.Body = &cutBody{ReadCloser: resp.Body, seen: w.seen}
+	return resp, nil
+}
+
+type cutBody struct {
+	io.ReadCloser
+	seen *transportSeen
+}
+
+func (b *cutBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if errors.Is(err, httpfetch.ErrTooLarge) {
+		b.seen.cut.Store(true)
+	}
+	return n, err
+}
+
+// failed wraps err, the error of a request to the server, with what the
+// transport saw: a response cut off, or a 401 or 403 (and which token to
+// set).
+func (s *transportSeen) failed(err error) error {
+	if s.cut.Load() {
+		return fmt.Errorf("%w (%w of %d bytes: refused)", err, httpfetch.ErrTooLarge, MaxResponse)
+	}
+	if u := s.denied.Load(); u != nil {
+		return fmt.Errorf("%w (the server answered 401 or 403: %s)", err, httpfetch.Hint(u))
+	}
+	return err
 }
 
 type listParams struct {
@@ -116,41 +184,12 @@ type rawEntry struct {
 	} `json:"resources"`
 }
 
-// bearer adds the token to each request.
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.next.RoundTrip(r)
-}
-
-// noRedirect refuses redirects: a redirect to another host would carry
-// the token there.
-func noRedirect(req *http.Request, via []*http.Request) error {
-	return fmt.Errorf("the server redirects to %s: give that URL instead", req.URL.Redacted())
-}
-
-// CheckURL accepts the URL of an MCP server ccski reads: http or https,
-// with a host, no user or password (it would be printed and written to
-// ccski.lock: a token goes in the environment or the user config).
+// CheckURL accepts the URL of an MCP server ccski reads: the URLs
+// httpfetch.CheckURL accepts (http or https, with a host, no user,
+// password or fragment).
 func CheckURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("MCP server URL %q: %v", raw, err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return fmt.Errorf("MCP server URL %q: give an http:// or https:// URL with a host", raw)
-	}
-	if u.User != nil {
-		return fmt.Errorf("MCP server URL %s holds a user or password, which ccski would print and write to files: "+
-			"remove it and set the token in the environment or the user config", u.Redacted())
-	}
-	if u.Fragment != "" || strings.ContainsFunc(raw, unicode.IsControl) {
-		return fmt.Errorf("MCP server URL %q: no fragment or control characters", raw)
+	if err := httpfetch.CheckURL(raw); err != nil {
+		return fmt.Errorf("MCP server: %w", err)
 	}
 	return nil
 }
@@ -165,14 +204,11 @@ func Dial(ctx context.Context, url string, o Options) (*Session, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	rt := o.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	if o.Token != "" {
-		rt = bearer{token: o.Token, next: rt}
-	}
-	hc := &http.Client{Transport: rt, CheckRedirect: noRedirect}
+	// Each request is bounded by its context (a stream has no end
+	// to wait for), each body by MaxResponse.
+	hc := httpfetch.Client(httpfetch.Options{Tokens: o.Tokens, MaxBody: MaxResponse, Base: o.Transport})
+	seen := &transportSeen{}
+	hc.Transport = watch{next: hc.Transport, seen: seen}
 	c := sdk.NewClient(&sdk.Implementation{Name: "ccski", Version: "1"}, nil)
 	if err := sdk.AddSendingCustomMethod[*listParams, *listResult](c, "skills/list"); err != nil {
 		return nil, err
@@ -186,9 +222,9 @@ func Dial(ctx context.Context, url string, o Options) (*Session, error) {
 	}
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("MCP server %s: %w", url, err)
+		return nil, fmt.Errorf("MCP server %s: %w", url, seen.failed(err))
 	}
-	return &Session{url: url, cs: cs, ctx: sctx, cancel: cancel, timeout: timeout}, nil
+	return &Session{url: url, cs: cs, ctx: sctx, cancel: cancel, timeout: timeout, seen: seen}, nil
 }
 
 // Close ends the session.
@@ -213,7 +249,7 @@ func (s *Session) List() (*Listing, error) {
 		res, err := sdk.CallCustomMethod[*listParams, *listResult](ctx, s.cs, "skills/list", p)
 		cancel()
 		if err != nil {
-			return nil, fmt.Errorf("MCP server %s: skills/list: %w", s.url, err)
+			return nil, fmt.Errorf("MCP server %s: skills/list: %w", s.url, s.seen.failed(err))
 		}
 		if ttl := time.Duration(res.TTLMs) * time.Millisecond; res.TTLMs > 0 && (out.TTL == 0 || ttl < out.TTL) {
 			out.TTL = ttl
@@ -274,7 +310,7 @@ func entry(e rawEntry) (Skill, error) {
 		if _, dup := sk.uris[rel]; dup {
 			return Skill{}, fmt.Errorf("%s: resource %s is listed twice", e.URI, rel)
 		}
-		if !digestForm.MatchString(r.Digest) {
+		if !manifest.DigestForm.MatchString(r.Digest) {
 			return Skill{}, fmt.Errorf("%s: resource %s has digest %q, not sha256:<64 hex digits>", e.URI, rel, r.Digest)
 		}
 		if r.Size < 0 || r.Size > manifest.MaxFileBytes {
@@ -351,7 +387,7 @@ func (s *Session) readFile(sk Skill, f manifest.File) ([]byte, error) {
 	defer cancel()
 	res, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {
-		return nil, fmt.Errorf("MCP server %s: resources/read %s: %w", s.url, uri, err)
+		return nil, fmt.Errorf("MCP server %s: resources/read %s: %w", s.url, uri, s.seen.failed(err))
 	}
 	if len(res.Contents) != 1 || res.Contents[0] == nil {
 		return nil, fmt.Errorf("MCP server %s: resources/read %s gave %d contents, want 1", s.url, uri, len(res.Contents))

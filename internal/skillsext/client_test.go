@@ -2,11 +2,18 @@ package skillsext_test
 
 import (
 	"context"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/ccski/ccski/internal/httpfetch"
 	"github.com/ccski/ccski/internal/skillsext"
 	"github.com/ccski/ccski/internal/skillsext/skillsexttest"
 )
@@ -30,7 +37,7 @@ func dial(t *testing.T, url string, o skillsext.Options) *skillsext.Session {
 
 func TestListAndWriteEveryPage(t *testing.T) {
 	up := skillsexttest.Start(t, skills())
-	s := dial(t, up.URL(), skillsext.Options{Token: "s3cret"})
+	s := dial(t, up.URL(), skillsext.Options{Tokens: tokens(t, up, "s3cret")})
 	l, err := s.List()
 	if err != nil {
 		t.Fatal(err)
@@ -125,5 +132,100 @@ func TestCheckURL(t *testing.T) {
 		if err := skillsext.CheckURL(u); (err == nil) != ok {
 			t.Errorf("CheckURL(%q) = %v, want ok %v", u, err, ok)
 		}
+	}
+}
+
+// tokens gives up's origin the token tok.
+func tokens(t *testing.T, up *skillsexttest.Server, tok string) httpfetch.Tokens {
+	t.Helper()
+	u, err := url.Parse(up.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return httpfetch.Tokens{httpfetch.Origin(u): tok}
+}
+
+// TestEachServerGetsItsOwnToken: two servers with their own tokens each
+// get theirs, and a third, which the tokens do not name (as a server
+// typed on the command line), gets none: no token goes to every server.
+func TestEachServerGetsItsOwnToken(t *testing.T) {
+	a := skillsexttest.Start(t, skills())
+	b := skillsexttest.Start(t, skills())
+	c := skillsexttest.Start(t, skills())
+	all := tokens(t, a, "A")
+	maps.Copy(all, tokens(t, b, "B"))
+	for _, up := range []*skillsexttest.Server{a, b, c} {
+		if _, err := dial(t, up.URL(), skillsext.Options{Tokens: all}).List(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for want, up := range map[string]*skillsexttest.Server{"Bearer A": a, "Bearer B": b, "": c} {
+		up.Lock()
+		for _, got := range up.Auth {
+			if got != want {
+				t.Errorf("%s got Authorization %q, want %q", up.URL(), got, want)
+			}
+		}
+		up.Unlock()
+	}
+}
+
+// TestHugeResponseIsCutOff: a server answering a resources/read with far
+// more bytes than any file may have is cut off at the transport
+// (MaxResponse), not read whole and compared afterwards.
+func TestHugeResponseIsCutOff(t *testing.T) {
+	huge := strings.Repeat("x", 2*skillsext.MaxResponse)
+	up := skillsexttest.Start(t, map[string]map[string]string{"up/pdf": {"SKILL.md": huge}})
+	up.Listed["skill://up/pdf/SKILL.md"] = "tiny file\n"
+	counted := &countingTransport{next: http.DefaultTransport}
+	s := dial(t, up.URL(), skillsext.Options{Transport: counted})
+	l, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.WriteSkill(l.Skills[0], t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), httpfetch.ErrTooLarge.Error()) {
+		t.Errorf("err = %v, want the response cut off (%v)", err, httpfetch.ErrTooLarge)
+	}
+	if n := counted.n.Load(); n > skillsext.MaxResponse+1<<20 {
+		t.Errorf("%d bytes read from the server, more than MaxResponse (%d) and a buffer", n, skillsext.MaxResponse)
+	}
+}
+
+// countingTransport counts the bytes read from response bodies.
+type countingTransport struct {
+	next http.RoundTripper
+	n    atomic.Int64
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(r)
+	if err == nil {
+		resp.Body = &countingBody{ReadCloser: resp.Body, n: &c.n}
+	}
+	return resp, err
+}
+
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	return n, err
+}
+
+// TestDeniedNamesTheToken: a server answering 401 gets an error naming
+// the origin to give a token and where.
+func TestDeniedNamesTheToken(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "no", http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	_, err := skillsext.Dial(context.Background(), srv.URL+"/mcp", skillsext.Options{})
+	if err == nil || !strings.Contains(err.Error(), srv.URL+"=<token>") || !strings.Contains(err.Error(), "http.tokens") {
+		t.Errorf("err = %v, want it to name http.tokens and %s", err, srv.URL)
 	}
 }

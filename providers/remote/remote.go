@@ -15,7 +15,9 @@
 // (remote-fetched), which ccski sources shows.
 //
 // Only the user and managed configs may list servers (trust "user"): a
-// project's ccski.yaml must not make ccski reach the network.
+// project's ccski.yaml must not make ccski reach the network. A server's
+// token is its origin's entry of http.tokens (providers.Env.Tokens), as
+// for every request ccski makes over HTTP.
 package remote
 
 import (
@@ -31,6 +33,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ccski/ccski/internal/httpfetch"
 
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/skillsext"
@@ -69,8 +73,6 @@ func ttlOf(ms int64) time.Duration {
 type Options struct {
 	// Servers are the upstream servers' streamable HTTP endpoints.
 	Servers []Server `koanf:"servers" trust:"user" doc:"Streamable HTTP endpoints of upstream MCP servers that speak the Skills Extension (SEP-2640), such as https://skills.example.com/mcp: their skills are fetched into ccski's cache, checked against their digests, and served beside the local ones. Only the user and managed configs may set it, so that a project cannot make ccski reach the network."`
-	// Token is the bearer token sent to the servers.
-	Token string `koanf:"token" trust:"user" doc:"Bearer token sent to the upstream servers, and by ccski install to the MCP server it is given and to those of the user-scope lock. Prefer the CCSKI_PROVIDERS__REMOTE__TOKEN environment variable to a file."`
 }
 
 // Server is an entry of the servers option: an http:// or https:// URL.
@@ -96,7 +98,6 @@ func defaultOptions() *Options { return &Options{Servers: []Server{}} }
 // Remote is the provider of upstream servers' skills.
 type Remote struct {
 	servers []string
-	token   string
 	// cacheDir, when set, replaces <user cache>/remote (tests).
 	cacheDir string
 	// now is the clock (tests).
@@ -106,7 +107,7 @@ type Remote struct {
 
 // New builds the provider from its options.
 var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
-	r := &Remote{token: o.Token, now: time.Now}
+	r := &Remote{now: time.Now}
 	for _, s := range o.Servers {
 		if err := skillsext.CheckURL(string(s)); err != nil {
 			return nil, fmt.Errorf("providers.remote.servers: %w", err)
@@ -156,12 +157,12 @@ func (r *Remote) Plan(ctx context.Context, env providers.Env) (providers.Plan, e
 		}
 		base = filepath.Join(dir, Name)
 	}
-	token := r.token
+	tokens := httpfetch.Tokens(env.Tokens)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, server := range r.servers {
 		dir := filepath.Join(base, key(server))
-		st, err := r.refresh(ctx, server, dir, token)
+		st, err := r.refresh(ctx, server, dir, tokens)
 		if st == nil {
 			plan.Diagnostics = append(plan.Diagnostics, pipeline.Diagnostic{Severity: pipeline.SeverityWarning,
 				Code: CodeUnreachable, Provider: Name, Path: server,
@@ -198,7 +199,7 @@ func key(server string) string {
 // refresh returns the state of server's copy in dir, fetching a new copy
 // when the last one is older than its TTL. With an error, the state is
 // the last good copy (nil when there is none).
-func (r *Remote) refresh(ctx context.Context, server, dir, token string) (*state, error) {
+func (r *Remote) refresh(ctx context.Context, server, dir string, tokens httpfetch.Tokens) (*state, error) {
 	release, err := safefile.LockFile(filepath.Join(dir, ".lock"), 0o600, nil)
 	if err != nil {
 		return nil, err
@@ -218,7 +219,7 @@ func (r *Remote) refresh(ctx context.Context, server, dir, token string) (*state
 			return old, errors.New(old.Error)
 		}
 	}
-	st, err := fetch(ctx, server, dir, token, now)
+	st, err := fetch(ctx, server, dir, tokens, now)
 	if err != nil {
 		if old != nil {
 			old.Failed, old.Error = now, err.Error()
@@ -244,8 +245,8 @@ func (r *Remote) refresh(ctx context.Context, server, dir, token string) (*state
 
 // fetch reads every skill of server into a new generation folder of dir
 // and records it in state.json.
-func fetch(ctx context.Context, server, dir, token string, now time.Time) (*state, error) {
-	s, err := skillsext.Dial(ctx, server, skillsext.Options{Token: token, Timeout: fetchTimeout})
+func fetch(ctx context.Context, server, dir string, tokens httpfetch.Tokens, now time.Time) (*state, error) {
+	s, err := skillsext.Dial(ctx, server, skillsext.Options{Tokens: tokens, Timeout: fetchTimeout})
 	if err != nil {
 		return nil, err
 	}

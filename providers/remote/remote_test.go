@@ -200,3 +200,31 @@ func TestReadStateRefusesPathsLeadingOut(t *testing.T) {
 		}
 	}
 }
+
+// TestEachServerGetsItsOriginsToken: of two servers listed, the one whose
+// origin the user's tokens name gets its token on every request; the
+// other, listed beside it, gets none (providers.remote.token went to
+// both).
+func TestEachServerGetsItsOriginsToken(t *testing.T) {
+	private := skillsexttest.Start(t, upstreamFiles())
+	public := skillsexttest.Start(t, upstreamFiles())
+	clock := time.Now()
+	r := provider(t, &clock, private.URL(), public.URL())
+	env := providers.Env{Getenv: func(string) string { return "" },
+		Tokens: map[string]string{strings.TrimSuffix(private.URL(), "/mcp"): "s3cret"}}
+	if _, err := r.Plan(context.Background(), env); err != nil {
+		t.Fatal(err)
+	}
+	for up, want := range map[*skillsexttest.Server]string{private: "Bearer s3cret", public: ""} {
+		up.Lock()
+		if len(up.Auth) == 0 {
+			t.Errorf("%s got no request", up.URL())
+		}
+		for _, got := range up.Auth {
+			if got != want {
+				t.Errorf("%s got Authorization %q, want %q", up.URL(), got, want)
+			}
+		}
+		up.Unlock()
+	}
+}
