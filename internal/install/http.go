@@ -89,7 +89,7 @@ func (h *HTTP) client() *http.Client {
 	}
 	lim := h.Limits.withDefaults()
 	h.Client = httpfetch.Client(httpfetch.Options{Tokens: h.Tokens, Timeout: timeout,
-		MaxBody: max(lim.MaxDownload, maxIndexBytes) + 1})
+		MaxBody: max(lim.MaxDownload, skillindex.MaxIndexBytes) + 1})
 	return h.Client
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/skillindex"
 )
 
 // BenchmarkInstallHTTP installs every skill of each HTTP source kind, 1
@@ -33,7 +34,7 @@ func BenchmarkInstallHTTP(b *testing.B) {
 			s.put("/.well-known/skills/"+name+"/SKILL.md", []byte(body))
 			s.put("/.well-known/skills/"+name+"/references/notes.md", []byte(files[name+"/references/notes.md"]))
 		}
-		s.put("/.well-known/agent-skills/index.json", []byte(`{"$schema": "`+indexSchemaV2+`", "skills": [`+strings.Join(v2, ",")+`]}`))
+		s.put("/.well-known/agent-skills/index.json", []byte(`{"$schema": "`+skillindex.SchemaV2+`", "skills": [`+strings.Join(v2, ",")+`]}`))
 		old := newSite(b)
 		old.put("/.well-known/skills/index.json", []byte(`{"skills": [`+strings.Join(v1, ",")+`]}`))
 		for p, body := range s.files {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ccski/ccski/internal/httpfetch"
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/skillindex"
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/google/go-cmp/cmp"
 )
@@ -300,7 +301,7 @@ func (s *site) put(path string, b []byte) {
 // indexV2 is a v0.2.0 index of the artifacts at paths, by skill name.
 func indexV2(t *testing.T, s *site, entries map[string]string) []byte {
 	t.Helper()
-	doc := indexDoc{Schema: indexSchemaV2}
+	doc := skillindex.Doc{Schema: skillindex.SchemaV2}
 	for name, p := range entries {
 		typ := "skill-md"
 		if !strings.HasSuffix(p, "SKILL.md") {
@@ -310,7 +311,7 @@ func indexV2(t *testing.T, s *site, entries map[string]string) []byte {
 		if !strings.HasPrefix(p, "/") {
 			served = "/.well-known/agent-skills/" + p // relative to the index
 		}
-		doc.Skills = append(doc.Skills, indexEntry{Name: name, Type: typ, Description: "d", URL: p,
+		doc.Skills = append(doc.Skills, skillindex.Entry{Name: name, Type: typ, Description: "d", URL: p,
 			Digest: manifest.Digest(s.files[served])})
 	}
 	b, err := json.Marshal(doc)
@@ -471,11 +472,11 @@ func TestIndexLeavesOutOnlyTheBadSkill(t *testing.T) {
 	s.put("/.well-known/agent-skills/index.json", indexV2(t, s, map[string]string{
 		"good": "/.well-known/agent-skills/good/SKILL.md", "bad": "bad.zip"}))
 	s.put("/.well-known/agent-skills/bad.zip", zipOf(t, entry{name: "SKILL.md", body: skillMD("bad")}, entry{name: "evil", body: "x"}))
-	var doc indexDoc
+	var doc skillindex.Doc
 	if err := json.Unmarshal(s.files["/.well-known/agent-skills/index.json"], &doc); err != nil {
 		t.Fatal(err)
 	}
-	doc.Skills = append(doc.Skills, indexEntry{Name: "ugly", Type: "skill-md", URL: "ugly/SKILL.md", Digest: "md5:00"})
+	doc.Skills = append(doc.Skills, skillindex.Entry{Name: "ugly", Type: "skill-md", URL: "ugly/SKILL.md", Digest: "md5:00"})
 	b, _ := json.Marshal(doc)
 	s.put("/.well-known/agent-skills/index.json", b)
 	f := newFixture(t, nil)

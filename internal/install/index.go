@@ -15,6 +15,7 @@ import (
 
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
+	"github.com/ccski/ccski/internal/skillindex"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -31,29 +32,6 @@ import (
 // folder that the rest of install reads as it reads a local folder:
 // root/<name>/ for each skill of an index, the archive's contents for an
 // archive.
-
-// The $schema of the index versions ccski reads.
-const indexSchemaV2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
-
-// maxIndexBytes bounds index.json.
-const maxIndexBytes = 4 << 20
-
-// indexDoc is a well-known index.json, of either version.
-type indexDoc struct {
-	Schema string       `json:"$schema"`
-	Skills []indexEntry `json:"skills"`
-}
-
-// indexEntry is one skill of an index: v0.2.0 has Type, URL and Digest;
-// v0.1.0 has Files.
-type indexEntry struct {
-	Name        string   `json:"name"`
-	Type        string   `json:"type"`
-	Description string   `json:"description"`
-	URL         string   `json:"url"`
-	Digest      string   `json:"digest"`
-	Files       []string `json:"files"`
-}
 
 // skillName is a skill name as the Agent Skills specification allows it.
 var skillName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`)
@@ -164,10 +142,10 @@ func (in *Installer) fetchIndex(site, root string, f *fetched) error {
 	if err != nil {
 		return err
 	}
-	if len(d.data) > maxIndexBytes {
-		return fmt.Errorf("index %s has more than %d bytes", d.url, maxIndexBytes)
+	if len(d.data) > skillindex.MaxIndexBytes {
+		return fmt.Errorf("index %s has more than %d bytes", d.url, skillindex.MaxIndexBytes)
 	}
-	var doc indexDoc
+	var doc skillindex.Doc
 	if err := json.NewDecoder(bytes.NewReader(d.data)).Decode(&doc); err != nil {
 		return fmt.Errorf("index %s is not a valid skills index (%v)", d.url, err)
 	}
@@ -176,14 +154,14 @@ func (in *Installer) fetchIndex(site, root string, f *fetched) error {
 		return err
 	}
 	v1 := doc.Schema == ""
-	if !v1 && doc.Schema != indexSchemaV2 {
+	if !v1 && doc.Schema != skillindex.SchemaV2 {
 		return fmt.Errorf("index %s has $schema %q, a version of the Agent Skills Discovery RFC this ccski does not "+
 			"read (it reads 0.2.0, and 0.1.0 without $schema): upgrade ccski", d.url, doc.Schema)
 	}
 	if err := os.Mkdir(root, 0o755); err != nil {
 		return err
 	}
-	f.index = &indexFetch{url: d.url, base: base, v1: v1, root: root, entries: map[string]indexEntry{},
+	f.index = &indexFetch{url: d.url, base: base, v1: v1, root: root, entries: map[string]skillindex.Entry{},
 		done: map[string]error{}}
 	var first error
 	for _, e := range doc.Skills {
@@ -229,7 +207,7 @@ type indexFetch struct {
 	root string
 	// entries are the index's entries by name; done holds the names
 	// fetchEntry fetched, with why it failed.
-	entries map[string]indexEntry
+	entries map[string]skillindex.Entry
 	done    map[string]error
 	// downloaded and unpacked count the bytes of the artifacts fetched,
 	// against indexTotal.
@@ -244,14 +222,14 @@ const indexTotalFactor = 16
 
 // check returns why entry e is skipped (a type ccski does not install)
 // or refused (a malformed digest or URL), before anything is downloaded.
-func (ix *indexFetch) check(e indexEntry) (skip string, err error) {
+func (ix *indexFetch) check(e skillindex.Entry) (skip string, err error) {
 	if ix.v1 {
 		if len(e.Files) == 0 || !slices.Contains(e.Files, pipeline.SkillFile) {
 			return "", fmt.Errorf("index entry %s lists no SKILL.md among its files", e.Name)
 		}
 		return "", nil
 	}
-	if e.Type != "skill-md" && e.Type != "archive" {
+	if e.Type != skillindex.TypeSkillMD && e.Type != skillindex.TypeArchive {
 		return fmt.Sprintf("skipped skill %s of the index: its type %q is none ccski installs (skill-md, archive)",
 			e.Name, e.Type), nil
 	}
@@ -268,7 +246,7 @@ func (ix *indexFetch) check(e indexEntry) (skip string, err error) {
 // writeOffer writes dir/SKILL.md with the name and description entry e
 // lists: what is offered of the skill until fetchEntry replaces it with
 // the skill's own files. JSON strings are YAML.
-func writeOffer(dir string, e indexEntry) error {
+func writeOffer(dir string, e skillindex.Entry) error {
 	name, _ := json.Marshal(e.Name)
 	desc, _ := json.Marshal(e.Description)
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -360,7 +338,7 @@ func (ix *indexFetch) unpackLimits(lim Limits) Limits {
 // fetchV2 fetches the artifact of a v0.2.0 entry, checks its digest, and
 // writes it into dir: a SKILL.md, or an archive with SKILL.md at its
 // root, unpacked.
-func (in *Installer) fetchV2(ix *indexFetch, e indexEntry, dir string) error {
+func (in *Installer) fetchV2(ix *indexFetch, e skillindex.Entry, dir string) error {
 	u, err := resolve(ix.base, e.URL)
 	if err != nil {
 		return fmt.Errorf("index entry %s: url %q: %w", e.Name, e.URL, err)
@@ -377,7 +355,7 @@ func (in *Installer) fetchV2(ix *indexFetch, e indexEntry, dir string) error {
 	if err := ix.take(e.Name, int64(len(d.data)), lim); err != nil {
 		return err
 	}
-	if e.Type == "archive" {
+	if e.Type == skillindex.TypeArchive {
 		up, err := unpackCounted(d.data, u, dir, ix.unpackLimits(lim))
 		ix.unpacked += up
 		if err != nil {
@@ -401,7 +379,7 @@ func (in *Installer) fetchV2(ix *indexFetch, e indexEntry, dir string) error {
 // fetchV1 fetches the files a v0.1.0 entry lists from
 // /.well-known/skills/<name>/ into dir. They have no digests in the index:
 // the lock's record of each file's digest is what a restore checks.
-func (in *Installer) fetchV1(ix *indexFetch, e indexEntry, dir string) error {
+func (in *Installer) fetchV1(ix *indexFetch, e skillindex.Entry, dir string) error {
 	lim := in.HTTP.Limits.withDefaults()
 	if len(e.Files) > lim.MaxFiles {
 		return fmt.Errorf("index entry %s lists %d files, over the limit of %d (install.max_files)", e.Name, len(e.Files), lim.MaxFiles)
