@@ -259,26 +259,10 @@ func (c *sseConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Write sends msg on the stream. An error response without a JSON-RPC
-// code (the SDK answers code 0 to a request that comes before
-// initialize) gets one: -32600 before the session is initialized, else
-// -32603.
+// Write sends msg on the stream, an error response without a JSON-RPC
+// code given the one every transport gives it (withCode).
 func (c *sseConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error != nil {
-		var we *jsonrpc.Error
-		if !errors.As(resp.Error, &we) || we.Code == 0 {
-			code := int64(jsonrpc.CodeInternalError)
-			if ss := c.sess.ss.Load(); ss == nil || ss.InitializeParams() == nil {
-				code = jsonrpc.CodeInvalidRequest
-			}
-			e := &jsonrpc.Error{Code: code, Message: resp.Error.Error()}
-			if we != nil {
-				e.Data = we.Data
-			}
-			msg = &jsonrpc.Response{ID: resp.ID, Error: e}
-		}
-	}
-	return c.Connection.Write(ctx, msg)
+	return c.Connection.Write(ctx, withCode(msg))
 }
 
 // Close ends the session: its GET returns, and its queue takes no more.
