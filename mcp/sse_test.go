@@ -99,7 +99,8 @@ func TestDecodeSSEMessage(t *testing.T) {
 }
 
 // TestSSERefusals: a POST that reaches no session gets a JSON-RPC error
-// with a code (never 0) and the request's id, on the POST itself.
+// with a code (never 0) and the request's id, on the POST itself: for no
+// session or an unknown one, the code streamable HTTP gives them.
 func TestSSERefusals(t *testing.T) {
 	_, ts := httpFixture(t, HTTPOptions{SSE: true})
 	endpoint, stop := openSSE(t, ts.URL+"/mcp")
@@ -111,8 +112,9 @@ func TestSSERefusals(t *testing.T) {
 		code                   int64
 		id                     string
 	}{
-		{"no session", "/messages", ping, "", http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "7"},
-		{"unknown session", "/messages?sessionId=nope", ping, "", http.StatusNotFound, jsonrpc.CodeInvalidRequest, "7"},
+		// As streamable HTTP answers them (TestHTTPJSONRPCErrors).
+		{"no session", "/messages", ping, "", http.StatusBadRequest, codeNoSession, "7"},
+		{"unknown session", "/messages?sessionId=nope", ping, "", http.StatusNotFound, codeSessionNotFound, "7"},
 		{"not JSON", endpoint, "{", "", http.StatusBadRequest, jsonrpc.CodeParseError, "null"},
 		{"no method, no result", endpoint, `{"jsonrpc":"2.0","id":"a"}`, "", http.StatusBadRequest, jsonrpc.CodeInvalidRequest, `"a"`},
 		{"not JSON content", endpoint, ping, "text/plain", http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest, "null"},
