@@ -24,10 +24,6 @@ import (
 // resultComplete is the resultType of a final result.
 const resultComplete = "complete"
 
-// codeResourceNotFound2025 is the code of "resource not found" before
-// 2026-07-28.
-const codeResourceNotFound2025 = -32002
-
 // typedResult is the resultType of a result the server builds itself;
 // eraResults sets it for 2026-07-28 requests and leaves it out of older
 // ones.
@@ -57,7 +53,7 @@ func newEraRequest(req sdk.Request) bool {
 		return false
 	}
 	v, _ := p.GetMeta()[sdk.MetaKeyProtocolVersion].(string)
-	return v >= protocol2026
+	return v >= statelessEra
 }
 
 // eraResults makes every answer what the request's era says (see the
@@ -81,10 +77,10 @@ func (s *Server) eraResults(next sdk.MethodHandler) sdk.MethodHandler {
 // skill has) the code of its era; any other error is returned as it is.
 func resourceNotFoundIn(newEra bool, err error) error {
 	we, ok := err.(*jsonrpc.Error)
-	if !ok || we.Message != "Resource not found" || we.Code != jsonrpc.CodeInvalidParams && we.Code != codeResourceNotFound2025 {
+	if !ok || we.Message != "Resource not found" || we.Code != jsonrpc.CodeInvalidParams && we.Code != codeResourceNotFound {
 		return err
 	}
-	code := int64(codeResourceNotFound2025)
+	code := int64(codeResourceNotFound)
 	if newEra {
 		code = jsonrpc.CodeInvalidParams
 	}

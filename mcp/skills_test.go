@@ -166,7 +166,7 @@ func TestSkillsExtensionList(t *testing.T) {
 			}
 			first := pages[0]
 			wantType := ""
-			if wantNegotiated(pv) >= protocol2026 {
+			if wantNegotiated(pv) >= statelessEra {
 				wantType = "complete"
 			}
 			if first.TTLMs != 30000 || first.CacheScope != "private" || first.ResultType != wantType {

@@ -198,8 +198,8 @@ func decodeSSEMessage(data []byte) (jsonrpc.Message, int64, string) {
 	if err != nil {
 		return nil, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Result == nil && resp.Error == nil {
-		return nil, jsonrpc.CodeInvalidRequest, `invalid request: no "method" (a request), and no "result" or "error" (a response)`
+	if why := invalidResponse(msg, data); why != "" { // as stdio and streamable HTTP word it
+		return nil, jsonrpc.CodeInvalidRequest, why
 	}
 	return msg, 0, ""
 }

@@ -96,6 +96,13 @@ func TestDecodeSSEMessage(t *testing.T) {
 			t.Errorf("%q: %v %d %q, want code %d", c.body, msg, code, why, c.code)
 		}
 	}
+	// A message with no method that is no response is worded as over
+	// stdio and streamable HTTP (invalidMessage).
+	for _, body := range []string{`{"jsonrpc":"2.0","id":1}`, `{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}`} {
+		if _, _, why := decodeSSEMessage([]byte(body)); why != invalidMessage([]byte(body)) {
+			t.Errorf("%s: %q, want %q", body, why, invalidMessage([]byte(body)))
+		}
+	}
 }
 
 // TestSSERefusals: a POST that reaches no session gets a JSON-RPC error
