@@ -192,6 +192,7 @@ func TestSameMistakeSameCode(t *testing.T) {
 		msg  string
 		id   string // the reply awaited; "" for none
 		code int64  // its error code; 0 for a result
+		text string // its error message, when it is worded alike everywhere; "" for any
 	}
 	mistakes := []struct {
 		name  string
@@ -201,26 +202,26 @@ func TestSameMistakeSameCode(t *testing.T) {
 		// Over streamable HTTP there is no session before initialize:
 		// such a request gets -32000 (TestHTTPJSONRPCErrors).
 		{"request before initialize", "stdio sse", []step{
-			{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "1", jsonrpc.CodeInvalidRequest}}},
+			{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "1", jsonrpc.CodeInvalidRequest, ""}}},
 		{"second initialize", "", []step{
-			{initialize, "1", 0}, {initialized, "", 0},
-			{strings.Replace(initialize, `"id":1`, `"id":2`, 1), "2", jsonrpc.CodeInvalidRequest},
-			{`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, "3", 0}}},
-		{"initialize params not an object", "", []step{{badParams, "1", jsonrpc.CodeInvalidParams}}},
-		{"initialize params null", "", []step{{nullParams, "1", jsonrpc.CodeInvalidRequest}}},
+			{initialize, "1", 0, ""}, {initialized, "", 0, ""},
+			{strings.Replace(initialize, `"id":1`, `"id":2`, 1), "2", jsonrpc.CodeInvalidRequest, ""},
+			{`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, "3", 0, ""}}},
+		{"initialize params not an object", "", []step{{badParams, "1", jsonrpc.CodeInvalidParams, ""}}},
+		{"initialize params null", "", []step{{nullParams, "1", jsonrpc.CodeInvalidRequest, ""}}},
 		{"initialize again after a failed one", "", []step{
-			{badParams, "1", jsonrpc.CodeInvalidParams},
-			{strings.Replace(initialize, `"id":1`, `"id":2`, 1), "2", 0}, {initialized, "", 0},
-			{`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, "3", 0}}},
+			{badParams, "1", jsonrpc.CodeInvalidParams, ""},
+			{strings.Replace(initialize, `"id":1`, `"id":2`, 1), "2", 0, ""}, {initialized, "", 0, ""},
+			{`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, "3", 0, ""}}},
 		{"unknown method", "", []step{
-			{initialize, "1", 0}, {initialized, "", 0},
-			{`{"jsonrpc":"2.0","id":2,"method":"no/such"}`, "2", jsonrpc.CodeMethodNotFound}}},
+			{initialize, "1", 0, ""}, {initialized, "", 0, ""},
+			{`{"jsonrpc":"2.0","id":2,"method":"no/such"}`, "2", jsonrpc.CodeMethodNotFound, `method not found: "no/such"`}}},
 		{"no method", "", []step{
-			{initialize, "1", 0}, {initialized, "", 0},
-			{`{"jsonrpc":"2.0","id":2}`, "2", jsonrpc.CodeInvalidRequest}}},
+			{initialize, "1", 0, ""}, {initialized, "", 0, ""},
+			{`{"jsonrpc":"2.0","id":2}`, "2", jsonrpc.CodeInvalidRequest, ""}}},
 		{"batch in 2025-11-25", "", []step{
-			{initialize, "1", 0}, {initialized, "", 0},
-			{`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]`, "null", jsonrpc.CodeInvalidRequest}}},
+			{initialize, "1", 0, ""}, {initialized, "", 0, ""},
+			{`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]`, "null", jsonrpc.CodeInvalidRequest, ""}}},
 	}
 	transports := []struct {
 		name string
@@ -247,9 +248,29 @@ func TestSameMistakeSameCode(t *testing.T) {
 						t.Errorf("step %d: a result, want error %d", i, st.code)
 					case st.code != 0 && r.Error.Code != st.code:
 						t.Errorf("step %d: error %d %q, want %d", i, r.Error.Code, r.Error.Message, st.code)
+					case st.text != "" && r.Error.Message != st.text:
+						t.Errorf("step %d: error message %q, want %q", i, r.Error.Message, st.text)
 					}
 				}
 			})
 		}
+	}
+}
+
+// TestUnknownMethodWordedAlike: over streamable HTTP an unknown method is
+// worded alike in both eras, as stdio words it; in 2026-07-28 the go-sdk
+// answered it in its own words ("JSON RPC not handled: … unsupported").
+func TestUnknownMethodWordedAlike(t *testing.T) {
+	_, ts := httpFixture(t, HTTPOptions{})
+	body := `{"jsonrpc":"2.0","id":4,"method":"no/such","params":{"_meta":{` +
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	status, _, got := rawRequest(t, http.MethodPost, ts.URL+"/mcp", body,
+		map[string]string{protocolHeader: "2026-07-28", "Mcp-Method": "no/such"})
+	var r rpcReply
+	if err := json.Unmarshal([]byte(eventData(got)), &r); err != nil || r.Error == nil {
+		t.Fatalf("HTTP %d %.300q, want a JSON-RPC error", status, got)
+	}
+	if r.Error.Code != jsonrpc.CodeMethodNotFound || r.Error.Message != `method not found: "no/such"` {
+		t.Errorf("error %d %q, want -32601 %q", r.Error.Code, r.Error.Message, `method not found: "no/such"`)
 	}
 }

@@ -124,7 +124,7 @@ func (w *rpcErrorWriter) Write(p []byte) (int, error) {
 // a whole JSON body, or a whole event of an SSE stream, whose data lines
 // it applies withCodes to.
 func withEventCodes(p []byte) []byte {
-	if !bytes.Contains(p, codeZero) {
+	if !needsFix(p) {
 		return p
 	}
 	if !bytes.HasPrefix(bytes.TrimSpace(p), []byte("{")) && !bytes.HasPrefix(bytes.TrimSpace(p), []byte("[")) {

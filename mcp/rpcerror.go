@@ -116,7 +116,10 @@ func codeFor(message string) int64 {
 }
 
 // withCode returns msg, or in place of an error response whose code is 0
-// the same response with the code codeFor gives.
+// the same response with the code codeFor gives. An unknown method the
+// SDK words in its own way ("JSON RPC not handled: …", as it answers a
+// 2026-07-28 request over HTTP) is worded as everywhere else
+// (methodNotFound).
 func withCode(msg jsonrpc.Message) jsonrpc.Message {
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok || resp.Error == nil {
@@ -124,7 +127,11 @@ func withCode(msg jsonrpc.Message) jsonrpc.Message {
 	}
 	var we *jsonrpc.Error
 	if errors.As(resp.Error, &we) && we.Code != 0 {
-		return msg
+		if we.Code != jsonrpc.CodeMethodNotFound || !strings.HasPrefix(resp.Error.Error(), sdkNotHandled) {
+			return msg
+		}
+		return &jsonrpc.Response{ID: resp.ID, Extra: resp.Extra,
+			Error: &jsonrpc.Error{Code: we.Code, Message: methodNotFound(resp.Error.Error()), Data: we.Data}}
 	}
 	e := &jsonrpc.Error{Code: codeFor(resp.Error.Error()), Message: resp.Error.Error()}
 	if we != nil {
@@ -133,8 +140,15 @@ func withCode(msg jsonrpc.Message) jsonrpc.Message {
 	return &jsonrpc.Response{ID: resp.ID, Error: e, Extra: resp.Extra}
 }
 
-// codeZero is how the SDK encodes an error response with code 0.
-var codeZero = []byte(`"error":{"code":0,`)
+// codeZero is how the SDK encodes an error response with code 0, and
+// notHandled how it begins the message of an unknown method.
+var (
+	codeZero   = []byte(`"error":{"code":0,`)
+	notHandled = []byte(`"message":"` + sdkNotHandled)
+)
+
+// needsFix reports whether p may hold an error response withCode changes.
+func needsFix(p []byte) bool { return bytes.Contains(p, codeZero) || bytes.Contains(p, notHandled) }
 
 // withCodes is withCode over encoded bytes: p, one JSON-RPC message or a
 // batch of them (with any whitespace around it), comes back with each
@@ -142,7 +156,7 @@ var codeZero = []byte(`"error":{"code":0,`)
 // when it holds none. Only error responses are decoded: a result, however
 // long, is passed over.
 func withCodes(p []byte) []byte {
-	if !bytes.Contains(p, codeZero) {
+	if !needsFix(p) {
 		return p
 	}
 	body := bytes.TrimSpace(p)
@@ -176,7 +190,7 @@ func fixCodes(body []byte) ([]byte, bool) {
 		out, err := json.Marshal(batch)
 		return out, err == nil
 	}
-	if !bytes.Contains(body, codeZero) {
+	if !needsFix(body) {
 		return nil, false
 	}
 	msg, err := jsonrpc.DecodeMessage(body)
