@@ -16,6 +16,7 @@ package mcp
 import (
 	"context"
 	"reflect"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,19 +66,34 @@ func (s *Server) eraResults(next sdk.MethodHandler) sdk.MethodHandler {
 		if c, ok := res.(completable); ok && err == nil && newEra {
 			c.setComplete()
 		}
-		if err != nil && method == "resources/read" {
+		if err != nil && (method == "resources/read" || method == "resources/directory/read") {
 			err = resourceNotFoundIn(newEra, err)
 		}
 		return res, err
 	}
 }
 
+// notFoundMessage is the message of sdk.ResourceNotFoundError.
+const notFoundMessage = "Resource not found"
+
+// resourceNotFound is sdk.ResourceNotFoundError for uri with why after
+// its message: resources/directory/read's answer for a folder or a skill
+// that does not exist, which eraResults gives the code of its era as it
+// does resources/read's.
+func resourceNotFound(uri, why string) error {
+	e := *sdk.ResourceNotFoundError(uri).(*jsonrpc.Error)
+	e.Message = notFoundMessage + ": " + why
+	return &e
+}
+
 // resourceNotFoundIn gives a "resource not found" error (the SDK's
 // sdk.ResourceNotFoundError, which resources/read returns for a URI no
-// skill has) the code of its era; any other error is returned as it is.
+// skill has, or resourceNotFound) the code of its era; any other error is
+// returned as it is.
 func resourceNotFoundIn(newEra bool, err error) error {
 	we, ok := err.(*jsonrpc.Error)
-	if !ok || we.Message != "Resource not found" || we.Code != jsonrpc.CodeInvalidParams && we.Code != codeResourceNotFound {
+	if !ok || we.Message != notFoundMessage && !strings.HasPrefix(we.Message, notFoundMessage+": ") ||
+		we.Code != jsonrpc.CodeInvalidParams && we.Code != codeResourceNotFound {
 		return err
 	}
 	code := int64(codeResourceNotFound)

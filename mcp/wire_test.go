@@ -269,8 +269,9 @@ func TestResultsCarryResultType(t *testing.T) {
 }
 
 // TestResourceNotFoundByEra reads a missing file, an unknown skill and a
-// URI of no scheme the server serves: "resource not found" is -32002 in
-// 2025-11-25 and -32602 in 2026-07-28 (SEP-2164), with the URI in data.
+// URI of no scheme the server serves, and lists a missing folder and an
+// unknown skill: "resource not found" is -32002 in 2025-11-25 and -32602
+// in 2026-07-28 (SEP-2164), with the URI in data.
 func TestResourceNotFoundByEra(t *testing.T) {
 	srv, r := wireFixture(t)
 	folder := strings.TrimSuffix(r.SkillURI(), "/SKILL.md")
@@ -292,6 +293,14 @@ func TestResourceNotFoundByEra(t *testing.T) {
 				}
 				if tt.era == statelessEra {
 					validate2026(t, "resources/read", resp.raw)
+				}
+			}
+			// A directory read of a missing folder, or of an unknown
+			// skill, is "resource not found" by the same rule.
+			for _, uri := range []string{folder + "/nope", "skill://claude/nope"} {
+				resp := c.mustCall("resources/directory/read", map[string]any{"uri": uri})
+				if resp.err == nil || resp.err.Code != tt.code || !strings.HasPrefix(resp.err.Message, "Resource not found") {
+					t.Errorf("resources/directory/read %s: %s, want error %d \"Resource not found\"", uri, resp.raw, tt.code)
 				}
 			}
 		})
