@@ -274,3 +274,27 @@ func TestUnknownMethodWordedAlike(t *testing.T) {
 		t.Errorf("error %d %q, want -32601 %q", r.Error.Code, r.Error.Message, `method not found: "no/such"`)
 	}
 }
+
+// TestWithEventCodes: the rewrite finds an error response of code 0 in
+// each shape the transports write one (a line, a batch, an SSE event)
+// and changes nothing else, byte for byte.
+func TestWithEventCodes(t *testing.T) {
+	dup := `{"jsonrpc":"2.0","id":2,"error":{"code":0,"message":"duplicate \"initialize\" received"}}`
+	fixed := `{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"duplicate \"initialize\" received"}}`
+	fault := `{"jsonrpc":"2.0","id":3,"error":{"code":0,"message":"boom"}}`
+	result := `{"jsonrpc":"2.0","id":4,"result":{"text":"<b>\"error\":{\"code\":0,</b>"}}`
+	for _, c := range []struct{ in, want string }{
+		{dup + "\n", fixed + "\n"},
+		{result + "\n", result + "\n"},
+		{"[" + dup + "," + result + "]", "[" + fixed + "," + result + "]"},
+		{"[" + fault + "]", `[{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"boom"}}]`},
+		{"event: message\nid: 0_1\ndata: " + dup + "\n\n", "event: message\nid: 0_1\ndata: " + fixed + "\n\n"},
+		{"retry: 1000\n", "retry: 1000\n"},
+		{`{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"JSON RPC not handled: \"x/y\" unsupported"}}`,
+			`{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"method not found: \"x/y\""}}`},
+	} {
+		if got := string(withEventCodes([]byte(c.in))); got != c.want {
+			t.Errorf("%q:\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}

@@ -170,6 +170,15 @@ func withCodes(p []byte) []byte {
 	return append(out, p[start+len(body):]...)
 }
 
+// rawBytes is batch as byte slices, for bytes.Join.
+func rawBytes(batch []json.RawMessage) [][]byte {
+	out := make([][]byte, len(batch))
+	for i, raw := range batch {
+		out[i] = raw
+	}
+	return out
+}
+
 // fixCodes gives the error responses of code 0 in body, one message or a
 // batch, their code; ok is false when there was none to fix.
 func fixCodes(body []byte) ([]byte, bool) {
@@ -187,8 +196,9 @@ func fixCodes(body []byte) ([]byte, bool) {
 		if !fixed {
 			return nil, false
 		}
-		out, err := json.Marshal(batch)
-		return out, err == nil
+		// Joined by hand: json.Marshal would escape the others' HTML.
+		out := append([]byte{'['}, bytes.Join(rawBytes(batch), []byte{','})...)
+		return append(out, ']'), true
 	}
 	if !needsFix(body) {
 		return nil, false
