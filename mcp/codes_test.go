@@ -213,6 +213,12 @@ func TestSameMistakeSameCode(t *testing.T) {
 			{badParams, "1", jsonrpc.CodeInvalidParams, ""},
 			{strings.Replace(initialize, `"id":1`, `"id":2`, 1), "2", 0, ""}, {initialized, "", 0, ""},
 			{`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, "3", 0, ""}}},
+		// Sent at once, without waiting for the first answer.
+		{"two initialize at once", "stdio", []step{
+			{initialize, "", 0, ""},
+			{strings.Replace(initialize, `"id":1`, `"id":2`, 1), "2", jsonrpc.CodeInvalidRequest, ""},
+			{initialized, "", 0, ""},
+			{`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, "3", 0, ""}}},
 		{"unknown method", "", []step{
 			{initialize, "1", 0, ""}, {initialized, "", 0, ""},
 			{`{"jsonrpc":"2.0","id":2,"method":"no/such"}`, "2", jsonrpc.CodeMethodNotFound, `method not found: "no/such"`}}},

@@ -190,9 +190,9 @@ func (p *pending) empty() bool {
 type lifecycle struct {
 	mu    sync.Mutex
 	begun bool
-	// initKey is the idKey of the initialize handed on and not yet
-	// answered; "" when none is.
-	initKey string
+	// inits are the idKeys of the initialize requests handed on and not
+	// yet answered (a client may send a second before the first's answer).
+	inits map[string]bool
 }
 
 // state reports whether the session has begun, and whether an
@@ -200,7 +200,7 @@ type lifecycle struct {
 func (l *lifecycle) state() (begun, initializing bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.begun, l.initKey != ""
+	return l.begun, len(l.inits) > 0
 }
 
 // begin notes a request of the stateless era handed on.
@@ -213,20 +213,23 @@ func (l *lifecycle) begin() {
 // initializing notes the initialize with id handed on.
 func (l *lifecycle) initializing(id jsonrpc.ID) {
 	l.mu.Lock()
-	l.initKey = idKey(id)
+	if l.inits == nil {
+		l.inits = map[string]bool{}
+	}
+	l.inits[idKey(id)] = true
 	l.mu.Unlock()
 }
 
 // answered notes raw, the response to the request whose idKey is key:
-// when it answers the initialize on its way, the session begins if it is
+// when it answers an initialize on its way, the session begins if it is
 // a result.
 func (l *lifecycle) answered(key string, raw []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.initKey == "" || key != l.initKey {
+	if !l.inits[key] {
 		return
 	}
-	l.initKey = ""
+	delete(l.inits, key)
 	msg, err := jsonrpc.DecodeMessage(raw)
 	if resp, ok := msg.(*jsonrpc.Response); err == nil && ok && resp.Error == nil {
 		l.begun = true
