@@ -127,16 +127,16 @@ func withEventCodes(p []byte) []byte {
 	if !needsFix(p) {
 		return p
 	}
-	if !bytes.HasPrefix(bytes.TrimSpace(p), []byte("{")) && !bytes.HasPrefix(bytes.TrimSpace(p), []byte("[")) {
-		lines := bytes.Split(p, []byte("\n"))
-		for i, line := range lines {
-			if data, ok := bytes.CutPrefix(line, []byte("data: ")); ok {
-				lines[i] = append([]byte("data: "), withCodes(data)...)
-			}
-		}
-		return bytes.Join(lines, []byte("\n"))
+	if body := bytes.TrimSpace(p); len(body) > 0 && (body[0] == '{' || body[0] == '[') {
+		return withCodes(p)
 	}
-	return withCodes(p)
+	lines := bytes.Split(p, []byte("\n"))
+	for i, line := range lines {
+		if data, ok := bytes.CutPrefix(line, []byte("data: ")); ok {
+			lines[i] = append([]byte("data: "), withCodes(data)...)
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
 }
 
 // Flush lets the SDK stream events through the wrapper.
