@@ -214,7 +214,7 @@ func TestMCPSSEMethods(t *testing.T) {
 		})
 	}
 	code, body := postJSON(t, s.base+"/messages", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-	refusal(t, "a POST without sessionId", code, body, http.StatusBadRequest, -32600)
+	refusal(t, "a POST without sessionId", code, body, http.StatusBadRequest, -32000)
 	code, body = postJSON(t, s.base+"/messages?sessionId=NOSUCHSESSION", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-	refusal(t, "a POST to an unknown session", code, body, http.StatusNotFound, -32600)
+	refusal(t, "a POST to an unknown session", code, body, http.StatusNotFound, -32001)
 }

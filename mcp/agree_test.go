@@ -61,7 +61,7 @@ func TestSymlinkedFolderOneRule(t *testing.T) {
 				t.Errorf("read through the folder link: %q, want not found", msg)
 			}
 			_, err = readDir(ctx, cs, root+"/refs")
-			wantInvalidParams(t, "directory read of the folder link", err)
+			wantNotFound(t, pv, "directory read of the folder link", err)
 		})
 	}
 }

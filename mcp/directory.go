@@ -25,6 +25,7 @@ import (
 
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/pipeline"
 )
 
 // dirPageSize is how many children one resources/directory/read page
@@ -67,7 +68,11 @@ func (s *Server) readDirectory(_ context.Context, _ *sdk.ServerSession, p *readD
 	uri := strings.TrimSuffix(p.URI, "/")
 	snap := s.snap.Load()
 	r, rel, err := resolveURI(snap, uri)
-	if err != nil {
+	var notFound *pipeline.NotFoundError
+	switch {
+	case errors.As(err, &notFound):
+		return nil, resourceNotFound(p.URI, err.Error())
+	case err != nil:
 		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, err))
 	}
 	if r.SkillPath == "" {
@@ -76,7 +81,7 @@ func (s *Server) readDirectory(_ context.Context, _ *sdk.ServerSession, p *readD
 	realDir, inside, err := locate(r, rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			err = errors.New("no such folder in the skill")
+			return nil, resourceNotFound(p.URI, "no such folder in the skill")
 		}
 		return nil, invalidParams(fmt.Sprintf("resources/directory/read: %s: %v", p.URI, err))
 	}

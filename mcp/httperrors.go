@@ -114,7 +114,29 @@ func (w *rpcErrorWriter) Write(p []byte) (int, error) {
 	if w.status != 0 {
 		return w.held.Write(p)
 	}
-	return w.ResponseWriter.Write(p)
+	if _, err := w.ResponseWriter.Write(withEventCodes(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// withEventCodes is withCodes over what the go-sdk writes in one Write:
+// a whole JSON body, or a whole event of an SSE stream, whose data lines
+// it applies withCodes to.
+func withEventCodes(p []byte) []byte {
+	if !needsFix(p) {
+		return p
+	}
+	if body := bytes.TrimSpace(p); len(body) > 0 && (body[0] == '{' || body[0] == '[') {
+		return withCodes(p)
+	}
+	lines := bytes.Split(p, []byte("\n"))
+	for i, line := range lines {
+		if data, ok := bytes.CutPrefix(line, []byte("data: ")); ok {
+			lines[i] = append([]byte("data: "), withCodes(data)...)
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
 }
 
 // Flush lets the SDK stream events through the wrapper.
@@ -156,6 +178,7 @@ const (
 	sdkNotHandled     = "JSON RPC not handled"
 	sdkInvalidRequest = "invalid request"
 	sdkMalformed      = "malformed payload"
+	sdkBatching       = "JSON-RPC batching is not supported"
 )
 
 // translate returns the answer to give in place of the go-sdk's plain-text
@@ -175,6 +198,8 @@ const (
 //     without params it needs): HTTP 400 and -32600.
 //   - a body that is no JSON-RPC: HTTP 400 and -32700 when it is not
 //     JSON, else -32600.
+//   - a batch in protocol 2025-06-18 or later, which has none: HTTP 400
+//     and -32600 with a null id, worded as stdio words it (noBatches).
 func translate(status int, text string, body *postBody) (int, int64, string, bool) {
 	if status == http.StatusNotFound {
 		return http.StatusNotFound, codeSessionNotFound,
@@ -191,6 +216,10 @@ func translate(status int, text string, body *postBody) (int, int64, string, boo
 		return http.StatusOK, jsonrpc.CodeMethodNotFound, methodNotFound(text), true
 	case strings.HasPrefix(text, sdkInvalidRequest):
 		return http.StatusBadRequest, jsonrpc.CodeInvalidRequest, text, true
+	case strings.HasPrefix(text, sdkBatching):
+		_, rest, _ := strings.Cut(text, "request version: ")
+		version, _, _ := strings.Cut(rest, ")")
+		return http.StatusBadRequest, jsonrpc.CodeInvalidRequest, noBatches(version), true
 	case strings.HasPrefix(text, sdkMalformed):
 		if !json.Valid(body.raw) {
 			return http.StatusBadRequest, jsonrpc.CodeParseError, "parse error: the body is not JSON", true

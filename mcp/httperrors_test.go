@@ -45,6 +45,7 @@ func TestHTTPJSONRPCErrors(t *testing.T) {
 			http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "7"},
 		{"missing params", `{"jsonrpc":"2.0","id":8,"method":"tools/call"}`, true, nil, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "8"},
 		{"not JSON", `{"jsonrpc":`, true, nil, http.StatusBadRequest, jsonrpc.CodeParseError, "null"},
+		{"batch", `[{"jsonrpc":"2.0","id":13,"method":"ping"}]`, true, nil, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "null"},
 		{"served", `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`, true, nil, http.StatusOK, 0, "9"},
 		{"no session", `{"jsonrpc":"2.0","id":10,"method":"tools/list"}`, false, nil, http.StatusBadRequest, codeNoSession, "10"},
 		{"no session, ping", `{"jsonrpc":"2.0","id":11,"method":"ping"}`, false, nil, http.StatusOK, 0, "11"},

@@ -186,8 +186,9 @@ var clientErrorCodes = map[int64]string{
 	codeResourceNotFound:       "resource not found",
 }
 
-// codeResourceNotFound is the go-sdk's code for a resource it does not
-// have (sdk.CodeResourceNotFound).
+// codeResourceNotFound is MCP's code for a resource the server does not
+// have before 2026-07-28 (resourceNotFoundIn); from 2026-07-28 it is
+// -32602, the go-sdk's sdk.CodeResourceNotFound since v1.7.
 const codeResourceNotFound = -32002
 
 // noteMistakes is receiving middleware that logs the client errors the

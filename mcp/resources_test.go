@@ -58,7 +58,7 @@ func readErr(t *testing.T, ctx context.Context, cs *sdk.ClientSession, uri strin
 	}
 	// "Resource not found" is -32002 in 2025-11-25 (TestResourceNotFoundByEra).
 	var we *jsonrpc.Error
-	if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams && (we.Code != codeResourceNotFound2025 || we.Message != "Resource not found") {
+	if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams && (we.Code != codeResourceNotFound || we.Message != "Resource not found") {
 		t.Fatalf("reading %s: %v, want a -32602 error", uri, err)
 	}
 	return we.Message

@@ -16,6 +16,7 @@ package mcp
 import (
 	"context"
 	"reflect"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,10 +24,6 @@ import (
 
 // resultComplete is the resultType of a final result.
 const resultComplete = "complete"
-
-// codeResourceNotFound2025 is the code of "resource not found" before
-// 2026-07-28.
-const codeResourceNotFound2025 = -32002
 
 // typedResult is the resultType of a result the server builds itself;
 // eraResults sets it for 2026-07-28 requests and leaves it out of older
@@ -57,7 +54,7 @@ func newEraRequest(req sdk.Request) bool {
 		return false
 	}
 	v, _ := p.GetMeta()[sdk.MetaKeyProtocolVersion].(string)
-	return v >= protocol2026
+	return v >= statelessEra
 }
 
 // eraResults makes every answer what the request's era says (see the
@@ -69,22 +66,37 @@ func (s *Server) eraResults(next sdk.MethodHandler) sdk.MethodHandler {
 		if c, ok := res.(completable); ok && err == nil && newEra {
 			c.setComplete()
 		}
-		if err != nil && method == "resources/read" {
+		if err != nil && (method == "resources/read" || method == "resources/directory/read") {
 			err = resourceNotFoundIn(newEra, err)
 		}
 		return res, err
 	}
 }
 
+// notFoundMessage is the message of sdk.ResourceNotFoundError.
+const notFoundMessage = "Resource not found"
+
+// resourceNotFound is sdk.ResourceNotFoundError for uri with why after
+// its message: resources/directory/read's answer for a folder or a skill
+// that does not exist, which eraResults gives the code of its era as it
+// does resources/read's.
+func resourceNotFound(uri, why string) error {
+	e := *sdk.ResourceNotFoundError(uri).(*jsonrpc.Error)
+	e.Message = notFoundMessage + ": " + why
+	return &e
+}
+
 // resourceNotFoundIn gives a "resource not found" error (the SDK's
 // sdk.ResourceNotFoundError, which resources/read returns for a URI no
-// skill has) the code of its era; any other error is returned as it is.
+// skill has, or resourceNotFound) the code of its era; any other error is
+// returned as it is.
 func resourceNotFoundIn(newEra bool, err error) error {
 	we, ok := err.(*jsonrpc.Error)
-	if !ok || we.Message != "Resource not found" || we.Code != jsonrpc.CodeInvalidParams && we.Code != codeResourceNotFound2025 {
+	if !ok || we.Message != notFoundMessage && !strings.HasPrefix(we.Message, notFoundMessage+": ") ||
+		we.Code != jsonrpc.CodeInvalidParams && we.Code != codeResourceNotFound {
 		return err
 	}
-	code := int64(codeResourceNotFound2025)
+	code := int64(codeResourceNotFound)
 	if newEra {
 		code = jsonrpc.CodeInvalidParams
 	}

@@ -44,10 +44,6 @@ const SkillsExtension = "io.modelcontextprotocol/skills"
 // skillsPageSize is how many entries one skills/list page holds at most.
 const skillsPageSize = 200
 
-// protocol2026 is the first protocol revision whose list results carry
-// resultType, ttlMs and cacheScope.
-const protocol2026 = "2026-07-28"
-
 // extEntry is one skill of skills/list and skills/get. The server fills
 // in Wire only (the entry as JSON, see appendEntry), which MarshalJSON
 // writes; a client decodes the other fields. (Wire is exported so that

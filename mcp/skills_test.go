@@ -92,6 +92,21 @@ func wantInvalidParams(t *testing.T, what string, err error) {
 	}
 }
 
+// wantNotFound fails the test unless err is "resource not found" with
+// the code of the era pv negotiates: -32002 before 2026-07-28, -32602
+// from it (resourceNotFoundIn).
+func wantNotFound(t *testing.T, pv, what string, err error) {
+	t.Helper()
+	code := int64(jsonrpc.CodeInvalidParams)
+	if wantNegotiated(pv) < statelessEra {
+		code = codeResourceNotFound
+	}
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) || we.Code != code || !strings.HasPrefix(we.Message, notFoundMessage) {
+		t.Errorf("%s: %v, want a %d %q error", what, err, code, notFoundMessage)
+	}
+}
+
 func digestOf(data []byte) string {
 	sum := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(sum[:])
@@ -166,7 +181,7 @@ func TestSkillsExtensionList(t *testing.T) {
 			}
 			first := pages[0]
 			wantType := ""
-			if wantNegotiated(pv) >= protocol2026 {
+			if wantNegotiated(pv) >= statelessEra {
 				wantType = "complete"
 			}
 			if first.TTLMs != 30000 || first.CacheScope != "private" || first.ResultType != wantType {
@@ -339,9 +354,15 @@ func TestDirectoryRead(t *testing.T) {
 			if diff := cmp.Diff(wantRefs, list(root+"/references")); diff != "" {
 				t.Errorf("references (-want +got):\n%s", diff)
 			}
-			for _, uri := range []string{root + "/SKILL.md", root + "/nope", root + "/.git", root + "/gitdir", root + "/.GIT", root + "/../..", "skill://claude/nope", lint.SkillURI() + "/x", ""} {
+			for _, uri := range []string{root + "/SKILL.md", root + "/../..", ""} {
 				_, err := readDir(ctx, cs, uri)
 				wantInvalidParams(t, "resources/directory/read "+uri, err)
+			}
+			// What is not there, or not served, is not found, as for
+			// resources/read.
+			for _, uri := range []string{root + "/nope", root + "/.git", root + "/gitdir", root + "/.GIT", "skill://claude/nope", lint.SkillURI() + "/x"} {
+				_, err := readDir(ctx, cs, uri)
+				wantNotFound(t, pv, "resources/directory/read "+uri, err)
 			}
 		})
 	}

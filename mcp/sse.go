@@ -17,7 +17,9 @@ package mcp
 // method table and answers on the stream, -32601 for a method it does
 // not serve. What cannot reach a session (a body that is no JSON-RPC
 // message, no session or an unknown one) is answered on the POST itself,
-// with a JSON-RPC error. docs/upstream/sse-custom-methods.patch makes the
+// with a JSON-RPC error, the code streamable HTTP gives the same mistake:
+// no session -32000, an unknown or ended one HTTP 404 and -32001.
+// docs/upstream/sse-custom-methods.patch makes the
 // SDK's own handler check requests against the server's method table.
 
 import (
@@ -155,16 +157,16 @@ func (h *sseHandler) deliver(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.URL.Query().Get("sessionid")
 	if id == "" {
-		refuseMessage(w, http.StatusBadRequest, idOf(data), jsonrpc.CodeInvalidRequest,
-			"invalid request: no sessionId: POST to the endpoint that the stream GET /mcp opens announces")
+		refuseMessage(w, http.StatusBadRequest, idOf(data), codeNoSession,
+			"Bad Request: no sessionId: POST to the endpoint that the stream GET /mcp opens announces")
 		return
 	}
 	h.mu.Lock()
 	sess := h.sessions[id]
 	h.mu.Unlock()
 	if sess == nil {
-		refuseMessage(w, http.StatusNotFound, idOf(data), jsonrpc.CodeInvalidRequest,
-			fmt.Sprintf("invalid request: session %q is not open (it ended or was closed); open a new one with GET /mcp", id))
+		refuseMessage(w, http.StatusNotFound, idOf(data), codeSessionNotFound,
+			fmt.Sprintf("Session not found: session %q is not open (it ended or was closed); open a new one with GET /mcp", id))
 		return
 	}
 	msg, code, why := decodeSSEMessage(data)
@@ -176,8 +178,8 @@ func (h *sseHandler) deliver(w http.ResponseWriter, r *http.Request) {
 	case sess.in <- msg:
 		w.WriteHeader(http.StatusAccepted)
 	case <-sess.done:
-		refuseMessage(w, http.StatusNotFound, idOf(data), jsonrpc.CodeInvalidRequest,
-			fmt.Sprintf("invalid request: session %q ended; open a new one with GET /mcp", id))
+		refuseMessage(w, http.StatusNotFound, idOf(data), codeSessionNotFound,
+			fmt.Sprintf("Session not found: session %q ended; open a new one with GET /mcp", id))
 	case <-r.Context().Done():
 	}
 }
@@ -196,8 +198,8 @@ func decodeSSEMessage(data []byte) (jsonrpc.Message, int64, string) {
 	if err != nil {
 		return nil, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Result == nil && resp.Error == nil {
-		return nil, jsonrpc.CodeInvalidRequest, `invalid request: no "method" (a request), and no "result" or "error" (a response)`
+	if why := invalidResponse(msg, data); why != "" { // as stdio and streamable HTTP word it
+		return nil, jsonrpc.CodeInvalidRequest, why
 	}
 	return msg, 0, ""
 }
@@ -259,26 +261,10 @@ func (c *sseConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Write sends msg on the stream. An error response without a JSON-RPC
-// code (the SDK answers code 0 to a request that comes before
-// initialize) gets one: -32600 before the session is initialized, else
-// -32603.
+// Write sends msg on the stream, an error response without a JSON-RPC
+// code given the one every transport gives it (withCode).
 func (c *sseConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error != nil {
-		var we *jsonrpc.Error
-		if !errors.As(resp.Error, &we) || we.Code == 0 {
-			code := int64(jsonrpc.CodeInternalError)
-			if ss := c.sess.ss.Load(); ss == nil || ss.InitializeParams() == nil {
-				code = jsonrpc.CodeInvalidRequest
-			}
-			e := &jsonrpc.Error{Code: code, Message: resp.Error.Error()}
-			if we != nil {
-				e.Data = we.Data
-			}
-			msg = &jsonrpc.Response{ID: resp.ID, Error: e}
-		}
-	}
-	return c.Connection.Write(ctx, msg)
+	return c.Connection.Write(ctx, withCode(msg))
 }
 
 // Close ends the session: its GET returns, and its queue takes no more.

@@ -96,10 +96,18 @@ func TestDecodeSSEMessage(t *testing.T) {
 			t.Errorf("%q: %v %d %q, want code %d", c.body, msg, code, why, c.code)
 		}
 	}
+	// A message with no method that is no response is worded as over
+	// stdio and streamable HTTP (invalidMessage).
+	for _, body := range []string{`{"jsonrpc":"2.0","id":1}`, `{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}`} {
+		if _, _, why := decodeSSEMessage([]byte(body)); why != invalidMessage([]byte(body)) {
+			t.Errorf("%s: %q, want %q", body, why, invalidMessage([]byte(body)))
+		}
+	}
 }
 
 // TestSSERefusals: a POST that reaches no session gets a JSON-RPC error
-// with a code (never 0) and the request's id, on the POST itself.
+// with a code (never 0) and the request's id, on the POST itself: for no
+// session or an unknown one, the code streamable HTTP gives them.
 func TestSSERefusals(t *testing.T) {
 	_, ts := httpFixture(t, HTTPOptions{SSE: true})
 	endpoint, stop := openSSE(t, ts.URL+"/mcp")
@@ -111,8 +119,9 @@ func TestSSERefusals(t *testing.T) {
 		code                   int64
 		id                     string
 	}{
-		{"no session", "/messages", ping, "", http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "7"},
-		{"unknown session", "/messages?sessionId=nope", ping, "", http.StatusNotFound, jsonrpc.CodeInvalidRequest, "7"},
+		// As streamable HTTP answers them (TestHTTPJSONRPCErrors).
+		{"no session", "/messages", ping, "", http.StatusBadRequest, codeNoSession, "7"},
+		{"unknown session", "/messages?sessionId=nope", ping, "", http.StatusNotFound, codeSessionNotFound, "7"},
 		{"not JSON", endpoint, "{", "", http.StatusBadRequest, jsonrpc.CodeParseError, "null"},
 		{"no method, no result", endpoint, `{"jsonrpc":"2.0","id":"a"}`, "", http.StatusBadRequest, jsonrpc.CodeInvalidRequest, `"a"`},
 		{"not JSON content", endpoint, ping, "text/plain", http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest, "null"},

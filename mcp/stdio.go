@@ -23,6 +23,15 @@ const MaxStdioLine = sdk.DefaultMaxLineLength
 // batchEra is the first protocol revision without JSON-RPC batches.
 const batchEra = "2025-06-18"
 
+// noBatches is the message of the -32600 every transport answers a batch
+// with in protocol version, which has none (from batchEra on).
+func noBatches(version string) string {
+	if version == "" {
+		version = batchEra + " and later"
+	}
+	return "invalid request: protocol " + version + " has no JSON-RPC batches"
+}
+
 // guardStdio returns the stdio transport over in and out with a guard on
 // its input. The go-sdk's stdio connection decodes its input as one JSON
 // stream: the first line that is not JSON, JSON nested deeper than
@@ -45,25 +54,33 @@ func guardStdio(in io.Reader, out io.Writer, log *opLog) sdk.Transport {
 func guardStdioFirst(in io.Reader, out io.Writer, log *opLog, first func(client string)) sdk.Transport {
 	pr, pw := io.Pipe()
 	p := &pending{ids: map[string]bool{}}
-	w := &lineWriter{w: out, pending: p}
-	g := &stdioGuard{out: w, to: pw, log: log, max: MaxStdioLine, pending: p, first: first}
+	life := &lifecycle{}
+	w := &lineWriter{w: out, pending: p, life: life}
+	g := &stdioGuard{out: w, to: pw, log: log, max: MaxStdioLine, pending: p, life: life, first: first}
 	go func() { pw.CloseWithError(g.run(in)) }()
 	return &sdk.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1} // the guard caps lines
 }
 
 // lineWriter serialises the writes of the SDK and of the guard: each is
 // one whole line, so replies never interleave. It marks the requests it
-// writes a response to as answered.
+// writes a response to as answered, and the session as begun when it
+// writes the result of its initialize.
 type lineWriter struct {
 	mu      sync.Mutex
 	w       io.Writer
 	pending *pending
+	life    *lifecycle
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	n, err := l.w.Write(p)
+	// The SDK's error responses without a code get the one every
+	// transport gives them.
+	if _, err := l.w.Write(withCodes(p)); err != nil {
+		return 0, err
+	}
+	n := len(p)
 	line := bytes.TrimSpace(p)
 	msgs := []json.RawMessage{line}
 	if len(line) > 0 && line[0] == '[' { // a batch's responses
@@ -73,15 +90,17 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 	for _, raw := range msgs {
 		if key, ok := responseKey(raw); ok {
 			l.pending.doneKey(key)
+			l.life.answered(key, raw)
 			continue
 		}
 		if msg, derr := jsonrpc.DecodeMessage(raw); derr == nil {
 			if resp, ok := msg.(*jsonrpc.Response); ok {
 				l.pending.done(resp.ID)
+				l.life.answered(idKey(resp.ID), raw)
 			}
 		}
 	}
-	return n, err
+	return n, nil
 }
 
 // responsePrefix starts every response the SDK writes: it encodes the
@@ -163,6 +182,60 @@ func (p *pending) empty() bool {
 	return len(p.ids) == 0
 }
 
+// lifecycle is where the stdio session stands. It begins when the result
+// of an initialize goes out, not when the initialize goes in: one that
+// fails (its params do not decode) leaves the client free to send a good
+// one. A request of the stateless era, which carries what initialize
+// would, begins it at once.
+type lifecycle struct {
+	mu    sync.Mutex
+	begun bool
+	// inits are the idKeys of the initialize requests handed on and not
+	// yet answered (a client may send a second before the first's answer).
+	inits map[string]bool
+}
+
+// state reports whether the session has begun, and whether an
+// initialize is on its way.
+func (l *lifecycle) state() (begun, initializing bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.begun, len(l.inits) > 0
+}
+
+// begin notes a request of the stateless era handed on.
+func (l *lifecycle) begin() {
+	l.mu.Lock()
+	l.begun = true
+	l.mu.Unlock()
+}
+
+// initializing notes the initialize with id handed on.
+func (l *lifecycle) initializing(id jsonrpc.ID) {
+	l.mu.Lock()
+	if l.inits == nil {
+		l.inits = map[string]bool{}
+	}
+	l.inits[idKey(id)] = true
+	l.mu.Unlock()
+}
+
+// answered notes raw, the response to the request whose idKey is key:
+// when it answers an initialize on its way, the session begins if it is
+// a result.
+func (l *lifecycle) answered(key string, raw []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.inits[key] {
+		return
+	}
+	delete(l.inits, key)
+	msg, err := jsonrpc.DecodeMessage(raw)
+	if resp, ok := msg.(*jsonrpc.Response); err == nil && ok && resp.Error == nil {
+		l.begun = true
+	}
+}
+
 // eofWait is how long, after stdin ends, the guard waits for the replies
 // to the requests it handed on.
 const eofWait = 10 * time.Second
@@ -178,15 +251,12 @@ type stdioGuard struct {
 	max int
 	// pending are the requests handed on and not yet answered.
 	pending *pending
+	// life is where the session stands (see outOfTurn).
+	life *lifecycle
 	// version is the protocol version of the last initialize request,
 	// "" before one: it decides whether batches are allowed, as the SDK
 	// decides.
 	version string
-	// started is set once the session has begun: an initialize request,
-	// or a request of the stateless era (its _meta names the protocol
-	// version), was handed on. Before, the SDK answers most requests with
-	// error code 0, which JSON-RPC does not define: see beforeStart.
-	started bool
 	// first, when not nil, is called once, before the first message is
 	// handed on (or at the end of input when none came), with the
 	// clientInfo name of that message if it is initialize, else "".
@@ -283,13 +353,12 @@ func (g *stdioGuard) check(line []byte) bool {
 			return false
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok {
-			if why := g.outOfTurn(req); why != "" {
+			begun, initializing := g.life.state()
+			if why := outOfTurn(req, begun, initializing); why != "" {
 				g.refuse(jsonrpc.CodeInvalidRequest, idOf(line), why)
 				return false
 			}
-		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-			g.pending.add(req.ID)
+			g.handOn(req)
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" {
 			var p struct {
@@ -306,55 +375,80 @@ func (g *stdioGuard) check(line []byte) bool {
 		return false
 	}
 	if g.version >= batchEra {
-		g.refuse(jsonrpc.CodeInvalidRequest, nil, "invalid request: protocol "+g.version+" has no JSON-RPC batches")
+		g.refuse(jsonrpc.CodeInvalidRequest, nil, noBatches(g.version))
 		return false
 	}
-	var ids []jsonrpc.ID
-	started := g.started // a batch refused whole begins nothing
+	// A batch refused whole begins nothing: its requests are judged in
+	// turn against where the session would stand, and handed on together.
+	var reqs []*jsonrpc.Request
+	begun, initializing := g.life.state()
 	for _, raw := range batch {
 		msg, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
-			g.started = started
 			g.refuse(jsonrpc.CodeInvalidRequest, idOf(raw), "invalid request in a batch: "+err.Error())
 			return false
 		}
 		why := invalidResponse(msg, raw)
-		if req, ok := msg.(*jsonrpc.Request); ok && why == "" {
-			why = g.outOfTurn(req)
+		req, ok := msg.(*jsonrpc.Request)
+		if ok && why == "" {
+			why = outOfTurn(req, begun, initializing)
 		}
 		if why != "" {
-			g.started = started
 			g.refuse(jsonrpc.CodeInvalidRequest, idOf(raw), why+" (in a batch)")
 			return false
 		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-			ids = append(ids, req.ID)
+		if ok {
+			reqs = append(reqs, req)
+			initializing = initializing || (req.Method == "initialize" && req.IsCall())
+			begun = begun || statelessRequest(req)
 		}
 	}
-	for _, id := range ids {
-		g.pending.add(id)
+	for _, req := range reqs {
+		g.handOn(req)
 	}
 	return true
 }
 
-// outOfTurn returns why req comes out of turn: a request that needs the
-// session before it began (see beforeStart), or an initialize once it
-// has (an initialize, or a request of the stateless era, which carries
-// what initialize would). The SDK answers both with error code 0, which
-// JSON-RPC does not define. It returns "" for a request in turn, and
-// notes when it begins the session.
-func (g *stdioGuard) outOfTurn(req *jsonrpc.Request) string {
-	if g.started {
+// handOn notes req, about to be handed to the SDK: a call is pending, an
+// initialize is on its way, a request of the stateless era begins the
+// session.
+func (g *stdioGuard) handOn(req *jsonrpc.Request) {
+	if req.ID.IsValid() {
+		g.pending.add(req.ID)
+	}
+	switch {
+	case req.Method == "initialize" && req.IsCall():
+		g.life.initializing(req.ID)
+	case statelessRequest(req):
+		g.life.begin()
+	}
+}
+
+// statelessRequest reports whether req is of the stateless era: its _meta
+// names the protocol version, so it needs no initialize.
+func statelessRequest(req *jsonrpc.Request) bool {
+	return (rpcMessage{Params: req.Params}).metaVersion() >= statelessEra
+}
+
+// outOfTurn returns why req comes out of turn, or "" for a request in
+// turn: a request that needs the session before it began and with no
+// initialize on its way (see beforeStart), or an initialize once it began
+// (an initialize answered with a result, or a request of the stateless
+// era, which carries what initialize would). While an initialize is on
+// its way every request is handed on: the SDK handles initialize before
+// it reads on, and answers what comes out of turn after a failed one
+// with the code every transport gives it (codelessErrors).
+func outOfTurn(req *jsonrpc.Request, begun, initializing bool) string {
+	switch {
+	case begun:
 		if req.Method == "initialize" && req.IsCall() {
 			return "invalid request: initialize was already received: a session is initialized once"
 		}
 		return ""
+	case initializing:
+		return ""
 	}
-	if why := beforeStart(req); why != "" {
-		return why
-	}
-	g.started = req.Method == "initialize" || (rpcMessage{Params: req.Params}).metaVersion() >= statelessEra
-	return ""
+	return beforeStart(req)
 }
 
 // beforeStart returns why req, a message that comes before the session
@@ -367,7 +461,7 @@ func beforeStart(req *jsonrpc.Request) string {
 	case "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "server/discover":
 		return ""
 	}
-	if !req.IsCall() || (rpcMessage{Params: req.Params}).metaVersion() >= statelessEra {
+	if !req.IsCall() || statelessRequest(req) {
 		return ""
 	}
 	return fmt.Sprintf("invalid request: %q before initialize: send initialize first (or, in protocol %s, "+

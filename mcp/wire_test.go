@@ -57,7 +57,7 @@ func newRawClient(t *testing.T, srv *Server, era string) *rawClient {
 	}
 	t.Cleanup(func() { _ = conn.Close() })
 	c := &rawClient{t: t, conn: conn, era: era}
-	if era != protocol2026 {
+	if era != statelessEra {
 		if _, werr := c.call("initialize", map[string]any{"protocolVersion": era, "capabilities": map[string]any{},
 			"clientInfo": map[string]any{"name": "raw", "version": "1"}}); werr != nil {
 			t.Fatalf("initialize: %v", werr)
@@ -84,7 +84,7 @@ func (c *rawClient) call(method string, params map[string]any) (wireResponse, er
 	if params == nil {
 		params = map[string]any{}
 	}
-	if c.era == protocol2026 {
+	if c.era == statelessEra {
 		params["_meta"] = era2026Meta
 	}
 	p, err := json.Marshal(params)
@@ -211,7 +211,7 @@ func TestResultsCarryResultType(t *testing.T) {
 	srv, r := wireFixture(t)
 	skill := r.SkillURI()
 	folder := strings.TrimSuffix(skill, "/SKILL.md")
-	c := newRawClient(t, srv, protocol2026)
+	c := newRawClient(t, srv, statelessEra)
 	tests := []struct {
 		method string
 		params map[string]any
@@ -269,15 +269,16 @@ func TestResultsCarryResultType(t *testing.T) {
 }
 
 // TestResourceNotFoundByEra reads a missing file, an unknown skill and a
-// URI of no scheme the server serves: "resource not found" is -32002 in
-// 2025-11-25 and -32602 in 2026-07-28 (SEP-2164), with the URI in data.
+// URI of no scheme the server serves, and lists a missing folder and an
+// unknown skill: "resource not found" is -32002 in 2025-11-25 and -32602
+// in 2026-07-28 (SEP-2164), with the URI in data.
 func TestResourceNotFoundByEra(t *testing.T) {
 	srv, r := wireFixture(t)
 	folder := strings.TrimSuffix(r.SkillURI(), "/SKILL.md")
 	for _, tt := range []struct {
 		era  string
 		code int64
-	}{{"2025-11-25", -32002}, {protocol2026, jsonrpc.CodeInvalidParams}} {
+	}{{"2025-11-25", -32002}, {statelessEra, jsonrpc.CodeInvalidParams}} {
 		t.Run(tt.era, func(t *testing.T) {
 			c := newRawClient(t, srv, tt.era)
 			for _, uri := range []string{folder + "/references/nope.md", "skill://claude/nope/SKILL.md", "test://nonexistent"} {
@@ -290,8 +291,16 @@ func TestResourceNotFoundByEra(t *testing.T) {
 				if err := json.Unmarshal(resp.err.Data, &data); err != nil || data.URI != uri {
 					t.Errorf("resources/read %s: data %s, want {\"uri\": %q}", uri, resp.err.Data, uri)
 				}
-				if tt.era == protocol2026 {
+				if tt.era == statelessEra {
 					validate2026(t, "resources/read", resp.raw)
+				}
+			}
+			// A directory read of a missing folder, or of an unknown
+			// skill, is "resource not found" by the same rule.
+			for _, uri := range []string{folder + "/nope", "skill://claude/nope"} {
+				resp := c.mustCall("resources/directory/read", map[string]any{"uri": uri})
+				if resp.err == nil || resp.err.Code != tt.code || !strings.HasPrefix(resp.err.Message, "Resource not found") {
+					t.Errorf("resources/directory/read %s: %s, want error %d \"Resource not found\"", uri, resp.raw, tt.code)
 				}
 			}
 		})
@@ -303,7 +312,7 @@ func TestResourceNotFoundByEra(t *testing.T) {
 func TestDirectoryReadEmptyFile(t *testing.T) {
 	srv, r := wireFixture(t)
 	refs := strings.TrimSuffix(r.SkillURI(), "/SKILL.md") + "/references"
-	for _, era := range []string{"2025-11-25", protocol2026} {
+	for _, era := range []string{"2025-11-25", statelessEra} {
 		t.Run(era, func(t *testing.T) {
 			resp := newRawClient(t, srv, era).mustCall("resources/directory/read", map[string]any{"uri": refs})
 			var res struct {

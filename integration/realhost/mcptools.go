@@ -12,9 +12,13 @@ import (
 
 // The pinned versions of the MCP clients nobody on this project wrote:
 // the official conformance suite, its stable release (npm's latest) and
-// the newest release on the registry (an alpha with the 2026-07-28
-// requirements and the Skills Extension's scenarios), and the MCP
-// Inspector.
+// an alpha with the 2026-07-28 requirements and the Skills Extension's
+// scenarios (the newest release on the registry when the pin last moved,
+// 2026-11-28; newer ones are not picked up by themselves), and the MCP
+// Inspector. To move a pin, see `npm view @modelcontextprotocol/conformance
+// dist-tags versions`, change the version here, and run the tests that
+// use it (TestConformance, TestInspector*): the cache installs the new
+// version on first use.
 const (
 	StableSuitePackage = "@modelcontextprotocol/conformance@0.1.16"
 	AlphaSuitePackage  = "@modelcontextprotocol/conformance@0.2.0-alpha.12"
