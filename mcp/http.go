@@ -120,10 +120,12 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 	}
 	stateless := sdk.NewStreamableHTTPHandler(getServer, opts(true))
 	var stateful http.Handler
+	var store *streamStore
 	sessions := newSessionLimiter(s, o.SessionIdleTimeout, o.MaxSessions)
 	if !o.Stateless {
 		so := opts(false)
-		so.EventStore = newStreamStore(keptStreams, keptBytes) // resumable streams, primed (resume.go)
+		store = newStreamStore(keptStreams, keptBytes)
+		so.EventStore = store // resumable streams, primed (resume.go)
 		stateful = sdk.NewStreamableHTTPHandler(getServer, so)
 		s.gate.streams.Store(sessions)
 	}
@@ -144,11 +146,21 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 		ew := &rpcErrorWriter{ResponseWriter: w, body: body}
 		defer ew.finish()
 		if toStateful {
+			if id := r.Header.Get(sessionHeader); id != "" && r.Method == http.MethodGet && listens(r) {
+				defer store.offered(id) // the stream has ended
+			}
 			sessions.serve(&retryWriter{ResponseWriter: ew}, r, body, stateful)
 			return
 		}
 		stateless.ServeHTTP(ew, r)
 	})
+}
+
+// listens reports whether r, a GET, is for a session's own stream (not
+// to resume the answer to a POST): it has no Last-Event-ID, or one of
+// the SDK's stream "" ("_<index>").
+func listens(r *http.Request) bool {
+	return strings.HasPrefix(r.Header.Get("Last-Event-ID"), "_") || len(r.Header.Values("Last-Event-ID")) == 0
 }
 
 // newEra reports whether r comes from a client of the stateless era. It

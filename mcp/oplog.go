@@ -13,10 +13,10 @@ package mcp
 //   - a client's mistake is logged at INFO the first time that client (a
 //     session; a connection, for a request without one; the one client
 //     of stdio) makes one, and at DEBUG after (opLog.clientMistake);
-//   - a notification that cannot reach its client (its stream is gone or
-//     was never opened) is dropped at DEBUG (notifyGate skips the
-//     sessions that cannot receive one; the SDK's own line for a failed
-//     one is lowered by sdkHandler);
+//   - a notification that cannot reach its client (its session never
+//     opened its stream, or is gone) is dropped at DEBUG (notifyGate
+//     skips the sessions that never listen; the SDK's own line for a
+//     failed one is lowered by sdkHandler);
 //   - the SDK's information lines (sessions connected, initialized) are
 //     kept at DEBUG.
 
