@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -127,5 +129,47 @@ func TestStdioMistakesOnce(t *testing.T) {
 	}
 	if info != 1 || debug != 3 {
 		t.Errorf("%d INFO and %d DEBUG lines for the client's mistakes, want 1 and 3:\n%s", info, debug, b.String())
+	}
+}
+
+// TestSessionlessMistakesOncePerHost: requests without a session from one
+// host, each on its own TCP connection (so from its own port), are one
+// client: one INFO line in all. Keyed by host:port, every connection of a
+// scanner got its own.
+func TestSessionlessMistakesOncePerHost(t *testing.T) {
+	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "codex", name: "pdf", desc: "PDF."})
+	var b syncBuffer
+	srv := New(snapOf(recs), Options{Logger: logTo(&b, slog.LevelDebug)})
+	ts := httptest.NewServer(srv.Handler(HTTPOptions{}))
+	t.Cleanup(func() { srv.CloseSessions(); ts.Close() })
+	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	for range 4 {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("a request without a session: %d, want 400", resp.StatusCode)
+		}
+	}
+	var info, debug int
+	for line := range strings.SplitSeq(b.String(), "\n") {
+		switch {
+		case !strings.Contains(line, "client mistake"):
+		case strings.Contains(line, "level=INFO ") && strings.Contains(line, "remote=127.0.0.1 "):
+			info++
+		case strings.Contains(line, "level=DEBUG "):
+			debug++
+		}
+	}
+	if info != 1 || debug != 3 {
+		t.Errorf("%d INFO lines naming remote=127.0.0.1 and %d DEBUG, want 1 and 3:\n%s", info, debug, b.String())
 	}
 }
