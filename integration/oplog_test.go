@@ -112,7 +112,9 @@ func TestMCPHTTPOperatorLog(t *testing.T) {
 		id := open()
 		mistaken = append(mistaken, id)
 		for i := range 3 {
-			code, _, body := postMCP(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"skill","arguments":{"nom":"xlsx"}}}`, 10+i), session(id))
+			// A prompt the server does not have: a protocol error (a
+			// tool's refused arguments are an isError result).
+			code, _, body := postMCP(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"prompts/get","params":{"name":"no-such-prompt"}}`, 10+i), session(id))
 			if code != http.StatusOK || !strings.Contains(body, "-32602") {
 				t.Fatalf("invalid params: %d %s", code, body)
 			}
