@@ -25,7 +25,7 @@ func readStream(t *testing.T, body io.Reader, n int) []streamEvent {
 	t.Helper()
 	var out []streamEvent
 	sc := bufio.NewScanner(body)
-	sc.Buffer(nil, 1<<20)
+	sc.Buffer(nil, 16<<20)
 	var ev streamEvent
 	seen := false
 	for sc.Scan() {
@@ -469,5 +469,35 @@ func TestListChangedWhileAway(t *testing.T) {
 				t.Errorf("listening again: %+v, want the tools/list_changed sent while away", ev)
 			}
 		})
+	}
+}
+
+// TestStandaloneStreamOutlivesByteCap: another session's answers that
+// push the event store past its byte cap do not take a session's GET
+// stream: it opens again.
+func TestStandaloneStreamOutlivesByteCap(t *testing.T) {
+	big := "---\nname: pdf\ndescription: PDF files\n---\n# pdf\n" + strings.Repeat("A line of a long skill.\n", 3<<20/24)
+	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "claude", name: "pdf", desc: "PDF files", body: big})
+	srv := New(snapOf(recs), Options{Version: "test", Logger: discard()})
+	ts := httptest.NewServer(srv.Handler(HTTPOptions{}))
+	t.Cleanup(func() { srv.CloseSessions(); ts.Close() })
+	ctx := testCtx(t, 30*time.Second)
+	url := ts.URL + "/mcp"
+	a := openSession(t, ctx, url)
+	if code, body := listenOnce(t, ctx, url, a); code != http.StatusOK {
+		t.Fatalf("first GET: %d %s", code, body)
+	}
+	b := openSession(t, ctx, url)
+	read := 0
+	for i := 0; read <= keptBytes; i++ {
+		resp := streamRequest(t, ctx, http.MethodPost, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"skill://pdf/SKILL.md"}}`, 10+i), b)
+		events := readStream(t, resp.Body, 0)
+		if resp.StatusCode != http.StatusOK || len(events) == 0 || !strings.Contains(events[len(events)-1].data, "A line of a long skill.") {
+			t.Fatalf("resources/read %d: %d, %d events", i, resp.StatusCode, len(events))
+		}
+		read += len(events[len(events)-1].data)
+	}
+	if code, body := listenOnce(t, ctx, url, a); code != http.StatusOK {
+		t.Fatalf("GET after %d bytes of another session's answers: %d %s, want 200", read, code, body)
 	}
 }
