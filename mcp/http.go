@@ -93,8 +93,9 @@ const statelessEra = "2026-07-28"
 
 // The streamable HTTP headers the router reads.
 const (
-	sessionHeader  = "Mcp-Session-Id"
-	protocolHeader = "Mcp-Protocol-Version"
+	sessionHeader   = "Mcp-Session-Id"
+	protocolHeader  = "Mcp-Protocol-Version"
+	lastEventHeader = "Last-Event-ID"
 )
 
 // streamable serves streamable HTTP at /mcp. By default it speaks both
@@ -147,7 +148,7 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 		defer ew.finish()
 		if toStateful {
 			if id := r.Header.Get(sessionHeader); id != "" && r.Method == http.MethodGet && listens(r) {
-				defer store.offered(id) // the stream has ended
+				defer store.offered(id) // once the GET is over, its client was offered what the stream holds
 			}
 			sessions.serve(&retryWriter{ResponseWriter: ew}, r, body, stateful)
 			return
@@ -160,7 +161,7 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 // to resume the answer to a POST): it has no Last-Event-ID, or one of
 // the SDK's stream "" ("_<index>").
 func listens(r *http.Request) bool {
-	return strings.HasPrefix(r.Header.Get("Last-Event-ID"), "_") || len(r.Header.Values("Last-Event-ID")) == 0
+	return len(r.Header.Values(lastEventHeader)) == 0 || strings.HasPrefix(r.Header.Get(lastEventHeader), "_")
 }
 
 // newEra reports whether r comes from a client of the stateless era. It
