@@ -93,8 +93,9 @@ const statelessEra = "2026-07-28"
 
 // The streamable HTTP headers the router reads.
 const (
-	sessionHeader  = "Mcp-Session-Id"
-	protocolHeader = "Mcp-Protocol-Version"
+	sessionHeader   = "Mcp-Session-Id"
+	protocolHeader  = "Mcp-Protocol-Version"
+	lastEventHeader = "Last-Event-ID"
 )
 
 // streamable serves streamable HTTP at /mcp. By default it speaks both
@@ -120,10 +121,12 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 	}
 	stateless := sdk.NewStreamableHTTPHandler(getServer, opts(true))
 	var stateful http.Handler
+	var store *streamStore
 	sessions := newSessionLimiter(s, o.SessionIdleTimeout, o.MaxSessions)
 	if !o.Stateless {
 		so := opts(false)
-		so.EventStore = newStreamStore(keptStreams, keptBytes) // resumable streams, primed (resume.go)
+		store = newStreamStore(keptStreams, keptBytes)
+		so.EventStore = store // resumable streams, primed (resume.go)
 		stateful = sdk.NewStreamableHTTPHandler(getServer, so)
 		s.gate.streams.Store(sessions)
 	}
@@ -144,11 +147,21 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 		ew := &rpcErrorWriter{ResponseWriter: w, body: body}
 		defer ew.finish()
 		if toStateful {
+			if id := r.Header.Get(sessionHeader); id != "" && r.Method == http.MethodGet && listens(r) {
+				defer store.offered(id) // once the GET is over, its client was offered what the stream holds
+			}
 			sessions.serve(&retryWriter{ResponseWriter: ew}, r, body, stateful)
 			return
 		}
 		stateless.ServeHTTP(ew, r)
 	})
+}
+
+// listens reports whether r, a GET, is for a session's own stream (not
+// to resume the answer to a POST): it has no Last-Event-ID, or one of
+// the SDK's stream "" ("_<index>").
+func listens(r *http.Request) bool {
+	return len(r.Header.Values(lastEventHeader)) == 0 || strings.HasPrefix(r.Header.Get(lastEventHeader), "_")
 }
 
 // newEra reports whether r comes from a client of the stateless era. It

@@ -16,11 +16,15 @@ package mcp
 //     registers the subscription before it sends that: a change in
 //     between is held, and sent right after the acknowledgement (the
 //     client may have fetched its lists before it subscribed).
-//   - A streamable HTTP session with no GET stream open cannot receive a
-//     notification (the SDK has nowhere to write it, and used to log a
-//     warning each time): it is dropped at DEBUG. A client that left
-//     without DELETE is closed after mcp.session_idle_timeout, and is no
-//     longer notified at all from then on.
+//   - A streamable HTTP session that never opened its GET stream does not
+//     listen: a notification is dropped at DEBUG (the SDK would keep it
+//     for a stream that never comes, and used to log a warning each
+//     time). Once it has opened one, a notification sent while no stream
+//     is open is kept in the session's event store (streamStore, bounded)
+//     and sent when the client listens again, resuming with
+//     Last-Event-ID or not. A client that left without DELETE is closed
+//     after mcp.session_idle_timeout, and is no longer notified at all
+//     from then on.
 
 import (
 	"context"
@@ -144,8 +148,8 @@ func (g *notifyGate) sending(next sdk.MethodHandler) sdk.MethodHandler {
 			return next(ctx, method, req)
 		}
 		if l := g.streams.Load(); l != nil && ss.ID() != "" {
-			if tracked, open := l.streamOpen(ss.ID()); tracked && !open {
-				g.ops.notDelivered(ctx, method, ss, "the session has no stream open")
+			if tracked, listened := l.everListened(ss.ID()); tracked && !listened {
+				g.ops.notDelivered(ctx, method, ss, "the session never opened its stream")
 				return nil, nil
 			}
 		}

@@ -11,12 +11,13 @@ package mcp
 //     that would not close, the SDK's internal errors) stays at WARN or
 //     ERROR;
 //   - a client's mistake is logged at INFO the first time that client (a
-//     session; a connection, for a request without one; the one client
-//     of stdio) makes one, and at DEBUG after (opLog.clientMistake);
-//   - a notification that cannot reach its client (its stream is gone or
-//     was never opened) is dropped at DEBUG (notifyGate skips the
-//     sessions that cannot receive one; the SDK's own line for a failed
-//     one is lowered by sdkHandler);
+//     session; the remote host, for a request without one; the one
+//     client of stdio) makes one, and at DEBUG after
+//     (opLog.clientMistake);
+//   - a notification that cannot reach its client (its session never
+//     opened its stream, or is gone) is dropped at DEBUG (notifyGate
+//     skips the sessions that never listen; the SDK's own line for a
+//     failed one is lowered by sdkHandler);
 //   - the SDK's information lines (sessions connected, initialized) are
 //     kept at DEBUG.
 
@@ -24,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -49,8 +51,8 @@ func newOpLog(log *slog.Logger) *opLog {
 	return &opLog{log: log, told: map[client]bool{}}
 }
 
-// client names who made a mistake: a session, a connection (for a request
-// without a session) or the one client of stdio. key is the attribute the
+// client names who made a mistake: a session, a remote host (for a
+// request without a session) or the one client of stdio. key is the attribute the
 // log line names it by.
 type client struct{ key, value string }
 
@@ -58,7 +60,8 @@ type client struct{ key, value string }
 var stdioClient = client{"transport", "stdio"}
 
 // clientOf names the client of an HTTP request: its session when it
-// names one, else its connection.
+// names one, else the host it comes from (not its port: each connection
+// of one client has its own).
 func clientOf(r *http.Request) client {
 	if id := r.Header.Get(sessionHeader); id != "" {
 		return client{"session", id}
@@ -69,7 +72,11 @@ func clientOf(r *http.Request) client {
 			return client{"session", id}
 		}
 	}
-	return client{"remote", r.RemoteAddr}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	return client{"remote", host}
 }
 
 // clientMistake logs msg, a mistake of client c the server answered (a

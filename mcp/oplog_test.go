@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -127,5 +129,90 @@ func TestStdioMistakesOnce(t *testing.T) {
 	}
 	if info != 1 || debug != 3 {
 		t.Errorf("%d INFO and %d DEBUG lines for the client's mistakes, want 1 and 3:\n%s", info, debug, b.String())
+	}
+}
+
+// TestSessionlessMistakesOncePerHost: requests without a session from one
+// host, each on its own TCP connection (so from its own port), are one
+// client: one INFO line in all. Keyed by host:port, every connection of a
+// scanner got its own.
+func TestSessionlessMistakesOncePerHost(t *testing.T) {
+	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "codex", name: "pdf", desc: "PDF."})
+	var b syncBuffer
+	srv := New(snapOf(recs), Options{Logger: logTo(&b, slog.LevelDebug)})
+	ts := httptest.NewServer(srv.Handler(HTTPOptions{}))
+	t.Cleanup(func() { srv.CloseSessions(); ts.Close() })
+	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	for range 4 {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("a request without a session: %d, want 400", resp.StatusCode)
+		}
+	}
+	var info, debug int
+	for line := range strings.SplitSeq(b.String(), "\n") {
+		switch {
+		case !strings.Contains(line, "client mistake"):
+		case strings.Contains(line, "level=INFO ") && strings.Contains(line, "remote=127.0.0.1 "):
+			info++
+		case strings.Contains(line, "level=DEBUG "):
+			debug++
+		}
+	}
+	if info != 1 || debug != 3 {
+		t.Errorf("%d INFO lines naming remote=127.0.0.1 and %d DEBUG, want 1 and 3:\n%s", info, debug, b.String())
+	}
+}
+
+// TestMistakesLoggedAsAnswered: the log names the error the client got.
+// A 2025-11-25 client reading a resource no skill has gets -32002, and
+// the log says so (it said -32602, the code before the era's); a prompt
+// name over its cap is refused, and logged (it was not at all).
+func TestMistakesLoggedAsAnswered(t *testing.T) {
+	recs := makeRecords(t, t.TempDir(), skillSpec{provider: "codex", name: "pdf", desc: "PDF."})
+	var b syncBuffer
+	srv := New(snapOf(recs), Options{Logger: logTo(&b, slog.LevelDebug)})
+	in := strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"skill://codex/no-such-skill/SKILL.md"}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"` + strings.Repeat("x", MaxNameArg+1) + `"}}`,
+	}, "\n") + "\n")
+	var out syncBuffer
+	if err := srv.SDK().Run(testCtx(t, 20*time.Second), guardStdio(in, &out, srv.ops)); err != nil && !errors.Is(err, io.EOF) {
+		t.Logf("run: %v", err)
+	}
+	answers := out.String()
+	if !strings.Contains(answers, `"id":2,"error":{"code":-32002`) || !strings.Contains(answers, `"id":3,"error":{"code":-32602`) {
+		t.Fatalf("answers, want -32002 and -32602:\n%s", answers)
+	}
+	var read, prompt string
+	for line := range strings.SplitSeq(b.String(), "\n") {
+		switch {
+		case !strings.Contains(line, "client mistake"):
+		case strings.Contains(line, "method=resources/read "):
+			read = line
+		case strings.Contains(line, "method=prompts/get "):
+			prompt = line
+		}
+	}
+	if !strings.Contains(read, "code=-32002 ") {
+		t.Errorf("the resource not found was logged as %q, want code=-32002 as answered", read)
+	}
+	if !strings.Contains(prompt, "code=-32602 ") {
+		t.Errorf("the prompt name over its cap was logged as %q, want code=-32602", prompt)
+	}
+	if t.Failed() {
+		t.Logf("log:\n%s", b.String())
 	}
 }

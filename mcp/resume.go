@@ -27,20 +27,32 @@ import (
 // sseRetry is the reconnection delay each SSE stream of a session states.
 const sseRetry = time.Second
 
-// Bounds of a streamStore: the streams of one session kept, and the bytes
-// of all events kept.
+// Bounds of a streamStore: the streams of one session kept besides its
+// GET stream, and the bytes of all events kept.
 const (
 	keptStreams = 8
 	keptBytes   = 8 << 20
 )
 
 // streamStore is the sdk.EventStore of the stateful streamable HTTP
-// handler. It keeps the events of the last keepStreams streams of each
-// session, and at most maxBytes of event data in all, dropping the
-// streams opened longest ago first (the SDK's MemoryEventStore caps the
-// data but keeps an entry for every stream a session ever opened until it
-// ends). A stream it no longer has is reported purged, which the SDK
-// answers with 400 to a client that asks to resume it.
+// handler. Of each session it keeps the events of its GET stream (the
+// SDK's stream "", where the notifications and requests that answer no
+// request of the client go) for as long as the session lives, and those
+// of its last keepStreams POST streams; it keeps at most maxBytes of
+// event data in all, trimming the oldest events of a GET stream and
+// dropping the POST streams opened longest ago first. (The SDK's
+// MemoryEventStore caps the data but keeps an entry for every stream a
+// session ever opened until it ends.) A POST stream it no longer has is
+// reported purged, which the SDK answers with 400 to a client that asks
+// to resume it.
+//
+// A GET stream is never reported purged while its session lives, or the
+// session could never listen again: a GET without Last-Event-ID gets the
+// events no earlier GET was offered (those sent before the client first
+// listened, or since its last GET ended: offered), a GET with
+// Last-Event-ID the events after it that are still kept. The SDK numbers
+// the events it replays from the Last-Event-ID, or from 0, and the next
+// event after them, so After renumbers what the stream keeps to match.
 type streamStore struct {
 	keepStreams, maxBytes int
 
@@ -53,8 +65,9 @@ type streamStore struct {
 var _ sdk.EventStore = (*streamStore)(nil)
 
 type storedSession struct {
-	streams map[string]*storedStream
-	order   list.List // of *storedStream, the oldest first
+	get     *storedStream            // the GET stream, ""
+	streams map[string]*storedStream // the POST streams
+	order   list.List                // of the POST streams, the oldest first
 }
 
 // storedStream is the events of one stream: data[i] is the event of
@@ -65,6 +78,23 @@ type storedStream struct {
 	data        [][]byte
 	size        int
 	all, own    *list.Element
+	// offered is, for a GET stream, the index of the first event no GET
+	// was offered.
+	offered int
+}
+
+func (st *storedStream) end() int { return st.first + len(st.data) }
+
+// trim forgets the stream's events before index i (at most up to its
+// end), and reports the bytes freed.
+func (st *storedStream) trim(i int) int {
+	n, freed := min(max(i-st.first, 0), len(st.data)), 0
+	for j := range n {
+		freed += len(st.data[j])
+		st.data[j] = nil
+	}
+	st.data, st.first, st.size = st.data[n:], st.first+n, st.size-freed
+	return freed
 }
 
 func newStreamStore(keepStreams, maxBytes int) *streamStore {
@@ -72,7 +102,7 @@ func newStreamStore(keepStreams, maxBytes int) *streamStore {
 }
 
 // Open starts keeping the events of a stream, dropping the session's
-// oldest stream beyond keepStreams.
+// oldest POST stream beyond keepStreams.
 func (s *streamStore) Open(_ context.Context, sessionID, streamID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -81,11 +111,16 @@ func (s *streamStore) Open(_ context.Context, sessionID, streamID string) error 
 		ss = &storedSession{streams: map[string]*storedStream{}}
 		s.sessions[sessionID] = ss
 	}
-	if ss.streams[streamID] != nil {
+	if s.stream(sessionID, streamID) != nil {
 		return nil
 	}
 	st := &storedStream{session: sessionID, id: streamID}
-	st.all, st.own = s.all.PushBack(st), ss.order.PushBack(st)
+	st.all = s.all.PushBack(st)
+	if streamID == "" {
+		ss.get = st
+		return nil
+	}
+	st.own = ss.order.PushBack(st)
 	ss.streams[streamID] = st
 	for ss.order.Len() > s.keepStreams {
 		s.drop(ss.order.Front().Value.(*storedStream))
@@ -94,7 +129,9 @@ func (s *streamStore) Open(_ context.Context, sessionID, streamID string) error 
 }
 
 // Append keeps the data of a stream's next event; the event of a stream
-// already dropped is not kept.
+// already dropped is not kept. Over maxBytes, the oldest streams give
+// way: a POST stream is dropped, a GET stream loses its oldest events,
+// and the stream appended to keeps at least this event.
 func (s *streamStore) Append(_ context.Context, sessionID, streamID string, data []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -105,24 +142,26 @@ func (s *streamStore) Append(_ context.Context, sessionID, streamID string, data
 	st.data = append(st.data, data)
 	st.size += len(data)
 	s.bytes += len(data)
-	for s.bytes > s.maxBytes {
-		if old := s.all.Front().Value.(*storedStream); old != st {
+	for e := s.all.Front(); e != nil && s.bytes > s.maxBytes; {
+		old := e.Value.(*storedStream)
+		e = e.Next()
+		switch {
+		case old == st:
+			s.bytes -= old.trim(old.end() - 1)
+		case old.id == "":
+			for s.bytes > s.maxBytes && len(old.data) > 0 {
+				s.bytes -= old.trim(old.first + 1)
+			}
+		default:
 			s.drop(old)
-			continue
 		}
-		// The stream alone is over the cap: keep its newest event.
-		if len(st.data) == 1 {
-			break
-		}
-		n := len(st.data[0])
-		st.data[0] = nil
-		st.data, st.first, st.size, s.bytes = st.data[1:], st.first+1, st.size-n, s.bytes-n
 	}
 	return nil
 }
 
 // After yields the data of the stream's events after index, or
-// sdk.ErrEventsPurged when some of them are no longer kept.
+// sdk.ErrEventsPurged when some of them are no longer kept; for a GET
+// stream, see streamStore.
 func (s *streamStore) After(_ context.Context, sessionID, streamID string, index int) iter.Seq2[[]byte, error] {
 	s.mu.Lock()
 	var events [][]byte
@@ -130,6 +169,8 @@ func (s *streamStore) After(_ context.Context, sessionID, streamID string, index
 	switch st := s.stream(sessionID, streamID); {
 	case st == nil:
 		err = fmt.Errorf("stream %q of session %q: %w", streamID, sessionID, sdk.ErrEventsPurged)
+	case streamID == "":
+		events = s.replay(st, index)
 	case index+1 < st.first:
 		err = fmt.Errorf("stream %q of session %q after event %d: %w", streamID, sessionID, index, sdk.ErrEventsPurged)
 	case index+1-st.first < len(st.data):
@@ -149,6 +190,31 @@ func (s *streamStore) After(_ context.Context, sessionID, streamID string, index
 	}
 }
 
+// replay returns the events a GET of st gets, resuming after index (-1:
+// a GET without Last-Event-ID), and renumbers what st keeps as the SDK
+// numbers the events it replays: from index+1. s.mu is held.
+func (s *streamStore) replay(st *storedStream, index int) [][]byte {
+	from := index + 1
+	if index < 0 {
+		from = st.offered
+	}
+	s.bytes -= st.trim(from)
+	events := append([][]byte(nil), st.data...)
+	st.first = index + 1
+	st.offered = st.first
+	return events
+}
+
+// offered records that the GET stream of session sessionID ended: a GET
+// without Last-Event-ID gets only the events after those it holds now.
+func (s *streamStore) offered(sessionID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.stream(sessionID, ""); st != nil {
+		st.offered = st.end()
+	}
+}
+
 // SessionClosed drops the session's streams.
 func (s *streamStore) SessionClosed(_ context.Context, sessionID string) error {
 	s.mu.Lock()
@@ -157,26 +223,35 @@ func (s *streamStore) SessionClosed(_ context.Context, sessionID string) error {
 		for ss.order.Len() > 0 {
 			s.drop(ss.order.Front().Value.(*storedStream))
 		}
+		if ss.get != nil {
+			s.all.Remove(ss.get.all)
+			s.bytes -= ss.get.size
+		}
+		delete(s.sessions, sessionID)
 	}
 	return nil
 }
 
 // stream returns a kept stream, or nil. s.mu is held.
 func (s *streamStore) stream(sessionID, streamID string) *storedStream {
-	if ss := s.sessions[sessionID]; ss != nil {
-		return ss.streams[streamID]
+	ss := s.sessions[sessionID]
+	switch {
+	case ss == nil:
+		return nil
+	case streamID == "":
+		return ss.get
 	}
-	return nil
+	return ss.streams[streamID]
 }
 
-// drop forgets a stream, and its session with its last stream. s.mu is
-// held.
+// drop forgets a POST stream, and its session with its last stream when
+// it has no GET stream. s.mu is held.
 func (s *streamStore) drop(st *storedStream) {
 	ss := s.sessions[st.session]
 	s.all.Remove(st.all)
 	ss.order.Remove(st.own)
 	delete(ss.streams, st.id)
-	if len(ss.streams) == 0 {
+	if len(ss.streams) == 0 && ss.get == nil {
 		delete(s.sessions, st.session)
 	}
 	s.bytes -= st.size

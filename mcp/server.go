@@ -261,8 +261,11 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	s.initTools(o)
 	s.initResources()
 	s.initSkills()
-	s.sdk.AddReceivingMiddleware(s.boundArguments, s.noteMistakes, s.gate.receiving)
+	s.sdk.AddReceivingMiddleware(s.boundArguments, s.gate.receiving)
 	s.sdk.AddReceivingMiddleware(s.eraResults)
+	// Outside every middleware that makes or changes an error, so that
+	// the log says what the client got.
+	s.sdk.AddReceivingMiddleware(s.noteMistakes)
 	// Added last, so it runs first (each middleware wraps the ones before).
 	s.sdk.AddReceivingMiddleware(s.untilReady)
 	s.sdk.AddSendingMiddleware(s.gate.sending)

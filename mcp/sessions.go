@@ -55,7 +55,11 @@ type liveSession struct {
 	// streams counts the session's GET streams open, and its calls that
 	// wait on its client (ask waiting for the client's model).
 	streams int
-	gets    int // its GET streams open: notifications have somewhere to go
+	gets    int // its GET streams open
+	// listened is set once the session opened a GET stream: from then
+	// on, the notifications that answer no request are kept for it
+	// (streamStore) while no stream is open.
+	listened bool
 	// last is when the session last began a call or wrote a byte of an
 	// answer to one: its client's last activity, in the order the client
 	// saw it (a handler returns only after its answer is out).
@@ -232,17 +236,27 @@ func (l *sessionLimiter) listen(id string, n int) {
 	defer l.mu.Unlock()
 	if ls := l.live[id]; ls != nil {
 		ls.gets += n
+		ls.listened = ls.listened || n > 0
 	}
 }
 
 // streamOpen reports whether session id is tracked and, if so, whether it
-// has a GET stream open, where the SDK writes the notifications that
-// answer no request.
+// has a GET stream open.
 func (l *sessionLimiter) streamOpen(id string) (tracked, open bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ls := l.live[id]
 	return ls != nil, ls != nil && ls.gets > 0
+}
+
+// everListened reports whether session id is tracked and, if so, whether
+// it ever opened a GET stream, where the SDK writes the notifications
+// that answer no request (or keeps them, for when the client comes back).
+func (l *sessionLimiter) everListened(id string) (tracked, listened bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ls := l.live[id]
+	return ls != nil, ls != nil && ls.listened
 }
 
 // touch records activity of session id: a call's answer being written,
