@@ -184,7 +184,8 @@ type Options struct {
 	// MaxBody, when not 0, is the most bytes a response body may have;
 	// reading more fails with an error wrapping ErrTooLarge.
 	MaxBody int64
-	// Base carries the requests; nil is http.DefaultTransport.
+	// Base carries the requests; nil is http.DefaultTransport reaching
+	// loopback addresses directly, never through a proxy.
 	Base http.RoundTripper
 }
 
@@ -199,7 +200,7 @@ var ErrTooLarge = errors.New("response body over the limit")
 func Client(o Options) *http.Client {
 	base := o.Base
 	if base == nil {
-		base = http.DefaultTransport
+		base = direct
 	}
 	return &http.Client{
 		Timeout:       o.Timeout,
@@ -239,7 +240,7 @@ type transport struct {
 func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Del("Authorization")
-	if tok := t.tokens.For(r.URL); tok != "" {
+	if tok := t.tokens.For(r.URL); tok != "" && !t.proxied(r) {
 		r.Header.Set("Authorization", "Bearer "+tok)
 	}
 	resp, err := t.base.RoundTrip(r)
@@ -252,6 +253,42 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp.Body = &limitedBody{rc: resp.Body, left: t.maxBody, max: t.maxBody, url: r.URL.Redacted()}
 	return resp, nil
+}
+
+// proxied reports whether r, a plain http request, would leave the
+// machine through a proxy of the base transport: a token for a loopback
+// address must not travel in clear text to a proxy elsewhere.
+func (t *transport) proxied(r *http.Request) bool {
+	if !strings.EqualFold(r.URL.Scheme, "http") {
+		return false
+	}
+	tr, ok := t.base.(*http.Transport)
+	if !ok || tr.Proxy == nil {
+		return false
+	}
+	p, err := tr.Proxy(r)
+	return err != nil || p != nil
+}
+
+// direct is http.DefaultTransport, but a loopback address is reached
+// directly whatever the proxy variables say: Go's ProxyFromEnvironment
+// skips the proxy only for a lower-case "localhost" and loopback IPs, so
+// http://LOCALHOST:8080 would go through it.
+var direct = func() *http.Transport {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = noProxyForLoopback(http.ProxyFromEnvironment)
+	return tr
+}()
+
+// noProxyForLoopback wraps proxy so that a loopback host, however
+// spelled, gets no proxy.
+func noProxyForLoopback(proxy func(*http.Request) (*url.URL, error)) func(*http.Request) (*url.URL, error) {
+	return func(r *http.Request) (*url.URL, error) {
+		if Loopback(r.URL.Hostname()) {
+			return nil, nil
+		}
+		return proxy(r)
+	}
 }
 
 // limitedBody fails a read that goes past max bytes.

@@ -210,3 +210,48 @@ func TestCheckURL(t *testing.T) {
 		t.Errorf("the user is shown or accepted: %v", err)
 	}
 }
+
+// TestNoTokenThroughAProxy: a token for a loopback origin never travels
+// to a proxy, however the host is spelled (Go's ProxyFromEnvironment
+// sends http://LOCALHOST:port through the proxy): the default transport
+// reaches loopback directly, and a base transport that would use a proxy
+// for the request gets no token.
+func TestNoTokenThroughAProxy(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.Write([]byte("via proxy"))
+	}))
+	t.Cleanup(proxy.Close)
+	pu, err := url.Parse(proxy.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := &http.Transport{Proxy: http.ProxyURL(pu)}
+	c := Client(Options{Tokens: mustTokens(t, "http://localhost:9=LOOP"), Base: base})
+	resp, err := c.Get("http://LOCALHOST:9/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 1 || seen[0] != "" {
+		t.Errorf("the proxy saw Authorization %q, want one request without a token", seen)
+	}
+
+	for _, host := range []string{"LOCALHOST", "localhost", "127.0.0.1", "[::1]"} {
+		r := httptest.NewRequest("GET", "http://"+host+":9/x", nil)
+		got, err := noProxyForLoopback(http.ProxyURL(pu))(r)
+		if err != nil || got != nil {
+			t.Errorf("%s: proxy %v, %v; want none", host, got, err)
+		}
+	}
+	r := httptest.NewRequest("GET", "http://skills.example:9/x", nil)
+	if got, _ := noProxyForLoopback(http.ProxyURL(pu))(r); got == nil {
+		t.Error("a non-loopback host lost its proxy")
+	}
+}
