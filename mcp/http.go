@@ -148,7 +148,14 @@ func (s *Server) streamable(o HTTPOptions, getServer func(*http.Request) *sdk.Se
 		defer ew.finish()
 		if toStateful {
 			if id := r.Header.Get(sessionHeader); id != "" && r.Method == http.MethodGet && listens(r) {
-				defer store.offered(id) // once the GET is over, its client was offered what the stream holds
+				// Once the GET is over, its client was offered what the
+				// stream holds; a GET refused (400, 404, 409) was offered
+				// nothing, and the next one still gets it.
+				defer func() {
+					if ew.code == http.StatusOK {
+						store.offered(id)
+					}
+				}()
 			}
 			sessions.serve(&retryWriter{ResponseWriter: ew}, r, body, stateful)
 			return

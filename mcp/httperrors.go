@@ -92,13 +92,14 @@ type rpcErrorWriter struct {
 	status int          // the held answer's status; 0 when none is held
 	held   bytes.Buffer // the held answer's text
 	begun  bool
+	code   int // the status the SDK gave, held or not; 0 before it gave one
 }
 
 func (w *rpcErrorWriter) WriteHeader(code int) {
 	if w.begun {
 		return
 	}
-	w.begun = true
+	w.begun, w.code = true, code
 	if (code == http.StatusBadRequest || code == http.StatusNotFound) &&
 		strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
 		w.status = code

@@ -397,8 +397,9 @@ func toolsChanged(events <-chan streamEvent) (streamEvent, bool) {
 // gets the list_changed sent while it was away when it listens again,
 // resuming with Last-Event-ID or not: the server keeps it in the session's
 // event store (and a GET without Last-Event-ID gets only what no earlier
-// GET was offered). It used to drop every notification to a session with no
-// GET stream open, so a client that resumed missed the changes of the gap.
+// GET was offered; a GET the server refused was offered nothing). It used
+// to drop every notification to a session with no GET stream open, so a
+// client that resumed missed the changes of the gap.
 func TestListChangedWhileAway(t *testing.T) {
 	for _, resume := range []bool{true, false} {
 		t.Run(fmt.Sprintf("Last-Event-ID=%v", resume), func(t *testing.T) {
@@ -457,6 +458,17 @@ func TestListChangedWhileAway(t *testing.T) {
 			again := map[string]string{}
 			for k, v := range session {
 				again[k] = v
+			}
+			if !resume {
+				// A GET the server refuses was offered nothing: the next
+				// one still gets what was sent while away.
+				bad := map[string]string{"Accept": "application/json"} // no event stream accepted
+				for k, v := range session {
+					bad[k] = v
+				}
+				if code, body := listenOnce(t, ctx, url, bad); code == http.StatusOK {
+					t.Fatalf("a GET that accepts no event stream: %d %s, want a refusal", code, body)
+				}
 			}
 			if resume {
 				again["Last-Event-ID"] = first.id
