@@ -63,18 +63,26 @@ func parseToken(entry string) (origin, token string, err error) {
 		return "", "", fmt.Errorf("%q is no origin: give a scheme and a host (and a port if not the default), "+
 			"such as https://skills.example.com or http://127.0.0.1:8080, with no user, path or query", raw)
 	}
+	if u.Scheme == "http" && !Loopback(u.Hostname()) {
+		return "", "", fmt.Errorf("%s: a token is sent over https only, or over http to a loopback address, so this "+
+			"one would never be sent: give the https origin", raw)
+	}
 	return Origin(u), tok, nil
 }
 
-// redactEntry is entry without what follows its first '='.
+// redactEntry is entry without what follows its first '=', or, for an
+// entry with no '=' (perhaps a token alone, or the tail of one cut at a
+// comma of CCSKI_HTTP__TOKENS), nothing of it but a scheme it starts with.
 func redactEntry(entry string) string {
 	if i := strings.IndexByte(entry, '='); i >= 0 {
 		return entry[:i+1] + "…"
 	}
-	if len(entry) > 12 {
-		return entry[:4] + "…"
+	for _, scheme := range []string{"https://", "http://"} {
+		if strings.HasPrefix(entry, scheme) {
+			return scheme + "…"
+		}
 	}
-	return entry
+	return "…"
 }
 
 // Tokens maps an origin (see Origin) to its token.

@@ -45,7 +45,11 @@ func mustTokens(t *testing.T, entries ...string) Tokens {
 // never reaches the other.
 func TestTokenIsForOneOriginOnly(t *testing.T) {
 	rec := &recorder{}
-	c := Client(Options{Tokens: mustTokens(t, "https://skills.corp.com=CORP", "http://127.0.0.1:9=LOOP", "http://skills.corp.com=PLAIN"), Base: rec})
+	tokens := mustTokens(t, "https://skills.corp.com=CORP", "http://127.0.0.1:9=LOOP")
+	// ParseTokens refuses a plain-http origin that is not loopback; set
+	// one by hand to show the transport would not send it either.
+	tokens["http://skills.corp.com"] = "PLAIN"
+	c := Client(Options{Tokens: tokens, Base: rec})
 	for _, u := range []string{
 		"https://skills.corp.com/x.zip", "https://SKILLS.corp.com:443/y.zip", // the origin, spelled two ways
 		"https://skills-corp.com/x.zip", "https://skills.corp.com.evil.example/x.zip", "https://skills.corp.com:8443/x.zip",
@@ -182,7 +186,8 @@ func TestParseTokens(t *testing.T) {
 		t.Errorf("tokens = %v", tok)
 	}
 	for _, bad := range []string{"https://a.example", "https://a.example=", "a.example=SECRET", "https://u@a.example=SECRET",
-		"https://a.example/path=SECRET", "ftp://a.example=SECRET", "https://a.example?x=SECRET"} {
+		"https://a.example/path=SECRET", "ftp://a.example=SECRET", "https://a.example?x=SECRET",
+		"SECRET", "http://a.example=SECRET"} {
 		_, err := ParseTokens([]Token{Token(bad)})
 		if err == nil {
 			t.Errorf("%q accepted", bad)
