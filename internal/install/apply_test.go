@@ -48,19 +48,26 @@ func (f fixture) installer() *Installer {
 	return &Installer{Ctx: context.Background(), Layout: f.layout, Lock: &Lock{}}
 }
 
+// offer materialises src with x and discovers what it offers, failing t
+// on an error.
+func offer(t *testing.T, x *Installer, src Source) (root, commit string, o *Offer) {
+	t.Helper()
+	root, commit, err := x.Materialize(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, err = Discover(context.Background(), root, ""); err != nil {
+		t.Fatal(err)
+	}
+	return root, commit, o
+}
+
 // install installs the named skills of the source with the default
 // targets.
 func (f fixture) install(t *testing.T, x *Installer, names ...string) []Result {
 	t.Helper()
 	src := Source{Kind: KindDir, Dir: f.src}
-	root, commit, err := x.Materialize(src, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := Discover(context.Background(), root, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, commit, o := offer(t, x, src)
 	cands, err := Select("src", o, Selection{Names: names})
 	if err != nil {
 		t.Fatal(err)

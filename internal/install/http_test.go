@@ -347,14 +347,7 @@ func TestIndexInstallAndFrozen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		root, commit, err := x.Materialize(src, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, err := Discover(context.Background(), root, "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		root, commit, o := offer(t, x, src)
 		cands, err := Select(site, o, Selection{All: true})
 		if err != nil {
 			t.Fatal(err)
@@ -437,14 +430,7 @@ func TestIndexDigestChecked(t *testing.T) {
 	x := f.installer()
 	x.HTTP = &HTTP{TempDir: t.TempDir()}
 	src := Source{Kind: KindIndex, URL: s.srv.URL}
-	root, commit, err := x.Materialize(src, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := Discover(context.Background(), root, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, commit, o := offer(t, x, src)
 	agents, _ := ParseAgents(nil)
 	rs := x.Install(src, root, commit, o.Candidates, Want{Agents: agents})
 	x.Close()
@@ -484,14 +470,7 @@ func TestIndexLeavesOutOnlyTheBadSkill(t *testing.T) {
 	x.HTTP = &HTTP{TempDir: t.TempDir()}
 	defer x.Close()
 	src := Source{Kind: KindIndex, URL: s.srv.URL}
-	root, commit, err := x.Materialize(src, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := Discover(context.Background(), root, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, commit, o := offer(t, x, src)
 	if len(o.Candidates) != 2 || o.Candidates[0].Name != "bad" || o.Candidates[1].Name != "good" {
 		t.Fatalf("candidates %+v, want bad and good", o.Candidates)
 	}

@@ -1,7 +1,6 @@
 package install
 
 import (
-	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -31,14 +30,7 @@ func TestIndexFetchesOnlyWhatIsInstalled(t *testing.T) {
 	x := f.installer()
 	x.HTTP = &HTTP{TempDir: t.TempDir()}
 	src := Source{Kind: KindIndex, URL: s.srv.URL}
-	root, commit, err := x.Materialize(src, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := Discover(context.Background(), root, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, commit, o := offer(t, x, src)
 	if len(o.Candidates) != 3 {
 		t.Fatalf("offered %+v, want a, b and c from the index", o.Candidates)
 	}
@@ -92,14 +84,7 @@ func TestIndexCapsTheTotal(t *testing.T) {
 	x.HTTP = &HTTP{TempDir: t.TempDir(), Limits: Limits{MaxDownload: 4000}}
 	defer x.Close()
 	src := Source{Kind: KindIndex, URL: s.srv.URL}
-	root, commit, err := x.Materialize(src, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := Discover(context.Background(), root, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, commit, o := offer(t, x, src)
 	agents, _ := ParseAgents(nil)
 	installed, refused := 0, 0
 	for _, r := range x.Install(src, root, commit, o.Candidates, Want{Agents: agents}) {
@@ -144,14 +129,7 @@ func TestFetchedFileModes(t *testing.T) {
 		f := newFixture(t, nil)
 		x := f.installer()
 		x.HTTP = &HTTP{TempDir: t.TempDir()}
-		root, commit, err := x.Materialize(src, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, err := Discover(context.Background(), root, "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		root, commit, o := offer(t, x, src)
 		agents, _ := ParseAgents(nil)
 		if rs := x.Install(src, root, commit, o.Candidates, Want{Agents: agents}); len(rs) != 1 || rs[0].Status != StatusInstalled {
 			t.Fatalf("%s: install = %+v", kind, rs)

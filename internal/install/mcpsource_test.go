@@ -107,14 +107,7 @@ func TestInstallFromMCPServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, commit, err := x.Materialize(src, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := Discover(x.Ctx, root, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, commit, o := offer(t, x, src)
 	cands, err := Select(src.String(), o, Selection{Names: []string{"pdf"}})
 	if err != nil {
 		t.Fatal(err)
@@ -206,14 +199,7 @@ func TestUpdateFromMCPServer(t *testing.T) {
 	f := newFixture(t, nil)
 	x := f.installer()
 	src := Source{Kind: KindMCP, URL: up.URL()}
-	root, commit, err := x.Materialize(src, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := Discover(x.Ctx, root, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, commit, o := offer(t, x, src)
 	agents, _ := ParseAgents(nil)
 	if rs := x.Install(src, root, commit, o.Candidates, Want{Agents: agents}); rs[0].Status != StatusInstalled {
 		t.Fatalf("install = %+v", rs)
