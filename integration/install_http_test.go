@@ -306,28 +306,7 @@ func TestInstallFromHTTP(t *testing.T) {
 					h.reindex()
 				}
 			}()
-			c := clone()
-			r := c.run(t, "install", "--frozen", "--json")
-			if r.code != 1 {
-				t.Fatalf("want exit 1\n%s", r)
-			}
-			var rep installJSON
-			decodeOnly(t, r, &rep)
-			for _, res := range rep.Results {
-				want := "installed"
-				if res.Skill == skill {
-					want = "failed"
-				}
-				if res.Status != want {
-					t.Errorf("%s: %s (%s), want %s", res.Skill, res.Status, res.Message, want)
-				}
-			}
-			if _, err := os.Lstat(filepath.Join(c.proj, ".agents/skills", skill)); err == nil {
-				t.Errorf("%s was written", skill)
-			}
-			if got := textOf(t, filepath.Join(c.proj, "ccski.lock")); got != lock {
-				t.Errorf("the lock changed")
-			}
+			frozenRefusesOnly(t, clone(), skill, lock)
 		})
 	}
 }
@@ -436,4 +415,34 @@ func TestInstallFromHTTPRefuses(t *testing.T) {
 	if strings.Contains(textOf(t, filepath.Join(b.proj, "ccski.lock")), "s3cret") {
 		t.Error("the token is in the lock")
 	}
+}
+
+// frozenRefusesOnly runs `install --frozen --json` in c and checks that it
+// exits 1 with skill failed and every other skill installed, that nothing
+// of skill was written, and that the lock is still lock. It returns the
+// report.
+func frozenRefusesOnly(t *testing.T, c *installBox, skill, lock string) installJSON {
+	t.Helper()
+	r := c.run(t, "install", "--frozen", "--json")
+	if r.code != 1 {
+		t.Fatalf("want exit 1\n%s", r)
+	}
+	var rep installJSON
+	decodeOnly(t, r, &rep)
+	for _, res := range rep.Results {
+		want := "installed"
+		if res.Skill == skill {
+			want = "failed"
+		}
+		if res.Status != want {
+			t.Errorf("%s: %s (%s), want %s", res.Skill, res.Status, res.Message, want)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(c.proj, ".agents/skills", skill)); err == nil {
+		t.Errorf("%s was written", skill)
+	}
+	if got := textOf(t, filepath.Join(c.proj, "ccski.lock")); got != lock {
+		t.Errorf("the lock changed")
+	}
+	return rep
 }
