@@ -330,28 +330,15 @@ func openSSE(t *testing.T, url string) (endpoint string, stop func()) {
 	return ev.data, stop
 }
 
-type sseEvent struct{ name, data string }
-
-// sseEvents parses a stream of server-sent events.
-func sseEvents(r io.Reader) <-chan sseEvent {
-	ch := make(chan sseEvent, 16)
+// sseEvents sends the events of an SSE stream that carry a name or data
+// (streamEvents without the priming events, an id and a retry alone).
+func sseEvents(r io.Reader) <-chan streamEvent {
+	ch := make(chan streamEvent, 16)
 	go func() {
 		defer close(ch)
-		sc := bufio.NewScanner(r)
-		sc.Buffer(nil, 1<<20)
-		var ev sseEvent
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case line == "":
-				if ev != (sseEvent{}) {
-					ch <- ev
-				}
-				ev = sseEvent{}
-			case strings.HasPrefix(line, "event:"):
-				ev.name = strings.TrimSpace(strings.TrimPrefix(line, "event:"))
-			case strings.HasPrefix(line, "data:"):
-				ev.data += strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " ")
+		for ev := range streamEvents(r) {
+			if ev.name != "" || ev.data != "" {
+				ch <- ev
 			}
 		}
 	}()

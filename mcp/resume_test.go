@@ -24,33 +24,11 @@ type streamEvent struct{ name, id, retry, data string }
 func readStream(t *testing.T, body io.Reader, n int) []streamEvent {
 	t.Helper()
 	var out []streamEvent
-	sc := bufio.NewScanner(body)
-	sc.Buffer(nil, 16<<20)
-	var ev streamEvent
-	seen := false
-	for sc.Scan() {
-		field, value, _ := strings.Cut(sc.Text(), ":")
-		value = strings.TrimPrefix(value, " ")
-		switch field {
-		case "":
-			if seen {
-				out = append(out, ev)
-				if n > 0 && len(out) == n {
-					return out
-				}
-			}
-			ev, seen = streamEvent{}, false
-			continue
-		case "event":
-			ev.name = value
-		case "id":
-			ev.id = value
-		case "retry":
-			ev.retry = value
-		case "data":
-			ev.data += value
+	for ev := range streamEvents(body) {
+		out = append(out, ev)
+		if n > 0 && len(out) == n {
+			break
 		}
-		seen = true
 	}
 	return out
 }
@@ -357,7 +335,7 @@ func streamEvents(body io.Reader) <-chan streamEvent {
 	go func() {
 		defer close(ch)
 		sc := bufio.NewScanner(body)
-		sc.Buffer(nil, 1<<20)
+		sc.Buffer(nil, 16<<20)
 		var ev streamEvent
 		for sc.Scan() {
 			field, value, _ := strings.Cut(sc.Text(), ":")
