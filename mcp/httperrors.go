@@ -91,15 +91,14 @@ type rpcErrorWriter struct {
 	body   *postBody
 	status int          // the held answer's status; 0 when none is held
 	held   bytes.Buffer // the held answer's text
-	begun  bool
-	code   int // the status the SDK gave, held or not; 0 before it gave one
+	code   int          // the status the SDK gave, held or not; 0 before it gave one
 }
 
 func (w *rpcErrorWriter) WriteHeader(code int) {
-	if w.begun {
+	if w.code != 0 {
 		return
 	}
-	w.begun, w.code = true, code
+	w.code = code
 	if (code == http.StatusBadRequest || code == http.StatusNotFound) &&
 		strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
 		w.status = code
@@ -109,7 +108,7 @@ func (w *rpcErrorWriter) WriteHeader(code int) {
 }
 
 func (w *rpcErrorWriter) Write(p []byte) (int, error) {
-	if !w.begun {
+	if w.code == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
 	if w.status != 0 {

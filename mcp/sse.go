@@ -34,7 +34,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -64,8 +63,6 @@ type sseSession struct {
 	in     chan jsonrpc.Message
 	done   chan struct{} // closed when the session ends
 	ending sync.Once
-	// ss is the server's session, once Connect returned.
-	ss atomic.Pointer[sdk.ServerSession]
 }
 
 func (s *sseSession) end() { s.ending.Do(func() { close(s.done) }) }
@@ -128,7 +125,6 @@ func (h *sseHandler) open(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "internal error: the session could not start: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	sess.ss.Store(ss)
 	defer ss.Close() // ends the stream's writes before the GET returns
 	select {
 	case <-r.Context().Done():
@@ -140,7 +136,7 @@ func (h *sseHandler) open(w http.ResponseWriter, r *http.Request) {
 // on the stream.
 func (h *sseHandler) deliver(w http.ResponseWriter, r *http.Request) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		refuseMessage(w, http.StatusUnsupportedMediaType, nil, jsonrpc.CodeInvalidRequest,
+		writeRPCError(w, http.StatusUnsupportedMediaType, nil, jsonrpc.CodeInvalidRequest,
 			"invalid request: the Content-Type must be application/json")
 		return
 	}
@@ -148,16 +144,16 @@ func (h *sseHandler) deliver(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			refuseMessage(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest,
+			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest,
 				fmt.Sprintf("invalid request: the body is over %d bytes", mbe.Limit))
 			return
 		}
-		refuseMessage(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "invalid request: the body could not be read: "+err.Error())
+		writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "invalid request: the body could not be read: "+err.Error())
 		return
 	}
 	id := r.URL.Query().Get("sessionid")
 	if id == "" {
-		refuseMessage(w, http.StatusBadRequest, idOf(data), codeNoSession,
+		writeRPCError(w, http.StatusBadRequest, idOf(data), codeNoSession,
 			"Bad Request: no sessionId: POST to the endpoint that the stream GET /mcp opens announces")
 		return
 	}
@@ -165,20 +161,20 @@ func (h *sseHandler) deliver(w http.ResponseWriter, r *http.Request) {
 	sess := h.sessions[id]
 	h.mu.Unlock()
 	if sess == nil {
-		refuseMessage(w, http.StatusNotFound, idOf(data), codeSessionNotFound,
+		writeRPCError(w, http.StatusNotFound, idOf(data), codeSessionNotFound,
 			fmt.Sprintf("Session not found: session %q is not open (it ended or was closed); open a new one with GET /mcp", id))
 		return
 	}
 	msg, code, why := decodeSSEMessage(data)
 	if msg == nil {
-		refuseMessage(w, http.StatusBadRequest, idOf(data), code, why)
+		writeRPCError(w, http.StatusBadRequest, idOf(data), code, why)
 		return
 	}
 	select {
 	case sess.in <- msg:
 		w.WriteHeader(http.StatusAccepted)
 	case <-sess.done:
-		refuseMessage(w, http.StatusNotFound, idOf(data), codeSessionNotFound,
+		writeRPCError(w, http.StatusNotFound, idOf(data), codeSessionNotFound,
 			fmt.Sprintf("Session not found: session %q ended; open a new one with GET /mcp", id))
 	case <-r.Context().Done():
 	}
@@ -202,14 +198,6 @@ func decodeSSEMessage(data []byte) (jsonrpc.Message, int64, string) {
 		return nil, jsonrpc.CodeInvalidRequest, why
 	}
 	return msg, 0, ""
-}
-
-// refuseMessage answers a POST that delivers nothing with a JSON-RPC error
-// response to the message's id (nil: null).
-func refuseMessage(w http.ResponseWriter, status int, id json.RawMessage, code int64, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(errorResponse(id, code, msg))
 }
 
 // sseTransport is one SSE session's sdk.Transport: the SDK's
