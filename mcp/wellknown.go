@@ -44,7 +44,6 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -306,7 +305,7 @@ func publishable(snap *pipeline.Snapshot) []*pipeline.Record {
 	var out []*pipeline.Record
 	for _, r := range snap.Skills() {
 		name := publishedName(r)
-		if r.SkillPath == "" || r.Unlistable() != "" || len(name) > 64 || !indexName.MatchString(name) || seen[name] {
+		if r.SkillPath == "" || r.Unlistable() != "" || !skillindex.ValidName(name) || seen[name] {
 			continue
 		}
 		seen[name] = true
@@ -323,11 +322,6 @@ func publishedName(r *pipeline.Record) string {
 	name := r.FrontmatterName()
 	return name[strings.LastIndexByte(name, ':')+1:]
 }
-
-// indexName is a name the RFC allows an entry (the Agent Skills naming
-// rules: 1 to 64 lower-case letters, digits and single hyphens, none at
-// either end).
-var indexName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // leftOutOfIndex logs once per snapshot that a skill is not published.
 func (s *Server) leftOutOfIndex(snap *pipeline.Snapshot, r *pipeline.Record, why error) {

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -32,9 +31,6 @@ import (
 // folder that the rest of install reads as it reads a local folder:
 // root/<name>/ for each skill of an index, the archive's contents for an
 // archive.
-
-// skillName is a skill name as the Agent Skills specification allows it.
-var skillName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`)
 
 // fetched is what materialising an HTTP source learnt besides its files.
 type fetched struct {
@@ -165,7 +161,7 @@ func (in *Installer) fetchIndex(site, root string, f *fetched) error {
 		done: map[string]error{}}
 	var first error
 	for _, e := range doc.Skills {
-		if !skillName.MatchString(e.Name) || strings.Contains(e.Name, "--") {
+		if !skillindex.ValidName(e.Name) {
 			return fmt.Errorf("index %s lists a skill named %q, which is no valid skill name (lowercase letters, "+
 				"digits and single hyphens, at most 64)", d.url, e.Name)
 		}

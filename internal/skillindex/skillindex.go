@@ -7,6 +7,8 @@
 // skill published is one `ccski install` takes.
 package skillindex
 
+import "regexp"
+
 // The RFC's paths and identifiers.
 const (
 	// DirV2 and DirV1 are the well-known folders of the two versions,
@@ -48,3 +50,12 @@ type Entry struct {
 	Digest      string   `json:"digest,omitempty"`
 	Files       []string `json:"files,omitempty"`
 }
+
+// ValidName reports whether name may name an index entry: the Agent
+// Skills naming rules, 1 to 64 lower-case ASCII letters, digits and single
+// hyphens, none at either end.
+func ValidName(name string) bool {
+	return len(name) <= 64 && entryName.MatchString(name)
+}
+
+var entryName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
