@@ -229,7 +229,7 @@ func (r *Remote) refresh(ctx context.Context, server, dir string, tokens httpfet
 	}
 	// Keep the previous copy one more round: another ccski process may
 	// have planned it a moment ago.
-	keep := map[string]bool{st.Gen: true, ".lock": true, "state.json": true}
+	keep := map[string]bool{st.Gen: true} // only gen-* folders are removed
 	if old != nil {
 		keep[old.Gen] = true
 	}
