@@ -82,12 +82,7 @@ type journal struct {
 // each lock has one journal, whatever way it is reached, and no project
 // can ship one.
 func JournalFile(stateDir, lockFile string) (string, error) {
-	real, err := safefile.Resolve(lockFile)
-	if err != nil {
-		return "", fmt.Errorf("lock %s: %w", lockFile, err)
-	}
-	sum := sha256.Sum256([]byte(real))
-	return filepath.Join(stateDir, "journal", hex.EncodeToString(sum[:16])+".json"), nil
+	return lockStateFile(stateDir, lockFile, "journal", ".json")
 }
 
 // RunLockFile is the file whose lock a run on the scope whose lock is
@@ -96,12 +91,18 @@ func JournalFile(stateDir, lockFile string) (string, error) {
 // every way of reaching one lock takes the same turn and nothing of it is
 // left in the project (where `git add -A` would commit it).
 func RunLockFile(stateDir, lockFile string) (string, error) {
+	return lockStateFile(stateDir, lockFile, "run", ".lck")
+}
+
+// lockStateFile is the file stateDir/sub/<name>ext of the lock lockFile,
+// named by a digest of its path with its links resolved.
+func lockStateFile(stateDir, lockFile, sub, ext string) (string, error) {
 	real, err := safefile.Resolve(lockFile)
 	if err != nil {
 		return "", fmt.Errorf("lock %s: %w", lockFile, err)
 	}
 	sum := sha256.Sum256([]byte(real))
-	return filepath.Join(stateDir, "run", hex.EncodeToString(sum[:16])+".lck"), nil
+	return filepath.Join(stateDir, sub, hex.EncodeToString(sum[:16])+ext), nil
 }
 
 // asideName is the name, in a staging folder, of a copy moved aside
