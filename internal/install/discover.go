@@ -114,7 +114,7 @@ func Discover(ctx context.Context, root, sub string) (*Offer, error) {
 		// A marketplace that offers nothing because its plugin sources
 		// are not there is a stale file in what is a folder of skills:
 		// walk the folder, and say why.
-		if mk.skills > 0 || len(mk.missing) == 0 {
+		if len(mk.roots) > 0 || len(mk.missing) == 0 {
 			return mk.offer(ctx, root)
 		}
 		warnings = append(warnings, fmt.Sprintf("%s %s; read the folder as a folder of skills instead",
@@ -175,9 +175,9 @@ func (m marketplaceRead) offer(ctx context.Context, root string) (*Offer, error)
 type marketplaceRead struct {
 	// what is "marketplace NAME" or "Codex marketplace NAME".
 	what string
-	// roots read the skill folders of its plugins; skills counts them.
-	roots  []pipeline.Root
-	skills int
+	// roots read the skill folders of its plugins, one per plugin that
+	// has any.
+	roots []pipeline.Root
 	// missing are the plugins whose source folder does not exist.
 	missing  []string
 	warnings []string
@@ -247,7 +247,6 @@ func marketplaceRoots(root, file string) (marketplaceRead, error) {
 		}
 		if len(dirs) > 0 {
 			m.roots = append(m.roots, skillRoot(p.Dir, dirs, &pipeline.PluginInfo{Plugin: p.Name}))
-			m.skills += len(dirs)
 		}
 	}
 	if len(remote) > 0 {
