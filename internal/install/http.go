@@ -111,7 +111,7 @@ func (d download) digest() string { return manifest.Digest(d.data) }
 // get downloads u, at most Limits.MaxDownload bytes. p, when not nil,
 // counts the artifact when it is done.
 func (h *HTTP) get(ctx context.Context, u string, p *report.Progress) (download, error) {
-	if err := checkFetchURL(u); err != nil {
+	if err := httpfetch.CheckURL(u); err != nil {
 		return download{}, err
 	}
 	lim := h.Limits.withDefaults()
@@ -165,9 +165,6 @@ func shortItem(u string) string {
 	return u
 }
 
-// checkFetchURL accepts the URLs ccski downloads (httpfetch.CheckURL).
-func checkFetchURL(raw string) error { return httpfetch.CheckURL(raw) }
-
 // archiveExts are the URL endings of archive sources.
 var archiveExts = []string{".zip", ".tar.gz", ".tgz"}
 
@@ -200,7 +197,7 @@ func parseHTTP(arg string) (src Source, ok bool, err error) {
 	default:
 		return Source{}, false, nil
 	}
-	if err := checkFetchURL(src.URL); err != nil {
+	if err := httpfetch.CheckURL(src.URL); err != nil {
 		return Source{}, true, err
 	}
 	if hasFrag {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccski/ccski/internal/httpfetch"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/skillindex"
@@ -307,7 +308,7 @@ func resolve(base *url.URL, ref string) (string, error) {
 		return "", err
 	}
 	u := base.ResolveReference(r).String()
-	return u, checkFetchURL(u)
+	return u, httpfetch.CheckURL(u)
 }
 
 // take counts a downloaded artifact of n bytes against the index's

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ccski/ccski/internal/httpfetch"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/safefile"
 )
@@ -179,7 +180,7 @@ func checkLockSource(e *Entry) error {
 			return errors.New("a git source has no origin (it is its own repository)")
 		}
 	case KindIndex, KindArchive:
-		if err := checkFetchURL(e.Source.URL); err != nil {
+		if err := httpfetch.CheckURL(e.Source.URL); err != nil {
 			return err
 		}
 		if e.Source.Ref != "" || e.Source.Origin != (Origin{}) {
