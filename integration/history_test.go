@@ -55,7 +55,7 @@ func TestUpdateRefusesRewrittenHistory(t *testing.T) {
 	if r.code != 1 {
 		t.Errorf("update after a force-push: want exit 1\n%s", r)
 	}
-	for _, want := range []string{"✗ pdf", "rewritten", "force-push", shas[1][:12], "--force"} {
+	for _, want := range []string{"failed    pdf", "rewritten", "force-push", shas[1][:12], "--force"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("update after a force-push does not say %q\n%s", want, r)
 		}

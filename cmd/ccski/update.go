@@ -21,12 +21,20 @@ an agent rejects is not installed (the result names the agent and why) unless
 disk (local edits that --force overwrites are named). --dry-run shows the
 changes without writing; --check does too, and exits 10 when a skill would
 update (0 when none would), for CI. Without --scope, update works on the
-scope whose lock names the SKILLs (the project's when none is named).`
+scope whose lock names the SKILLs (the project's when none is named).
+
+Update follows the history the lock recorded: a git source (or a folder or
+marketplace pinned to the repository it is a clone of) whose new commit does
+not descend from the locked one is refused, saying whether it looks like a
+force-push (the history was rewritten) or a replaced repository (no commit in
+common: re-registered by someone else). Review the new history; --force
+accepts it. SKILL@ref may move to another branch, tag or an older commit that
+shares history with the locked one.`
 
 func newUpdate(a *app) *cobra.Command {
 	return command(spec{use: "update [SKILL[@ref]...]", args: cobra.ArbitraryArgs, long: updateLong, run: a.update,
 		short: "Move installed skills to the newest commit of their source, showing what changes"},
-		jsonFlag(installJSONUsage), installFlags("overwrite skills modified on disk"),
+		jsonFlag(installJSONUsage), installFlags("overwrite skills modified on disk; accept a source whose history was rewritten"),
 		noValidateFlag, timeoutFlag, func(cmd *cobra.Command) {
 			cmd.Flags().Bool("check", false, "write nothing; list what would update and exit 10 when a skill would")
 		})

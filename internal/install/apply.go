@@ -455,7 +455,8 @@ func checkDigests(e Entry) error {
 
 // Update moves a lock entry to the newest commit of its source's ref (ref,
 // when not "", replaces it), showing what changes. A skill modified on
-// disk is skipped unless Force.
+// disk is skipped unless Force, and so is a new commit that does not
+// follow the locked one (guardHistory).
 func (in *Installer) Update(e Entry, ref string) Result {
 	src := e.Source
 	if ref != "" {
@@ -491,6 +492,9 @@ func (in *Installer) Update(e Entry, ref string) Result {
 	note := ""
 	if !fromOrigin {
 		src, commit, note = in.pin(src, root, commit, c)
+	}
+	if err := in.guardHistory(e, src, root, commit, ref); err != nil {
+		return failed(res, err)
 	}
 	r := withNote(in.put(src, root, commit, c, place{targets: e.Targets}, nil), note)
 	if r.Status == StatusInstalled {

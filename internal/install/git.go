@@ -69,6 +69,8 @@ type GitError struct {
 	Ref  string
 	Kind error  // one of the Err variables
 	Msg  string // git's last line of error output
+	// code is git's exit status (0 when it did not exit).
+	code int
 }
 
 func (e *GitError) Error() string {
@@ -151,6 +153,9 @@ func (g *Git) run(ctx context.Context, url, ref string, extraEnv []string, args 
 		return strings.TrimSpace(stdout.String()), nil
 	}
 	ge := &GitError{URL: url, Ref: ref, Kind: errGitFailed, Msg: lastLine(stderr.String())}
+	if xe := (*exec.ExitError)(nil); errors.As(err, &xe) {
+		ge.code = xe.ExitCode()
+	}
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
 		ge.Kind = ErrGitMissing

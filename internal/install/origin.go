@@ -259,7 +259,8 @@ func sameDir(a, b string) bool {
 func (in *Installer) lockedTree(e Entry) (root, commit string, err error) {
 	switch {
 	case e.Source.Kind == KindGit:
-		return in.Materialize(e.Source, e.Commit)
+		root, commit, err = in.Materialize(e.Source, e.Commit)
+		return root, commit, goneError(e, e.Source.URL, err)
 	case e.Source.Kind.Artifact():
 		if root, _, err = in.Materialize(e.Source, e.Commit); err != nil {
 			return "", "", err
@@ -279,7 +280,8 @@ func (in *Installer) lockedTree(e Entry) (root, commit string, err error) {
 		if root, _, err := in.Materialize(e.Source, ""); err == nil && in.atCommit(root, e) {
 			return root, e.Commit, nil
 		}
-		return in.originTree(e.Source.Origin, e.Commit)
+		root, commit, err = in.originTree(e.Source.Origin, e.Commit)
+		return root, commit, goneError(e, e.Source.Origin.URL, err)
 	}
 	root, _, err = in.Materialize(e.Source, "")
 	return root, "", err
