@@ -25,9 +25,12 @@ import (
 // shallow (one commit deep), partial (trees only; a checkout fetches the
 // files it writes) and bounded by Timeout; a commit already in the cache
 // is not fetched again, so that restoring a lock works offline once the
-// cache holds its commits and the installed skills' files.
+// cache holds its commits and the installed skills' files. History
+// answers whether one commit descends from another from a second cache
+// repository per URL, of commits only (history.go).
 type Git struct {
-	// CacheDir holds repos/<hash>.git and the temporary checkouts.
+	// CacheDir holds repos/<hash>.git, repos/<hash>.history.git and the
+	// temporary checkouts.
 	CacheDir string
 	// Timeout bounds each git command; 0 means DefaultTimeout.
 	Timeout time.Duration
