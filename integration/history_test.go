@@ -187,3 +187,49 @@ func TestUpdateRefusesRewrittenClone(t *testing.T) {
 		t.Errorf("update --force installed guide.md = %q", got)
 	}
 }
+
+// TestUpdateRefusesRewrittenMarketplace installs a skill from a
+// marketplace Claude Code cloned from a git repository (the lock pins the
+// repository and commit), then the repository's history is rewritten and
+// Claude Code clones it again one commit deep, so the local clone no
+// longer holds the locked commit: update asks the repository, refuses,
+// and --force accepts.
+func TestUpdateRefusesRewrittenMarketplace(t *testing.T) {
+	b := newInstallBox(t)
+	mkt, shas := newGitSource(t, filepath.Join(b.root, "mkt"),
+		map[string]string{
+			".claude-plugin/marketplace.json": `{"name": "team-tools", "owner": {"name": "o"}, "plugins": [
+				{"name": "kit", "source": "./kit"}]}`,
+			"kit/skills/km-skill/SKILL.md": skillText("km-skill", "v1"),
+		},
+		map[string]string{"kit/skills/km-skill/SKILL.md": skillText("km-skill", "v2")})
+	clone := filepath.Join(b.home, ".claude/plugins/marketplaces/team-tools")
+	gitRun(t, b.root, "clone", "-q", mkt.bare, clone)
+	testfs.Write(t, b.home, map[string]string{".claude/plugins/known_marketplaces.json": `{"team-tools": {
+		"source": {"source": "git", "url": "` + mkt.bare + `"}, "installLocation": "` + filepath.ToSlash(clone) + `"}}`})
+	mustOK(t, b.run(t, "install", "team-tools", "km-skill"))
+	lock := textOf(t, filepath.Join(b.proj, "ccski.lock"))
+	if !strings.Contains(lock, shas[1]) {
+		t.Fatalf("the lock does not pin the marketplace's commit %s:\n%s", shas[1], lock)
+	}
+	gitRun(t, mkt.work, "reset", "-q", "--hard", shas[0])
+	testfs.Write(t, mkt.work, map[string]string{"kit/skills/km-skill/SKILL.md": skillText("km-skill", "rewritten")})
+	gitRun(t, mkt.work, "add", "-A")
+	gitRun(t, mkt.work, "commit", "-q", "-m", "rewritten")
+	gitRun(t, mkt.work, "push", "-q", "--force", "origin", "HEAD:main")
+	if err := os.RemoveAll(clone); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, b.root, "clone", "-q", "--depth", "1", "file://"+mkt.bare, clone)
+	r := b.run(t, "update")
+	if r.code != 1 || !strings.Contains(r.stdout, "force-push") || !strings.Contains(r.stdout, "file://"+mkt.bare) {
+		t.Errorf("update of a marketplace whose history was rewritten: want exit 1 naming a force-push of its repository\n%s", r)
+	}
+	if textOf(t, filepath.Join(b.proj, "ccski.lock")) != lock {
+		t.Errorf("the refused update changed the lock")
+	}
+	mustOK(t, b.run(t, "update", "--force"))
+	if got := textOf(t, filepath.Join(b.proj, ".agents/skills/km-skill/SKILL.md")); !strings.Contains(got, "rewritten") {
+		t.Errorf("update --force installed SKILL.md = %q", got)
+	}
+}
