@@ -120,7 +120,7 @@ func (g *Git) History(ctx context.Context, url, locked, commit string) (History,
 		}
 	}
 	ancestor := func(a, b string) (bool, error) {
-		_, err := g.run(ctx, url, b, nil, "--git-dir", repo, "merge-base", "--is-ancestor", a, b)
+		_, err := g.run(ctx, url, b, nil, "--no-replace-objects", "--git-dir", repo, "merge-base", "--is-ancestor", a, b)
 		if exitedWith(err, 1) {
 			return false, nil
 		}
@@ -132,7 +132,7 @@ func (g *Git) History(ctx context.Context, url, locked, commit string) (History,
 	if ok, err := ancestor(commit, locked); ok || err != nil {
 		return Behind, err
 	}
-	base, err := g.run(ctx, url, commit, nil, "--git-dir", repo, "merge-base", locked, commit)
+	base, err := g.run(ctx, url, commit, nil, "--no-replace-objects", "--git-dir", repo, "merge-base", locked, commit)
 	switch {
 	case err == nil && base != "":
 		return Rewritten, nil
@@ -159,9 +159,12 @@ func (in *Installer) guardHistory(e Entry, src Source, root, commit, ref string)
 			return nil
 		}
 		url = src.Origin.URL
-		// A clone that holds both commits answers without the network.
+		// A clone in which the new commit descends from the locked one
+		// answers without the network (a commit names its parents; only
+		// replace refs, which are not followed, could say otherwise).
 		if st := in.cloneAt(root); st.err == nil && st.clone.top != "" {
-			if _, err := in.Git.run(in.Ctx, st.clone.top, "", nil, "-C", st.clone.top, "merge-base", "--is-ancestor", e.Commit, commit); err == nil {
+			if _, err := in.Git.run(in.Ctx, st.clone.top, "", nil, "--no-replace-objects", "-C", st.clone.top,
+				"merge-base", "--is-ancestor", e.Commit, commit); err == nil {
 				return nil
 			}
 		}
