@@ -15,7 +15,10 @@
 // installed skill's folder; the others are read where they are. A folder
 // or marketplace that is a git clone is pinned in the lock to its
 // repository and commit (origin.go), from which a machine without it
-// restores it. Discover
+// restores it. Update follows the history the lock recorded (history.go):
+// a new commit that does not descend from the locked one (a force-push, a
+// replaced repository) is refused unless Force, asked of a cache
+// repository of the source's commit graph. Discover
 // (discover.go) lists the skills a source offers, reading marketplaces
 // with the providers' own parsers (providers/marketplace.ReadCatalog,
 // providers/codexplugins.ReadCatalog), an Agent Plugins package's
