@@ -285,8 +285,25 @@ type Tree struct {
 
 // Remove deletes the checkout and its index.
 func (t *Tree) Remove() {
+	if t.idx == "" { // moved away: the caller's
+		return
+	}
 	os.RemoveAll(t.Dir)
 	os.Remove(t.idx)
+}
+
+// MoveTo moves the checkout to dest, a path that does not exist yet on
+// the cache's file system, and drops its index: the folder is the
+// caller's from then on (Remove no longer touches it), and Widen must not
+// be called again.
+func (t *Tree) MoveTo(dest string) error {
+	if err := os.Rename(t.Dir, dest); err != nil {
+		return fmt.Errorf("git cache: %w", err)
+	}
+	os.Remove(t.idx)
+	t.Dir = dest
+	t.idx = ""
+	return nil
 }
 
 // gitEntry is one line of git ls-tree.
