@@ -19,7 +19,11 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -29,6 +33,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/integration/machine"
+	"github.com/ccski/ccski/internal/gitfetch/gitfetchtest"
 )
 
 // replicaPorts is the loopback range this file's servers listen in.
@@ -207,25 +212,55 @@ func crawl(ctx context.Context, endpoint, token string) ([]string, error) {
 }
 
 // replicaMachine is a copy of the test machine with 210 more skills, so
-// that skills/list takes several pages.
-func replicaMachine(t *testing.T) *machine.Machine {
+// that skills/list takes several pages, and, when repoURL is set, the
+// skills of that git repository (providers.git), synced into the copy's
+// own cache.
+func replicaMachine(t *testing.T, repoURL string) *machine.Machine {
 	t.Helper()
 	m := newMachine(t)
 	addManySkills(t, m, 210)
+	if repoURL != "" {
+		cfg := filepath.Join(m.Home, ".config", "ccski", "config.yaml")
+		data, err := os.ReadFile(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = []byte(strings.Replace(string(data), "providers:\n", "providers:\n  git:\n    url: "+repoURL+"\n", 1))
+		if err := os.WriteFile(cfg, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return m
 }
 
+// orgRepo is the organisation's repository the replicas sync: two
+// copies of one name in two folders, which the pipeline ranks by the
+// newer SKILL.md, and a skill with references.
+func orgRepo(t *testing.T) string {
+	t.Helper()
+	repo := gitfetchtest.New(t, t.TempDir())
+	repo.Commit(map[string]string{
+		"team-a/review/SKILL.md":          gitSkill("review", "Team A's review."),
+		"team-b/review/SKILL.md":          gitSkill("review", "Team B's review."),
+		"team-b/release/SKILL.md":         gitSkill("release", "Cut a release."),
+		"team-b/release/references/ci.md": "CI steps.",
+		"team-b/release/scripts/tag.sh":   "#!/bin/sh\ngit tag \"$1\"\n",
+	})
+	return repo.URL
+}
+
 // TestReplicasBehindRoundRobin starts three replicas, each over its own
-// copy of one tree (written at different times, in different folders),
-// all with one token, behind a round-robin proxy, and checks that a
+// copy of one tree (written at different times, in different folders) and
+// its own clone of one git repository (providers.git), all with one token, behind a round-robin proxy, and checks that a
 // 2026-07-28 client crawling through the proxy, each request on the next
 // replica, gets every answer a single replica gives, byte for byte.
 func TestReplicasBehindRoundRobin(t *testing.T) {
 	const token = "replica-token-of-the-organisation"
 	taken := map[int]bool{}
+	repo := orgRepo(t)
 	var replicas []*httpServer
 	for range 3 {
-		m := replicaMachine(t)
+		m := replicaMachine(t, repo)
 		replicas = append(replicas, startHTTPOn(t, replicaPort(t, taken), m, nil, nil,
 			"--transport", "http", "--auth-token", token))
 	}
@@ -238,6 +273,9 @@ func TestReplicasBehindRoundRobin(t *testing.T) {
 	spread, err := crawl(ctx, rr.URL+"/mcp", token)
 	if err != nil {
 		t.Fatalf("through the round robin: %v", err)
+	}
+	if !slices.ContainsFunc(single, func(a string) bool { return strings.HasPrefix(a, "skills/get skill://git/release/SKILL.md ") }) {
+		t.Errorf("the replicas do not serve the organisation's repository (providers.git)\nstderr:\n%s", replicas[0].stderr)
 	}
 	if diff := cmp.Diff(single, spread); diff != "" {
 		t.Errorf("the replicas behind the round robin answer otherwise than one replica (-one +three):\n%s", diff)
@@ -258,7 +296,7 @@ func TestReplicasBehindRoundRobin(t *testing.T) {
 func TestReplicasNeedAffinityFor2025Sessions(t *testing.T) {
 	const token = "replica-token-of-the-organisation"
 	taken := map[int]bool{}
-	m := replicaMachine(t)
+	m := replicaMachine(t, "")
 	var replicas []*httpServer
 	for range 3 {
 		replicas = append(replicas, startHTTPOn(t, replicaPort(t, taken), m, nil, nil,

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -512,4 +513,18 @@ func (g *Git) Cached(ctx context.Context, url, ref string) (commit string, at ti
 		at = st.ModTime()
 	}
 	return c, at, true
+}
+
+// CommitTime returns the committer time of commit, which the cache of url
+// holds (Fetch brought it).
+func (g *Git) CommitTime(ctx context.Context, url, commit string) (time.Time, error) {
+	out, err := g.Run(ctx, url, commit, nil, "--git-dir", g.repo(url), "show", "-s", "--format=%ct", commit+"^{commit}")
+	if err != nil {
+		return time.Time{}, err
+	}
+	sec, err := strconv.ParseInt(out, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("git: the time of commit %s is %q, not a number", commit, out)
+	}
+	return time.Unix(sec, 0), nil
 }

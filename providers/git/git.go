@@ -30,6 +30,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -295,6 +296,9 @@ func (g *Git) fetch(ctx context.Context, base, dir string, old *state, now time.
 	if fi, err := os.Stat(filepath.Join(t.Dir, filepath.FromSlash(g.sub))); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("commit %s of %s has no folder %s: check providers.git.path", commit, g.url, g.sub)
 	}
+	if err := stamp(ctx, gf, g.url, commit, t.Dir); err != nil {
+		return nil, err
+	}
 	st.Tree = "tree-" + commit[:12] + "-" + strconv.FormatInt(now.UnixNano(), 36)
 	if err := t.MoveTo(filepath.Join(dir, st.Tree)); err != nil {
 		return nil, err
@@ -304,6 +308,27 @@ func (g *Git) fetch(ctx context.Context, base, dir string, old *state, now time.
 		return nil, err
 	}
 	return st, nil
+}
+
+// stamp gives every file and folder of the checkout dir of commit the
+// commit's time. A checkout's own times are when this machine wrote the
+// files, which differ between replicas: the pipeline ranks two copies of
+// a name by the newer SKILL.md, so replicas serving one commit would
+// otherwise keep different copies, with different URIs and digests.
+func stamp(ctx context.Context, gf *gitfetch.Git, url, commit, dir string) error {
+	at, err := gf.CommitTime(ctx, url, commit)
+	if err != nil {
+		return err
+	}
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 { // os.Chtimes would follow it
+			return nil
+		}
+		return os.Chtimes(p, at, at)
+	})
 }
 
 // readState reads dir's state.json; nil when there is none, it is not of

@@ -2,8 +2,11 @@ package git
 
 import (
 	"context"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -256,5 +259,48 @@ func TestNew(t *testing.T) {
 	}
 	if err := URL("").Check(""); err != nil {
 		t.Errorf(`URL.Check("") = %v, want nil: no repository`, err)
+	}
+}
+
+// TestPlanStampsTheCommitTime: every file and folder of a checkout bears
+// the commit's time, not the time this machine wrote it, so that two
+// replicas checking out one commit rank copies of a name alike (the
+// newer SKILL.md wins a tie).
+func TestPlanStampsTheCommitTime(t *testing.T) {
+	repo := gitfetchtest.New(t, testfs.TempDir(t))
+	commit := repo.Commit(map[string]string{"a/pdf/SKILL.md": skill("pdf", "A"), "b/pdf/SKILL.md": skill("pdf", "B"),
+		"b/pdf/references/x.md": "x", "b/pdf/link.md": "-> ../../a/pdf/SKILL.md"})
+	sec, err := strconv.ParseInt(repo.Git(repo.Bare, "show", "-s", "--format=%ct", commit), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := time.Unix(sec, 0)
+	var trees []map[string]time.Time
+	for range 2 { // two replicas, each its own cache
+		clock := time.Now()
+		root := plan(t, provider(t, &clock, &Options{URL: URL(repo.URL)})).Roots[0].Path
+		times := map[string]time.Time{}
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.Type()&fs.ModeSymlink != 0 {
+				return err
+			}
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			times[rel] = fi.ModTime()
+			if !fi.ModTime().Equal(want) {
+				t.Errorf("%s: time %v, want the commit's %v", rel, fi.ModTime(), want)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees = append(trees, times)
+	}
+	if len(trees[0]) < 6 || !maps.EqualFunc(trees[0], trees[1], time.Time.Equal) {
+		t.Errorf("two checkouts of one commit differ: %v and %v", trees[0], trees[1])
 	}
 }
