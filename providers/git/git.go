@@ -189,9 +189,8 @@ func (g *Git) Plan(ctx context.Context, env providers.Env) (providers.Plan, erro
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	st, err := g.sync(ctx, base, dir)
-	// Another process syncing the same repository (ccski list beside the
-	// server) rewrites state.json: a watcher then rescans.
-	plan.Manifests = append(plan.Manifests, filepath.Join(dir, "state.json"))
+	// state.json is no manifest: the plan itself rewrites it at every
+	// fetch, and a watcher would rescan, so fetch, at once, again.
 	what := g.url
 	if g.ref != "" {
 		what += " at " + g.ref
