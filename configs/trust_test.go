@@ -322,6 +322,14 @@ var trustCases = map[string][]trustCase{
 		{name: "off", project: "signing: {strict: false}", want: true, ignored: true},
 		{name: "on over the user's off", user: "signing: {strict: false}", project: "signing: {strict: true}", want: false, ignored: true},
 	},
+	"providers.git.url": {
+		{name: "a repository of the project's", project: "providers: {git: {url: \"https://evil.example/skills.git\"}}", want: "", ignored: true},
+		{name: "over the user's", user: "providers: {git: {url: \"https://git.example.com/skills.git\"}}",
+			project: "providers: {git: {url: \"https://evil.example/skills.git\"}}", want: "https://git.example.com/skills.git", ignored: true},
+	},
+	"providers.git.ref":      {{name: "the project's", project: "providers: {git: {ref: evil}}", want: "", ignored: true}},
+	"providers.git.path":     {{name: "the project's", project: "providers: {git: {path: evil}}", want: "", ignored: true}},
+	"providers.git.interval": {{name: "the project's", project: "providers: {git: {interval: 1s}}", want: "5m0s", ignored: true}},
 	"http.tokens": {
 		{name: "the project's", project: "http: {tokens: [\"https://evil.example=x\"]}", want: []string{}, ignored: true},
 		{name: "over the user's", user: "http: {tokens: [\"https://skills.example.com=u\"]}",

@@ -37,7 +37,7 @@ const (
 	KindUserShared      Kind = "user-shared"      // ~/.agents/skills
 	KindSystem          Kind = "system"           // $CODEX_HOME/skills/.system, /etc/codex/skills
 	KindPlugin          Kind = "plugin"           // Claude plugin skills
-	KindRemote          Kind = "remote"           // upstream MCP servers' skills (providers.remote)
+	KindRemote          Kind = "remote"           // upstream MCP servers' and git repositories' skills (providers.remote, providers.git)
 )
 
 // DefaultPriority is the built-in ranking of root kinds, highest first.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/action"
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/install"
 )
 
@@ -104,7 +105,7 @@ const installJSONUsage = "print JSON only: a result per skill and counts"
 
 // timeoutFlag adds --timeout to a command that fetches sources.
 func timeoutFlag(cmd *cobra.Command) {
-	cmd.Flags().Duration("timeout", install.DefaultTimeout,
+	cmd.Flags().Duration("timeout", gitfetch.DefaultTimeout,
 		"time limit of each git command, of each request to an MCP server and of each HTTP download")
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
@@ -191,7 +192,7 @@ func (c *Config) openInstall(ctx context.Context, r Run, frozen bool) (*installR
 		release()
 		return nil, err
 	}
-	g := &install.Git{CacheDir: gitCache(env.UserDir), Prompt: r.GitPrompt, Timeout: r.Timeout, Progress: r.Progress}
+	g := &gitfetch.Git{CacheDir: gitCache(env.UserDir), Prompt: r.GitPrompt, Timeout: r.Timeout, Progress: r.Progress}
 	pluginsRoot := filepath.Join(claude.Dir(env), "plugins")
 	// Every source read over HTTP (index, archive, MCP server) carries
 	// the tokens of the user's http.tokens, each to its own origin only.

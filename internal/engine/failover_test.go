@@ -223,7 +223,7 @@ func TestProviderOrder(t *testing.T) {
 		names = append(names, p.Name())
 	}
 	if diff := cmp.Diff([]string{"custom", "project", "claude", "codex", "agents", "copilot", "cursor", "marketplace",
-		"codex_plugins", "gemini_extensions", "copilot_plugins", "cursor_plugins", "agent_plugins", "commands", "remote"}, names); diff != "" {
+		"codex_plugins", "gemini_extensions", "copilot_plugins", "cursor_plugins", "agent_plugins", "commands", "remote", "git"}, names); diff != "" {
 		t.Errorf("providers mismatch (-want +got):\n%s", diff)
 	}
 	snap, _ := snapshot(t, e)

@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
@@ -72,7 +73,7 @@ type Installer struct {
 	Ctx    context.Context
 	Layout Layout
 	Lock   *Lock
-	Git    *Git
+	Git    *gitfetch.Git
 	// HTTP fetches index and archive sources.
 	HTTP *HTTP
 	// MCP gives the options an MCP server source is read with (its
@@ -117,7 +118,7 @@ type Installer struct {
 // source, which Widen completes for each skill copied from it.
 type tree struct {
 	root, commit string
-	git          *Tree
+	git          *gitfetch.Tree
 	// http is what fetching an HTTP source learnt (its digests).
 	http *fetched
 	// mcp is the folder and session of an MCP server source, which

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/skillindex"
 
 	"github.com/ccski/ccski/internal/httpfetch"
@@ -85,7 +86,7 @@ func (h *HTTP) client() *http.Client {
 	}
 	timeout := h.Timeout
 	if timeout <= 0 {
-		timeout = DefaultTimeout
+		timeout = gitfetch.DefaultTimeout
 	}
 	lim := h.Limits.withDefaults()
 	h.Client = httpfetch.Client(httpfetch.Options{Tokens: h.Tokens, Timeout: timeout,

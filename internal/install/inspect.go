@@ -1,11 +1,10 @@
 package install
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/manifest"
 )
 
@@ -65,7 +64,7 @@ func (in *Installer) Inspect(e Entry) Inspection {
 	r.Missing, r.Edited = state.missing, state.modified
 	switch e.Source.Kind {
 	case KindGit:
-		if fullCommit.MatchString(e.Source.Ref) {
+		if gitfetch.IsCommit(e.Source.Ref) {
 			r.Update, r.UpdateNote = UpdateNone, "pinned to a commit"
 			break
 		}
@@ -103,29 +102,4 @@ func (in *Installer) Inspect(e Entry) Inspection {
 		}
 	}
 	return r
-}
-
-// Cached returns the commit the cache last fetched for ref of url ("" for
-// the default branch) and when, without the network; ok is false when it
-// never fetched it.
-func (g *Git) Cached(ctx context.Context, url, ref string) (commit string, at time.Time, ok bool) {
-	if g.CacheDir == "" || checkGitURL(url) != nil {
-		return "", time.Time{}, false
-	}
-	want := ref
-	if want == "" {
-		want = "HEAD"
-	}
-	repo := g.repo(url)
-	local := "refs/ccski/" + refName(want)
-	c, err := g.run(ctx, url, ref, nil, "--git-dir", repo, "rev-parse", "--verify", "--quiet", local+"^{commit}")
-	if err != nil || c == "" {
-		return "", time.Time{}, false
-	}
-	if st, err := os.Stat(filepath.Join(repo, filepath.FromSlash(local))); err == nil {
-		at = st.ModTime()
-	} else if st, err := os.Stat(filepath.Join(repo, "packed-refs")); err == nil {
-		at = st.ModTime()
-	}
-	return c, at, true
 }

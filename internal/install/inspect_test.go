@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/testfs"
 )
 
@@ -30,7 +31,7 @@ func TestInspect(t *testing.T) {
 	}
 	g := e
 	g.Source = Source{Kind: KindGit, URL: "https://example.invalid/r.git"}
-	x.Git = &Git{CacheDir: t.TempDir()}
+	x.Git = &gitfetch.Git{CacheDir: t.TempDir()}
 	if r := x.Inspect(g); r.Update != UpdateUnknown {
 		t.Errorf("git source never fetched: update %s, want unknown", r.Update)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/httpfetch"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/safefile"
@@ -166,14 +167,14 @@ func (e *Entry) fromLock(base string, confine bool) error {
 func checkLockSource(e *Entry) error {
 	switch e.Source.Kind {
 	case KindGit:
-		if err := checkGitURL(e.Source.URL); err != nil {
+		if err := gitfetch.CheckURL(e.Source.URL); err != nil {
 			return err
 		}
 		if r := e.Source.Ref; r != "" && (strings.HasPrefix(r, "-") || strings.ContainsAny(r, " :^~?*[\\") ||
 			strings.ContainsFunc(r, unicode.IsControl)) {
 			return fmt.Errorf("source ref %q is no branch, tag or commit", r)
 		}
-		if e.Commit != "" && !fullCommit.MatchString(e.Commit) {
+		if e.Commit != "" && !gitfetch.IsCommit(e.Commit) {
 			return fmt.Errorf("commit %q is no full commit hash", e.Commit)
 		}
 		if e.Source.Origin != (Origin{}) {
@@ -205,13 +206,13 @@ func checkLockSource(e *Entry) error {
 		return fmt.Errorf("unknown source kind %q (want git, dir, marketplace, index, archive or mcp)", e.Source.Kind)
 	}
 	if o := e.Source.Origin; o != (Origin{}) {
-		if err := checkGitURL(o.URL); err != nil {
+		if err := gitfetch.CheckURL(o.URL); err != nil {
 			return fmt.Errorf("origin: %w", err)
 		}
 		if p, err := cleanSubpath(o.Path); err != nil || p != o.Path {
 			return fmt.Errorf("origin path %q must be a clean path inside its repository", o.Path)
 		}
-		if !fullCommit.MatchString(e.Commit) {
+		if !gitfetch.IsCommit(e.Commit) {
 			return fmt.Errorf("origin %s needs the full commit the folder was at, not %q", o.URL, e.Commit)
 		}
 	}

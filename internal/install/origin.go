@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ccski/ccski/internal/gitfetch"
 )
 
 // This file pins folder and marketplace sources that are git clones: the
@@ -43,18 +45,18 @@ type clone struct {
 // cloneOf reads the git work tree holding dir. A folder in no work tree
 // (or in one git will not read, or without a commit) is the zero clone;
 // err is set only when git itself cannot run.
-func (g *Git) cloneOf(ctx context.Context, dir string) (clone, error) {
-	out, err := g.run(ctx, dir, "", nil, "-C", dir, "rev-parse", "--show-toplevel", "HEAD", "--symbolic-full-name", "HEAD")
-	if errors.Is(err, ErrGitMissing) {
+func cloneOf(ctx context.Context, g *gitfetch.Git, dir string) (clone, error) {
+	out, err := g.Run(ctx, dir, "", nil, "-C", dir, "rev-parse", "--show-toplevel", "HEAD", "--symbolic-full-name", "HEAD")
+	if errors.Is(err, gitfetch.ErrGitMissing) {
 		return clone{}, err
 	}
 	lines := strings.Split(out, "\n")
-	if err != nil || len(lines) != 3 || !fullCommit.MatchString(lines[1]) {
+	if err != nil || len(lines) != 3 || !gitfetch.IsCommit(lines[1]) {
 		return clone{}, nil
 	}
 	c := clone{top: filepath.Clean(lines[0]), commit: lines[1]}
 	// Every remote's URL and every branch's remote, in one call.
-	cfg, _ := g.run(ctx, dir, "", nil, "-C", c.top, "config", "--get-regexp", `^(remote\..*\.url|branch\..*\.remote)$`)
+	cfg, _ := g.Run(ctx, dir, "", nil, "-C", c.top, "config", "--get-regexp", `^(remote\..*\.url|branch\..*\.remote)$`)
 	urls, branchRemote := map[string]string{}, map[string]string{}
 	for _, l := range strings.Split(cfg, "\n") {
 		key, val, _ := strings.Cut(l, " ")
@@ -80,7 +82,7 @@ func (g *Git) cloneOf(ctx context.Context, dir string) (clone, error) {
 		return c, nil
 	}
 	c.url = fetchURL(c.top, urls[c.remote])
-	held, _ := g.run(ctx, dir, "", nil, "-C", c.top, "for-each-ref", "--count=1", "--format=%(refname)",
+	held, _ := g.Run(ctx, dir, "", nil, "-C", c.top, "for-each-ref", "--count=1", "--format=%(refname)",
 		"--contains", c.commit, "refs/remotes/"+c.remote+"/")
 	c.pushed = held != ""
 	return c, nil
@@ -91,10 +93,10 @@ func (g *Git) cloneOf(ctx context.Context, dir string) (clone, error) {
 // URL; a URL ccski does not fetch (one with a password, a
 // <transport>::<address> remote helper) is "".
 func fetchURL(top, raw string) string {
-	if checkGitURL(raw) == nil {
+	if gitfetch.CheckURL(raw) == nil {
 		return raw
 	}
-	if raw == "" || strings.Contains(raw, "://") || strings.Contains(raw, "::") || scpLike.MatchString(raw) {
+	if raw == "" || strings.Contains(raw, "://") || strings.Contains(raw, "::") || gitfetch.SCPLike.MatchString(raw) {
 		return ""
 	}
 	p := filepath.FromSlash(raw)
@@ -106,7 +108,7 @@ func fetchURL(top, raw string) string {
 		u = "/" + u // a Windows drive
 	}
 	u = "file://" + u
-	if checkGitURL(u) != nil {
+	if gitfetch.CheckURL(u) != nil {
 		return ""
 	}
 	return u
@@ -116,12 +118,12 @@ func fetchURL(top, raw string) string {
 // '/'-separated path from its top, "" for the top) that differ from its
 // commit: changed, untracked or ignored files, and ignored folders, as
 // '/'-separated paths from the top. ok is false when git could not tell.
-func (g *Git) changes(ctx context.Context, c clone, rel string) (paths []string, ok bool) {
+func changes(ctx context.Context, g *gitfetch.Git, c clone, rel string) (paths []string, ok bool) {
 	spec := ":(literal)" + rel
 	if rel == "" {
 		spec = ":(literal)."
 	}
-	out, err := g.run(ctx, c.top, "", nil, "-C", c.top, "status", "--porcelain", "-z", "--ignored=matching",
+	out, err := g.Run(ctx, c.top, "", nil, "-C", c.top, "status", "--porcelain", "-z", "--ignored=matching",
 		"--untracked-files=all", "--", spec)
 	if err != nil {
 		return nil, false
@@ -170,7 +172,7 @@ func (in *Installer) cloneAt(dir string) *cloneState {
 		in.clones = map[string]*cloneState{}
 	}
 	st := &cloneState{}
-	st.clone, st.err = in.Git.cloneOf(in.Ctx, dir)
+	st.clone, st.err = cloneOf(in.Ctx, in.Git, dir)
 	in.clones[dir] = st
 	return st
 }
@@ -225,7 +227,7 @@ func (in *Installer) pin(src Source, root, commit string, c Candidate) (Source, 
 		skillRel = rootRel
 	}
 	if !st.read {
-		st.changes, st.known = in.Git.changes(in.Ctx, cl, rootRel)
+		st.changes, st.known = changes(in.Ctx, in.Git, cl, rootRel)
 		st.read = true
 	}
 	if !st.known || !clean(st.changes, skillRel) { // unknown: nothing is clean
@@ -296,7 +298,7 @@ func (in *Installer) atCommit(root string, e Entry) bool {
 		return true
 	}
 	st := in.cloneAt(root)
-	if errors.Is(st.err, ErrGitMissing) {
+	if errors.Is(st.err, gitfetch.ErrGitMissing) {
 		return true
 	}
 	if st.err != nil || st.clone.commit != e.Commit {

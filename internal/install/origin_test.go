@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/testfs"
 )
@@ -41,7 +42,7 @@ func TestPinClone(t *testing.T) {
 	testfs.Write(t, base, map[string]string{"proj/.git/": "", "plain/pdf/SKILL.md": skill("pdf")})
 	// x is a new run each time: a run reads each clone once.
 	x := func() *Installer {
-		return &Installer{Ctx: context.Background(), Git: &Git{}, Layout: Layout{Scope: ScopeProject, Base: filepath.Join(base, "proj")}}
+		return &Installer{Ctx: context.Background(), Git: &gitfetch.Git{}, Layout: Layout{Scope: ScopeProject, Base: filepath.Join(base, "proj")}}
 	}
 	head := runGit(t, clone, "rev-parse", "HEAD")
 	root := filepath.Join(clone, "group")
@@ -89,7 +90,7 @@ func TestPinClone(t *testing.T) {
 	runGit(t, proj, "remote", "add", "origin", bare)
 	runGit(t, proj, "add", "-A")
 	runGit(t, proj, "commit", "-q", "-m", "own")
-	own := &Installer{Ctx: context.Background(), Git: &Git{}, Layout: Layout{Scope: ScopeProject, Base: proj}}
+	own := &Installer{Ctx: context.Background(), Git: &gitfetch.Git{}, Layout: Layout{Scope: ScopeProject, Base: proj}}
 	vendor := filepath.Join(proj, "vendor")
 	if src, commit, _ := own.pin(Source{Kind: KindDir, Dir: vendor}, vendor, "", Candidate{Name: "pdf", Rel: "pdf"}); src.Origin != (Origin{}) || commit != "" {
 		t.Errorf("a folder of the project's own repository was pinned: %+v %q", src.Origin, commit)
@@ -189,7 +190,7 @@ func TestPinnedRestoreAndUpdate(t *testing.T) {
 		map[string]string{"m/kit/skills/km/SKILL.md": skill("km")},
 		map[string]string{"m/kit/skills/km/SKILL.md": skill("km") + "v2\n"})
 	x := f.installer()
-	x.Git = &Git{CacheDir: filepath.Join(f.base, "cache")}
+	x.Git = &gitfetch.Git{CacheDir: filepath.Join(f.base, "cache")}
 	x.Marketplace = func(string) (string, bool, []string) { return "", false, nil }
 	defer x.Close()
 	agents, _ := ParseAgents(nil)

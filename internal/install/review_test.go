@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/testfs"
 )
 
@@ -72,7 +73,7 @@ func TestGitFetchParallel(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			g := &Git{CacheDir: filepath.Join(base, "cache")}
+			g := &gitfetch.Git{CacheDir: filepath.Join(base, "cache")}
 			c, err := g.Fetch(context.Background(), url, "")
 			if err == nil && c != shas[0] {
 				err = errors.New("commit " + c)
@@ -96,8 +97,8 @@ func TestGitNoExtTransport(t *testing.T) {
 	t.Setenv("GIT_CONFIG_KEY_0", "protocol.allow")
 	t.Setenv("GIT_CONFIG_VALUE_0", "always")
 	marker := filepath.Join(base, "pwned")
-	g := &Git{CacheDir: filepath.Join(base, "cache")}
-	_, err := g.run(context.Background(), "x", "", nil, "ls-remote", "ext::sh -c touch% "+marker)
+	g := &gitfetch.Git{CacheDir: filepath.Join(base, "cache")}
+	_, err := g.Run(context.Background(), "x", "", nil, "ls-remote", "ext::sh -c touch% "+marker)
 	if err == nil {
 		t.Error("git ran an ext:: URL")
 	}

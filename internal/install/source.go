@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"unicode"
 
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -141,12 +141,8 @@ type ParseOptions struct {
 var (
 	// githubShorthand is owner/repo.
 	githubShorthand = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$`)
-	// scpLike is git's user@host:path form.
-	scpLike = regexp.MustCompile(`^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/]`)
 	// marketplaceName is what a marketplace name may look like.
 	marketplaceName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	// urlSchemes are the URL schemes of git sources.
-	urlSchemes = []string{"https://", "http://", "ssh://", "git://", "file://", "git+ssh://"}
 )
 
 // ParseSource reads the SOURCE argument of ccski install: a git URL
@@ -194,12 +190,12 @@ func parse(arg string, o ParseOptions) (Source, error) {
 	if len(arg) > len(MCPPrefix) && strings.EqualFold(arg[:len(MCPPrefix)], MCPPrefix) {
 		return parseMCP(arg[len(MCPPrefix):])
 	}
-	for _, scheme := range urlSchemes {
+	for _, scheme := range gitfetch.URLSchemes {
 		if len(arg) > len(scheme) && strings.EqualFold(arg[:len(scheme)], scheme) {
 			return parseURL(arg)
 		}
 	}
-	if scpLike.MatchString(arg) {
+	if gitfetch.SCPLike.MatchString(arg) {
 		return parseGit(arg, strings.IndexByte(arg, ':')+1)
 	}
 	local := arg
@@ -241,63 +237,11 @@ func parse(arg string, o ParseOptions) (Source, error) {
 	return Source{}, fmt.Errorf("source %s is no folder, git URL or owner/repo: give one of those, or a marketplace name", arg)
 }
 
-// checkGitURL accepts the git URLs ParseSource reads (a scheme of
-// urlSchemes, or user@host:path) and nothing git would run a command for
-// (ext::, an option): a lock's URL arrives with a clone. A URL with a
-// password is refused: it would be printed and written to the lock.
-func checkGitURL(u string) error {
-	ok := scpLike.MatchString(u)
-	for _, scheme := range urlSchemes {
-		ok = ok || len(u) > len(scheme) && strings.EqualFold(u[:len(scheme)], scheme)
-	}
-	if !ok || strings.HasPrefix(u, "-") || strings.ContainsFunc(u, unicode.IsControl) {
-		return fmt.Errorf("git URL %q is not one ccski fetches: use https://, http://, ssh://, git://, file:// or user@host:path", u)
-	}
-	if _, pass := userPassword(u); pass {
-		return fmt.Errorf("git URL %s holds a password, which ccski would print and write to ccski.lock: "+
-			"remove it and let git find it with a credential helper (git help credential)", redactURL(u))
-	}
-	return nil
-}
-
-// userPassword returns where the password of a scheme URL starts, and
-// whether it has one.
-func userPassword(u string) (int, bool) {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return 0, false
-	}
-	host := u[i+3:]
-	if j := strings.IndexAny(host, "/?#"); j >= 0 {
-		host = host[:j]
-	}
-	at := strings.LastIndexByte(host, '@')
-	if at < 0 {
-		return 0, false
-	}
-	colon := strings.IndexByte(host[:at], ':')
-	if colon < 0 {
-		return 0, false
-	}
-	return i + 3 + colon + 1, true
-}
-
-// redactURL hides the password of a URL.
-func redactURL(u string) string {
-	start, ok := userPassword(u)
-	if !ok {
-		return u
-	}
-	end := start + strings.IndexByte(u[start:], '@')
-	return u[:start] + "***" + u[end:]
-}
-
 // parseURL reads a git URL. A GitHub /tree/<ref>/<path> or
 // /blob/<ref>/<path> URL names a ref and path, as a browser shows them.
 func parseURL(arg string) (Source, error) {
-	if _, pass := userPassword(arg); pass {
-		return Source{}, fmt.Errorf("git URL %s holds a password, which ccski would print and write to ccski.lock: "+
-			"remove it and let git find it with a credential helper (git help credential)", redactURL(arg))
+	if gitfetch.HasPassword(arg) {
+		return Source{}, gitfetch.PasswordError(arg)
 	}
 	if src, ok, err := parseHTTP(arg); ok {
 		return src, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/testfs"
 )
 
@@ -45,7 +46,7 @@ var sparseFixture = map[string]string{
 func TestSparseCheckout(t *testing.T) {
 	base := testfs.TempDir(t)
 	url, shas := gitRepo(t, base, sparseFixture)
-	g := &Git{CacheDir: filepath.Join(base, "cache")}
+	g := &gitfetch.Git{CacheDir: filepath.Join(base, "cache")}
 	ctx := context.Background()
 	if _, err := g.Fetch(ctx, url, ""); err != nil {
 		t.Fatal(err)
@@ -103,30 +104,5 @@ func TestSparseCheckout(t *testing.T) {
 	slices.Sort(want)
 	if diff := cmp.Diff(want, files()); diff != "" {
 		t.Errorf("after Widen (-want +got):\n%s", diff)
-	}
-}
-
-// TestLinkClosure follows the symlinks in, above and at a path, and
-// again from where they lead, never out of the checkout.
-func TestLinkClosure(t *testing.T) {
-	dir := testfs.TempDir(t)
-	testfs.Write(t, dir, map[string]string{
-		"s/a/l1":   "-> ../../t/x",
-		"t/x/l2":   "-> ../../u",
-		"v":        "-> s",
-		"s/a/out":  "-> ../../../outside",
-		"s/a/abs":  "-> /etc",
-		"s/a/self": "-> .",
-	})
-	links := []string{"s/a/l1", "t/x/l2", "v", "s/a/out", "s/a/abs", "s/a/self"}
-	got := linkClosure(dir, "s/a", links)
-	slices.Sort(got)
-	if diff := cmp.Diff([]string{"s/a", "t/x", "u"}, got); diff != "" {
-		t.Errorf("closure of s/a (-want +got):\n%s", diff)
-	}
-	got = linkClosure(dir, "v/a", links)
-	slices.Sort(got)
-	if diff := cmp.Diff([]string{"s/a", "t/x", "u", "v/a"}, got); diff != "" {
-		t.Errorf("closure of v/a, below a link (-want +got):\n%s", diff)
 	}
 }

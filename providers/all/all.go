@@ -34,6 +34,7 @@ import (
 	"github.com/ccski/ccski/providers/cursorplugins"
 	"github.com/ccski/ccski/providers/custom"
 	"github.com/ccski/ccski/providers/geminiext"
+	"github.com/ccski/ccski/providers/git"
 	"github.com/ccski/ccski/providers/marketplace"
 	"github.com/ccski/ccski/providers/project"
 	"github.com/ccski/ccski/providers/remote"
@@ -61,6 +62,7 @@ func Registry() []providers.Entry {
 		agentplugins.Entry(),
 		commands.Entry(),
 		remote.Entry(),
+		git.Entry(),
 	}
 }
 

@@ -144,7 +144,7 @@ func TestEntriesDescribeTheirPlans(t *testing.T) {
 // was a hand-kept list (shared labels first, then the agents
 // alphabetically).
 func TestProviderNames(t *testing.T) {
-	want := []string{"custom", "project", "agents", "remote", "claude", "codex", "copilot", "cursor", "gemini", "openclaw"}
+	want := []string{"custom", "project", "agents", "remote", "git", "claude", "codex", "copilot", "cursor", "gemini", "openclaw"}
 	if d := cmp.Diff(want, all.ProviderNames()); d != "" {
 		t.Errorf("ProviderNames (-want +got):\n%s", d)
 	}
@@ -156,7 +156,7 @@ func TestProviderNames(t *testing.T) {
 // had missed.
 func TestClaimed(t *testing.T) {
 	want := []string{".agent", ".agent_plugins", ".agents", ".claude", ".codex", ".codex_plugins", ".commands",
-		".copilot", ".copilot_plugins", ".cursor", ".cursor_plugins", ".custom", ".gemini", ".gemini_extensions", ".github", ".marketplace", ".openclaw", ".project", ".remote"}
+		".copilot", ".copilot_plugins", ".cursor", ".cursor_plugins", ".custom", ".gemini", ".gemini_extensions", ".git", ".github", ".marketplace", ".openclaw", ".project", ".remote"}
 	if d := cmp.Diff(want, all.Claimed()); d != "" {
 		t.Errorf("Claimed (-want +got):\n%s", d)
 	}

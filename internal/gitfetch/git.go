@@ -1,4 +1,10 @@
-package install
+// Package gitfetch fetches git repositories with the system git into a
+// cache of partial, shallow bare repositories, and checks their commits out
+// sparsely: the one git runner of ccski install (internal/install) and of
+// the git provider (providers/git). Every git command runs through Git.Run,
+// which keeps the environment's repository out, allows only the transports
+// a source may name, and classifies failures (GitError).
+package gitfetch
 
 import (
 	"bytes"
@@ -14,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -120,9 +127,10 @@ func (g *Git) repo(url string) string {
 	return filepath.Join(g.CacheDir, "repos", hex.EncodeToString(sum[:10])+".git")
 }
 
-// run runs git with args; dir is its working folder ("" for none).
-// stderr is kept for the error and copied to Progress when asked.
-func (g *Git) run(ctx context.Context, url, ref string, extraEnv []string, args ...string) (string, error) {
+// Run runs git with args (url and ref name what the command is about, in
+// its error). stderr is kept for the error and copied to Progress when
+// asked; stdout is returned, trimmed.
+func (g *Git) Run(ctx context.Context, url, ref string, extraEnv []string, args ...string) (string, error) {
 	timeout := g.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -204,7 +212,7 @@ func lastLine(s string) string {
 // tag or full commit hash) into the cache and returns its commit. A full
 // commit hash already in the cache is not fetched.
 func (g *Git) Fetch(ctx context.Context, url, ref string) (string, error) {
-	if err := checkGitURL(url); err != nil {
+	if err := CheckURL(url); err != nil {
 		return "", err
 	}
 	if g.CacheDir == "" {
@@ -220,23 +228,23 @@ func (g *Git) Fetch(ctx context.Context, url, ref string) (string, error) {
 		if err := os.MkdirAll(filepath.Dir(repo), 0o755); err != nil {
 			return "", fmt.Errorf("git cache %s: %w", g.CacheDir, err)
 		}
-		if _, err := g.run(ctx, url, ref, nil, "init", "--quiet", "--bare", repo); err != nil {
+		if _, err := g.Run(ctx, url, ref, nil, "init", "--quiet", "--bare", repo); err != nil {
 			return "", err
 		}
 	}
 	// The cache repository is a partial clone of url: its remote origin
 	// is url, which git asks for the files a checkout needs and lacks
 	// (see Checkout). A cache an older ccski made gets the remote now.
-	if u, _ := g.run(ctx, url, ref, nil, "--git-dir", repo, "config", "--get", "remote.origin.url"); u != url {
+	if u, _ := g.Run(ctx, url, ref, nil, "--git-dir", repo, "config", "--get", "remote.origin.url"); u != url {
 		for _, kv := range [][2]string{{"remote.origin.url", url}, {"remote.origin.promisor", "true"},
 			{"remote.origin.partialclonefilter", "blob:none"}} {
-			if _, err := g.run(ctx, url, ref, nil, "--git-dir", repo, "config", kv[0], kv[1]); err != nil {
+			if _, err := g.Run(ctx, url, ref, nil, "--git-dir", repo, "config", kv[0], kv[1]); err != nil {
 				return "", err
 			}
 		}
 	}
-	if fullCommit.MatchString(ref) {
-		if c, err := g.run(ctx, url, ref, nil, "--git-dir", repo, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err == nil && c != "" {
+	if IsCommit(ref) {
+		if c, err := g.Run(ctx, url, ref, nil, "--git-dir", repo, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err == nil && c != "" {
 			return c, nil
 		}
 	}
@@ -257,10 +265,10 @@ func (g *Git) Fetch(ctx context.Context, url, ref string) (string, error) {
 	// Fetch into a ref of our own, so that the commit stays in the cache.
 	local := "refs/ccski/" + refName(want)
 	args = append(args, "origin", "+"+want+":"+local)
-	if _, err := g.run(ctx, url, ref, nil, args...); err != nil {
+	if _, err := g.Run(ctx, url, ref, nil, args...); err != nil {
 		return "", err
 	}
-	return g.run(ctx, url, ref, nil, "--git-dir", repo, "rev-parse", "--verify", local+"^{commit}")
+	return g.Run(ctx, url, ref, nil, "--git-dir", repo, "rev-parse", "--verify", local+"^{commit}")
 }
 
 // refName turns a ref into a safe ref path component.
@@ -286,8 +294,25 @@ type Tree struct {
 
 // Remove deletes the checkout and its index.
 func (t *Tree) Remove() {
+	if t.idx == "" { // moved away: the caller's
+		return
+	}
 	os.RemoveAll(t.Dir)
 	os.Remove(t.idx)
+}
+
+// MoveTo moves the checkout to dest, a path that does not exist yet on
+// the cache's file system, and drops its index: the folder is the
+// caller's from then on (Remove no longer touches it), and Widen must not
+// be called again.
+func (t *Tree) MoveTo(dest string) error {
+	if err := os.Rename(t.Dir, dest); err != nil {
+		return fmt.Errorf("git cache: %w", err)
+	}
+	os.Remove(t.idx)
+	t.Dir = dest
+	t.idx = ""
+	return nil
 }
 
 // gitEntry is one line of git ls-tree.
@@ -319,7 +344,7 @@ func (g *Git) Checkout(ctx context.Context, url, commit string) (*Tree, error) {
 		return nil, fmt.Errorf("git cache %s: %w", g.CacheDir, err)
 	}
 	defer release()
-	out, err := g.run(ctx, url, commit, nil, "--git-dir", g.repo(url), "ls-tree", "-r", "-t", "-z", "--full-tree", commit)
+	out, err := g.Run(ctx, url, commit, nil, "--git-dir", g.repo(url), "ls-tree", "-r", "-t", "-z", "--full-tree", commit)
 	if err != nil {
 		t.Remove()
 		return nil, err
@@ -413,7 +438,7 @@ func (g *Git) sparseCheckout(ctx context.Context, t *Tree) error {
 	if err := safefile.WriteAtomic(filepath.Join(repo, "info", "sparse-checkout"), []byte(strings.Join(patterns, "\n")+"\n"), 0o644); err != nil {
 		return fmt.Errorf("git cache %s: %w", g.CacheDir, err)
 	}
-	_, err := g.run(ctx, t.url, t.commit, []string{"GIT_INDEX_FILE=" + t.idx},
+	_, err := g.Run(ctx, t.url, t.commit, []string{"GIT_INDEX_FILE=" + t.idx},
 		"-c", "core.autocrlf=false", "-c", "core.symlinks=true", "-c", "core.sparseCheckout=true",
 		"-c", "core.sparseCheckoutCone=false", "-c", "maintenance.auto=false", "-c", "gc.auto=0",
 		"--git-dir", repo, "--work-tree", t.Dir, "read-tree", "-mu", t.commit)
@@ -471,4 +496,43 @@ func linkClosure(dir, rel string, links []string) []string {
 		}
 	}
 	return out
+}
+
+// Cached returns the commit the cache last fetched for ref of url ("" for
+// the default branch) and when, without the network; ok is false when it
+// never fetched it.
+func (g *Git) Cached(ctx context.Context, url, ref string) (commit string, at time.Time, ok bool) {
+	if g.CacheDir == "" || CheckURL(url) != nil {
+		return "", time.Time{}, false
+	}
+	want := ref
+	if want == "" {
+		want = "HEAD"
+	}
+	repo := g.repo(url)
+	local := "refs/ccski/" + refName(want)
+	c, err := g.Run(ctx, url, ref, nil, "--git-dir", repo, "rev-parse", "--verify", "--quiet", local+"^{commit}")
+	if err != nil || c == "" {
+		return "", time.Time{}, false
+	}
+	if st, err := os.Stat(filepath.Join(repo, filepath.FromSlash(local))); err == nil {
+		at = st.ModTime()
+	} else if st, err := os.Stat(filepath.Join(repo, "packed-refs")); err == nil {
+		at = st.ModTime()
+	}
+	return c, at, true
+}
+
+// CommitTime returns the committer time of commit, which the cache of url
+// holds (Fetch brought it).
+func (g *Git) CommitTime(ctx context.Context, url, commit string) (time.Time, error) {
+	out, err := g.Run(ctx, url, commit, nil, "--git-dir", g.repo(url), "show", "-s", "--format=%ct", commit+"^{commit}")
+	if err != nil {
+		return time.Time{}, err
+	}
+	sec, err := strconv.ParseInt(out, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("git: the time of commit %s is %q, not a number", commit, out)
+	}
+	return time.Unix(sec, 0), nil
 }
