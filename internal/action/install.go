@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -92,7 +91,7 @@ type InstallRequest struct {
 	// and never writes the lock.
 	Frozen bool
 	// Signer, when set, is who must have signed each skill installed
-	// from Source: IDENTITY[@ISSUER] (see ParseSigner).
+	// from Source: IDENTITY[@ISSUER] (provenance.ParseIdentity).
 	Signer string
 }
 
@@ -311,30 +310,6 @@ func (run *installRun) restore(rep *Report, frozen bool) error {
 	return nil
 }
 
-// ParseSigner reads the signer install --signer requires:
-// IDENTITY[@ISSUER], where IDENTITY is a certificate's identity (an email
-// address or a URI; a glob such as *@example.com matches several) and
-// ISSUER, when given, the OIDC issuer that vouched for it, an http(s) URL.
-// An identity holds "@" itself (an email address, a workflow URI's
-// @refs/...), so only a last "@" followed by an http(s) URL starts the
-// issuer.
-func ParseSigner(s string) (provenance.Identity, error) {
-	s = strings.TrimSpace(s)
-	id := provenance.Identity{Identity: s}
-	if i := strings.LastIndex(s, "@"); i >= 0 {
-		if issuer := s[i+1:]; strings.HasPrefix(issuer, "https://") || strings.HasPrefix(issuer, "http://") {
-			id = provenance.Identity{Identity: s[:i], Issuer: issuer}
-		}
-	}
-	if id.Identity == "" {
-		return id, fmt.Errorf("--signer %q names no identity: give IDENTITY[@ISSUER], such as alice@example.com@https://accounts.google.com or '*@example.com'", s)
-	}
-	if _, err := path.Match(id.Identity, ""); err != nil {
-		return id, fmt.Errorf("--signer %q: the identity is no valid glob (%v)", s, err)
-	}
-	return id, nil
-}
-
 // install installs the skills req chooses from its Source.
 func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req InstallRequest) error {
 	x := run.x
@@ -345,9 +320,9 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 	}
 	rep.Source = src.String()
 	if req.Signer != "" {
-		id, err := ParseSigner(req.Signer)
+		id, err := provenance.ParseIdentity(req.Signer)
 		if err != nil {
-			return usage(err)
+			return usage(fmt.Errorf("--signer: %w", err))
 		}
 		x.Signer = &id
 	}

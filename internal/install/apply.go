@@ -703,8 +703,12 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 	// The staged copy is what is installed: its signature is checked
 	// against exactly its files.
 	signer, err := provenance.Verify(in.Ctx, staged, files, in.Verifier)
+	if perr := (*provenance.Error)(nil); errors.As(err, &perr) {
+		perr.Dir = name // the staging folder would mean nothing to the reader
+		return failed(res, fmt.Errorf("%w: nothing of %s was installed", perr, name))
+	}
 	if err != nil {
-		return failed(res, fmt.Errorf("the signature of %s does not verify, so nothing of it was installed: %w", name, err))
+		return failed(res, fmt.Errorf("verifying the signature of %s: %w", name, err))
 	}
 	res.Signer = signer
 	if err := in.checkSigner(name, entry, where.want != nil, want != nil, signer); err != nil {
@@ -1220,10 +1224,10 @@ func cloneChanges(c *manifest.Changes) *manifest.Changes {
 func (in *Installer) checkSigner(name string, entry *Entry, installing, restoring bool, signer *provenance.Signer) error {
 	if installing && in.Signer != nil {
 		if signer == nil {
-			return fmt.Errorf("%s carries no signature, and --signer requires one by %s: nothing was installed", name, identityString(*in.Signer))
+			return fmt.Errorf("%s carries no signature, and --signer requires one by %s: nothing was installed", name, in.Signer.String())
 		}
 		if !in.Signer.Match(signer) {
-			return fmt.Errorf("%s is signed by %s, not by %s as --signer requires: nothing was installed", name, signer, identityString(*in.Signer))
+			return fmt.Errorf("%s is signed by %s, not by %s as --signer requires: nothing was installed", name, signer, in.Signer.String())
 		}
 	}
 	if entry == nil || entry.Signer == nil || sameSigner(entry.Signer, signer) {
@@ -1269,12 +1273,4 @@ func sameRecord(a, b *provenance.Signer) bool {
 		return a == b
 	}
 	return *a == *b
-}
-
-// identityString writes a signer --signer asks for as it was given.
-func identityString(id provenance.Identity) string {
-	if id.Issuer == "" {
-		return id.Identity
-	}
-	return id.Identity + " via " + id.Issuer
 }

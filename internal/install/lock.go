@@ -149,6 +149,9 @@ func (e *Entry) fromLock(base string, confine bool) error {
 	if err := checkLockSource(e); err != nil {
 		return fmt.Errorf("skill %s: %w: fix it, or delete the entry and install again", e.Name, err)
 	}
+	if err := checkLockSigner(e); err != nil {
+		return fmt.Errorf("skill %s: %w: fix it, or delete the entry and install again", e.Name, err)
+	}
 	if e.Source.Kind == KindDir {
 		e.Source.Dir = fromLock(base, e.Source.Dir)
 	}
