@@ -224,6 +224,24 @@ func (run *installRun) report() *Report {
 		Warnings: slices.Clone(run.recovered), Cwd: run.cwd, Home: run.layout.Home()}
 }
 
+// verifySignatures gives the run the Verifier that checks the signature
+// each skill it installs carries (install.Installer.Verifier): the
+// trusted root `ccski trust-root update` wrote in the user state folder,
+// else the one ccski ships. A trusted root that cannot be read fails the
+// run, naming it: no skill is installed unverified.
+func (c *Config) verifySignatures(run *installRun) error {
+	state, err := userdirs.StateDir(run.layout.Env.UserDir, run.layout.Env.Getenv)
+	if err != nil {
+		return err
+	}
+	v, err := provenance.NewVerifier(provenance.Config{StateDir: state})
+	if err != nil {
+		return err
+	}
+	run.x.Verifier = v
+	return nil
+}
+
 // installLimits are the limits of HTTP downloads the configuration sets
 // (0: install.DefaultLimits).
 func (c *Config) installLimits() install.Limits {
@@ -279,6 +297,9 @@ func InstalledIndex(env providers.Env) map[string]*install.Installed {
 // not an error: see Report.Failed.
 func Install(ctx context.Context, c *Config, req InstallRequest) (*Report, error) {
 	return c.inScope(ctx, req.Run, req.Frozen, func(run *installRun, rep *Report) error {
+		if err := c.verifySignatures(run); err != nil {
+			return err
+		}
 		run.x.Copy = req.Copy
 		run.x.SaveLock = !req.Frozen // --frozen never writes the lock
 		if req.Source == "" {
@@ -399,6 +420,9 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 		return nil, err
 	}
 	return c.inScope(ctx, req.Run, false, func(run *installRun, rep *Report) error {
+		if err := c.verifySignatures(run); err != nil {
+			return err
+		}
 		x := run.x
 		type pick struct {
 			entry install.Entry
