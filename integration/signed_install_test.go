@@ -54,7 +54,7 @@ func lockSigners(t *testing.T, file string) (int, map[string]string) {
 // TestInstallSignedSkills is issue 26's install side end to end, from a
 // git repository whose skills are signed in the test (OpenSSF model
 // signing, keyless, with a test Sigstore the user config's
-// signing.trusted_root trusts): a signed skill installs, verified, its
+// trusted root (until signing.trusted_root: the one trust-root update writes) trusts): a signed skill installs, verified, its
 // signer in ccski.lock and in ccski installed; a skill with one byte
 // changed after signing, one with an extra file, and one signed by
 // another identity than --signer asks for are refused, naming the skill,
@@ -79,7 +79,7 @@ func TestInstallSignedSkills(t *testing.T) {
 	testfs.Write(t, work, map[string]string{"skills/tampered/references/notes.md": "notes of Tampered\n",
 		"skills/extra/scripts/run.sh": "echo unsigned\n"})
 	g, _ := newGitSource(t, filepath.Join(b.root, "git"), map[string]string{})
-	testfs.Write(t, b.home, map[string]string{".config/ccski/config.yaml": "signing:\n  trusted_root: " + root + "\n"})
+	testfs.Write(t, b.home, map[string]string{".local/state/ccski/trusted_root.json": textOf(t, root)})
 	lockFile := filepath.Join(b.proj, "ccski.lock")
 	skills := filepath.Join(b.proj, ".agents", "skills")
 
