@@ -54,13 +54,14 @@ func lockSigners(t *testing.T, file string) (int, map[string]string) {
 // TestInstallSignedSkills is issue 26's install side end to end, from a
 // git repository whose skills are signed in the test (OpenSSF model
 // signing, keyless, with a test Sigstore the user config's
-// trusted root (until signing.trusted_root: the one trust-root update writes) trusts): a signed skill installs, verified, its
+// signing.trusted_root trusts): a signed skill installs, verified, its
 // signer in ccski.lock and in ccski installed; a skill with one byte
 // changed after signing, one with an extra file, and one signed by
 // another identity than --signer asks for are refused, naming the skill,
 // the file and what failed, and nothing of them is installed; update
-// refuses a new version by another signer unless --force; and --frozen
-// fails on a folder source whose signature changed hands or went away.
+// refuses a new version by another signer unless --force; a second clone
+// restores the skill with --frozen, verified again; and --frozen fails on
+// a folder source whose signature changed hands or went away.
 func TestInstallSignedSkills(t *testing.T) {
 	b := newInstallBox(t)
 	work := filepath.Join(b.root, "git", "work")
@@ -79,7 +80,8 @@ func TestInstallSignedSkills(t *testing.T) {
 	testfs.Write(t, work, map[string]string{"skills/tampered/references/notes.md": "notes of Tampered\n",
 		"skills/extra/scripts/run.sh": "echo unsigned\n"})
 	g, _ := newGitSource(t, filepath.Join(b.root, "git"), map[string]string{})
-	testfs.Write(t, b.home, map[string]string{".local/state/ccski/trusted_root.json": textOf(t, root)})
+	userConfig := map[string]string{".config/ccski/config.yaml": "signing:\n  trusted_root: " + root + "\n"}
+	testfs.Write(t, b.home, userConfig)
 	lockFile := filepath.Join(b.proj, "ccski.lock")
 	skills := filepath.Join(b.proj, ".agents", "skills")
 
@@ -154,6 +156,19 @@ func TestInstallSignedSkills(t *testing.T) {
 	mustOK(t, b.run(t, "update", "pdf", "--force"))
 	if _, signers := lockSigners(t, lockFile); !strings.HasPrefix(signers["pdf"], "mallory@evil.example via") {
 		t.Errorf("after update --force the lock records %q", signers["pdf"])
+	}
+
+	// A second clone of the project: --frozen restores pdf from its
+	// locked commit, verified again, signed by whom the lock says.
+	c := newInstallBox(t)
+	testfs.Write(t, c.home, userConfig)
+	testfs.Write(t, c.proj, map[string]string{"ccski.lock": textOf(t, lockFile)})
+	r = c.run(t, "install", "--frozen", "--json")
+	var rep signedResult
+	decodeOnly(t, r, &rep)
+	if r.code != 0 || len(rep.Results) != 1 || rep.Results[0].Status != "installed" || rep.Results[0].Signer == nil ||
+		rep.Results[0].Signer.Identity != "mallory@evil.example" {
+		t.Errorf("--frozen in a second clone:\n%s", r)
 	}
 
 	// A folder in the project: --frozen fails when its signature
