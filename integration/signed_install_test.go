@@ -85,6 +85,14 @@ func TestInstallSignedSkills(t *testing.T) {
 	lockFile := filepath.Join(b.proj, "ccski.lock")
 	skills := filepath.Join(b.proj, ".agents", "skills")
 
+	// --signer asks for a SOURCE and a valid pattern.
+	if r := b.run(t, "install", "--signer", "alice@example.com"); r.code != 2 || !strings.Contains(r.stderr, "--signer needs a SOURCE") {
+		t.Errorf("--signer without a SOURCE:\n%s", r)
+	}
+	if r := b.run(t, "install", g.url, "pdf", "--signer", "[alice"); r.code != 2 || !strings.Contains(r.stderr, "--signer") {
+		t.Errorf("--signer with a bad pattern:\n%s", r)
+	}
+
 	// The signed skill: verified, its signer in the report and the lock.
 	r := b.run(t, "install", g.url, "pdf", "--signer", "*@example.com@https://issuer.example.com")
 	mustOK(t, r)
