@@ -225,23 +225,11 @@ func (run *installRun) report() *Report {
 }
 
 // verifySignatures gives the run the Verifier that checks the signature
-// each skill it installs carries (install.Installer.Verifier), built from
-// the signing.* keys of the user and managed configs: signing.trusted_root,
-// else the trusted root `ccski trust-root update` wrote in the user state
-// folder, else the one ccski ships; signing.keys; signing.strict. A
-// trusted root or key file that cannot be read fails the run, naming it:
-// no skill is installed unverified.
+// each skill it installs carries (install.Installer.Verifier; see
+// Config.Verifier): a trusted root or key file that cannot be read fails
+// the run, naming it, so that no skill is installed unverified.
 func (c *Config) verifySignatures(run *installRun) error {
-	state, err := userdirs.StateDir(run.layout.Env.UserDir, run.layout.Env.Getenv)
-	if err != nil {
-		return err
-	}
-	pc := provenance.Config{StateDir: state}
-	if c.Loaded != nil {
-		s := c.Loaded.Config.Signing
-		pc.TrustedRoot, pc.Keys, pc.Lax = s.TrustedRoot, s.Keys, !s.Strict
-	}
-	v, err := provenance.NewVerifier(pc)
+	v, err := c.Verifier()
 	if err != nil {
 		return err
 	}

@@ -137,7 +137,10 @@ func (v *Verifier) check(pb *protobundle.Bundle, artifact []byte, signer *Signer
 	switch {
 	case vm.GetPublicKey() != nil:
 		return v.checkKey(pb, artifact, signer)
-	case len(vm.GetTlogEntries()) == 0 && vm.GetTimestampVerificationData() == nil && vm.GetX509CertificateChain() != nil:
+	case len(vm.GetTlogEntries()) == 0 && len(vm.GetTimestampVerificationData().GetRfc3161Timestamps()) == 0 &&
+		(vm.GetX509CertificateChain() != nil || vm.GetCertificate() != nil):
+		// No log entry, no timestamp: not a keyless Sigstore signature,
+		// a certificate issued outside Sigstore.
 		return v.checkCertChain(pb, artifact, signer)
 	case vm.GetCertificate() != nil || vm.GetX509CertificateChain() != nil:
 		return v.checkKeyless(pb, artifact, signer)
@@ -208,9 +211,13 @@ func (v *Verifier) checkKey(pb *protobundle.Bundle, artifact []byte, signer *Sig
 // validity, and the leaf must be meant for signatures.
 func (v *Verifier) checkCertChain(pb *protobundle.Bundle, artifact []byte, signer *Signer) (content, error) {
 	if v.ncerts == 0 {
-		return content{}, errors.New("it is signed with a certificate outside Sigstore, and signing.keys names no root certificate: add the publisher's root certificate (PEM) to signing.keys")
+		return content{}, errors.New("it is signed with a certificate but carries no transparency log entry or timestamp, so it is no keyless Sigstore signature, " +
+			"and signing.keys names no root certificate: add the publisher's root certificate (PEM) to signing.keys")
 	}
 	raw := pb.GetVerificationMaterial().GetX509CertificateChain().GetCertificates()
+	if c := pb.GetVerificationMaterial().GetCertificate(); c != nil {
+		raw = []*protocommon.X509Certificate{c}
+	}
 	if len(raw) == 0 {
 		return content{}, errors.New("the certificate chain is empty")
 	}
