@@ -66,7 +66,17 @@ installed from their locked commit; --frozen also checks every source against
 the lock and fails (exit 1) on any difference, and on a source a clone of the
 project does not reproduce (a git entry without its commit, a folder outside
 the project, a marketplace Claude Code cloned), for CI. A run that was killed
-is finished or undone by the next install, update or remove.`
+is finished or undone by the next install, update or remove.
+
+A skill that carries a signature (an OpenSSF model signing skill.oms.sig or
+model.sig, or a Sigstore bundle) is verified before anything of it is
+written: a changed byte, an extra or a missing file, or a signer the trusted
+root does not vouch for fails it, naming the file and what failed. The lock
+records the signer (identity, issuer, the signature's digest and format);
+--frozen then fails when the source's copy is signed by someone else or no
+longer signed, and update refuses such a new version unless --force.
+--signer IDENTITY[@ISSUER] requires each skill of SOURCE to be signed by
+that identity (a glob such as '*@example.com'; ISSUER an https:// URL).`
 
 func newInstall(a *app) *cobra.Command {
 	return command(spec{use: "install [SOURCE [SKILL...]]", args: cobra.ArbitraryArgs, long: installLong, run: a.install,
@@ -92,7 +102,8 @@ func sourceFlags(cmd *cobra.Command) {
 	ownFlag(cmd, "exclude")
 	f.BoolP("interactive", "i", false, "pick the skills in a list (needs a terminal)")
 	f.Bool("copy", false, "install copies where links would go")
-	f.Bool("frozen", false, "with no SOURCE: also check every source against the lock; fail when a source or a file on disk differs")
+	f.Bool("frozen", false, "with no SOURCE: also check every source against the lock; fail when a source, its signer or a file on disk differs")
+	f.String("signer", "", "require each skill of SOURCE to carry a signature by IDENTITY[@ISSUER] (a glob: '*@example.com')")
 }
 
 // noValidateFlag adds --no-validate to install and update.
@@ -164,7 +175,7 @@ func (a *app) install(cmd *cobra.Command, args []string) error {
 	frozen, _ := f.GetBool("frozen")
 	interactive, _ := f.GetBool("interactive")
 	if len(args) == 0 {
-		for _, name := range []string{"agent", "dir", "ref", "path", "all", "include", "exclude", "interactive", "copy"} {
+		for _, name := range []string{"agent", "dir", "ref", "path", "all", "include", "exclude", "interactive", "copy", "signer"} {
 			if flagChanged(f, name) {
 				return usageErr(fmt.Errorf("--%s needs a SOURCE; with no SOURCE, ccski install installs what ccski.lock names", name))
 			}
@@ -200,6 +211,7 @@ func (a *app) install(cmd *cobra.Command, args []string) error {
 	req.Include, _ = f.GetStringSlice("include")
 	req.Exclude, _ = f.GetStringSlice("exclude")
 	req.Copy, _ = f.GetBool("copy")
+	req.Signer, _ = f.GetString("signer")
 	if interactive {
 		req.Pick = func(ctx context.Context, source string, cands []install.Candidate) ([]string, error) {
 			return pickSkills(ctx, source, cands, os.Stdin, os.Stderr)
@@ -274,6 +286,9 @@ func (a *app) renderInstall(w io.Writer, rep *action.Report) {
 		fmt.Fprintln(w, line)
 		if !r.Changes.Empty() {
 			fmt.Fprintln(w, "    changes: "+r.Changes.String())
+		}
+		if r.Signer != nil && r.Status != install.StatusFailed {
+			fmt.Fprintln(w, "    signed by "+r.Signer.String()+st.Dim(" (verified: "+r.Signer.File+")"))
 		}
 		if !r.Overwritten.Empty() {
 			verb := "overwrote"

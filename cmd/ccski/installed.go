@@ -15,8 +15,9 @@ import (
 // installedLong is the help of ccski installed.
 const installedLong = `Show what ccski installed: every skill the project's and the user's
 ccski.lock name, with its scope, source, ref and commit, the agents it is
-installed for, local edits (files on disk that differ from the lock) and
-whether an update is available.
+installed for, who signed it as the lock records it (or unsigned), local
+edits (files on disk that differ from the lock) and whether an update is
+available.
 
 The answer never uses the network: a git source is compared with its ref as
 ccski last fetched it on this machine (any project's install or update
@@ -67,6 +68,11 @@ func (a *app) renderInstalled(w io.Writer, rep *action.InstalledReport) {
 			agents[i] = ag
 		}
 		fmt.Fprintln(w, "    agents: "+strings.Join(agents, ", "))
+		if s.Signer != nil {
+			fmt.Fprintln(w, "    signed by "+s.Signer.String()+st.Dim(" ("+s.Signer.Format+", "+s.Signer.File+")"))
+		} else {
+			fmt.Fprintln(w, "    "+st.Dim("unsigned"))
+		}
 		switch {
 		case s.Missing:
 			fmt.Fprintln(w, "    "+st.Yellow("missing on disk: ccski install puts it back"))

@@ -17,7 +17,9 @@ whose files on disk differ from the lock was edited by someone: it is skipped
 unless --force, which overwrites the edits. The new version is checked by the
 rules of the agents the skill is installed for (see ccski install): one that
 an agent rejects is not installed (the result names the agent and why) unless
---no-validate. Each change is shown as a unified diff against the copy on
+--no-validate. A new version signed by another signer than the one the lock
+records, or no longer signed where the lock records a signature, is refused
+unless --force; one whose signature does not verify is refused always. Each change is shown as a unified diff against the copy on
 disk (local edits that --force overwrites are named). --dry-run shows the
 changes without writing; --check does too, and exits 10 when a skill would
 update (0 when none would), for CI. Without --scope, update works on the

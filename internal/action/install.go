@@ -14,6 +14,7 @@ import (
 	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/provenance"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/skillsext"
 	"github.com/ccski/ccski/internal/suggest"
@@ -90,6 +91,9 @@ type InstallRequest struct {
 	// Frozen, with no Source, also checks every source against the lock
 	// and never writes the lock.
 	Frozen bool
+	// Signer, when set, is who must have signed each skill installed
+	// from Source: IDENTITY[@ISSUER] (provenance.ParseIdentity).
+	Signer string
 }
 
 // UpdateRequest is ccski update.
@@ -221,6 +225,19 @@ func (run *installRun) report() *Report {
 		Warnings: slices.Clone(run.recovered), Cwd: run.cwd, Home: run.layout.Home()}
 }
 
+// verifySignatures gives the run the Verifier that checks the signature
+// each skill it installs carries (install.Installer.Verifier; see
+// Config.Verifier): a trusted root or key file that cannot be read fails
+// the run, naming it, so that no skill is installed unverified.
+func (c *Config) verifySignatures(run *installRun) error {
+	v, err := c.Verifier()
+	if err != nil {
+		return err
+	}
+	run.x.Verifier = v
+	return nil
+}
+
 // installLimits are the limits of HTTP downloads the configuration sets
 // (0: install.DefaultLimits).
 func (c *Config) installLimits() install.Limits {
@@ -276,6 +293,9 @@ func InstalledIndex(env providers.Env) map[string]*install.Installed {
 // not an error: see Report.Failed.
 func Install(ctx context.Context, c *Config, req InstallRequest) (*Report, error) {
 	return c.inScope(ctx, req.Run, req.Frozen, func(run *installRun, rep *Report) error {
+		if err := c.verifySignatures(run); err != nil {
+			return err
+		}
 		run.x.Copy = req.Copy
 		run.x.SaveLock = !req.Frozen // --frozen never writes the lock
 		if req.Source == "" {
@@ -316,6 +336,13 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 		return usage(err)
 	}
 	rep.Source = src.String()
+	if req.Signer != "" {
+		id, err := provenance.ParseIdentity(req.Signer)
+		if err != nil {
+			return usage(fmt.Errorf("--signer: %w", err))
+		}
+		x.Signer = &id
+	}
 	root, commit, err := x.Materialize(src, src.Ref)
 	if err != nil {
 		return err
@@ -389,6 +416,9 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 		return nil, err
 	}
 	return c.inScope(ctx, req.Run, false, func(run *installRun, rep *Report) error {
+		if err := c.verifySignatures(run); err != nil {
+			return err
+		}
 		x := run.x
 		type pick struct {
 			entry install.Entry

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/provenance"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/skillsext"
@@ -63,6 +64,9 @@ type Result struct {
 	// Flawed are the agents whose hosts load the skill although it breaks
 	// rules of their profiles (each with Loads set): a warning.
 	Flawed []Rejection `json:"flawed,omitempty"`
+	// Signer is who the verified signature of the skill installed says
+	// signed it; nil for an unsigned skill.
+	Signer *provenance.Signer `json:"signer,omitempty"`
 }
 
 // Installer installs, restores, updates and removes the skills of one
@@ -81,8 +85,16 @@ type Installer struct {
 	MCP func(url string) skillsext.Options
 	// Marketplace finds a marketplace Claude Code knows, by name.
 	Marketplace func(name string) (dir string, ok bool, known []string)
+	// Verifier checks the signature a skill carries (provenance.Verify)
+	// before it is installed: one that does not verify installs nothing.
+	Verifier *provenance.Verifier
+	// Signer, when set, is who must have signed every skill Install
+	// installs (install --signer).
+	Signer *provenance.Identity
 	// Force overwrites skills modified on disk and replaces folders
-	// ccski did not install.
+	// ccski did not install, and takes a new version whose signer is not
+	// the one the lock records (or that carries no signature where the
+	// lock records one).
 	Force bool
 	// NoValidate installs a skill for every agent asked for, even those
 	// whose rules reject it (the result still names them).
@@ -693,12 +705,26 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 		return failed(res, err)
 	}
 	files := m.Files
+	// The staged copy is what is installed: its signature is checked
+	// against exactly its files.
+	signer, err := provenance.Verify(in.Ctx, staged, files, in.Verifier)
+	if perr := (*provenance.Error)(nil); errors.As(err, &perr) {
+		perr.Dir = name // the staging folder would mean nothing to the reader
+		return failed(res, fmt.Errorf("%w: nothing of %s was installed", perr, name))
+	}
+	if err != nil {
+		return failed(res, fmt.Errorf("verifying the signature of %s: %w", name, err))
+	}
+	res.Signer = signer
+	if err := in.checkSigner(name, entry, where.want != nil, want != nil, signer); err != nil {
+		return failed(res, err)
+	}
 	if want != nil {
 		if ch := manifest.Diff(want, files); !ch.Empty() {
 			return failed(res, fmt.Errorf("the source no longer matches the lock (%s): run `ccski update %s` to take the source's files", ch.String(), name))
 		}
 	}
-	newEntry := Entry{Name: name, Source: src, Commit: commit, Path: c.Rel, Targets: targets, Files: files}
+	newEntry := Entry{Name: name, Source: src, Commit: commit, Path: c.Rel, Targets: targets, Files: files, Signer: signer}
 	res.Status = StatusInstalled
 	if entry != nil {
 		if ch := manifest.Diff(entry.Files, files); !ch.Empty() {
@@ -716,7 +742,7 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 		res.Overwritten = state.modified
 		if res.Changes == nil && state.ok() && entry.Commit == commit && sameTargets(entry.Targets, targets) {
 			res.Status = StatusUnchanged
-			if entry.Source != src || entry.Path != c.Rel {
+			if entry.Source != src || entry.Path != c.Rel || !sameRecord(entry.Signer, signer) {
 				in.Lock.Put(newEntry)
 				if err := in.save(); err != nil {
 					return failed(res, err)
@@ -1191,4 +1217,65 @@ func cloneChanges(c *manifest.Changes) *manifest.Changes {
 		return nil
 	}
 	return &manifest.Changes{Added: slices.Clone(c.Added), Changed: slices.Clone(c.Changed), Removed: slices.Clone(c.Removed)}
+}
+
+// checkSigner holds the verified signer of a skill's new files (nil:
+// unsigned) to what it must be: for an install (installing), the signer
+// --signer requires; and, where the lock records a signer for the skill
+// (entry), that same signer, so that a new version signed by someone
+// else, or no longer signed, is refused. Restoring the lock's files
+// (restoring: install with no SOURCE, --frozen) always refuses; an install
+// or update takes it with Force.
+func (in *Installer) checkSigner(name string, entry *Entry, installing, restoring bool, signer *provenance.Signer) error {
+	if installing && in.Signer != nil {
+		if signer == nil {
+			return fmt.Errorf("%s carries no signature, and --signer requires one by %s: nothing was installed", name, in.Signer.String())
+		}
+		if !in.Signer.Match(signer) {
+			return fmt.Errorf("%s is signed by %s, not by %s as --signer requires: nothing was installed", name, signer, in.Signer.String())
+		}
+	}
+	if entry == nil || entry.Signer == nil || sameSigner(entry.Signer, signer) {
+		return nil
+	}
+	locked := entry.Signer
+	switch {
+	case restoring && signer == nil:
+		return fmt.Errorf("the lock records %s as signed by %s (its %s), but the source's copy carries no signature: "+
+			"the source is no longer what the lock pinned; check it, and run `ccski update %s` to take it unsigned",
+			name, locked, locked.File, name)
+	case restoring:
+		return fmt.Errorf("the lock records %s as signed by %s, but the source's copy is signed by %s: "+
+			"someone else signed what the source serves now; check who, and run `ccski update %s --force` to accept them",
+			name, locked, signer, name)
+	case in.Force:
+		return nil
+	case signer == nil:
+		return fmt.Errorf("the new version of %s carries no signature, but the lock records it as signed by %s (its %s): "+
+			"the publisher stopped signing, or someone else published it; nothing was changed: check the source, then "+
+			"run again with --force to take it unsigned", name, locked, locked.File)
+	}
+	return fmt.Errorf("the new version of %s is signed by %s, but the lock records %s as its signer: someone else "+
+		"may be publishing under this source (a new maintainer, or a repository taken over); nothing was changed: "+
+		"check who signed it, then run again with --force to accept the new signer", name, signer, locked)
+}
+
+// sameSigner reports whether two verified signers (nil: unsigned) are one
+// signer: the same identity from the same issuer. A new version signed
+// again by its signer has a new signature (its Bundle), and may change
+// format.
+func sameSigner(a, b *provenance.Signer) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Identity == b.Identity && a.Issuer == b.Issuer
+}
+
+// sameRecord reports whether two signer records (nil: none) are equal in
+// every field, as the lock writes them.
+func sameRecord(a, b *provenance.Signer) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/provenance"
 )
 
 // Update availability of an installed skill, as Inspect can tell it
@@ -48,6 +49,9 @@ type Inspection struct {
 	Update     string `json:"update"`
 	Latest     string `json:"latest,omitempty"`
 	UpdateNote string `json:"updateNote,omitempty"`
+	// Signer is the signer the lock records (verified when the skill
+	// was installed); nil for an unsigned skill.
+	Signer *provenance.Signer `json:"signer,omitempty"`
 }
 
 // Inspect says what is installed for e and whether an update is
@@ -56,7 +60,8 @@ type Inspection struct {
 // cloned, with the skill's files there now.
 func (in *Installer) Inspect(e Entry) Inspection {
 	r := Inspection{Skill: e.Name, Scope: in.Layout.Scope, Source: e.Source.String(), Ref: e.Source.Ref,
-		Commit: e.Commit, Agents: []string{}, Paths: paths(e.Name, e.Targets), Update: UpdateUnknown}
+		Commit: e.Commit, Agents: []string{}, Paths: paths(e.Name, e.Targets), Update: UpdateUnknown,
+		Signer: e.Signer}
 	for _, t := range e.Targets {
 		r.Agents = append(r.Agents, t.Agent)
 	}

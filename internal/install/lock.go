@@ -15,6 +15,7 @@ import (
 	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/httpfetch"
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/provenance"
 	"github.com/ccski/ccski/internal/safefile"
 )
 
@@ -22,10 +23,11 @@ import (
 // Version 2 adds a source's origin (Source.Origin) and the commit of a
 // folder or marketplace source; version 3 the HTTP sources (index and
 // archive, whose Commit is a sha256: digest) and the MCP server source
-// (KindMCP). A lock is written in the oldest version that holds its
-// entries (version 1 when it records neither), which older versions of
-// ccski read; a newer one they refuse, saying to upgrade.
-const LockVersion = 3
+// (KindMCP); version 4 the signer of a signed skill (Entry.Signer). A
+// lock is written in the oldest version that holds its entries (version 1
+// when it records none of these), which older versions of ccski read; a
+// newer one they refuse, saying to upgrade.
+const LockVersion = 4
 
 // maxLockBytes bounds the lock file read.
 const maxLockBytes = 64 << 20
@@ -58,6 +60,10 @@ type Entry struct {
 	// Files is the installed copy's manifest, in the shape of the MCP
 	// Skills Extension's resources: every file, sorted by path.
 	Files []manifest.File `json:"files"`
+	// Signer is who the signature the skill carries says signed it, as
+	// verified when it was installed (provenance.Verify); nil for an
+	// unsigned skill. install --frozen and update hold the skill to it.
+	Signer *provenance.Signer `json:"signer,omitempty"`
 }
 
 // Find returns the entry of the skill name, or nil.
@@ -144,6 +150,9 @@ func (e *Entry) fromLock(base string, confine bool) error {
 	if err := checkLockSource(e); err != nil {
 		return fmt.Errorf("skill %s: %w: fix it, or delete the entry and install again", e.Name, err)
 	}
+	if err := checkLockSigner(e); err != nil {
+		return fmt.Errorf("skill %s: %w: fix it, or delete the entry and install again", e.Name, err)
+	}
 	if e.Source.Kind == KindDir {
 		e.Source.Dir = fromLock(base, e.Source.Dir)
 	}
@@ -219,10 +228,36 @@ func checkLockSource(e *Entry) error {
 	return nil
 }
 
+// checkLockSigner accepts the signer record ccski writes: an identity, a
+// known format, and a signature file among the entry's files whose digest
+// is the record's bundle digest (the lock pins the signature's bytes as
+// it pins every file's).
+func checkLockSigner(e *Entry) error {
+	s := e.Signer
+	if s == nil {
+		return nil
+	}
+	switch {
+	case s.Identity == "" || strings.ContainsFunc(s.Identity+s.Issuer, unicode.IsControl):
+		return fmt.Errorf("signer identity %q is empty or holds a control character", s.Identity)
+	case s.Format != provenance.FormatOMS && s.Format != provenance.FormatSigstore:
+		return fmt.Errorf("signer format %q is unknown (want %s or %s)", s.Format, provenance.FormatOMS, provenance.FormatSigstore)
+	case !manifest.DigestForm.MatchString(s.Bundle):
+		return fmt.Errorf("signer bundle %q is no sha256: digest", s.Bundle)
+	}
+	i := slices.IndexFunc(e.Files, func(f manifest.File) bool { return f.Path == s.File })
+	if i < 0 || e.Files[i].Digest != s.Bundle {
+		return fmt.Errorf("the signer's signature file %q is not among the skill's files with the digest %s", s.File, s.Bundle)
+	}
+	return nil
+}
+
 // Write writes the lock to file atomically, sorted by name, with paths
 // below base made relative: as version 1 unless an entry records an
-// origin (2), or version 3 when one has an HTTP or MCP server source. A lock that names no skill is deleted instead, so that removing
-// every skill leaves the project as it was before the first install.
+// origin (2), version 3 when one has an HTTP or MCP server source, or
+// version 4 when one records a signer. A lock that names no skill is
+// deleted instead, so that removing every skill leaves the project as it
+// was before the first install.
 func (l *Lock) Write(file, base string) error {
 	if len(l.Skills) == 0 {
 		if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -238,6 +273,9 @@ func (l *Lock) Write(file, base string) error {
 		}
 		if e.Source.Kind.Remote() {
 			out.Version = max(out.Version, 3)
+		}
+		if e.Signer != nil {
+			out.Version = max(out.Version, 4)
 		}
 	}
 	slices.SortFunc(out.Skills, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/provenance"
 	"github.com/ccski/ccski/internal/testfs"
 )
 
@@ -94,5 +96,80 @@ func TestReadLockErrors(t *testing.T) {
 	// A missing lock is empty.
 	if l, err := ReadLock(filepath.Join(base, "none.lock"), base, true); err != nil || len(l.Skills) != 0 {
 		t.Errorf("missing lock = %+v, %v", l, err)
+	}
+}
+
+// TestLockSigner writes a lock recording a signer as version 4 (a lock
+// without one keeps the oldest version that holds it, which older ccski
+// reads), reads it back, and refuses a signer record ccski would not
+// write: no identity, an unknown format, a signature file that is not
+// among the skill's files with the record's digest.
+func TestLockSigner(t *testing.T) {
+	base := testfs.TempDir(t)
+	file := filepath.Join(base, LockName)
+	sig := "sha256:" + strings.Repeat("ab", 32)
+	files := []manifest.File{{Path: "SKILL.md", Size: 3, Digest: "sha256:" + strings.Repeat("01", 32)},
+		{Path: "skill.oms.sig", Size: 9, Digest: sig}}
+	entry := Entry{Name: "pdf", Source: Source{Kind: KindDir, Dir: filepath.Join(base, "vendor")}, Path: "pdf",
+		Targets: []Target{{Agent: "agents", Dir: filepath.Join(base, ".agents", "skills")}}, Files: files}
+	version := func() int {
+		var v struct{ Version int }
+		data, _ := os.ReadFile(file)
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v.Version
+	}
+	if err := (&Lock{Skills: []Entry{entry}}).Write(file, base); err != nil {
+		t.Fatal(err)
+	}
+	if v := version(); v != 1 {
+		t.Errorf("an unsigned folder source's lock is version %d, want 1", v)
+	}
+	signer := &provenance.Signer{Identity: "alice@example.com", Issuer: "https://issuer.example.com", Bundle: sig,
+		Format: provenance.FormatOMS, File: "skill.oms.sig"}
+	entry.Signer = signer
+	if err := (&Lock{Skills: []Entry{entry}}).Write(file, base); err != nil {
+		t.Fatal(err)
+	}
+	if v := version(); v != 4 {
+		t.Errorf("a lock recording a signer is version %d, want 4", v)
+	}
+	got, err := ReadLock(file, base, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(signer, got.Skills[0].Signer); diff != "" {
+		t.Errorf("signer round trip (-want +got):\n%s", diff)
+	}
+
+	bad := []struct {
+		name   string
+		change func(s *provenance.Signer)
+		err    string
+	}{
+		{"no identity", func(s *provenance.Signer) { s.Identity = "" }, "signer identity"},
+		{"control character", func(s *provenance.Signer) { s.Identity = "alice\x1b[2J" }, "control character"},
+		{"unknown format", func(s *provenance.Signer) { s.Format = "pgp" }, `signer format "pgp" is unknown`},
+		{"bundle no digest", func(s *provenance.Signer) { s.Bundle = "abc" }, "no sha256: digest"},
+		{"file not in the skill", func(s *provenance.Signer) { s.File = "other.oms.sig" }, `"other.oms.sig" is not among the skill's files`},
+		{"bundle not the file's digest", func(s *provenance.Signer) { s.Bundle = "sha256:" + strings.Repeat("cd", 32) }, "is not among the skill's files with the digest"},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			s := *signer
+			tt.change(&s)
+			e := entry
+			e.Signer = &s
+			data, err := encodeJSON(Lock{Version: 4, Skills: []Entry{e.toLock(base)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(file, data, 0o644)
+			if _, err := ReadLock(file, base, true); err == nil || !strings.Contains(err.Error(), tt.err) ||
+				!strings.Contains(err.Error(), "skill pdf") {
+				t.Errorf("ReadLock = %v, want an error naming skill pdf and holding %q", err, tt.err)
+			}
+		})
 	}
 }
