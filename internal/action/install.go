@@ -13,6 +13,7 @@ import (
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/policy"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/skillsext"
 	"github.com/ccski/ccski/internal/suggest"
@@ -146,6 +147,8 @@ type installRun struct {
 	// trustFile is the trust store, where the run records the files it
 	// writes (see written); "" for none.
 	trustFile string
+	// pol is the organisation's policy the run installs under.
+	pol *policy.Policy
 }
 
 // openInstall reads the scope's layout and its lock, taking the run's
@@ -274,7 +277,14 @@ func InstalledIndex(env providers.Env) map[string]*install.Installed {
 // source against the lock with Frozen). A skill that fails is a result,
 // not an error: see Report.Failed.
 func Install(ctx context.Context, c *Config, req InstallRequest) (*Report, error) {
+	pol, err := c.Policy()
+	if err != nil {
+		return nil, err
+	}
 	return c.inScope(ctx, req.Run, req.Frozen, func(run *installRun, rep *Report) error {
+		run.x.Admit = c.admit(ctx, pol)
+		run.pol = pol
+		rep.Warnings = append(rep.Warnings, c.policyIgnored()...)
 		run.x.Copy = req.Copy
 		run.x.SaveLock = !req.Frozen // --frozen never writes the lock
 		if req.Source == "" {
@@ -315,6 +325,11 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 		return usage(err)
 	}
 	rep.Source = src.String()
+	// A source the policy does not allow is refused before anything is
+	// fetched from it.
+	if d := run.pol.DecideSource(*PolicySource(src)); !d.Allow {
+		return d.Err()
+	}
 	root, commit, err := x.Materialize(src, src.Ref)
 	if err != nil {
 		return err
@@ -387,8 +402,14 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 	if req.Scope, err = c.findScope(req.Scope, names); err != nil {
 		return nil, err
 	}
+	pol, err := c.Policy()
+	if err != nil {
+		return nil, err
+	}
 	return c.inScope(ctx, req.Run, false, func(run *installRun, rep *Report) error {
 		x := run.x
+		x.Admit = c.admit(ctx, pol)
+		rep.Warnings = append(rep.Warnings, c.policyIgnored()...)
 		type pick struct {
 			entry install.Entry
 			ref   string
@@ -414,6 +435,10 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 		defer progress.Done()
 		for _, p := range picks {
 			progress.Step(p.entry.Name)
+			if r := refuseSource(pol, p.entry); r != nil {
+				rep.Results = append(rep.Results, *r) // nothing is fetched from a source the policy refuses
+				continue
+			}
 			rep.Results = append(rep.Results, x.Update(p.entry, p.ref))
 		}
 		return nil

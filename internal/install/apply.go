@@ -88,6 +88,11 @@ type Installer struct {
 	NoValidate bool
 	// Copy installs copies where a link would go.
 	Copy bool
+	// Admit, when set, is asked about every staged skill before it is
+	// placed (install, update and restore alike): an error refuses the
+	// skill, whose result fails with it. The organisation's policy is
+	// applied through it (internal/action).
+	Admit func(Admission) error
 	// DryRun writes nothing: it stages outside the targets, then throws
 	// the staged copy away.
 	DryRun bool
@@ -111,6 +116,16 @@ type Installer struct {
 	// clones are the git clones local sources lie in, by folder (see
 	// pin).
 	clones map[string]*cloneState
+}
+
+// Admission is a staged skill Installer.Admit is asked about.
+type Admission struct {
+	// Source is where the skill comes from.
+	Source Source
+	// Name is the skill's name, Dir the staged copy (the files that will
+	// be installed) and Files their manifest.
+	Name, Dir string
+	Files     []manifest.File
 }
 
 // tree is a materialised source; git is the sparse checkout of a git
@@ -688,6 +703,11 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 		return failed(res, err)
 	}
 	files := m.Files
+	if in.Admit != nil {
+		if err := in.Admit(Admission{Source: src, Name: name, Dir: staged, Files: files}); err != nil {
+			return failed(res, err)
+		}
+	}
 	if want != nil {
 		if ch := manifest.Diff(want, files); !ch.Empty() {
 			return failed(res, fmt.Errorf("the source no longer matches the lock (%s): run `ccski update %s` to take the source's files", ch.String(), name))

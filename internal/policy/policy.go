@@ -206,13 +206,16 @@ type Signature struct {
 // field left zero is not known: a rule that needs it refuses (the policy
 // fails closed).
 type Subject struct {
-	// Name is the skill's name.
-	Name string
+	// Name is the skill's name; Aliases are its other names (a skill's
+	// folder name and frontmatter name may differ), which
+	// policy.blocked_skills matches too.
+	Name    string
+	Aliases []string
 	// Source is where it was (or is to be) installed from; nil for a
 	// skill ccski did not install.
 	Source *Source
 	// Files are the skill's files (their digests are matched against
-	// blocked digests).
+	// blocked digests); nil: not read (refused under a blocked digest).
 	Files []manifest.File
 	// Signature is the outcome of verifying the skill's signature; nil:
 	// not verified.
@@ -351,13 +354,18 @@ var errScan = errors.New("scan")
 // decideBlocked applies policy.blocked_skills: done when it refuses.
 func (p *Policy) decideBlocked(s Subject) (Decision, bool) {
 	for _, g := range p.blockedNames {
-		if ok, _ := path.Match(g, s.Name); ok {
-			why := "blocks " + s.Name
-			if g != s.Name {
-				why += " (entry " + g + ")"
+		for _, name := range append([]string{s.Name}, s.Aliases...) {
+			if ok, _ := path.Match(g, name); ok && name != "" {
+				why := "blocks " + name
+				if g != name {
+					why += " (entry " + g + ")"
+				}
+				return p.deny(RuleBlockedSkills, why), true
 			}
-			return p.deny(RuleBlockedSkills, why), true
 		}
+	}
+	if len(p.blockedDigest) > 0 && s.Files == nil {
+		return p.deny(RuleBlockedSkills, "blocks skills by digest, and the files of "+s.Name+" could not be read"), true
 	}
 	for _, f := range s.Files {
 		if f.Digest != "" && slices.Contains(p.blockedDigest, f.Digest) {
