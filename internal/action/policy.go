@@ -78,16 +78,23 @@ func PolicySource(s install.Source) *policy.Source {
 
 // verifySignature is the one place the policy has a skill's signature
 // verified: provenance.Verify over the skill's files, with the trusted
-// material of the configuration (signing.*). The signer the lock records
-// at install (helper "lock") and mcp.require_signed (helper "serve") are
-// to come from the same verification.
+// material of the configuration (verifier). Trusted material that cannot
+// be read is a signature that does not verify: the rules that need one
+// refuse.
 func (c *Config) verifySignature(ctx context.Context, dir string, files []manifest.File) *policy.Signature {
-	s, err := provenance.Verify(ctx, dir, files, c.verifier())
+	v, err := c.verifier()
+	if err != nil {
+		return &policy.Signature{Err: err}
+	}
+	s, err := provenance.Verify(ctx, dir, files, v)
 	return &policy.Signature{Signer: s, Err: err}
 }
 
-// verifier is the trusted material signatures are verified against.
-func (c *Config) verifier() *provenance.Verifier { return &provenance.Verifier{} }
+// verifier is the trusted material signatures are verified against: for
+// now provenance.DefaultVerifier (the trusted root `ccski trust-root
+// update` wrote, else the one ccski ships; strict). The verifier built
+// from the signing.* keys replaces it here when they exist.
+func (c *Config) verifier() (*provenance.Verifier, error) { return provenance.DefaultVerifier() }
 
 // scanSkill is the security scan's report on the skill folder dir.
 func scanSkill(ctx context.Context, dir string) *report.Report {
