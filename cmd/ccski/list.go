@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -262,9 +263,14 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 // with the rule and its file, and returns the other drops.
 func renderRefused(w io.Writer, st style, drops []pipeline.Drop) []pipeline.Drop {
 	var refused, rest []pipeline.Drop
+	seen := map[string]bool{}
 	for _, d := range drops {
 		if d.Stage == engine.PolicyStageName {
-			refused = append(refused, d)
+			// A folder reached twice (a link) is one skill.
+			if key := cmp.Or(d.Record.RealDir, d.Record.Dir); !seen[key] {
+				seen[key] = true
+				refused = append(refused, d)
+			}
 		} else {
 			rest = append(rest, d)
 		}

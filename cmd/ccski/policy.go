@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -49,7 +48,7 @@ func (a *app) policyCheck(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	if res.Decision != nil && !res.Decision.Allow {
-		return a.verdict(errors.New("refused by the policy: " + res.Decision.String()))
+		return failErr(fmt.Errorf("%w: refused by the policy: %s", errReported, res.Decision))
 	}
 	return nil
 }

@@ -328,6 +328,9 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 	// A source the policy does not allow is refused before anything is
 	// fetched from it.
 	if d := run.pol.DecideSource(*PolicySource(src)); !d.Allow {
+		if ignored := c.policyIgnored(); len(ignored) > 0 {
+			return fmt.Errorf("%w (%s)", d.Err(), strings.Join(ignored, "; "))
+		}
 		return d.Err()
 	}
 	root, commit, err := x.Materialize(src, src.Ref)

@@ -189,10 +189,13 @@ func (c *Config) refusals(ctx context.Context, p *policy.Policy, env providers.E
 		return out
 	}
 	examine := c.examiner(p, env, true)(ctx)
+	seen := map[string]bool{}
 	for _, r := range records {
-		if r.IsCommand() {
-			continue
+		key := cmpOr(r.RealDir, r.Dir)
+		if r.IsCommand() || seen[key] {
+			continue // a folder reached twice (a link) is one skill
 		}
+		seen[key] = true
 		if d := p.Decide(examine(r)); !d.Allow {
 			out = append(out, PolicyRefusal{Skill: r.ID, Dir: r.Dir, Decision: d})
 		}
@@ -246,8 +249,8 @@ type PolicyCheckResult struct {
 // PolicyCheck explains the policy in force (each rule, and the file it
 // comes from) and, with a target, whether the policy allows it and by
 // which rule: a skill folder is decided on as install decides on a staged
-// skill (its files, signature and scan, no source), a source as install
-// decides before fetching (the sources rule). Without a target it lists
+// skill installed from that folder (its source, files, signature and
+// scan), a source as install decides before fetching (the sources rule). Without a target it lists
 // the skills found on the machine the policy refuses. A policy that
 // cannot be read is an error naming the file.
 func PolicyCheck(ctx context.Context, c *Config, req PolicyCheckRequest) (*PolicyCheckResult, error) {
@@ -281,7 +284,11 @@ func PolicyCheck(ctx context.Context, c *Config, req PolicyCheckRequest) (*Polic
 			return nil, err
 		}
 		s := policy.Subject{Name: skillName(ctx, dir), Files: m.Files}
-		if p.NeedsSignature(nil) {
+		// Installed from here, the folder is its own source.
+		if src, err := install.ParseSource(dir, install.ParseOptions{Cwd: c.Cwd, Home: c.Home}); err == nil {
+			s.Source = PolicySource(src)
+		}
+		if p.NeedsSignature(s.Source) {
 			s.Signature = c.verifySignature(ctx, dir, m.Files)
 		}
 		if p.NeedsScan() {
