@@ -128,6 +128,12 @@ func (c *Config) examine(ctx context.Context, p *policy.Policy, r *pipeline.Reco
 	if in := installed[filepath.Clean(r.Dir)]; in != nil {
 		s.Source = PolicySource(in.From)
 	}
+	if !p.NeedsFiles(s.Source) {
+		if scan && p.NeedsScan() {
+			s.Scan = scanSkill(ctx, r.Dir)
+		}
+		return s
+	}
 	mu.Lock()
 	m, err := cache.Build(r.Dir)
 	mu.Unlock()

@@ -174,6 +174,13 @@ func (p *Policy) NeedsSignature(src *Source) bool {
 	return !p.unsigned || len(p.signersFor(src)) > 0
 }
 
+// NeedsFiles reports whether deciding on a skill from src needs its files
+// (Subject.Files): to compare them with blocked digests, or to verify its
+// signature.
+func (p *Policy) NeedsFiles(src *Source) bool {
+	return p != nil && (len(p.blockedDigest) > 0 || p.NeedsSignature(src))
+}
+
 // RequireSigned reports whether a server must serve signed skills only:
 // policy.allow_unsigned false implies mcp.require_signed.
 func (p *Policy) RequireSigned() bool { return p != nil && !p.unsigned }
