@@ -76,25 +76,28 @@ func PolicySource(s install.Source) *policy.Source {
 	return &policy.Source{Kind: string(s.Kind), URL: s.URL, Dir: s.Dir, Name: s.Name, Origin: s.Origin.URL, Text: s.String()}
 }
 
-// verifySignature is the one place the policy has a skill's signature
-// verified: provenance.Verify over the skill's files, with the trusted
-// material of the configuration (verifier). Trusted material that cannot
-// be read is a signature that does not verify: the rules that need one
-// refuse.
-func (c *Config) verifySignature(ctx context.Context, dir string, files []manifest.File) *policy.Signature {
-	v, err := c.verifier()
-	if err != nil {
-		return &policy.Signature{Err: err}
-	}
-	s, err := provenance.Verify(ctx, dir, files, v)
-	return &policy.Signature{Signer: s, Err: err}
-}
+// verifyFunc verifies the signature of the skill folder dir, whose files
+// are files.
+type verifyFunc func(ctx context.Context, dir string, files []manifest.File) *policy.Signature
 
-// verifier is the trusted material signatures are verified against: for
-// now provenance.DefaultVerifier (the trusted root `ccski trust-root
-// update` wrote, else the one ccski ships; strict). The verifier built
-// from the signing.* keys replaces it here when they exist.
-func (c *Config) verifier() (*provenance.Verifier, error) { return provenance.DefaultVerifier() }
+// signatureVerifier returns the one function through which the policy has
+// a skill's signature verified: provenance.Verify over the skill's files,
+// with the Verifier of the signing.* keys (Config.Verifier), built once
+// at the first call. Trusted material that cannot be read is a signature
+// that does not verify: the rules that need one refuse.
+func (c *Config) signatureVerifier() verifyFunc {
+	var once sync.Once
+	var v *provenance.Verifier
+	var vErr error
+	return func(ctx context.Context, dir string, files []manifest.File) *policy.Signature {
+		once.Do(func() { v, vErr = c.Verifier() })
+		if vErr != nil {
+			return &policy.Signature{Err: vErr}
+		}
+		s, err := provenance.Verify(ctx, dir, files, v)
+		return &policy.Signature{Signer: s, Err: err}
+	}
+}
 
 // scanSkill is the security scan's report on the skill folder dir.
 func scanSkill(ctx context.Context, dir string) *report.Report {
@@ -110,17 +113,18 @@ func scanSkill(ctx context.Context, dir string) *report.Report {
 func (c *Config) examiner(p *policy.Policy, env providers.Env, scan bool) engine.Examine {
 	var mu sync.Mutex
 	cache := manifest.NewCache()
+	verify := c.signatureVerifier()
 	return func(ctx context.Context) func(r *pipeline.Record) policy.Subject {
 		installed := InstalledIndex(env)
 		return func(r *pipeline.Record) policy.Subject {
-			return c.examine(ctx, p, r, installed, cache, &mu, scan)
+			return examine(ctx, p, r, installed, cache, &mu, scan, verify)
 		}
 	}
 }
 
 // examine is what examiner gathers of r.
-func (c *Config) examine(ctx context.Context, p *policy.Policy, r *pipeline.Record, installed map[string]*install.Installed,
-	cache *manifest.Cache, mu *sync.Mutex, scan bool) policy.Subject {
+func examine(ctx context.Context, p *policy.Policy, r *pipeline.Record, installed map[string]*install.Installed,
+	cache *manifest.Cache, mu *sync.Mutex, scan bool, verify verifyFunc) policy.Subject {
 	s := policy.Subject{Name: r.Name}
 	if r.Alias != "" {
 		s.Aliases = []string{r.Alias}
@@ -142,7 +146,7 @@ func (c *Config) examine(ctx context.Context, p *policy.Policy, r *pipeline.Reco
 	}
 	s.Files = m.Files
 	if p.NeedsSignature(s.Source) {
-		s.Signature = c.verifySignature(ctx, r.Dir, s.Files)
+		s.Signature = verify(ctx, r.Dir, s.Files)
 	}
 	if scan && p.NeedsScan() {
 		s.Scan = scanSkill(ctx, r.Dir)
@@ -156,10 +160,11 @@ func (c *Config) admit(ctx context.Context, p *policy.Policy) func(install.Admis
 	if !p.Active() {
 		return nil
 	}
+	verify := c.signatureVerifier()
 	return func(a install.Admission) error {
 		s := policy.Subject{Name: a.Name, Source: PolicySource(a.Source), Files: a.Files}
 		if p.NeedsSignature(s.Source) {
-			s.Signature = c.verifySignature(ctx, a.Dir, a.Files)
+			s.Signature = verify(ctx, a.Dir, a.Files)
 		}
 		if p.NeedsScan() {
 			s.Scan = scanSkill(ctx, a.Dir)
@@ -295,7 +300,7 @@ func PolicyCheck(ctx context.Context, c *Config, req PolicyCheckRequest) (*Polic
 			s.Source = PolicySource(src)
 		}
 		if p.NeedsSignature(s.Source) {
-			s.Signature = c.verifySignature(ctx, dir, m.Files)
+			s.Signature = c.signatureVerifier()(ctx, dir, m.Files)
 		}
 		if p.NeedsScan() {
 			s.Scan = scanSkill(ctx, dir)

@@ -75,6 +75,15 @@ func (v *Verifier) verify(ctx context.Context, dir string, files []manifest.File
 		if artifact, err = ManifestText(files, name); err != nil {
 			return nil, fail("", "cannot be checked", err)
 		}
+		// Said first, in words: the signature would not verify either.
+		if d := pb.GetMessageSignature().GetMessageDigest(); d != nil {
+			if d.GetAlgorithm() != protocommon.HashAlgorithm_SHA2_256 {
+				return nil, fail("", fmt.Sprintf("signs a %s digest; only SHA2_256 is read", d.GetAlgorithm()), nil)
+			}
+			if got, want := manifest.FormatDigest(d.GetDigest()), manifest.Digest(artifact); got != want {
+				return nil, fail("", fmt.Sprintf("signs manifest digest %s, but the skill's files make manifest digest %s: a file was added, removed or changed", got, want), nil)
+			}
+		}
 	}
 
 	c, err := v.check(pb, artifact, signer)
@@ -128,7 +137,10 @@ func (v *Verifier) check(pb *protobundle.Bundle, artifact []byte, signer *Signer
 	switch {
 	case vm.GetPublicKey() != nil:
 		return v.checkKey(pb, artifact, signer)
-	case len(vm.GetTlogEntries()) == 0 && vm.GetTimestampVerificationData() == nil && vm.GetX509CertificateChain() != nil:
+	case len(vm.GetTlogEntries()) == 0 && len(vm.GetTimestampVerificationData().GetRfc3161Timestamps()) == 0 &&
+		(vm.GetX509CertificateChain() != nil || vm.GetCertificate() != nil):
+		// No log entry, no timestamp: not a keyless Sigstore signature,
+		// a certificate issued outside Sigstore.
 		return v.checkCertChain(pb, artifact, signer)
 	case vm.GetCertificate() != nil || vm.GetX509CertificateChain() != nil:
 		return v.checkKeyless(pb, artifact, signer)
@@ -199,9 +211,13 @@ func (v *Verifier) checkKey(pb *protobundle.Bundle, artifact []byte, signer *Sig
 // validity, and the leaf must be meant for signatures.
 func (v *Verifier) checkCertChain(pb *protobundle.Bundle, artifact []byte, signer *Signer) (content, error) {
 	if v.ncerts == 0 {
-		return content{}, errors.New("it is signed with a certificate outside Sigstore, and signing.keys names no root certificate: add the publisher's root certificate (PEM) to signing.keys")
+		return content{}, errors.New("it is signed with a certificate but carries no transparency log entry or timestamp, so it is no keyless Sigstore signature, " +
+			"and signing.keys names no root certificate: add the publisher's root certificate (PEM) to signing.keys")
 	}
 	raw := pb.GetVerificationMaterial().GetX509CertificateChain().GetCertificates()
+	if c := pb.GetVerificationMaterial().GetCertificate(); c != nil {
+		raw = []*protocommon.X509Certificate{c}
+	}
 	if len(raw) == 0 {
 		return content{}, errors.New("the certificate chain is empty")
 	}
@@ -265,8 +281,8 @@ func certIdentity(cert *x509.Certificate) string {
 }
 
 // checkRaw verifies the bundle's signature with pub: a DSSE envelope's
-// signature over its PAE, or a message signature over artifact (and its
-// recorded digest, when there is one).
+// signature over its PAE, or a message signature over artifact (whose
+// recorded digest verify compared already).
 func checkRaw(pb *protobundle.Bundle, artifact []byte, pub any) (content, error) {
 	sv, err := verifierFor(pub)
 	if err != nil {
@@ -288,14 +304,6 @@ func checkRaw(pb *protobundle.Bundle, artifact []byte, pub any) (content, error)
 	ms := pb.GetMessageSignature()
 	if ms == nil {
 		return content{}, errors.New("the bundle holds neither a DSSE envelope nor a message signature")
-	}
-	if d := ms.GetMessageDigest(); d != nil && len(d.GetDigest()) > 0 {
-		if d.GetAlgorithm() != protocommon.HashAlgorithm_SHA2_256 {
-			return content{}, fmt.Errorf("message digest algorithm %s is not supported (SHA2_256)", d.GetAlgorithm())
-		}
-		if want := manifest.Digest(artifact); manifest.FormatDigest(d.GetDigest()) != want {
-			return content{}, fmt.Errorf("the signed manifest digest is %s, the skill's files make %s", manifest.FormatDigest(d.GetDigest()), want)
-		}
 	}
 	if err := sv.VerifySignature(bytes.NewReader(ms.GetSignature()), bytes.NewReader(artifact)); err != nil {
 		return content{}, fmt.Errorf("the signature over the skill's manifest does not verify: %w", err)
