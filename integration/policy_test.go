@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccski/ccski/internal/provenance/provenancetest"
 	"github.com/ccski/ccski/internal/testfs"
 )
 
@@ -236,5 +237,42 @@ func TestPolicyScanVerdictRefusesInstall(t *testing.T) {
 	}
 	if !strings.HasPrefix(got["clean"], "installed") {
 		t.Errorf("clean: %q", got["clean"])
+	}
+}
+
+// TestPolicyRequiredSigners: under policy.required_signers for a source
+// (the managed config) and the test Sigstore's root in signing.trusted_root
+// (the user config), install from that source takes the skill signed by
+// the identity asked for and refuses one signed by another identity and
+// an unsigned one, each naming the rule and the file.
+func TestPolicyRequiredSigners(t *testing.T) {
+	t.Parallel()
+	b := newInstallBox(t)
+	src := filepath.Join(b.root, "src")
+	testfs.Write(t, b.root, map[string]string{
+		"src/signed/SKILL.md":   skillText("signed", "Signed by alice."),
+		"src/mallet/SKILL.md":   skillText("mallet", "Signed by mallet."),
+		"src/unsigned/SKILL.md": skillText("unsigned", "Not signed."),
+	})
+	root := provenancetest.Sign(t, filepath.Join(src, "signed"), provenancetest.Options{Identity: "alice@acme.com", Issuer: "https://accounts.acme.com"})
+	provenancetest.Sign(t, filepath.Join(src, "mallet"), provenancetest.Options{Identity: "mallet@evil.com", Issuer: "https://accounts.acme.com"})
+	testfs.Write(t, b.home, map[string]string{".config/ccski/config.yaml": "signing:\n  trusted_root: " + root + "\n"})
+	managed := managedPolicy(t, b.root, "policy:\n  required_signers: [\""+src+"=*@acme.com@https://accounts.acme.com\"]\n")
+	b.vars = append(b.vars, "CCSKITEST_MANAGED_CONFIG="+managed)
+	label := "policy.required_signers (managed config " + managed + ")"
+
+	rep := b.jsonRun(t, 1, "install", src, "--all", "--agent", "claude")
+	got := map[string]string{}
+	for _, r := range rep.Results {
+		got[r.Skill] = r.Status + ": " + r.Message
+	}
+	for skill, want := range map[string]string{
+		"signed":   "installed",
+		"mallet":   "failed: " + label + " requires mallet from " + src + " to be signed by *@acme.com@https://accounts.acme.com, not by mallet@evil.com via https://accounts.acme.com",
+		"unsigned": "failed: " + label + " requires unsigned from " + src + " to be signed by *@acme.com@https://accounts.acme.com, and it carries no signature",
+	} {
+		if !strings.HasPrefix(got[skill], want) {
+			t.Errorf("%s: %q, want %q", skill, got[skill], want)
+		}
 	}
 }
