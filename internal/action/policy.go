@@ -163,7 +163,10 @@ func (c *Config) admit(ctx context.Context, p *policy.Policy) func(install.Admis
 	verify := c.signatureVerifier()
 	return func(a install.Admission) error {
 		s := policy.Subject{Name: a.Name, Source: PolicySource(a.Source), Files: a.Files}
-		if p.NeedsSignature(s.Source) {
+		switch {
+		case a.Verified:
+			s.Signature = &policy.Signature{Signer: a.Signer}
+		case p.NeedsSignature(s.Source):
 			s.Signature = verify(ctx, a.Dir, a.Files)
 		}
 		if p.NeedsScan() {

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/provenance"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/skillsext"
@@ -126,6 +127,12 @@ type Admission struct {
 	// be installed) and Files their manifest.
 	Name, Dir string
 	Files     []manifest.File
+	// Verified says that the installer verified the staged copy's
+	// signature already (provenance.Verify over Files), and Signer is
+	// who signed it (nil: unsigned), so that Admit need not verify it
+	// again.
+	Verified bool
+	Signer   *provenance.Signer
 }
 
 // tree is a materialised source; git is the sparse checkout of a git
