@@ -31,8 +31,11 @@ const inTotoType = "application/vnd.in-toto+json"
 // content is what a bundle signs, once its signature verified: the DSSE
 // payload, or the artifact of a message signature (checked already).
 type content struct {
+	// message is set for a message signature, whose artifact (the
+	// manifest text) the signature check covered.
+	message     bool
 	payloadType string
-	payload     []byte // DSSE payload; nil for a message signature
+	payload     []byte // the DSSE payload
 }
 
 // verify checks the signature file name of the skill at dir.
@@ -91,7 +94,7 @@ func (v *Verifier) verify(ctx context.Context, dir string, files []manifest.File
 		return nil, fail("", "does not verify", err)
 	}
 	switch {
-	case c.payload == nil: // a message signature over artifact: done
+	case c.message: // a message signature over artifact: done
 	case c.payloadType != inTotoType:
 		return nil, fail("", fmt.Sprintf("signs a %q payload, not an in-toto statement (%s)", c.payloadType, inTotoType), nil)
 	case format == FormatOMS:
@@ -178,12 +181,12 @@ func (v *Verifier) checkKeyless(pb *protobundle.Bundle, artifact []byte, signer 
 	return envelopeContent(pb), nil
 }
 
-// envelopeContent is the DSSE payload of pb, or the zero content for a
-// message signature.
+// envelopeContent is the DSSE payload of pb, or a message signature's
+// content.
 func envelopeContent(pb *protobundle.Bundle) content {
 	env := pb.GetDsseEnvelope()
 	if env == nil {
-		return content{}
+		return content{message: true}
 	}
 	return content{payloadType: env.GetPayloadType(), payload: env.GetPayload()}
 }
@@ -308,7 +311,7 @@ func checkRaw(pb *protobundle.Bundle, artifact []byte, pub any) (content, error)
 	if err := sv.VerifySignature(bytes.NewReader(ms.GetSignature()), bytes.NewReader(artifact)); err != nil {
 		return content{}, fmt.Errorf("the signature over the skill's manifest does not verify: %w", err)
 	}
-	return content{}, nil
+	return content{message: true}, nil
 }
 
 // isControl reports whether a name holds a control character, which no

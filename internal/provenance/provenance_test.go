@@ -568,6 +568,7 @@ func TestVerifyHostile(t *testing.T) {
 		{"message signature in an OMS file", `{"mediaType":"application/vnd.dev.sigstore.bundle.v0.3+json","verificationMaterial":{"publicKey":{"hint":"x"}},"messageSignature":{"signature":"AAAA"}}`, "holds a message signature"},
 		{"not in-toto", envelope("text/plain", good), "not an in-toto statement"},
 		{"payload not JSON", envelope(inToto, "\x00garbage"), "not valid JSON"},
+		{"empty payload", envelope(inToto, ""), "not valid JSON"},
 		{"other predicate", envelope(inToto, strings.Replace(good, "model_signing/signature/v1.0", "slsa.dev/provenance/v1", 1)), "not an OpenSSF model signature"},
 		{"shards", envelope(inToto, strings.Replace(good, `"method":"files"`, `"method":"shards"`, 1)), `serialization "shards"`},
 		{"blake3", envelope(inToto, strings.Replace(good, `"hash_type":"sha256"`, `"hash_type":"blake3"`, 1)), `hashes files with "blake3"`},
