@@ -68,8 +68,37 @@ type Config struct {
 	Install Install `koanf:"install"`
 	// HTTP configures every request ccski makes over HTTP.
 	HTTP HTTP `koanf:"http"`
+	// Policy is the organisation's policy: what may be installed,
+	// updated, turned on and served (package internal/policy). Only the
+	// managed and user configs set it.
+	Policy Policy `koanf:"policy"`
 	// Signing configures how a skill's signature is verified.
 	Signing Signing `koanf:"signing"`
+}
+
+// Policy is what an organisation allows on the machine, written in the
+// managed config (or the user config): the rules package internal/policy
+// evaluates. Every key is trust:"user": a project config may not set it
+// (its value is ignored and listed in Loaded.Ignored), a user config may
+// not change a key the managed config sets, and no CCSKI_ variable or
+// flag sets one (Load refuses such a variable).
+type Policy struct {
+	// AllowedSources are the source patterns skills may be installed
+	// from; empty allows every source.
+	AllowedSources []string `koanf:"allowed_sources" trust:"user"`
+	// RequiredSigners are "<source pattern>=<identity>[@<issuer>]"
+	// entries: a skill from a matching source must carry a signature by
+	// one of the identities listed for it.
+	RequiredSigners []string `koanf:"required_signers" trust:"user"`
+	// BlockedSkills are skill names (globs) and sha256: digests that are
+	// never installed, turned on or served.
+	BlockedSkills []string `koanf:"blocked_skills" trust:"user"`
+	// MinScanVerdict is the verdict of the offline security scan a
+	// skill must reach (scanmode.Verdicts).
+	MinScanVerdict string `koanf:"min_scan_verdict" trust:"user"`
+	// AllowUnsigned lets skills that carry no signature be installed
+	// and served; false implies mcp.require_signed.
+	AllowUnsigned bool `koanf:"allow_unsigned" trust:"user"`
 }
 
 // Signing is the trusted material a skill's signature is checked against
@@ -241,6 +270,7 @@ func defaults(reg registry) Config {
 		Signing:   Signing{Keys: []string{}, Strict: true},
 		Providers: reg.providerDefaults(),
 		Registry:  reg.providers,
+		Policy:    Policy{AllowedSources: []string{}, RequiredSigners: []string{}, BlockedSkills: []string{}, MinScanVerdict: string(scanmode.VerdictAny), AllowUnsigned: true},
 		MCP: MCP{
 			Transport:          "stdio",
 			Host:               "127.0.0.1",

@@ -89,6 +89,31 @@ var docs = map[string]string{
 		"ccski trust; any other project skill (never accepted, or changed since) is hidden, and ccski sources says " +
 		"why. ccski records the files of every project and plugin skill the first time it sees them " +
 		"(<user config folder>/trust.json), but a first sight is not an acceptance.",
+	"policy": "The organisation's policy: what may be installed, updated, turned on (enable, profile use) and " +
+		"served (ccski mcp). Write it in the managed config (/etc/ccski/config.yaml on Linux and other Unix " +
+		"systems, /Library/Application Support/ccski/config.yaml on macOS, %ProgramData%\\ccski\\config.yaml on " +
+		"Windows: readable by everyone, writable by administrators only) or in the user config; a project " +
+		"config's policy is ignored, a user config may not change a key the managed config sets, and no CCSKI_ " +
+		"variable sets one. Every refusal names the rule and the file it comes from; ccski policy check " +
+		"explains the policy in force.",
+	"policy.allowed_sources": "Sources skills may be installed and updated from; empty allows every source. " +
+		"Each is a pattern matched against the source's forms, segment by segment with * and ? as in a path " +
+		"glob, a pattern that matches the first segments matching the whole: github.com (a host), " +
+		"github.com/acme (an owner), github.com/acme/skills (a repository), https://skills.example.com (a " +
+		"well-known or HTTP origin), marketplace:NAME (a marketplace Claude Code cloned), a local folder's " +
+		"absolute path. A skill installed from a source this list does not allow is not turned on or served either.",
+	"policy.required_signers": "Signers required per source, each \"<source pattern>=<identity>[@<issuer>]\" " +
+		"(such as github.com/acme=*@acme.com@https://accounts.google.com): a skill from a source the pattern " +
+		"matches must carry a signature that verifies, by one of the identities listed for a pattern matching " +
+		"its source (the identity may be a glob; no issuer: any issuer).",
+	"policy.blocked_skills": "Skills never installed, turned on or served: names (globs, such as " +
+		"\"*-exfil\") or \"sha256:<hex>\" digests of a file the skill holds (its SKILL.md, a script), as " +
+		"ccski.lock and skills/list give them.",
+	"policy.min_scan_verdict": "The verdict of the offline security scan (ccski scan) a skill must reach to " +
+		"be installed, turned on or served: any (no requirement), no-errors (ccski scan passes: no error-level " +
+		"finding) or no-warnings (ccski scan --max-warnings 0 passes).",
+	"policy.allow_unsigned": "Whether skills that carry no signature may be installed, turned on and served. " +
+		"false implies mcp.require_signed for ccski mcp.",
 }
 
 // schemaTitle and schemaDescription head the JSON Schema.

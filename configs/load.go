@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -138,7 +139,7 @@ func load(o Options, reg registry) (*Loaded, error) {
 
 	managedFile := o.ManagedFile
 	if managedFile == "" {
-		managedFile = managedPath(runtime.GOOS, l.getenv)
+		managedFile = cmp.Or(testManagedFile(l.getenv), managedPath(runtime.GOOS, l.getenv))
 	}
 	ml, err := l.fileLayer(managedFile, "managed config "+managedFile, true)
 	if err != nil {
@@ -481,6 +482,10 @@ func repoRoot(dir, home string) string {
 	}
 }
 
+// testManagedFile names the managed config the integration tests give the
+// binary ("" in every other build: see managed_ccskihold.go).
+var testManagedFile = func(getenv func(string) string) string { return "" }
+
 // maxConfigFile caps the size of a config file: far above any real one.
 const maxConfigFile = 4 << 20
 
@@ -533,6 +538,11 @@ func (l *loader) envLayer() (*layer, error) {
 		}
 		key := envKey(name)
 		label := "env " + name
+		if key == "policy" || strings.HasPrefix(key, "policy.") {
+			return nil, fmt.Errorf("configs: %s: the policy is read from the managed and user config files only, "+
+				"never from a variable: unset %s and write the key in the user config (or ask an administrator "+
+				"to write it in the managed config)", label, name)
+		}
 		src := source{label: func(string) string { return label }, base: l.cwd, env: true, envKey: key}
 		if key == "" || strings.HasPrefix(key, ".") || strings.HasSuffix(key, ".") || strings.Contains(key, "..") {
 			return nil, fmt.Errorf("configs: %s: malformed variable name%s", label, l.suggest(src, l.spec.closestKey(key)))

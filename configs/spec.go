@@ -137,6 +137,7 @@ func newSpec(reg registry) (*spec, error) {
 		{"mcp.session_idle_timeout", nonNegativeDuration("session idle timeout")},
 		{"mcp.max_sessions", nonNegative},
 		{"mcp.scan", oneOf(scanmode.Values()...)},
+		{"policy.min_scan_verdict", oneOf(scanmode.Verdicts()...)},
 		{"limits.max_depth", nonNegative},
 		{"limits.max_dirs", nonNegative},
 	}

@@ -335,6 +335,28 @@ var trustCases = map[string][]trustCase{
 		{name: "over the user's", user: "http: {tokens: [\"https://skills.example.com=u\"]}",
 			project: "http: {tokens: [\"https://evil.example=x\"]}", want: []string{"https://skills.example.com=u"}, ignored: true},
 	},
+	"policy.allowed_sources": {
+		{name: "every source over the user's", user: "policy: {allowed_sources: [github.com/acme]}",
+			project: "policy: {allowed_sources: [\"*\"]}", want: []string{"github.com/acme"}, ignored: true},
+		{name: "fewer sources", user: "policy: {allowed_sources: [github.com/acme, gitlab.com]}",
+			project: "policy: {allowed_sources: [github.com/acme]}", want: []string{"github.com/acme", "gitlab.com"}, ignored: true},
+	},
+	"policy.required_signers": {
+		{name: "a signer of its own", user: "policy: {required_signers: [\"github.com/acme=*@acme.com\"]}",
+			project: "policy: {required_signers: [\"github.com/acme=*\"]}", want: []string{"github.com/acme=*@acme.com"}, ignored: true},
+	},
+	"policy.blocked_skills": {
+		{name: "none over the user's", user: "policy: {blocked_skills: [evil]}", project: "policy: {blocked_skills: []}",
+			want: []string{"evil"}, ignored: true},
+	},
+	"policy.min_scan_verdict": {
+		{name: "any over the user's", user: "policy: {min_scan_verdict: no-errors}", project: "policy: {min_scan_verdict: any}",
+			want: "no-errors", ignored: true},
+	},
+	"policy.allow_unsigned": {
+		{name: "on over the user's off", user: "policy: {allow_unsigned: false}", project: "policy: {allow_unsigned: true}",
+			want: false, ignored: true},
+	},
 }
 
 // TestProjectTrust merges a user and a project config for every key of the
@@ -570,5 +592,35 @@ func TestManagedPath(t *testing.T) {
 	}
 	if got := managedPath("windows", func(string) string { return "" }); got != filepath.Join(`C:\ProgramData`, "ccski", "config.yaml") {
 		t.Errorf("windows without ProgramData: %q", got)
+	}
+}
+
+// TestPolicyOnlyFromFiles checks that the policy comes from the managed and
+// user config files only: a CCSKI_ variable that would set a policy key is
+// an error naming it, and a user config may not change a policy key the
+// managed config sets.
+func TestPolicyOnlyFromFiles(t *testing.T) {
+	t.Parallel()
+	root := tempDir(t)
+	home := mkdir(t, filepath.Join(root, "home"))
+	managed := write(t, filepath.Join(root, "etc", "ccski", "config.yaml"),
+		"policy: {allowed_sources: [github.com/acme], allow_unsigned: false}\n")
+	user := write(t, filepath.Join(home, ".config", "ccski", "config.yaml"),
+		"policy: {allowed_sources: [\"*\"], blocked_skills: [evil]}\n")
+	_, err := Load(Options{Workspace: root, Home: home, ManagedFile: managed,
+		Environ: func() []string { return []string{"CCSKI_POLICY__ALLOWED_SOURCES=*"} }})
+	if err == nil || !strings.Contains(err.Error(), "CCSKI_POLICY__ALLOWED_SOURCES") || !strings.Contains(err.Error(), "config files only") {
+		t.Errorf("a policy variable: error = %v", err)
+	}
+	l := mustLoad(t, Options{Workspace: root, Home: home, ManagedFile: managed, Environ: func() []string { return nil }})
+	p := l.Config.Policy
+	if !slices.Equal(p.AllowedSources, []string{"github.com/acme"}) || p.AllowUnsigned || !slices.Equal(p.BlockedSkills, []string{"evil"}) {
+		t.Errorf("policy = %+v", p)
+	}
+	if l.Sources["policy.allowed_sources"] != "managed config "+managed || l.Sources["policy.blocked_skills"] != "user config "+user {
+		t.Errorf("sources = %v", l.Sources)
+	}
+	if len(l.Ignored) != 1 || l.Ignored[0].Key != "policy.allowed_sources" {
+		t.Errorf("ignored = %+v", l.Ignored)
 	}
 }

@@ -116,6 +116,13 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 		}
 		fmt.Fprintln(w)
 	}
+	if len(res.Policy) > 0 {
+		fmt.Fprintln(w, st.Heading(fmt.Sprintf("Refused by the policy (%d): not served by ccski mcp, not turned on by enable", len(res.Policy))))
+		for _, r := range res.Policy {
+			fmt.Fprintf(w, "  %s %s\n%s\n", st.Red("✗"), r.Skill, wrap(r.Decision.String(), wd, "      "))
+		}
+		fmt.Fprintln(w)
+	}
 	for i, h := range res.Hosts {
 		if i > 0 {
 			fmt.Fprintln(w)

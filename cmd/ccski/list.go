@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ccski/ccski/filters"
 	"github.com/ccski/ccski/internal/action"
+	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/suggest"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/all"
@@ -144,6 +146,7 @@ func renderList(w io.Writer, st style, res *action.ListResult, kind pipeline.Typ
 	if len(res.Linked) > 0 {
 		drops = slices.DeleteFunc(slices.Clone(drops), func(d pipeline.Drop) bool { _, ok := linked[d.Record]; return ok })
 	}
+	drops = renderRefused(w, st, drops)
 	footer(w, st, drops, snap.Diagnostics)
 	if n := len(snap.PluginOffSkills(kind)); n > 0 && len(res.PluginOff) == 0 {
 		fmt.Fprintln(w, st.Dim(plural(n, "skill or command of a disabled plugin", "skills and commands of disabled plugins")+" not listed (--disabled or --all shows them)."))
@@ -254,6 +257,34 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// renderRefused lists the skills the organisation's policy refuses, each
+// with the rule and its file, and returns the other drops.
+func renderRefused(w io.Writer, st style, drops []pipeline.Drop) []pipeline.Drop {
+	var refused, rest []pipeline.Drop
+	seen := map[string]bool{}
+	for _, d := range drops {
+		if d.Stage == engine.PolicyStageName {
+			// A folder reached twice (a link) is one skill.
+			if key := cmp.Or(d.Record.RealDir, d.Record.Dir); !seen[key] {
+				seen[key] = true
+				refused = append(refused, d)
+			}
+		} else {
+			rest = append(rest, d)
+		}
+	}
+	if len(refused) == 0 {
+		return drops
+	}
+	wd := width(w)
+	fmt.Fprintln(w, st.Heading(fmt.Sprintf("Refused by the policy (%d): not served by ccski mcp, not turned on by enable", len(refused))))
+	for _, d := range refused {
+		fmt.Fprintf(w, "  %s %s\n%s\n", st.Red("✗"), d.Record.ID, wrap(d.Reason, wd, "      "))
+	}
+	fmt.Fprintln(w)
+	return rest
 }
 
 // footer says what is hidden and where to look for problems. Skills and

@@ -165,6 +165,10 @@ type Checks struct {
 	// Scan runs the security scan on every skill (Snapshot.Security),
 	// blocking nothing, unless mcp.scan is off.
 	Scan bool
+	// Policy hides the skills the organisation's policy refuses, as a
+	// server does: each is dropped by the stage engine.PolicyStageName,
+	// whose reason names the rule (list and doctor say why).
+	Policy bool
 }
 
 // Discovery is an engine and what one discovery with it found.
@@ -193,6 +197,16 @@ func (c *Config) DiscoverWith(ctx context.Context, e *engine.Engine, checks Chec
 	}
 	if checks.Trust {
 		e.SetTrust(engine.TrustOptions{File: c.TrustFile(), ReadOnly: checks.ReadOnly})
+	}
+	if checks.Policy {
+		pol, err := c.Policy()
+		if err != nil {
+			return nil, err
+		}
+		if m := e.ScanMode(); pol.NeedsScan() && (m == "" || m == scanmode.Off) {
+			e.SetScan(scanmode.Warn) // the scan verdict is decided on the scan's findings
+		}
+		e.SetPolicy(pol, c.examiner(pol, e.Env(), false))
 	}
 	e.DisableCache() // one discovery: a rescan cache would only add to peak memory
 	snap, stats, err := e.Snapshot(ctx)

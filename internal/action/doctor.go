@@ -51,6 +51,10 @@ type DoctorResult struct {
 	Verdict error `json:"-"`
 	// Fixed are the repairs --fix made, or tried; nil without --fix.
 	Fixed []DoctorFix `json:"fixed,omitempty"`
+	// Policy are the skills on the machine the organisation's policy
+	// refuses: ccski mcp does not serve them, enable does not turn them
+	// on (the hosts' own loaders know nothing of the policy).
+	Policy []PolicyRefusal `json:"policy"`
 }
 
 // DoctorHost is one host's part of the result.
@@ -144,6 +148,11 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 		res.Broken += len(v.Broken())
 		res.Hosts = append(res.Hosts, dh)
 	}
+	pol, err := c.Policy()
+	if err != nil {
+		return nil, err
+	}
+	res.Policy = c.refusals(ctx, pol, env, d.Snapshot.All)
 	if res.Broken > 0 {
 		res.Verdict = fmt.Errorf("%w: %s", ErrDoctorFailed,
 			report.Plural(res.Broken, "problem in your own skills", "problems in your own skills"))

@@ -14,6 +14,7 @@ import (
 	"github.com/ccski/ccski/internal/gitfetch"
 	"github.com/ccski/ccski/internal/install"
 	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/policy"
 	"github.com/ccski/ccski/internal/provenance"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/internal/skillsext"
@@ -151,6 +152,8 @@ type installRun struct {
 	// trustFile is the trust store, where the run records the files it
 	// writes (see written); "" for none.
 	trustFile string
+	// pol is the organisation's policy the run installs under.
+	pol *policy.Policy
 }
 
 // openInstall reads the scope's layout and its lock, taking the run's
@@ -292,10 +295,17 @@ func InstalledIndex(env providers.Env) map[string]*install.Installed {
 // source against the lock with Frozen). A skill that fails is a result,
 // not an error: see Report.Failed.
 func Install(ctx context.Context, c *Config, req InstallRequest) (*Report, error) {
+	pol, err := c.Policy()
+	if err != nil {
+		return nil, err
+	}
 	return c.inScope(ctx, req.Run, req.Frozen, func(run *installRun, rep *Report) error {
 		if err := c.verifySignatures(run); err != nil {
 			return err
 		}
+		run.x.Admit = c.admit(ctx, pol)
+		run.pol = pol
+		rep.Warnings = append(rep.Warnings, c.policyIgnored()...)
 		run.x.Copy = req.Copy
 		run.x.SaveLock = !req.Frozen // --frozen never writes the lock
 		if req.Source == "" {
@@ -342,6 +352,14 @@ func (run *installRun) install(ctx context.Context, c *Config, rep *Report, req 
 			return usage(fmt.Errorf("--signer: %w", err))
 		}
 		x.Signer = &id
+	}
+	// A source the policy does not allow is refused before anything is
+	// fetched from it.
+	if d := run.pol.DecideSource(*PolicySource(src)); !d.Allow {
+		if ignored := c.policyIgnored(); len(ignored) > 0 {
+			return fmt.Errorf("%w (%s)", d.Err(), strings.Join(ignored, "; "))
+		}
+		return d.Err()
 	}
 	root, commit, err := x.Materialize(src, src.Ref)
 	if err != nil {
@@ -415,11 +433,17 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 	if req.Scope, err = c.findScope(req.Scope, names); err != nil {
 		return nil, err
 	}
+	pol, err := c.Policy()
+	if err != nil {
+		return nil, err
+	}
 	return c.inScope(ctx, req.Run, false, func(run *installRun, rep *Report) error {
 		if err := c.verifySignatures(run); err != nil {
 			return err
 		}
 		x := run.x
+		x.Admit = c.admit(ctx, pol)
+		rep.Warnings = append(rep.Warnings, c.policyIgnored()...)
 		type pick struct {
 			entry install.Entry
 			ref   string
@@ -445,6 +469,10 @@ func Update(ctx context.Context, c *Config, req UpdateRequest) (*Report, error) 
 		defer progress.Done()
 		for _, p := range picks {
 			progress.Step(p.entry.Name)
+			if r := refuseSource(pol, p.entry); r != nil {
+				rep.Results = append(rep.Results, *r) // nothing is fetched from a source the policy refuses
+				continue
+			}
 			rep.Results = append(rep.Results, x.Update(p.entry, p.ref))
 		}
 		return nil

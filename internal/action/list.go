@@ -58,7 +58,7 @@ type ListResult struct {
 // sights are recorded), and returns the visible ones of the kind asked
 // for.
 func List(ctx context.Context, c *Config, req ListRequest) (*ListResult, error) {
-	d, err := c.Discover(ctx, Checks{Trust: true})
+	d, err := c.Discover(ctx, Checks{Trust: true, Policy: true})
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ const previewBytes = 256 << 10
 // with the start of its file (all of it with Full) and, as List, its
 // integrity, with the trust check on (first sights are recorded).
 func Info(ctx context.Context, c *Config, req InfoRequest) (*InfoResult, error) {
-	d, err := c.Discover(ctx, Checks{Trust: true})
+	d, err := c.Discover(ctx, Checks{Trust: true, Policy: true})
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +272,7 @@ type SourcesResult struct {
 // it off) and the trust check on, so that the report holds the flagged and
 // the changed skills. Nothing is blocked: people see every skill.
 func Sources(ctx context.Context, c *Config, req SourcesRequest) (*SourcesResult, error) {
-	d, err := c.Discover(ctx, Checks{Scan: true, Trust: true})
+	d, err := c.Discover(ctx, Checks{Scan: true, Trust: true, Policy: true})
 	if err != nil {
 		return nil, err
 	}

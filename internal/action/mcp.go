@@ -39,9 +39,21 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	if err != nil {
 		return err
 	}
+	// A policy that cannot be read serves nothing: the server does not
+	// start.
+	pol, err := c.Policy()
+	if err != nil {
+		return err
+	}
 	mc := c.Loaded.Config.MCP
 	log := newLogger(req.Log, mc.LogLevel, mc.LogFormat)
 	logIgnored(log, c.Loaded.Ignored)
+	scan := mc.Scan
+	if pol.NeedsScan() {
+		// The policy's scan verdict is decided inside discovery, on the
+		// bytes served (as under block).
+		scan = string(scanmode.Block)
+	}
 	lo := live.Options{Interval: mc.RefreshInterval, Watch: mc.Watch, Logger: log}
 	if !mc.Refresh {
 		lo.Interval, lo.Watch = 0, false
@@ -53,8 +65,13 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	var rec *trust.Recorder
 	discover := func(e *engine.Engine) *live.Refresher {
 		d := live.New(e, lo)
-		guardServer(e, d, mc.Scan, log)
+		guardServer(e, d, scan, log)
 		r := trustServer(e, d, c.TrustFile(), mc.RequireTrusted, log)
+		// The policy drops what it refuses before the filters; under
+		// policy.allow_unsigned false that is every skill without a
+		// verified signature (pol.RequireSigned: what mcp.require_signed
+		// asks of the server, which it implies).
+		e.SetPolicy(pol, c.examiner(pol, e.Env(), false))
 		if rec == nil {
 			rec = r
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ccski/ccski/internal/toggle"
+	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers/all"
 )
 
@@ -67,11 +68,29 @@ func Toggle(ctx context.Context, c *Config, req ToggleRequest) (*ToggleReport, e
 // toggler discovers and returns a Toggler over every host's switches;
 // an agent of agents that has none is a usage error.
 func (c *Config) toggler(ctx context.Context, agents []string) (*toggle.Toggler, error) {
+	pol, err := c.Policy()
+	if err != nil {
+		return nil, err
+	}
 	d, err := c.Discover(ctx, Checks{})
 	if err != nil {
 		return nil, err
 	}
 	t := toggle.New(d.Engine.Env(), d.Snapshot, all.Hosts())
+	if pol.Active() {
+		// A skill the policy refuses is not turned on (enable, profile
+		// use); each is examined once, though Commit plans twice.
+		examine := c.examiner(pol, d.Engine.Env(), true)(ctx)
+		seen := map[*pipeline.Record]error{}
+		t.Admit = func(r *pipeline.Record) error {
+			if err, ok := seen[r]; ok {
+				return err
+			}
+			err := pol.Decide(examine(r)).Err()
+			seen[r] = err
+			return err
+		}
+	}
 	if err := t.CheckAgents(agents); err != nil {
 		return nil, usage(err)
 	}

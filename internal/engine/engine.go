@@ -52,6 +52,9 @@ type Engine struct {
 	// trust is the check of project and plugin skills against the trust
 	// store each Snapshot runs (SetTrust).
 	trust integrity
+	// policy is the organisation's policy each Snapshot applies
+	// (SetPolicy).
+	policy policyGate
 	// records and last are what the previous Snapshot derived from its
 	// scan, for a rescan that finds nothing changed (see reuse.go).
 	records recordState
@@ -307,6 +310,7 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	found, stages, scanned := e.guard.apply(ctx, res.Records, slices.Clip(st.stages), e.scanOpts.NoCache)
 	checked, stages, td, trusted := e.trust.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
 	diags = append(diags, td...)
+	stages = e.policy.apply(ctx, res.Records, stages, found)
 	// After the gates' own stages, before the filters: a record parsed
 	// from other bytes than a gate judged is not served.
 	if ps := parsedStage(res.Records, []*pipeline.Judgement{scanned, trusted}, &e.parsed); ps != nil {

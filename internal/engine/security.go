@@ -42,6 +42,9 @@ func (e *Engine) SetScanCache(file string) {
 	e.guard.cacheFile = file
 }
 
+// ScanMode returns the mode SetScan set.
+func (e *Engine) ScanMode() scanmode.Mode { return e.scanMode() }
+
 // scanMode returns the mode SetScan set.
 func (e *Engine) scanMode() scanmode.Mode {
 	e.mu.Lock()

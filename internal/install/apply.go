@@ -101,6 +101,11 @@ type Installer struct {
 	NoValidate bool
 	// Copy installs copies where a link would go.
 	Copy bool
+	// Admit, when set, is asked about every staged skill before it is
+	// placed (install, update and restore alike): an error refuses the
+	// skill, whose result fails with it. The organisation's policy is
+	// applied through it (internal/action).
+	Admit func(Admission) error
 	// DryRun writes nothing: it stages outside the targets, then throws
 	// the staged copy away.
 	DryRun bool
@@ -124,6 +129,22 @@ type Installer struct {
 	// clones are the git clones local sources lie in, by folder (see
 	// pin).
 	clones map[string]*cloneState
+}
+
+// Admission is a staged skill Installer.Admit is asked about.
+type Admission struct {
+	// Source is where the skill comes from.
+	Source Source
+	// Name is the skill's name, Dir the staged copy (the files that will
+	// be installed) and Files their manifest.
+	Name, Dir string
+	Files     []manifest.File
+	// Verified says that the installer verified the staged copy's
+	// signature already (provenance.Verify over Files), and Signer is
+	// who signed it (nil: unsigned), so that Admit need not verify it
+	// again.
+	Verified bool
+	Signer   *provenance.Signer
 }
 
 // tree is a materialised source; git is the sparse checkout of a git
@@ -718,6 +739,11 @@ func (in *Installer) put(src Source, root, commit string, c Candidate, where pla
 	res.Signer = signer
 	if err := in.checkSigner(name, entry, where.want != nil, want != nil, signer); err != nil {
 		return failed(res, err)
+	}
+	if in.Admit != nil {
+		if err := in.Admit(Admission{Source: src, Name: name, Dir: staged, Files: files, Verified: true, Signer: signer}); err != nil {
+			return failed(res, err)
+		}
 	}
 	if want != nil {
 		if ch := manifest.Diff(want, files); !ch.Empty() {

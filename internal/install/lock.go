@@ -344,6 +344,9 @@ type Installed struct {
 	Scope  Scope  `json:"scope"`
 	// Lock is the lock file that names the skill.
 	Lock string `json:"lock"`
+	// From is the source as the lock records it, which the
+	// organisation's policy matches.
+	From Source `json:"-"`
 }
 
 // IndexInstalled maps every installed copy and link the locks of layouts
@@ -357,7 +360,7 @@ func IndexInstalled(layouts []Layout) map[string]*Installed {
 			continue
 		}
 		for _, e := range lock.Skills {
-			in := &Installed{Source: e.Source.String(), Commit: e.Commit, Scope: l.Scope, Lock: l.LockFile}
+			in := &Installed{Source: e.Source.String(), Commit: e.Commit, Scope: l.Scope, Lock: l.LockFile, From: e.Source}
 			for _, t := range e.Targets {
 				p := filepath.Join(t.Dir, e.Name)
 				if _, dup := out[p]; !dup {

@@ -190,6 +190,12 @@ func (t *Toggler) Use(p *Profile, scope string) (left int) {
 			t.results = append(t.results, Result{Skill: f.ID, Status: Skipped, Setting: FallbackSetting,
 				Note: fmt.Sprintf("not found on this machine (%s)", f.Dir)})
 		case r.Disabled != f.Off:
+			if !f.Off && t.Admit != nil {
+				if err := t.Admit(r); err != nil {
+					t.results = append(t.results, Result{Skill: r.ID, Status: Failed, Setting: FallbackSetting, Error: err.Error()})
+					continue
+				}
+			}
 			t.rename(r, !f.Off, "")
 		}
 	}

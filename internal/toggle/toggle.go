@@ -95,6 +95,10 @@ type Toggler struct {
 	// Notices, when not nil, receives what Commit says while it waits for
 	// another ccski run.
 	Notices io.Writer
+	// Admit, when set, is asked before a skill is turned on (enable,
+	// profile use): an error refuses it, a failed result saying why. The
+	// organisation's policy is applied through it (internal/action).
+	Admit func(r *pipeline.Record) error
 
 	env     providers.Env
 	created *created
@@ -349,6 +353,12 @@ func hostNames(rs []reader) []string {
 // Record switches the skill r, for every host that reads its folder (or
 // those req names).
 func (t *Toggler) Record(r *pipeline.Record, req Request) {
+	if req.On && t.Admit != nil {
+		if err := t.Admit(r); err != nil {
+			t.results = append(t.results, Result{Skill: r.ID, Status: Failed, Error: err.Error()})
+			return
+		}
+	}
 	readers := t.readers(r)
 	hosts := hostNames(readers)
 	explicit := len(req.Agents) > 0 && !slices.Contains(req.Agents, "all")

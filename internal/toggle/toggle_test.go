@@ -189,6 +189,54 @@ func TestProfileFallback(t *testing.T) {
 	}
 }
 
+// TestAdmitRefuses: under an Admit that refuses (the organisation's
+// policy), profile use turns nothing on, neither a host switch nor a
+// .SKILL.md rename, enable fails naming why, and turning off is not asked
+// about.
+func TestAdmitRefuses(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"s/hidden/.SKILL.md": "", "s/loose/.SKILL.md": "", "s/plain/SKILL.md": ""})
+	abs := func(rel string) string { return filepath.Join(base, filepath.FromSlash(rel)) }
+	rec := func(id, dir, file string, disabled bool, hosts ...string) *pipeline.Record {
+		return &pipeline.Record{ID: id, Name: filepath.Base(dir), Agent: "h", Dir: abs(dir), File: abs(dir + "/" + file),
+			Disabled: disabled, Hosts: hosts}
+	}
+	host := providers.Host{Name: "h", Title: "H", Switcher: fakeSwitcher{file: abs("settings")}}
+	hidden := rec("h:hidden", "s/hidden", ".SKILL.md", true, "h")
+	hidden.Off = []pipeline.HostSwitch{{Host: "h", Mode: pipeline.ModeOff}}
+	now := []*pipeline.Record{hidden, rec("x:loose", "s/loose", ".SKILL.md", true), rec("h:plain", "s/plain", "SKILL.md", false, "h")}
+	p := &Profile{Name: "p", Hosts: map[string]*HostProfile{"h": {Skills: []SkillState{{ID: "h:hidden", File: abs("s/hidden/.SKILL.md"), Mode: pipeline.ModeOn}}}},
+		Fallback: []FallbackState{{ID: "x:loose", Dir: abs("s/loose")}}}
+	tg := New(providers.Env{}, pipeline.NewSnapshot(now, now, nil, nil, nil), []providers.Host{host})
+	var asked []string
+	tg.Admit = func(r *pipeline.Record) error {
+		asked = append(asked, r.ID)
+		return errors.New("policy.blocked_skills (managed config x) blocks " + r.Name)
+	}
+	plan := tg.Commit(func() { tg.Use(p, "") }, true)
+	if len(plan.Renames) != 0 || len(plan.Files()) != 0 {
+		t.Errorf("profile use under a refusing policy changed something: renames %+v, files %+v", plan.Renames, plan.Files())
+	}
+	var failed []string
+	for _, r := range plan.Results {
+		if r.Status == Failed && strings.Contains(r.Error, "policy.blocked_skills") {
+			failed = append(failed, r.Skill)
+		}
+	}
+	if d := cmp.Diff([]string{"h:hidden", "x:loose"}, failed); d != "" {
+		t.Errorf("failed results (-want +got):\n%s\n%+v", d, plan.Results)
+	}
+	asked = nil
+	plan = tg.Commit(func() { tg.Skill("plain", Request{}) }, true)
+	if len(asked) != 0 || plan.Count(Failed) != 0 {
+		t.Errorf("turning off asked %v and gave %+v", asked, plan.Results)
+	}
+	plan = tg.Commit(func() { tg.Skill("plain", Request{On: true}) }, true)
+	if plan.Count(Failed) != 1 || !strings.Contains(plan.Results[0].Error, "blocks plain") {
+		t.Errorf("enable under a refusing policy: %+v", plan.Results)
+	}
+}
+
 // meddler is a switcher whose file another program rewrites while ccski
 // edits it.
 type meddler struct{ file string }
