@@ -1199,7 +1199,12 @@ func startHTTP(t *testing.T, m *machine.Machine, extraEnv map[string]string, arg
 // wrap, which runs its arguments (nil: the binary itself).
 func startHTTPUnder(t *testing.T, m *machine.Machine, extraEnv map[string]string, wrap []string, args ...string) *httpServer {
 	t.Helper()
-	port := freePort(t)
+	return startHTTPAt(t, m, freePort(t), extraEnv, wrap, args...)
+}
+
+// startHTTPAt is startHTTPUnder on the given port.
+func startHTTPAt(t *testing.T, m *machine.Machine, port int, extraEnv map[string]string, wrap []string, args ...string) *httpServer {
+	t.Helper()
 	s := &httpServer{stderr: &lockedBuffer{}, base: "http://127.0.0.1:" + strconv.Itoa(port), exited: make(chan struct{})}
 	argv := append(append(wrap, binary), mcpArgs(m, append([]string{"--port", strconv.Itoa(port)}, args...)...)...)
 	s.cmd = exec.Command(argv[0], argv[1:]...)
