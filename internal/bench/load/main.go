@@ -12,7 +12,7 @@
 // same before.
 //
 //	go run ./internal/bench/load [-skills 1000] [-clients 64] [-duration 10s] [-sessions 1000]
-//	               [-port 0] [-ccski BIN] [-workdir DIR]
+//	               [-port 0] [-ccski BIN] [-workdir DIR] [-cpuprofile FILE]
 //
 // Everything is on loopback. It is a benchmark, not a test: nothing is
 // timed against a bound, and CI does not run it.
@@ -69,6 +69,7 @@ type config struct {
 	Port     int           // loopback port of the server; 0 picks a free one
 	Ccski    string        // the binary; "" builds ./cmd/ccski
 	Workdir  string        // fixture and binary; "" is a temporary folder
+	Profile  string        // the server's CPU profile, written as it exits; "" none
 	Command  string        // the command line, for the report
 }
 
@@ -81,6 +82,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.Sessions, "sessions", 1000, "2025-era sessions held open for the memory figure")
 	fs.IntVar(&cfg.Port, "port", 0, "loopback port for the server (0: a free one)")
 	fs.StringVar(&cfg.Ccski, "ccski", "", "ccski binary to measure (default: build ./cmd/ccski)")
+	fs.StringVar(&cfg.Profile, "cpuprofile", "", "write the server's CPU profile to this file (ccski's --cpuprofile)")
 	fs.StringVar(&cfg.Workdir, "workdir", "", "folder for the binary and the fixture (default: a temporary folder, removed afterwards)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -218,13 +220,17 @@ func hammer(ctx context.Context, cfg config, base, method string, do func(contex
 	p := &phase{Method: method}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	start := time.Now()
-	end := start.Add(cfg.Duration)
-	for c := range cfg.Clients {
+	clients := make([]*sdk.ClientSession, cfg.Clients)
+	for c := range clients {
 		cs, err := connect(ctx, base, "", newHTTPClient(1))
 		if err != nil {
 			return nil, err
 		}
+		clients[c] = cs
+	}
+	start := time.Now()
+	end := start.Add(cfg.Duration)
+	for c, cs := range clients {
 		wg.Go(func() {
 			defer cs.Close()
 			var lat []time.Duration
@@ -365,7 +371,15 @@ func startServer(ctx context.Context, bin string, t *fixture.Tree, state string,
 		_ = ln.Close()
 	}
 	s := &server{addr: "127.0.0.1:" + strconv.Itoa(port), stderr: &tail{}, exited: make(chan struct{})}
-	s.cmd = exec.Command(bin, "mcp", "--transport", "http", "--port", strconv.Itoa(port), "--no-refresh", "--user-dir", t.Home)
+	args := []string{"mcp", "--transport", "http", "--port", strconv.Itoa(port), "--no-refresh", "--user-dir", t.Home}
+	if cfg.Profile != "" {
+		p, err := filepath.Abs(cfg.Profile)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--cpuprofile", p)
+	}
+	s.cmd = exec.Command(bin, args...)
 	s.cmd.Dir = t.Workspace
 	s.cmd.Env = []string{"HOME=" + t.Home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TZ=UTC", "TMPDIR=" + os.TempDir(),
 		"XDG_CONFIG_HOME=" + filepath.Join(state, "config"), "XDG_CACHE_HOME=" + filepath.Join(state, "cache"),
