@@ -57,7 +57,8 @@ type HTTPOptions struct {
 }
 
 // Handler returns the HTTP handler for the server: /healthz and /readyz
-// for probes, /metrics, and the MCP endpoints behind the Origin, token and body-size checks.
+// for probes, and /metrics and the MCP endpoints behind the Origin, token
+// and body-size checks.
 func (s *Server) Handler(o HTTPOptions) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
