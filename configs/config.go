@@ -230,6 +230,11 @@ type MCP struct {
 	// MaxSessions caps the live HTTP and SSE sessions; a new one beyond
 	// it closes the longest-idle one. 0 means no cap.
 	MaxSessions int `koanf:"max_sessions" trust:"lower"`
+	// DrainDelay is how long an http or sse server keeps serving, with
+	// /readyz answering 503, after SIGTERM; DrainTimeout how long the
+	// calls in flight then get to finish.
+	DrainDelay   time.Duration `koanf:"drain_delay" trust:"user"`
+	DrainTimeout time.Duration `koanf:"drain_timeout" trust:"user"`
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
 	LogLevel  string `koanf:"log_level" trust:"stricter=error<warn<info<debug"`
 	LogFormat string `koanf:"log_format" trust:"project"`
@@ -280,6 +285,7 @@ func defaults(reg registry) Config {
 			Watch:              true,
 			SessionIdleTimeout: 30 * time.Minute,
 			MaxSessions:        1000,
+			DrainTimeout:       2 * time.Second,
 			LogLevel:           "info",
 			LogFormat:          "text",
 			Tools:              []string{},

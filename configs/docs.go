@@ -76,6 +76,11 @@ var docs = map[string]string{
 	"mcp.session_idle_timeout": "HTTP sessions (of clients before protocol 2026-07-28) with no request open for this " +
 		"long are closed, and their memory freed; a client that comes back is told the session is gone and starts a " +
 		"new one. A Go duration (\"30m\", \"2h\") or a whole number of milliseconds; 0 keeps idle sessions forever.",
+	"mcp.drain_delay": "On SIGTERM, how long an http or sse server keeps serving while /readyz answers 503, " +
+		"so that a load balancer stops sending it requests before its listener closes (Kubernetes: a few seconds). " +
+		"0 closes the listener at once.",
+	"mcp.drain_timeout": "On shutdown, how long the tool calls in flight get to finish before the sessions close. " +
+		"drain_delay + drain_timeout + 5s must stay under Kubernetes' terminationGracePeriodSeconds.",
 	"mcp.max_sessions": "The most HTTP and SSE sessions kept at once; a new client beyond it closes the session " +
 		"that has gone longest without a request (a GET stream held open counts as idle), and is refused with HTTP 503 " +
 		"only while every session has a call in flight. 0: no cap.",

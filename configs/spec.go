@@ -136,6 +136,8 @@ func newSpec(reg registry) (*spec, error) {
 		{"mcp.ask_context", nonNegative},
 		{"mcp.session_idle_timeout", nonNegativeDuration("session idle timeout")},
 		{"mcp.max_sessions", nonNegative},
+		{"mcp.drain_delay", nonNegativeDuration("drain delay")},
+		{"mcp.drain_timeout", positiveDuration("drain timeout")},
 		{"mcp.scan", oneOf(scanmode.Values()...)},
 		{"policy.min_scan_verdict", oneOf(scanmode.Verdicts()...)},
 		{"limits.max_depth", nonNegative},

@@ -222,7 +222,9 @@ var trustCases = map[string][]trustCase{
 		{name: "none over the user's", user: "mcp: {auth_token: u-secret}", project: `mcp: {auth_token: ""}`, want: "u-secret", ignored: true},
 		{name: "one of its own", project: "mcp: {auth_token: p-secret}", want: "", ignored: true},
 	},
-	"mcp.stateless": {{name: "on", project: "mcp: {stateless: true}", want: false, ignored: true}},
+	"mcp.stateless":     {{name: "on", project: "mcp: {stateless: true}", want: false, ignored: true}},
+	"mcp.drain_delay":   {{name: "a delay", project: "mcp: {drain_delay: 1h}", want: "0s", ignored: true}},
+	"mcp.drain_timeout": {{name: "longer", project: "mcp: {drain_timeout: 1h}", want: "2s", ignored: true}},
 	"mcp.session_idle_timeout": {
 		{name: "shorter", user: "mcp: {session_idle_timeout: 10m}", project: "mcp: {session_idle_timeout: 5m}", want: "5m0s"},
 		{name: "longer", user: "mcp: {session_idle_timeout: 10m}", project: "mcp: {session_idle_timeout: 1h}", want: "10m0s", ignored: true},

@@ -56,8 +56,9 @@ type HTTPOptions struct {
 	MaxConns    int
 }
 
-// Handler returns the HTTP handler for the server: /healthz for probes and
-// the MCP endpoints behind the Origin, token and body-size checks.
+// Handler returns the HTTP handler for the server: /healthz and /readyz
+// for probes, and /metrics and the MCP endpoints behind the Origin, token
+// and body-size checks.
 func (s *Server) Handler(o HTTPOptions) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -65,6 +66,7 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	s.serveWellKnown(mux, o) // the Agent Skills Discovery index (wellknown.go)
+	s.serveOps(mux, o)       // /readyz and /metrics (metrics.go)
 	if o.SSE {
 		sse := newSSEHandler(s.sdk, "/messages")
 		sessions := newSessionLimiter(s, 0, o.MaxSessions) // a session lives as long as its stream

@@ -83,6 +83,16 @@ type ServeOptions struct {
 	// Signals end the server gracefully, as the end of ctx does, with a
 	// line on the log naming the signal. None are caught when empty.
 	Signals []os.Signal
+	// DrainDelay and DrainTimeout shape the end of http and sse: once a
+	// signal arrives, /readyz answers 503 while every request is still
+	// served for DrainDelay (0: none), so that a load balancer takes the
+	// replica out before its listener closes; then new connections are
+	// refused, new calls answered "shutting down", and the calls in
+	// flight get DrainTimeout (drainTimeout when 0) to finish before the
+	// sessions close. The process is gone within DrainDelay +
+	// DrainTimeout + 5 s: keep that under Kubernetes'
+	// terminationGracePeriodSeconds.
+	DrainDelay, DrainTimeout time.Duration
 	// Stdio is the stdio transport; nil means the process's standard
 	// input and output.
 	Stdio sdk.Transport
@@ -343,15 +353,25 @@ func addHTTP(g *actors.Group, srv *Server, router *workspaceRouter, o ServeOptio
 		}
 		return nil
 	}, func(error) {
-		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		// Not ready from now on; still serving for the delay.
+		srv.Stopping()
+		if o.DrainDelay > 0 {
+			log.Info("not ready; serving on while the load balancer lets go", "drain_delay", o.DrainDelay)
+			time.Sleep(o.DrainDelay)
+		}
+		drain := o.DrainTimeout
+		if drain <= 0 {
+			drain = drainTimeout
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), drain+shutdownTimeout-drainTimeout)
 		defer cancel()
 		done := make(chan struct{})
 		go func() { _ = hs.Shutdown(ctx); close(done) }() // stop accepting; wait for requests
 		stopAsking()
 		if router != nil {
-			router.drain(drainTimeout)
+			router.drain(drain)
 		} else {
-			srv.Drain(drainTimeout)
+			srv.Drain(drain)
 		}
 		// Open streams would hold Shutdown. Closing a session waits for its
 		// handlers, so a stuck one is bounded by the shutdown timeout.

@@ -71,6 +71,10 @@ type Options struct {
 	// the count as it was when the server started, so that the
 	// description changes only with the skills. "": no count.
 	Usage string
+	// ScanFindings counts the findings of the security scan in the
+	// skills served, by severity ("error", "warning", "info"), for the
+	// metric ccski_scan_findings; nil: no such metric.
+	ScanFindings func() map[string]int
 }
 
 // Server is the ccski MCP server.
@@ -96,6 +100,8 @@ type Server struct {
 
 	inflight atomic.Int64 // tool calls running
 	draining atomic.Bool  // set by Drain: new calls are refused
+	stopping atomic.Bool  // set by Stopping: /readyz answers 503
+	metrics  *metrics     // what /metrics serves (metrics.go)
 
 	ready     chan struct{} // closed by the first Update
 	readyOnce sync.Once
@@ -224,6 +230,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	s := &Server{log: log, ready: make(chan struct{}), toolsIn: make(chan struct{}), listTTL: o.ListTTL,
 		drift: o.Drift, usage: o.Usage, ops: newOpLog(log)}
 	s.gate = newNotifyGate(s.ops)
+	s.metrics = newMetrics(s, o)
 	if s.usage != "" {
 		loads, err := usage.Read(s.usage)
 		if err != nil {
@@ -266,6 +273,8 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	// Outside every middleware that makes or changes an error, so that
 	// the log says what the client got.
 	s.sdk.AddReceivingMiddleware(s.noteMistakes)
+	// Counted as answered, once the first snapshot is in (metrics.go).
+	s.sdk.AddReceivingMiddleware(s.observe)
 	// Added last, so it runs first (each middleware wraps the ones before).
 	s.sdk.AddReceivingMiddleware(s.untilReady)
 	s.sdk.AddSendingMiddleware(s.gate.sending)
@@ -370,6 +379,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	snap.Warm() // the name index, unless a call has built it already
 	s.syncPrompts(snap)
 	s.syncResources(snap)
+	s.metrics.observeSnapshot(len(snap.Visible))
 	s.readyOnce.Do(func() { close(s.ready) })
 	return changed
 }

@@ -63,9 +63,10 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	// same scan and trust rules. rec is the server's own recorder, whose
 	// drift the skill tool's header shows.
 	var rec *trust.Recorder
+	var scans *security.Monitor // the server's own: its findings are a metric
 	discover := func(e *engine.Engine) *live.Refresher {
 		d := live.New(e, lo)
-		guardServer(e, d, scan, log)
+		m := guardServer(e, d, scan, log)
 		r := trustServer(e, d, c.TrustFile(), mc.RequireTrusted, log)
 		// The policy drops what it refuses before the filters; under
 		// policy.allow_unsigned false that is every skill without a
@@ -73,11 +74,15 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 		// asks of the server, which it implies).
 		e.SetPolicy(pol, c.examiner(pol, e.Env(), false))
 		if rec == nil {
-			rec = r
+			rec, scans = r, m
 		}
 		return d
 	}
 	disc := discover(e)
+	var findings func() map[string]int
+	if scans != nil {
+		findings = scans.Findings
+	}
 	forWorkspace := func(dir string) (mcp.Discovery, error) {
 		we, err := e.ForWorkspace(dir)
 		if err != nil {
@@ -94,11 +99,12 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 			// The skill tool's header says a skill changed, as list does.
 			Drift: rec.Drift,
 			// The count of loads that orders the catalogue's descriptions.
-			Usage: c.UsageFile()},
+			Usage: c.UsageFile(), ScanFindings: findings},
 		Discovery: disc, ForWorkspace: forWorkspace,
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
 		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
 			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions},
+		DrainDelay: mc.DrainDelay, DrainTimeout: mc.DrainTimeout,
 		Signals: req.Signals, ClientName: clientView(c, e, disc, log),
 	})
 	if engine.IsConfigError(err) { // a filter token that names nothing in the scan
@@ -156,11 +162,12 @@ func logIgnored(log *slog.Logger, ignored []configs.Ignored) {
 // guardServer applies mcp.scan to a server: under block the engine scans
 // inside discovery and drops the skills with an error before they are
 // served; under warn and block a monitor logs each flagged skill once (under
-// warn it scans in the background, so serving never waits for it).
-func guardServer(e *engine.Engine, d *live.Refresher, setting string, log *slog.Logger) {
+// warn it scans in the background, so serving never waits for it). It
+// returns the monitor, nil under off.
+func guardServer(e *engine.Engine, d *live.Refresher, setting string, log *slog.Logger) *security.Monitor {
 	mode, err := scanmode.Parse(setting)
 	if err != nil || mode == scanmode.Off {
-		return // the configuration checked the value; off scans nothing
+		return nil // the configuration checked the value; off scans nothing
 	}
 	if mode == scanmode.Block {
 		e.SetScan(scanmode.Block)
@@ -169,6 +176,7 @@ func guardServer(e *engine.Engine, d *live.Refresher, setting string, log *slog.
 	m := security.NewMonitor(mode, log)
 	m.CacheFile = security.CachePath()
 	d.Subscribe(m.Observe)
+	return m
 }
 
 // trustServer applies mcp.require_trusted to a server, with the trust

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -201,6 +202,7 @@ type Monitor struct {
 
 	mu     sync.Mutex
 	logged map[string]string // skill folder or command file: the findings last logged
+	counts map[string]int    // severity: the findings of the last report
 }
 
 // NewMonitor returns a monitor for mode that logs to log.
@@ -246,6 +248,15 @@ func (m *Monitor) scan(snap *pipeline.Snapshot) {
 	m.scanner = nil
 }
 
+// Findings counts the findings of the last snapshot scanned, in the
+// skills served and those the scan blocked, by severity ("error",
+// "warning", "info"); empty before the first scan.
+func (m *Monitor) Findings() map[string]int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return maps.Clone(m.counts)
+}
+
 // report logs the servable skills whose findings are new.
 func (m *Monitor) report(snap *pipeline.Snapshot, found map[*pipeline.Record][]pipeline.Diagnostic) {
 	records := append(snap.Servable(), snap.Commands()...)
@@ -259,6 +270,7 @@ func (m *Monitor) report(snap *pipeline.Snapshot, found map[*pipeline.Record][]p
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	seen := map[string]bool{}
+	m.counts = map[string]int{}
 	for _, r := range records {
 		ds := found[r]
 		key := r.Dir // a skill's folder; a command's file, as commands share a folder
@@ -269,6 +281,9 @@ func (m *Monitor) report(snap *pipeline.Snapshot, found map[*pipeline.Record][]p
 			continue
 		}
 		seen[key] = true
+		for _, d := range ds {
+			m.counts[string(d.Severity)]++
+		}
 		var parts []string
 		errs := false
 		for _, d := range ds {

@@ -151,3 +151,46 @@ func TestCommandsAreScanned(t *testing.T) {
 		t.Errorf("block kept %v, dropped %v; want good kept, bad dropped", out, drops)
 	}
 }
+
+// TestMonitorFindings: Findings counts the findings of the last snapshot
+// scanned by severity (the metric ccski_scan_findings), every time, not
+// only when the log has news; a skill fixed takes its findings away.
+func TestMonitorFindings(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{
+		"bad/SKILL.md":   skillHead + injection,
+		"clean/SKILL.md": skillHead + "Clean.\n",
+	})
+	m := NewMonitor(scanmode.Warn, slog.New(slog.DiscardHandler))
+	m.Delay = 0
+	if got := m.Findings(); len(got) != 0 {
+		t.Errorf("before the first scan: %v", got)
+	}
+	bad, clean := record("claude:bad", filepath.Join(base, "bad")), record("claude:clean", filepath.Join(base, "clean"))
+	snap := func() *pipeline.Snapshot {
+		return pipeline.NewSnapshot([]*pipeline.Record{bad, clean}, []*pipeline.Record{bad, clean}, nil, nil, nil)
+	}
+	total := func(c map[string]int) (n int) {
+		for _, v := range c {
+			n += v
+		}
+		return n
+	}
+	m.Observe(snap())
+	m.Wait()
+	first := m.Findings()
+	if total(first) == 0 || first[string(pipeline.SeverityError)]+first[string(pipeline.SeverityWarning)] == 0 {
+		t.Fatalf("findings after scanning a skill with an instruction override: %v", first)
+	}
+	m.Observe(snap()) // nothing new to log: the count stays
+	m.Wait()
+	if got := m.Findings(); total(got) != total(first) {
+		t.Errorf("a second snapshot with the same skills: %v, want %v", got, first)
+	}
+	testfs.Write(t, base, map[string]string{"bad/SKILL.md": skillHead + "Clean now.\n"})
+	m.Observe(snap())
+	m.Wait()
+	if got := m.Findings(); total(got) != 0 {
+		t.Errorf("after the skill was fixed: %v, want none", got)
+	}
+}
