@@ -41,6 +41,11 @@ type Options struct {
 	// MaxBody bytes, "" when it cannot be read) in place of reading the
 	// file: a server under a gate reads only the bytes judged.
 	Body func(r *pipeline.Record) string
+	// Index, when set, says whether the body of a record it indexed
+	// holds a token, in place of reading it; the body of a record it did
+	// not index is read. Its bodies must be the ones Body gives. Bodies
+	// are then read only for the snippets of the hits returned.
+	Index *Index
 }
 
 // Hit is one matching record.
@@ -80,8 +85,9 @@ func Rank(records []*pipeline.Record, query string, opt Options) (hits []Hit, to
 	}
 	var found []ranked
 	best := make([]int, len(toks))
+	q := &indexQuery{ix: opt.Index, sets: make([][]uint64, len(toks))}
 	for _, r := range records {
-		if h, bodyRead, ok := score(r, toks, best, opt); ok {
+		if h, bodyRead, ok := score(r, toks, best, opt, q); ok {
 			found = append(found, ranked{h, bodyRead})
 		}
 	}
@@ -116,7 +122,7 @@ type ranked struct {
 // name and description: a body match scores less than any other, so it
 // cannot raise the score of a token matched there. bodyRead says whether
 // the body was read, in which case the hit's snippet is made.
-func score(r *pipeline.Record, toks []string, best []int, opt Options) (h Hit, bodyRead, ok bool) {
+func score(r *pipeline.Record, toks []string, best []int, opt Options, q *indexQuery) (h Hit, bodyRead, ok bool) {
 	name := strings.ToLower(r.Name)
 	short := strings.ToLower(r.ShortName())
 	id := strings.ToLower(r.ID)
@@ -143,6 +149,20 @@ func score(r *pipeline.Record, toks []string, best []int, opt Options) (h Hit, b
 	}
 	h = Hit{Record: r}
 	if missing {
+		if d, indexed := q.ix.doc(r); indexed {
+			for i, t := range toks {
+				if best[i] == 0 {
+					if !q.holds(i, t, d) {
+						return Hit{}, false, false
+					}
+					best[i] = scoreBody
+				}
+			}
+			for _, b := range best {
+				h.Score += b
+			}
+			return h, false, true
+		}
 		body := opt.body(r)
 		if body == "" {
 			return Hit{}, false, false
@@ -163,6 +183,22 @@ func score(r *pipeline.Record, toks []string, best []int, opt Options) (h Hit, b
 		h.Score += b
 	}
 	return h, bodyRead, true
+}
+
+// indexQuery is what a Rank with an Index worked out once for every record:
+// the docs whose body holds each token, made at the first record that
+// needs it.
+type indexQuery struct {
+	ix   *Index
+	sets [][]uint64 // by token index; nil until needed
+}
+
+// holds reports whether the body of doc d holds token i, t.
+func (q *indexQuery) holds(i int, t string, d uint32) bool {
+	if q.sets[i] == nil {
+		q.sets[i] = q.ix.holding(t)
+	}
+	return q.sets[i][d/64]&(1<<(d%64)) != 0
 }
 
 // metaScore is the best score of token t in a record's lower-cased name,
