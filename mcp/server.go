@@ -71,6 +71,10 @@ type Options struct {
 	// the count as it was when the server started, so that the
 	// description changes only with the skills. "": no count.
 	Usage string
+	// SearchIndex is the file the body index of skills_search is kept in
+	// between runs (search.CachePath), so that a restart reads only the
+	// skill files that changed; "": kept in memory only.
+	SearchIndex string
 }
 
 // Server is the ccski MCP server.
@@ -84,6 +88,7 @@ type Server struct {
 	tools     toolRegistry     // the optional tools (tools.go)
 	resources resourceRegistry // skill files as resources (resources.go)
 	skills    skillsState      // the skills extension (skills.go)
+	bodies    bodyIndex        // the body index of skills_search (searchindex.go)
 	wellKnown wellKnownState   // the well-known discovery index (wellknown.go)
 	listTTL   time.Duration
 	drift     func(*pipeline.Record) (pipeline.Integrity, bool) // Options.Drift
@@ -222,7 +227,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{log: log, ready: make(chan struct{}), toolsIn: make(chan struct{}), listTTL: o.ListTTL,
-		drift: o.Drift, usage: o.Usage, ops: newOpLog(log)}
+		drift: o.Drift, usage: o.Usage, ops: newOpLog(log), bodies: bodyIndex{file: o.SearchIndex}}
 	s.gate = newNotifyGate(s.ops)
 	if s.usage != "" {
 		loads, err := usage.Read(s.usage)
@@ -370,6 +375,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	snap.Warm() // the name index, unless a call has built it already
 	s.syncPrompts(snap)
 	s.syncResources(snap)
+	s.bodies.refresh(snap, s.log.Warn)
 	s.readyOnce.Do(func() { close(s.ready) })
 	return changed
 }
