@@ -30,6 +30,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/internal/parallel"
@@ -57,6 +59,21 @@ type Index struct {
 	// changed is set by an Update that read or dropped a file, and
 	// cleared by SaveFile.
 	changed bool
+
+	// What Rank needs of each of the records the index was updated with
+	// (recs, the caller's slice, shared): the doc of its file (-1 for
+	// none) and its description lower-cased (the description itself
+	// when that is lower case already), so that a query lower-cases no
+	// description.
+	recs    []*pipeline.Record
+	docOf   []int32
+	lowDesc []string
+}
+
+// aligned reports whether records are the very slice ix was updated
+// with, so that Rank can take what it needs of each by position.
+func (ix *Index) aligned(records []*pipeline.Record) bool {
+	return ix != nil && len(records) > 0 && len(records) == len(ix.recs) && &records[0] == &ix.recs[0]
 }
 
 // doc is one indexed file.
@@ -173,6 +190,9 @@ func (ix *Index) holding(t string) []uint64 {
 	return set
 }
 
+// asciiSpace are the ASCII bytes unicode.IsSpace holds.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
 // clock is the time stamps are judged settled at (replaced in tests).
 var clock = time.Now
 
@@ -249,7 +269,7 @@ func (ix *Index) Update(ctx context.Context, records []*pipeline.Record, src Sou
 	}
 	read := make([]fresh, len(toRead))
 	now := clock()
-	parallel.Each(ctx, len(toRead), src.Workers, func(j int) {
+	parallel.EachWith(ctx, len(toRead), src.Workers, func(seen *map[string]bool, j int) {
 		i := toRead[j]
 		r := files[i]
 		f := fresh{doc: doc{file: r.File, salt: salts[i], stamp: stamps[i]}}
@@ -257,7 +277,10 @@ func (ix *Index) Update(ctx context.Context, records []*pipeline.Record, src Sou
 		// again by the next Update.
 		if ok[i] {
 			f.doc.settled = stamps[i].Settled(now)
-			f.words = words(src.body(r))
+			if *seen == nil {
+				*seen = map[string]bool{}
+			}
+			f.words = words(src.body(r), *seen)
 		}
 		read[j] = f
 	})
@@ -285,6 +308,14 @@ func (ix *Index) Update(ctx context.Context, records []*pipeline.Record, src Sou
 	}
 	out := ix.merge(docs, keep, added)
 	out.changed = changed
+	out.recs, out.docOf, out.lowDesc = records, make([]int32, len(records)), make([]string, len(records))
+	for i, r := range records {
+		out.docOf[i] = -1
+		if d, ok := out.files[r.File]; ok && r.File != "" {
+			out.docOf[i] = int32(d)
+		}
+		out.lowDesc[i] = strings.ToLower(r.Description)
+	}
 	return out, nil
 }
 
@@ -296,14 +327,58 @@ func (src Source) body(r *pipeline.Record) string {
 	return readBody(r.File)
 }
 
-// words returns the distinct words of body lower-cased, sorted.
-func words(body string) []string {
+// words returns the distinct words of body lower-cased, sorted, as
+// strings.Fields splits the body lower-cased; seen is scratch space, left
+// empty.
+func words(body string, seen map[string]bool) []string {
 	if body == "" {
 		return nil
 	}
-	ws := strings.Fields(strings.ToLower(body))
+	// Split, then lower-case each word: white space is white space in
+	// either case, and a word lower case already costs nothing.
+	lower := body
+	for i := 0; i < len(lower); {
+		for i < len(lower) { // white space
+			c := lower[i]
+			if c < utf8.RuneSelf {
+				if !asciiSpace[c] {
+					break
+				}
+				i++
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(lower[i:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			i += n
+		}
+		start := i
+		for i < len(lower) { // a word
+			c := lower[i]
+			if c < utf8.RuneSelf {
+				if asciiSpace[c] {
+					break
+				}
+				i++
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(lower[i:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			i += n
+		}
+		if i > start {
+			seen[strings.ToLower(lower[start:i])] = true
+		}
+	}
+	ws := make([]string, 0, len(seen))
+	for w := range seen {
+		ws = append(ws, w)
+	}
+	clear(seen)
 	slices.Sort(ws)
-	ws = slices.Compact(ws)
 	// Copy the words out of the lower-cased body, so that it is not kept.
 	var b strings.Builder
 	for _, w := range ws {

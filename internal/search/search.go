@@ -85,8 +85,9 @@ func Rank(records []*pipeline.Record, query string, opt Options) (hits []Hit, to
 	}
 	var found []ranked
 	best := make([]int, len(toks))
-	q := &indexQuery{ix: opt.Index, sets: make([][]uint64, len(toks))}
-	for _, r := range records {
+	q := &indexQuery{ix: opt.Index, sets: make([][]uint64, len(toks)), aligned: opt.Index.aligned(records)}
+	for i, r := range records {
+		q.at = i
 		if h, bodyRead, ok := score(r, toks, best, opt, q); ok {
 			found = append(found, ranked{h, bodyRead})
 		}
@@ -126,19 +127,16 @@ func score(r *pipeline.Record, toks []string, best []int, opt Options, q *indexQ
 	name := strings.ToLower(r.Name)
 	short := strings.ToLower(r.ShortName())
 	id := strings.ToLower(r.ID)
-	desc := strings.ToLower(r.Description)
-	words := nameWords(name)
+	desc := q.lowerDesc(r)
 	missing := false
 	var alias, aliasShort string
-	var aliasWords []string
 	if r.Alias != "" { // the other name finds the skill as its name does
 		alias, aliasShort = strings.ToLower(r.Alias), strings.ToLower(r.ShortAlias())
-		aliasWords = nameWords(alias)
 	}
 	for i, t := range toks {
-		best[i] = metaScore(t, name, short, id, desc, words)
+		best[i] = metaScore(t, name, short, id, desc)
 		if alias != "" {
-			best[i] = max(best[i], metaScore(t, alias, aliasShort, id, desc, aliasWords))
+			best[i] = max(best[i], metaScore(t, alias, aliasShort, id, desc))
 		}
 		if best[i] == 0 {
 			if !opt.Content {
@@ -149,7 +147,7 @@ func score(r *pipeline.Record, toks []string, best []int, opt Options, q *indexQ
 	}
 	h = Hit{Record: r}
 	if missing {
-		if d, indexed := q.ix.doc(r); indexed {
+		if d, indexed := q.doc(r); indexed {
 			for i, t := range toks {
 				if best[i] == 0 {
 					if !q.holds(i, t, d) {
@@ -191,6 +189,30 @@ func score(r *pipeline.Record, toks []string, best []int, opt Options, q *indexQ
 type indexQuery struct {
 	ix   *Index
 	sets [][]uint64 // by token index; nil until needed
+	// aligned is set when the records ranked are those the index was
+	// updated with (Index.aligned); at is then the position of the
+	// record scored.
+	aligned bool
+	at      int
+}
+
+// lowerDesc is r's description lower-cased: from the index when it was
+// made for these records.
+func (q *indexQuery) lowerDesc(r *pipeline.Record) string {
+	if q.aligned {
+		return q.ix.lowDesc[q.at]
+	}
+	return strings.ToLower(r.Description)
+}
+
+// doc returns the number of the doc of r's file, and whether the index
+// holds it.
+func (q *indexQuery) doc(r *pipeline.Record) (uint32, bool) {
+	if q.aligned {
+		d := q.ix.docOf[q.at]
+		return uint32(d), d >= 0
+	}
+	return q.ix.doc(r)
 }
 
 // holds reports whether the body of doc d holds token i, t.
@@ -202,9 +224,8 @@ func (q *indexQuery) holds(i int, t string, d uint32) bool {
 }
 
 // metaScore is the best score of token t in a record's lower-cased name,
-// short name, id and description (words: the name's words); 0 when it
-// matches none of them.
-func metaScore(t, name, short, id, desc string, words []string) int {
+// short name, id and description; 0 when it matches none of them.
+func metaScore(t, name, short, id, desc string) int {
 	best := 0
 	note := func(s int) {
 		if s > best {
@@ -222,7 +243,7 @@ func metaScore(t, name, short, id, desc string, words []string) int {
 	if strings.Contains(id, t) {
 		note(scoreIDSub)
 	}
-	if best < scoreNameTypo && typo(t, words) {
+	if best < scoreNameTypo && typo(t, name) {
 		note(scoreNameTypo)
 	}
 	if best < scoreDescWord {
@@ -251,14 +272,13 @@ func snippet(body, lbody string, toks []string, width int) string {
 	return ""
 }
 
-// nameWords splits a name into its words (on ':', '-', '_', '.', space).
-func nameWords(name string) []string {
-	return strings.FieldsFunc(name, func(r rune) bool { return r == ':' || r == '-' || r == '_' || r == '.' || r == ' ' })
-}
+// nameSeparator splits a name into its words.
+func nameSeparator(b byte) bool { return b == ':' || b == '-' || b == '_' || b == '.' || b == ' ' }
 
-// typo reports whether t is within a small edit distance of a word: one
-// edit for tokens of 4 to 7 characters, two for longer ones.
-func typo(t string, words []string) bool {
+// typo reports whether t is within a small edit distance of a word of
+// name (split on ':', '-', '_', '.', space): one edit for tokens of 4 to
+// 7 characters, two for longer ones.
+func typo(t, name string) bool {
 	n := utf8.RuneCountInString(t)
 	if n < 4 {
 		return false
@@ -267,8 +287,14 @@ func typo(t string, words []string) bool {
 	if n >= 8 {
 		limit = 2
 	}
-	for _, w := range words {
-		if abs(utf8.RuneCountInString(w)-n) > limit {
+	for rest := name; rest != ""; {
+		end := 0
+		for end < len(rest) && !nameSeparator(rest[end]) {
+			end++
+		}
+		w := rest[:end]
+		rest = rest[min(end+1, len(rest)):]
+		if w == "" || abs(utf8.RuneCountInString(w)-n) > limit {
 			continue
 		}
 		if levenshtein.ComputeDistance(t, w) <= limit {
