@@ -11,11 +11,11 @@ import (
 )
 
 // bodyIndex is the body index skills_search answers from (search.Index):
-// built at the first search from the file Options.SearchIndex names (what
-// the last run saved), updated for each snapshot by reading only the
-// files whose stamp changed, and saved again when it changed. Once a
-// search has built it, Update brings it up to date in the background, so
-// that a search after a rescan finds it ready.
+// built from the file Options.SearchIndex names (what the last run saved),
+// updated for each snapshot by reading only the files whose stamp
+// changed, and saved again when it changed. While skills_search is
+// served, Update brings it up to date in the background; a search waits
+// for the index of its snapshot.
 type bodyIndex struct {
 	mu   sync.Mutex
 	file string // Options.SearchIndex
@@ -50,13 +50,14 @@ func (b *bodyIndex) index(ctx context.Context, snap *pipeline.Snapshot, log func
 	return ix
 }
 
-// refresh brings the index up to date for snap in the background, when a
-// search built it before.
-func (b *bodyIndex) refresh(snap *pipeline.Snapshot, log func(msg string, args ...any)) {
+// refresh brings the index up to date for snap in the background when
+// skills_search is served (served) or a search built it before, so that
+// the first search after a start or a rescan finds it ready.
+func (b *bodyIndex) refresh(snap *pipeline.Snapshot, served bool, log func(msg string, args ...any)) {
 	b.mu.Lock()
 	built := b.snap != nil
 	b.mu.Unlock()
-	if built {
+	if built || served {
 		go b.index(context.Background(), snap, log)
 	}
 }

@@ -375,7 +375,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	snap.Warm() // the name index, unless a call has built it already
 	s.syncPrompts(snap)
 	s.syncResources(snap)
-	s.bodies.refresh(snap, s.log.Warn)
+	s.bodies.refresh(snap, s.tools.search, s.log.Warn)
 	s.readyOnce.Do(func() { close(s.ready) })
 	return changed
 }
