@@ -149,6 +149,26 @@ var metricDefs = []metricDef{
 	{key: "peak-rss-base", name: "the same beside the baseline build (MiB)", baseline: true},
 	{key: "rss-idle", name: "`ccski mcp` RSS after the session and 2 s idle (MiB)"},
 	{key: "edit", name: "edit SKILL.md → `tools/list_changed` (ms)", target: always("≤ 1 s", atMost(1000))},
+	// skills_search (issue 27), searchRows.
+	{key: "search-first", name: "`skills_search` first call on a new server, once idle (ms)"},
+	{key: "search-p50", name: "`skills_search` p50, sequential (ms)"},
+	{key: "search-p99", name: "`skills_search` p99, sequential (ms)", target: searchTarget},
+	{key: "search-p50-base", name: "`skills_search` p50 beside the baseline build (ms)", baseline: true},
+	{key: "search-p99-base", name: "`skills_search` p99 beside the baseline build (ms)", baseline: true},
+	{key: "search-rss", name: "`ccski mcp` peak RSS over a `skills_search` session (VmHWM) (MiB)"},
+	{key: "search-rss-base", name: "the `skills_search` session's peak RSS beside the baseline build (MiB)", baseline: true},
+}
+
+// searchTarget is issue 27's target for skills_search: p99 ≤ 10 ms at
+// 5,000 skills, ≤ 50 ms at 100,000.
+func searchTarget(n int) (string, func(*metric) bool) {
+	switch n {
+	case 5000:
+		return "≤ 10 ms", atMost(10)
+	case 100000:
+		return "≤ 50 ms", atMost(50)
+	}
+	return "", nil
 }
 
 // issueCalls is the length of the session the peak RSS target is set
