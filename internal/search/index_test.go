@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ccski/ccski/pipeline"
@@ -231,6 +232,40 @@ func TestIndexPersist(t *testing.T) {
 		os.WriteFile(p, bad, 0o600)
 		if got, err := LoadIndex(p); err == nil {
 			t.Errorf("case %d: loaded %d files from a bad file, want an error", i, got.Len())
+		}
+	}
+}
+
+// TestWithin compares within with the levenshtein package on random words
+// of a small alphabet (ASCII and multi-byte), long ones included.
+func TestWithin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	alphabet := []rune("abcé文x")
+	word := func() string {
+		n := rng.IntN(12)
+		if rng.IntN(20) == 0 {
+			n = 30 + rng.IntN(8) // past the stack arrays
+		}
+		rs := make([]rune, n)
+		for i := range rs {
+			rs[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(rs)
+	}
+	for range 20000 {
+		a, b := word(), word()
+		if rng.IntN(3) == 0 { // near each other
+			b = a
+			if len(b) > 0 {
+				rs := []rune(b)
+				rs[rng.IntN(len(rs))] = alphabet[rng.IntN(len(alphabet))]
+				b = string(rs)
+			}
+		}
+		for k := 0; k <= 2; k++ {
+			if got, want := within(a, b, k), levenshtein.ComputeDistance(a, b) <= k; got != want {
+				t.Fatalf("within(%q, %q, %d) = %v, want %v", a, b, k, got, want)
+			}
 		}
 	}
 }

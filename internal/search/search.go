@@ -297,11 +297,55 @@ func typo(t, name string) bool {
 		if w == "" || abs(utf8.RuneCountInString(w)-n) > limit {
 			continue
 		}
-		if levenshtein.ComputeDistance(t, w) <= limit {
+		if within(t, w, limit) {
 			return true
 		}
 	}
 	return false
+}
+
+// within reports whether the edit distance (Levenshtein, over runes)
+// between a and b is at most k. It runs on the stack and stops as soon as
+// a row of the table exceeds k; words over 32 runes go to the levenshtein
+// package.
+func within(a, b string, k int) bool {
+	var ra, rb [32]rune
+	na, nb := 0, 0
+	for _, r := range a {
+		if na == len(ra) {
+			return levenshtein.ComputeDistance(a, b) <= k
+		}
+		ra[na] = r
+		na++
+	}
+	for _, r := range b {
+		if nb == len(rb) {
+			return levenshtein.ComputeDistance(a, b) <= k
+		}
+		rb[nb] = r
+		nb++
+	}
+	var prev, cur [33]int
+	for j := 0; j <= nb; j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= na; i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= nb; j++ {
+			sub := prev[j-1]
+			if ra[i-1] != rb[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+			low = min(low, cur[j])
+		}
+		if low > k {
+			return false
+		}
+		prev = cur
+	}
+	return prev[nb] <= k
 }
 
 func abs(x int) int {
