@@ -68,6 +68,8 @@ type Index struct {
 	recs    []*pipeline.Record
 	docOf   []int32
 	lowDesc []string
+	// unsettled counts the docs whose stamp had not settled when read.
+	unsettled int
 }
 
 // aligned reports whether records are the very slice ix was updated
@@ -212,6 +214,9 @@ func (ix *Index) Update(ctx context.Context, records []*pipeline.Record, src Sou
 	if ix == nil {
 		ix = &Index{}
 	}
+	if same := ix.reused(records, src); same != nil {
+		return same, nil
+	}
 	// The files to index, once each, in the order of records.
 	files := make([]*pipeline.Record, 0, len(records))
 	seen := make(map[string]bool, len(records))
@@ -308,6 +313,11 @@ func (ix *Index) Update(ctx context.Context, records []*pipeline.Record, src Sou
 	}
 	out := ix.merge(docs, keep, added)
 	out.changed = changed
+	for _, d := range out.docs {
+		if !d.settled {
+			out.unsettled++
+		}
+	}
 	out.recs, out.docOf, out.lowDesc = records, make([]int32, len(records)), make([]string, len(records))
 	for i, r := range records {
 		out.docOf[i] = -1
@@ -317,6 +327,33 @@ func (ix *Index) Update(ctx context.Context, records []*pipeline.Record, src Sou
 		out.lowDesc[i] = strings.ToLower(r.Description)
 	}
 	return out, nil
+}
+
+// reused returns ix for records when nothing it read can have changed
+// since: records are the very records ix was updated with (a rescan that
+// found no file changed hands back the same records, see scan.Options.
+// Reuse; a changed SKILL.md makes a new record), every doc had settled
+// when read, and src gives every file the salt it was read with. It
+// returns nil otherwise, and the files are stated.
+func (ix *Index) reused(records []*pipeline.Record, src Source) *Index {
+	if len(records) == 0 || len(records) != len(ix.recs) || ix.unsettled > 0 {
+		return nil
+	}
+	for i, r := range records {
+		if r != ix.recs[i] {
+			return nil
+		}
+	}
+	for i, r := range records {
+		if d := ix.docOf[i]; d >= 0 && src.Salt != nil && src.Salt(r) != ix.docs[d].salt {
+			return nil
+		} else if d >= 0 && src.Salt == nil && ix.docs[d].salt != "" {
+			return nil
+		}
+	}
+	out := *ix
+	out.recs = records
+	return &out
 }
 
 // body reads r's body as src says.

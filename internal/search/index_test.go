@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -267,5 +268,38 @@ func TestWithin(t *testing.T) {
 				t.Fatalf("within(%q, %q, %d) = %v, want %v", a, b, k, got, want)
 			}
 		}
+	}
+}
+
+// TestIndexReusedRecords: an Update with the very records of the last one
+// (a rescan that found nothing changed hands them back) states no file;
+// a record made again (its file changed) has its file read.
+func TestIndexReusedRecords(t *testing.T) {
+	recs := corpus(t, 40, 4)
+	recs = slices.DeleteFunc(recs, func(r *pipeline.Record) bool { _, err := os.Stat(r.File); return err != nil })
+	ix, err := (*Index)(nil).Update(context.Background(), recs, Source{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file changes; the scan would make a new record for it.
+	if err := os.WriteFile(recs[5].File, []byte("wombat"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reads := 0
+	src := Source{Body: func(r *pipeline.Record) string { reads++; return readBody(r.File) }}
+	again := slices.Clone(recs)
+	same, err := ix.Update(context.Background(), again, src)
+	if err != nil || reads != 0 || !same.aligned(again) {
+		t.Fatalf("Update with the same records: %d reads, aligned %v, err %v", reads, same.aligned(again), err)
+	}
+	remade := *recs[5]
+	again = slices.Clone(again) // a new snapshot's slice
+	again[5] = &remade
+	changed, err := same.Update(context.Background(), again, src)
+	if err != nil || reads != 1 {
+		t.Fatalf("Update with a record made again: %d reads, want 1 (err %v)", reads, err)
+	}
+	if hits, _ := Rank(again, "wombat", Options{Content: true, Index: changed}); len(hits) != 1 || hits[0].Record != &remade {
+		t.Errorf("wombat: %v", summarize(hits))
 	}
 }
