@@ -7,7 +7,10 @@
 //
 // Bodies are read lazily: a body match scores lowest, so a record's
 // SKILL.md is only read when a token matched nothing in its id, name or
-// description, or to make the snippet of a hit that is returned.
+// description, or to make the snippet of a hit that is returned. With an
+// Index (index.go) no body is read to match: the index answers which
+// bodies hold a token, with the same rule, and only the snippets of the
+// hits returned are read.
 package search
 
 import (
@@ -44,7 +47,9 @@ type Options struct {
 	// Index, when set, says whether the body of a record it indexed
 	// holds a token, in place of reading it; the body of a record it did
 	// not index is read. Its bodies must be the ones Body gives. Bodies
-	// are then read only for the snippets of the hits returned.
+	// are then read only for the snippets of the hits returned. When the
+	// records ranked are the very slice the index was updated with, the
+	// lower-cased descriptions it keeps are used too.
 	Index *Index
 }
 
