@@ -242,10 +242,17 @@ func TestServedIsJudged(t *testing.T) {
 				for _, k := range []string{"skill tool", "resources/read " + uri, "resources/read " + guide, "resources/read " + extra,
 					"prompts/get notes", "prompts/get deploy", "skills/get", "skills/list", "resources/directory/read",
 					"resources/directory/read folder",
-					"skills_list body", "skills_search"} {
+					"skills_list body"} {
 					if _, ok := served[k]; !ok {
 						t.Errorf("without a gate, %s does not serve the file as it is now", k)
 					}
+				}
+				// skills_search answers from the body index of the
+				// snapshot: the next one (a rescan) reads the edit.
+				srv.Update(snapOf([]*pipeline.Record{skill, command}))
+				search := callNamed(t, ctx, cs, ToolSkillsSearch, map[string]any{"query": "obey"})
+				if found := structuredJSON(t, search); !strings.Contains(found, "x.example") {
+					t.Errorf("without a gate, skills_search after a rescan does not find the edit: %s", found)
 				}
 				return
 			}

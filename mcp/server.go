@@ -75,6 +75,10 @@ type Options struct {
 	// skills served, by severity ("error", "warning", "info"), for the
 	// metric ccski_scan_findings; nil: no such metric.
 	ScanFindings func() map[string]int
+	// SearchIndex is the file the body index of skills_search is kept in
+	// between runs (search.CachePath), so that a restart reads only the
+	// skill files that changed; "": kept in memory only.
+	SearchIndex string
 }
 
 // Server is the ccski MCP server.
@@ -88,6 +92,7 @@ type Server struct {
 	tools     toolRegistry     // the optional tools (tools.go)
 	resources resourceRegistry // skill files as resources (resources.go)
 	skills    skillsState      // the skills extension (skills.go)
+	bodies    bodyIndex        // the body index of skills_search (searchindex.go)
 	wellKnown wellKnownState   // the well-known discovery index (wellknown.go)
 	listTTL   time.Duration
 	drift     func(*pipeline.Record) (pipeline.Integrity, bool) // Options.Drift
@@ -228,7 +233,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{log: log, ready: make(chan struct{}), toolsIn: make(chan struct{}), listTTL: o.ListTTL,
-		drift: o.Drift, usage: o.Usage, ops: newOpLog(log)}
+		drift: o.Drift, usage: o.Usage, ops: newOpLog(log), bodies: bodyIndex{file: o.SearchIndex}}
 	s.gate = newNotifyGate(s.ops)
 	s.metrics = newMetrics(s, o)
 	if s.usage != "" {
@@ -380,6 +385,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	s.syncPrompts(snap)
 	s.syncResources(snap)
 	s.metrics.observeSnapshot(len(snap.Visible))
+	s.bodies.refresh(snap, s.tools.search, s.log.Warn)
 	s.readyOnce.Do(func() { close(s.ready) })
 	return changed
 }

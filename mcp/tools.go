@@ -357,10 +357,10 @@ func listSummary(in ListInput, out ListOutput) string {
 }
 
 // callSearch answers skills_search with search.Rank over the visible
-// skills, bodies included: search reads a body only when a query word is
-// not in the skill's id, name or description, or for the excerpt of a
+// skills, bodies included: from the body index of the snapshot
+// (searchindex.go), so that a body is read only for the excerpt of a
 // result returned.
-func (s *Server) callSearch(_ context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
+func (s *Server) callSearch(ctx context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
 	if len(search.Tokens(in.Query)) == 0 {
 		return nil, SearchOutput{}, errors.New("query must hold at least one word: describe the task, e.g. \"pdf form\"")
 	}
@@ -370,19 +370,9 @@ func (s *Server) callSearch(_ context.Context, _ *sdk.CallToolRequest, in Search
 	}
 	limit = min(limit, MaxSearchLimit)
 	snap := s.snap.Load()
-	opt := search.Options{Content: true, SnippetLen: ExcerptLen, Limit: limit}
-	if len(snap.Judged) > 0 { // under a gate, only the bytes judged are searched and quoted
-		opt.Body = func(r *pipeline.Record) string {
-			data, more, err := readOwn(snap, r, search.MaxBody)
-			if err != nil {
-				return ""
-			}
-			if more {
-				data = skillmd.TrimPartialRune(data)
-			}
-			return string(skillmd.Body(data))
-		}
-	}
+	opt := search.Options{Content: true, SnippetLen: ExcerptLen, Limit: limit, Body: searchBody(snap),
+		// Under a gate, only the bytes judged are searched and quoted.
+		Index: s.bodies.index(ctx, snap, s.log.Warn)}
 	hits, total := search.Rank(snap.Skills(), in.Query, opt)
 	out := SearchOutput{Query: in.Query, Limit: limit, Total: total, Results: []SearchResult{}}
 	for _, h := range hits {

@@ -241,7 +241,11 @@ func Search(ctx context.Context, c *Config, req SearchRequest) (*SearchResult, e
 	if req.Limit < 0 {
 		return nil, usage(fmt.Errorf("--limit must be 0 (no limit) or more, not %d", req.Limit))
 	}
-	hits, total := search.Rank(d.Snapshot.Visible, req.Query, search.Options{Content: req.Content, Limit: req.Limit})
+	opt := search.Options{Content: req.Content, Limit: req.Limit}
+	if req.Content && len(search.Tokens(req.Query)) > 0 {
+		opt.Index = c.searchIndex(ctx, d.Snapshot.Visible)
+	}
+	hits, total := search.Rank(d.Snapshot.Visible, req.Query, opt)
 	res := &SearchResult{Hits: hits, Total: total}
 	for _, p := range d.Snapshot.PluginOffSkills("") {
 		if p.Matches(req.Query) {
@@ -249,6 +253,26 @@ func Search(ctx context.Context, c *Config, req SearchRequest) (*SearchResult, e
 		}
 	}
 	return res, nil
+}
+
+// searchIndex returns the body index of records: the one the last run
+// saved (SearchIndexFile, shared with ccski mcp), with the files whose
+// stamp changed since read again, and saved when it changed. It returns
+// nil (the search reads the bodies) when ctx ends first.
+func (p Process) searchIndex(ctx context.Context, records []*pipeline.Record) *search.Index {
+	file := p.SearchIndexFile()
+	var ix *search.Index
+	if file != "" {
+		ix, _ = search.LoadIndex(file) // a missing or bad file costs reading the bodies
+	}
+	ix, err := ix.Update(ctx, records, search.Source{})
+	if err != nil {
+		return nil
+	}
+	if ix.Changed() && file != "" {
+		_ = ix.SaveFile(file) // a cache: failing costs reading the bodies next time
+	}
+	return ix
 }
 
 // SourcesRequest is ccski sources.

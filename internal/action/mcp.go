@@ -99,7 +99,9 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 			// The skill tool's header says a skill changed, as list does.
 			Drift: rec.Drift,
 			// The count of loads that orders the catalogue's descriptions.
-			Usage: c.UsageFile(), ScanFindings: findings},
+			Usage: c.UsageFile(), ScanFindings: findings,
+			// The body index of skills_search, kept between runs.
+			SearchIndex: c.SearchIndexFile()},
 		Discovery: disc, ForWorkspace: forWorkspace,
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
 		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,

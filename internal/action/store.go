@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/ccski/ccski/internal/install"
+	"github.com/ccski/ccski/internal/search"
 	"github.com/ccski/ccski/internal/trust"
 	skillusage "github.com/ccski/ccski/internal/usage"
 	"github.com/ccski/ccski/internal/userdirs"
@@ -37,6 +38,11 @@ func (p Process) UsageFile() string {
 	path, _ := skillusage.Path(p.Home, p.Getenv)
 	return path
 }
+
+// SearchIndexFile is the body index of content searches, shared by ccski
+// search --content and ccski mcp (search.bin in ccski's user cache
+// folder), or "" when there is none.
+func (p Process) SearchIndexFile() string { return search.CachePath() }
 
 // ProfileDir is the folder of the saved profiles: ccski's user config
 // folder (toggle keeps them in its profiles sub-folder).

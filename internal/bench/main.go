@@ -7,7 +7,7 @@
 //
 //	go run ./internal/bench [-sizes 1000,5000,10000,50000] [-runs 5] [-calls 10000]
 //	               [-out docs/benchmarks.md | -] [-seed 1] [-workdir DIR]
-//	               [-baseline REV]
+//	               [-baseline REV] [-only search]
 //
 // It builds the ccski and floor binaries once into the work folder, keeps
 // the generated trees there (so a rerun with the same -workdir skips
@@ -81,6 +81,9 @@ type config struct {
 	// Baseline is a git revision whose ccski runs the same MCP sessions
 	// beside the current one; "" for none.
 	Baseline string
+	// Only measures one group of rows ("search": the skills_search
+	// rows); "" measures every row.
+	Only string
 }
 
 func parseFlags(args []string) (config, error) {
@@ -93,6 +96,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.Out, "out", "docs/benchmarks.md", `where to write the Markdown report; "-" for stdout`)
 	fs.StringVar(&cfg.Workdir, "workdir", "", "folder for binaries and cached fixtures (default: a temporary folder, removed afterwards)")
 	fs.StringVar(&cfg.Baseline, "baseline", "", "git revision of a ccski to run the MCP sessions beside, for throughput and memory")
+	fs.StringVar(&cfg.Only, "only", "", `measure only one group of rows: "search" (the skills_search rows)`)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -105,6 +109,9 @@ func parseFlags(args []string) (config, error) {
 			return cfg, fmt.Errorf("-sizes: %q is not a number of skills (at least 20)", s)
 		}
 		cfg.Sizes = append(cfg.Sizes, n)
+	}
+	if cfg.Only != "" && cfg.Only != "search" {
+		return cfg, fmt.Errorf(`-only: %q is not a group of rows ("search")`, cfg.Only)
 	}
 	if cfg.Runs < 1 || cfg.Calls < 2 {
 		return cfg, fmt.Errorf("-runs must be at least 1 and -calls at least 2")

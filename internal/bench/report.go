@@ -149,6 +149,26 @@ var metricDefs = []metricDef{
 	{key: "peak-rss-base", name: "the same beside the baseline build (MiB)", baseline: true},
 	{key: "rss-idle", name: "`ccski mcp` RSS after the session and 2 s idle (MiB)"},
 	{key: "edit", name: "edit SKILL.md → `tools/list_changed` (ms)", target: always("≤ 1 s", atMost(1000))},
+	// skills_search (issue 27), searchRows.
+	{key: "search-first", name: "`skills_search` first call on a new server, once idle (ms)"},
+	{key: "search-p50", name: "`skills_search` p50, sequential (ms)"},
+	{key: "search-p99", name: "`skills_search` p99, sequential (ms)", target: searchTarget},
+	{key: "search-p50-base", name: "`skills_search` p50 beside the baseline build (ms)", baseline: true},
+	{key: "search-p99-base", name: "`skills_search` p99 beside the baseline build (ms)", baseline: true},
+	{key: "search-rss", name: "`ccski mcp` peak RSS over a `skills_search` session (VmHWM) (MiB)"},
+	{key: "search-rss-base", name: "the `skills_search` session's peak RSS beside the baseline build (MiB)", baseline: true},
+}
+
+// searchTarget is issue 27's target for skills_search: p99 ≤ 10 ms at
+// 5,000 skills, ≤ 50 ms at 100,000.
+func searchTarget(n int) (string, func(*metric) bool) {
+	switch n {
+	case 5000:
+		return "≤ 10 ms", atMost(10)
+	case 100000:
+		return "≤ 50 ms", atMost(50)
+	}
+	return "", nil
 }
 
 // issueCalls is the length of the session the peak RSS target is set
@@ -313,6 +333,7 @@ over ccski's), so above 1 is slower than the floor.
 | peak RSS | VmHWM from ` + "`/proc/<pid>/status`" + ` at the end of each session (start-up and every call included), median of runs; the RSS after 2 s idle at the end of the last one (the server returns freed memory after 1 s idle) | — |
 | beside the baseline | with ` + "`-baseline REV`" + ` (` + "`BENCH_BASELINE`" + `), ccski built at that commit runs the same sessions, each right after the current one, with its own config folder; the floor column holds the baseline's figure | — |
 | edit → ` + "`list_changed`" + ` | ` + "`ccski mcp --refresh-interval 1h --catalog 0`" + ` (the watcher alone; every description in the tool's, so an edit changes it); a visible skill's description rewritten in place; time until the client's ` + "`ToolListChangedHandler`" + ` runs; each file is put back before the next | — |
+| ` + "`skills_search`" + ` | ` + "`-runs`" + ` sessions of ` + "`ccski mcp --tools skills_search`" + `: ` + "`tools/list`" + `, then once the server is idle (the body index is built or loaded in the background then; from the second run on, from the file the previous run saved), one search (the first-call row), then 60 searches one at a time over a fixed list of words of names, descriptions and bodies, a typo and words no skill holds (p50, p99 over every run); VmHWM at the end. With a baseline, its session runs right after each, with its own cache folder. ` + "`-only search`" + ` measures these rows alone | — |
 
 Targets (issue 15): ` + "`mcp`" + ` ready ≤ 2× the floor at every size, with ` + "`mcp.scan: block`" + ` too (the scan is new work that must
 stay within the target); ` + "`list --json`" + ` ≤ 1.3× the floor at 10,000 skills; rescan with nothing changed ≤ 1.2× the stat

@@ -206,6 +206,14 @@ func (s *suite) measure(ctx context.Context, n int) (*sizeResult, error) {
 		return res, errors.Join(errs...)
 	}
 
+	if s.cfg.Only == "search" {
+		res.Metrics = slices.DeleteFunc(res.Metrics, func(m *metric) bool { return !slices.Contains(searchKeys, m.Key) })
+		s.logf("N=%d: skills_search sessions", n)
+		if err := s.searchRows(ctx, tree, env, res); err != nil {
+			fail(searchKeys, err)
+		}
+		return res, errors.Join(errs...)
+	}
 	s.logf("N=%d: cold discovery and rescan, in-process", n)
 	snap, err := s.discovery(ctx, tree, res)
 	if err != nil {
@@ -245,6 +253,14 @@ func (s *suite) measure(ctx context.Context, n int) (*sizeResult, error) {
 		var pe *phaseError
 		keys := []string{"call-p50", "call-p99", "call-cpu", "client-cpu", "call-8", "call-8-base", "peak-rss", "peak-rss-base", "rss-idle"}
 		if errors.As(err, &pe) {
+			keys = pe.keys
+		}
+		fail(keys, err)
+	}
+	s.logf("N=%d: skills_search sessions", n)
+	if err := s.searchRows(ctx, tree, env, res); err != nil {
+		keys := searchKeys
+		if pe := (*phaseError)(nil); errors.As(err, &pe) {
 			keys = pe.keys
 		}
 		fail(keys, err)

@@ -7,7 +7,10 @@
 //
 // Bodies are read lazily: a body match scores lowest, so a record's
 // SKILL.md is only read when a token matched nothing in its id, name or
-// description, or to make the snippet of a hit that is returned.
+// description, or to make the snippet of a hit that is returned. With an
+// Index (index.go) no body is read to match: the index answers which
+// bodies hold a token, with the same rule, and only the snippets of the
+// hits returned are read.
 package search
 
 import (
@@ -41,6 +44,13 @@ type Options struct {
 	// MaxBody bytes, "" when it cannot be read) in place of reading the
 	// file: a server under a gate reads only the bytes judged.
 	Body func(r *pipeline.Record) string
+	// Index, when set, says whether the body of a record it indexed
+	// holds a token, in place of reading it; the body of a record it did
+	// not index is read. Its bodies must be the ones Body gives. Bodies
+	// are then read only for the snippets of the hits returned. When the
+	// records ranked are the very slice the index was updated with, the
+	// lower-cased descriptions it keeps are used too.
+	Index *Index
 }
 
 // Hit is one matching record.
@@ -80,8 +90,10 @@ func Rank(records []*pipeline.Record, query string, opt Options) (hits []Hit, to
 	}
 	var found []ranked
 	best := make([]int, len(toks))
-	for _, r := range records {
-		if h, bodyRead, ok := score(r, toks, best, opt); ok {
+	q := &indexQuery{ix: opt.Index, sets: make([][]uint64, len(toks)), aligned: opt.Index.aligned(records)}
+	for i, r := range records {
+		q.at = i
+		if h, bodyRead, ok := score(r, toks, best, opt, q); ok {
 			found = append(found, ranked{h, bodyRead})
 		}
 	}
@@ -116,23 +128,20 @@ type ranked struct {
 // name and description: a body match scores less than any other, so it
 // cannot raise the score of a token matched there. bodyRead says whether
 // the body was read, in which case the hit's snippet is made.
-func score(r *pipeline.Record, toks []string, best []int, opt Options) (h Hit, bodyRead, ok bool) {
+func score(r *pipeline.Record, toks []string, best []int, opt Options, q *indexQuery) (h Hit, bodyRead, ok bool) {
 	name := strings.ToLower(r.Name)
 	short := strings.ToLower(r.ShortName())
 	id := strings.ToLower(r.ID)
-	desc := strings.ToLower(r.Description)
-	words := nameWords(name)
+	desc := q.lowerDesc(r)
 	missing := false
 	var alias, aliasShort string
-	var aliasWords []string
 	if r.Alias != "" { // the other name finds the skill as its name does
 		alias, aliasShort = strings.ToLower(r.Alias), strings.ToLower(r.ShortAlias())
-		aliasWords = nameWords(alias)
 	}
 	for i, t := range toks {
-		best[i] = metaScore(t, name, short, id, desc, words)
+		best[i] = metaScore(t, name, short, id, desc)
 		if alias != "" {
-			best[i] = max(best[i], metaScore(t, alias, aliasShort, id, desc, aliasWords))
+			best[i] = max(best[i], metaScore(t, alias, aliasShort, id, desc))
 		}
 		if best[i] == 0 {
 			if !opt.Content {
@@ -143,6 +152,20 @@ func score(r *pipeline.Record, toks []string, best []int, opt Options) (h Hit, b
 	}
 	h = Hit{Record: r}
 	if missing {
+		if d, indexed := q.doc(r); indexed {
+			for i, t := range toks {
+				if best[i] == 0 {
+					if !q.holds(i, t, d) {
+						return Hit{}, false, false
+					}
+					best[i] = scoreBody
+				}
+			}
+			for _, b := range best {
+				h.Score += b
+			}
+			return h, false, true
+		}
 		body := opt.body(r)
 		if body == "" {
 			return Hit{}, false, false
@@ -165,10 +188,49 @@ func score(r *pipeline.Record, toks []string, best []int, opt Options) (h Hit, b
 	return h, bodyRead, true
 }
 
+// indexQuery is what a Rank with an Index worked out once for every record:
+// the docs whose body holds each token, made at the first record that
+// needs it.
+type indexQuery struct {
+	ix   *Index
+	sets [][]uint64 // by token index; nil until needed
+	// aligned is set when the records ranked are those the index was
+	// updated with (Index.aligned); at is then the position of the
+	// record scored.
+	aligned bool
+	at      int
+}
+
+// lowerDesc is r's description lower-cased: from the index when it was
+// made for these records.
+func (q *indexQuery) lowerDesc(r *pipeline.Record) string {
+	if q.aligned {
+		return q.ix.lowDesc[q.at]
+	}
+	return strings.ToLower(r.Description)
+}
+
+// doc returns the number of the doc of r's file, and whether the index
+// holds it.
+func (q *indexQuery) doc(r *pipeline.Record) (uint32, bool) {
+	if q.aligned {
+		d := q.ix.docOf[q.at]
+		return uint32(d), d >= 0
+	}
+	return q.ix.doc(r)
+}
+
+// holds reports whether the body of doc d holds token i, t.
+func (q *indexQuery) holds(i int, t string, d uint32) bool {
+	if q.sets[i] == nil {
+		q.sets[i] = q.ix.holding(t)
+	}
+	return q.sets[i][d/64]&(1<<(d%64)) != 0
+}
+
 // metaScore is the best score of token t in a record's lower-cased name,
-// short name, id and description (words: the name's words); 0 when it
-// matches none of them.
-func metaScore(t, name, short, id, desc string, words []string) int {
+// short name, id and description; 0 when it matches none of them.
+func metaScore(t, name, short, id, desc string) int {
 	best := 0
 	note := func(s int) {
 		if s > best {
@@ -186,7 +248,7 @@ func metaScore(t, name, short, id, desc string, words []string) int {
 	if strings.Contains(id, t) {
 		note(scoreIDSub)
 	}
-	if best < scoreNameTypo && typo(t, words) {
+	if best < scoreNameTypo && typo(t, name) {
 		note(scoreNameTypo)
 	}
 	if best < scoreDescWord {
@@ -215,14 +277,13 @@ func snippet(body, lbody string, toks []string, width int) string {
 	return ""
 }
 
-// nameWords splits a name into its words (on ':', '-', '_', '.', space).
-func nameWords(name string) []string {
-	return strings.FieldsFunc(name, func(r rune) bool { return r == ':' || r == '-' || r == '_' || r == '.' || r == ' ' })
-}
+// nameSeparator splits a name into its words.
+func nameSeparator(b byte) bool { return b == ':' || b == '-' || b == '_' || b == '.' || b == ' ' }
 
-// typo reports whether t is within a small edit distance of a word: one
-// edit for tokens of 4 to 7 characters, two for longer ones.
-func typo(t string, words []string) bool {
+// typo reports whether t is within a small edit distance of a word of
+// name (split on ':', '-', '_', '.', space): one edit for tokens of 4 to
+// 7 characters, two for longer ones.
+func typo(t, name string) bool {
 	n := utf8.RuneCountInString(t)
 	if n < 4 {
 		return false
@@ -231,15 +292,65 @@ func typo(t string, words []string) bool {
 	if n >= 8 {
 		limit = 2
 	}
-	for _, w := range words {
-		if abs(utf8.RuneCountInString(w)-n) > limit {
+	for rest := name; rest != ""; {
+		end := 0
+		for end < len(rest) && !nameSeparator(rest[end]) {
+			end++
+		}
+		w := rest[:end]
+		rest = rest[min(end+1, len(rest)):]
+		if w == "" || abs(utf8.RuneCountInString(w)-n) > limit {
 			continue
 		}
-		if levenshtein.ComputeDistance(t, w) <= limit {
+		if within(t, w, limit) {
 			return true
 		}
 	}
 	return false
+}
+
+// within reports whether the edit distance (Levenshtein, over runes)
+// between a and b is at most k. It runs on the stack and stops as soon as
+// a row of the table exceeds k; words over 32 runes go to the levenshtein
+// package.
+func within(a, b string, k int) bool {
+	var ra, rb [32]rune
+	na, nb := 0, 0
+	for _, r := range a {
+		if na == len(ra) {
+			return levenshtein.ComputeDistance(a, b) <= k
+		}
+		ra[na] = r
+		na++
+	}
+	for _, r := range b {
+		if nb == len(rb) {
+			return levenshtein.ComputeDistance(a, b) <= k
+		}
+		rb[nb] = r
+		nb++
+	}
+	var prev, cur [33]int
+	for j := 0; j <= nb; j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= na; i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= nb; j++ {
+			sub := prev[j-1]
+			if ra[i-1] != rb[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+			low = min(low, cur[j])
+		}
+		if low > k {
+			return false
+		}
+		prev = cur
+	}
+	return prev[nb] <= k
 }
 
 func abs(x int) int {

@@ -15,8 +15,9 @@
 //     (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux,
 //     ~/Library/Caches on macOS, %LocalAppData% on Windows): what ccski can
 //     always compute again, such as digests, integrity results, the
-//     scanner's memory, git checkouts and the copies of upstream MCP
-//     servers' skills (remote/, providers/remote).
+//     scanner's memory, the body index of content searches (search.bin),
+//     git checkouts and the copies of upstream MCP servers' skills
+//     (remote/, providers/remote).
 //
 // ccski keeps no other files of its own. Every package that reads or
 // writes one of them asks this package for the path, and says

@@ -1,0 +1,107 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/ccski/ccski/internal/search"
+	"github.com/ccski/ccski/internal/skillmd"
+	"github.com/ccski/ccski/pipeline"
+)
+
+// bodyIndex is the body index skills_search answers from (search.Index):
+// built from the file Options.SearchIndex names (what the last run saved),
+// updated for each snapshot by reading only the files whose stamp
+// changed, and saved again when it changed. While skills_search is
+// served, Update brings it up to date in the background; a search waits
+// for the index of its snapshot.
+type bodyIndex struct {
+	mu   sync.Mutex
+	file string // Options.SearchIndex
+	ix   *search.Index
+	snap *pipeline.Snapshot // the snapshot ix indexes; nil before the first search
+}
+
+// index returns the body index of snap's skills, bringing it up to date
+// first when it indexes another snapshot. It returns nil (a search then
+// reads the bodies) when ctx ends first.
+func (b *bodyIndex) index(ctx context.Context, snap *pipeline.Snapshot, log func(msg string, args ...any)) *search.Index {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.snap == snap {
+		return b.ix
+	}
+	if b.ix == nil && b.file != "" {
+		if ix, err := search.LoadIndex(b.file); err == nil {
+			b.ix = ix
+		}
+	}
+	ix, err := b.ix.Update(ctx, snap.Skills(), indexSource(snap))
+	if err != nil {
+		return nil
+	}
+	b.ix, b.snap = ix, snap
+	if ix.Changed() && b.file != "" {
+		if err := ix.SaveFile(b.file); err != nil {
+			log("search index not saved: the next start reads every skill's body again", "file", b.file, "err", err)
+		}
+	}
+	return ix
+}
+
+// refresh brings the index up to date for snap in the background when
+// skills_search is served (served) or a search built it before, so that
+// the first search after a start or a rescan finds it ready.
+func (b *bodyIndex) refresh(snap *pipeline.Snapshot, served bool, log func(msg string, args ...any)) {
+	b.mu.Lock()
+	built := b.snap != nil
+	b.mu.Unlock()
+	if built || served {
+		go b.index(context.Background(), snap, log)
+	}
+}
+
+// indexSource is how the body index reads the bodies of snap's skills: as
+// skills_search does (searchBody), and under a gate with the digests
+// judged of each skill's own file as its salt, so that a file indexed
+// under another judgement is read again.
+func indexSource(snap *pipeline.Snapshot) search.Source {
+	src := search.Source{Body: searchBody(snap)}
+	if len(snap.Judged) > 0 {
+		src.Salt = func(r *pipeline.Record) string {
+			j := judgedOwn(snap, r)
+			if j == nil {
+				return ""
+			}
+			var b strings.Builder
+			for i, f := range j.files {
+				b.WriteString(string(j.gates[i]))
+				b.WriteByte('=')
+				b.WriteString(f.Digest)
+				b.WriteByte(';')
+			}
+			return b.String()
+		}
+	}
+	return src
+}
+
+// searchBody is the body of a skill a search reads (search.Options.Body):
+// under a gate, only the bytes judged; nil without one (the file as it
+// is).
+func searchBody(snap *pipeline.Snapshot) func(r *pipeline.Record) string {
+	if len(snap.Judged) == 0 {
+		return nil
+	}
+	return func(r *pipeline.Record) string {
+		data, more, err := readOwn(snap, r, search.MaxBody)
+		if err != nil {
+			return ""
+		}
+		if more {
+			data = skillmd.TrimPartialRune(data)
+		}
+		return string(skillmd.Body(data))
+	}
+}
