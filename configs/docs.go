@@ -80,6 +80,11 @@ var docs = map[string]string{
 		"ccski trust; any other project skill (never accepted, or changed since) is hidden, and ccski sources says " +
 		"why. ccski records the files of every project and plugin skill the first time it sees them " +
 		"(<user config folder>/trust.json), but a first sight is not an acceptance.",
+	"mcp.require_signed": "Serve to agents only the skills whose signature (an OpenSSF model signing file or a " +
+		"Sigstore bundle in the skill folder) verifies against their files exactly, and each only while its files " +
+		"are the bytes verified; unsigned skills, commands and skills whose signature fails are hidden, and ccski " +
+		"list and ccski doctor say why. User or managed config only: a project ccski.yaml can neither set it nor " +
+		"turn it off.",
 }
 
 // schemaTitle and schemaDescription head the JSON Schema.
