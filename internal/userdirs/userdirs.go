@@ -8,7 +8,9 @@
 //   - The user state folder, $XDG_STATE_HOME/ccski when that variable is
 //     an absolute path, else ~/.local/state/ccski, on every system: what
 //     belongs to this machine and must outlive a run, and is never synced
-//     or committed: the journals of installs in progress (journal/).
+//     or committed: the journals of installs in progress (journal/), the
+//     Sigstore trusted root `ccski trust-root update` fetched
+//     (trusted_root.json) and the TUF metadata it was checked with (tuf/).
 //   - The user cache folder, ccski in the system's cache folder
 //     (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux,
 //     ~/Library/Caches on macOS, %LocalAppData% on Windows): what ccski can
@@ -79,6 +81,19 @@ func xdgDir(variable, home, fallback string, getenv func(string) string, unknown
 func Config(file string) (string, error) {
 	home, _ := os.UserHomeDir()
 	dir, err := ConfigDir(home, nil)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, file), nil
+}
+
+// State returns the path of file in ccski's user state folder of the
+// process: StateDir of the user's home folder (os.UserHomeDir) and the
+// process environment. It returns ErrNoState when that folder is not
+// known.
+func State(file string) (string, error) {
+	home, _ := os.UserHomeDir()
+	dir, err := StateDir(home, nil)
 	if err != nil {
 		return "", err
 	}
