@@ -165,6 +165,10 @@ type Checks struct {
 	// Scan runs the security scan on every skill (Snapshot.Security),
 	// blocking nothing, unless mcp.scan is off.
 	Scan bool
+	// Signatures verifies the signature of every skill that carries one
+	// (Snapshot.Signatures), hiding nothing, whatever mcp.require_signed
+	// says.
+	Signatures bool
 }
 
 // Discovery is an engine and what one discovery with it found.
@@ -193,6 +197,13 @@ func (c *Config) DiscoverWith(ctx context.Context, e *engine.Engine, checks Chec
 	}
 	if checks.Trust {
 		e.SetTrust(engine.TrustOptions{File: c.TrustFile(), ReadOnly: checks.ReadOnly})
+	}
+	if checks.Signatures {
+		v, err := c.signingVerifier()
+		if err != nil {
+			return nil, usage(err)
+		}
+		e.SetSigning(engine.SigningOptions{Verifier: v})
 	}
 	e.DisableCache() // one discovery: a rescan cache would only add to peak memory
 	snap, stats, err := e.Snapshot(ctx)

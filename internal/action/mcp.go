@@ -42,6 +42,11 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	mc := c.Loaded.Config.MCP
 	log := newLogger(req.Log, mc.LogLevel, mc.LogFormat)
 	logIgnored(log, c.Loaded.Ignored)
+	// The engines of other workspaces (ForWorkspace) take its signing
+	// options.
+	if err := signServer(c, e, mc.RequireSigned, log); err != nil {
+		return err
+	}
 	lo := live.Options{Interval: mc.RefreshInterval, Watch: mc.Watch, Logger: log}
 	if !mc.Refresh {
 		lo.Interval, lo.Watch = 0, false
