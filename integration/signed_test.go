@@ -1,9 +1,9 @@
 package integration
 
 import (
-	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,32 +58,42 @@ func TestServeRequireSigned(t *testing.T) {
 	const signedID, tamperedID = "claude:commit-helper", "codex:format-code"
 
 	ctx := mcpContext(t)
-	s := startStdio(t, ctx, m, "", nil)
-	entries, _ := mustListSkills(t, ctx, s.cs)
+	cmd := exec.Command(binary, mcpArgs(m)...)
+	cmd.Dir, cmd.Env = m.Workspace, env(m, nil)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	cs, err := extClient(t).Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	entries, _ := mustListSkills(t, ctx, cs)
 	if ids := entryIDs(entries); len(ids) != 1 || ids[0] != signedID {
 		t.Errorf("the skill tool lists %v, want the signed skill only", ids)
 	}
-	if text, err := loadSkill(ctx, s.cs, signedID); err != nil || !strings.Contains(text, "commit") {
+	if text, err := loadSkill(ctx, cs, signedID); err != nil || !strings.Contains(text, "commit") {
 		t.Errorf("the signed skill does not load: %v\n%s", err, text)
 	}
 	for _, id := range []string{tamperedID, "claude:use-when"} {
-		if msg := loadError(t, ctx, s.cs, id); !strings.Contains(msg, "mcp.require_signed") {
+		if msg := loadError(t, ctx, cs, id); !strings.Contains(msg, "mcp.require_signed") {
 			t.Errorf("%s: the refusal does not name mcp.require_signed: %s", id, msg)
 		}
 	}
-	res, err := sdk.CallCustomMethod[*extListParams, *extListResult](ctx, s.cs, "skills/list", &extListParams{})
+	res, err := sdk.CallCustomMethod[*extListParams, *extListResult](ctx, cs, "skills/list", &extListParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Skills) != 1 || !strings.HasSuffix(res.Skills[0].URI, "/commit-helper/SKILL.md") {
 		t.Fatalf("skills/list: %d entries, want the signed skill only", len(res.Skills))
 	}
-	if p, err := s.cs.ListPrompts(ctx, nil); err != nil || len(p.Prompts) != 0 {
+	if p, err := cs.ListPrompts(ctx, nil); err != nil || len(p.Prompts) != 0 {
 		t.Errorf("prompts served under mcp.require_signed (commands carry no signature): %v %v", err, p)
 	}
-	list := listRaw(t, ctx, s.cs)
-	if !strings.Contains(list, `"io.github.ccski/signer":{"identity":"alice@example.com","issuer":"https://accounts.example.com","format":"oms","bundle":"sha256:`) {
-		t.Errorf("the signed skill's entry does not name its signer in _meta:\n%s", list)
+	var signer struct{ Identity, Issuer, Format, Bundle, File string }
+	if err := json.Unmarshal(res.Skills[0].Meta["io.github.ccski/signer"], &signer); err != nil ||
+		signer.Identity != "alice@example.com" || signer.Issuer != "https://accounts.example.com" || signer.Format != "oms" ||
+		!strings.HasPrefix(signer.Bundle, "sha256:") || signer.File != "skill.oms.sig" {
+		t.Errorf("the signed skill's entry does not name its signer in _meta: %v %+v (_meta %s)", err, signer, res.Skills[0].Meta)
 	}
 
 	// One byte of a signed file changed while the server runs: the bytes
@@ -98,10 +108,14 @@ func TestServeRequireSigned(t *testing.T) {
 	}
 	data[0] ^= 0x20
 	writeFile(t, path, string(data))
-	if r, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ref}); err == nil {
+	if r, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ref}); err == nil {
 		t.Errorf("a signed skill's file changed after signing is served: %q", r.Contents[0].Text)
 	}
-	s.mustExit0(t, 10*time.Second)
+	if err := cs.Close(); err != nil {
+		t.Errorf("the server did not exit cleanly: %v\nstderr:\n%s", err, stderr)
+	}
+	data[0] ^= 0x20 // as signed again
+	writeFile(t, path, string(data))
 
 	// list: the marks, and why the tampered skill fails.
 	out := run(t, m, "list")
@@ -109,7 +123,7 @@ func TestServeRequireSigned(t *testing.T) {
 	for _, want := range []string{
 		signedID + " [signed by alice@example.com]",
 		tamperedID + " [signature invalid: not served by ccski mcp]",
-		"claude:use-when [unsigned: not served by ccski mcp]",
+		"claude:use-when [1 warning] [unsigned: not served by ccski mcp]",
 		"✗ " + tamperedID + " signature invalid:",
 		"mcp.require_signed is on: ccski mcp does not serve",
 	} {
@@ -183,24 +197,8 @@ func TestServeRequireSigned(t *testing.T) {
 	// The project's require_signed: false is ignored, and said so.
 	cfg := ccski(t, m, runOpts{}, "config")
 	mustOK(t, cfg)
-	if !strings.Contains(cfg.stdout, "mcp.require_signed") || !strings.Contains(cfg.stderr+cfg.stdout, "ignored") {
+	if !strings.Contains(cfg.stdout, "mcp.require_signed: false (project config") ||
+		!strings.Contains(cfg.stdout, "a project config may not change it; true is used") {
 		t.Errorf("config does not show the project's mcp.require_signed ignored:\n%s", cfg)
 	}
-}
-
-// rawListResult is a skills/list page with its skills as sent.
-type rawListResult struct {
-	sdk.ResultBase
-	Skills json.RawMessage `json:"skills"`
-}
-
-// listRaw returns the JSON of the first skills/list page as the server
-// sent it.
-func listRaw(t *testing.T, ctx context.Context, cs *sdk.ClientSession) string {
-	t.Helper()
-	res, err := sdk.CallCustomMethod[*extListParams, *rawListResult](ctx, cs, "skills/list", &extListParams{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(res.Skills)
 }

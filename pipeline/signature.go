@@ -116,7 +116,7 @@ func UnsignedReason(r *Record, sig Signature) string {
 	case r.IsCommand():
 		what, fix = "it is a command, which carries no signature", "make it a skill and sign it"
 	case sig.State == SignatureInvalid:
-		what, fix = "its "+sig.Describe(), "restore the files its publisher signed (ccski update, or install it again)"
+		what, fix = "its signature does not verify ("+sig.Error+")", "restore the files its publisher signed (ccski update, or install it again)"
 	}
 	return fmt.Sprintf("not signed: %s, and mcp.require_signed is on, so it is not served to agents: %s, "+
 		"or turn mcp.require_signed off in your user config", what, fix)
