@@ -68,6 +68,26 @@ type Config struct {
 	Install Install `koanf:"install"`
 	// HTTP configures every request ccski makes over HTTP.
 	HTTP HTTP `koanf:"http"`
+	// Signing configures how a skill's signature is verified.
+	Signing Signing `koanf:"signing"`
+}
+
+// Signing is the trusted material a skill's signature is checked against
+// (package internal/provenance; a caller builds its Verifier with
+// provenance.NewVerifier(provenance.Config{TrustedRoot: s.TrustedRoot,
+// Keys: s.Keys, Lax: !s.Strict, StateDir: <the user state folder>})).
+// Only the user and managed configs set it: a project file never says
+// whom to trust.
+type Signing struct {
+	// TrustedRoot is the path of a Sigstore trusted root (JSON); empty
+	// means the one ccski trust-root update wrote, else the one ccski
+	// ships.
+	TrustedRoot string `koanf:"trusted_root" config:"path" trust:"user"`
+	// Keys are PEM files of public keys and root certificates.
+	Keys []string `koanf:"keys" config:"path" trust:"user"`
+	// Strict refuses an OpenSSF model signature that leaves a file of
+	// the skill unsigned.
+	Strict bool `koanf:"strict" trust:"user"`
 }
 
 // HTTP configures every request ccski makes over HTTP (package
@@ -223,6 +243,7 @@ func defaults(reg registry) Config {
 		Priority:  kindNames(),
 		Limits:    Limits{MaxDepth: 6, MaxDirs: 20000},
 		Install:   Install{MaxDownload: 10 << 20, MaxUnpacked: 25 << 20, MaxFiles: 1000},
+		Signing:   Signing{Keys: []string{}, Strict: true},
 		Providers: reg.providerDefaults(),
 		Registry:  reg.providers,
 		MCP: MCP{

@@ -37,6 +37,15 @@ var docs = map[string]string{
 	"install.max_files":    "Most entries one archive may hold.",
 	"http": "Every request ccski makes over HTTP: install from an index, an archive or an MCP server, and the " +
 		"remote provider's upstream servers.",
+	"signing": "How a skill's signature is verified (a skill that carries skill.oms.sig, model.sig, *.oms.sig or " +
+		"skill.sigstore.json): the trusted material, checked offline. Only the user and managed configs may set " +
+		"these keys; a project file never says whom to trust.",
+	"signing.trusted_root": "Sigstore trusted root (trusted_root.json) keyless signatures are checked against. " +
+		"Empty means the one ccski trust-root update last fetched, else the Sigstore public-good root ccski ships.",
+	"signing.keys": "PEM files of public keys (a signature by one of them verifies) and root certificates (a " +
+		"signature whose certificate chain ends at one of them verifies, as model_signing verify certificate checks it).",
+	"signing.strict": "Refuse an OpenSSF model signature (*.oms.sig, model.sig) that leaves a file or link of the " +
+		"skill unsigned, as model_signing does. A changed or missing file fails either way.",
 	"providers":     "One section per provider: enabled, plus the provider's own options. A project config may turn a provider off, never on.",
 	"mcp":           "Settings of ccski mcp.",
 	"mcp.transport": "How clients connect: stdio, http (streamable HTTP) or sse (legacy).",

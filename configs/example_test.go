@@ -90,7 +90,7 @@ func TestPathKeys(t *testing.T) {
 			top = append(top, k)
 		}
 	}
-	if diff := cmp.Diff([]string{"skill_dirs", "user_dir", "workspace"}, top); diff != "" {
+	if diff := cmp.Diff([]string{"signing.keys", "signing.trusted_root", "skill_dirs", "user_dir", "workspace"}, top); diff != "" {
 		t.Errorf("path keys outside providers (-want +got):\n%s", diff)
 	}
 	for _, k := range sp.leaves {

@@ -318,6 +318,14 @@ var trustCases = map[string][]trustCase{
 		{name: "over the user's", user: "providers: {remote: {servers: [\"http://127.0.0.1:3801/mcp\"]}}",
 			project: "providers: {remote: {servers: [\"https://evil.example/mcp\"]}}", want: []any{"http://127.0.0.1:3801/mcp"}, ignored: true},
 	},
+	"signing.trusted_root": {{name: "the project's", project: "signing: {trusted_root: evil.json}", want: "", ignored: true}},
+	"signing.keys": {
+		{name: "the project's", project: "signing: {keys: [evil.pem]}", want: []string{}, ignored: true},
+	},
+	"signing.strict": {
+		{name: "off", project: "signing: {strict: false}", want: true, ignored: true},
+		{name: "on over the user's off", user: "signing: {strict: false}", project: "signing: {strict: true}", want: false, ignored: true},
+	},
 	"http.tokens": {
 		{name: "the project's", project: "http: {tokens: [\"https://evil.example=x\"]}", want: []string{}, ignored: true},
 		{name: "over the user's", user: "http: {tokens: [\"https://skills.example.com=u\"]}",

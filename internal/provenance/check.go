@@ -75,6 +75,15 @@ func (v *Verifier) verify(ctx context.Context, dir string, files []manifest.File
 		if artifact, err = ManifestText(files, name); err != nil {
 			return nil, fail("", "cannot be checked", err)
 		}
+		// Said first, in words: the signature would not verify either.
+		if d := pb.GetMessageSignature().GetMessageDigest(); d != nil {
+			if d.GetAlgorithm() != protocommon.HashAlgorithm_SHA2_256 {
+				return nil, fail("", fmt.Sprintf("signs a %s digest; only SHA2_256 is read", d.GetAlgorithm()), nil)
+			}
+			if got, want := manifest.FormatDigest(d.GetDigest()), manifest.Digest(artifact); got != want {
+				return nil, fail("", fmt.Sprintf("signs manifest digest %s, but the skill's files make manifest digest %s: a file was added, removed or changed", got, want), nil)
+			}
+		}
 	}
 
 	c, err := v.check(pb, artifact, signer)
@@ -265,8 +274,8 @@ func certIdentity(cert *x509.Certificate) string {
 }
 
 // checkRaw verifies the bundle's signature with pub: a DSSE envelope's
-// signature over its PAE, or a message signature over artifact (and its
-// recorded digest, when there is one).
+// signature over its PAE, or a message signature over artifact (whose
+// recorded digest verify compared already).
 func checkRaw(pb *protobundle.Bundle, artifact []byte, pub any) (content, error) {
 	sv, err := verifierFor(pub)
 	if err != nil {
@@ -288,14 +297,6 @@ func checkRaw(pb *protobundle.Bundle, artifact []byte, pub any) (content, error)
 	ms := pb.GetMessageSignature()
 	if ms == nil {
 		return content{}, errors.New("the bundle holds neither a DSSE envelope nor a message signature")
-	}
-	if d := ms.GetMessageDigest(); d != nil && len(d.GetDigest()) > 0 {
-		if d.GetAlgorithm() != protocommon.HashAlgorithm_SHA2_256 {
-			return content{}, fmt.Errorf("message digest algorithm %s is not supported (SHA2_256)", d.GetAlgorithm())
-		}
-		if want := manifest.Digest(artifact); manifest.FormatDigest(d.GetDigest()) != want {
-			return content{}, fmt.Errorf("the signed manifest digest is %s, the skill's files make %s", manifest.FormatDigest(d.GetDigest()), want)
-		}
 	}
 	if err := sv.VerifySignature(bytes.NewReader(ms.GetSignature()), bytes.NewReader(artifact)); err != nil {
 		return content{}, fmt.Errorf("the signature over the skill's manifest does not verify: %w", err)
