@@ -9,10 +9,13 @@ import (
 )
 
 // signingVerifier is the verifier of the configuration's trusted material
-// (signing.*), built once per command or server.
+// (signing.trusted_root, signing.keys, signing.strict), built once per
+// command or server.
 func (c *Config) signingVerifier() (*provenance.Verifier, error) {
+	sg := c.Loaded.Config.Signing
 	state, _ := userdirs.StateDir(c.Home, c.Getenv) // "": the process's
-	return provenance.NewVerifier(provenance.Config{StateDir: state})
+	return provenance.NewVerifier(provenance.Config{TrustedRoot: sg.TrustedRoot, Keys: sg.Keys, Lax: !sg.Strict,
+		StateDir: state})
 }
 
 // signServer applies signature verification to a server's engine: every
