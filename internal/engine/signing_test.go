@@ -119,7 +119,7 @@ func TestSetSigning(t *testing.T) {
 				reasons[d.Record.File] = d.Reason
 			}
 		}
-		for file, want := range map[string]string{md: "signature invalid", m.abs("home/.claude/skills/pdf/SKILL.md"): "carries no signature"} {
+		for file, want := range map[string]string{md: "its signature does not verify", m.abs("home/.claude/skills/pdf/SKILL.md"): "carries no signature"} {
 			if r := reasons[file]; !strings.Contains(r, want) || !strings.Contains(r, "mcp.require_signed") {
 				t.Errorf("drop of %s: %q, want it to say %q and name mcp.require_signed", file, r, want)
 			}
