@@ -31,9 +31,12 @@ type SigningOptions struct {
 const SignedStageName = "signature"
 
 // SetSigning sets what every later Snapshot does with signatures: with a
-// Verifier, it verifies the signature every skill that carries one
-// against its files (its manifest, package manifest) and puts each skill
-// record's signature in Snapshot.Signatures; with Require it also keeps
+// Verifier, it verifies the signature every skill that carries one (a
+// signature file discovery found at the top of its folder,
+// pipeline.Record.SignatureFile) against its files (its manifest, package
+// manifest) and puts its records' signature in Snapshot.Signatures; a
+// skill without one is unsigned (Snapshot.SignatureOf), and nothing of it
+// is read; with Require it also keeps
 // every record without a verified signature from the view. A signature is
 // verified once per state of a skill's files: the result is kept by the
 // skill's manifest digest (every file's path, size and digest), so that a
@@ -109,6 +112,9 @@ func (g *signing) apply(ctx context.Context, records []*pipeline.Record, stages 
 		if dir == "" {
 			dir = r.Dir
 		}
+		if r.SignatureFile == "" { // discovery found no signature file: unsigned (Snapshot.SignatureOf)
+			continue
+		}
 		sig, ok := byDir[dir]
 		if !ok {
 			sig = g.check(ctx, dir)
@@ -138,28 +144,20 @@ func (g *signing) apply(ctx context.Context, records []*pipeline.Record, stages 
 }
 
 // check returns what the signature the skill folder dir carries says of
-// its files. A folder without a signature file is unsigned: only its
-// listing is read, no file hashed.
+// its files: discovery found a signature file in it
+// (pipeline.Record.SignatureFile), and the manifest names it again.
 func (g *signing) check(ctx context.Context, dir string) pipeline.Signature {
-	l, err := g.cache.List(dir)
+	m, err := g.cache.Build(dir)
 	if err != nil {
 		return pipeline.Signature{State: pipeline.SignatureInvalid,
-			Error: fmt.Sprintf("the skill's files could not be listed to look for a signature: %v", err)}
+			Error: fmt.Sprintf("the skill's files could not be read to verify its signature: %v", err)}
 	}
-	names := make([]manifest.File, len(l.Entries))
-	for i, e := range l.Entries {
-		names[i] = manifest.File{Path: e.Path}
-	}
-	file := provenance.Find(names)
-	if file == "" {
+	file := provenance.Find(m.Files)
+	if file == "" { // gone since discovery listed the folder
 		return pipeline.Signature{State: pipeline.SignatureUnsigned}
 	}
 	invalid := func(err error) pipeline.Signature {
 		return pipeline.Signature{State: pipeline.SignatureInvalid, File: file, Error: err.Error()}
-	}
-	m, err := g.cache.Build(dir)
-	if err != nil {
-		return invalid(fmt.Errorf("the skill's files could not be read to verify its signature %s: %w", file, err))
 	}
 	key := manifestKey(m.Files)
 	v, ok := g.results[key]
