@@ -31,8 +31,11 @@ const inTotoType = "application/vnd.in-toto+json"
 // content is what a bundle signs, once its signature verified: the DSSE
 // payload, or the artifact of a message signature (checked already).
 type content struct {
+	// message is set for a message signature, whose artifact (the
+	// manifest text) the signature check covered.
+	message     bool
 	payloadType string
-	payload     []byte // DSSE payload; nil for a message signature
+	payload     []byte // the DSSE payload
 }
 
 // verify checks the signature file name of the skill at dir.
@@ -91,7 +94,7 @@ func (v *Verifier) verify(ctx context.Context, dir string, files []manifest.File
 		return nil, fail("", "does not verify", err)
 	}
 	switch {
-	case c.payload == nil: // a message signature over artifact: done
+	case c.message: // a message signature over artifact: done
 	case c.payloadType != inTotoType:
 		return nil, fail("", fmt.Sprintf("signs a %q payload, not an in-toto statement (%s)", c.payloadType, inTotoType), nil)
 	case format == FormatOMS:
@@ -137,7 +140,10 @@ func (v *Verifier) check(pb *protobundle.Bundle, artifact []byte, signer *Signer
 	switch {
 	case vm.GetPublicKey() != nil:
 		return v.checkKey(pb, artifact, signer)
-	case len(vm.GetTlogEntries()) == 0 && vm.GetTimestampVerificationData() == nil && vm.GetX509CertificateChain() != nil:
+	case len(vm.GetTlogEntries()) == 0 && len(vm.GetTimestampVerificationData().GetRfc3161Timestamps()) == 0 &&
+		(vm.GetX509CertificateChain() != nil || vm.GetCertificate() != nil):
+		// No log entry, no timestamp: not a keyless Sigstore signature,
+		// a certificate issued outside Sigstore.
 		return v.checkCertChain(pb, artifact, signer)
 	case vm.GetCertificate() != nil || vm.GetX509CertificateChain() != nil:
 		return v.checkKeyless(pb, artifact, signer)
@@ -175,12 +181,12 @@ func (v *Verifier) checkKeyless(pb *protobundle.Bundle, artifact []byte, signer 
 	return envelopeContent(pb), nil
 }
 
-// envelopeContent is the DSSE payload of pb, or the zero content for a
-// message signature.
+// envelopeContent is the DSSE payload of pb, or a message signature's
+// content.
 func envelopeContent(pb *protobundle.Bundle) content {
 	env := pb.GetDsseEnvelope()
 	if env == nil {
-		return content{}
+		return content{message: true}
 	}
 	return content{payloadType: env.GetPayloadType(), payload: env.GetPayload()}
 }
@@ -208,9 +214,13 @@ func (v *Verifier) checkKey(pb *protobundle.Bundle, artifact []byte, signer *Sig
 // validity, and the leaf must be meant for signatures.
 func (v *Verifier) checkCertChain(pb *protobundle.Bundle, artifact []byte, signer *Signer) (content, error) {
 	if v.ncerts == 0 {
-		return content{}, errors.New("it is signed with a certificate outside Sigstore, and signing.keys names no root certificate: add the publisher's root certificate (PEM) to signing.keys")
+		return content{}, errors.New("it is signed with a certificate but carries no transparency log entry or timestamp, so it is no keyless Sigstore signature, " +
+			"and signing.keys names no root certificate: add the publisher's root certificate (PEM) to signing.keys")
 	}
 	raw := pb.GetVerificationMaterial().GetX509CertificateChain().GetCertificates()
+	if c := pb.GetVerificationMaterial().GetCertificate(); c != nil {
+		raw = []*protocommon.X509Certificate{c}
+	}
 	if len(raw) == 0 {
 		return content{}, errors.New("the certificate chain is empty")
 	}
@@ -301,7 +311,7 @@ func checkRaw(pb *protobundle.Bundle, artifact []byte, pub any) (content, error)
 	if err := sv.VerifySignature(bytes.NewReader(ms.GetSignature()), bytes.NewReader(artifact)); err != nil {
 		return content{}, fmt.Errorf("the signature over the skill's manifest does not verify: %w", err)
 	}
-	return content{}, nil
+	return content{message: true}, nil
 }
 
 // isControl reports whether a name holds a control character, which no

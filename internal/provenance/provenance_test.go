@@ -200,6 +200,16 @@ func checkSigner(t *testing.T, s *provenance.Signer, way, format string, cfg pro
 		if s.Identity != "alice@example.com" || s.Issuer != "https://accounts.example.com" {
 			t.Errorf("signer = %+v", s)
 		}
+		for id, want := range map[provenance.Identity]bool{
+			{Identity: "alice@example.com", Issuer: "https://accounts.example.com"}: true,
+			{Identity: "*@example.com"}:                                         true,
+			{Identity: "mallory@example.com"}:                                   false,
+			{Identity: "alice@example.com", Issuer: "https://evil.example.com"}: false,
+		} {
+			if id.Match(s) != want {
+				t.Errorf("%v.Match(%v) = %t", id, s, !want)
+			}
+		}
 	case "key":
 		der := pemDER(t, cfg.Keys[0])
 		if s.Identity != provenance.KeyID(der) || s.Issuer != "" || !strings.HasPrefix(s.Identity, "key:sha256:") {
@@ -266,6 +276,21 @@ func TestVerifyTrust(t *testing.T) {
 			provenancetest.SignCert(t, dir, provenancetest.Options{})
 			return provenance.Config{Keys: []string{otherKey(t)}}
 		}, "names no root certificate"},
+		{"keyless, log entry and timestamps stripped", func(t *testing.T, dir string) provenance.Config {
+			root := provenancetest.Sign(t, dir, provenancetest.Options{})
+			p := filepath.Join(dir, "skill.oms.sig")
+			var b map[string]any
+			data, _ := os.ReadFile(p)
+			if err := json.Unmarshal(data, &b); err != nil {
+				t.Fatal(err)
+			}
+			vm := b["verificationMaterial"].(map[string]any)
+			delete(vm, "tlogEntries")
+			delete(vm, "timestampVerificationData")
+			data, _ = json.Marshal(b)
+			write(t, p, string(data))
+			return provenance.Config{TrustedRoot: root}
+		}, "no keyless Sigstore signature"},
 		{"signature of another skill", func(t *testing.T, dir string) provenance.Config {
 			other := writeSkill(t, "docx")
 			root := provenancetest.Sign(t, other, provenancetest.Options{})
@@ -285,6 +310,27 @@ func TestVerifyTrust(t *testing.T) {
 				t.Fatalf("signer %v, err = %v, want ErrInvalid naming %q", s, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestVerifyConcurrent verifies skills from many goroutines with one
+// Verifier, as the server does (run with -race).
+func TestVerifyConcurrent(t *testing.T) {
+	dir := writeSkill(t, "pdf")
+	root := provenancetest.Sign(t, dir, provenancetest.Options{})
+	files := build(t, dir)
+	v := verifier(t, provenance.Config{TrustedRoot: root})
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			_, err := provenance.Verify(context.Background(), dir, files, v)
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
 
@@ -522,6 +568,7 @@ func TestVerifyHostile(t *testing.T) {
 		{"message signature in an OMS file", `{"mediaType":"application/vnd.dev.sigstore.bundle.v0.3+json","verificationMaterial":{"publicKey":{"hint":"x"}},"messageSignature":{"signature":"AAAA"}}`, "holds a message signature"},
 		{"not in-toto", envelope("text/plain", good), "not an in-toto statement"},
 		{"payload not JSON", envelope(inToto, "\x00garbage"), "not valid JSON"},
+		{"empty payload", envelope(inToto, ""), "not valid JSON"},
 		{"other predicate", envelope(inToto, strings.Replace(good, "model_signing/signature/v1.0", "slsa.dev/provenance/v1", 1)), "not an OpenSSF model signature"},
 		{"shards", envelope(inToto, strings.Replace(good, `"method":"files"`, `"method":"shards"`, 1)), `serialization "shards"`},
 		{"blake3", envelope(inToto, strings.Replace(good, `"hash_type":"sha256"`, `"hash_type":"blake3"`, 1)), `hashes files with "blake3"`},

@@ -187,26 +187,22 @@ func (o *Options) files(t testing.TB, dir string) []manifest.File {
 	return m.Files
 }
 
-// bundleOf writes a test entity as a v0.3 bundle: the leaf certificate,
-// the RFC 3161 timestamp, and the log entry with its inclusion promise
-// and proof.
+// bundleOf writes a test entity as a v0.3 bundle: the leaf certificate
+// and the log entry with its inclusion promise and proof.
 func (s *Sigstore) bundleOf(t testing.TB, ent *ca.TestEntity) *protobundle.Bundle {
 	t.Helper()
 	vc, err := ent.VerificationContent()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tss, _ := ent.Timestamps()
+	// The entity's RFC 3161 timestamp is left out: the test timestamp
+	// authority's leaf certificate is valid for five minutes after the
+	// VirtualSigstore is made, and the Shared one outlives that in a long
+	// run. The log entry's integrated time, under its inclusion promise,
+	// is the signature's time instead.
 	entries, _ := ent.TlogEntries()
 	vm := &protobundle.VerificationMaterial{
 		Content: &protobundle.VerificationMaterial_Certificate{Certificate: &protocommon.X509Certificate{RawBytes: vc.Certificate().Raw}},
-	}
-	if len(tss) > 0 {
-		vm.TimestampVerificationData = &protobundle.TimestampVerificationData{}
-		for _, ts := range tss {
-			vm.TimestampVerificationData.Rfc3161Timestamps = append(vm.TimestampVerificationData.Rfc3161Timestamps,
-				&protocommon.RFC3161SignedTimestamp{SignedTimestamp: ts})
-		}
 	}
 	sc, err := ent.SignatureContent()
 	if err != nil {
@@ -307,9 +303,10 @@ func writeBundle(t testing.TB, dir, name string, pb *protobundle.Bundle) string 
 }
 
 // trustedRootJSON is a trusted root trusting vs: its Fulcio CA, its
-// timestamp authority and its Rekor log (open-ended, keyed by the log's
-// raw key ID as a real root is), and no CT log (the test CA embeds no
-// signed certificate timestamps).
+// timestamp authority and its Rekor log (the CA and the log open-ended,
+// the log keyed by its raw key ID as a real root is), and no CT log (the
+// test CA embeds no signed certificate timestamps). The test intermediate
+// certificate is valid for two hours after vs is made.
 func trustedRootJSON(t testing.TB, vs *ca.VirtualSigstore) []byte {
 	t.Helper()
 	logs := map[string]*root.TransparencyLog{}
@@ -324,7 +321,16 @@ func trustedRootJSON(t testing.TB, vs *ca.VirtualSigstore) []byte {
 		c.ValidityPeriodEnd = time.Time{}
 		logs[id] = &c
 	}
-	tr, err := root.NewTrustedRoot(root.TrustedRootMediaType01, vs.FulcioCertificateAuthorities(), nil, vs.TimestampingAuthorities(), logs)
+	var cas []root.CertificateAuthority
+	for _, ca := range vs.FulcioCertificateAuthorities() {
+		if f, ok := ca.(*root.FulcioCertificateAuthority); ok {
+			c := *f
+			c.ValidityPeriodEnd = time.Time{} // open-ended, as the log: a long test run outlives the hour it is given
+			ca = &c
+		}
+		cas = append(cas, ca)
+	}
+	tr, err := root.NewTrustedRoot(root.TrustedRootMediaType01, cas, nil, vs.TimestampingAuthorities(), logs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,79 @@
+package action
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ccski/ccski/internal/provenance"
+	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/userdirs"
+)
+
+// TrustRootUpdateRequest is what ccski trust-root update asks for: where
+// the new Sigstore trusted root comes from.
+type TrustRootUpdateRequest struct {
+	// URL is the TUF repository; "" is Sigstore's public-good one
+	// (provenance.DefaultTUFMirror).
+	URL string
+	// TUFRoot is the path of the TUF root metadata (root.json) URL is
+	// checked from; "" is Sigstore's public-good root, for its own
+	// repository only.
+	TUFRoot string
+	// From is a trusted_root.json file to install instead of asking a
+	// TUF repository (a machine without the network).
+	From string
+}
+
+// TrustRootUpdate refreshes the trusted root signatures are checked
+// against and writes it to ccski's user state folder: the only action
+// of signature verification that uses the network. A root that does not
+// check out is refused and the one in force kept.
+func TrustRootUpdate(ctx context.Context, c *Config, r TrustRootUpdateRequest) (*provenance.RootUpdate, error) {
+	if r.From != "" && (r.URL != "" || r.TUFRoot != "") {
+		return nil, usage(fmt.Errorf("--from installs a file; it does not go with --url or --tuf-root"))
+	}
+	state, err := c.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	req := provenance.UpdateRequest{StateDir: state, URL: r.URL}
+	if r.From != "" {
+		req.From = absFrom(c.Cwd, c.Home, r.From)
+	}
+	if r.TUFRoot != "" {
+		if req.TUFRoot, err = safefile.Read(absFrom(c.Cwd, c.Home, r.TUFRoot), provenance.MaxRootBytes); err != nil {
+			return nil, usage(fmt.Errorf("--tuf-root: %w", err))
+		}
+	}
+	return provenance.UpdateRoot(ctx, req)
+}
+
+// StateDir is ccski's user state folder of the configuration's user
+// folder (user_dir, else the home folder), reading the layers first.
+func (c *Config) StateDir() (string, error) {
+	if err := c.Load(); err != nil {
+		return "", err
+	}
+	userDir := c.Loaded.Config.UserDir
+	if userDir == "" {
+		userDir = c.Home
+	}
+	return userdirs.StateDir(userDir, c.Getenv)
+}
+
+// Verifier builds the signature verifier of the configuration's signing
+// keys (signing.trusted_root, signing.keys, signing.strict), with the
+// trusted root ccski trust-root update wrote in force when
+// signing.trusted_root is empty. Build it once per command.
+func (c *Config) Verifier() (*provenance.Verifier, error) {
+	if err := c.Load(); err != nil {
+		return nil, err
+	}
+	state, _ := c.StateDir() // "" when there is none: the process's, else the shipped root
+	s := c.Loaded.Config.Signing
+	v, err := provenance.NewVerifier(provenance.Config{TrustedRoot: s.TrustedRoot, Keys: s.Keys, Lax: !s.Strict, StateDir: state})
+	if err != nil {
+		return nil, usage(err)
+	}
+	return v, nil
+}
