@@ -199,9 +199,9 @@ func (c *Config) DiscoverWith(ctx context.Context, e *engine.Engine, checks Chec
 		e.SetTrust(engine.TrustOptions{File: c.TrustFile(), ReadOnly: checks.ReadOnly})
 	}
 	if checks.Signatures {
-		v, err := c.signingVerifier()
+		v, err := c.Verifier()
 		if err != nil {
-			return nil, usage(err)
+			return nil, err
 		}
 		e.SetSigning(engine.SigningOptions{Verifier: v})
 	}

@@ -4,19 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/ccski/ccski/internal/engine"
-	"github.com/ccski/ccski/internal/provenance"
-	"github.com/ccski/ccski/internal/userdirs"
 )
-
-// signingVerifier is the verifier of the configuration's trusted material
-// (signing.trusted_root, signing.keys, signing.strict), built once per
-// command or server.
-func (c *Config) signingVerifier() (*provenance.Verifier, error) {
-	sg := c.Loaded.Config.Signing
-	state, _ := userdirs.StateDir(c.Home, c.Getenv) // "": the process's
-	return provenance.NewVerifier(provenance.Config{TrustedRoot: sg.TrustedRoot, Keys: sg.Keys, Lax: !sg.Strict,
-		StateDir: state})
-}
 
 // signServer applies signature verification to a server's engine: every
 // skill that carries a signature is verified inside discovery, so that
@@ -26,10 +14,10 @@ func (c *Config) signingVerifier() (*provenance.Verifier, error) {
 // signing.trusted_root or signing.keys) fails the server under
 // mcp.require_signed; otherwise it is logged, and nothing is verified.
 func signServer(c *Config, e *engine.Engine, require bool, log *slog.Logger) error {
-	v, err := c.signingVerifier()
+	v, err := c.Verifier()
 	if err != nil {
 		if require {
-			return usage(err)
+			return err // a usage error naming the key
 		}
 		log.Warn("signatures not verified: the signing configuration does not load", "err", err.Error())
 		return nil
