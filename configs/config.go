@@ -257,6 +257,11 @@ type MCP struct {
 	// RequireTrusted serves a project skill only while its files match a
 	// state accepted with ccski trust (see package trust).
 	RequireTrusted bool `koanf:"require_trusted" trust:"stricter=false<true"`
+	// RequireSigned serves only the skills whose signature verifies
+	// against their files exactly (see package provenance). It is the
+	// user's or the administrator's decision: a project config can
+	// neither set it nor turn it off.
+	RequireSigned bool `koanf:"require_signed" trust:"user"`
 }
 
 // Default returns the built-in defaults, the lowest layer, with the

@@ -119,6 +119,11 @@ var docs = map[string]string{
 		"finding) or no-warnings (ccski scan --max-warnings 0 passes).",
 	"policy.allow_unsigned": "Whether skills that carry no signature may be installed, turned on and served. " +
 		"false implies mcp.require_signed for ccski mcp.",
+	"mcp.require_signed": "Serve to agents only the skills whose signature (an OpenSSF model signing file or a " +
+		"Sigstore bundle in the skill folder) verifies against their files exactly, and each only while its files " +
+		"are the bytes verified; unsigned skills, commands and skills whose signature fails are hidden, and ccski " +
+		"list and ccski doctor say why. User or managed config only: a project ccski.yaml can neither set it nor " +
+		"turn it off.",
 }
 
 // schemaTitle and schemaDescription head the JSON Schema.

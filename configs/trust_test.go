@@ -256,6 +256,10 @@ var trustCases = map[string][]trustCase{
 		{name: "off under the user's on", user: "mcp: {require_trusted: true}", project: "mcp: {require_trusted: false}", want: true, ignored: true},
 		{name: "on", project: "mcp: {require_trusted: true}", want: true},
 	},
+	"mcp.require_signed": {
+		{name: "off under the user's on", user: "mcp: {require_signed: true}", project: "mcp: {require_signed: false}", want: true, ignored: true},
+		{name: "on: the user's decision, not a repository's", project: "mcp: {require_signed: true}", want: false, ignored: true},
+	},
 	"providers.custom.dirs": {{name: "a folder of the repository", project: "providers: {custom: {dirs: [mine]}}", want: []any{}, ignored: true}},
 	"providers.claude.home": {{name: "moved into the repository", project: "providers: {claude: {home: fake}}", want: "", ignored: true}},
 	"providers.claude.precedence": {

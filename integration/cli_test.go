@@ -18,7 +18,7 @@ import (
 // recordKeys are the documented keys of a skill record; plugin skills also
 // have pluginInfo, and only they.
 var recordKeys = []string{"description", "disabled", "file", "hasAssets", "hasReferences", "hasScripts",
-	"id", "location", "name", "path", "provider", "type", "uri"}
+	"id", "location", "name", "path", "provider", "signature", "type", "uri"}
 
 var pluginInfoKeys = []string{"marketplace", "pluginName", "version"}
 

@@ -11,6 +11,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -39,6 +40,9 @@ type extEntry struct {
 		Digest string `json:"digest"`
 		Size   int64  `json:"size"`
 	} `json:"resources"`
+	// Meta is the entry's _meta: io.github.ccski/signer for a signed
+	// skill.
+	Meta map[string]json.RawMessage `json:"_meta,omitempty"`
 }
 
 type extListResult struct {

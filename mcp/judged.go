@@ -1,9 +1,10 @@
 package mcp
 
-// What a server under a gate serves. Under mcp.scan: block and
-// mcp.require_trusted the engine judges every skill's files when it
-// builds a snapshot, and keeps what it judged: each file's path, size and
-// the SHA-256 of the bytes the scan read or the trust store accepted
+// What a server under a gate serves. Under mcp.scan: block,
+// mcp.require_trusted and mcp.require_signed the engine judges every
+// skill's files when it builds a snapshot, and keeps what it judged: each
+// file's path, size and the SHA-256 of the bytes the scan read, the trust
+// store accepted or the signature was verified against
 // (pipeline.Snapshot.Judged). Every answer that carries a skill file's
 // bytes (the skill tool, resources/read, prompts/get, skills/get and
 // skills/list, the optional tools, icons) reads the file once, hashes
@@ -272,6 +273,16 @@ func neverJudged(dir, rel string) string {
 }
 
 func (e *unjudgedError) Error() string {
+	if e.gate == pipeline.GateSigned {
+		what := "is not among the files its signature covers"
+		if e.changed {
+			what = "changed after its signature was verified"
+		}
+		return fmt.Sprintf("skill %s: %s %s, and mcp.require_signed is on, so it is not served: "+
+			"restore the files its publisher signed (ccski update, or install it again); this server verifies it "+
+			"again at its next rescan (within a second with the file watcher, else at the next refresh or a restart)",
+			e.id, e.rel, what)
+	}
 	if e.gate == pipeline.GateTrust {
 		what := "is not among the files you trusted"
 		if e.changed {

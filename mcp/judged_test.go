@@ -54,6 +54,7 @@ func TestJudgedCheck(t *testing.T) {
 	user, project := recs[0], recs[1]
 	judged := []byte("---\nname: notes\ndescription: Notes.\n---\nBody.\n")
 	scan, trust := judgeAll(t, pipeline.GateScan, user, project), judgeAll(t, pipeline.GateTrust, project)
+	signed := judgeAll(t, pipeline.GateSigned, user)
 	stranger := *user // the same skill, as a record of another snapshot
 	cases := []struct {
 		name    string
@@ -72,6 +73,10 @@ func TestJudgedCheck(t *testing.T) {
 		{"./ in the path", []pipeline.Judgement{scan}, user, "./SKILL.md", judged, "", false},
 		{"a record the scan covers but did not judge", []pipeline.Judgement{scan}, &stranger, "SKILL.md", judged, pipeline.GateScan, false},
 		{"a user skill under require_trusted", []pipeline.Judgement{trust}, user, "SKILL.md", []byte("anything"), "", false},
+		{"signed bytes", []pipeline.Judgement{signed}, user, "SKILL.md", judged, "", false},
+		{"changed since signed", []pipeline.Judgement{signed}, user, "SKILL.md", []byte(strings.Replace(string(judged), "Body.", "Evil.", 1)), pipeline.GateSigned, true},
+		{"not signed", []pipeline.Judgement{signed}, user, "references/new.md", []byte("x"), pipeline.GateSigned, false},
+		{"a skill without a verified signature under require_signed", []pipeline.Judgement{signed}, project, "SKILL.md", []byte("---\nname: repo\ndescription: Repo.\n---\nBody.\n"), pipeline.GateSigned, false},
 		{"both gates, trust differs", []pipeline.Judgement{scan, {Gate: pipeline.GateTrust, Files: map[*pipeline.Record]pipeline.JudgedFiles{
 			project: {{Path: "SKILL.md", Size: 46, Digest: manifest.Digest([]byte("another"))}}}}},
 			project, "SKILL.md", []byte("---\nname: repo\ndescription: Repo.\n---\nBody.\n"), pipeline.GateTrust, true},
@@ -95,8 +100,11 @@ func TestJudgedCheck(t *testing.T) {
 				t.Errorf("refused by %s (changed %v), want %s (changed %v): %v", u.gate, u.changed, c.refused, c.changed, err)
 			}
 			fix := "ccski scan " + c.r.Dir
-			if c.refused == pipeline.GateTrust {
+			switch c.refused {
+			case pipeline.GateTrust:
 				fix = "ccski trust " + c.r.ID
+			case pipeline.GateSigned:
+				fix = "mcp.require_signed is on"
 			}
 			for _, want := range []string{c.r.ID, filepath.ToSlash(filepath.Clean(c.rel)), fix} {
 				if !strings.Contains(err.Error(), want) {
@@ -140,7 +148,7 @@ func commandJudged(t *testing.T, r *pipeline.Record) pipeline.JudgedFiles {
 // new file holds other bytes; the command served as a prompt likewise.
 // Without a gate the same edits are served, as before.
 func TestServedIsJudged(t *testing.T) {
-	for _, gate := range []pipeline.Gate{pipeline.GateScan, pipeline.GateTrust, ""} {
+	for _, gate := range []pipeline.Gate{pipeline.GateScan, pipeline.GateTrust, pipeline.GateSigned, ""} {
 		name := string(gate)
 		if name == "" {
 			name = "no gate"
@@ -150,7 +158,7 @@ func TestServedIsJudged(t *testing.T) {
 			snap := snapOf([]*pipeline.Record{skill, command})
 			if gate != "" {
 				j := judgeAll(t, gate, skill)
-				if gate == pipeline.GateScan {
+				if gate != pipeline.GateTrust { // a gate that covers commands
 					j.Files[command] = commandJudged(t, command)
 				}
 				snap.Judged = []pipeline.Judgement{j}

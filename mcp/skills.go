@@ -52,8 +52,21 @@ type extEntry struct {
 	URI         string         `json:"uri"`
 	Frontmatter map[string]any `json:"frontmatter"`
 	Resources   []extResource  `json:"resources"`
+	Meta        *entryMeta     `json:"_meta,omitempty"`
 
 	Wire []byte `json:"-"`
+}
+
+// SignerMetaKey is the _meta key of a skills/list and skills/get entry
+// that says who signed the skill, for a skill whose signature verified
+// against exactly the files the entry lists: a host may show it. It is
+// namespaced, as MCP asks of _meta keys, by the reverse domain of
+// ccski's repository (github.com/ccski).
+const SignerMetaKey = "io.github.ccski/signer"
+
+// entryMeta is the _meta of a skill entry.
+type entryMeta struct {
+	Signer *pipeline.Signer `json:"io.github.ccski/signer,omitempty"`
 }
 
 // extResource is one file of a skill entry.
@@ -321,7 +334,31 @@ func (s *Server) entryOf(snap *pipeline.Snapshot, r *pipeline.Record) built {
 	if err := entryJudged(snap, r, files); err != nil {
 		return built{err: err}
 	}
-	return built{entry: &extEntry{Wire: appendEntry(nil, r, front.json, files)}, files: len(files)}
+	return built{entry: &extEntry{Wire: appendEntry(nil, r, front.json, files, entrySigner(snap, r, files))},
+		files: len(files)}
+}
+
+// entrySigner returns who signed r, for its entry's _meta, when its
+// signature verified against exactly files (the entry's, sorted by path):
+// a file changed, added or gone since the verification, and the entry
+// names no signer, for what it lists is not what was signed. It returns
+// nil for a skill without a verified signature.
+func entrySigner(snap *pipeline.Snapshot, r *pipeline.Record, files []manifest.File) *pipeline.Signer {
+	if snap == nil {
+		return nil
+	}
+	sig := snap.SignatureOf(r)
+	if !sig.Signed() {
+		return nil
+	}
+	listed := make([]pipeline.JudgedFile, len(files))
+	for i, f := range files {
+		listed[i] = pipeline.JudgedFile{Path: f.Path, Size: f.Size, Digest: f.Digest}
+	}
+	if !sig.Covers(listed) {
+		return nil
+	}
+	return sig.Signer
 }
 
 // frontmatter returns the frontmatter of r's SKILL.md, with the digest

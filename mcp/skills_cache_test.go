@@ -136,6 +136,7 @@ func TestEntryWireMatchesEncodingJSON(t *testing.T) {
 		skillPath string
 		front     map[string]any
 		files     []manifest.File
+		signer    *pipeline.Signer
 	}{
 		{name: "plain", skillPath: "claude/lint",
 			front: map[string]any{"name": "lint", "description": "Lint code.", "license": "MIT"},
@@ -150,6 +151,13 @@ func TestEntryWireMatchesEncodingJSON(t *testing.T) {
 			files: []manifest.File{{Path: "SKILL.md\xc3", Size: 3, Digest: "sha256:5"}}},
 		{name: "no frontmatter map", skillPath: "claude/none", front: nil,
 			files: []manifest.File{{Path: "SKILL.md", Size: 1, Digest: "sha256:6"}}},
+		{name: "signed", skillPath: "claude/signed", front: map[string]any{"name": "signed"},
+			files: []manifest.File{{Path: "SKILL.md", Size: 1, Digest: "sha256:7"}, {Path: "skill.oms.sig", Size: 9, Digest: "sha256:8"}},
+			signer: &pipeline.Signer{Identity: "a<b>@example.com", Issuer: "https://accounts.example.com", Format: "oms",
+				Bundle: "sha256:8", File: "skill.oms.sig"}},
+		{name: "signed by a key", skillPath: "claude/key", front: map[string]any{"name": "key"},
+			files:  []manifest.File{{Path: "SKILL.md", Size: 1, Digest: "sha256:7"}},
+			signer: &pipeline.Signer{Identity: "key:sha256:ab", Format: "sigstore", Bundle: "sha256:9", File: "skill.sigstore.json"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,6 +168,9 @@ func TestEntryWireMatchesEncodingJSON(t *testing.T) {
 			}
 			type plain extEntry // encoded by reflection, without MarshalJSON
 			e := &plain{URI: r.SkillURI(), Frontmatter: tt.front, Resources: []extResource{}}
+			if tt.signer != nil {
+				e.Meta = &entryMeta{Signer: tt.signer}
+			}
 			for _, f := range tt.files {
 				e.Resources = append(e.Resources, extResource{URI: skillFileURI(r, f.Path), Digest: f.Digest, Size: f.Size})
 			}
@@ -167,7 +178,7 @@ func TestEntryWireMatchesEncodingJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wire := appendEntry(nil, r, front, tt.files)
+			wire := appendEntry(nil, r, front, tt.files, tt.signer)
 			got, err := marshalJSON(&listSkillsResult{Skills: []*extEntry{{Wire: wire}}})
 			if err != nil {
 				t.Fatal(err)

@@ -28,8 +28,9 @@ func (e *extEntry) MarshalJSON() ([]byte, error) {
 }
 
 // appendEntry appends the JSON of r's entry to dst: its URI, front (the
-// frontmatter as JSON) and files, in the order of extEntry's fields.
-func appendEntry(dst []byte, r *pipeline.Record, front []byte, files []manifest.File) []byte {
+// frontmatter as JSON), files and, when signer is not nil, the _meta that
+// names who signed it, in the order of extEntry's fields.
+func appendEntry(dst []byte, r *pipeline.Record, front []byte, files []manifest.File, signer *pipeline.Signer) []byte {
 	dst = append(dst, `{"uri":`...)
 	dst = appendJSONString(dst, r.SkillURI())
 	dst = append(dst, `,"frontmatter":`...)
@@ -47,7 +48,16 @@ func appendEntry(dst []byte, r *pipeline.Record, front []byte, files []manifest.
 		dst = strconv.AppendInt(dst, f.Size, 10)
 		dst = append(dst, '}')
 	}
-	return append(dst, "]}"...)
+	dst = append(dst, ']')
+	if signer != nil {
+		b, err := marshalJSON(entryMeta{Signer: signer})
+		if err != nil { // strings only: it always encodes
+			panic(err)
+		}
+		dst = append(dst, `,"_meta":`...)
+		dst = append(dst, b...)
+	}
+	return append(dst, '}')
 }
 
 // appendJSONString appends s as a JSON string, as encoding/json writes it

@@ -14,8 +14,9 @@ package mcp
 // listable records and the same checks, entryOf), one entry per name:
 // two served skills of one name cannot both be listed under it, and the
 // first in the snapshot's order (its precedence) is. Every file packed is
-// read as resources/read reads it and, under mcp.scan: block or
-// mcp.require_trusted, checked against what was judged: the bytes judged
+// read as resources/read reads it and, under mcp.scan: block,
+// mcp.require_trusted or mcp.require_signed, checked against what was
+// judged: the bytes judged
 // are the bytes published. A skill over the caps the installer applies
 // (install.DefaultLimits: download, unpacked bytes, files) is left out,
 // as is one whose files changed while they were packed; each is logged

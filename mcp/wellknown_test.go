@@ -352,7 +352,7 @@ func TestWellKnownGuard(t *testing.T) {
 // TestWellKnownJudged: under a gate, a skill with a file changed or
 // added since the judgement is not published; the skills judged are.
 func TestWellKnownJudged(t *testing.T) {
-	for _, gate := range []pipeline.Gate{pipeline.GateScan, pipeline.GateTrust} {
+	for _, gate := range []pipeline.Gate{pipeline.GateScan, pipeline.GateTrust, pipeline.GateSigned} {
 		t.Run(string(gate), func(t *testing.T) {
 			// Project skills: the gates of both kinds cover them.
 			loc := pipeline.LocationProject

@@ -17,15 +17,21 @@ const (
 	// skill whose files are not a state accepted with ccski trust is not
 	// served.
 	GateTrust Gate = "mcp.require_trusted"
+	// GateSigned is signature verification under mcp.require_signed: a
+	// record whose signature does not verify against its files (or that
+	// carries none) is not served, and a signed skill's files are served
+	// only while they are the bytes verified.
+	GateSigned Gate = "mcp.require_signed"
 )
 
 // Covers reports whether the gate decides whether r is served: every
 // record under GateScan (skills and commands alike), a project skill
 // under GateTrust (plugin skills are only flagged, a user's own skills
-// and commands are not checked).
+// and commands are not checked), every record under GateSigned (a command
+// carries no signature, so none is served).
 func (g Gate) Covers(r *Record) bool {
 	switch g {
-	case GateScan:
+	case GateScan, GateSigned:
 		return true
 	case GateTrust:
 		return !r.IsCommand() && r.Location == LocationProject

@@ -162,6 +162,11 @@ type Record struct {
 	HasReferences bool
 	HasScripts    bool
 	HasAssets     bool
+	// SignatureFile names the signature file the skill folder holds at
+	// its top (such as skill.oms.sig; package provenance names them), as
+	// discovery listed the folder; "" when none. Only a skill that names
+	// one is verified (Snapshot.Signatures); the others are unsigned.
+	SignatureFile string
 	// Plugin is set for plugin skills (of a Claude or Codex plugin, or a
 	// Gemini CLI extension).
 	Plugin *PluginInfo

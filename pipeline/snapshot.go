@@ -62,8 +62,13 @@ type Snapshot struct {
 	// files of each project and plugin skill record, when the engine
 	// checked them (see engine.Engine.SetTrust); nil when it did not.
 	Integrity map[*Record]Integrity
+	// Signatures holds what the signature each skill record that carries
+	// one says of its files (package provenance), when the engine verified
+	// them (see engine.Engine.SetSigning); nil when it did not. A record
+	// it does not hold is unsigned: SignatureOf reads it so.
+	Signatures map[*Record]Signature
 	// Judged holds what each gate the engine ran (mcp.scan: block,
-	// mcp.require_trusted) judged of the files of the records it
+	// mcp.require_trusted, mcp.require_signed) judged of the files of the records it
 	// covers; nil when none ran. A server serves a file of a covered
 	// record only while its bytes are those every covering gate judged.
 	Judged []Judgement

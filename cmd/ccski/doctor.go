@@ -174,6 +174,7 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 		renderListing(w, st, wd, h)
 		renderAskHost(w, st, wd, h)
 	}
+	renderSignatures(w, st, wd, res.Signatures)
 	if len(res.Absent) > 0 {
 		fmt.Fprintf(w, "\n%s\n", wrap(st.Dim("Not found on this machine: "+strings.Join(res.Absent, ", ")+
 			" (--agent NAME reports one anyway)."), wd, ""))
@@ -181,6 +182,39 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 	if res.Broken > 0 {
 		fmt.Fprintf(w, "\n%s\n", st.Red(report.Plural(res.Broken, "problem", "problems")+
 			" in your own skills (marked ✗; ! marks one to fix upstream)."))
+	}
+}
+
+// renderSignatures prints who signed the skills that are signed and why
+// each invalid signature fails; under mcp.require_signed, also the
+// unsigned skills, which ccski mcp does not serve.
+func renderSignatures(w io.Writer, st style, wd int, sg action.DoctorSignatures) {
+	n := len(sg.Signed) + len(sg.Invalid) + len(sg.Unsigned)
+	switch {
+	case n == 0:
+		return
+	case len(sg.Signed)+len(sg.Invalid) == 0 && !sg.RequireSigned:
+		fmt.Fprintf(w, "\n%s\n", wrap(st.Dim(fmt.Sprintf("Signatures: none of the %s carries one.",
+			report.Plural(n, "skill", "skills"))), wd, ""))
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Heading(fmt.Sprintf("Signatures: %d signed, %d invalid, %d unsigned",
+		len(sg.Signed), len(sg.Invalid), len(sg.Unsigned))))
+	for _, s := range sg.Signed {
+		fmt.Fprintf(w, "  %s %s\n%s\n", st.Green("✓"), s.ID, wrap(s.Signature.Describe(), wd, "      "))
+	}
+	for _, s := range sg.Invalid {
+		fmt.Fprintf(w, "  %s %s\n%s\n", st.Red("✗"), s.ID, wrap(s.Signature.Describe(), wd, "      "))
+	}
+	if !sg.RequireSigned {
+		return
+	}
+	if len(sg.Unsigned) > 0 {
+		fmt.Fprintf(w, "  %s unsigned:\n%s\n", st.Red("✗"), wrap(strings.Join(sg.Unsigned, ", "), wd, "      "))
+	}
+	if k := len(sg.Invalid) + len(sg.Unsigned); k > 0 {
+		fmt.Fprintf(w, "%s\n", wrap(st.Red(fmt.Sprintf("mcp.require_signed is on: ccski mcp serves only the %d signed; "+
+			"it does not serve the %s marked ✗ to agents.", len(sg.Signed), report.Plural(k, "skill", "skills"))), wd, "  "))
 	}
 }
 

@@ -55,6 +55,8 @@ func (a *app) info(cmd *cobra.Command, args []string) error {
 	}
 	j := toJSON(r)
 	j.Integrity = res.Integrity
+	j.Signature = res.Signature
+	j.NotServed = res.NotServed
 	return a.show(infoJSON{recordJSON: j, Size: res.Size, Modified: r.ModTime, Hidden: res.Hidden,
 		Diagnostics: diags, Content: res.Content, Truncated: res.More != 0}, func() { renderInfo(a, res) })
 }
@@ -130,6 +132,19 @@ func renderInfo(a *app, info *action.InfoResult) {
 	}
 	if in := info.Integrity; in != nil && in.Since() != "" {
 		field("Integrity", st.Red(in.Describe(r.ID)))
+	}
+	if sig := info.Signature; sig != nil {
+		switch {
+		case sig.Signed():
+			field("Signature", st.Green(sig.Describe())+st.Dim(fmt.Sprintf(" (%s, %s)", sig.Signer.Format, sig.Signer.File)))
+		case sig.State == pipeline.SignatureInvalid:
+			field("Signature", st.Red(sig.Describe()))
+		default:
+			field("Signature", sig.Describe())
+		}
+	}
+	if info.NotServed != "" {
+		field("MCP", st.Red(info.NotServed))
 	}
 	for _, d := range r.Diagnostics {
 		loc := ""

@@ -63,6 +63,11 @@ func listJSON(res *action.ListResult) []recordJSON {
 		if in, ok := res.Snapshot.Integrity[r]; ok {
 			j.Integrity = &in
 		}
+		if !r.IsCommand() {
+			sig := res.Snapshot.SignatureOf(r)
+			j.Signature = &sig
+		}
+		j.NotServed = action.NotServed(res.Snapshot, r, res.RequireSigned)
 		recs = append(recs, j)
 		return &recs[len(recs)-1]
 	}
@@ -125,13 +130,13 @@ func renderList(w io.Writer, st style, res *action.ListResult, kind pipeline.Typ
 	skills, commands := action.OfKind(visible, pipeline.TypeSkill), action.OfKind(visible, pipeline.TypeCommand)
 	showSkills := kind != pipeline.TypeCommand && (len(skills) > 0 || kind == pipeline.TypeSkill || len(commands) == 0)
 	if showSkills {
-		renderSection(w, st, "skills", skills, state, prio, snap.Integrity, linked)
+		renderSection(w, st, "skills", skills, state, prio, snap, res.RequireSigned, linked)
 	}
 	if kind == pipeline.TypeCommand || (kind == "" && len(commands) > 0) {
 		if showSkills && len(skills) == 0 {
 			fmt.Fprintln(w)
 		}
-		renderSection(w, st, "commands", commands, state, prio, snap.Integrity, linked)
+		renderSection(w, st, "commands", commands, state, prio, snap, res.RequireSigned, linked)
 	}
 	renderPluginOff(w, st, res.PluginOff)
 	drops := snap.Drops
@@ -152,6 +157,14 @@ func renderList(w io.Writer, st style, res *action.ListResult, kind pipeline.Typ
 		fmt.Fprintln(w, st.Dim(plural(n, "skill or command of a disabled plugin", "skills and commands of disabled plugins")+" not listed (--disabled or --all shows them)."))
 	}
 	changedNote(w, st, snap.Sources(pipeline.TypeSkill).Changed)
+	var shown []*pipeline.Record
+	if showSkills {
+		shown = skills
+	}
+	if kind != pipeline.TypeSkill {
+		shown = append(slices.Clip(shown), commands...)
+	}
+	signatureNote(w, st, snap, shown, res.RequireSigned)
 }
 
 // renderPluginOff prints the skills and commands of disabled plugins,
@@ -174,9 +187,10 @@ func renderPluginOff(w io.Writer, st style, off []pipeline.PluginOffSkill) {
 func enableCommand(p pipeline.PluginOffSkill) string { return "ccski enable " + p.ID }
 
 // renderSection prints one section of the list: noun is "skills" or
-// "commands".
+// "commands". snap holds each record's integrity and signature; require
+// is mcp.require_signed.
 func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, state string, prio *filters.Priority,
-	integrity map[*pipeline.Record]pipeline.Integrity, linked map[*pipeline.Record]*pipeline.Record) {
+	snap *pipeline.Snapshot, require bool, linked map[*pipeline.Record]*pipeline.Record) {
 	title := strings.ToUpper(noun[:1]) + noun[1:]
 	switch state {
 	case "all":
@@ -247,8 +261,9 @@ func renderSection(w io.Writer, st style, noun string, recs []*pipeline.Record, 
 				if len(r.Diagnostics) > 0 {
 					line += " " + st.Yellow(fmt.Sprintf("[%s]", plural(len(r.Diagnostics), "warning", "warnings")))
 				}
-				in, ok := integrity[r]
+				in, ok := snap.Integrity[r]
 				line += integrityBadge(st, in, ok)
+				line += signatureBadge(st, snap, r, require)
 				fmt.Fprintln(w, line)
 				if r.Description != "" {
 					fmt.Fprintln(w, st.Dim(wrap(r.Description, wd, "    ")))

@@ -59,6 +59,13 @@ type recordJSON struct {
 	// skill's files (ccski list only): new, recorded, trusted, changed
 	// (with the files) or unknown.
 	Integrity *pipeline.Integrity `json:"integrity,omitempty"`
+	// Signature is what the signature a skill carries says of its files
+	// (ccski list and info): signed, with the signer; unsigned; or
+	// invalid, with why. Commands have none.
+	Signature *pipeline.Signature `json:"signature,omitempty"`
+	// NotServed says why ccski mcp does not serve the record under
+	// mcp.require_signed.
+	NotServed string `json:"notServed,omitempty"`
 	// LinkedTo is, for a copy list --all shows of a listed skill's
 	// folder reached through another root, the id of the listed record.
 	LinkedTo string `json:"linkedTo,omitempty"`

@@ -169,6 +169,10 @@ type Checks struct {
 	// server does: each is dropped by the stage engine.PolicyStageName,
 	// whose reason names the rule (list and doctor say why).
 	Policy bool
+	// Signatures verifies the signature of every skill that carries one
+	// (Snapshot.Signatures), hiding nothing, whatever mcp.require_signed
+	// says.
+	Signatures bool
 }
 
 // Discovery is an engine and what one discovery with it found.
@@ -207,6 +211,13 @@ func (c *Config) DiscoverWith(ctx context.Context, e *engine.Engine, checks Chec
 			e.SetScan(scanmode.Warn) // the scan verdict is decided on the scan's findings
 		}
 		e.SetPolicy(pol, c.examiner(pol, e.Env(), false))
+	}
+	if checks.Signatures {
+		v, err := c.Verifier()
+		if err != nil {
+			return nil, err
+		}
+		e.SetSigning(engine.SigningOptions{Verifier: v})
 	}
 	e.DisableCache() // one discovery: a rescan cache would only add to peak memory
 	snap, stats, err := e.Snapshot(ctx)

@@ -55,6 +55,49 @@ type DoctorResult struct {
 	// refuses: ccski mcp does not serve them, enable does not turn them
 	// on (the hosts' own loaders know nothing of the policy).
 	Policy []PolicyRefusal `json:"policy"`
+	// Signatures says which skills are signed, by whom, and which are not
+	// (the signature each carries, verified offline), and what ccski mcp
+	// serves of them.
+	Signatures DoctorSignatures `json:"signatures"`
+}
+
+// DoctorSignatures is what the signatures of the visible skills say.
+type DoctorSignatures struct {
+	// RequireSigned is mcp.require_signed: ccski mcp serves only Signed.
+	RequireSigned bool `json:"requireSigned"`
+	// Signed are the skills whose signature verified, with the signer;
+	// Invalid those whose signature does not, with why; Unsigned the ids
+	// of those that carry none. Each in the snapshot's order.
+	Signed   []DoctorSigned `json:"signed"`
+	Invalid  []DoctorSigned `json:"invalid"`
+	Unsigned []string       `json:"unsigned"`
+}
+
+// DoctorSigned is one skill's signature.
+type DoctorSigned struct {
+	ID        string             `json:"id"`
+	Signature pipeline.Signature `json:"signature"`
+	// NotServed says why ccski mcp does not serve it, under
+	// mcp.require_signed; "" when it does.
+	NotServed string `json:"notServed,omitempty"`
+}
+
+// doctorSignatures sorts the visible skills of snap by what their
+// signature says.
+func doctorSignatures(snap *pipeline.Snapshot, require bool) DoctorSignatures {
+	out := DoctorSignatures{RequireSigned: require, Signed: []DoctorSigned{}, Invalid: []DoctorSigned{}, Unsigned: []string{}}
+	for _, r := range snap.Skills() {
+		sig := snap.SignatureOf(r)
+		switch {
+		case sig.Signed():
+			out.Signed = append(out.Signed, DoctorSigned{ID: r.ID, Signature: sig})
+		case sig.State == pipeline.SignatureInvalid:
+			out.Invalid = append(out.Invalid, DoctorSigned{ID: r.ID, Signature: sig, NotServed: NotServed(snap, r, require)})
+		default:
+			out.Unsigned = append(out.Unsigned, r.ID)
+		}
+	}
+	return out
 }
 
 // DoctorHost is one host's part of the result.
@@ -105,7 +148,7 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 	if err != nil {
 		return nil, err
 	}
-	d, err := c.DiscoverWith(ctx, e, Checks{})
+	d, err := c.DiscoverWith(ctx, e, Checks{Signatures: true})
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +161,7 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 	if req.Fix && !req.DryRun && len(links) > 0 {
 		res.Fixed = fixLinks(links)
 		// Judge the machine as the repairs left it.
-		if d, err = c.Discover(ctx, Checks{}); err != nil {
+		if d, err = c.Discover(ctx, Checks{Signatures: true}); err != nil {
 			return nil, err
 		}
 		env = d.Engine.Env()
@@ -153,6 +196,7 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 		return nil, err
 	}
 	res.Policy = c.refusals(ctx, pol, env, d.Snapshot.All)
+	res.Signatures = doctorSignatures(d.Snapshot, c.Loaded.Config.MCP.RequireSigned)
 	if res.Broken > 0 {
 		res.Verdict = fmt.Errorf("%w: %s", ErrDoctorFailed,
 			report.Plural(res.Broken, "problem in your own skills", "problems in your own skills"))

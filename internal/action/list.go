@@ -52,18 +52,35 @@ type ListResult struct {
 	// the kind asked for of the plugins the settings disable, which have
 	// no records.
 	PluginOff []pipeline.PluginOffSkill
+	// RequireSigned is mcp.require_signed: ccski mcp serves only the
+	// records whose signature verified (NotServed says why not).
+	RequireSigned bool
+}
+
+// NotServed says why ccski mcp, under mcp.require_signed, does not serve
+// r (its signature in snap did not verify, or it carries none); "" when
+// it does, or the setting is off.
+func NotServed(snap *pipeline.Snapshot, r *pipeline.Record, requireSigned bool) string {
+	if !requireSigned {
+		return ""
+	}
+	sig := snap.SignatureOf(r)
+	if sig.Signed() {
+		return ""
+	}
+	return pipeline.UnsignedReason(r, sig)
 }
 
 // List discovers the skills and commands, with the trust check on (first
-// sights are recorded), and returns the visible ones of the kind asked
-// for.
+// sights are recorded) and the signatures verified, and returns the
+// visible ones of the kind asked for.
 func List(ctx context.Context, c *Config, req ListRequest) (*ListResult, error) {
-	d, err := c.Discover(ctx, Checks{Trust: true, Policy: true})
+	d, err := c.Discover(ctx, Checks{Trust: true, Policy: true, Signatures: true})
 	if err != nil {
 		return nil, err
 	}
 	res := &ListResult{Snapshot: d.Snapshot, Records: OfKind(d.Snapshot.Visible, req.Kind),
-		State: c.Loaded.Config.State, Priority: d.Engine.Priority()}
+		State: c.Loaded.Config.State, Priority: d.Engine.Priority(), RequireSigned: c.Loaded.Config.MCP.RequireSigned}
 	if req.Installed {
 		res.Installed = InstalledIndex(d.Engine.Env())
 	}
@@ -120,6 +137,12 @@ type InfoResult struct {
 	// Integrity is what the trust store says of the files of a project
 	// or plugin skill, as ccski list gets it; nil for other records.
 	Integrity *pipeline.Integrity
+	// Signature is what the signature a skill carries says of its files;
+	// nil for a command.
+	Signature *pipeline.Signature
+	// NotServed says why ccski mcp does not serve the record under
+	// mcp.require_signed; "" when it does, or the setting is off.
+	NotServed string
 }
 
 // previewLines is how many lines of a SKILL.md info shows without Full.
@@ -133,9 +156,10 @@ const previewBytes = 256 << 10
 
 // Info discovers and returns the record req names, hidden ones included,
 // with the start of its file (all of it with Full) and, as List, its
-// integrity, with the trust check on (first sights are recorded).
+// integrity and signature, with the trust check on (first sights are
+// recorded).
 func Info(ctx context.Context, c *Config, req InfoRequest) (*InfoResult, error) {
-	d, err := c.Discover(ctx, Checks{Trust: true, Policy: true})
+	d, err := c.Discover(ctx, Checks{Trust: true, Policy: true, Signatures: true})
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +179,11 @@ func Info(ctx context.Context, c *Config, req InfoRequest) (*InfoResult, error) 
 	if in, ok := d.Snapshot.Integrity[r]; ok {
 		res.Integrity = &in
 	}
+	if !r.IsCommand() {
+		sig := d.Snapshot.SignatureOf(r)
+		res.Signature = &sig
+	}
+	res.NotServed = NotServed(d.Snapshot, r, c.Loaded.Config.MCP.RequireSigned)
 	return res, nil
 }
 

@@ -54,6 +54,11 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 		// bytes served (as under block).
 		scan = string(scanmode.Block)
 	}
+	// The engines of other workspaces (ForWorkspace) take its signing
+	// options.
+	if err := signServer(c, e, mc.RequireSigned || pol.RequireSigned(), log); err != nil {
+		return err
+	}
 	lo := live.Options{Interval: mc.RefreshInterval, Watch: mc.Watch, Logger: log}
 	if !mc.Refresh {
 		lo.Interval, lo.Watch = 0, false

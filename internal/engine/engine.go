@@ -55,6 +55,9 @@ type Engine struct {
 	// policy is the organisation's policy each Snapshot applies
 	// (SetPolicy).
 	policy policyGate
+	// signing is the verification of the signatures skills carry each
+	// Snapshot runs (SetSigning).
+	signing signing
 	// records and last are what the previous Snapshot derived from its
 	// scan, for a rescan that finds nothing changed (see reuse.go).
 	records recordState
@@ -179,6 +182,7 @@ func (e *Engine) ForWorkspace(ws string) (*Engine, error) {
 	if err == nil {
 		ne.SetScan(e.scanMode()) // a setting of the server, not of the configuration
 		ne.SetTrust(e.trustOptions())
+		ne.SetSigning(e.signingOptions())
 		ne.SetAgent(e.agent())
 	}
 	return ne, err
@@ -310,10 +314,12 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	found, stages, scanned := e.guard.apply(ctx, res.Records, slices.Clip(st.stages), e.scanOpts.NoCache)
 	checked, stages, td, trusted := e.trust.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
 	diags = append(diags, td...)
+	signatures, stages, signed := e.signing.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
 	stages = e.policy.apply(ctx, res.Records, stages, found)
+	gates := []*pipeline.Judgement{scanned, trusted, signed}
 	// After the gates' own stages, before the filters: a record parsed
 	// from other bytes than a gate judged is not served.
-	if ps := parsedStage(res.Records, []*pipeline.Judgement{scanned, trusted}, &e.parsed); ps != nil {
+	if ps := parsedStage(res.Records, gates, &e.parsed); ps != nil {
 		stages = slices.Insert(stages, len(stages)-len(st.stages), ps)
 	}
 	visible, drops := st.run(stages, res.Records)
@@ -321,7 +327,8 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	snap := pipeline.NewSnapshot(res.Records, visible, drops, res.Reports, diags)
 	snap.Security = found
 	snap.Integrity = checked
-	for _, j := range []*pipeline.Judgement{scanned, trusted} {
+	snap.Signatures = signatures
+	for _, j := range gates {
 		if j != nil {
 			snap.Judged = append(snap.Judged, *j)
 		}

@@ -19,13 +19,15 @@ package engine
 //     deeply equal (stageState.matches).
 //   - what is visible and why the rest is not (pipeline.Run), from the
 //     stages and the records: kept with the stages, but only while the
-//     security scan and the trust check add no stage of their own; those
-//     run on every snapshot (their findings may change with no record
-//     changing), and when either adds a stage, Run runs again.
+//     security scan, the trust check and signature verification add no
+//     stage of their own; those run on every snapshot (their findings may
+//     change with no record changing), and when one adds a stage, Run runs
+//     again.
 //
 // Everything else in a snapshot (the diagnostics of the plans and the
-// scan, the roots, folders, manifests, findings and integrity) is built
-// again on every run: it is cheap.
+// scan, the roots, folders, manifests, findings, integrity and
+// signatures) is built again on every run: it is cheap (a signature is
+// verified again only when the skill's files changed, signing.go).
 
 import (
 	"reflect"

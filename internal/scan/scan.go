@@ -40,6 +40,7 @@ import (
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/problems"
+	"github.com/ccski/ccski/internal/provenance"
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/skillmd"
 	"github.com/ccski/ccski/pipeline"
@@ -145,6 +146,9 @@ type candidate struct {
 	// agents is set when the skill folder holds an agents/ folder, where
 	// Codex looks for openai.yaml (see readOpenAI).
 	agents bool
+	// signature names the signature file the skill folder holds at its
+	// top (provenance.Find), "" when none.
+	signature string
 	// file and name are set for a command: its .md file (under dir) and
 	// the name its path gives.
 	file string
@@ -708,6 +712,9 @@ type listing struct {
 	refs, scripts, assets  bool
 	// agents is set when an agents/ folder is present (see readOpenAI).
 	agents bool
+	// signature names the signature file of a skill folder's listing
+	// (provenance.Find of its files), "" when none or not a skill folder.
+	signature string
 	// subdirs are the folders (or symlinks) to descend into, sorted;
 	// hidden folders and the folders no walk enters (node_modules) are
 	// left out.
@@ -844,10 +851,27 @@ func (wk *walker) list(realDir string, at near) (*listing, error) {
 			l.subdirs = append(l.subdirs, subdir{name: name, link: true})
 		}
 	}
+	if l.skill || l.disabled {
+		l.signature = signatureIn(ents)
+	}
 	if !racy(l.id.ModTime(), wk.now) {
 		wk.keep(realDir, l)
 	}
 	return l, nil
+}
+
+// signatureIn names the signature file among a skill folder's entries, by
+// provenance's naming rule (provenance.Find), "" when none: discovery
+// notes it, so that the engine verifies the skills that carry one and
+// hashes nothing of the others.
+func signatureIn(ents []fs.DirEntry) string {
+	var files []manifest.File
+	for _, e := range ents {
+		if !e.IsDir() {
+			files = append(files, manifest.File{Path: e.Name()})
+		}
+	}
+	return provenance.Find(files)
 }
 
 // keep records a listing for the next scan's cache, unless caching is off.
@@ -929,7 +953,7 @@ func realPath(p string) (string, error) {
 // inspect decides whether a folder is a skill from its listing.
 func inspect(idx int, root pipeline.Root, dir, realDir string, l *listing) (candidate, bool, []pipeline.Diagnostic) {
 	c := candidate{root: idx, dir: dir, realDir: realDir, refs: l.refs, scripts: l.scripts, assets: l.assets,
-		agents: l.agents}
+		agents: l.agents, signature: l.signature}
 	var diags []pipeline.Diagnostic
 	if l.skill && l.disabled {
 		diags = append(diags, diag(root, pipeline.SeverityWarning, problems.EnabledAndDisabled, dir,
@@ -1226,6 +1250,7 @@ func build(root pipeline.Root, c candidate, p parsedSkill) (*pipeline.Record, []
 	r.Hosts = root.Hosts
 	r.Disabled = c.disabled
 	r.HasReferences, r.HasScripts, r.HasAssets = c.refs, c.scripts, c.assets
+	r.SignatureFile = c.signature
 	r.OpenAI = openAI
 	r.Diagnostics = append(r.Diagnostics, cleanRecord(root, r)...)
 	return r, r.Diagnostics
