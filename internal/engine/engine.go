@@ -160,6 +160,15 @@ func (e *Engine) DisableCache() {
 // Env returns the environment the engine discovers in.
 func (e *Engine) Env() providers.Env { return e.env }
 
+// SetBackground tells the providers that the engine serves a long-lived
+// process (providers.Env.Background): a server calls it before its first
+// snapshot.
+func (e *Engine) SetBackground(on bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.env.Background = on
+}
+
 // Config returns the configuration the engine was built from.
 func (e *Engine) Config() configs.Config { return e.cfg }
 
@@ -180,6 +189,7 @@ func (e *Engine) ForWorkspace(ws string) (*Engine, error) {
 		ne.SetScan(e.scanMode()) // a setting of the server, not of the configuration
 		ne.SetTrust(e.trustOptions())
 		ne.SetAgent(e.agent())
+		ne.SetBackground(e.env.Background)
 	}
 	return ne, err
 }
