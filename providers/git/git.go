@@ -14,10 +14,19 @@
 // process may be reading it.
 //
 // A plan fetches when the last fetch is older than the interval (the
-// server's rescans, mcp.refresh_interval, call Plan). A fetch that fails
+// server's rescans, mcp.refresh_interval, call Plan): a server in the
+// background, so that a slow git server never holds up discovery, a
+// one-shot command in the foreground, within a bound. A fetch that fails
 // (the network, the server, a ref that is gone) keeps the last good
 // checkout served, with a warning (git-fetch-failed) that ccski sources and
-// doctor show; every plan says which commit it serves (git-synced).
+// doctor show, and is recorded, so the next try waits for the interval;
+// every plan says which commit it serves (git-synced), or that there is
+// none yet (pipeline.CodeSourceNotReady, which keeps a server not ready).
+//
+// A checkout is content whoever can push chooses: its symlinks leading
+// out of it are removed before it is served, and its root is bounded to it
+// (pipeline.Root.Within), so that a pushed link (skills/up -> /) never
+// makes discovery read the machine's folders.
 //
 // Only the user and managed configs may set the keys (trust "user"): a
 // project's ccski.yaml must not make ccski reach the network.
