@@ -11,7 +11,9 @@
 // state.json names it, and a served checkout is never written again, so a
 // rescan reads either the old commit or the new one, never a half-updated
 // tree. The previous checkout is kept one more round: a scan of another
-// process may be reading it.
+// process may be reading it; so is any checkout a process still serves
+// (it holds a shared lock on tree-….inuse beside it until it plans
+// another), such as a server that does not rescan.
 //
 // A plan fetches when the last fetch is older than the interval (the
 // server's rescans, mcp.refresh_interval, call Plan): a server in the
@@ -149,6 +151,12 @@ type Git struct {
 	// none is going. planned is set once a plan was made.
 	running chan struct{}
 	planned bool
+	// held is the checkout the last plan served, release the shared lock
+	// on its .inuse file that keeps another process from removing it
+	// while this one may still be serving it (a server that does not
+	// rescan).
+	held    string
+	release func()
 }
 
 // FirstWait is how long the first plan of a server (providers.Env.Background)
@@ -266,7 +274,15 @@ func (g *Git) Plan(ctx context.Context, env providers.Env) (providers.Plan, erro
 		}
 		t.Stop()
 	}
+	g.mu.Lock()
 	st = g.readState(dir)
+	if st.checkedOut() && !g.hold(dir, st.Tree) {
+		// Removed between the two: state.json names a newer one now.
+		if st = g.readState(dir); st.checkedOut() {
+			g.hold(dir, st.Tree)
+		}
+	}
+	g.mu.Unlock()
 	plan = g.planOf(dir, st)
 	if !st.checkedOut() {
 		// Until the first checkout, state.json is a manifest: a watching
@@ -280,6 +296,33 @@ func (g *Git) Plan(ctx context.Context, env providers.Env) (providers.Plan, erro
 	}
 	return plan, nil
 }
+
+// hold takes a shared lock on the checkout tree of dir (the file
+// tree.inuse beside it) for as long as it is the one this provider
+// planned last, and lets go of the one before; it reports false when the
+// checkout is gone. Another process's fetch removes no checkout so held.
+func (g *Git) hold(dir, tree string) bool {
+	p := filepath.Join(dir, tree)
+	if g.held == p {
+		return true
+	}
+	release, err := safefile.LockShared(p+inUse, 0o600)
+	if err != nil {
+		return true // serve it unheld: a lock that cannot be taken is no reason to serve nothing
+	}
+	if fi, err := os.Lstat(p); err != nil || !fi.IsDir() {
+		release()
+		return false
+	}
+	if g.release != nil {
+		g.release()
+	}
+	g.held, g.release = p, release
+	return true
+}
+
+// inUse ends the name of the lock file beside a checkout (see hold).
+const inUse = ".inuse"
 
 // planOf is the plan of what st says is checked out in dir.
 func (g *Git) planOf(dir string, st *state) providers.Plan {
@@ -406,16 +449,21 @@ func (g *Git) sync(ctx context.Context, base, dir string, now time.Time) {
 		return
 	}
 	// Keep the previous checkout one more round: another ccski process
-	// may have planned it a moment ago.
+	// may have planned it a moment ago. Keep any other a process still
+	// holds (a server that does not rescan keeps serving the checkout it
+	// planned).
 	keep := map[string]bool{st.Tree: true}
 	if old != nil {
 		keep[old.Tree] = true
 	}
 	if entries, err := os.ReadDir(dir); err == nil {
 		for _, e := range entries {
-			if !keep[e.Name()] && strings.HasPrefix(e.Name(), "tree-") {
-				os.RemoveAll(filepath.Join(dir, e.Name()))
+			name := strings.TrimSuffix(e.Name(), inUse)
+			if keep[name] || !strings.HasPrefix(name, "tree-") || safefile.LockedElsewhere(filepath.Join(dir, name+inUse)) {
+				continue
 			}
+			os.RemoveAll(filepath.Join(dir, name))
+			os.Remove(filepath.Join(dir, name+inUse))
 		}
 	}
 }

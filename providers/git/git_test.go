@@ -16,6 +16,7 @@ import (
 
 	"github.com/ccski/ccski/internal/gitfetch/gitfetchtest"
 	"github.com/ccski/ccski/internal/providertest"
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
@@ -499,5 +500,51 @@ func TestPlanFetchesInTheBackground(t *testing.T) {
 	}
 	if n := accepted.Load(); n != tried {
 		t.Errorf("the git server was tried %d times, then %d: a failure with no checkout is not backed off", tried, n)
+	}
+}
+
+// TestPlanKeepsACheckoutInUse: a checkout another provider (another
+// process: a server that does not rescan) planned last is not removed by
+// this one's fetches, however many; once that provider plans a newer one,
+// the next fetch removes it.
+func TestPlanKeepsACheckoutInUse(t *testing.T) {
+	if !safefile.CanLock {
+		t.Skip("files cannot be locked here: a checkout in use is not told apart")
+	}
+	repo := gitfetchtest.New(t, testfs.TempDir(t))
+	repo.Commit(map[string]string{"pdf/SKILL.md": skill("pdf", "A")})
+	clock := time.Now()
+	server := provider(t, &clock, &Options{URL: URL(repo.URL), Interval: time.Minute})
+	cli := provider(t, &clock, &Options{URL: URL(repo.URL), Interval: time.Minute})
+	cli.cacheDir = server.cacheDir
+	t.Cleanup(func() {
+		for _, g := range []*Git{server, cli} {
+			if g.release != nil {
+				g.release()
+			}
+		}
+	})
+	a := plan(t, server).Roots[0].Path // the whole repository: the checkout itself
+	for _, body := range []string{"B", "C", "D"} {
+		repo.Commit(map[string]string{"pdf/SKILL.md": skill("pdf", body)})
+		clock = clock.Add(2 * time.Minute)
+		if got := read(t, plan(t, cli), "pdf/SKILL.md"); got != skill("pdf", body) {
+			t.Fatalf("pdf = %q, want %s", got, body)
+		}
+		if got, err := os.ReadFile(filepath.Join(a, "pdf", "SKILL.md")); err != nil || string(got) != skill("pdf", "A") {
+			t.Fatalf("after commit %s the checkout the server serves reads %q, %v; want it kept", body, got, err)
+		}
+	}
+	if b := plan(t, server).Roots[0].Path; b == a { // the server rescans: it moves to the newest
+		t.Fatalf("the server still serves %s", a)
+	}
+	repo.Commit(map[string]string{"pdf/SKILL.md": skill("pdf", "E")})
+	clock = clock.Add(2 * time.Minute)
+	plan(t, cli)
+	if _, err := os.Stat(a); err == nil {
+		t.Errorf("the checkout %s is still there once no one serves it", a)
+	}
+	if _, err := os.Stat(a + inUse); err == nil {
+		t.Errorf("its %s file is still there", inUse)
 	}
 }
