@@ -337,7 +337,7 @@ func (g *Git) planOf(dir string, st *state) providers.Plan {
 			why = "it could not be fetched and no commit was ever checked out: " + st.Error
 			plan.Diagnostics = append(plan.Diagnostics, pipeline.Diagnostic{Severity: pipeline.SeverityWarning,
 				Code: CodeFetchFailed, Provider: Name, Path: g.url,
-				Message: fmt.Sprintf("no skills from %s: %s (next try %s after the failure)", what, why, g.interval)})
+				Message: fmt.Sprintf("no skills from %s: %s (next try %s after the failure)", what, why, max(g.interval, g.retry))})
 		}
 		plan.Diagnostics = append(plan.Diagnostics, pipeline.Diagnostic{Severity: pipeline.SeverityInfo,
 			Code: pipeline.CodeSourceNotReady, Provider: Name, Path: g.url,
