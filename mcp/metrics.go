@@ -164,14 +164,27 @@ func (m *metrics) observeSnapshot(n int) {
 func (s *Server) Metrics() *prometheus.Registry { return s.metrics.reg }
 
 // Ready reports whether the server is ready for traffic: its first
-// snapshot is in and it is not shutting down (Stopping, Drain).
-func (s *Server) Ready() bool {
+// snapshot is in, no source of it is still waiting for its first content
+// (pipeline.CodeSourceNotReady: a git repository never checked out), and
+// it is not shutting down (Stopping, Drain).
+func (s *Server) Ready() bool { return s.notReady() == "" }
+
+// notReady says why the server is not ready, "" when it is.
+func (s *Server) notReady() string {
+	if s.stopping.Load() || s.draining.Load() {
+		return "shutting down"
+	}
 	select {
 	case <-s.ready:
 	default:
-		return false
+		return "the first scan of the skills is still running"
 	}
-	return !s.stopping.Load() && !s.draining.Load()
+	if d := s.snap.Load().NotReady(); d != nil {
+		// The probe is open: it names the provider, not the source's
+		// address or error (ccski sources and the log say those).
+		return "the skills of providers." + d.Provider + " are not fetched yet"
+	}
+	return ""
 }
 
 // Stopping marks the server as leaving: /readyz answers 503 from now on,
@@ -187,13 +200,9 @@ func (s *Server) serveOps(mux *http.ServeMux, o HTTPOptions) {
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		if !s.Ready() {
-			why := "not ready: the first scan of the skills is still running\n"
-			if s.stopping.Load() || s.draining.Load() {
-				why = "not ready: shutting down\n"
-			}
+		if why := s.notReady(); why != "" {
 			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte(why))
+			_, _ = w.Write([]byte("not ready: " + why + "\n"))
 			return
 		}
 		_, _ = w.Write([]byte("ready\n"))

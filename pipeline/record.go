@@ -335,6 +335,12 @@ type Root struct {
 	// are its immediate sub-folders (a plugin's skills/ folder), and a flat
 	// command root's commands are its top-level files (Codex prompts).
 	Flat bool
+	// Within, when set, is a real (symlink-free, absolute) folder the scan
+	// of this root stays in: a root, declared skill folder or symlinked
+	// folder that resolves outside it is not read. A provider whose root
+	// holds content it does not control (a git checkout, whose symlinks
+	// anyone who can push chooses) bounds it to that content.
+	Within string
 }
 
 // Severity ranks a diagnostic, in the one vocabulary of severities that

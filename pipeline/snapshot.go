@@ -231,3 +231,24 @@ func (s *Snapshot) DropOf(r *Record) (Drop, bool) {
 	}
 	return Drop{}, false
 }
+
+// CodeSourceNotReady is the code of a diagnostic a provider gives while a
+// source it plans has nothing to serve yet but will (providers.git before
+// its first checkout): a server is not ready (/readyz answers 503) while
+// its snapshot holds one, since it would serve fewer skills than its
+// replicas. The diagnostic's Path names the source.
+const CodeSourceNotReady = "source-not-ready"
+
+// NotReady returns the first diagnostic of s with CodeSourceNotReady, or
+// nil: what a server is still waiting for.
+func (s *Snapshot) NotReady() *Diagnostic {
+	if s == nil {
+		return nil
+	}
+	for i := range s.Diagnostics {
+		if s.Diagnostics[i].Code == CodeSourceNotReady {
+			return &s.Diagnostics[i]
+		}
+	}
+	return nil
+}

@@ -59,6 +59,12 @@ type Env struct {
 	// The agents provider never takes them for a dynamic .<agent> folder.
 	// engine.New fills it from the registry (see Prepare).
 	Claimed []string
+	// Background is set for a long-lived process that plans again and
+	// again (ccski mcp): a provider that reaches the network (providers.git)
+	// then fetches in the background and plans what it has, so that a
+	// slow server never holds up discovery. Unset, for a one-shot command,
+	// it may fetch in the foreground, within a bound of its own.
+	Background bool
 }
 
 // Plan is what a provider returns: the roots to scan, in its own priority

@@ -39,6 +39,10 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	if err != nil {
 		return err
 	}
+	// A slow git server must not hold up discovery: with rescans, the
+	// providers fetch in the background. Without them (mcp.refresh off),
+	// the one snapshot fetches in the foreground, as a command does.
+	e.SetBackground(c.Loaded.Config.MCP.Refresh)
 	// A policy that cannot be read serves nothing: the server does not
 	// start.
 	pol, err := c.Policy()

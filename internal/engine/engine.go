@@ -163,6 +163,15 @@ func (e *Engine) DisableCache() {
 // Env returns the environment the engine discovers in.
 func (e *Engine) Env() providers.Env { return e.env }
 
+// SetBackground tells the providers that the engine serves a long-lived
+// process (providers.Env.Background): a server calls it before its first
+// snapshot.
+func (e *Engine) SetBackground(on bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.env.Background = on
+}
+
 // Config returns the configuration the engine was built from.
 func (e *Engine) Config() configs.Config { return e.cfg }
 
@@ -184,6 +193,7 @@ func (e *Engine) ForWorkspace(ws string) (*Engine, error) {
 		ne.SetTrust(e.trustOptions())
 		ne.SetSigning(e.signingOptions())
 		ne.SetAgent(e.agent())
+		ne.SetBackground(e.env.Background)
 	}
 	return ne, err
 }

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -535,4 +536,39 @@ func (g *Git) CommitTime(ctx context.Context, url, commit string) (time.Time, er
 		return time.Time{}, fmt.Errorf("git: the time of commit %s is %q, not a number", commit, out)
 	}
 	return time.Unix(sec, 0), nil
+}
+
+// DropLinksOut removes every symlink of the checkout that is absolute or
+// does not resolve to a path inside the checkout (one that dangles
+// included), and returns their '/'-separated paths. A commit's symlinks
+// are chosen by whoever can push to the repository: a checkout served as
+// it is (providers.git) must not hold a link that leads elsewhere on the
+// machine, such as skills/up -> /.
+func (t *Tree) DropLinksOut() ([]string, error) {
+	real, err := filepath.EvalSymlinks(t.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("git cache: %w", err)
+	}
+	var dropped []string
+	err = filepath.WalkDir(t.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink == 0 {
+			return err
+		}
+		target, err := os.Readlink(p)
+		if err == nil && !filepath.IsAbs(target) {
+			var r string
+			if r, err = filepath.EvalSymlinks(p); err == nil {
+				if rel, err := filepath.Rel(real, r); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+					return nil
+				}
+			}
+		}
+		if err := os.Remove(p); err != nil {
+			return fmt.Errorf("git cache: %w", err)
+		}
+		rel, _ := filepath.Rel(t.Dir, p)
+		dropped = append(dropped, filepath.ToSlash(rel))
+		return nil
+	})
+	return dropped, err
 }

@@ -123,6 +123,22 @@ func lockDirError(dir string, err error) error {
 		"then run the command again", dir, Cause(err))
 }
 
+// LockShared takes a shared lock on the file path (made with perm if
+// missing), held until release is called or the process ends: a reader
+// says it uses something, and LockedElsewhere then reports true to whoever
+// would remove it. Shared locks do not exclude each other.
+func LockShared(path string, perm os.FileMode) (release func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, perm)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if err := flock(f, syscall.LOCK_SH); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return func() { f.Close() }, nil
+}
+
 // LockedElsewhere reports whether another process holds the lock of the
 // file path.
 func LockedElsewhere(path string) bool {

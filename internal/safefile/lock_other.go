@@ -29,6 +29,11 @@ func LockFile(path string, perm os.FileMode, wait func()) (release func(), err e
 	return func() {}, os.MkdirAll(filepath.Dir(path), 0o755)
 }
 
+// LockShared does nothing: files cannot be locked here.
+func LockShared(path string, perm os.FileMode) (release func(), err error) {
+	return func() {}, nil
+}
+
 // LockedElsewhere reports false: files cannot be locked here.
 func LockedElsewhere(path string) bool { return false }
 

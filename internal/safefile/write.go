@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -51,6 +52,16 @@ func (e *DanglingLinkError) Error() string {
 // are removed by the next write.
 func WriteAtomic(path string, data []byte, perm fs.FileMode) error {
 	return Write(path, data, WriteOptions{Perm: perm})
+}
+
+// WriteJSON writes v as indented JSON to path with WriteAtomic: the
+// bookkeeping files of ccski's cache (a provider's state.json).
+func WriteJSON(path string, v any, perm fs.FileMode) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return WriteAtomic(path, append(data, '\n'), perm)
 }
 
 // Write is WriteAtomic with options.

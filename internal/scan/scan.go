@@ -328,6 +328,15 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now
 		}
 		return *w
 	}
+	if root.Within != "" && (opt.Within == "" || safefile.Within(opt.Within, root.Within)) {
+		opt.Within = root.Within // the root's own bound, when narrower
+	}
+	if opt.Within != "" && !safefile.Within(opt.Within, real) {
+		w.exists = true
+		w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.BrokenSymlink, root.Path,
+			"%s root leads outside %s (to %s); not read", what, opt.Within, real))
+		return *w
+	}
 	st, err := os.Stat(real)
 	if err == nil && st.Mode().IsRegular() && root.Type == pipeline.TypeCommand && isCommandFile(filepath.Base(real)) {
 		// A plugin may list single command files.
@@ -347,7 +356,7 @@ func walkRoot(ctx context.Context, idx int, root pipeline.Root, opt Options, now
 	if root.Type == pipeline.TypeCommand {
 		wk.visitCommands(ctx, opt, root.Path, real, 0, "", root.Flat, at)
 	} else if root.Skills != nil {
-		wk.declared(real)
+		wk.declared(real, opt.Within)
 	} else {
 		wk.visit(ctx, opt, root.Path, real, 0, at)
 		wk.visitHidden(ctx, opt)
@@ -394,7 +403,7 @@ type pending struct {
 // folder is resolved once; a skill folder costs one lstat plus its listing
 // (and on a rescan, the lstat of a folder that is no symlink is the stat
 // that validates its cached listing).
-func (wk *walker) declared(real string) {
+func (wk *walker) declared(real, within string) {
 	w, root := &wk.w, wk.root
 	w.dirs = append(w.dirs, real)
 	// The parent folders, resolved, by path; nil when one cannot be.
@@ -438,6 +447,11 @@ func (wk *walker) declared(real string) {
 		if rd == "" {
 			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.DeclaredSkillMissing, dir,
 				"declared skill folder does not exist"))
+			continue
+		}
+		if within != "" && !safefile.Within(within, rd) {
+			w.diags = append(w.diags, diag(root, pipeline.SeverityWarning, problems.BrokenSymlink, dir,
+				"declared skill folder leads outside %s (to %s); not read", within, rd))
 			continue
 		}
 		l, err := wk.list(rd, at)

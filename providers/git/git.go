@@ -11,13 +11,24 @@
 // state.json names it, and a served checkout is never written again, so a
 // rescan reads either the old commit or the new one, never a half-updated
 // tree. The previous checkout is kept one more round: a scan of another
-// process may be reading it.
+// process may be reading it; so is any checkout a process still serves
+// (it holds a shared lock on tree-….inuse beside it until it plans
+// another), such as a server that does not rescan.
 //
 // A plan fetches when the last fetch is older than the interval (the
-// server's rescans, mcp.refresh_interval, call Plan). A fetch that fails
+// server's rescans, mcp.refresh_interval, call Plan): a server in the
+// background, so that a slow git server never holds up discovery, a
+// one-shot command in the foreground, within a bound. A fetch that fails
 // (the network, the server, a ref that is gone) keeps the last good
 // checkout served, with a warning (git-fetch-failed) that ccski sources and
-// doctor show; every plan says which commit it serves (git-synced).
+// doctor show, and is recorded, so the next try waits for the interval;
+// every plan says which commit it serves (git-synced), or that there is
+// none yet (pipeline.CodeSourceNotReady, which keeps a server not ready).
+//
+// A checkout is content whoever can push chooses: its symlinks leading
+// out of it are removed before it is served, and its root is bounded to it
+// (pipeline.Root.Within), so that a pushed link (skills/up -> /) never
+// makes discovery read the machine's folders.
 //
 // Only the user and managed configs may set the keys (trust "user"): a
 // project's ccski.yaml must not make ccski reach the network.
@@ -128,8 +139,42 @@ type Git struct {
 	cacheDir string
 	// now is the clock (tests).
 	now func() time.Time
-	mu  sync.Mutex
+	// firstWait bounds how long a server's first plan waits for the
+	// first fetch (FirstWait; tests shorten it), foreground how long a
+	// one-shot command fetches (ForegroundTimeout).
+	firstWait, foreground time.Duration
+	// retry is the least time between two failing fetches (MinRetry;
+	// tests shorten it).
+	retry time.Duration
+	mu    sync.Mutex
+	// running is closed when the background fetch going ends; nil when
+	// none is going. planned is set once a plan was made.
+	running chan struct{}
+	planned bool
+	// held is the checkout the last plan served, release the shared lock
+	// on its .inuse file that keeps another process from removing it
+	// while this one may still be serving it (a server that does not
+	// rescan).
+	held    string
+	release func()
 }
+
+// FirstWait is how long the first plan of a server (providers.Env.Background)
+// waits for a fetch it starts: at start, the first snapshot waits that long
+// at most for the repository, then goes on without it (not ready) while the
+// fetch goes on.
+const FirstWait = 10 * time.Second
+
+// ForegroundTimeout bounds the fetch of a one-shot command (ccski list,
+// search, doctor): past it the command serves the last good checkout, or
+// none, and the failure is recorded so the next command within the interval
+// does not try again.
+const ForegroundTimeout = time.Minute
+
+// MinRetry is the least time before a fetch that failed is tried again,
+// whatever the interval (0 included): a server that rescans when
+// state.json changes would otherwise try at once, again and again.
+const MinRetry = 10 * time.Second
 
 // New builds the provider from its options.
 var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Provider, error) {
@@ -146,32 +191,44 @@ var New = providers.Typed(Name, defaultOptions, func(o *Options) (providers.Prov
 	if strings.HasPrefix(o.Ref, "-") || strings.HasPrefix(o.Ref, "+") || strings.ContainsAny(o.Ref, " \t\n~^:?*[\\") {
 		return nil, fmt.Errorf("providers.git.ref %q is not a branch, tag or commit: give one such as main", o.Ref)
 	}
-	return &Git{url: string(o.URL), ref: o.Ref, sub: sub, interval: o.Interval, now: time.Now}, nil
+	return &Git{url: string(o.URL), ref: o.Ref, sub: sub, interval: o.Interval, now: time.Now,
+		firstWait: FirstWait, foreground: ForegroundTimeout, retry: MinRetry}, nil
 })
 
 // Name returns "git".
 func (g *Git) Name() string { return Name }
 
 // state is what the provider's cache folder records of its last good
-// fetch: state.json.
+// fetch, and of the last failure: state.json.
 type state struct {
 	URL  string `json:"url"`
 	Ref  string `json:"ref"`
 	Path string `json:"path"`
 	// Commit is the commit served, checked out whole in Tree, a folder
-	// beside state.json.
+	// beside state.json; both are empty while no fetch ever succeeded.
 	Commit string    `json:"commit"`
 	Tree   string    `json:"tree"`
-	Synced time.Time `json:"synced"`
+	Synced time.Time `json:"synced,omitzero"`
 	// Failed and Error say when the last fetch after Synced failed, and
 	// why.
 	Failed time.Time `json:"failed,omitzero"`
 	Error  string    `json:"error,omitempty"`
 }
 
-// Plan fetches the repository when the last fetch is older than the
-// interval and plans one root: the skills folder of the commit served. A
-// fetch that fails keeps the last good commit, with a warning.
+// checkedOut reports whether st names a checkout to serve.
+func (st *state) checkedOut() bool { return st != nil && st.Tree != "" }
+
+// failed reports whether the last fetch failed.
+func (st *state) failed() bool { return st != nil && st.Failed.After(st.Synced) }
+
+// Plan plans one root: the skills folder of the commit served. When the
+// last fetch is older than the interval it fetches the repository: a
+// server (env.Background) in the background, the plan reading only what
+// is checked out already (its first plan waits FirstWait at most), a
+// one-shot command in the foreground, within ForegroundTimeout. A fetch
+// that fails keeps the last good commit, with a warning; while no commit
+// was ever checked out, the plan says the source is not ready
+// (pipeline.CodeSourceNotReady), which holds a server's /readyz at 503.
 func (g *Git) Plan(ctx context.Context, env providers.Env) (providers.Plan, error) {
 	var plan providers.Plan
 	if g.url == "" {
@@ -186,33 +243,170 @@ func (g *Git) Plan(ctx context.Context, env providers.Env) (providers.Plan, erro
 		base = filepath.Join(dir, cacheFolder)
 	}
 	dir := filepath.Join(base, g.key())
+	now := g.now()
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	st, err := g.sync(ctx, base, dir)
-	// state.json is no manifest: the plan itself rewrites it at every
-	// fetch, and a watcher would rescan, so fetch, at once, again.
+	st := g.readState(dir)
+	first := !g.planned
+	g.planned = true
+	var wait chan struct{}
+	switch {
+	case !g.due(st, now):
+	case !env.Background:
+		fctx, cancel := context.WithTimeout(ctx, g.foreground)
+		g.sync(fctx, base, dir, now)
+		cancel()
+	case g.running == nil:
+		g.running = make(chan struct{})
+		go g.background(base, dir, now, g.running)
+		fallthrough
+	default:
+		if first {
+			wait = g.running
+		}
+	}
+	g.mu.Unlock()
+	if wait != nil {
+		t := time.NewTimer(g.firstWait)
+		select {
+		case <-wait:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	g.mu.Lock()
+	st = g.readState(dir)
+	if st.checkedOut() && !g.hold(dir, st.Tree) {
+		// Removed between the two: state.json names a newer one now.
+		if st = g.readState(dir); st.checkedOut() {
+			g.hold(dir, st.Tree)
+		}
+	}
+	g.mu.Unlock()
+	plan = g.planOf(dir, st)
+	if !st.checkedOut() {
+		// Until the first checkout, state.json is a manifest: a watching
+		// server rescans as soon as the background fetch records it (or
+		// its failure, retried no sooner than MinRetry). Once a commit is
+		// served it is not, since every fetch rewrites it and a watcher
+		// would rescan, so plan (and with an interval of 0, fetch) at once,
+		// again: the server's rescans (mcp.refresh_interval) pick up the
+		// commits that follow.
+		plan.Manifests = append(plan.Manifests, filepath.Join(dir, "state.json"))
+	}
+	return plan, nil
+}
+
+// hold takes a shared lock on the checkout tree of dir (the file
+// tree.inuse beside it) for as long as it is the one this provider
+// planned last, and lets go of the one before; it reports false when the
+// checkout is gone. Another process's fetch removes no checkout so held.
+func (g *Git) hold(dir, tree string) bool {
+	p := filepath.Join(dir, tree)
+	if g.held == p {
+		return true
+	}
+	release, err := safefile.LockShared(p+inUse, 0o600)
+	if err != nil {
+		return true // serve it unheld: a lock that cannot be taken is no reason to serve nothing
+	}
+	if fi, err := os.Lstat(p); err != nil || !fi.IsDir() {
+		release()
+		return false
+	}
+	if g.release != nil {
+		g.release()
+	}
+	g.held, g.release = p, release
+	return true
+}
+
+// inUse ends the name of the lock file beside a checkout (see hold).
+const inUse = ".inuse"
+
+// planOf is the plan of what st says is checked out in dir.
+func (g *Git) planOf(dir string, st *state) providers.Plan {
+	var plan providers.Plan
 	what := g.url
 	if g.ref != "" {
 		what += " at " + g.ref
 	}
-	if st == nil {
-		plan.Diagnostics = append(plan.Diagnostics, pipeline.Diagnostic{Severity: pipeline.SeverityWarning,
-			Code: CodeFetchFailed, Provider: Name, Path: g.url,
-			Message: fmt.Sprintf("no skills from %s: it could not be fetched and no commit was ever checked out: %v", what, err)})
-		return plan, nil
+	if !st.checkedOut() {
+		why := "the first fetch is still running"
+		if st.failed() {
+			why = "it could not be fetched and no commit was ever checked out: " + st.Error
+			plan.Diagnostics = append(plan.Diagnostics, pipeline.Diagnostic{Severity: pipeline.SeverityWarning,
+				Code: CodeFetchFailed, Provider: Name, Path: g.url,
+				Message: fmt.Sprintf("no skills from %s: %s (next try %s after the failure)", what, why, max(g.interval, g.retry))})
+		}
+		plan.Diagnostics = append(plan.Diagnostics, pipeline.Diagnostic{Severity: pipeline.SeverityInfo,
+			Code: pipeline.CodeSourceNotReady, Provider: Name, Path: g.url,
+			Message: fmt.Sprintf("no skills from %s yet: %s", what, why)})
+		return plan
 	}
 	at := st.Synced.UTC().Format(time.DateTime) + " UTC"
+	if st.failed() {
+		plan.Diagnostics = append(plan.Diagnostics, pipeline.Diagnostic{Severity: pipeline.SeverityWarning,
+			Code: CodeFetchFailed, Provider: Name, Path: g.url,
+			Message: fmt.Sprintf("%s could not be fetched (%s); serving its last good commit %s, fetched at %s", what, st.Error, st.Commit, at)})
+	}
+	tree := filepath.Join(dir, st.Tree)
+	root := filepath.Join(tree, filepath.FromSlash(g.sub))
+	// The scan stays in the checkout: a symlink of the commit (or the
+	// path itself, a link) does not lead it elsewhere on the machine.
+	within, err := filepath.EvalSymlinks(tree)
+	if err == nil {
+		var real string
+		if real, err = filepath.EvalSymlinks(root); err == nil && !safefile.Within(within, real) {
+			err = fmt.Errorf("providers.git.path %s of commit %s leads outside the repository (to %s): give a folder of the repository", g.sub, st.Commit, real)
+		}
+	}
 	if err != nil {
 		plan.Diagnostics = append(plan.Diagnostics, pipeline.Diagnostic{Severity: pipeline.SeverityWarning,
 			Code: CodeFetchFailed, Provider: Name, Path: g.url,
-			Message: fmt.Sprintf("%s could not be fetched (%v); serving its last good commit %s, fetched at %s", what, err, st.Commit, at)})
+			Message: fmt.Sprintf("no skills from %s: %v", what, err)})
+		return plan
 	}
 	plan.Diagnostics = append(plan.Diagnostics, pipeline.Diagnostic{Severity: pipeline.SeverityInfo,
 		Code: CodeSynced, Provider: Name, Path: g.url,
 		Message: fmt.Sprintf("serving commit %s of %s (folder %s), fetched at %s", st.Commit, what, g.sub, at)})
-	plan.Roots = append(plan.Roots, pipeline.Root{Path: filepath.Join(dir, st.Tree, filepath.FromSlash(g.sub)),
+	plan.Roots = append(plan.Roots, pipeline.Root{Path: root, Within: within,
 		Agent: Name, Provider: Name, Location: pipeline.LocationCustom, Kind: pipeline.KindRemote})
-	return plan, nil
+	return plan
+}
+
+// due reports whether a fetch is due at now: no checkout and no failure
+// within the interval, or a checkout older than the interval. After a
+// failure, the next try waits for the interval too: a server that does
+// not answer would otherwise be tried again at every rescan and command.
+func (g *Git) due(st *state, now time.Time) bool {
+	if st == nil {
+		return true
+	}
+	if st.checkedOut() && now.Before(st.Synced.Add(g.interval)) {
+		return false
+	}
+	return !st.failed() || !now.Before(st.Failed.Add(max(g.interval, g.retry)))
+}
+
+// background fetches the repository with no deadline of its own (each git
+// command has gitfetch's), then closes done.
+func (g *Git) background(base, dir string, now time.Time, done chan struct{}) {
+	g.sync(context.Background(), base, dir, now)
+	g.mu.Lock()
+	g.running = nil
+	g.mu.Unlock()
+	close(done)
+}
+
+// wait returns once no background fetch is going (tests).
+func (g *Git) wait() {
+	g.mu.Lock()
+	done := g.running
+	g.mu.Unlock()
+	if done != nil {
+		<-done
+	}
 }
 
 // key names the cache folder of the repository, ref and path served.
@@ -221,53 +415,57 @@ func (g *Git) key() string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// sync returns the state of the checkout in dir, fetching the repository
-// when the last fetch is older than the interval. With an error, the
-// state is the last good checkout (nil when there is none).
-func (g *Git) sync(ctx context.Context, base, dir string) (*state, error) {
+// sync fetches the repository into dir when, under dir's lock, a fetch is
+// still due (another process may have fetched meanwhile), and records the
+// outcome in state.json: the new checkout, or the failure beside the last
+// good one (or none).
+func (g *Git) sync(ctx context.Context, base, dir string, now time.Time) {
+	fail := func(old *state, err error) {
+		if old == nil {
+			old = &state{URL: g.url, Ref: g.ref, Path: g.sub}
+		}
+		old.Failed, old.Error = now.UTC(), err.Error()
+		writeState(dir, old)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("git cache %s: %w", dir, err)
+		return // nowhere to record it either; the next plan says no skills yet
 	}
 	release, err := safefile.LockFile(filepath.Join(dir, ".lock"), 0o600, nil)
 	if err != nil {
-		return nil, err
+		fail(g.readState(dir), err)
+		return
 	}
 	defer release()
 	old := g.readState(dir)
-	now := g.now()
-	if old != nil {
-		if now.Before(old.Synced.Add(g.interval)) {
-			return old, nil
-		}
-		// After a failure, the next try waits for the interval too: a
-		// server that does not answer would otherwise hold up every
-		// rescan.
-		if old.Failed.After(old.Synced) && now.Before(old.Failed.Add(g.interval)) {
-			return old, errors.New(old.Error)
-		}
+	if !g.due(old, now) {
+		return
+	}
+	if !old.checkedOut() {
+		old = nil
 	}
 	st, err := g.fetch(ctx, base, dir, old, now)
 	if err != nil {
-		if old != nil {
-			old.Failed, old.Error = now.UTC(), err.Error()
-			writeState(dir, old)
-		}
-		return old, err
+		fail(old, err)
+		return
 	}
 	// Keep the previous checkout one more round: another ccski process
-	// may have planned it a moment ago.
+	// may have planned it a moment ago. Keep any other a process still
+	// holds (a server that does not rescan keeps serving the checkout it
+	// planned).
 	keep := map[string]bool{st.Tree: true}
 	if old != nil {
 		keep[old.Tree] = true
 	}
 	if entries, err := os.ReadDir(dir); err == nil {
 		for _, e := range entries {
-			if !keep[e.Name()] && strings.HasPrefix(e.Name(), "tree-") {
-				os.RemoveAll(filepath.Join(dir, e.Name()))
+			name := strings.TrimSuffix(e.Name(), inUse)
+			if keep[name] || !strings.HasPrefix(name, "tree-") || safefile.LockedElsewhere(filepath.Join(dir, name+inUse)) {
+				continue
 			}
+			os.RemoveAll(filepath.Join(dir, name))
+			os.Remove(filepath.Join(dir, name+inUse))
 		}
 	}
-	return st, nil
 }
 
 // fetch brings the ref's commit into the cache and, when it is not the
@@ -292,7 +490,12 @@ func (g *Git) fetch(ctx context.Context, base, dir string, old *state, now time.
 	if err := gf.Widen(ctx, t, g.sub); err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(filepath.Join(t.Dir, filepath.FromSlash(g.sub))); err != nil || !fi.IsDir() {
+	// The checkout is served as it is: a symlink that leads out of it
+	// (skills/up -> /) would serve the machine's folders.
+	if _, err := t.DropLinksOut(); err != nil {
+		return nil, err
+	}
+	if fi, err := os.Lstat(filepath.Join(t.Dir, filepath.FromSlash(g.sub))); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("commit %s of %s has no folder %s: check providers.git.path", commit, g.url, g.sub)
 	}
 	if err := stamp(ctx, gf, g.url, commit, t.Dir); err != nil {
@@ -330,31 +533,31 @@ func stamp(ctx context.Context, gf *gitfetch.Git, url, commit, dir string) error
 	})
 }
 
-// readState reads dir's state.json; nil when there is none, it is not of
-// this repository, ref and path, or its checkout is gone.
+// readState reads dir's state.json; nil when there is none or it is not
+// of this repository, ref and path. A checkout it names that is gone or
+// not valid counts as none.
 func (g *Git) readState(dir string) *state {
 	data, err := safefile.Read(filepath.Join(dir, "state.json"), 1<<20)
 	if err != nil {
 		return nil
 	}
 	var st state
-	if json.Unmarshal(data, &st) != nil || st.URL != g.url || st.Ref != g.ref || st.Path != g.sub ||
-		!gitfetch.IsCommit(st.Commit) || !strings.HasPrefix(st.Tree, "tree-") || strings.ContainsAny(st.Tree, `/\`) {
+	if json.Unmarshal(data, &st) != nil || st.URL != g.url || st.Ref != g.ref || st.Path != g.sub {
 		return nil
 	}
-	if fi, err := os.Stat(filepath.Join(dir, st.Tree)); err != nil || !fi.IsDir() {
-		return nil
+	if st.Tree != "" {
+		fi, err := os.Lstat(filepath.Join(dir, st.Tree))
+		if !gitfetch.IsCommit(st.Commit) || !strings.HasPrefix(st.Tree, "tree-") || strings.ContainsAny(st.Tree, `/\`) ||
+			err != nil || !fi.IsDir() {
+			st.Commit, st.Tree, st.Synced = "", "", time.Time{}
+		}
 	}
 	return &st
 }
 
 // writeState writes dir's state.json atomically.
 func writeState(dir string, st *state) error {
-	data, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return err
-	}
-	return safefile.WriteAtomic(filepath.Join(dir, "state.json"), data, 0o600)
+	return safefile.WriteJSON(filepath.Join(dir, "state.json"), st, 0o600)
 }
 
 var _ providers.Provider = (*Git)(nil)

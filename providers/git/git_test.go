@@ -4,15 +4,20 @@ import (
 	"context"
 	"io/fs"
 	"maps"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ccski/ccski/internal/gitfetch/gitfetchtest"
 	"github.com/ccski/ccski/internal/providertest"
+	"github.com/ccski/ccski/internal/safefile"
+	"github.com/ccski/ccski/internal/scan"
 	"github.com/ccski/ccski/internal/testfs"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -302,5 +307,244 @@ func TestPlanStampsTheCommitTime(t *testing.T) {
 	}
 	if len(trees[0]) < 6 || !maps.EqualFunc(trees[0], trees[1], time.Time.Equal) {
 		t.Errorf("two checkouts of one commit differ: %v and %v", trees[0], trees[1])
+	}
+}
+
+// scanned returns the real paths of the SKILL.md files a scan of the
+// plan's roots reads, as discovery scans them.
+func scanned(t *testing.T, p providers.Plan) []string {
+	t.Helper()
+	var out []string
+	for _, r := range scan.Scan(context.Background(), p.Roots, scan.DefaultOptions()).Records {
+		real, err := filepath.EvalSymlinks(r.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, real)
+	}
+	return out
+}
+
+// TestPlanStaysInTheCheckout: a commit's symlink that leads out of the
+// repository (skills/up -> a folder elsewhere on the machine) serves
+// nothing from there: the link is not checked out, and a root is bounded
+// to its checkout (pipeline.Root.Within), so a link in a checkout that
+// holds one anyway (an older ccski's) is not followed either. A path
+// that is itself such a link plans no root and says why.
+func TestPlanStaysInTheCheckout(t *testing.T) {
+	base := testfs.TempDir(t)
+	outside := filepath.Join(base, "outside")
+	testfs.Write(t, outside, map[string]string{"secret/SKILL.md": skill("secret-outside", "TOP SECRET")})
+	repo := gitfetchtest.New(t, base)
+	repo.Commit(map[string]string{"skills/pdf/SKILL.md": skill("pdf", "v1"), "skills/up": "-> " + outside,
+		"skills/rel": "-> ../../outside", "skills2": "-> " + outside, "skills/in": "-> pdf"})
+
+	clock := time.Now()
+	g := provider(t, &clock, &Options{URL: URL(repo.URL), Path: "skills"})
+	p := plan(t, g)
+	if len(p.Roots) != 1 || p.Roots[0].Within == "" {
+		t.Fatalf("roots = %+v, want one bounded to its checkout", p.Roots)
+	}
+	cache, err := filepath.EvalSymlinks(g.cacheDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := scanned(t, p)
+	for _, f := range files {
+		if !strings.HasPrefix(f, cache+string(filepath.Separator)) {
+			t.Errorf("discovery reads %s, outside the cache %s", f, cache)
+		}
+	}
+	if len(files) != 1 {
+		t.Errorf("discovery reads %v, want pdf's SKILL.md only (in -> pdf is the same folder)", files)
+	}
+	root := p.Roots[0].Path
+	for _, link := range []string{"up", "rel"} {
+		if _, err := os.Lstat(filepath.Join(root, link)); err == nil {
+			t.Errorf("the checkout holds skills/%s, a link leading out of it", link)
+		}
+	}
+	if target, err := os.Readlink(filepath.Join(root, "in")); err != nil || target != "pdf" {
+		t.Errorf("skills/in = %q, %v; want the link inside the repository kept", target, err)
+	}
+
+	// A checkout holding a link out anyway: the bound keeps the scan in.
+	if err := os.Symlink(outside, filepath.Join(root, "old")); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range scanned(t, plan(t, g)) {
+		if strings.Contains(f, "secret") {
+			t.Errorf("discovery reads %s through a link of the checkout", f)
+		}
+	}
+	// The path itself a link out: no root.
+	if err := os.Rename(root, root+".real"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, root); err != nil {
+		t.Fatal(err)
+	}
+	p = plan(t, g)
+	if d := diag(t, p, CodeFetchFailed); len(p.Roots) != 0 || !strings.Contains(d.Message, "providers.git.path skills") ||
+		!strings.Contains(d.Message, "leads outside the repository") {
+		t.Errorf("plan = %+v, want no root and a warning that the path leads outside", p)
+	}
+
+	// A path that is a link in the commit: never checked out, said so.
+	g2 := provider(t, &clock, &Options{URL: URL(repo.URL), Path: "skills2"})
+	p = plan(t, g2)
+	if d := diag(t, p, CodeFetchFailed); len(p.Roots) != 0 || !strings.Contains(d.Message, "no folder skills2") {
+		t.Errorf("plan = %+v, want no root and a warning naming skills2", p)
+	}
+}
+
+// hangingServer listens on 127.0.0.1 and accepts connections it never
+// answers: a git server that does not answer. It returns a git:// URL of
+// it, the count of connections accepted, and cut, which closes the
+// listener and the connections (also when the test ends).
+func hangingServer(t *testing.T) (url string, accepted *atomic.Int32, cut func()) {
+	t.Helper()
+	var ln net.Listener
+	var err error
+	for port := 18410; port < 18430; port++ {
+		if ln, err = net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n atomic.Int32
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			n.Add(1)
+		}
+	}()
+	cut = func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	}
+	t.Cleanup(cut)
+	return "git://" + ln.Addr().String() + "/skills.git", &n, cut
+}
+
+// planBackground plans for a server (providers.Env.Background); it fails
+// the test when the plan does not return while the fetch hangs.
+func planBackground(t *testing.T, g *Git) providers.Plan {
+	t.Helper()
+	done := make(chan providers.Plan, 1)
+	go func() {
+		p, err := g.Plan(context.Background(), providers.Env{Getenv: func(string) string { return "" }, Background: true})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- p
+	}()
+	select {
+	case p := <-done:
+		return p
+	case <-time.After(time.Minute): // a safety net far above firstWait, below git's own timeout
+		t.Fatal("a server's plan waits for a git server that does not answer")
+		return providers.Plan{}
+	}
+}
+
+// TestPlanFetchesInTheBackground: a server's plans never wait for a git
+// server that does not answer (the first waits firstWait at most) and
+// say the source is not ready while nothing was checked out; a failure
+// with no checkout is recorded, so that the plans within the back-off do
+// not try again.
+func TestPlanFetchesInTheBackground(t *testing.T) {
+	url, accepted, cut := hangingServer(t)
+	clock := time.Now()
+	g := provider(t, &clock, &Options{URL: URL(url), Interval: time.Hour})
+	g.firstWait = 10 * time.Millisecond
+	t.Cleanup(g.wait)
+	for i := range 3 {
+		p := planBackground(t, g)
+		if d := diag(t, p, pipeline.CodeSourceNotReady); len(p.Roots) != 0 || !strings.Contains(d.Message, "first fetch is still running") {
+			t.Errorf("plan %d = %+v, want no root and the source not ready", i, p)
+		}
+		if len(p.Manifests) != 1 || filepath.Base(p.Manifests[0]) != "state.json" {
+			t.Errorf("plan %d manifests = %v, want state.json: a watching server rescans when the fetch ends", i, p.Manifests)
+		}
+	}
+	for accepted.Load() == 0 { // git connects a moment after the first plan
+		time.Sleep(10 * time.Millisecond)
+	}
+	cut()
+	g.wait()
+	tried := accepted.Load()
+	clock = clock.Add(30 * time.Minute) // within the back-off (the interval)
+	for range 2 {
+		p := planBackground(t, g)
+		g.wait()
+		d := diag(t, p, CodeFetchFailed)
+		diag(t, p, pipeline.CodeSourceNotReady)
+		if len(p.Roots) != 0 || !strings.Contains(d.Message, "no skills from "+url) || !strings.Contains(d.Message, "no commit was ever checked out") {
+			t.Errorf("plan after the failure = %+v, want no root and the failure", p)
+		}
+	}
+	if n := accepted.Load(); n != tried {
+		t.Errorf("the git server was tried %d times, then %d: a failure with no checkout is not backed off", tried, n)
+	}
+}
+
+// TestPlanKeepsACheckoutInUse: a checkout another provider (another
+// process: a server that does not rescan) planned last is not removed by
+// this one's fetches, however many; once that provider plans a newer one,
+// the next fetch removes it.
+func TestPlanKeepsACheckoutInUse(t *testing.T) {
+	if !safefile.CanLock {
+		t.Skip("files cannot be locked here: a checkout in use is not told apart")
+	}
+	repo := gitfetchtest.New(t, testfs.TempDir(t))
+	repo.Commit(map[string]string{"pdf/SKILL.md": skill("pdf", "A")})
+	clock := time.Now()
+	server := provider(t, &clock, &Options{URL: URL(repo.URL), Interval: time.Minute})
+	cli := provider(t, &clock, &Options{URL: URL(repo.URL), Interval: time.Minute})
+	cli.cacheDir = server.cacheDir
+	t.Cleanup(func() {
+		for _, g := range []*Git{server, cli} {
+			if g.release != nil {
+				g.release()
+			}
+		}
+	})
+	a := plan(t, server).Roots[0].Path // the whole repository: the checkout itself
+	for _, body := range []string{"B", "C", "D"} {
+		repo.Commit(map[string]string{"pdf/SKILL.md": skill("pdf", body)})
+		clock = clock.Add(2 * time.Minute)
+		if got := read(t, plan(t, cli), "pdf/SKILL.md"); got != skill("pdf", body) {
+			t.Fatalf("pdf = %q, want %s", got, body)
+		}
+		if got, err := os.ReadFile(filepath.Join(a, "pdf", "SKILL.md")); err != nil || string(got) != skill("pdf", "A") {
+			t.Fatalf("after commit %s the checkout the server serves reads %q, %v; want it kept", body, got, err)
+		}
+	}
+	if b := plan(t, server).Roots[0].Path; b == a { // the server rescans: it moves to the newest
+		t.Fatalf("the server still serves %s", a)
+	}
+	repo.Commit(map[string]string{"pdf/SKILL.md": skill("pdf", "E")})
+	clock = clock.Add(2 * time.Minute)
+	plan(t, cli)
+	if _, err := os.Stat(a); err == nil {
+		t.Errorf("the checkout %s is still there once no one serves it", a)
+	}
+	if _, err := os.Stat(a + inUse); err == nil {
+		t.Errorf("its %s file is still there", inUse)
 	}
 }

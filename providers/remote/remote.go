@@ -301,11 +301,7 @@ func readState(dir, server string) *state {
 
 // writeState writes dir's state.json atomically.
 func writeState(dir string, st *state) error {
-	data, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return err
-	}
-	return safefile.WriteAtomic(filepath.Join(dir, "state.json"), data, 0o600)
+	return safefile.WriteJSON(filepath.Join(dir, "state.json"), st, 0o600)
 }
 
 var _ providers.Provider = (*Remote)(nil)
