@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccski/ccski/integration/machine"
+	"github.com/ccski/ccski/internal/filestamp"
 )
 
 // searchContent runs `ccski search --content --json query` and returns the
@@ -83,5 +85,64 @@ func TestSearchIndexSharedAndKeptUpToDate(t *testing.T) {
 	callStructured(t, ctx, cs2, toolsByName(t, ctx, cs2)["skills_search"], map[string]any{"query": "nebulaword"}, &found)
 	if found.Total != 1 || found.Results[0].ID != "agents:zeta" {
 		t.Errorf("skills_search nebulaword after a restart: %+v\nstderr:\n%s", found, stderr2)
+	}
+}
+
+// TestSearchIndexKeptAcrossProjects runs `ccski search --content` in two
+// projects, each with a skill of its own, and wants the shared index file
+// to keep both: a run saves its own docs merged with the others' still
+// valid, rather than replacing them. An index file that cannot be read
+// is told on stderr, by the CLI and by the server, and costs nothing
+// else.
+func TestSearchIndexKeptAcrossProjects(t *testing.T) {
+	m := newMachine(t)
+	index := filepath.Join(m.Home, ".cache", "ccski", "search.bin")
+	writeSkill(t, filepath.Join(m.Workspace, ".agents", "skills", "alpha-one"), "alpha-one", "Project one's.", "Use quasarone.")
+	other := filepath.Join(t.TempDir(), "other")
+	if err := os.MkdirAll(filepath.Join(other, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeSkill(t, filepath.Join(other, ".agents", "skills", "beta-two"), "beta-two", "Project two's.", "Use quasartwo.")
+	// A file changed within filestamp.Window is read again by every run
+	// (its stamp has not settled), and not worth keeping: let them settle.
+	time.Sleep(filestamp.Window + 100*time.Millisecond)
+
+	if ids, _ := searchContent(t, m, "quasarone"); len(ids) != 1 || !strings.HasSuffix(ids[0], "alpha-one") {
+		t.Fatalf("search --content quasarone in project one: %v", ids)
+	}
+	r := ccski(t, m, runOpts{dir: other}, std(m, "search", "--content", "--json", "quasartwo")...)
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "beta-two") || strings.Contains(r.stderr, "warning") {
+		t.Fatalf("search --content quasartwo in project two:\n%s", r)
+	}
+	data, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, skill := range []string{"alpha-one", "beta-two"} {
+		if !strings.Contains(string(data), skill+"/SKILL.md") {
+			t.Errorf("the index file has no doc of %s after both projects searched: one run dropped the other's", skill)
+		}
+	}
+
+	// A file that cannot be read: a warning naming it, and the bodies read.
+	if err := os.WriteFile(index, []byte("ccski search index\n\x01garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, m, "search", "--content", "--json", "quasarone")
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "alpha-one") || !strings.Contains(r.stderr, "warning: body index "+index+" not read") {
+		t.Errorf("search --content with a corrupt index:\n%s", r)
+	}
+	if err := os.WriteFile(index, []byte("ccski search index\n\x01garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := mcpContext(t)
+	cs, stderr := startToolServer(t, ctx, m, "", nil, "--tools", "skills_search")
+	var found struct{ Total int }
+	callStructured(t, ctx, cs, toolsByName(t, ctx, cs)["skills_search"], map[string]any{"query": "quasarone"}, &found)
+	cs.Close()
+	if found.Total != 1 || !strings.Contains(stderr.String(), "search index not read") {
+		t.Errorf("skills_search with a corrupt index found %d, stderr:\n%s", found.Total, stderr)
 	}
 }

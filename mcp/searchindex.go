@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"strings"
 	"sync"
 
@@ -17,10 +19,11 @@ import (
 // served, Update brings it up to date in the background; a search waits
 // for the index of its snapshot.
 type bodyIndex struct {
-	mu   sync.Mutex
-	file string // Options.SearchIndex
-	ix   *search.Index
-	snap *pipeline.Snapshot // the snapshot ix indexes; nil before the first search
+	mu     sync.Mutex
+	file   string // Options.SearchIndex
+	loaded bool   // whether file was read (once, the first time)
+	ix     *search.Index
+	snap   *pipeline.Snapshot // the snapshot ix indexes; nil before the first search
 }
 
 // index returns the body index of snap's skills, bringing it up to date
@@ -32,9 +35,14 @@ func (b *bodyIndex) index(ctx context.Context, snap *pipeline.Snapshot, log func
 	if b.snap == snap {
 		return b.ix
 	}
-	if b.ix == nil && b.file != "" {
-		if ix, err := search.LoadIndex(b.file); err == nil {
+	if !b.loaded && b.file != "" {
+		b.loaded = true
+		ix, err := search.LoadIndex(b.file)
+		switch {
+		case err == nil:
 			b.ix = ix
+		case !errors.Is(err, fs.ErrNotExist):
+			log("search index not read: every skill's body is read again", "file", b.file, "err", err)
 		}
 	}
 	ix, err := b.ix.Update(ctx, snap.Skills(), indexSource(snap))

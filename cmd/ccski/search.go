@@ -36,7 +36,7 @@ func newSearch(a *app) *cobra.Command {
 
 // search runs ccski search.
 func (a *app) search(cmd *cobra.Command, args []string) error {
-	req := action.SearchRequest{Query: strings.Join(args, " ")}
+	req := action.SearchRequest{Query: strings.Join(args, " "), Notices: a.stderr}
 	req.Content, _ = cmd.Flags().GetBool("content")
 	req.Limit, _ = cmd.Flags().GetInt("limit")
 	res, err := act(a, cmd, action.Search, req)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/ccski/ccski/filters"
@@ -249,6 +251,10 @@ type SearchRequest struct {
 	Content bool
 	// Limit is the most hits returned; 0: all.
 	Limit int
+	// Notices, when not nil, receives what the run says about the body
+	// index it searches with: a file that could not be read (other than
+	// a missing one) or saved, which costs reading the bodies again.
+	Notices io.Writer
 }
 
 // SearchResult is the best hits first, and how many records matched.
@@ -272,7 +278,7 @@ func Search(ctx context.Context, c *Config, req SearchRequest) (*SearchResult, e
 	}
 	opt := search.Options{Content: req.Content, Limit: req.Limit}
 	if req.Content && len(search.Tokens(req.Query)) > 0 {
-		opt.Index = c.searchIndex(ctx, d.Snapshot.Visible)
+		opt.Index = c.searchIndex(ctx, d.Snapshot.Visible, req.Notices)
 	}
 	hits, total := search.Rank(d.Snapshot.Visible, req.Query, opt)
 	res := &SearchResult{Hits: hits, Total: total}
@@ -285,21 +291,34 @@ func Search(ctx context.Context, c *Config, req SearchRequest) (*SearchResult, e
 }
 
 // searchIndex returns the body index of records: the one the last run
-// saved (SearchIndexFile, shared with ccski mcp), with the files whose
-// stamp changed since read again, and saved when it changed. It returns
-// nil (the search reads the bodies) when ctx ends first.
-func (p Process) searchIndex(ctx context.Context, records []*pipeline.Record) *search.Index {
+// saved (SearchIndexFile, shared with ccski mcp and merged with what other
+// runs saved, see search.Index.SaveFile), with the files whose stamp
+// changed since read again, and saved when it changed. A file that cannot
+// be read (but for a missing one) or saved is told to notices: it costs
+// reading the bodies, next time too. It returns nil (the search reads the
+// bodies) when ctx ends first.
+func (p Process) searchIndex(ctx context.Context, records []*pipeline.Record, notices io.Writer) *search.Index {
 	file := p.SearchIndexFile()
+	warn := func(format string, args ...any) {
+		if notices != nil {
+			fmt.Fprintf(notices, "ccski: warning: "+format+"\n", args...)
+		}
+	}
 	var ix *search.Index
 	if file != "" {
-		ix, _ = search.LoadIndex(file) // a missing or bad file costs reading the bodies
+		var err error
+		if ix, err = search.LoadIndex(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			warn("body index %s not read, every body is read again: %v", file, err)
+		}
 	}
 	ix, err := ix.Update(ctx, records, search.Source{})
 	if err != nil {
 		return nil
 	}
 	if ix.Changed() && file != "" {
-		_ = ix.SaveFile(file) // a cache: failing costs reading the bodies next time
+		if err := ix.SaveFile(file); err != nil {
+			warn("body index not saved, the next search reads every body again: %v", err)
+		}
 	}
 	return ix
 }

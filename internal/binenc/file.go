@@ -9,8 +9,13 @@ import (
 	"github.com/ccski/ccski/internal/safefile"
 )
 
-// MaxFile is the largest cache file Load reads.
+// MaxFile is the largest cache file Load reads and Save writes, unless
+// the Format says otherwise.
 const MaxFile = 64 << 20
+
+// ErrTooLarge is the error for a file over its Format's limit: Save
+// writes none, Load reads none.
+var ErrTooLarge = errors.New("over the size limit")
 
 // Format is the form of one of ccski's cache files. Every cache file is
 //
@@ -33,6 +38,17 @@ type Format struct {
 	// changes (what its records are a function of) changes it too, so
 	// that no record of the old meaning is read.
 	Version uint64
+	// MaxFile is the largest file Save writes and Load reads (0:
+	// binenc.MaxFile).
+	MaxFile int
+}
+
+// limit is the largest file of the form.
+func (f Format) limit() int {
+	if f.MaxFile > 0 {
+		return f.MaxFile
+	}
+	return MaxFile
 }
 
 // Table is one table of a cache file. Rows is the one to use; a cache
@@ -164,18 +180,23 @@ func (f Format) Decode(data []byte, head func(*Decoder), tables ...Table) error 
 }
 
 // Save writes the file form of tables to path, atomically and readable
-// by the user alone.
+// by the user alone. A form over the Format's limit is not written (the
+// file at path is left as it was): the error wraps ErrTooLarge.
 func (f Format) Save(path string, head func(*Encoder), tables ...Table) error {
-	if err := safefile.WriteAtomic(path, f.Encode(head, tables...), 0o600); err != nil {
+	data := f.Encode(head, tables...)
+	if len(data) > f.limit() {
+		return fmt.Errorf("%s: %s is %d bytes, %w of %d bytes: not saved", f.Name, path, len(data), ErrTooLarge, f.limit())
+	}
+	if err := safefile.WriteAtomic(path, data, 0o600); err != nil {
 		return fmt.Errorf("%s: %w", f.Name, err)
 	}
 	return nil
 }
 
-// Load reads the file at path (at most MaxFile bytes) into tables, as
-// Decode does.
+// Load reads the file at path (at most the Format's limit, MaxFile unless
+// it says otherwise) into tables, as Decode does.
 func (f Format) Load(path string, head func(*Decoder), tables ...Table) error {
-	data, err := safefile.Read(path, MaxFile)
+	data, err := safefile.Read(path, int64(f.limit()))
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.Name, err)
 	}
