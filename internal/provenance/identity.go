@@ -55,6 +55,10 @@ func ParseIdentity(s string) (Identity, error) {
 				"(alice@example.com, *@example.com), optionally followed by @ISSUER, an http(s) URL", s)
 		}
 	}
+	if kindOf(id.Identity) != kindURI && strings.ContainsAny(id.Identity, `[]\`) {
+		return Identity{}, fmt.Errorf("signer %q holds [, ] or \\: a pattern knows only * and ?, "+
+			"and no email or key identity holds these", s)
+	}
 	if id.Issuer == "" && isGlob(id.Identity) {
 		return Identity{}, fmt.Errorf("signer %q is a pattern with no issuer: any OIDC provider the trusted "+
 			"root accepts could vouch for a name it matches; name the issuer, such as %s@https://accounts.google.com "+

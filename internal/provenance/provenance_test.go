@@ -522,6 +522,9 @@ func TestParseIdentity(t *testing.T) {
 		{in: "a@https://x/p@y", err: true},
 		{in: "a@b@example.com", err: true},
 		{in: "@example.com", err: true},
+		{in: "[bad", err: true},
+		{in: "[ab]*@example.com@https://accounts.google.com", err: true},
+		{in: `a\*@example.com@https://accounts.google.com`, err: true},
 	} {
 		got, err := provenance.ParseIdentity(tc.in)
 		if (err != nil) != tc.err || got != tc.want {
