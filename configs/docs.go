@@ -106,11 +106,16 @@ var docs = map[string]string{
 		"glob, a pattern that matches the first segments matching the whole: github.com (a host), " +
 		"github.com/acme (an owner), github.com/acme/skills (a repository), https://skills.example.com (a " +
 		"well-known or HTTP origin), marketplace:NAME (a marketplace Claude Code cloned), a local folder's " +
-		"absolute path. A skill installed from a source this list does not allow is not turned on or served either.",
+		"absolute path. Sources and patterns are compared in one spelling: host in lower case, no user, default " +
+		"port or trailing .git or /, and on GitHub, GitLab, Bitbucket and Codeberg (whose names are " +
+		"case-insensitive) the path in lower case too. A skill installed from a source this list does not " +
+		"allow is not turned on or served either.",
 	"policy.required_signers": "Signers required per source, each \"<source pattern>=<identity>[@<issuer>]\" " +
 		"(such as github.com/acme=*@acme.com@https://accounts.google.com): a skill from a source the pattern " +
 		"matches must carry a signature that verifies, by one of the identities listed for a pattern matching " +
-		"its source (the identity may be a glob; no issuer: any issuer).",
+		"its source (the identity as install --signer takes it: a pattern, with * and ?, needs its issuer, and " +
+		"its * never crosses @; an exact identity with no issuer: any issuer). The source pattern governs every " +
+		"spelling of a source, case-insensitively.",
 	"policy.blocked_skills": "Skills never installed, turned on or served: names (globs, such as " +
 		"\"*-exfil\") or \"sha256:<hex>\" digests of a file the skill holds (its SKILL.md, a script), as " +
 		"ccski.lock and skills/list give them.",

@@ -120,8 +120,8 @@ func TestInstallSignedSkills(t *testing.T) {
 		{"tampered", nil, []string{"signature skill.oms.sig of skill tampered", "file references/notes.md: changed",
 			"nothing of tampered was installed"}},
 		{"extra", nil, []string{"signature skill.oms.sig of skill extra", "file scripts/run.sh: is not signed"}},
-		{"forged", []string{"--signer", "*@example.com"}, []string{"forged is signed by mallory@evil.example via " +
-			"https://issuer.example.com, not by *@example.com as --signer requires"}},
+		{"forged", []string{"--signer", "*@example.com@https://issuer.example.com"}, []string{"forged is signed by mallory@evil.example via " +
+			"https://issuer.example.com, not by *@example.com@https://issuer.example.com as --signer requires"}},
 	}
 	for _, tt := range refusals {
 		t.Run(tt.skill, func(t *testing.T) {

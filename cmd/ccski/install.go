@@ -76,7 +76,9 @@ records the signer (identity, issuer, the signature's digest and format);
 --frozen then fails when the source's copy is signed by someone else or no
 longer signed, and update refuses such a new version unless --force.
 --signer IDENTITY[@ISSUER] requires each skill of SOURCE to be signed by
-that identity (a glob such as '*@example.com'; ISSUER an https:// URL).`
+that identity (ISSUER an https:// URL). A pattern needs ISSUER, and its *
+never crosses @: '*@example.com@https://accounts.google.com' is any
+example.com address Google vouched for.`
 
 func newInstall(a *app) *cobra.Command {
 	return command(spec{use: "install [SOURCE [SKILL...]]", args: cobra.ArbitraryArgs, long: installLong, run: a.install,
@@ -103,7 +105,7 @@ func sourceFlags(cmd *cobra.Command) {
 	f.BoolP("interactive", "i", false, "pick the skills in a list (needs a terminal)")
 	f.Bool("copy", false, "install copies where links would go")
 	f.Bool("frozen", false, "with no SOURCE: also check every source against the lock; fail when a source, its signer or a file on disk differs")
-	f.String("signer", "", "require each skill of SOURCE to carry a signature by IDENTITY[@ISSUER] (a glob: '*@example.com')")
+	f.String("signer", "", "require each skill of SOURCE to carry a signature by IDENTITY[@ISSUER] (a pattern needs ISSUER: '*@example.com@https://accounts.google.com')")
 }
 
 // noValidateFlag adds --no-validate to install and update.

@@ -332,7 +332,7 @@ func (p *Policy) Decide(s Subject) Decision {
 				want = nil
 				break
 			}
-			want = append(want, identityText(r.id))
+			want = append(want, r.id.String())
 		}
 		if want != nil {
 			if s.Signature.Signer == nil {
@@ -416,7 +416,7 @@ func (p *Policy) signersFor(src *Source) []signerRule {
 	forms := src.Forms()
 	var out []signerRule
 	for _, r := range p.signers {
-		if slices.ContainsFunc(forms, r.source.match) {
+		if slices.ContainsFunc(forms, r.source.governs) {
 			out = append(out, r)
 		}
 	}
@@ -429,7 +429,7 @@ func parsePattern(s string) (pattern, error) {
 	if s == "" {
 		return pattern{}, errors.New("an empty pattern")
 	}
-	pt := pattern{text: s, segs: strings.Split(strings.TrimSuffix(s, "/"), "/")}
+	pt := pattern{text: s, segs: strings.Split(strings.TrimSuffix(Normalize(s), "/"), "/")}
 	for _, seg := range pt.segs {
 		if _, err := path.Match(seg, ""); err != nil {
 			return pattern{}, fmt.Errorf("segment %q is no valid glob", seg)
@@ -438,23 +438,35 @@ func parsePattern(s string) (pattern, error) {
 	return pt, nil
 }
 
-// match reports whether the pattern matches form, or its first segments.
-func (pt pattern) match(form string) bool {
+// match reports whether the pattern matches form, or its first segments,
+// both in the normal form of Normalize.
+func (pt pattern) match(form string) bool { return pt.matchFold(form, false) }
+
+// governs reports whether the pattern matches form case-insensitively: a
+// rule that asks more of a source (policy.required_signers) governs every
+// spelling of it, even on a host whose names are case-sensitive, so that a
+// source cannot escape the rule by case.
+func (pt pattern) governs(form string) bool { return pt.matchFold(form, true) }
+
+func (pt pattern) matchFold(form string, fold bool) bool {
 	segs := strings.Split(form, "/")
 	if len(pt.segs) > len(segs) {
 		return false
 	}
 	for i, g := range pt.segs {
-		if ok, _ := path.Match(g, segs[i]); !ok {
+		seg := segs[i]
+		if fold {
+			g, seg = strings.ToLower(g), strings.ToLower(seg)
+		}
+		if ok, _ := path.Match(g, seg); !ok {
 			return false
 		}
 	}
 	return true
 }
 
-// parseSigner reads "<source pattern>=<identity>[@<issuer>]". The issuer
-// is a URL, so the identity (an email itself, perhaps) ends at the last
-// "@http://" or "@https://".
+// parseSigner reads "<source pattern>=<identity>[@<issuer>]", the
+// identity as install --signer reads it (provenance.ParseIdentity).
 func parseSigner(s string) (signerRule, error) {
 	src, id, ok := strings.Cut(strings.TrimSpace(s), "=")
 	if !ok || strings.TrimSpace(src) == "" || strings.TrimSpace(id) == "" {
@@ -464,28 +476,9 @@ func parseSigner(s string) (signerRule, error) {
 	if err != nil {
 		return signerRule{}, err
 	}
-	ident := ParseIdentity(strings.TrimSpace(id))
-	if _, err := path.Match(ident.Identity, ""); err != nil {
-		return signerRule{}, fmt.Errorf("identity %q is no valid glob", ident.Identity)
+	ident, err := provenance.ParseIdentity(id)
+	if err != nil {
+		return signerRule{}, err
 	}
 	return signerRule{text: strings.TrimSpace(s), source: pt, id: ident}, nil
-}
-
-// ParseIdentity reads "<identity>[@<issuer>]", where the issuer is an
-// http(s) URL: "alice@example.com@https://accounts.google.com" is alice's
-// address issued by Google, "alice@example.com" the address by any issuer.
-func ParseIdentity(s string) provenance.Identity {
-	i := max(strings.LastIndex(s, "@https://"), strings.LastIndex(s, "@http://"))
-	if i < 0 {
-		return provenance.Identity{Identity: s}
-	}
-	return provenance.Identity{Identity: s[:i], Issuer: s[i+1:]}
-}
-
-// identityText writes id back as ParseIdentity reads it.
-func identityText(id provenance.Identity) string {
-	if id.Issuer == "" {
-		return id.Identity
-	}
-	return id.Identity + "@" + id.Issuer
 }

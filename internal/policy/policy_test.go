@@ -166,7 +166,9 @@ func TestForms(t *testing.T) {
 		src  Source
 		want []string
 	}{
-		{Source{Kind: "git", URL: "https://github.com/Acme/x.git"}, []string{"github.com/Acme/x", "https://github.com/Acme/x"}},
+		{Source{Kind: "git", URL: "https://github.com/Acme/x.git"}, []string{"github.com/acme/x", "https://github.com/acme/x"}},
+		{Source{Kind: "git", URL: "ssh://git@GitHub.com:22/Acme//x.git/"}, []string{"github.com/acme/x", "https://github.com/acme/x", "ssh://github.com/acme/x"}},
+		{Source{Kind: "git", URL: "https://git.example.com:8443/Acme/x"}, []string{"git.example.com:8443/Acme/x", "https://git.example.com:8443/Acme/x"}},
 		{Source{Kind: "git", URL: "git@GitHub.com:acme/x.git"}, []string{"github.com/acme/x", "https://github.com/acme/x"}},
 		{Source{Kind: "git", URL: "file:///srv/repo"}, []string{"/srv/repo"}},
 		{Source{Kind: "mcp", URL: "http://127.0.0.1:17500/mcp"}, []string{"mcp+http://127.0.0.1:17500/mcp", "http://127.0.0.1:17500/mcp", "127.0.0.1:17500/mcp"}},
@@ -180,18 +182,95 @@ func TestForms(t *testing.T) {
 	}
 }
 
-// TestParseIdentity checks where an identity ends and its issuer starts.
-func TestParseIdentity(t *testing.T) {
+// TestSourceSpellings: every spelling of one repository (case, port, user,
+// .git, slashes, a forge's other host names) is governed by the rules
+// written for it, whichever way the rule is written; and a repository
+// that is not it is not.
+func TestSourceSpellings(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]provenance.Identity{
-		"alice@acme.com": {Identity: "alice@acme.com"},
-		"alice@acme.com@https://accounts.google.com":                        {Identity: "alice@acme.com", Issuer: "https://accounts.google.com"},
-		"https://github.com/acme/w/.github/workflows/r.yml@refs/heads/main": {Identity: "https://github.com/acme/w/.github/workflows/r.yml@refs/heads/main"},
-		"key:sha256:abcd":          {Identity: "key:sha256:abcd"},
-		"*@http://127.0.0.1:17501": {Identity: "*", Issuer: "http://127.0.0.1:17501"},
-	} {
-		if got := ParseIdentity(in); got != want {
-			t.Errorf("ParseIdentity(%q) = %+v, want %+v", in, got, want)
+	same := []string{
+		"https://github.com/acme/repo",
+		"https://github.com/ACME/repo",
+		"https://GitHub.com/Acme/Repo.git",
+		"https://github.com/acme/repo/",
+		"https://github.com/acme/repo.git/",
+		"https://github.com//acme//repo",
+		"https://github.com:443/acme/repo",
+		"https://user@github.com/acme/repo",
+		"https://www.github.com/acme/repo",
+		"http://github.com:80/acme/repo",
+		"git@github.com:Acme/repo.git",
+		"git@github.com:/acme/repo",
+		"ssh://git@github.com/acme/repo.git",
+		"ssh://git@github.com:22/acme/repo",
+		"ssh://git@ssh.github.com:443/ACME/repo.git",
+		"git://github.com:9418/acme/repo",
+	}
+	other := []string{
+		"https://github.com/acme-evil/repo",
+		"https://github.com.evil.com/acme/repo",
+		"https://evil.com/github.com/acme/repo",
+		"https://github.com:8443/acme/repo",
+		"git@evil.com:acme/repo.git",
+	}
+	for _, rule := range []string{"github.com/acme", "github.com/Acme", "GITHUB.COM/acme/", "github.com:443/acme", "https://github.com/acme", "github.com/acme/repo.git"} {
+		p, err := New(Settings{AllowUnsigned: true, From: from(), AllowedSources: []string{rule},
+			RequiredSigners: []string{rule + "=*@acme.com@https://accounts.google.com"}})
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, u := range same {
+			src := &Source{Kind: "git", URL: u}
+			if !p.NeedsSignature(src) {
+				t.Errorf("rule %s: %s needs no signature", rule, u)
+			}
+			if d := p.Decide(Subject{Name: "s", Source: src, Signature: &Signature{}}); d.Allow || d.Rule != RuleRequiredSigners {
+				t.Errorf("rule %s: unsigned %s: %+v", rule, u, d)
+			}
+			if d := p.Decide(Subject{Name: "s", Source: src, Signature: alice}); !d.Allow {
+				t.Errorf("rule %s: %s signed by alice: %+v", rule, u, d)
+			}
+			if d := p.DecideSource(*src); !d.Allow {
+				t.Errorf("rule %s: allowed_sources refuses %s: %+v", rule, u, d)
+			}
+			// A local folder or a marketplace cloned from it.
+			for _, s := range []*Source{{Kind: "dir", Dir: "/w/s", Origin: u}, {Kind: "marketplace", Name: "m", Origin: u}} {
+				if !p.NeedsSignature(s) {
+					t.Errorf("rule %s: %+v needs no signature", rule, *s)
+				}
+			}
+		}
+		for _, u := range other {
+			src := &Source{Kind: "git", URL: u}
+			if d := p.DecideSource(*src); d.Allow {
+				t.Errorf("rule %s: allowed_sources allows %s: %+v", rule, u, d)
+			}
+			if p.NeedsSignature(src) {
+				t.Errorf("rule %s: %s needs a signature", rule, u)
+			}
+		}
+	}
+}
+
+// TestSourceCaseOnOtherHosts: on a host whose names may be case-sensitive,
+// an allowed source must be spelled as the pattern is, but a rule that
+// requires signers governs every spelling.
+func TestSourceCaseOnOtherHosts(t *testing.T) {
+	t.Parallel()
+	p, err := New(Settings{AllowUnsigned: true, From: from(), AllowedSources: []string{"git.example.com/acme"},
+		RequiredSigners: []string{"git.example.com/acme=*@acme.com@https://accounts.google.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upper := Source{Kind: "git", URL: "https://git.example.com/ACME/repo.git"}
+	if d := p.DecideSource(upper); d.Allow {
+		t.Errorf("allowed_sources allows %s: %+v", upper.URL, d)
+	}
+	if !p.NeedsSignature(&upper) {
+		t.Errorf("required_signers does not govern %s", upper.URL)
+	}
+	lower := Source{Kind: "git", URL: "ssh://git@GIT.example.com:22/acme/repo.git"}
+	if d := p.DecideSource(lower); !d.Allow {
+		t.Errorf("allowed_sources refuses %s: %+v", lower.URL, d)
 	}
 }

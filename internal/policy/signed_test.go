@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ccski/ccski/internal/manifest"
@@ -72,5 +73,30 @@ func TestDecideOnRealSignatures(t *testing.T) {
 	dir, _ = skill(t, nil)
 	if d := p.Decide(Subject{Name: "s", Source: evil, Signature: verify(t, dir, "")}); d.Allow || d.Rule != RuleAllowUnsigned {
 		t.Errorf("unsigned: %+v", d)
+	}
+	// A workflow of the attacker's own repository, on a branch named so
+	// that its certificate's identity ends in "@acme.com", from the issuer
+	// the rule names: not an acme.com address.
+	dir, root = skill(t, &provenancetest.Options{Issuer: "https://accounts.acme.com",
+		Identity: "https://github.com/evil/r/.github/workflows/w.yml@refs/heads/x@acme.com"})
+	sig := verify(t, dir, root)
+	if sig.Err != nil || sig.Signer == nil {
+		t.Fatalf("the workflow's signature does not verify: %+v", sig)
+	}
+	if d := p.Decide(Subject{Name: "s", Source: acme, Signature: sig}); d.Allow || d.Rule != RuleRequiredSigners {
+		t.Errorf("signed by a workflow whose ref ends in @acme.com: %+v", d)
+	}
+}
+
+// TestRequiredSignersRefusesGlobWithoutIssuer: a pattern identity in
+// policy.required_signers must name its issuer.
+func TestRequiredSignersRefusesGlobWithoutIssuer(t *testing.T) {
+	t.Parallel()
+	for _, e := range []string{"github.com/acme=*@acme.com", "github.com/acme=https://github.com/acme/*",
+		"github.com/acme=a@https://x/p@y"} {
+		if _, err := New(Settings{RequiredSigners: []string{e}, From: from()}); err == nil ||
+			!strings.Contains(err.Error(), RuleRequiredSigners) {
+			t.Errorf("New(%q) = %v, want an error naming %s", e, err, RuleRequiredSigners)
+		}
 	}
 }

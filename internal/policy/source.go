@@ -46,12 +46,15 @@ func (s Source) String() string {
 // server its URL (mcp+ prefixed for a server) and its host and path; for a
 // marketplace marketplace:NAME; for a local folder its path; and for a
 // folder or marketplace cloned from a repository, that repository's forms
-// too.
+// too. Every form is in the normal form of Normalize, so that the many ways
+// to write one repository (https://github.com/ACME/repo,
+// git@github.com:Acme/repo.git, ssh://git@github.com:22/acme/repo,
+// github.com:443/acme/repo/) have the same forms.
 func (s Source) Forms() []string {
 	var out []string
 	add := func(f ...string) {
 		for _, x := range f {
-			if x != "" && !slices.Contains(out, x) {
+			if x = Normalize(x); x != "" && !slices.Contains(out, x) {
 				out = append(out, x)
 			}
 		}
@@ -93,27 +96,112 @@ func repoForms(remote string) []string {
 		}
 		host, p, ok := strings.Cut(remote, ":")
 		if !ok {
-			return []string{trimGit(remote)}
+			return []string{remote}
 		}
-		hp := strings.ToLower(host) + "/" + trimGit(strings.TrimPrefix(p, "/"))
+		hp := Normalize(host + "/" + strings.TrimPrefix(p, "/"))
 		return []string{hp, "https://" + hp}
 	}
 	hp := hostPath(remote)
 	if hp == "" {
 		return []string{remote}
 	}
-	return []string{hp, "https://" + hp, strings.TrimSuffix(remote, ".git")}
+	return []string{hp, "https://" + hp, remote}
 }
 
-// hostPath is a URL's host (lower case, with its port) and path, without
-// scheme, user, query or a trailing .git or slash: "github.com/acme/x".
+// hostPath is a URL's host and path in normal form, without scheme, user,
+// query or fragment: "github.com/acme/x".
 func hostPath(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return ""
 	}
-	return strings.ToLower(u.Host) + trimGit(strings.TrimSuffix(u.Path, "/"))
+	_, hp, _ := strings.Cut(Normalize(u.Scheme+"://"+u.Host+u.Path), "://")
+	return hp
 }
 
-// trimGit drops a trailing ".git" and slash.
-func trimGit(p string) string { return strings.TrimSuffix(strings.TrimSuffix(p, "/"), ".git") }
+// Normalize writes a source form or pattern in the one spelling patterns
+// and forms are compared in: the scheme and host in lower case, without
+// user ("git@") and without the scheme's default port (any of 443, 80, 22
+// and 9418 when there is no scheme); a forge's other host names as the
+// forge's (ssh.github.com is github.com); the path with no empty segment
+// ("//"), no trailing "/" and no trailing ".git"; and, on a forge whose
+// owner and repository names are case-insensitive (caseInsensitiveHosts:
+// GitHub, GitLab, Bitbucket, Codeberg), the path in lower case too. A
+// local path, a marketplace:NAME and anything else with no host are kept
+// as they are.
+func Normalize(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "marketplace:") || filepath.IsAbs(s) {
+		return s
+	}
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		scheme, rest = "", s
+	}
+	scheme = strings.ToLower(scheme)
+	host, p, _ := strings.Cut(rest, "/")
+	if i := strings.LastIndex(host, "@"); i >= 0 {
+		host = host[i+1:]
+	}
+	host = strings.ToLower(host)
+	if i := strings.LastIndex(host, ":"); i >= 0 && !strings.HasSuffix(host, "]") {
+		name, port := host[:i], host[i+1:]
+		if defaultPort(scheme, port) || hostAliases[name] != "" && (port == "443" || port == "22") {
+			host = name
+		}
+	}
+	if canon := hostAliases[host]; canon != "" {
+		host = canon
+	}
+	var segs []string
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg != "" {
+			segs = append(segs, seg)
+		}
+	}
+	p = strings.TrimSuffix(strings.Join(segs, "/"), ".git")
+	if caseInsensitiveHosts[host] {
+		p = strings.ToLower(p)
+	}
+	out := host
+	if p != "" {
+		out += "/" + p
+	}
+	if scheme != "" {
+		out = scheme + "://" + out
+	}
+	return out
+}
+
+// defaultPort reports whether port is the default port of scheme ("" is
+// any git transport's scheme).
+func defaultPort(scheme, port string) bool {
+	switch strings.TrimPrefix(scheme, "mcp+") {
+	case "":
+		return port == "443" || port == "80" || port == "22" || port == "9418"
+	case "https":
+		return port == "443"
+	case "http":
+		return port == "80"
+	case "ssh", "git+ssh", "ssh+git":
+		return port == "22"
+	case "git":
+		return port == "9418"
+	}
+	return false
+}
+
+// caseInsensitiveHosts are the forges whose owner and repository names are
+// case-insensitive: github.com/ACME/Repo is github.com/acme/repo.
+var caseInsensitiveHosts = map[string]bool{
+	"github.com": true, "gitlab.com": true, "bitbucket.org": true, "codeberg.org": true,
+}
+
+// hostAliases are other names of the forges: the same repositories under
+// another host name (GitHub's and GitLab's SSH over port 443, www.).
+var hostAliases = map[string]string{
+	"www.github.com": "github.com", "ssh.github.com": "github.com",
+	"www.gitlab.com": "gitlab.com", "altssh.gitlab.com": "gitlab.com",
+	"www.bitbucket.org": "bitbucket.org", "altssh.bitbucket.org": "bitbucket.org",
+	"www.codeberg.org": "codeberg.org",
+}

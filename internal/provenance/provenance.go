@@ -36,7 +36,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/ccski/ccski/internal/manifest"
@@ -78,65 +77,6 @@ func (s Signer) String() string {
 		return s.Identity
 	}
 	return s.Identity + " via " + s.Issuer
-}
-
-// Identity is an expected signer: what install --signer, the lock and the
-// policy match a Signer against.
-type Identity struct {
-	// Identity is the signer's identity, or a glob of it (path.Match
-	// syntax, such as "*@example.com"; '*' matches '/' too).
-	Identity string `json:"identity"`
-	// Issuer is the expected OIDC issuer; "" matches any.
-	Issuer string `json:"issuer,omitempty"`
-}
-
-// ParseIdentity reads "IDENTITY[@ISSUER]" as install --signer takes it:
-// the issuer is what follows the last "@" when that is a URL
-// ("alice@example.com@https://accounts.google.com"); else the whole text
-// is the identity.
-func ParseIdentity(s string) (Identity, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return Identity{}, errors.New("empty signer: give an identity such as alice@example.com or *@example.com, optionally followed by @<issuer URL>")
-	}
-	if i := strings.LastIndex(s, "@"); i > 0 {
-		if iss := s[i+1:]; strings.HasPrefix(iss, "https://") || strings.HasPrefix(iss, "http://") {
-			return Identity{Identity: s[:i], Issuer: iss}, nil
-		}
-	}
-	if _, err := path.Match(s, ""); err != nil {
-		return Identity{}, fmt.Errorf("signer %q is not a valid pattern: %w", s, err)
-	}
-	return Identity{Identity: s}, nil
-}
-
-// String is "IDENTITY" or "IDENTITY@ISSUER", as ParseIdentity reads it.
-func (id Identity) String() string {
-	if id.Issuer == "" {
-		return id.Identity
-	}
-	return id.Identity + "@" + id.Issuer
-}
-
-// Match reports whether s is the expected signer: its identity equal to
-// id.Identity or matching it as a glob, and its issuer equal to id.Issuer
-// unless that is empty. A nil s (no signature) matches nothing.
-func (id Identity) Match(s *Signer) bool {
-	if s == nil || id.Identity == "" {
-		return false
-	}
-	if id.Issuer != "" && !strings.EqualFold(strings.TrimSuffix(id.Issuer, "/"), strings.TrimSuffix(s.Issuer, "/")) {
-		return false
-	}
-	if id.Identity == s.Identity {
-		return true
-	}
-	// '*' of path.Match stops at '/': a URI identity's pattern
-	// ("https://github.com/org/*") should match below it too, so the
-	// separator path.Match knows is replaced by one no identity holds.
-	const sep = "\x00"
-	ok, err := path.Match(strings.ReplaceAll(id.Identity, "/", sep), strings.ReplaceAll(s.Identity, "/", sep))
-	return err == nil && ok
 }
 
 // SignatureNames are the names a signature file may have at the top of a

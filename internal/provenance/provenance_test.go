@@ -14,6 +14,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -202,7 +203,8 @@ func checkSigner(t *testing.T, s *provenance.Signer, way, format string, cfg pro
 		}
 		for id, want := range map[provenance.Identity]bool{
 			{Identity: "alice@example.com", Issuer: "https://accounts.example.com"}: true,
-			{Identity: "*@example.com"}:                                         true,
+			{Identity: "*@example.com", Issuer: "https://accounts.example.com"}:     true,
+			{Identity: "*@example.com"}:                                         false,
 			{Identity: "mallory@example.com"}:                                   false,
 			{Identity: "alice@example.com", Issuer: "https://evil.example.com"}: false,
 		} {
@@ -459,6 +461,7 @@ func TestIdentityMatch(t *testing.T) {
 	alice := &provenance.Signer{Identity: "alice@example.com", Issuer: "https://accounts.example.com"}
 	wf := &provenance.Signer{Identity: "https://github.com/org/repo/.github/workflows/sign.yml@refs/heads/main", Issuer: "https://token.actions.githubusercontent.com"}
 	key := &provenance.Signer{Identity: "key:sha256:00ff"}
+	const ex, gha = "https://accounts.example.com", "https://token.actions.githubusercontent.com"
 	for _, tc := range []struct {
 		id   provenance.Identity
 		s    *provenance.Signer
@@ -469,13 +472,21 @@ func TestIdentityMatch(t *testing.T) {
 		{provenance.Identity{Identity: "alice@example.com", Issuer: "https://accounts.example.com/"}, alice, true},
 		{provenance.Identity{Identity: "alice@example.com", Issuer: "https://evil.example.com"}, alice, false},
 		{provenance.Identity{Identity: "bob@example.com"}, alice, false},
-		{provenance.Identity{Identity: "*@example.com"}, alice, true},
-		{provenance.Identity{Identity: "*@example.org"}, alice, false},
+		{provenance.Identity{Identity: "*@example.com", Issuer: ex}, alice, true},
+		{provenance.Identity{Identity: "*@EXAMPLE.com", Issuer: ex}, alice, true},
+		{provenance.Identity{Identity: "*@example.com"}, alice, false}, // a glob needs its issuer
+		{provenance.Identity{Identity: "*@example.org", Issuer: ex}, alice, false},
 		{provenance.Identity{Identity: "alice@example.com.evil"}, alice, false},
-		{provenance.Identity{Identity: "https://github.com/org/*"}, wf, true},
-		{provenance.Identity{Identity: "https://github.com/other/*"}, wf, false},
+		{provenance.Identity{Identity: "https://github.com/org/*", Issuer: gha}, wf, true},
+		{provenance.Identity{Identity: "https://github.com/org/repo/.github/workflows/sign.yml", Issuer: gha}, wf, false}, // exact: ref and all
+		{provenance.Identity{Identity: "https://github.com/org/repo/.github/workflows/*.yml", Issuer: gha}, wf, true},
+		{provenance.Identity{Identity: "https://github.com/org/*@refs/heads/main", Issuer: gha}, wf, true},
+		{provenance.Identity{Identity: "https://github.com/org/*@refs/tags/*", Issuer: gha}, wf, false},
+		{provenance.Identity{Identity: "https://github.com/other/*", Issuer: gha}, wf, false},
+		{provenance.Identity{Identity: "https://github.com/org/*"}, wf, false},
 		{provenance.Identity{Identity: "key:sha256:00ff"}, key, true},
-		{provenance.Identity{Identity: "*"}, nil, false},
+		{provenance.Identity{Identity: "*", Issuer: ex}, nil, false},
+		{provenance.Identity{Identity: "*", Issuer: ex}, alice, true},
 		{provenance.Identity{}, alice, false},
 		{provenance.Identity{Identity: "[bad"}, alice, false},
 	} {
@@ -485,7 +496,8 @@ func TestIdentityMatch(t *testing.T) {
 	}
 }
 
-// TestParseIdentity reads install --signer's IDENTITY[@ISSUER].
+// TestParseIdentity reads IDENTITY[@ISSUER], the one syntax of install
+// --signer and policy.required_signers.
 func TestParseIdentity(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -494,10 +506,25 @@ func TestParseIdentity(t *testing.T) {
 	}{
 		{in: "alice@example.com", want: provenance.Identity{Identity: "alice@example.com"}},
 		{in: "alice@example.com@https://accounts.google.com", want: provenance.Identity{Identity: "alice@example.com", Issuer: "https://accounts.google.com"}},
-		{in: "*@example.com", want: provenance.Identity{Identity: "*@example.com"}},
+		{in: "*@example.com@https://accounts.google.com", want: provenance.Identity{Identity: "*@example.com", Issuer: "https://accounts.google.com"}},
 		{in: "https://github.com/org/*@https://token.actions.githubusercontent.com", want: provenance.Identity{Identity: "https://github.com/org/*", Issuer: "https://token.actions.githubusercontent.com"}},
+		{in: "https://github.com/o/r/.github/workflows/w.yml@refs/heads/main@https://token.actions.githubusercontent.com",
+			want: provenance.Identity{Identity: "https://github.com/o/r/.github/workflows/w.yml@refs/heads/main", Issuer: "https://token.actions.githubusercontent.com"}},
+		{in: "https://github.com/o/r/.github/workflows/w.yml@refs/heads/main", want: provenance.Identity{Identity: "https://github.com/o/r/.github/workflows/w.yml@refs/heads/main"}},
+		{in: "key:sha256:abcd", want: provenance.Identity{Identity: "key:sha256:abcd"}},
+		{in: "*@http://127.0.0.1:17501", want: provenance.Identity{Identity: "*", Issuer: "http://127.0.0.1:17501"}},
 		{in: " ", err: true},
+		// A glob with no issuer: any issuer of the trusted root could vouch for a matching name.
+		{in: "*@example.com", err: true},
+		{in: "https://github.com/org/*", err: true},
+		{in: "*", err: true},
+		// Not clear where the identity ends: refused rather than read one way.
+		{in: "a@https://x/p@y", err: true},
+		{in: "a@b@example.com", err: true},
+		{in: "@example.com", err: true},
 		{in: "[bad", err: true},
+		{in: "[ab]*@example.com@https://accounts.google.com", err: true},
+		{in: `a\*@example.com@https://accounts.google.com`, err: true},
 	} {
 		got, err := provenance.ParseIdentity(tc.in)
 		if (err != nil) != tc.err || got != tc.want {
@@ -685,5 +712,74 @@ func keySigner(t *testing.T) (string, func(payloadType, signed, payload string) 
 			}},
 		})
 		return string(b)
+	}
+}
+
+// TestIdentityMatchAttacks: identities an attacker can get a certificate
+// for (a workflow of their own repository on a branch they name, a URI
+// with "@" in it, an address with two "@") match no pattern meant for
+// someone else.
+func TestIdentityMatchAttacks(t *testing.T) {
+	const gha, ex = "https://token.actions.githubusercontent.com", "https://accounts.example.com"
+	for _, tc := range []struct {
+		pattern, identity, issuer string
+	}{
+		// GitHub Actions: Git allows "@" in a branch name.
+		{"*@example.com@" + gha, "https://github.com/evil/repo/.github/workflows/w.yml@refs/heads/x@example.com", gha},
+		{"*@example.com@" + ex, "https://evil.com/@example.com", ex},
+		{"*@example.com@" + ex, "a@b@example.com", ex},
+		{"alice*@example.com@" + ex, "alice@evil.com@example.com", ex},
+		{"*@*.example.com@" + ex, "a@evil.com.example.com", ex}, // '*' is one label of the domain
+		{"*@example.*@" + ex, "a@example.evil.com", ex},
+		{"*@example.com@" + ex, "alice@example.com.evil", ex},
+		// URI patterns: '*' crosses "/" in the path only, never "@" or the host.
+		{"https://github.com/org/*@" + gha, "https://github.com/evil/r/.github/workflows/w.yml@refs/heads/org/x", gha},
+		{"https://github.com/org/*@" + gha, "https://github.com.evil.com/org/r/.github/workflows/w.yml@refs/heads/main", gha},
+		{"https://github.com/org/*@" + gha, "https://github.com@evil.com/org/r/.github/workflows/w.yml@refs/heads/main", gha},
+		{"https://*.github.com/org/*@" + gha, "https://evil.com/x.github.com/org/r@refs/heads/main", gha},
+		{"https://github.com/org/r/*@refs/heads/main@" + gha, "https://github.com/org/r/w.yml@refs/heads/evil@refs/heads/main", gha},
+		{"https://github.com/org/*@" + gha, "http://github.com/org/r/.github/workflows/w.yml@refs/heads/main", gha},
+		{"https://github.com/org/*@" + gha, "https://github.com/org/r/.github/workflows/w.yml@refs/heads/main", "https://evil.example.com"},
+		// Other identities: '*' crosses no separator.
+		{"*.example.com@" + ex, "evil.com/.example.com", ex},
+		{"*.example.com@" + ex, "x@a.example.com", ex},
+	} {
+		id, err := provenance.ParseIdentity(tc.pattern)
+		if err != nil {
+			t.Fatalf("ParseIdentity(%q): %v", tc.pattern, err)
+		}
+		if s := (&provenance.Signer{Identity: tc.identity, Issuer: tc.issuer}); id.Match(s) {
+			t.Errorf("%q matches %s", tc.pattern, s)
+		}
+	}
+}
+
+// TestIdentityMatchGlob compares the glob of a pattern of an identity of
+// neither kind ('*' and '?' never cross ".") with the regular expression
+// it means, over every short string.
+func TestIdentityMatchGlob(t *testing.T) {
+	const issuer = "https://issuer.example.com"
+	patterns := []string{"a*", "*a", "a*b", "*a*", "a?b", "?*?", "a**b", "*ab*ba*", "ab", "*.*", "a*.b*", "*b.*a", "?.?*"}
+	alphabet := "ab."
+	var inputs []string
+	var gen func(string)
+	gen = func(s string) {
+		inputs = append(inputs, s)
+		if len(s) < 6 {
+			for _, c := range alphabet {
+				gen(s + string(c))
+			}
+		}
+	}
+	gen("")
+	for _, p := range patterns {
+		re := regexp.MustCompile("^" + strings.NewReplacer("*", "[^.]*", "?", "[^.]", ".", "\\.").Replace(p) + "$")
+		id := provenance.Identity{Identity: p, Issuer: issuer}
+		for _, in := range inputs[1:] {
+			s := &provenance.Signer{Identity: in, Issuer: issuer}
+			if got, want := id.Match(s), re.MatchString(s.Identity); got != want {
+				t.Errorf("%q.Match(%q) = %t, want %t", id.Identity, s.Identity, got, want)
+			}
+		}
 	}
 }
