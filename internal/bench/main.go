@@ -7,7 +7,7 @@
 //
 //	go run ./internal/bench [-sizes 1000,5000,10000,50000] [-runs 5] [-calls 10000]
 //	               [-out docs/benchmarks.md | -] [-seed 1] [-workdir DIR]
-//	               [-baseline REV] [-only search]
+//	               [-baseline REV] [-only search|start]
 //
 // It builds the ccski and floor binaries once into the work folder, keeps
 // the generated trees there (so a rerun with the same -workdir skips
