@@ -79,6 +79,11 @@ type Options struct {
 	// between runs (search.CachePath), so that a restart reads only the
 	// skill files that changed; "": kept in memory only.
 	SearchIndex string
+	// SkillDigests is the file the digests and folder listings of
+	// skills/list are kept in between runs (a manifest.Cache file), so
+	// that the first listing after a restart hashes only the files whose
+	// stat changed; "": kept in memory only.
+	SkillDigests string
 }
 
 // Server is the ccski MCP server.
@@ -272,6 +277,7 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 	s.initPrompts(o)
 	s.initTools(o)
 	s.initResources()
+	s.skills.file = o.SkillDigests
 	s.initSkills()
 	s.sdk.AddReceivingMiddleware(s.boundArguments, s.gate.receiving)
 	s.sdk.AddReceivingMiddleware(s.eraResults)

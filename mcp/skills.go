@@ -112,6 +112,14 @@ type getSkillResult struct {
 // left-out skills were logged.
 type skillsState struct {
 	files *manifest.Cache
+	// file is where files is kept between runs (Options.SkillDigests):
+	// loaded at the first listing, so that the first skills/list after a
+	// restart hashes only the files whose stat changed, and saved in the
+	// background after a listing's last page when it hashed or listed
+	// something new. "": kept in memory only.
+	file   string
+	loaded bool        // file was read (under mu)
+	saving atomic.Bool // a save is under way
 	// fronts caches each SKILL.md's frontmatter, as JSON, or why it
 	// cannot be listed, by the file's digest: a warm listing opens no
 	// SKILL.md, not even a broken one. An entry is a function of the
@@ -169,6 +177,15 @@ func (s *Server) listable(snap *pipeline.Snapshot) ([]*pipeline.Record, map[stri
 		sort.Slice(out, func(i, j int) bool { return out[i].SkillPath < out[j].SkillPath })
 		st.snap, st.listed, st.logged = snap, out, map[string]bool{}
 		st.files.Sweep() // forget the digests of files no listing saw since the last snapshot
+		if !st.loaded {
+			// After the sweep, which would drop what was loaded: the
+			// entries read are used by this snapshot's listings or
+			// dropped at the next sweep.
+			st.loaded = true
+			if st.file != "" {
+				_ = st.files.LoadFile(st.file) // a missing or bad file costs only hashing
+			}
+		}
 		st.frontMu.Lock()
 		for d, f := range st.fronts {
 			if f.gen != st.frontGen {
@@ -232,8 +249,26 @@ func (s *Server) listSkills(ctx context.Context, _ *sdk.ServerSession, p *listSk
 	}
 	if next < len(listed) {
 		res.NextCursor = encodeCursor(listed[next-1].SkillPath)
+	} else {
+		s.saveDigests()
 	}
 	return res, nil
+}
+
+// saveDigests writes the digest cache to its file in the background when
+// a listing added to it, one save at a time. A failure costs only hashing
+// at the next start.
+func (s *Server) saveDigests() {
+	st := &s.skills
+	if st.file == "" || !st.files.Changed() || !st.saving.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer st.saving.Store(false)
+		if err := st.files.SaveFile(st.file); err != nil {
+			s.log.Warn("skill digests not saved: the next start hashes every listed file again", "file", st.file, "err", err)
+		}
+	}()
 }
 
 // pageResources caps the manifest entries of one skills/list page.

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -392,5 +393,59 @@ func TestSkillsExtensionPageResources(t *testing.T) {
 	}
 	if files > pageResources || files+200 <= pageResources {
 		t.Errorf("the first page holds %d manifest entries; want the most whole skills within %d", files, pageResources)
+	}
+}
+
+// TestSkillsDigestsKeptAcrossRestarts: with Options.SkillDigests, the
+// first skills/list of a new server hashes only the files whose stat
+// changed since the last server listed them, and gives the same digests.
+func TestSkillsDigestsKeptAcrossRestarts(t *testing.T) {
+	recs, lint, _, _ := extensionSkills(t)
+	time.Sleep(filestamp.Window + 100*time.Millisecond) // until a stat can vouch for the bytes (change times too)
+	file := filepath.Join(t.TempDir(), "skills.bin")
+	ctx := testCtx(t, 30*time.Second)
+	list := func() (*Server, []*extEntry) {
+		srv := New(snapOf(recs), Options{Logger: discard(), SkillDigests: file})
+		entries, _ := listAll(t, ctx, skillsClient(t, srv, ""))
+		return srv, entries
+	}
+	first, want := list()
+	if first.skills.files.Stats().Hashed == 0 {
+		t.Fatal("the first server hashed nothing")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for first.skills.saving.Load() || first.skills.files.Changed() {
+		if time.Now().After(deadline) {
+			t.Fatal("the digests were not saved")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("the digest file: %v", err)
+	}
+
+	second, got := list()
+	if n := second.skills.files.Stats().Hashed; n != 0 {
+		t.Errorf("the first listing after a restart hashed %d files, want none", n)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("listing after a restart (-before +after):\n%s", diff)
+	}
+
+	// An edit is hashed again, and only it.
+	guide := filepath.Join(lint.Dir, "references", "guide.md")
+	writeFile(t, guide, []byte("# Guide, edited after a restart\n"))
+	third, _ := list()
+	if n := third.skills.files.Stats().Hashed; n != 1 {
+		t.Errorf("after an edit the listing hashed %d files, want 1", n)
+	}
+	e, err := getSkill(ctx, skillsClient(t, third, ""), lint.SkillURI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range e.Resources {
+		if strings.HasSuffix(r.URI, "/references/guide.md") && r.Digest != digestOf([]byte("# Guide, edited after a restart\n")) {
+			t.Errorf("guide.md digest %s after the edit, want the new bytes'", r.Digest)
+		}
 	}
 }

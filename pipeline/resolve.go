@@ -67,8 +67,18 @@ type Index struct {
 // NewIndex builds the index for records, whose ids must be assigned.
 func NewIndex(records []*Record) *Index {
 	x := &Index{records: records}
-	for i := range x.tiers {
-		x.tiers[i] = make(map[string]int32, len(records))
+	// Sized for the names a record has in each tier (see names), so that
+	// no map grows while it is filled: an id; a name in up to five forms
+	// (four without a plugin); an alias in as many; a short name bare and
+	// qualified; an alias's short name the same.
+	aliases := 0
+	for _, r := range records {
+		if r.Alias != "" {
+			aliases++
+		}
+	}
+	for i, n := range [nameTiers]int{len(records), 4 * len(records), 4 * aliases, 2 * len(records), 2 * aliases} {
+		x.tiers[i] = make(map[string]int32, n)
 	}
 	var at int32
 	add := func(tier int, name string) { x.add(tier, name, at) }

@@ -110,7 +110,9 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 			// The count of loads that orders the catalogue's descriptions.
 			Usage: c.UsageFile(), ScanFindings: findings,
 			// The body index of skills_search, kept between runs.
-			SearchIndex: c.SearchIndexFile()},
+			SearchIndex: c.SearchIndexFile(),
+			// The digests of skills/list, kept between runs.
+			SkillDigests: c.SkillDigestsFile()},
 		Discovery: disc, ForWorkspace: forWorkspace,
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
 		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,

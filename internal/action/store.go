@@ -44,6 +44,14 @@ func (p Process) UsageFile() string {
 // folder), or "" when there is none.
 func (p Process) SearchIndexFile() string { return search.CachePath() }
 
+// SkillDigestsFile is the digest cache of ccski mcp's skills/list
+// (skills.bin in ccski's user cache folder: each listed file's stat and
+// SHA-256, and the skill folders' listings), or "" when there is none.
+func (p Process) SkillDigestsFile() string { return userdirs.Cache(skillDigestsName) }
+
+// skillDigestsName is the file name of SkillDigestsFile.
+const skillDigestsName = "skills.bin"
+
 // ProfileDir is the folder of the saved profiles: ccski's user config
 // folder (toggle keeps them in its profiles sub-folder).
 func (p Process) ProfileDir() string { return p.UserConfigDir() }

@@ -190,7 +190,12 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || cfg.Baseline != "HEAD~3" || cfg.Calls != 2000 {
 		t.Errorf("-baseline HEAD~3 -calls 2000: %+v, %v", cfg, err)
 	}
-	for _, bad := range [][]string{{"-sizes", "1k"}, {"-sizes", "5"}, {"-runs", "0"}, {"-calls", "1"}, {"extra"}} {
+	for _, only := range []string{"search", "start"} {
+		if cfg, err := parseFlags([]string{"-only", only}); err != nil || cfg.Only != only {
+			t.Errorf("-only %s: %+v, %v", only, cfg, err)
+		}
+	}
+	for _, bad := range [][]string{{"-sizes", "1k"}, {"-sizes", "5"}, {"-runs", "0"}, {"-calls", "1"}, {"extra"}, {"-only", "calls"}} {
 		if _, err := parseFlags(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}

@@ -296,10 +296,12 @@ func statFiles(files []string) error {
 
 // skillsList measures the work a new default server does in the
 // background once it has answered tools/list (its CPU time until idle),
-// then SEP-2640 skills/list, every page: first (every file is hashed),
-// beside reading and hashing every file of the listed
-// skills with GOMAXPROCS workers; and again on the same server (digests
-// cached: a stat per file), beside a stat of every file.
+// then SEP-2640 skills/list, every page: first, with no digests kept by
+// an earlier server (every file is hashed), beside reading and hashing
+// every file of the listed skills with GOMAXPROCS workers; again on the
+// same server (digests cached: a stat per file), beside a stat of every
+// file; and first on the server started again, with the digests the
+// last one kept (skills.bin in the cache folder), beside the same stats.
 func (s *suite) skillsList(ctx context.Context, t *fixture.Tree, env []string, recs []listRecord, res *sizeResult) error {
 	dirs := map[string]string{}
 	for _, r := range recs {
@@ -308,19 +310,33 @@ func (s *suite) skillsList(ctx context.Context, t *fixture.Tree, env []string, r
 		}
 	}
 	var files []string
-	var first, warm, fh, fst, bgCPU, bgWall []float64
-	for range s.cfg.Runs {
+	var first, warm, restart, fh, fst, bgCPU, bgWall []float64
+	digests := filepath.Join(s.state(res.N, "ccski"), "cache", "ccski", "skills.bin")
+	// idleServer starts a server, asks for its tools and waits until its
+	// background work is done.
+	idleServer := func() (*server, float64, time.Duration, error) {
 		srv, err := startServer(ctx, s.ccski, t, env)
 		if err != nil {
-			return err
+			return nil, 0, 0, err
 		}
 		if _, err := srv.cs.ListTools(ctx, nil); err != nil {
 			srv.close()
-			return fmt.Errorf("tools/list: %w", err)
+			return nil, 0, 0, fmt.Errorf("tools/list: %w", err)
 		}
 		cpu, took, err := waitIdle(ctx, srv.pid())
 		if err != nil {
 			srv.close()
+			return nil, 0, 0, err
+		}
+		return srv, cpu, took, nil
+	}
+	for range s.cfg.Runs {
+		// A first start: no digests kept by an earlier server.
+		if err := os.Remove(digests); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		srv, cpu, took, err := idleServer()
+		if err != nil {
 			return err
 		}
 		bgCPU, bgWall = append(bgCPU, cpu), append(bgWall, ms(took))
@@ -332,6 +348,23 @@ func (s *suite) skillsList(ctx context.Context, t *fixture.Tree, env []string, r
 			_, err = listSkills(ctx, srv)
 			warm = append(warm, ms(time.Since(start)))
 		}
+		if err == nil {
+			err = waitFile(ctx, digests) // saved in the background after the first listing
+		}
+		if cerr := srv.close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		// The same server started again: the digests the last one kept.
+		srv, _, _, err = idleServer()
+		if err != nil {
+			return err
+		}
+		start = time.Now()
+		_, err = listSkills(ctx, srv)
+		restart = append(restart, ms(time.Since(start)))
 		if cerr := srv.close(); err == nil {
 			err = cerr
 		}
@@ -364,7 +397,26 @@ func (s *suite) skillsList(ctx context.Context, t *fixture.Tree, env []string, r
 	res.BusyMS = median(bgWall)
 	res.metric("skills-list-first").set(median(first), median(fh))
 	res.metric("skills-list-warm").set(median(warm), median(fst))
+	res.metric("skills-list-restart").set(median(restart), median(fst))
 	return nil
+}
+
+// waitFile waits until the file path exists, for at most 30 seconds.
+func waitFile(ctx context.Context, path string) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s not written within 30 s of the listing", path)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // manifestFiles maps the manifests of skills/list entries to files on

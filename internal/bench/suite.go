@@ -214,6 +214,10 @@ func (s *suite) measure(ctx context.Context, n int) (*sizeResult, error) {
 		}
 		return res, errors.Join(errs...)
 	}
+	if s.cfg.Only == "start" {
+		s.startRows(ctx, tree, env, res, fail)
+		return res, errors.Join(errs...)
+	}
 	s.logf("N=%d: cold discovery and rescan, in-process", n)
 	snap, err := s.discovery(ctx, tree, res)
 	if err != nil {
@@ -238,15 +242,15 @@ func (s *suite) measure(ctx context.Context, n int) (*sizeResult, error) {
 	s.logf("N=%d: ccski list --json and the floor process", n)
 	recs, floorWall, err := s.list(ctx, tree, env, res)
 	if err != nil {
-		fail([]string{"list-wall", "list-first", "list-rss"}, err)
+		fail([]string{"list-wall", "list-wall-base", "list-first", "list-rss"}, err)
 	}
 	s.logf("N=%d: ccski mcp ready", n)
 	if err := s.ready(ctx, tree, env, res, floorWall); err != nil {
-		fail([]string{"mcp-ready", "mcp-ready-block", "mcp-ready-full"}, err)
+		fail([]string{"mcp-ready", "mcp-ready-base", "mcp-ready-block", "mcp-ready-full"}, err)
 	}
 	s.logf("N=%d: SEP-2640 skills/list", n)
 	if err := s.skillsList(ctx, tree, env, recs, res); err != nil {
-		fail([]string{"mcp-background", "skills-list-first", "skills-list-warm"}, err)
+		fail([]string{"mcp-background", "skills-list-first", "skills-list-warm", "skills-list-restart"}, err)
 	}
 	s.logf("N=%d: ccski mcp sessions of %d calls", n, s.cfg.Calls)
 	if err := s.sessions(ctx, tree, env, recs, res); err != nil {
@@ -270,6 +274,35 @@ func (s *suite) measure(ctx context.Context, n int) (*sizeResult, error) {
 		fail([]string{"edit"}, err)
 	}
 	return res, errors.Join(errs...)
+}
+
+// startKeys are the rows of -only start: the time to serve a tree.
+var startKeys = []string{"list-wall", "list-wall-base", "list-first", "list-rss", "mcp-ready", "mcp-ready-base",
+	"mcp-ready-block", "mcp-ready-full", "mcp-background", "skills-list-first", "skills-list-warm", "skills-list-restart", "edit"}
+
+// startRows measures the rows of -only start alone: list --json, mcp
+// ready, skills/list and edit → list_changed; fail records each failure.
+func (s *suite) startRows(ctx context.Context, tree *fixture.Tree, env []string, res *sizeResult, fail func([]string, error)) {
+	res.Metrics = slices.DeleteFunc(res.Metrics, func(m *metric) bool { return !slices.Contains(startKeys, m.Key) })
+	n := res.N
+	s.logf("N=%d: ccski list --json and the floor process", n)
+	recs, floorWall, err := s.list(ctx, tree, env, res)
+	if err != nil {
+		fail([]string{"list-wall", "list-wall-base", "list-first", "list-rss"}, err)
+		return // the rows below need the list
+	}
+	s.logf("N=%d: ccski mcp ready", n)
+	if err := s.ready(ctx, tree, env, res, floorWall); err != nil {
+		fail([]string{"mcp-ready", "mcp-ready-base", "mcp-ready-block", "mcp-ready-full"}, err)
+	}
+	s.logf("N=%d: SEP-2640 skills/list", n)
+	if err := s.skillsList(ctx, tree, env, recs, res); err != nil {
+		fail([]string{"mcp-background", "skills-list-first", "skills-list-warm", "skills-list-restart"}, err)
+	}
+	s.logf("N=%d: edit → list_changed", n)
+	if err := s.editSession(ctx, tree, env, recs, res); err != nil {
+		fail([]string{"edit"}, err)
+	}
 }
 
 // state is the folder of ccski's own files (XDG_CONFIG_HOME and
@@ -544,7 +577,15 @@ func (s *suite) list(ctx context.Context, t *fixture.Tree, env []string, res *si
 	}
 	first := s.state(res.N, "first-run")
 	firstEnv := childEnv(t, first)
-	var cw, cr, fw, fr, c1 []float64
+	baseEnv := childEnv(t, s.state(res.N, "baseline"))
+	if s.baseline != "" {
+		// The baseline's warm-up run, in its own folders.
+		if err := s.exec(ctx, t, baseEnv, io.Discard, s.baseline, args...); err != nil {
+			return recs, math.NaN(), fmt.Errorf("baseline %s: %w", s.baseRev, err)
+		}
+		time.Sleep(settleWait)
+	}
+	var cw, cr, fw, fr, c1, bw []float64
 	for range s.cfg.Runs {
 		out.Reset()
 		wall, rss, err := s.timed(ctx, t, env, &out, s.ccski, args...)
@@ -552,6 +593,13 @@ func (s *suite) list(ctx context.Context, t *fixture.Tree, env []string, res *si
 			return recs, math.NaN(), err
 		}
 		cw, cr = append(cw, ms(wall)), append(cr, rss/1024)
+		if s.baseline != "" {
+			wall, _, err := s.timed(ctx, t, baseEnv, io.Discard, s.baseline, args...)
+			if err != nil {
+				return recs, math.NaN(), fmt.Errorf("baseline %s: %w", s.baseRev, err)
+			}
+			bw = append(bw, ms(wall))
+		}
 		fout.Reset()
 		wall, rss, err = s.timed(ctx, t, env, &fout, s.floor, res.Roots...)
 		if err != nil {
@@ -572,6 +620,9 @@ func (s *suite) list(ctx context.Context, t *fixture.Tree, env []string, res *si
 		res.Problems = append(res.Problems, fmt.Sprintf("the first run of list --json recorded no trust store: %v", err))
 	}
 	res.metric("list-wall").set(median(cw), median(fw))
+	if s.baseline != "" {
+		res.metric("list-wall-base").set(median(cw), median(bw)) // the floor column holds the baseline's figure
+	}
 	res.metric("list-first").set(median(c1), median(fw))
 	res.metric("list-rss").set(median(cr), median(fr))
 	return recs, median(fw), nil
@@ -580,23 +631,23 @@ func (s *suite) list(ctx context.Context, t *fixture.Tree, env []string, res *si
 // ready measures `ccski mcp` from spawn to the first tools/list answered,
 // with the default catalogue budget (what users run), with mcp.scan set
 // to block (every skill scanned before the first list is served) and with
-// the full list (--catalog 0), beside the floor process's wall time. The
-// variants are interleaved within each run.
+// the full list (--catalog 0), beside the floor process's wall time, and
+// with a baseline build its server with the defaults. The variants are
+// interleaved within each run.
 func (s *suite) ready(ctx context.Context, t *fixture.Tree, env []string, res *sizeResult, floorWall float64) error {
-	variants := []struct {
-		key   string
-		env   []string
-		extra []string
-	}{
-		{"mcp-ready", env, nil},
-		{"mcp-ready-block", append(slices.Clip(env), "CCSKI_MCP__SCAN=block"), nil},
-		{"mcp-ready-full", env, []string{"--catalog", "0"}},
+	variants := []readyVariant{
+		{"mcp-ready", env, nil, s.ccski},
+		{"mcp-ready-block", append(slices.Clip(env), "CCSKI_MCP__SCAN=block"), nil, s.ccski},
+		{"mcp-ready-full", env, []string{"--catalog", "0"}, s.ccski},
+	}
+	if s.baseline != "" {
+		variants = append(variants, readyVariant{"mcp-ready-base", childEnv(t, s.state(res.N, "baseline")), nil, s.baseline})
 	}
 	d := make([][]float64, len(variants))
 	for range s.cfg.Runs {
 		for i, v := range variants {
 			start := time.Now()
-			srv, err := startServer(ctx, s.ccski, t, v.env, v.extra...)
+			srv, err := startServer(ctx, v.bin, t, v.env, v.extra...)
 			if err != nil {
 				return err
 			}
@@ -620,9 +671,22 @@ func (s *suite) ready(ctx context.Context, t *fixture.Tree, env []string, res *s
 		}
 	}
 	for i, v := range variants {
+		if v.key == "mcp-ready-base" {
+			res.metric(v.key).set(median(d[0]), median(d[i])) // the floor column holds the baseline's figure
+			continue
+		}
 		res.metric(v.key).set(median(d[i]), floorWall)
 	}
 	return nil
+}
+
+// readyVariant is one way of starting `ccski mcp` that ready measures:
+// its row, environment, extra flags and binary.
+type readyVariant struct {
+	key   string
+	env   []string
+	extra []string
+	bin   string
 }
 
 func hasTool(tools []*sdk.Tool, name string) bool {
