@@ -75,7 +75,15 @@ func (s *Server) initPrompts(o Options) {
 // with s.mu held. It reports whether anything changed.
 func (s *Server) syncPrompts(snap *pipeline.Snapshot) bool {
 	reg := &s.prompts
-	next := make(map[string]promptEntry, len(snap.Visible))
+	// Sized for the prompts served, not every visible record: with skill
+	// prompts off (the default) a large tree has few commands, and a
+	// map sized for every skill would hold their room for as long as the
+	// snapshot is served.
+	size := len(snap.Commands())
+	if reg.skills {
+		size += len(snap.Skills())
+	}
+	next := make(map[string]promptEntry, size)
 	var add []*sdk.Prompt
 	renamed := map[string]string{} // prompt name -> the name it wanted
 	want := func(r *pipeline.Record) {

@@ -11,6 +11,11 @@ import (
 // A snapshot offered while a run is going replaces any not yet started;
 // the first run waits Delay, so that the clients' first requests are
 // answered before the work takes its share of the processor.
+//
+// The runs of every Background of a process take turns (see turn): each
+// reads what it checks into memory for the length of a run, and a server
+// that ran them at once held the memory of all of them at once, which
+// set its peak RSS.
 type Background struct {
 	// Delay is how long the first run waits after the first offer.
 	Delay time.Duration
@@ -71,9 +76,15 @@ func (b *Background) loop() {
 			return
 		}
 		b.mu.Unlock()
+		turn.Lock()
 		b.run(snap)
+		turn.Unlock()
 	}
 }
+
+// turn is held by the run of a Background going on, so that the runs of
+// a process's Backgrounds never overlap.
+var turn sync.Mutex
 
 // Servable returns the skill records of s that an agent can be served:
 // the visible skills, and the copies only a dedupe hid (which load by

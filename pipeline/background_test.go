@@ -3,7 +3,9 @@ package pipeline
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestServable checks that a snapshot serves its visible skills and the
@@ -48,5 +50,41 @@ func TestBackground(t *testing.T) {
 	defer mu.Unlock()
 	if !slices.Equal(ran, []*Snapshot{s1, s3}) {
 		t.Errorf("ran on %d snapshots %v, want the first and the newest", len(ran), ran)
+	}
+}
+
+// TestBackgroundsTakeTurns checks that the runs of two Backgrounds never
+// overlap: a second run waits for the first, so that their memory is
+// never held at once (a server's security scan and trust recorder).
+func TestBackgroundsTakeTurns(t *testing.T) {
+	var inFirst, overlapped atomic.Bool
+	started, release := make(chan struct{}), make(chan struct{})
+	first := NewBackground(0, func(*Snapshot) {
+		inFirst.Store(true)
+		close(started)
+		<-release
+		inFirst.Store(false)
+	})
+	secondDone := make(chan struct{})
+	second := NewBackground(0, func(*Snapshot) {
+		if inFirst.Load() {
+			overlapped.Store(true)
+		}
+	})
+	first.Offer(&Snapshot{})
+	<-started
+	second.Offer(&Snapshot{})
+	go func() { second.Wait(); close(secondDone) }()
+	// Give the second run the time to start, as it did before runs took
+	// turns; taking turns, it cannot end before the first is released.
+	select {
+	case <-secondDone:
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	first.Wait()
+	<-secondDone
+	if overlapped.Load() {
+		t.Error("the second Background ran while the first was running")
 	}
 }

@@ -23,13 +23,22 @@ func qualifiedName(r *Record) string { return qualify(r, r.Name) }
 // qualify writes name, r's name or its alias, as it appears in ids: "@"
 // before a plugin record's, "/" before a command's.
 func qualify(r *Record, name string) string {
-	if r.Plugin != nil {
-		name = "@" + name
+	q, _ := qualifier(r)
+	return q + name
+}
+
+// qualifier is what qualify writes before a name of r, and the same after
+// a ':'.
+func qualifier(r *Record) (q, colonQ string) {
+	switch {
+	case r.Plugin != nil && r.IsCommand():
+		return "/@", ":/@"
+	case r.Plugin != nil:
+		return "@", ":@"
+	case r.IsCommand():
+		return "/", ":/"
 	}
-	if r.IsCommand() {
-		name = "/" + name
-	}
-	return name
+	return "", ":"
 }
 
 // AssignIDs gives every record an id that no other record in the slice

@@ -14,9 +14,23 @@ package pipeline
 
 import "strings"
 
-// names calls add with every name that designates r, case aside, and its
-// tier. A name designates one record by the first tier in which it
-// matches any (see Index.Resolve):
+// nameTiers is the number of tiers of names.
+const nameTiers = 5
+
+// form is one name of forms, as the parts it is made of (joined, they
+// are the name), so that an Index can compare a name with it without
+// building it. Between any two parts that are not made of ASCII
+// separators (':', '@', '/') there is one that is, so no character spans
+// two parts, and lower-casing the parts one by one gives the name
+// lower-cased.
+type form [5]string
+
+// String is the name f stands for.
+func (f form) String() string { return f[0] + f[1] + f[2] + f[3] + f[4] }
+
+// forms gives every name that designates r, case aside, by tier. A name
+// designates one record by the first tier in which it matches any (see
+// Index.Resolve):
 //
 //  0. the record's id ("claude@user:pdf");
 //  1. its full name ("pdf", "example-skills:pdf"), bare, after its
@@ -33,34 +47,37 @@ import "strings"
 // So a skill answers to the name its host shows and to the other one,
 // but a name that is some skill's own name never reaches another skill
 // through an alias.
-func names(r *Record, add func(tier int, name string)) {
-	add(0, r.ID)
-	fullNames(r, r.Name, func(name string) { add(1, name) })
-	if r.Alias != "" {
-		fullNames(r, r.Alias, func(name string) { add(2, name) })
-	}
-	add(3, r.ShortName())
-	add(3, r.Agent+":"+r.ShortName())
-	if short := r.ShortAlias(); short != "" {
-		add(4, short)
-		add(4, r.Agent+":"+short)
+//
+// forms calls each with the names of one tier, as parts, until each
+// returns false.
+func forms(r *Record, tier int, each func(form) bool) {
+	switch tier {
+	case 0:
+		each(form{r.ID})
+	case 1:
+		fullNames(r, r.Name, each)
+	case 2:
+		if r.Alias != "" {
+			fullNames(r, r.Alias, each)
+		}
+	case 3:
+		_ = each(form{r.ShortName()}) && each(form{r.Agent, ":", r.ShortName()})
+	case 4:
+		if short := r.ShortAlias(); short != "" {
+			_ = each(form{short}) && each(form{r.Agent, ":", short})
+		}
 	}
 }
 
-// nameTiers is the number of tiers of names.
-const nameTiers = 5
-
-// fullNames calls add with the forms of tier 1 of names for name, r's
-// full name or its alias.
-func fullNames(r *Record, name string, add func(string)) {
-	q := qualify(r, name)
-	add(name)
-	add(r.Agent + ":" + q)
-	add(r.Agent + "@" + string(r.Location) + ":" + q)
-	add(r.Agent + ":" + name)
-	if r.Plugin != nil {
-		add("@" + name)
-	}
+// fullNames calls each with the forms of tier 1 of forms for name, r's
+// full name or its alias, until each returns false.
+func fullNames(r *Record, name string, each func(form) bool) {
+	q, cq := qualifier(r)
+	_ = each(form{name}) &&
+		each(form{r.Agent, ":", q, name}) &&
+		each(form{r.Agent, "@", string(r.Location), cq, name}) &&
+		each(form{r.Agent, ":", name}) &&
+		(r.Plugin == nil || each(form{"@", name}))
 }
 
 // MatchName reports whether pattern, a lower-cased glob (see Glob),

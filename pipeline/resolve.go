@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ccski/ccski/internal/suggest"
 )
@@ -49,25 +51,29 @@ func (e *AmbiguousError) List() string {
 	return strings.Join(parts, ", ")
 }
 
-// Index resolves names to records by the rule of names (see names.go).
+// Index resolves names to records by the rule of forms (see names.go).
 // It is built once per snapshot and is safe for concurrent use.
 //
 // A server keeps one for as long as it serves a snapshot, so it is kept
-// small: each alias maps to the position of its record, and only the
-// aliases that several records share keep a list.
+// small: it holds no name, only a 64-bit hash of each (lower-cased) name
+// and the position of its record; only the hashes that several records
+// share keep a list. A lookup hashes the name asked for and checks it
+// against the names of the records the hash leads to (see forms), so two
+// names whose hashes collide never answer for each other.
 type Index struct {
 	records []*Record
+	seed    maphash.Seed
 	// tiers are searched in order: ids, then qualified and full names,
 	// then aliases, then short names, then the aliases' short names. The first tier with a match decides. A value v
 	// >= 0 is records[v]; v < 0 is the list shared[-v-1].
-	tiers  [nameTiers]map[string]int32
+	tiers  [nameTiers]map[uint64]int32
 	shared [][]int32
 }
 
 // NewIndex builds the index for records, whose ids must be assigned.
 func NewIndex(records []*Record) *Index {
-	x := &Index{records: records}
-	// Sized for the names a record has in each tier (see names), so that
+	x := &Index{records: records, seed: maphash.MakeSeed()}
+	// Sized for the names a record has in each tier (see forms), so that
 	// no map grows while it is filled: an id; a name in up to five forms
 	// (four without a plugin); an alias in as many; a short name bare and
 	// qualified; an alias's short name the same.
@@ -78,22 +84,24 @@ func NewIndex(records []*Record) *Index {
 		}
 	}
 	for i, n := range [nameTiers]int{len(records), 4 * len(records), 4 * aliases, 2 * len(records), 2 * aliases} {
-		x.tiers[i] = make(map[string]int32, n)
+		x.tiers[i] = make(map[uint64]int32, n)
 	}
-	var at int32
-	add := func(tier int, name string) { x.add(tier, name, at) }
 	for i, r := range records {
-		at = int32(i)
-		names(r, add)
+		for tier := range nameTiers {
+			forms(r, tier, func(f form) bool {
+				x.add(tier, strings.ToLower(f.String()), int32(i))
+				return true
+			})
+		}
 	}
 	return x
 }
 
-// add makes alias (case-insensitive) answer to records[at] in tier, after
-// the records it already answers to.
-func (x *Index) add(tier int, alias string, at int32) {
+// add makes name (lower-cased) answer to records[at] in tier, after the
+// records it already answers to.
+func (x *Index) add(tier int, name string, at int32) {
 	m := x.tiers[tier]
-	k := strings.ToLower(alias)
+	k := maphash.String(x.seed, name)
 	v, ok := m[k]
 	switch {
 	case !ok:
@@ -113,17 +121,21 @@ func (x *Index) add(tier int, alias string, at int32) {
 
 // lookup returns the records key answers to in tier, in record order.
 func (x *Index) lookup(tier int, key string) []*Record {
-	v, ok := x.tiers[tier][key]
+	v, ok := x.tiers[tier][maphash.String(x.seed, key)]
 	switch {
 	case !ok:
 		return nil
 	case v >= 0:
-		return x.records[v : v+1 : v+1]
+		if r := x.records[v]; hasName(r, tier, key) {
+			return []*Record{r}
+		}
+		return nil
 	}
-	list := x.shared[-v-1]
-	out := make([]*Record, len(list))
-	for i, at := range list {
-		out[i] = x.records[at]
+	var out []*Record
+	for _, at := range x.shared[-v-1] {
+		if r := x.records[at]; hasName(r, tier, key) {
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -131,14 +143,69 @@ func (x *Index) lookup(tier int, key string) []*Record {
 // at is lookup without allocating: the one record key answers to in
 // tier, or nil, and how many it answers to.
 func (x *Index) at(tier int, key string) (*Record, int) {
-	v, ok := x.tiers[tier][key]
+	v, ok := x.tiers[tier][maphash.String(x.seed, key)]
 	switch {
 	case !ok:
 		return nil, 0
 	case v >= 0:
-		return x.records[v], 1
+		if r := x.records[v]; hasName(r, tier, key) {
+			return r, 1
+		}
+		return nil, 0
 	}
-	return nil, len(x.shared[-v-1])
+	var one *Record
+	n := 0
+	for _, at := range x.shared[-v-1] {
+		if r := x.records[at]; hasName(r, tier, key) {
+			one, n = r, n+1
+		}
+	}
+	if n != 1 {
+		one = nil
+	}
+	return one, n
+}
+
+// hasName reports whether key, lower-cased, is one of r's names in tier.
+func hasName(r *Record, tier int, key string) bool {
+	found := false
+	forms(r, tier, func(f form) bool {
+		found = f.equalLower(key)
+		return !found
+	})
+	return found
+}
+
+// equalLower reports whether key is the name f stands for, lower-cased,
+// without building it.
+func (f form) equalLower(key string) bool {
+	for _, part := range f {
+		var ok bool
+		if key, ok = cutLowerPrefix(key, part); !ok {
+			return false
+		}
+	}
+	return key == ""
+}
+
+// cutLowerPrefix returns s without the prefix part lower-cased
+// (strings.ToLower), and whether s starts with it.
+func cutLowerPrefix(s, part string) (string, bool) {
+	for i := 0; i < len(part); i++ {
+		c := part[i]
+		if c >= utf8.RuneSelf {
+			// Not ASCII: lower-case the whole part, as rare as names
+			// outside ASCII are.
+			return strings.CutPrefix(s, strings.ToLower(part))
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if i >= len(s) || s[i] != c {
+			return s, false
+		}
+	}
+	return s[len(part):], true
 }
 
 // designates reports whether name resolves to r (match returns r), at no
@@ -155,10 +222,8 @@ func (x *Index) designates(name string, r *Record) bool {
 
 // ByID returns the record whose id is id (case-insensitive), or nil.
 func (x *Index) ByID(id string) *Record {
-	if v, ok := x.tiers[0][strings.ToLower(strings.TrimSpace(id))]; ok && v >= 0 {
-		return x.records[v]
-	}
-	return nil
+	r, _ := x.at(0, strings.ToLower(strings.TrimSpace(id)))
+	return r
 }
 
 // Resolve returns the one record that name designates. It returns a

@@ -218,6 +218,29 @@ func (s *suite) measure(ctx context.Context, n int) (*sizeResult, error) {
 		s.startRows(ctx, tree, env, res, fail)
 		return res, errors.Join(errs...)
 	}
+	if s.cfg.Only == "memory" {
+		keys := append([]string{"heap", "heap-per-skill", "list-wall", "list-first", "list-rss"}, sessionKeys...)
+		res.Metrics = slices.DeleteFunc(res.Metrics, func(m *metric) bool { return !slices.Contains(keys, m.Key) })
+		s.logf("N=%d: live heap, in-process", n)
+		if err := s.heap(ctx, tree, res); err != nil {
+			fail([]string{"heap", "heap-per-skill"}, err)
+		}
+		s.logf("N=%d: ccski list --json and the floor process", n)
+		recs, _, err := s.list(ctx, tree, env, res)
+		if err != nil {
+			fail([]string{"list-wall", "list-first", "list-rss"}, err)
+			return res, errors.Join(errs...)
+		}
+		s.logf("N=%d: ccski mcp sessions of %d calls", n, s.cfg.Calls)
+		if err := s.sessions(ctx, tree, env, recs, res); err != nil {
+			keys := sessionKeys
+			if pe := (*phaseError)(nil); errors.As(err, &pe) {
+				keys = pe.keys
+			}
+			fail(keys, err)
+		}
+		return res, errors.Join(errs...)
+	}
 	s.logf("N=%d: cold discovery and rescan, in-process", n)
 	snap, err := s.discovery(ctx, tree, res)
 	if err != nil {
