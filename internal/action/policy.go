@@ -134,6 +134,12 @@ func examine(ctx context.Context, p *policy.Policy, r *pipeline.Record, installe
 	if in := installed[filepath.Clean(r.Dir)]; in != nil {
 		s.Source = PolicySource(in.From)
 	}
+	if r.Dir == "" {
+		// A skill known by name alone (one of a plugin that is off, see
+		// toggle.Toggler.Admit): no files, no scan, so the rules that
+		// need them refuse.
+		return s
+	}
 	if len(p.Settings().BlockedSkills) > 0 { // a blocked digest is matched against every file
 		mu.Lock()
 		m, err := cache.Build(r.Dir)
