@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,5 +94,30 @@ func TestPolicyAllowUnsignedFalseRequiresSigned(t *testing.T) {
 	decodeOnly(t, b.run(t, "doctor", "--json"), &doc)
 	if !doc.Signatures.RequireSigned {
 		t.Error("doctor --json: requireSigned is false under policy.allow_unsigned: false")
+	}
+}
+
+// TestPolicyUnrecordedSourceNotJudged pins what docs/security.md says of
+// "fails closed": allowed_sources and required_signers judge the source
+// ccski.lock records, so a skill copied into a skills folder by hand (no
+// recorded source) is not refused by them, while blocked_skills is.
+func TestPolicyUnrecordedSourceNotJudged(t *testing.T) {
+	t.Parallel()
+	b := newInstallBox(t)
+	testfs.Write(t, b.home, map[string]string{
+		".claude/skills/by-hand/SKILL.md": skillText("by-hand", "Copied by hand."),
+		".claude/skills/blocked/SKILL.md": skillText("blocked", "Copied by hand, blocked."),
+	})
+	managed := managedPolicy(t, b.root, "policy:\n  allowed_sources: [github.com/acme]\n"+
+		"  required_signers: [\"github.com/acme=*@acme.com@https://accounts.acme.com\"]\n  blocked_skills: [blocked]\n")
+	b.vars = append(b.vars, "CCSKITEST_MANAGED_CONFIG="+managed)
+	var recs []struct{ ID string }
+	decodeOnly(t, b.run(t, "list", "--json"), &recs)
+	var ids []string
+	for _, r := range recs {
+		ids = append(ids, r.ID)
+	}
+	if !slices.Contains(ids, "claude:by-hand") || slices.Contains(ids, "claude:blocked") {
+		t.Errorf("list shows %v: want the hand-copied skill (no recorded source) and not the blocked one", ids)
 	}
 }
