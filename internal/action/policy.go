@@ -140,7 +140,9 @@ func examine(ctx context.Context, p *policy.Policy, r *pipeline.Record, installe
 		// need them refuse.
 		return s
 	}
-	if len(p.Settings().BlockedSkills) > 0 { // a blocked digest is matched against every file
+	if slices.ContainsFunc(p.Settings().BlockedSkills, func(e string) bool { // a blocked digest is matched against every file
+		return strings.HasPrefix(strings.TrimSpace(e), "sha256:")
+	}) {
 		mu.Lock()
 		m, err := cache.Build(r.Dir)
 		mu.Unlock()
