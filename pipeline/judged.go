@@ -22,13 +22,20 @@ const (
 	// carries none) is not served, and a signed skill's files are served
 	// only while they are the bytes verified.
 	GateSigned Gate = "mcp.require_signed"
+	// GatePolicySigned is signature verification for the organisation's
+	// policy (policy.required_signers, policy.allow_unsigned): a skill
+	// the policy allowed on its signer is served only while its files
+	// are the bytes verified. It covers only the records whose files it
+	// holds (Judgement.Files): those the policy needed a signature of.
+	GatePolicySigned Gate = "policy.required_signers"
 )
 
 // Covers reports whether the gate decides whether r is served: every
 // record under GateScan (skills and commands alike), a project skill
 // under GateTrust (plugin skills are only flagged, a user's own skills
 // and commands are not checked), every record under GateSigned (a command
-// carries no signature, so none is served).
+// carries no signature, so none is served). GatePolicySigned covers the
+// records its judgement holds (Judgement.Of), never by itself.
 func (g Gate) Covers(r *Record) bool {
 	switch g {
 	case GateScan, GateSigned:
@@ -78,6 +85,10 @@ type Judgement struct {
 // (Gate.Covers). A covered record it has no files of, such as one of
 // another snapshot, has none judged.
 func (j Judgement) Of(r *Record) (JudgedFiles, bool) {
+	if j.Gate == GatePolicySigned {
+		files, ok := j.Files[r]
+		return files, ok
+	}
 	if !j.Gate.Covers(r) {
 		return nil, false
 	}

@@ -211,6 +211,8 @@ func (c *Config) DiscoverWith(ctx context.Context, e *engine.Engine, checks Chec
 			e.SetScan(scanmode.Warn) // the scan verdict is decided on the scan's findings
 		}
 		e.SetPolicy(pol, c.examiner(pol, e.Env(), false))
+		// The policy decides on the signatures the engine verifies.
+		checks.Signatures = checks.Signatures || needsSignatures(pol)
 	}
 	if checks.Signatures {
 		v, err := c.Verifier()

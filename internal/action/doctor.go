@@ -195,8 +195,12 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 	if err != nil {
 		return nil, err
 	}
-	res.Policy = c.refusals(ctx, pol, env, d.Snapshot.All)
-	res.Signatures = doctorSignatures(d.Snapshot, c.Loaded.Config.MCP.RequireSigned)
+	res.Policy = c.refusals(ctx, pol, env, d.Snapshot)
+	require, err := c.RequireSigned()
+	if err != nil {
+		return nil, err
+	}
+	res.Signatures = doctorSignatures(d.Snapshot, require)
 	if res.Broken > 0 {
 		res.Verdict = fmt.Errorf("%w: %s", ErrDoctorFailed,
 			report.Plural(res.Broken, "problem in your own skills", "problems in your own skills"))

@@ -82,7 +82,10 @@ func List(ctx context.Context, c *Config, req ListRequest) (*ListResult, error) 
 		return nil, err
 	}
 	res := &ListResult{Snapshot: d.Snapshot, Records: OfKind(d.Snapshot.Visible, req.Kind),
-		State: c.Loaded.Config.State, Priority: d.Engine.Priority(), RequireSigned: c.Loaded.Config.MCP.RequireSigned}
+		State: c.Loaded.Config.State, Priority: d.Engine.Priority()}
+	if res.RequireSigned, err = c.RequireSigned(); err != nil {
+		return nil, err
+	}
 	if req.Installed {
 		res.Installed = InstalledIndex(d.Engine.Env())
 	}
@@ -185,7 +188,11 @@ func Info(ctx context.Context, c *Config, req InfoRequest) (*InfoResult, error) 
 		sig := d.Snapshot.SignatureOf(r)
 		res.Signature = &sig
 	}
-	res.NotServed = NotServed(d.Snapshot, r, c.Loaded.Config.MCP.RequireSigned)
+	require, err := c.RequireSigned()
+	if err != nil {
+		return nil, err
+	}
+	res.NotServed = NotServed(d.Snapshot, r, require)
 	return res, nil
 }
 

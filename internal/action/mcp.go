@@ -60,7 +60,11 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	}
 	// The engines of other workspaces (ForWorkspace) take its signing
 	// options.
-	if err := signServer(c, e, mc.RequireSigned || pol.RequireSigned(), log); err != nil {
+	require, err := c.RequireSigned()
+	if err != nil {
+		return err
+	}
+	if err := signServer(c, e, require, needsSignatures(pol), log); err != nil {
 		return err
 	}
 	lo := live.Options{Interval: mc.RefreshInterval, Watch: mc.Watch, Logger: log}

@@ -107,24 +107,26 @@ func scanSkill(ctx context.Context, dir string) *report.Report {
 }
 
 // examiner gathers what p needs to decide on a discovered skill: its
-// names, its files, the source the locks record for its folder, and, as p
-// asks, its signature and (with scan) its security scan. The manifests
-// are kept between calls, by file stamp.
+// names, its files (for blocked digests), the source the locks record for
+// its folder and, with scan, its security scan. It verifies no signature:
+// the policy decides on what the engine's signing stage verified
+// (Snapshot.Signatures; see engine.PolicySignature), so that the signer
+// the policy accepts is the one whose bytes are served. The manifests are
+// kept between calls, by file stamp.
 func (c *Config) examiner(p *policy.Policy, env providers.Env, scan bool) engine.Examine {
 	var mu sync.Mutex
 	cache := manifest.NewCache()
-	verify := c.signatureVerifier()
 	return func(ctx context.Context) func(r *pipeline.Record) policy.Subject {
 		installed := InstalledIndex(env)
 		return func(r *pipeline.Record) policy.Subject {
-			return examine(ctx, p, r, installed, cache, &mu, scan, verify)
+			return examine(ctx, p, r, installed, cache, &mu, scan)
 		}
 	}
 }
 
 // examine is what examiner gathers of r.
 func examine(ctx context.Context, p *policy.Policy, r *pipeline.Record, installed map[string]*install.Installed,
-	cache *manifest.Cache, mu *sync.Mutex, scan bool, verify verifyFunc) policy.Subject {
+	cache *manifest.Cache, mu *sync.Mutex, scan bool) policy.Subject {
 	s := policy.Subject{Name: r.Name}
 	if r.Alias != "" {
 		s.Aliases = []string{r.Alias}
@@ -132,26 +134,45 @@ func examine(ctx context.Context, p *policy.Policy, r *pipeline.Record, installe
 	if in := installed[filepath.Clean(r.Dir)]; in != nil {
 		s.Source = PolicySource(in.From)
 	}
-	if !p.NeedsFiles(s.Source) {
-		if scan && p.NeedsScan() {
-			s.Scan = scanSkill(ctx, r.Dir)
-		}
+	if r.Dir == "" {
+		// A skill known by name alone (one of a plugin that is off, see
+		// toggle.Toggler.Admit): no files, no scan, so the rules that
+		// need them refuse.
 		return s
 	}
-	mu.Lock()
-	m, err := cache.Build(r.Dir)
-	mu.Unlock()
-	if err != nil {
-		return s // no files: the rules that need them refuse (see policy.Subject)
-	}
-	s.Files = m.Files
-	if p.NeedsSignature(s.Source) {
-		s.Signature = verify(ctx, r.Dir, s.Files)
+	if slices.ContainsFunc(p.Settings().BlockedSkills, func(e string) bool { // a blocked digest is matched against every file
+		return strings.HasPrefix(strings.TrimSpace(e), "sha256:")
+	}) {
+		mu.Lock()
+		m, err := cache.Build(r.Dir)
+		mu.Unlock()
+		if err == nil { // no files: the rules that need them refuse (see policy.Subject)
+			s.Files = m.Files
+		}
 	}
 	if scan && p.NeedsScan() {
 		s.Scan = scanSkill(ctx, r.Dir)
 	}
 	return s
+}
+
+// needsSignatures reports whether p decides on any skill's signature
+// (policy.required_signers, or policy.allow_unsigned false): discovery
+// must then verify signatures (engine.SetSigning), which the policy
+// decides on.
+func needsSignatures(p *policy.Policy) bool {
+	s := p.Settings()
+	return p.Active() && (!s.AllowUnsigned || len(s.RequiredSigners) > 0)
+}
+
+// decideRecord is p's decision on the discovered record r, examined by
+// examine, with the signature snap's signing stage verified of it.
+func decideRecord(p *policy.Policy, snap *pipeline.Snapshot, examine func(*pipeline.Record) policy.Subject, r *pipeline.Record) policy.Decision {
+	s := examine(r)
+	if p.NeedsSignature(s.Source) {
+		s.Signature = engine.PolicySignature(snap.Signatures, r, snap.Signatures != nil)
+	}
+	return p.Decide(s)
 }
 
 // admit is the Installer.Admit of a run under p: every staged skill is
@@ -195,22 +216,24 @@ type PolicyRefusal struct {
 	Decision policy.Decision `json:"decision"`
 }
 
-// refusals are the skills of records (commands aside) that p refuses,
-// each decided on with its security scan when p needs one.
-func (c *Config) refusals(ctx context.Context, p *policy.Policy, env providers.Env, records []*pipeline.Record) []PolicyRefusal {
+// refusals are the skills of snap (commands aside) that p refuses, each
+// decided on with its security scan when p needs one, and with the
+// signature snap's signing stage verified (a snapshot without one refuses
+// every skill p needs a signature of).
+func (c *Config) refusals(ctx context.Context, p *policy.Policy, env providers.Env, snap *pipeline.Snapshot) []PolicyRefusal {
 	out := []PolicyRefusal{}
 	if !p.Active() {
 		return out
 	}
 	examine := c.examiner(p, env, true)(ctx)
 	seen := map[string]bool{}
-	for _, r := range records {
+	for _, r := range snap.All {
 		key := cmpOr(r.RealDir, r.Dir)
 		if r.IsCommand() || seen[key] {
 			continue // a folder reached twice (a link) is one skill
 		}
 		seen[key] = true
-		if d := p.Decide(examine(r)); !d.Allow {
+		if d := decideRecord(p, snap, examine, r); !d.Allow {
 			out = append(out, PolicyRefusal{Skill: r.ID, Dir: r.Dir, Decision: d})
 		}
 	}
@@ -282,11 +305,11 @@ func PolicyCheck(ctx context.Context, c *Config, req PolicyCheckRequest) (*Polic
 		}
 	}
 	if req.Target == "" {
-		d, err := c.Discover(ctx, Checks{})
+		d, err := c.Discover(ctx, Checks{Signatures: needsSignatures(p)})
 		if err != nil {
 			return nil, err
 		}
-		res.Refused = c.refusals(ctx, p, d.Engine.Env(), d.Snapshot.All)
+		res.Refused = c.refusals(ctx, p, d.Engine.Env(), d.Snapshot)
 		return res, nil
 	}
 	res.Target = req.Target

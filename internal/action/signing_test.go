@@ -25,11 +25,11 @@ func TestSignServer(t *testing.T) {
 	}
 	var buf strings.Builder
 	log := slog.New(slog.NewTextHandler(&buf, nil))
-	err = signServer(c, e, true, log)
+	err = signServer(c, e, true, false, log)
 	if err == nil || !IsUsage(err) || !strings.Contains(err.Error(), "signing.trusted_root") {
 		t.Fatalf("under require_signed: err = %v, want a usage error naming signing.trusted_root", err)
 	}
-	if err := signServer(c, e, false, log); err != nil {
+	if err := signServer(c, e, false, false, log); err != nil {
 		t.Fatalf("without require_signed: %v", err)
 	}
 	if !strings.Contains(buf.String(), "signatures not verified") {

@@ -72,7 +72,8 @@ func (c *Config) toggler(ctx context.Context, agents []string) (*toggle.Toggler,
 	if err != nil {
 		return nil, err
 	}
-	d, err := c.Discover(ctx, Checks{})
+	// The policy decides on the signatures discovery verifies.
+	d, err := c.Discover(ctx, Checks{Signatures: needsSignatures(pol)})
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ func (c *Config) toggler(ctx context.Context, agents []string) (*toggle.Toggler,
 			if err, ok := seen[r]; ok {
 				return err
 			}
-			err := pol.Decide(examine(r)).Err()
+			err := decideRecord(pol, d.Snapshot, examine, r).Err()
 			seen[r] = err
 			return err
 		}

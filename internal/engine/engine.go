@@ -325,8 +325,8 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	checked, stages, td, trusted := e.trust.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
 	diags = append(diags, td...)
 	signatures, stages, signed := e.signing.apply(ctx, res.Records, stages, e.scanOpts.NoCache)
-	stages = e.policy.apply(ctx, res.Records, stages, found)
-	gates := []*pipeline.Judgement{scanned, trusted, signed}
+	stages, polSigned := e.policy.apply(ctx, res.Records, stages, found, signatures, e.signing.opts.Verifier != nil)
+	gates := []*pipeline.Judgement{scanned, trusted, signed, polSigned}
 	// After the gates' own stages, before the filters: a record parsed
 	// from other bytes than a gate judged is not served.
 	if ps := parsedStage(res.Records, gates, &e.parsed); ps != nil {

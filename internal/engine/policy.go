@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"errors"
 
 	"github.com/ccski/ccski/internal/policy"
+	"github.com/ccski/ccski/internal/provenance"
 	"github.com/ccski/ccski/internal/report"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -40,16 +42,24 @@ func (e *Engine) SetPolicy(p *policy.Policy, examine Examine) {
 // no policy restricts anything. found are the security scan's findings by
 // record (nil: the scan did not run), which a policy requiring a scan
 // verdict decides on; a skill the scan did not judge is refused then.
+// signatures are what the signing stage verified (verified: it ran, see
+// SetSigning): the policy decides on those, never verifying a signature
+// itself, and a skill it needed a signature of is judged by the gate
+// pipeline.GatePolicySigned with the files verified, so that what is
+// served of it is what its signer signed. Without a signing stage a
+// skill the policy needs a signature of is refused (not verified).
 func (g policyGate) apply(ctx context.Context, records []*pipeline.Record, stages []pipeline.Stage,
-	found map[*pipeline.Record][]pipeline.Diagnostic) []pipeline.Stage {
+	found map[*pipeline.Record][]pipeline.Diagnostic, signatures map[*pipeline.Record]pipeline.Signature,
+	verified bool) ([]pipeline.Stage, *pipeline.Judgement) {
 	if !g.policy.Active() {
-		return stages
+		return stages, nil
 	}
 	refused := map[*pipeline.Record]string{}
 	var examine func(r *pipeline.Record) policy.Subject
 	if g.examine != nil {
 		examine = g.examine(ctx)
 	}
+	var judged *pipeline.Judgement
 	for _, r := range records {
 		if r.IsCommand() {
 			continue
@@ -61,14 +71,56 @@ func (g policyGate) apply(ctx context.Context, records []*pipeline.Record, stage
 		if examine != nil {
 			s = examine(r)
 		}
+		needs := g.policy.NeedsSignature(s.Source)
+		if needs {
+			s.Signature = PolicySignature(signatures, r, verified)
+		}
 		if g.policy.NeedsScan() && found != nil {
 			s.Scan = scanReport(found[r])
 		}
-		if d := g.policy.Decide(s); !d.Allow {
+		d := g.policy.Decide(s)
+		if !d.Allow {
 			refused[r] = d.String()
+			continue
+		}
+		if needs {
+			if judged == nil {
+				judged = &pipeline.Judgement{Gate: pipeline.GatePolicySigned, Files: map[*pipeline.Record]pipeline.JudgedFiles{}}
+			}
+			// An unsigned skill the policy allowed (a source no signer
+			// rule names, under allow_unsigned) has nothing verified to
+			// hold it to.
+			if sig := signatures[r]; sig.Signed() {
+				judged.Files[r] = sig.Files
+			}
 		}
 	}
-	return append([]pipeline.Stage{policyStage(refused)}, stages...)
+	if judged != nil && len(judged.Files) == 0 {
+		judged = nil
+	}
+	return append([]pipeline.Stage{policyStage(refused)}, stages...), judged
+}
+
+// PolicySignature is the signature of r as the policy decides on it
+// (policy.Subject.Signature), from what the signing stage verified
+// (signatures, Snapshot.Signatures): nil when no signing stage ran
+// (verified false: not verified, which the rules needing a signature
+// refuse), a signer for a signature that verified, the error of one that
+// did not, and neither for a skill that carries none.
+func PolicySignature(signatures map[*pipeline.Record]pipeline.Signature, r *pipeline.Record, verified bool) *policy.Signature {
+	if !verified {
+		return nil
+	}
+	sig, ok := signatures[r]
+	switch {
+	case !ok || sig.State == pipeline.SignatureUnsigned:
+		return &policy.Signature{}
+	case sig.Signed():
+		s := sig.Signer
+		return &policy.Signature{Signer: &provenance.Signer{Identity: s.Identity, Issuer: s.Issuer, Bundle: s.Bundle,
+			Format: s.Format, File: s.File}}
+	}
+	return &policy.Signature{Err: errors.New(sig.Error)}
 }
 
 // scanReport is the report of the scan's findings on one skill, as

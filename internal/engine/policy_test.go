@@ -1,11 +1,15 @@
 package engine
 
 import (
+	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ccski/ccski/internal/policy"
+	"github.com/ccski/ccski/internal/provenance"
+	"github.com/ccski/ccski/internal/provenance/provenancetest"
 	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -93,4 +97,97 @@ func skillRecords(recs []*pipeline.Record) []*pipeline.Record {
 		}
 	}
 	return out
+}
+
+// TestPolicySignatures checks that the policy decides on the signatures
+// the signing stage verified, never verifying one itself: under
+// policy.required_signers a skill signed by the required signer is
+// served (the policy stage was given no signature of its own), an
+// unsigned one from the same source is refused, each signature is
+// verified once and not again on an unchanged rescan, and the skill
+// allowed on its signer is judged (pipeline.GatePolicySigned) with
+// exactly the files verified, so that what is served is what was signed;
+// a file changed afterwards makes it refused. Without a signing stage the
+// rule refuses (not verified).
+func TestPolicySignatures(t *testing.T) {
+	m := newMachine(t)
+	signed := "home/.claude/skills/user-only"
+	root := provenancetest.Sign(t, m.abs(signed), provenancetest.Options{Identity: "alice@example.com",
+		Issuer: "https://accounts.example.com"})
+	v, err := provenance.NewVerifier(provenance.Config{TrustedRoot: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.New(policy.Settings{AllowUnsigned: true,
+		RequiredSigners: []string{"github.com/acme/*=alice@example.com@https://accounts.example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every skill was installed from github.com/acme/skills.
+	examine := func(context.Context) func(r *pipeline.Record) policy.Subject {
+		return func(r *pipeline.Record) policy.Subject {
+			return policy.Subject{Name: r.Name, Source: &policy.Source{Kind: "git", URL: "https://github.com/acme/skills"}}
+		}
+	}
+	file := m.abs(signed + "/SKILL.md")
+	find := func(snap *pipeline.Snapshot, file string) *pipeline.Record {
+		for _, r := range snap.All {
+			if r.File == file {
+				return r
+			}
+		}
+		t.Fatalf("no record of %s", file)
+		return nil
+	}
+	visible := func(snap *pipeline.Snapshot, r *pipeline.Record) bool { return slices.Contains(snap.Visible, r) }
+
+	e := m.engine(t, m.config())
+	e.SetSigning(SigningOptions{Verifier: v})
+	e.SetPolicy(p, examine)
+	snap, _ := snapshot(t, e)
+	r := find(snap, file)
+	if !visible(snap, r) {
+		t.Fatalf("the skill signed by the required signer is not visible: %v", snap.Drops)
+	}
+	pdf := find(snap, m.abs("home/.claude/skills/pdf/SKILL.md"))
+	if visible(snap, pdf) {
+		t.Error("an unsigned skill from a source that requires a signer is visible")
+	}
+	if e.signing.verified != 1 {
+		t.Errorf("%d verifications, want 1", e.signing.verified)
+	}
+	var gate *pipeline.Judgement
+	for i := range snap.Judged {
+		if snap.Judged[i].Gate == pipeline.GatePolicySigned {
+			gate = &snap.Judged[i]
+		}
+	}
+	if gate == nil {
+		t.Fatal("no judgement of the policy's signature rules")
+	}
+	if files, ok := gate.Of(r); !ok || !snap.SignatureOf(r).Covers(files) {
+		t.Errorf("the gate judged %v (%v), not the files verified", files, ok)
+	}
+	if _, ok := gate.Of(find(snap, m.abs("home/.codex/skills/docx/SKILL.md"))); ok {
+		t.Error("the gate covers a skill the policy allowed without a signature")
+	}
+	checkInvariants(t, snap)
+
+	snapshot(t, e)
+	if e.signing.verified != 1 {
+		t.Errorf("an unchanged rescan verified again: %d verifications, want 1", e.signing.verified)
+	}
+	m.write(t, map[string]string{signed + "/references/extra.md": "not signed\n"})
+	snap, _ = snapshot(t, e)
+	if visible(snap, find(snap, file)) {
+		t.Error("a signed skill with a file added since it was signed is still visible")
+	}
+
+	// No signing stage: nothing is verified, so the rule refuses.
+	e = m.engine(t, m.config())
+	e.SetPolicy(p, examine)
+	snap, _ = snapshot(t, e)
+	if visible(snap, find(snap, file)) {
+		t.Error("without a signing stage a skill the policy needs a signature of is visible")
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/ccski/ccski/internal/manifest"
@@ -186,7 +187,7 @@ func (g *signing) check(ctx context.Context, dir string) pipeline.Signature {
 		return invalid(v.err)
 	}
 	s := v.signer
-	return pipeline.Signature{State: pipeline.SignatureSigned, File: s.File, Files: judgedFiles(m.Files),
+	return pipeline.Signature{State: pipeline.SignatureSigned, File: s.File, Files: judgedFiles(m.Files, s.Covered),
 		Signer: &pipeline.Signer{Identity: s.Identity, Issuer: s.Issuer, Format: s.Format, Bundle: s.Bundle, File: s.File}}
 }
 
@@ -212,12 +213,16 @@ func manifestKey(files []manifest.File) string {
 	return manifest.FormatDigest(h.Sum(nil))
 }
 
-// judgedFiles are the files of a manifest (its recorded links have no
-// bytes to serve), as a gate's judgement lists them.
-func judgedFiles(files []manifest.File) pipeline.JudgedFiles {
-	out := make(pipeline.JudgedFiles, 0, len(files))
+// judgedFiles are the files of a manifest a signature covers (covered,
+// provenance.Signer.Covered), as a gate's judgement lists them: a file
+// the signature does not cover (one an OMS signature's ignore_paths
+// leaves out, an extra file under signing.strict: false) is not among
+// them, so it is not served as signed; recorded links have no bytes to
+// serve.
+func judgedFiles(files []manifest.File, covered []string) pipeline.JudgedFiles {
+	out := make(pipeline.JudgedFiles, 0, len(covered))
 	for _, f := range files {
-		if !f.IsLink() {
+		if _, ok := slices.BinarySearch(covered, f.Path); ok && !f.IsLink() {
 			out = append(out, pipeline.JudgedFile{Path: f.Path, Size: f.Size, Digest: f.Digest})
 		}
 	}

@@ -151,3 +151,45 @@ func TestSetSigning(t *testing.T) {
 		t.Errorf("visible under a root that trusts no signer: %v", snap.Visible)
 	}
 }
+
+// TestSignedJudgesCoveredOnly: the gate of mcp.require_signed judges only
+// the files the signature covers. Under signing.strict: false an extra
+// file added after signing lets the signature verify, but the extra file
+// is not among the files judged, so it is not served as signed; the
+// signed files and the signature file are.
+func TestSignedJudgesCoveredOnly(t *testing.T) {
+	m := newMachine(t)
+	signed := "home/.claude/skills/user-only"
+	root := provenancetest.Sign(t, m.abs(signed), provenancetest.Options{})
+	m.write(t, map[string]string{signed + "/references/extra.md": "not signed\n"})
+	v, err := provenance.NewVerifier(provenance.Config{TrustedRoot: root, Lax: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := m.engine(t, m.config())
+	e.SetSigning(SigningOptions{Verifier: v, Require: true})
+	snap, _ := snapshot(t, e)
+	var r *pipeline.Record
+	for _, v := range snap.Visible {
+		if v.File == m.abs(signed+"/SKILL.md") {
+			r = v
+		}
+	}
+	if r == nil {
+		t.Fatalf("the signed skill with an extra file is not visible under signing.strict: false")
+	}
+	var files pipeline.JudgedFiles
+	for _, j := range snap.Judged {
+		if j.Gate == pipeline.GateSigned {
+			files, _ = j.Of(r)
+		}
+	}
+	if _, ok := files.File("references/extra.md"); ok {
+		t.Errorf("the extra file the signature does not cover is judged as signed: %v", files)
+	}
+	for _, p := range []string{"SKILL.md", "skill.oms.sig"} {
+		if _, ok := files.File(p); !ok {
+			t.Errorf("%s is not among the files judged: %v", p, files)
+		}
+	}
+}

@@ -1303,5 +1303,5 @@ func sameRecord(a, b *provenance.Signer) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return *a == *b
+	return a.Identity == b.Identity && a.Issuer == b.Issuer && a.Bundle == b.Bundle && a.Format == b.Format && a.File == b.File
 }

@@ -101,7 +101,7 @@ func TestInstallVerifiesSignature(t *testing.T) {
 		e := f.lockOnDisk(t).Find("pdf")
 		want := provenance.Signer{Identity: "alice@example.com", Issuer: "https://issuer.example.com",
 			Bundle: e.Files[indexOf(e, "skill.oms.sig")].Digest, Format: provenance.FormatOMS, File: "skill.oms.sig"}
-		if e.Signer == nil || *e.Signer != want {
+		if e.Signer == nil || !sameRecord(e.Signer, &want) {
 			t.Errorf("lock signer %+v, want %+v", e.Signer, want)
 		}
 		var raw struct{ Version int }

@@ -98,12 +98,21 @@ func (v *Verifier) verify(ctx context.Context, dir string, files []manifest.File
 	case c.payloadType != inTotoType:
 		return nil, fail("", fmt.Sprintf("signs a %q payload, not an in-toto statement (%s)", c.payloadType, inTotoType), nil)
 	case format == FormatOMS:
-		if err := v.checkOMS(c.payload, files, name, fail); err != nil {
+		covered, err := v.checkOMS(c.payload, files, name, fail)
+		if err != nil {
 			return nil, err
 		}
+		signer.Covered = covered
+		return signer, nil
 	default:
 		if err := checkSubject(c.payload, files, name, fail); err != nil {
 			return nil, err
+		}
+	}
+	// A signature over the manifest covers every file of it.
+	for _, f := range files {
+		if !f.IsLink() {
+			signer.Covered = append(signer.Covered, f.Path)
 		}
 	}
 	return signer, nil

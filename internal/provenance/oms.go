@@ -91,24 +91,26 @@ func OMSStatement(name string, files []manifest.File, sig string) ([]byte, error
 	return json.Marshal(st)
 }
 
-// checkOMS compares the OMS statement payload with the skill's files.
-func (v *Verifier) checkOMS(payload []byte, files []manifest.File, sig string, fail func(path, reason string, err error) error) error {
+// checkOMS compares the OMS statement payload with the skill's files, and
+// returns the paths of those the signature covers (Signer.Covered): the
+// files it lists, and the signature file itself.
+func (v *Verifier) checkOMS(payload []byte, files []manifest.File, sig string, fail func(path, reason string, err error) error) ([]string, error) {
 	var st statement
 	dec := json.NewDecoder(bytes.NewReader(payload))
 	if err := dec.Decode(&st); err != nil {
-		return fail("", "signs a statement that is not valid JSON", err)
+		return nil, fail("", "signs a statement that is not valid JSON", err)
 	}
 	switch {
 	case st.Type != StatementType:
-		return fail("", fmt.Sprintf("signs a statement of type %q, not %s", st.Type, StatementType), nil)
+		return nil, fail("", fmt.Sprintf("signs a statement of type %q, not %s", st.Type, StatementType), nil)
 	case st.PredicateType != OMSPredicateType:
-		return fail("", fmt.Sprintf("signs a %q predicate, not an OpenSSF model signature (%s)", st.PredicateType, OMSPredicateType), nil)
+		return nil, fail("", fmt.Sprintf("signs a %q predicate, not an OpenSSF model signature (%s)", st.PredicateType, OMSPredicateType), nil)
 	case st.Predicate.Serialization.Method != "files":
-		return fail("", fmt.Sprintf("uses serialization %q; only \"files\" (one digest per file) is read", st.Predicate.Serialization.Method), nil)
+		return nil, fail("", fmt.Sprintf("uses serialization %q; only \"files\" (one digest per file) is read", st.Predicate.Serialization.Method), nil)
 	case st.Predicate.Serialization.HashType != "sha256":
-		return fail("", fmt.Sprintf("hashes files with %q; only sha256 is read", st.Predicate.Serialization.HashType), nil)
+		return nil, fail("", fmt.Sprintf("hashes files with %q; only sha256 is read", st.Predicate.Serialization.HashType), nil)
 	case len(st.Subject) != 1:
-		return fail("", fmt.Sprintf("names %d subjects, not 1", len(st.Subject)), nil)
+		return nil, fail("", fmt.Sprintf("names %d subjects, not 1", len(st.Subject)), nil)
 	}
 	// The subject digest is the SHA-256 of the resources' digests in
 	// order: a statement whose resources were edited is inconsistent.
@@ -118,20 +120,20 @@ func (v *Verifier) checkOMS(payload []byte, files []manifest.File, sig string, f
 		raw, err := hex.DecodeString(r.Digest)
 		switch {
 		case r.Algorithm != "sha256":
-			return fail(r.Name, fmt.Sprintf("is signed with algorithm %q; only sha256 is read", r.Algorithm), nil)
+			return nil, fail(r.Name, fmt.Sprintf("is signed with algorithm %q; only sha256 is read", r.Algorithm), nil)
 		case err != nil || len(raw) != sha256.Size:
-			return fail(r.Name, fmt.Sprintf("is signed with digest %q, not 64 hex digits", r.Digest), nil)
+			return nil, fail(r.Name, fmt.Sprintf("is signed with digest %q, not 64 hex digits", r.Digest), nil)
 		case r.Name == "" || isControl(r.Name):
-			return fail("", fmt.Sprintf("signs a resource named %q", r.Name), nil)
+			return nil, fail("", fmt.Sprintf("signs a resource named %q", r.Name), nil)
 		}
 		if _, dup := signed[r.Name]; dup {
-			return fail(r.Name, "is signed twice", nil)
+			return nil, fail(r.Name, "is signed twice", nil)
 		}
 		h.Write(raw)
 		signed[r.Name] = "sha256:" + strings.ToLower(r.Digest)
 	}
 	if got, want := hex.EncodeToString(h.Sum(nil)), strings.ToLower(st.Subject[0].Digest["sha256"]); got != want {
-		return fail("", fmt.Sprintf("is inconsistent: its subject digest is %q, its resources hash to %s", want, got), nil)
+		return nil, fail("", fmt.Sprintf("is inconsistent: its subject digest is %q, its resources hash to %s", want, got), nil)
 	}
 	ignored := func(p string) bool {
 		if p == sig {
@@ -146,6 +148,7 @@ func (v *Verifier) checkOMS(payload []byte, files []manifest.File, sig string, f
 		return false
 	}
 	var errs []error
+	var covered []string
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
 		seen[f.Path] = true
@@ -162,6 +165,11 @@ func (v *Verifier) checkOMS(payload []byte, files []manifest.File, sig string, f
 			}
 		case want != f.Digest:
 			errs = append(errs, fail(f.Path, fmt.Sprintf("changed: signed %s, found %s", want, f.Digest), nil))
+		default:
+			covered = append(covered, f.Path)
+		}
+		if f.Path == sig && !f.IsLink() {
+			covered = append(covered, f.Path)
 		}
 	}
 	var missing []string
@@ -174,7 +182,11 @@ func (v *Verifier) checkOMS(payload []byte, files []manifest.File, sig string, f
 	for _, name := range missing {
 		errs = append(errs, fail(name, "is signed but missing from the skill", nil))
 	}
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	slices.Sort(covered)
+	return covered, nil
 }
 
 // ManifestText is the text a "sigstore" format signature signs (its

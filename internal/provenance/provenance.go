@@ -67,6 +67,12 @@ type Signer struct {
 	// File is the signature file's path inside the skill, e.g.
 	// "skill.oms.sig".
 	File string `json:"file"`
+	// Covered are the paths of the skill's files the signature covers,
+	// sorted, the signature file among them: what may be served as
+	// signed. A file an OMS signature's ignore_paths leaves out
+	// (.github/, .gitignore), or an extra file signing.strict: false
+	// lets through, is not among them.
+	Covered []string `json:"-"`
 }
 
 // String is the human form: "alice@example.com via

@@ -179,6 +179,12 @@ func (t *Toggler) Use(p *Profile, scope string) (left int) {
 				t.results = append(t.results, Result{Skill: key, Host: h.Name, Status: Skipped,
 					Note: "plugin not installed on this machine"})
 			case on != want:
+				if want {
+					if err := t.admitPlugin(h.Name, key, disabledSkills(t.snap, h.Name, key)); err != nil {
+						t.results = append(t.results, Result{Skill: key, Host: h.Name, Status: Failed, Error: err.Error()})
+						continue
+					}
+				}
 				t.plugin(key, h, key, want, scope, "", pluginNote(key, want, nil, nil))
 			}
 		}
@@ -276,6 +282,18 @@ func (x profileIndex) pluginState(snap *pipeline.Snapshot, h, key string) (on, f
 		}
 	}
 	return false, false
+}
+
+// disabledSkills are the skill names of the plugin key of host h when the
+// settings turn it off (pipeline.DisabledPlugin.Skills): its skills were
+// not discovered.
+func disabledSkills(snap *pipeline.Snapshot, h, key string) []string {
+	for _, dp := range snap.Disabled {
+		if dp.Provider == h && dp.Key() == key {
+			return dp.Skills
+		}
+	}
+	return nil
 }
 
 var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)

@@ -50,6 +50,45 @@ type Request struct {
 	KeepFile bool
 }
 
+// loadable reports whether req leaves a skill loadable in some way: on,
+// or limited to a mode a host still loads (name-only,
+// user-invocable-only). Admit is asked about every such request.
+func (req Request) loadable() bool {
+	return req.On || req.Mode != "" && req.Mode != pipeline.ModeOff
+}
+
+// admitPlugin asks Admit about every skill of the plugin key that host h
+// reads, before the plugin is turned on: turning it on makes each of them
+// loadable, not only the one asked for. The skills of a plugin that is
+// off were never discovered (names are its skill names, from its folder
+// listing): each is asked about by name alone, so that a rule needing
+// more of it than its name refuses it (the policy fails closed). It
+// returns the first refusal, naming the skill.
+func (t *Toggler) admitPlugin(h, key string, names []string) error {
+	if t.Admit == nil {
+		return nil
+	}
+	found := false
+	for _, o := range t.snap.All {
+		if o.Plugin == nil || o.IsCommand() || o.Plugin.Key() != key || o.Agent != h && !slices.Contains(o.Hosts, h) {
+			continue
+		}
+		found = true
+		if err := t.Admit(o); err != nil {
+			return fmt.Errorf("the plugin %s holds the skill %s: %w", key, o.ID, err)
+		}
+	}
+	if found {
+		return nil
+	}
+	for _, n := range names {
+		if err := t.Admit(&pipeline.Record{ID: h + ":" + n, Name: n, Agent: h}); err != nil {
+			return fmt.Errorf("the plugin %s holds the skill %s: %w", key, n, err)
+		}
+	}
+	return nil
+}
+
 // Status is the outcome of one switch.
 type Status string
 
@@ -95,9 +134,12 @@ type Toggler struct {
 	// Notices, when not nil, receives what Commit says while it waits for
 	// another ccski run.
 	Notices io.Writer
-	// Admit, when set, is asked before a skill is turned on (enable,
-	// profile use): an error refuses it, a failed result saying why. The
-	// organisation's policy is applied through it (internal/action).
+	// Admit, when set, is asked before a skill becomes loadable in any
+	// way (enable, disable --mode name-only or user-invocable-only,
+	// profile use, and every skill of a plugin turned on, a plugin that
+	// is off giving a record with only a name and an id): an error
+	// refuses it, a failed result saying why. The organisation's policy
+	// is applied through it (internal/action).
 	Admit func(r *pipeline.Record) error
 
 	env     providers.Env
@@ -282,6 +324,11 @@ func (t *Toggler) disabledPlugin(name string, dp pipeline.DisabledPlugin, req Re
 		t.results = append(t.results, res)
 		return
 	}
+	if err := t.admitPlugin(h.Name, dp.Key(), dp.Skills); err != nil {
+		res.Status, res.Error = Failed, err.Error()
+		t.results = append(t.results, res)
+		return
+	}
 	note := pluginNote(dp.Key(), true, dp.Skills, dp.Commands)
 	t.plugin(name, h, dp.Key(), true, req.Scope, dp.Settings, note)
 }
@@ -353,7 +400,7 @@ func hostNames(rs []reader) []string {
 // Record switches the skill r, for every host that reads its folder (or
 // those req names).
 func (t *Toggler) Record(r *pipeline.Record, req Request) {
-	if req.On && t.Admit != nil {
+	if req.loadable() && t.Admit != nil {
 		if err := t.Admit(r); err != nil {
 			t.results = append(t.results, Result{Skill: r.ID, Status: Failed, Error: err.Error()})
 			return
@@ -474,6 +521,12 @@ func (t *Toggler) pluginOf(r *pipeline.Record, h providers.Host, req Request) {
 			commands = append(commands, o.Name)
 		} else {
 			skills = append(skills, o.Name)
+		}
+	}
+	if req.On {
+		if err := t.admitPlugin(h.Name, key, nil); err != nil {
+			t.results = append(t.results, Result{Skill: r.ID, Host: h.Name, Status: Failed, Error: err.Error()})
+			return
 		}
 	}
 	t.plugin(r.ID, h, key, req.On, req.Scope, "", pluginNote(key, req.On, skills, commands))

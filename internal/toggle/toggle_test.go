@@ -290,3 +290,54 @@ func TestCommitFailedWriteIsFailed(t *testing.T) {
 		t.Errorf("settings: %q, want the other program's", got)
 	}
 }
+
+// TestAdmitEveryWayOn: Admit is asked about every way a skill becomes
+// loadable, not only enable: disable --mode to a mode a host still loads,
+// turning on a plugin skill (about each of its sibling skills, which come
+// on with it), and a profile's plugins: entries (about the skills of a
+// plugin that is off, by name, as they were never discovered).
+func TestAdmitEveryWayOn(t *testing.T) {
+	base := testfs.TempDir(t)
+	testfs.Write(t, base, map[string]string{"s/plain/.SKILL.md": "", "p/lint/SKILL.md": "", "p/evil/SKILL.md": ""})
+	abs := func(rel string) string { return filepath.Join(base, filepath.FromSlash(rel)) }
+	rec := func(id, dir, file string, disabled bool) *pipeline.Record {
+		return &pipeline.Record{ID: id, Name: filepath.Base(dir), Agent: "h", Dir: abs(dir), File: abs(dir + "/" + file),
+			Disabled: disabled, Hosts: []string{"h"}}
+	}
+	host := providers.Host{Name: "h", Title: "H", Switcher: fakeSwitcher{file: abs("settings")}}
+	plain := rec("h:plain", "s/plain", ".SKILL.md", true)
+	plain.Off = []pipeline.HostSwitch{{Host: "h", Mode: pipeline.ModeOff}}
+	lint, evil := rec("h:lint", "p/lint", "SKILL.md", false), rec("h:evil", "p/evil", "SKILL.md", false)
+	for _, r := range []*pipeline.Record{lint, evil} {
+		r.Plugin = &pipeline.PluginInfo{Plugin: "p", Marketplace: "m"}
+		r.Off = []pipeline.HostSwitch{{Host: "h", Mode: pipeline.ModeOff}}
+	}
+	now := []*pipeline.Record{plain, lint, evil}
+	snap := pipeline.NewSnapshot(now, now, nil, nil, nil)
+	snap.Disabled = []pipeline.DisabledPlugin{{Provider: "h", Plugin: "q", Marketplace: "m", Skills: []string{"evil-too"}}}
+	tg := New(providers.Env{}, snap, []providers.Host{host})
+	tg.Admit = func(r *pipeline.Record) error {
+		if r.Name == "plain" || strings.HasPrefix(r.Name, "evil") {
+			return errors.New("policy.blocked_skills (managed config x) blocks " + r.Name)
+		}
+		return nil
+	}
+	refused := func(plan *Plan, want string) {
+		t.Helper()
+		if len(plan.Files()) != 0 || len(plan.Renames) != 0 {
+			t.Errorf("a refused skill was turned on: files %v, renames %v", plan.Files(), plan.Renames)
+		}
+		for _, r := range plan.Results {
+			if r.Status == Failed && strings.Contains(r.Error, want) {
+				return
+			}
+		}
+		t.Errorf("no failure saying %q: %+v", want, plan.Results)
+	}
+	refused(tg.Commit(func() { tg.Skill("plain", Request{Mode: "dim"}) }, true), "blocks plain")
+	refused(tg.Commit(func() { tg.Skill("lint", Request{On: true}) }, true), "the plugin p@m holds the skill h:evil")
+	p := &Profile{Name: "p", Hosts: map[string]*HostProfile{"h": {Plugins: map[string]bool{"q@m": true}}}}
+	refused(tg.Commit(func() { tg.Use(p, "") }, true), "the plugin q@m holds the skill evil-too")
+	p = &Profile{Name: "p", Hosts: map[string]*HostProfile{"h": {Skills: []SkillState{{ID: "h:plain", File: plain.File, Mode: "dim"}}}}}
+	refused(tg.Commit(func() { tg.Use(p, "") }, true), "blocks plain")
+}
