@@ -49,6 +49,7 @@ func BenchmarkContentSearch(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			ix.Prime() // as the server does
 			b.Logf("%d skills; index %+v", len(recs), ix.Stats())
 			for _, mode := range []string{"read", "index"} {
 				b.Run(mode, func(b *testing.B) {

@@ -54,15 +54,13 @@ type Index struct {
 
 	// What Rank needs of each of the records the index was updated with
 	// (recs, the caller's slice, shared), by position: the doc of its
-	// file (-1 for none), its name, id, description and alias
-	// lower-cased (each the string itself when lower case already), so
-	// that a query lower-cases none, and the meta index (meta.go), which
-	// gives the records a query token can match, so that a query scores
-	// those alone.
+	// file (-1 for none), and once Prime has run, the meta index
+	// (meta.go): each record's name, id, description and alias
+	// lower-cased, and the records each word can match, so that a query
+	// lower-cases nothing and scores only those.
 	recs  []*pipeline.Record
 	docOf []int32
-	low   []lowered
-	meta  *metaIndex
+	meta  *metaOnce
 	// unsettled counts the docs whose stamp had not settled when read.
 	unsettled int
 }
@@ -112,8 +110,10 @@ type IndexStats struct {
 	// Files, Terms and Postings count the files indexed, their distinct
 	// words and the (file, word) pairs.
 	Files, Terms, Postings int
-	// Bytes is about what the index holds in memory.
-	Bytes int
+	// Bytes is about what the index holds in memory; MetaBytes what its
+	// meta index holds once primed (the lower-cased strings that differ
+	// from the records' own not counted).
+	Bytes, MetaBytes int
 }
 
 // Stats returns the counts of ix.
@@ -126,8 +126,14 @@ func (ix *Index) Stats() IndexStats {
 		n += ix.postingCount(k)
 	}
 	const docBytes = 16 + 16 + 40 + 8 + 24 // file, salt, stamp, settled, map entry
-	return IndexStats{Files: len(ix.docs), Terms: ix.termCount(), Postings: n,
-		Bytes: len(ix.terms) + 4*len(ix.termAt) + len(ix.post) + 4*len(ix.postAt) + docBytes*len(ix.docs)}
+	st := IndexStats{Files: len(ix.docs), Terms: ix.termCount(), Postings: n,
+		Bytes: ix.termIndex.bytes() + docBytes*len(ix.docs)}
+	if ix.meta != nil {
+		if m := ix.meta.built.Load(); m != nil {
+			st.MetaBytes = m.words.bytes() + m.names.bytes() + 64*len(m.low)
+		}
+	}
+	return st
 }
 
 // termIndex is a set of terms (words without white space) and, for each,
@@ -144,6 +150,10 @@ type termIndex struct {
 	// postAt[len] is len(post).
 	post   []byte
 	postAt []uint32
+}
+
+func (ti *termIndex) bytes() int {
+	return len(ti.terms) + 4*len(ti.termAt) + len(ti.post) + 4*len(ti.postAt)
 }
 
 func (ti *termIndex) termCount() int { return max(len(ti.termAt)-1, 0) }
@@ -375,7 +385,7 @@ func (ix *Index) Update(ctx context.Context, records []*pipeline.Record, src Sou
 			out.docOf[i] = int32(d)
 		}
 	}
-	out.low, out.meta = newMeta(records)
+	out.meta = &metaOnce{}
 	return out, nil
 }
 

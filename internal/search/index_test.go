@@ -118,15 +118,28 @@ func TestIndexMatchesRank(t *testing.T) {
 
 func compare(t *testing.T, recs []*pipeline.Record, ix *Index) {
 	t.Helper()
-	for _, q := range queries {
-		for _, limit := range []int{0, 5} {
-			for _, content := range []bool{true, false} {
-				want, wantTotal := refRank(recs, q, Options{Content: content, Limit: limit})
-				for _, ix := range []*Index{nil, ix} {
-					got, gotTotal := Rank(recs, q, Options{Content: content, Limit: limit, Index: ix})
-					if d := cmp.Diff(summarize(want), summarize(got)); d != "" || wantTotal != gotTotal {
-						t.Errorf("query %q limit %d content %v index %v: total %d, want %d; hits (-old +new):\n%s",
-							q, limit, content, ix != nil, gotTotal, wantTotal, d)
+	// The old path, then Rank without an index, with the index, and with
+	// it primed (the meta index: only candidates scored).
+	type path struct {
+		name string
+		ix   *Index
+	}
+	for _, primed := range []bool{false, true} {
+		paths := []path{{"no index", nil}, {"index", ix}}
+		if primed {
+			ix.Prime()
+			paths = []path{{"primed index", ix}}
+		}
+		for _, q := range queries {
+			for _, limit := range []int{0, 1, 5} {
+				for _, content := range []bool{true, false} {
+					want, wantTotal := refRank(recs, q, Options{Content: content, Limit: limit})
+					for _, p := range paths {
+						got, gotTotal := Rank(recs, q, Options{Content: content, Limit: limit, Index: p.ix})
+						if d := cmp.Diff(summarize(want), summarize(got)); d != "" || wantTotal != gotTotal {
+							t.Errorf("query %q limit %d content %v, %s: total %d, want %d; hits (-old +new):\n%s",
+								q, limit, content, p.name, gotTotal, wantTotal, d)
+						}
 					}
 				}
 			}

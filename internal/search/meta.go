@@ -15,6 +15,9 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/ccski/ccski/pipeline"
@@ -29,9 +32,31 @@ type lowered struct {
 // ShortName): lower-casing keeps the colons where they were.
 func short(name string) string { return name[strings.LastIndexByte(name, ':')+1:] }
 
+// metaOnce is the meta index of an Index's records, built by the first
+// Prime; copies of an Index for the same records share it.
+type metaOnce struct {
+	once  sync.Once
+	built atomic.Pointer[metaIndex]
+}
+
+// Prime builds the meta index of the records ix was updated with, if not
+// built yet: Rank then scores only the records every token of a query can
+// match, with names, ids and descriptions lower-cased once. It costs a few
+// µs a record, some ten passes of a query over every record, so that a
+// server that answers many queries calls it (in the background, after
+// Update) and a command that answers one does not. Safe for concurrent
+// use.
+func (ix *Index) Prime() {
+	if ix == nil || ix.meta == nil {
+		return
+	}
+	ix.meta.once.Do(func() { ix.meta.built.Store(newMeta(ix.recs)) })
+}
+
 // metaIndex is the meta index of records, by their positions.
 type metaIndex struct {
-	n int // records
+	n   int       // records
+	low []lowered // each record's text lower-cased
 	// words: the words of every record's lower-cased name, id,
 	// description and alias, each with the positions of the records
 	// holding it.
@@ -46,73 +71,144 @@ type metaIndex struct {
 // lenRange is the terms [from, to) of names that are n runes long.
 type lenRange struct{ n, from, to int }
 
-// newMeta returns what Rank needs of records: each one's text lower-cased
-// and the meta index.
-func newMeta(records []*pipeline.Record) ([]lowered, *metaIndex) {
+// newMeta returns the meta index of records.
+func newMeta(records []*pipeline.Record) *metaIndex {
 	low := make([]lowered, len(records))
-	words := map[string][]uint32{}
-	names := map[string][]uint32{}
-	note := func(m map[string][]uint32, w string, i uint32) {
-		list := m[w]
-		if len(list) == 0 || list[len(list)-1] != i {
-			m[w] = append(list, i)
-		}
-	}
-	seen := map[string]bool{}
+	// Words are numbered as first seen; pairs are (word, record) as
+	// word<<32 | position, sorted below into postings.
+	var words, names termBuilder
 	for i, r := range records {
 		l := lowered{name: strings.ToLower(r.Name), id: strings.ToLower(r.ID), desc: strings.ToLower(r.Description)}
 		if r.Alias != "" {
 			l.alias = strings.ToLower(r.Alias)
 		}
 		low[i] = l
-		for _, s := range []string{l.name, l.id, l.desc, l.alias} {
-			for _, w := range strings.Fields(s) {
-				seen[w] = true
-			}
+		for _, s := range [...]string{l.name, l.id, l.desc, l.alias} {
+			fields(s, func(w string) { words.note(w, uint32(i)) })
 		}
-		for w := range seen {
-			note(words, w, uint32(i))
-		}
-		clear(seen)
-		for _, s := range []string{l.name, l.alias} {
+		for _, s := range [...]string{l.name, l.alias} {
 			for rest := s; rest != ""; {
 				end := 0
 				for end < len(rest) && !nameSeparator(rest[end]) {
 					end++
 				}
 				if end > 0 {
-					note(names, rest[:end], uint32(i))
+					names.note(rest[:end], uint32(i))
 				}
 				rest = rest[min(end+1, len(rest)):]
 			}
 		}
 	}
-	m := &metaIndex{n: len(records)}
-	build := func(ti *termIndex, src map[string][]uint32, order func(a, b string) int) []string {
-		keys := make([]string, 0, len(src))
-		for k := range src {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, order)
-		var terms strings.Builder
-		for _, k := range keys {
-			ti.add(k, src[k], &terms)
-		}
-		ti.seal(&terms)
-		return keys
+	m := &metaIndex{n: len(records), low: low}
+	words.build(&m.words, func(a, b int) int { return strings.Compare(words.words[a], words.words[b]) })
+	runes := make([]int, len(names.words))
+	for k, w := range names.words {
+		runes[k] = utf8.RuneCountInString(w)
 	}
-	build(&m.words, words, strings.Compare)
-	byLen := func(a, b string) int {
-		return cmp.Or(cmp.Compare(utf8.RuneCountInString(a), utf8.RuneCountInString(b)), strings.Compare(a, b))
-	}
-	for k, w := range build(&m.names, names, byLen) {
-		n := utf8.RuneCountInString(w)
+	order := names.build(&m.names, func(a, b int) int {
+		return cmp.Or(cmp.Compare(runes[a], runes[b]), strings.Compare(names.words[a], names.words[b]))
+	})
+	for k, id := range order {
+		n := runes[id]
 		if len(m.lens) == 0 || m.lens[len(m.lens)-1].n != n {
 			m.lens = append(m.lens, lenRange{n: n, from: k})
 		}
 		m.lens[len(m.lens)-1].to = k + 1
 	}
-	return low, m
+	return m
+}
+
+// fields calls f with each white-space separated field of s, as
+// strings.Fields splits it.
+func fields(s string, f func(string)) {
+	for i := 0; i < len(s); {
+		for i < len(s) { // white space
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if !asciiSpace[c] {
+					break
+				}
+				i++
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			i += n
+		}
+		start := i
+		for i < len(s) { // a field
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if asciiSpace[c] {
+					break
+				}
+				i++
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			i += n
+		}
+		if i > start {
+			f(s[start:i])
+		}
+	}
+}
+
+// termBuilder gathers (term, number) pairs for a termIndex.
+type termBuilder struct {
+	ids   map[string]uint32
+	words []string // by id
+	pairs []uint64 // id<<32 | number
+}
+
+func (b *termBuilder) note(w string, n uint32) {
+	if b.ids == nil {
+		b.ids = map[string]uint32{}
+	}
+	id, ok := b.ids[w]
+	if !ok {
+		id = uint32(len(b.words))
+		b.ids[w] = id
+		b.words = append(b.words, w)
+	}
+	b.pairs = append(b.pairs, uint64(id)<<32|uint64(n))
+}
+
+// build makes ti of the pairs, its terms in the order order gives their
+// ids, and returns the ids in that order.
+func (b *termBuilder) build(ti *termIndex, order func(a, b int) int) []int {
+	ids := make([]int, len(b.words))
+	for i := range ids {
+		ids[i] = i
+	}
+	slices.SortFunc(ids, order)
+	slices.Sort(b.pairs)              // by id, then number
+	at := make([]int, len(b.words)+1) // where each id's pairs start
+	for _, p := range b.pairs {
+		at[p>>32+1]++
+	}
+	for i := 1; i < len(at); i++ {
+		at[i] += at[i-1]
+	}
+	var terms strings.Builder
+	var list []uint32
+	for _, id := range ids {
+		list = list[:0]
+		for _, p := range b.pairs[at[id]:at[id+1]] {
+			if n := uint32(p); len(list) == 0 || list[len(list)-1] != n {
+				list = append(list, n)
+			}
+		}
+		ti.add(b.words[id], list, &terms)
+	}
+	ti.seal(&terms)
+	*b = termBuilder{}
+	return ids
 }
 
 // typos marks in set the records with a name or alias word within t's
@@ -139,7 +235,7 @@ func (m *metaIndex) typos(t token, set []uint64) {
 // and, with content, every record whose body the index did not read.
 // Rank scores these alone: the others match no token somewhere.
 func (q *indexQuery) candidates(toks []token, content bool) []uint64 {
-	m, ix := q.ix.meta, q.ix
+	m, ix := q.meta, q.ix
 	var cand []uint64
 	q.typos = make([][]uint64, len(toks))
 	for i := range toks {

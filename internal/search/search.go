@@ -50,8 +50,9 @@ type Options struct {
 	// holds a token, in place of reading it; the body of a record it did
 	// not index is read. Its bodies must be the ones Body gives. Bodies
 	// are then read only for the snippets of the hits returned. When the
-	// records ranked are the very slice the index was updated with, the
-	// lower-cased descriptions it keeps are used too.
+	// records ranked are the very slice the index was updated with, and
+	// it was primed (Index.Prime), only the records its meta index says
+	// every token can match are scored.
 	Index *Index
 }
 
@@ -92,8 +93,11 @@ func Rank(records []*pipeline.Record, query string, opt Options) (hits []Hit, to
 	}
 	best := make([]int, len(toks))
 	q := &indexQuery{ix: opt.Index, sets: make([][]uint64, len(toks)), aligned: opt.Index.aligned(records)}
-	top := topHits{limit: opt.Limit}
 	if q.aligned {
+		q.meta = q.ix.meta.built.Load()
+	}
+	top := topHits{limit: opt.Limit}
+	if q.meta != nil {
 		// Only the records the meta index says every token can match.
 		for w, word := range q.candidates(toks, opt.Content) {
 			for ; word != 0; word &= word - 1 {
@@ -307,13 +311,15 @@ type indexQuery struct {
 	// record scored.
 	aligned bool
 	at      int
+	// meta is the index's meta index, when aligned and primed.
+	meta *metaIndex
 }
 
 // lowered is r's name, id, description and alias lower-cased: from the
 // index when it was made for these records.
 func (q *indexQuery) lowered(r *pipeline.Record) lowered {
-	if q.aligned {
-		return q.ix.low[q.at]
+	if q.meta != nil {
+		return q.meta.low[q.at]
 	}
 	l := lowered{name: strings.ToLower(r.Name), id: strings.ToLower(r.ID), desc: strings.ToLower(r.Description)}
 	if r.Alias != "" {
@@ -326,7 +332,7 @@ func (q *indexQuery) lowered(r *pipeline.Record) lowered {
 // name or alias of the record at q.at, when the index knows (metaScore's
 // ty).
 func (q *indexQuery) typo(i int) int {
-	if !q.aligned {
+	if q.meta == nil {
 		return -1
 	}
 	if q.typos[i][q.at/64]&(1<<(q.at%64)) != 0 {
