@@ -131,10 +131,18 @@ func compare(t *testing.T, recs []*pipeline.Record, ix *Index) {
 			paths = []path{{"primed index", ix}}
 		}
 		for _, q := range queries {
-			for _, limit := range []int{0, 1, 5} {
-				for _, content := range []bool{true, false} {
-					want, wantTotal := refRank(recs, q, Options{Content: content, Limit: limit})
+			for _, content := range []bool{true, false} {
+				// The old path once per query: a limit only cuts its hits.
+				all, wantTotal := refRank(recs, q, Options{Content: content})
+				for _, limit := range []int{0, 1, 5} {
+					want := all
+					if limit > 0 && len(want) > limit {
+						want = want[:limit]
+					}
 					for _, p := range paths {
+						if p.ix == nil && limit != 5 { // reads every body: once is enough
+							continue
+						}
 						got, gotTotal := Rank(recs, q, Options{Content: content, Limit: limit, Index: p.ix})
 						if d := cmp.Diff(summarize(want), summarize(got)); d != "" || wantTotal != gotTotal {
 							t.Errorf("query %q limit %d content %v, %s: total %d, want %d; hits (-old +new):\n%s",
@@ -202,8 +210,10 @@ func TestIndexUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reads != 0 || ix3.Stats() != ix2.Stats() {
-		t.Errorf("an Update with nothing changed read %d files; stats %+v, was %+v", reads, ix3.Stats(), ix2.Stats())
+	st3, st2 := ix3.Stats(), ix2.Stats()
+	st3.MetaBytes, st2.MetaBytes = 0, 0 // ix2 was primed by compare
+	if reads != 0 || st3 != st2 {
+		t.Errorf("an Update with nothing changed read %d files; stats %+v, was %+v", reads, st3, st2)
 	}
 	// Another salt reads everything again.
 	reads = 0
