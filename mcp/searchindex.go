@@ -49,6 +49,7 @@ func (b *bodyIndex) index(ctx context.Context, snap *pipeline.Snapshot, log func
 	if err != nil {
 		return nil
 	}
+	ix.Prime() // a server answers many queries: score only candidates
 	b.ix, b.snap = ix, snap
 	if ix.Changed() && b.file != "" {
 		if err := ix.SaveFile(b.file); err != nil {

@@ -162,6 +162,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		o.OnRootsChanged = roots
 	}
 	srv := New(nil, o.Options)
+	defer srv.closeCount() // after the workspaces' servers, which share its count
 	if o.Transport != "stdio" && o.ForWorkspace != nil {
 		wo := o.Options
 		wo.OnInitialized, wo.OnRootsChanged = nil, nil

@@ -101,9 +101,12 @@ type Server struct {
 	wellKnown wellKnownState   // the well-known discovery index (wellknown.go)
 	listTTL   time.Duration
 	drift     func(*pipeline.Record) (pipeline.Integrity, bool) // Options.Drift
-	// usage is Options.Usage, and loads the count read from it at start.
-	usage string
-	loads map[string]int
+	// usage is Options.Usage, and loads the count read from it at start;
+	// counter counts the loads served into it (shared with the servers of
+	// other workspaces, closed by Serve).
+	usage   string
+	loads   map[string]int
+	counter *usage.Counter
 
 	mu   sync.Mutex // serialises Update
 	desc string     // the registered tool description
@@ -247,6 +250,9 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 			log.Warn("skill usage count not read: descriptions are not ordered by use", "err", err)
 		}
 		s.loads = loads
+		s.counter = usage.NewCounter(s.usage, countInterval, func(err error) {
+			log.Warn("skill loads not counted yet: they are kept for the next write", "err", err)
+		})
 	}
 	caps := &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true},
 		Prompts:   &sdk.PromptCapabilities{ListChanged: true},
@@ -418,13 +424,19 @@ func implicit(recs []*pipeline.Record) []*pipeline.Record {
 func ptr[T any](v T) *T { return &v }
 
 // countLoad adds a load of r to the count of skill loads (Options.Usage),
-// when the server keeps one; a failure is logged, and the load goes on.
-func (s *Server) countLoad(r *pipeline.Record) {
-	if s.usage == "" {
-		return
-	}
-	if err := usage.Add(s.usage, r.ID); err != nil {
-		s.log.Warn("skill load not counted", "id", r.ID, "err", err)
+// when the server keeps one: in memory, written to the file in the
+// background (usage.Counter), so that no call waits on the file.
+func (s *Server) countLoad(r *pipeline.Record) { s.counter.Add(r.ID) }
+
+// countInterval is how long loads wait in memory before they are written
+// (usage.Counter), at most; tests set it.
+var countInterval = usage.DefaultInterval
+
+// closeCount writes the loads counted and not yet in the file; a failure
+// is logged.
+func (s *Server) closeCount() {
+	if err := s.counter.Close(); err != nil {
+		s.log.Warn("skill loads not counted", "err", err)
 	}
 }
 

@@ -450,6 +450,7 @@ func serveWorkspace(base *Server, o Options, forWorkspace func(string) (Discover
 		}
 		o.OnInitialized, o.OnRootsChanged = nil, nil // its one client is the router
 		srv := New(nil, o)
+		srv.counter = base.counter // one count per process, written by base
 		first := make(chan struct{})
 		var once sync.Once
 		d.Subscribe(func(snap *pipeline.Snapshot) {

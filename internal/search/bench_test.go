@@ -2,7 +2,7 @@ package search
 
 import (
 	"context"
-	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -26,12 +26,24 @@ var benchQueries = []string{"skill-00042", "pdf", "文档 result", "lorem", "che
 // the index (index), and measures building the index (build) and an
 // Update of the same records (update: nothing stated) and of records
 // made again (restat: every file stated, none read).
+//
+// CCSKI_SEARCH_TREE=DIR ranks the tree fixture.Generate wrote in DIR once
+// (the suite's, e.g. /tmp/w/fixtures/n50000-seed1) as n=tree instead.
 func BenchmarkContentSearch(b *testing.B) {
-	for _, n := range []int{1000, 5000} {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			t, err := fixture.Generate(filepath.Join(b.TempDir(), strconv.Itoa(n)), n, 1)
-			if err != nil {
-				b.Fatal(err)
+	sizes := []string{"1000", "5000"}
+	tree := os.Getenv("CCSKI_SEARCH_TREE")
+	if tree != "" {
+		sizes = []string{"tree"}
+	}
+	for _, n := range sizes {
+		b.Run("n="+n, func(b *testing.B) {
+			t := &fixture.Tree{Home: filepath.Join(tree, "home"), Workspace: filepath.Join(tree, "work", "repo")}
+			if tree == "" {
+				size, _ := strconv.Atoi(n)
+				var err error
+				if t, err = fixture.Generate(filepath.Join(b.TempDir(), n), size, 1); err != nil {
+					b.Fatal(err)
+				}
 			}
 			e, err := engine.New(configs.Default(all.Registry()), providers.NewEnv(t.Home, t.Workspace, func(string) string { return "" }))
 			if err != nil {
@@ -49,6 +61,7 @@ func BenchmarkContentSearch(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			ix.Prime() // as the server does
 			b.Logf("%d skills; index %+v", len(recs), ix.Stats())
 			for _, mode := range []string{"read", "index"} {
 				b.Run(mode, func(b *testing.B) {

@@ -45,29 +45,22 @@ type Index struct {
 	docs  []doc
 	files map[string]uint32 // doc number by file path
 
-	// terms holds every term, in byte order, each followed by '\n' (a
-	// term never holds white space); termAt[k] is where term k starts,
-	// and termAt[len] is len(terms).
-	terms  string
-	termAt []uint32
-	// post holds the postings of every term: the doc numbers, ascending,
-	// as uvarint deltas; postAt[k] is where term k's start, and
-	// postAt[len] is len(post).
-	post   []byte
-	postAt []uint32
+	// The terms of the bodies, and for each the docs holding it.
+	termIndex
 
 	// changed is set by an Update that read or dropped a file, and
 	// cleared by SaveFile.
 	changed bool
 
 	// What Rank needs of each of the records the index was updated with
-	// (recs, the caller's slice, shared): the doc of its file (-1 for
-	// none) and its description lower-cased (the description itself
-	// when that is lower case already), so that a query lower-cases no
-	// description.
-	recs    []*pipeline.Record
-	docOf   []int32
-	lowDesc []string
+	// (recs, the caller's slice, shared), by position: the doc of its
+	// file (-1 for none), and once Prime has run, the meta index
+	// (meta.go): each record's name, id, description and alias
+	// lower-cased, and the records each word can match, so that a query
+	// lower-cases nothing and scores only those.
+	recs  []*pipeline.Record
+	docOf []int32
+	meta  *metaOnce
 	// unsettled counts the docs whose stamp had not settled when read.
 	unsettled int
 }
@@ -117,8 +110,10 @@ type IndexStats struct {
 	// Files, Terms and Postings count the files indexed, their distinct
 	// words and the (file, word) pairs.
 	Files, Terms, Postings int
-	// Bytes is about what the index holds in memory.
-	Bytes int
+	// Bytes is about what the index holds in memory; MetaBytes what its
+	// meta index holds once primed (the lower-cased strings that differ
+	// from the records' own not counted).
+	Bytes, MetaBytes int
 }
 
 // Stats returns the counts of ix.
@@ -131,18 +126,44 @@ func (ix *Index) Stats() IndexStats {
 		n += ix.postingCount(k)
 	}
 	const docBytes = 16 + 16 + 40 + 8 + 24 // file, salt, stamp, settled, map entry
-	return IndexStats{Files: len(ix.docs), Terms: ix.termCount(), Postings: n,
-		Bytes: len(ix.terms) + 4*len(ix.termAt) + len(ix.post) + 4*len(ix.postAt) + docBytes*len(ix.docs)}
+	st := IndexStats{Files: len(ix.docs), Terms: ix.termCount(), Postings: n,
+		Bytes: ix.termIndex.bytes() + docBytes*len(ix.docs)}
+	if ix.meta != nil {
+		if m := ix.meta.built.Load(); m != nil {
+			st.MetaBytes = m.words.bytes() + m.names.bytes() + 64*len(m.low)
+		}
+	}
+	return st
 }
 
-func (ix *Index) termCount() int { return max(len(ix.termAt)-1, 0) }
+// termIndex is a set of terms (words without white space) and, for each,
+// its postings: the numbers (of docs, or of records) it was found in.
+type termIndex struct {
+	// terms holds every term, in the order of the index (byte order for
+	// the body index), each followed by '\n' (a term never holds white
+	// space); termAt[k] is where term k starts, and termAt[len] is
+	// len(terms).
+	terms  string
+	termAt []uint32
+	// post holds the postings of every term: the numbers, ascending, as
+	// uvarint deltas; postAt[k] is where term k's start, and
+	// postAt[len] is len(post).
+	post   []byte
+	postAt []uint32
+}
 
-func (ix *Index) term(k int) string { return ix.terms[ix.termAt[k] : ix.termAt[k+1]-1] }
+func (ti *termIndex) bytes() int {
+	return len(ti.terms) + 4*len(ti.termAt) + len(ti.post) + 4*len(ti.postAt)
+}
+
+func (ti *termIndex) termCount() int { return max(len(ti.termAt)-1, 0) }
+
+func (ti *termIndex) term(k int) string { return ti.terms[ti.termAt[k] : ti.termAt[k+1]-1] }
 
 // postingCount counts the postings of term k.
-func (ix *Index) postingCount(k int) int {
+func (ti *termIndex) postingCount(k int) int {
 	n := 0
-	for _, b := range ix.post[ix.postAt[k]:ix.postAt[k+1]] {
+	for _, b := range ti.post[ti.postAt[k]:ti.postAt[k+1]] {
 		if b < 0x80 {
 			n++
 		}
@@ -150,9 +171,9 @@ func (ix *Index) postingCount(k int) int {
 	return n
 }
 
-// postings calls f with each doc number of term k, ascending.
-func (ix *Index) postings(k int, f func(d uint32)) {
-	p := ix.post[ix.postAt[k]:ix.postAt[k+1]]
+// postings calls f with each number of term k, ascending.
+func (ti *termIndex) postings(k int, f func(d uint32)) {
+	p := ti.post[ti.postAt[k]:ti.postAt[k+1]]
 	d := uint64(0)
 	for len(p) > 0 {
 		v, n := binary.Uvarint(p)
@@ -160,6 +181,58 @@ func (ix *Index) postings(k int, f func(d uint32)) {
 		d += v
 		f(uint32(d))
 	}
+}
+
+// mark sets in set (a bit per number) the postings of term k.
+func (ti *termIndex) mark(k int, set []uint64) {
+	ti.postings(k, func(d uint32) { set[d/64] |= 1 << (d % 64) })
+}
+
+// holding marks in set the postings of every term t is a substring of.
+func (ti *termIndex) holding(t string, set []uint64) {
+	if ti.termCount() == 0 {
+		return
+	}
+	at := ti.termAt[:len(ti.termAt)-1]
+	k := 0
+	for off := 0; off < len(ti.terms); {
+		i := strings.Index(ti.terms[off:], t)
+		if i < 0 {
+			break
+		}
+		p := uint32(off + i)
+		// The term holding p: at or after k, as hits come in order.
+		if p >= ti.termAt[k+1] {
+			k += sort.Search(len(at)-k, func(j int) bool { return at[k+j] > p }) - 1
+		}
+		ti.mark(k, set)
+		k++
+		if k >= len(at) {
+			break
+		}
+		off = int(ti.termAt[k]) // the next term
+	}
+}
+
+// add appends a term and its postings (ascending numbers).
+func (ti *termIndex) add(t string, list []uint32, terms *strings.Builder) {
+	ti.termAt = append(ti.termAt, uint32(terms.Len()))
+	terms.WriteString(t)
+	terms.WriteByte('\n')
+	ti.postAt = append(ti.postAt, uint32(len(ti.post)))
+	prev := uint32(0)
+	for _, d := range list {
+		ti.post = binary.AppendUvarint(ti.post, uint64(d-prev))
+		prev = d
+	}
+}
+
+// seal ends a termIndex built with add.
+func (ti *termIndex) seal(terms *strings.Builder) {
+	ti.terms = terms.String()
+	ti.termAt = append(ti.termAt, uint32(len(ti.terms)))
+	ti.postAt = append(ti.postAt, uint32(len(ti.post)))
+	ti.post = slices.Clip(ti.post)
 }
 
 // doc returns the number of the doc of r's file, and whether ix holds it.
@@ -175,20 +248,7 @@ func (ix *Index) doc(r *pipeline.Record) (uint32, bool) {
 // t: the postings of every term t is a substring of.
 func (ix *Index) holding(t string) []uint64 {
 	set := make([]uint64, (len(ix.docs)+63)/64)
-	if ix.termCount() == 0 {
-		return set
-	}
-	at := ix.termAt[:len(ix.termAt)-1]
-	for off := 0; off < len(ix.terms); {
-		i := strings.Index(ix.terms[off:], t)
-		if i < 0 {
-			break
-		}
-		p := uint32(off + i)
-		k := sort.Search(len(at), func(k int) bool { return at[k] > p }) - 1
-		ix.postings(k, func(d uint32) { set[d/64] |= 1 << (d % 64) })
-		off = int(ix.termAt[k+1]) // the next term
-	}
+	ix.termIndex.holding(t, set)
 	return set
 }
 
@@ -318,14 +378,14 @@ func (ix *Index) Update(ctx context.Context, records []*pipeline.Record, src Sou
 			out.unsettled++
 		}
 	}
-	out.recs, out.docOf, out.lowDesc = records, make([]int32, len(records)), make([]string, len(records))
+	out.recs, out.docOf = records, make([]int32, len(records))
 	for i, r := range records {
 		out.docOf[i] = -1
 		if d, ok := out.files[r.File]; ok && r.File != "" {
 			out.docOf[i] = int32(d)
 		}
-		out.lowDesc[i] = strings.ToLower(r.Description)
 	}
+	out.meta = &metaOnce{}
 	return out, nil
 }
 
@@ -448,17 +508,8 @@ func (ix *Index) merge(docs []doc, keep []int32, added map[string][]uint32) *Ind
 	out.post = make([]byte, 0, len(ix.post)+8*len(added))
 	var list []uint32
 	emit := func(t string, list []uint32) {
-		if len(list) == 0 {
-			return
-		}
-		out.termAt = append(out.termAt, uint32(terms.Len()))
-		terms.WriteString(t)
-		terms.WriteByte('\n')
-		out.postAt = append(out.postAt, uint32(len(out.post)))
-		prev := uint32(0)
-		for _, d := range list {
-			out.post = binary.AppendUvarint(out.post, uint64(d-prev))
-			prev = d
+		if len(list) > 0 {
+			out.add(t, list, &terms)
 		}
 	}
 	oldN, j := ix.termCount(), 0
@@ -486,9 +537,6 @@ func (ix *Index) merge(docs []doc, keep []int32, added map[string][]uint32) *Ind
 		}
 		emit(t, list)
 	}
-	out.terms = terms.String()
-	out.termAt = append(out.termAt, uint32(len(out.terms)))
-	out.postAt = append(out.postAt, uint32(len(out.post)))
-	out.post = slices.Clip(out.post)
+	out.seal(&terms)
 	return out
 }

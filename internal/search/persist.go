@@ -274,7 +274,7 @@ func (t termsTable) EncodeTable(e *binenc.Encoder) {
 func (t termsTable) DecodeTable(d *binenc.Decoder) func() {
 	n := d.Count()
 	docs := uint64(0)
-	out := &Index{termAt: make([]uint32, 0, n+1), postAt: make([]uint32, 0, n+1)}
+	out := &Index{termIndex: termIndex{termAt: make([]uint32, 0, n+1), postAt: make([]uint32, 0, n+1)}}
 	var terms strings.Builder
 	prev := ""
 	for k := range n {

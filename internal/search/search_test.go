@@ -1,8 +1,10 @@
 package search
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -271,5 +273,54 @@ func TestBOMBody(t *testing.T) {
 	hits, _ := Rank(recs, "alpha", Options{Content: true})
 	if len(hits) != 1 || hits[0].Snippet != "alpha beta" {
 		t.Errorf("hits %+v, want one with snippet %q", hits, "alpha beta")
+	}
+}
+
+// TestFirstMatch checks that lower-casing a body only up to its first
+// match finds the snippet lower-casing all of it finds: matches that
+// straddle the chunks lower-cased, runes whose lower case is longer (İ),
+// invalid bytes, and tokens found late or not at all.
+func TestFirstMatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	words := append(slices.Clone(vocabulary), "İİİ", "\xff\xfe", "ß", "Ω")
+	var bodies []string
+	for n := range 40 {
+		var b strings.Builder
+		for b.Len() < n*700 {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteString(spaces[rng.IntN(len(spaces))])
+		}
+		bodies = append(bodies, b.String())
+	}
+	// A token across the first chunk's end, after runes that grow.
+	for _, pad := range []int{4090, 4093, 4095, 4096, 4097} {
+		bodies = append(bodies, strings.Repeat("İ", 10)+strings.Repeat("x", pad)+"NEEDLE"+strings.Repeat("y", 9000)+"late")
+	}
+	for _, body := range bodies {
+		for _, q := range append(slices.Clone(queries), "needle", "xneedle", "late", "needle late", "nothing late", "ß") {
+			toks := tokens(q)
+			want := snippet(body, strings.ToLower(body), toks, 80)
+			if got := firstMatch(body, toks, 80); got != want {
+				t.Fatalf("query %q over a body of %d bytes: snippet %q, want %q", q, len(body), got, want)
+			}
+		}
+	}
+}
+
+// TestSnippetMatchesOld checks Snippet, which decodes only up to the end
+// of the snippet, against the whole-text version it replaced, at every
+// offset of texts with multi-byte runes, invalid bytes and white space.
+func TestSnippetMatchesOld(t *testing.T) {
+	texts := []string{"", "a", "héllo wörld\t\tfoo", "x\xffy\xe6\x96 文档\n\nİstanbul  naïve", strings.Repeat("ab文 ", 30)}
+	for _, text := range texts {
+		for i := -1; i <= len(text)+1; i++ {
+			for _, n := range []int{0, 1, 3, 200} {
+				for _, width := range []int{1, 5, 12, 300} {
+					if got, want := Snippet(text, i, n, width), refSnippetText(text, i, n, width); got != want {
+						t.Fatalf("Snippet(%q, %d, %d, %d) = %q, want %q", text, i, n, width, got, want)
+					}
+				}
+			}
+		}
 	}
 }

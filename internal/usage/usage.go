@@ -7,10 +7,14 @@
 // The count is private and local: one file in ccski's state folder
 // (internal/userdirs), never sent anywhere, holding a skill id and a
 // number per skill, nothing of any skill's content. Deleting the file
-// clears it. Concurrent servers share it safely: each increment locks a
-// file beside it, reads it again and replaces it atomically (where the
-// system has no file locks, an increment made at the same instant as
-// another's may be lost, never the file).
+// clears it. Concurrent servers share it safely: each write locks a file
+// beside it, reads it again, adds what it counted and replaces it
+// atomically (where the system has no file locks, a write made at the
+// same instant as another's may be lost, never the file).
+//
+// A server counts through a Counter, which keeps the loads in memory and
+// adds them to the file in the background, at most once per interval and
+// when it closes: no load waits on the file or on another process's lock.
 package usage
 
 import (
@@ -22,6 +26,8 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/userdirs"
@@ -90,17 +96,26 @@ func read(path string) (map[string]int, []byte, error) {
 
 // Add counts one load of the skill id in the file at path, making the
 // file (mode 0600) and its folder when missing. Concurrent servers are
-// serialised and checked by safefile.Update, so no load is lost.
+// serialised and checked by safefile.Update, so no load is lost. A server
+// counts through a Counter instead, which writes many loads at once.
 func Add(path, id string) error {
 	if id == "" || len(id) > maxKey {
 		return nil
 	}
+	return addAll(path, map[string]int{id: 1})
+}
+
+// addAll adds loads (counts by skill id) to the file at path in one
+// locked read-modify-write.
+func addAll(path string, loads map[string]int) error {
 	err := safefile.Update(path, 0o600, func() ([]byte, []byte, error) {
 		counts, before, err := read(path)
 		if err != nil {
 			return nil, nil, err
 		}
-		counts[id]++
+		for id, n := range loads {
+			counts[id] += n
+		}
 		trim(counts)
 		data, err := json.MarshalIndent(document{Version: version, Loads: counts}, "", "  ")
 		if err != nil {
@@ -109,6 +124,129 @@ func Add(path, id string) error {
 		return before, append(data, '\n'), nil
 	})
 	return safefile.WrapUpdate("skill usage count "+path, err)
+}
+
+// DefaultInterval is how long a Counter keeps loads in memory before it
+// adds them to the file, at most.
+const DefaultInterval = time.Second
+
+// Counter counts skill loads in memory and adds them to the file at its
+// path (Add's file) in the background: a write is due an interval after
+// the first load it holds, so that the file is written at most once per
+// interval however many loads come, and Close writes what is left. A
+// write merges with the file as it is then, under its lock, so counters of
+// several processes lose no load. Memory is bounded by the skills loaded
+// in one interval: a write is due at once when maxSkills distinct ones
+// wait. The zero Counter and a nil *Counter count nothing.
+type Counter struct {
+	path  string
+	every time.Duration
+	// onErr is told of a failed background write (its loads wait for
+	// the next write); nil: not told.
+	onErr func(error)
+
+	mu      sync.Mutex
+	pending map[string]int // loads not yet in the file, by skill id
+	timer   *time.Timer    // set while a write is due
+	closed  bool
+
+	write sync.Mutex // one write at a time
+}
+
+// NewCounter returns a Counter of the file at path ("": a Counter that
+// counts nothing), writing at most once per every (DefaultInterval when
+// 0), telling onErr of a background write that failed.
+func NewCounter(path string, every time.Duration, onErr func(error)) *Counter {
+	if every <= 0 {
+		every = DefaultInterval
+	}
+	return &Counter{path: path, every: every, onErr: onErr}
+}
+
+// Add counts one load of the skill id. It never waits on the file: the
+// load is written by the next background write, or by Close. After Close
+// a load is written at once.
+func (c *Counter) Add(id string) {
+	if c == nil || c.path == "" || id == "" || len(id) > maxKey {
+		return
+	}
+	c.mu.Lock()
+	if c.pending == nil {
+		c.pending = map[string]int{}
+	}
+	c.pending[id]++
+	closed := c.closed
+	switch {
+	case closed:
+	case len(c.pending) >= maxSkills && c.timer != nil && c.timer.Stop():
+		c.timer = time.AfterFunc(0, c.tick)
+	case c.timer == nil:
+		c.timer = time.AfterFunc(c.every, c.tick)
+	}
+	c.mu.Unlock()
+	if closed {
+		c.report(c.Flush())
+	}
+}
+
+// tick is a due background write.
+func (c *Counter) tick() {
+	c.mu.Lock()
+	c.timer = nil
+	c.mu.Unlock()
+	c.report(c.Flush())
+}
+
+func (c *Counter) report(err error) {
+	if err != nil && c.onErr != nil {
+		c.onErr(err)
+	}
+}
+
+// Flush adds the loads counted so far to the file now. When the write
+// fails, they are kept for the next one, and the error names the file.
+func (c *Counter) Flush() error {
+	if c == nil || c.path == "" {
+		return nil
+	}
+	c.write.Lock()
+	defer c.write.Unlock()
+	c.mu.Lock()
+	batch := c.pending
+	c.pending = nil
+	c.mu.Unlock()
+	if len(batch) == 0 {
+		return nil
+	}
+	err := addAll(c.path, batch)
+	if err != nil {
+		c.mu.Lock()
+		if c.pending == nil {
+			c.pending = batch
+		} else {
+			for id, n := range batch {
+				c.pending[id] += n
+			}
+		}
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// Close writes the loads counted so far and stops the background writes;
+// a load counted after Close is written at once.
+func (c *Counter) Close() error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	c.closed = true
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	c.mu.Unlock()
+	return c.Flush()
 }
 
 // trim keeps the maxSkills most loaded skills of counts (ties: the

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ccski/ccski/internal/safefile"
 )
@@ -114,4 +115,144 @@ func TestPath(t *testing.T) {
 	if want := filepath.Join(home, ".local", "state", "ccski", FileName); err != nil || got != want {
 		t.Errorf("Path = %q, %v; want %q", got, err, want)
 	}
+}
+
+// TestCounterWaitsOnNothing checks that a Counter's loads never wait on
+// the file: they are counted while another process holds its lock, and
+// all arrive in the file at Close.
+func TestCounterWaitsOnNothing(t *testing.T) {
+	if !safefile.CanLock {
+		t.Skip("no file locks here")
+	}
+	path := filepath.Join(t.TempDir(), FileName)
+	unlock, err := safefile.LockFile(path+".lock", 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCounter(path, time.Hour, func(err error) { t.Error(err) })
+	const workers, each = 16, 50
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				c.Add(fmt.Sprintf("skill-%d", (w+i)%3))
+			}
+		})
+	}
+	wg.Wait() // with the lock held elsewhere: no Add waited on it
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the file was written while its lock was held (%v)", err)
+	}
+	unlock()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Read(path); err != nil || sum(got) != workers*each || len(got) != 3 {
+		t.Errorf("Read = %v, %v; want %d loads over 3 skills", got, err, workers*each)
+	}
+	c.Add("late") // after Close: written at once
+	if got, _ := Read(path); got["late"] != 1 {
+		t.Errorf("a load after Close is not in the file: %v", got)
+	}
+}
+
+// TestCountersMerge checks that the counts of several processes (here two
+// Counters and a plain Add, each locking the file on its own) merge with
+// what the file held, none lost.
+func TestCountersMerge(t *testing.T) {
+	if !safefile.CanLock {
+		t.Skip("no file locks here: concurrent writes may be lost, as documented")
+	}
+	path := filepath.Join(t.TempDir(), "state", FileName)
+	if err := Add(path, "old"); err != nil {
+		t.Fatal(err)
+	}
+	a, b := NewCounter(path, time.Millisecond, nil), NewCounter(path, time.Millisecond, nil)
+	const each = 200
+	var wg sync.WaitGroup
+	for _, c := range []*Counter{a, b} {
+		wg.Go(func() {
+			for i := range each {
+				c.Add(fmt.Sprintf("s%d", i%4))
+				if i%50 == 0 {
+					if err := c.Flush(); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for range each {
+			if err := Add(path, "old"); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	wg.Wait()
+	for _, c := range []*Counter{a, b} {
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Read(path)
+	if err != nil || got["old"] != each+1 || sum(got) != 3*each+1 {
+		t.Errorf("Read = %v, %v; want old %d and %d loads in all", got, err, each+1, 3*each+1)
+	}
+}
+
+// TestCounterWritesInBackground checks that loads reach the file without
+// a Close, once the interval has passed.
+func TestCounterWritesInBackground(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	c := NewCounter(path, time.Millisecond, func(err error) { t.Error(err) })
+	defer c.Close()
+	c.Add("x")
+	c.Add("x")
+	for {
+		got, err := Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got["x"] == 2 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestCounterKeepsOnError checks that loads a write could not add (a
+// corrupt file, left alone) are kept, and written once the file is
+// deleted.
+func TestCounterKeepsOnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(path, []byte("not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := NewCounter(path, time.Hour, nil)
+	c.Add("x")
+	if err := c.Flush(); err == nil || !strings.Contains(err.Error(), "delete the file") {
+		t.Fatalf("Flush over a corrupt file: %v, want an error saying to delete it", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "not json" {
+		t.Fatalf("the corrupt file was changed to %q", data)
+	}
+	c.Add("x")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Read(path); err != nil || got["x"] != 2 {
+		t.Errorf("Read = %v, %v; want x 2", got, err)
+	}
+}
+
+func sum(counts map[string]int) int {
+	n := 0
+	for _, v := range counts {
+		n += v
+	}
+	return n
 }
