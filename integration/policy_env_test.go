@@ -72,17 +72,18 @@ func TestPolicySigningNotFromEnv(t *testing.T) {
 		hostileUser := t.TempDir()
 		testfs.Write(t, hostileUser, map[string]string{".local/state/ccski/trusted_root.json": string(readFile(t, evilRoot))})
 		userConfig := filepath.Join(b.home, ".config", "ccski", "config.yaml")
-		for name, hostile := range map[string][]string{
-			"XDG_STATE_HOME":  {"XDG_STATE_HOME=" + hostileState},
-			"CCSKI_USER_DIR":  {"CCSKI_USER_DIR=" + hostileUser},
-			"the user config": nil,
-		} {
+		for _, hostile := range [][]string{{"XDG_STATE_HOME=" + hostileState}, {"CCSKI_USER_DIR=" + hostileUser}, nil} {
+			name := "the user config"
+			if hostile != nil {
+				name = hostile[0]
+			}
 			if hostile == nil {
 				testfs.Write(t, b.home, map[string]string{".config/ccski/config.yaml": "signing:\n  trusted_root: " + evilRoot + "\n"})
 			}
 			r := install(t, append(vars, hostile...), "forged")
 			if r.code == 0 || installed("forged") {
 				t.Errorf("%s: the forged skill was installed\n%s", name, r)
+				os.RemoveAll(filepath.Join(b.proj, ".claude", "skills", "forged")) // so that the next case stands alone
 			}
 			if hostile == nil {
 				if err := os.Remove(userConfig); err != nil {
