@@ -131,8 +131,12 @@ func heldError(ig Ignored, file string) error {
 	if strings.HasPrefix(ig.Key, "signing.") {
 		because = "sets a signature rule, and the signing keys then come from it alone"
 	}
-	return fmt.Errorf("configs: %s: %s: the managed config %s %s, and %s may not loosen it (it stays %v): %s, "+
-		"or ask an administrator to change the managed config", ig.Layer, ig.Key, file, because, what, ig.Used, undo)
+	stays := fmt.Sprintf("it stays %v", ig.Used)
+	if empty(ig.Used) {
+		stays = "it stays unset"
+	}
+	return fmt.Errorf("configs: %s: %s: the managed config %s %s, and %s may not loosen it (%s): %s, "+
+		"or ask an administrator to change the managed config", ig.Layer, ig.Key, file, because, what, stays, undo)
 }
 
 // Load builds the effective configuration from the built-in defaults, the
