@@ -30,8 +30,12 @@
 // value that would loosen a key is ignored, or cut down to its stricter
 // part, and listed in Loaded.Ignored, which ccski config shows and ccski
 // mcp logs. The user config is held the same way to the keys the managed
-// config sets. Variables and flags are the user's own choice for one run
-// and override every file. A key without a trust level fails every Load.
+// config sets, and so are variables and flags, except that one which would
+// loosen such a key is an error naming it; otherwise variables and flags
+// are the user's own choice for one run and override every file. Once the
+// managed config sets a signature rule (Loaded.ManagedSigning), every
+// signing key is held to it, to its built-in value where it leaves one
+// unset. A key without a trust level fails every Load.
 //
 // A variable names a key in upper case, with the CCSKI_ prefix and "__"
 // between nesting levels: CCSKI_USER_DIR sets user_dir,

@@ -93,6 +93,50 @@ type Loaded struct {
 	// as written because the key's trust level does not let that file
 	// loosen it (see Ignored), in layer and key order.
 	Ignored []Ignored
+	// ManagedSigning says that the managed config sets a signature rule
+	// (policy.required_signers, policy.allow_unsigned: false,
+	// mcp.require_signed: true, or a signing key): the signing keys then
+	// come from the managed config alone (its values, else the built-in
+	// ones), and the trusted root `ccski trust-root update` wrote is read
+	// only from the state folder no variable moves (see
+	// internal/action's Config.RootStateDir).
+	ManagedSigning bool
+}
+
+// managedSigning reports whether the managed config's values m set a
+// signature rule (see Loaded.ManagedSigning).
+func managedSigning(m map[string]any) bool {
+	if _, ok := m["signing"]; ok {
+		return true
+	}
+	if v, _ := lookupValue(m, "mcp.require_signed"); v == true {
+		return true
+	}
+	if v, ok := lookupValue(m, "policy.allow_unsigned"); ok && v == false {
+		return true
+	}
+	v, _ := lookupValue(m, "policy.required_signers")
+	signers, _ := plain(v).([]string)
+	return len(signers) > 0
+}
+
+// heldError is the error of a variable or flag that would loosen a key
+// the managed config file holds.
+func heldError(ig Ignored, file string) error {
+	what, undo := "a variable", "unset "+strings.TrimPrefix(ig.Layer, "env ")
+	if strings.HasPrefix(ig.Layer, "flag ") {
+		what, undo = "a flag", "drop "+strings.TrimPrefix(ig.Layer, "flag ")
+	}
+	because := "sets it"
+	if strings.HasPrefix(ig.Key, "signing.") {
+		because = "sets a signature rule, and the signing keys then come from it alone"
+	}
+	stays := fmt.Sprintf("it stays %v", ig.Used)
+	if empty(ig.Used) {
+		stays = "it stays unset"
+	}
+	return fmt.Errorf("configs: %s: %s: the managed config %s %s, and %s may not loosen it (%s): %s, "+
+		"or ask an administrator to change the managed config", ig.Layer, ig.Key, file, because, what, stays, undo)
 }
 
 // Load builds the effective configuration from the built-in defaults, the
@@ -145,9 +189,31 @@ func load(o Options, reg registry) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	builtin := func(key string) any { v, _ := lookupValue(def.data, key); return v }
+	// managedBound holds a key to the managed config: the keys it sets,
+	// and every signing key once it sets a signature rule.
+	var managedBound func(key string) (bounds, bool)
 	if ml != nil {
 		layers = append(layers, ml)
 		res.Files = append(res.Files, managedFile)
+		res.ManagedSigning = managedSigning(ml.data)
+		managedBound = func(key string) (bounds, bool) {
+			if v, ok := lookupValue(ml.data, key); ok {
+				return bounds{base: v, set: true, builtin: builtin(key)}, true
+			}
+			if res.ManagedSigning && strings.HasPrefix(key, "signing.") {
+				return bounds{base: builtin(key), set: true, builtin: builtin(key)}, true
+			}
+			return bounds{}, false
+		}
+		// Variables and flags are held to the managed config as the
+		// user config is: one that would loosen a key it holds is an
+		// error naming the variable or flag, never a silent override.
+		for _, ly := range []*layer{envL, flagL} {
+			if ig := l.confine(ly, "a variable or a flag", managedBound); len(ig) > 0 {
+				return nil, heldError(ig[0], managedFile)
+			}
+		}
 	}
 
 	var ul *layer
@@ -175,7 +241,6 @@ func load(o Options, reg registry) (*Loaded, error) {
 	}
 	layers = append(layers, envL, flagL)
 
-	builtin := func(key string) any { v, _ := lookupValue(def.data, key); return v }
 	merged := koanf.New(".")
 	fromFile := map[string]bool{} // the keys a config file set last
 	for _, ly := range layers {
@@ -183,11 +248,7 @@ func load(o Options, reg registry) (*Loaded, error) {
 		case ly == ul && ml != nil:
 			// Under a managed config, the user config may only make
 			// the sensitive keys it sets stricter.
-			res.Ignored = append(res.Ignored, l.confine(ly, "a user config, where a managed config sets it,",
-				func(key string) (bounds, bool) {
-					v, ok := lookupValue(ml.data, key)
-					return bounds{base: v, set: true, builtin: builtin(key)}, ok
-				})...)
+			res.Ignored = append(res.Ignored, l.confine(ly, "a user config, where a managed config sets it,", managedBound)...)
 		case ly == pl:
 			// A project config may only make the sensitive keys
 			// stricter than every layer below it left them.

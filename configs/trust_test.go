@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/pflag"
 
 	"github.com/ccski/ccski/providers"
 )
@@ -508,8 +509,8 @@ mcp:
 // TestManagedConfig checks the managed config: it sits between the
 // defaults and the user config; the user config may only make the
 // sensitive keys it sets stricter, and the project config is held to
-// what both leave; variables and flags still override it; a key a project
-// may set freely is only a default there.
+// what both leave; variables are held to it as the user config is; a key
+// a project may set freely is only a default there.
 func TestManagedConfig(t *testing.T) {
 	t.Parallel()
 	root := tempDir(t)
@@ -555,10 +556,16 @@ func TestManagedConfig(t *testing.T) {
 		t.Errorf("Ignored (-want +got):\n%s", diff)
 	}
 
-	// A variable is the user's own choice for one run: it overrides the
-	// managed config.
-	if l := load("CCSKI_MCP__SCAN=off"); l.Config.MCP.Scan != "off" || len(l.Ignored) != 2 {
-		t.Errorf("CCSKI_MCP__SCAN=off: scan %q, ignored %+v", l.Config.MCP.Scan, l.Ignored)
+	// A variable is held to the managed config as the user config is:
+	// it may make a key stricter, and one that would loosen it is an
+	// error naming it.
+	if l := load("CCSKI_MCP__SCAN=block"); l.Config.MCP.Scan != "block" || len(l.Ignored) != 2 {
+		t.Errorf("CCSKI_MCP__SCAN=block: scan %q, ignored %+v", l.Config.MCP.Scan, l.Ignored)
+	}
+	if _, err := loadBuiltin(Options{Workspace: repo, Home: home, ManagedFile: managed,
+		Environ: func() []string { return []string{"CCSKI_MCP__SCAN=off"} }}); err == nil ||
+		!strings.Contains(err.Error(), "env CCSKI_MCP__SCAN: mcp.scan: the managed config "+managed) {
+		t.Errorf("CCSKI_MCP__SCAN=off: error %v", err)
 	}
 
 	// No managed file: no layer.
@@ -628,5 +635,97 @@ func TestPolicyOnlyFromFiles(t *testing.T) {
 	}
 	if len(l.Ignored) != 1 || l.Ignored[0].Key != "policy.allowed_sources" {
 		t.Errorf("ignored = %+v", l.Ignored)
+	}
+}
+
+// TestManagedSigningHeld checks that neither a variable, nor a flag, nor
+// the user config can loosen what the signature rules of a managed config
+// rest on: mcp.require_signed and signing.strict it sets, and the trusted
+// root and keys, which come from it alone once it sets a signature rule
+// (even where it leaves them unset). A value that would loosen one is an
+// error naming the variable or flag; one that keeps it is taken.
+func TestManagedSigningHeld(t *testing.T) {
+	t.Parallel()
+	root := tempDir(t)
+	home := mkdir(t, filepath.Join(root, "home"))
+	flagsFor := func(args ...string) *pflag.FlagSet {
+		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+		AddFlags(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	for _, tc := range []struct {
+		name, managed string
+		env           []string
+		flags         []string
+		wantErr       string // "" when Load succeeds
+	}{
+		{"require_signed off", "mcp: {require_signed: true}\nsigning: {strict: true}\n",
+			[]string{"CCSKI_MCP__REQUIRE_SIGNED=false"}, nil, "env CCSKI_MCP__REQUIRE_SIGNED: mcp.require_signed"},
+		{"strict off", "mcp: {require_signed: true}\nsigning: {strict: true}\n",
+			[]string{"CCSKI_SIGNING__STRICT=false"}, nil, "env CCSKI_SIGNING__STRICT: signing.strict"},
+		{"own trusted root", "mcp: {require_signed: true}\nsigning: {strict: true}\n",
+			[]string{"CCSKI_SIGNING__TRUSTED_ROOT=/tmp/evil-root.json"}, nil, "env CCSKI_SIGNING__TRUSTED_ROOT: signing.trusted_root"},
+		{"own root under required signers", "policy: {required_signers: [\"github.com/acme=*@acme.com\"]}\n",
+			[]string{"CCSKI_SIGNING__TRUSTED_ROOT=/tmp/evil-root.json"}, nil, "signing.trusted_root: the managed config"},
+		{"own keys under allow_unsigned false", "policy: {allow_unsigned: false}\n",
+			[]string{"CCSKI_SIGNING__KEYS=/tmp/evil.pem"}, nil, "env CCSKI_SIGNING__KEYS: signing.keys"},
+		{"lax under a managed root", "signing: {trusted_root: /etc/ccski/root.json}\n",
+			[]string{"CCSKI_SIGNING__STRICT=false"}, nil, "env CCSKI_SIGNING__STRICT"},
+		{"user_dir the managed config sets", "user_dir: /srv/skills\n",
+			[]string{"CCSKI_USER_DIR=/tmp/elsewhere"}, nil, "env CCSKI_USER_DIR: user_dir"},
+		{"flag user_dir the managed config sets", "user_dir: /srv/skills\n",
+			nil, []string{"--user-dir=/tmp/elsewhere"}, "flag --user-dir: user_dir"},
+		{"same value", "mcp: {require_signed: true}\nsigning: {strict: true}\n",
+			[]string{"CCSKI_MCP__REQUIRE_SIGNED=true", "CCSKI_SIGNING__STRICT=true"}, nil, ""},
+		{"no signature rule: the root is the user's", "mcp: {scan: warn}\n",
+			[]string{"CCSKI_SIGNING__TRUSTED_ROOT=/tmp/my-root.json"}, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			managed := write(t, filepath.Join(tempDir(t), "config.yaml"), tc.managed)
+			l, err := Load(Options{Workspace: root, Home: home, ManagedFile: managed, Flags: flagsFor(tc.flags...),
+				Environ: func() []string { return tc.env }})
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("error %v", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr) ||
+				!strings.Contains(err.Error(), managed)):
+				t.Fatalf("error %v, want one naming %q and %s (config %+v, sources %v)", err, tc.wantErr, managed,
+					func() any {
+						if l == nil {
+							return nil
+						}
+						return l.Config.Signing
+					}(), func() any {
+						if l == nil {
+							return nil
+						}
+						return l.Sources
+					}())
+			}
+		})
+	}
+
+	// The user config may not set the trusted root or keys either, once
+	// the managed config sets a signature rule: they are ignored and
+	// listed, and the managed config's (here the built-in) values hold.
+	managed := write(t, filepath.Join(root, "etc", "config.yaml"), "policy: {required_signers: [\"github.com/acme=*@acme.com\"]}\n")
+	user := write(t, filepath.Join(home, ".config", "ccski", "config.yaml"),
+		"signing: {trusted_root: /tmp/evil-root.json, keys: [/tmp/evil.pem], strict: false}\n")
+	l := mustLoad(t, Options{Workspace: root, Home: home, ManagedFile: managed, Environ: func() []string { return nil }})
+	if s := l.Config.Signing; s.TrustedRoot != "" || len(s.Keys) != 0 || !s.Strict || !l.ManagedSigning {
+		t.Errorf("signing = %+v, managed signing %v", s, l.ManagedSigning)
+	}
+	var keys []string
+	for _, ig := range l.Ignored {
+		if ig.Layer == "user config "+user {
+			keys = append(keys, ig.Key)
+		}
+	}
+	if want := []string{"signing.keys", "signing.strict", "signing.trusted_root"}; !slices.Equal(keys, want) {
+		t.Errorf("ignored keys %v, want %v (%+v)", keys, want, l.Ignored)
 	}
 }

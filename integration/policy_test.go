@@ -241,8 +241,9 @@ func TestPolicyScanVerdictRefusesInstall(t *testing.T) {
 }
 
 // TestPolicyRequiredSigners: under policy.required_signers for a source
-// (the managed config) and the test Sigstore's root in signing.trusted_root
-// (the user config), install from that source takes the skill signed by
+// and the test Sigstore's root in signing.trusted_root (both in the managed
+// config, which alone names the trusted root once it sets a signature
+// rule), install from that source takes the skill signed by
 // the identity asked for and refuses one signed by another identity and
 // an unsigned one, each naming the rule and the file.
 func TestPolicyRequiredSigners(t *testing.T) {
@@ -256,8 +257,8 @@ func TestPolicyRequiredSigners(t *testing.T) {
 	})
 	root := provenancetest.Sign(t, filepath.Join(src, "signed"), provenancetest.Options{Identity: "alice@acme.com", Issuer: "https://accounts.acme.com"})
 	provenancetest.Sign(t, filepath.Join(src, "mallet"), provenancetest.Options{Identity: "mallet@evil.com", Issuer: "https://accounts.acme.com"})
-	testfs.Write(t, b.home, map[string]string{".config/ccski/config.yaml": "signing:\n  trusted_root: " + root + "\n"})
-	managed := managedPolicy(t, b.root, "policy:\n  required_signers: [\""+src+"=*@acme.com@https://accounts.acme.com\"]\n")
+	managed := managedPolicy(t, b.root, "policy:\n  required_signers: [\""+src+"=*@acme.com@https://accounts.acme.com\"]\n"+
+		"signing:\n  trusted_root: "+root+"\n")
 	b.vars = append(b.vars, "CCSKITEST_MANAGED_CONFIG="+managed)
 	label := "policy.required_signers (managed config " + managed + ")"
 

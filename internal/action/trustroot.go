@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ccski/ccski/internal/provenance"
 	"github.com/ccski/ccski/internal/safefile"
@@ -32,7 +33,7 @@ func TrustRootUpdate(ctx context.Context, c *Config, r TrustRootUpdateRequest) (
 	if r.From != "" && (r.URL != "" || r.TUFRoot != "") {
 		return nil, usage(fmt.Errorf("--from installs a file; it does not go with --url or --tuf-root"))
 	}
-	state, err := c.StateDir()
+	state, err := c.RootStateDir()
 	if err != nil {
 		return nil, err
 	}
@@ -61,15 +62,45 @@ func (c *Config) StateDir() (string, error) {
 	return userdirs.StateDir(userDir, c.Getenv)
 }
 
+// RootStateDir is the state folder of the trusted root `ccski trust-root
+// update` writes and the Verifier reads. It is StateDir, except under a
+// managed config that sets a signature rule (configs.Loaded.ManagedSigning):
+// then no variable, flag or user config moves it, since whoever chooses
+// the folder chooses the root every signature is checked against. It is
+// the state folder of the managed config's user_dir, else of the home
+// folder, as if XDG_STATE_HOME were unset: ~/.local/state/ccski.
+func (c *Config) RootStateDir() (string, error) {
+	if err := c.Load(); err != nil {
+		return "", err
+	}
+	ld := c.Loaded
+	if !ld.ManagedSigning {
+		return c.StateDir()
+	}
+	userDir := c.Home
+	if strings.HasPrefix(ld.Sources["user_dir"], "managed config ") && ld.Config.UserDir != "" {
+		userDir = ld.Config.UserDir
+	}
+	return userdirs.StateDir(userDir, func(string) string { return "" })
+}
+
 // Verifier builds the signature verifier of the configuration's signing
 // keys (signing.trusted_root, signing.keys, signing.strict), with the
-// trusted root ccski trust-root update wrote in force when
-// signing.trusted_root is empty. Build it once per command.
+// trusted root ccski trust-root update wrote (in RootStateDir) in force
+// when signing.trusted_root is empty. Build it once per command.
 func (c *Config) Verifier() (*provenance.Verifier, error) {
 	if err := c.Load(); err != nil {
 		return nil, err
 	}
-	state, _ := c.StateDir() // "" when there is none: the process's, else the shipped root
+	state, err := c.RootStateDir()
+	switch {
+	case err != nil && c.Loaded.ManagedSigning:
+		// Never fall back to the process's state folder, which the
+		// environment chooses.
+		return nil, fmt.Errorf("the trusted root of `ccski trust-root update`: %w", err)
+	case err != nil:
+		state = "" // the process's, else the shipped root
+	}
 	s := c.Loaded.Config.Signing
 	v, err := provenance.NewVerifier(provenance.Config{TrustedRoot: s.TrustedRoot, Keys: s.Keys, Lax: !s.Strict, StateDir: state})
 	if err != nil {

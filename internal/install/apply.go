@@ -534,6 +534,9 @@ func (in *Installer) Update(e Entry, ref string) Result {
 	if r.Status == StatusInstalled {
 		r.Status = StatusUpdated
 	}
+	if r.Status == StatusUpdated {
+		r = withNote(r, in.historyUnchecked(e, src, commit))
+	}
 	if e.Commit != commit {
 		r.From = e.Commit
 	}

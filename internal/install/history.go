@@ -10,8 +10,12 @@ import (
 // This file is the history guard: an update follows the history the lock
 // recorded, so that a source whose history was replaced after install (a
 // force-push, or a repository deleted and registered again by someone
-// else) does not slip its new content in. The commit pin says which bytes
-// were installed; the guard says that the new bytes come after them.
+// else with a history of their own) does not slip its new content in. The
+// commit pin says which bytes were installed; the guard says that the new
+// bytes come after them. It proves ancestry, not ownership: someone who
+// registers the repository again and pushes the old public history with
+// commits of their own on top passes it. Only a signature catches that:
+// the signer the lock records, or policy.required_signers.
 
 // ErrHistory is the kind of the error an update the history guard refused
 // returns, for errors.Is.
@@ -53,6 +57,32 @@ func (in *Installer) guardHistory(e Entry, src Source, root, commit, ref string)
 		return nil
 	}
 	return &historyError{name: e.Name, url: url, locked: e.Commit, commit: commit, history: h}
+}
+
+// historyUnchecked says, for an update of lock entry e to commit of src
+// that guardHistory let through without looking, that the history was not
+// checked and why, or "" when it was (or needs no check). It is a notice
+// in the update's output rather than a refusal: a lock written by hand, or
+// by an older ccski, may hold no commit, and after this update it does.
+// It never turns the guard off silently, as a lock edited to drop its
+// commit would otherwise do.
+func (in *Installer) historyUnchecked(e Entry, src Source, commit string) string {
+	if in.Force || commit == e.Commit || !gitfetch.IsCommit(commit) || src.Kind != KindGit && src.Origin.URL == "" {
+		return "" // --force accepts any history; a folder not pinned to a repository has none
+	}
+	why := ""
+	switch {
+	case !gitfetch.IsCommit(e.Commit):
+		why = "the lock records no commit for " + e.Name
+	case src.Kind != KindGit && e.Source.Origin.URL == "":
+		why = "the lock records no repository for " + e.Name
+	case in.Git == nil:
+		why = "git is not available"
+	default:
+		return ""
+	}
+	return fmt.Sprintf("history not checked: %s, so nothing shows that %s follows what was installed; review the "+
+		"source (and who owns it) before trusting this update", why, short(commit))
 }
 
 // historyError is an update the history guard refused.
