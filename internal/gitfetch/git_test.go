@@ -165,3 +165,31 @@ func TestLinkClosure(t *testing.T) {
 		t.Errorf("closure of v/a, below a link (-want +got):\n%s", diff)
 	}
 }
+
+// TestCheckURLDotSegments refuses a URL whose path climbs or stays with
+// "." and ".." (plain or percent-encoded): git resolves them, so
+// https://github.com/acme/../evil/x fetches github.com/evil/x while a rule
+// on github.com/acme reads it as acme's.
+func TestCheckURLDotSegments(t *testing.T) {
+	for _, u := range []string{
+		"https://github.com/acme/../evil/repo",
+		"https://github.com/./evil/repo",
+		"https://github.com/acme/%2e%2e/evil/repo",
+		"https://github.com/acme/.%2E/evil/repo",
+		"ssh://git@github.com/acme/../evil/repo.git",
+		"git@github.com:acme/../evil/repo.git",
+		"git@github.com:../evil/repo.git",
+	} {
+		if err := CheckURL(u); err == nil || !strings.Contains(err.Error(), "path segment") {
+			t.Errorf("CheckURL(%q) = %v, want a refusal naming the segment", u, err)
+		}
+	}
+	for _, u := range []string{
+		"https://github.com/acme/repo", "https://github.com/acme/repo.git", "git@github.com:acme/x..y.git",
+		"https://example.com/a/.hidden/repo", "file:///srv/git/../repo.git",
+	} {
+		if err := CheckURL(u); err != nil {
+			t.Errorf("CheckURL(%q) = %v, want nil", u, err)
+		}
+	}
+}

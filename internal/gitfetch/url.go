@@ -32,7 +32,34 @@ func CheckURL(u string) error {
 	if HasPassword(u) {
 		return PasswordError(u)
 	}
+	if !strings.HasPrefix(strings.ToLower(u), "file://") {
+		p := u
+		if _, rest, ok := strings.Cut(u, "://"); ok {
+			_, p, _ = strings.Cut(rest, "/")
+		} else if _, rest, ok := strings.Cut(u, ":"); ok {
+			p = rest
+		}
+		for seg := range strings.SplitSeq(p, "/") {
+			if DotSegment(seg) != 0 {
+				return fmt.Errorf("git URL %q has a %q path segment, which makes it name another repository than it "+
+					"reads as: write the repository's path without it", u, seg)
+			}
+		}
+	}
 	return nil
+}
+
+// DotSegment is 1 for a "." path segment, 2 for "..", in any mix of the
+// dots and their percent-encoding ("%2e"), and 0 for any other: a URL's
+// path is read with them resolved.
+func DotSegment(seg string) int {
+	switch strings.ReplaceAll(strings.ToLower(seg), "%2e", ".") {
+	case ".":
+		return 1
+	case "..":
+		return 2
+	}
+	return 0
 }
 
 // PasswordError is the error of a URL holding a password.

@@ -205,6 +205,10 @@ func TestSourceSpellings(t *testing.T) {
 		"ssh://git@github.com:22/acme/repo",
 		"ssh://git@ssh.github.com:443/ACME/repo.git",
 		"git://github.com:9418/acme/repo",
+		"https://github.com/evil/../acme/repo",
+		"https://github.com/./acme/./repo",
+		"https://github.com/x/%2e%2e/acme/repo",
+		"git@github.com:evil/../acme/repo.git",
 	}
 	other := []string{
 		"https://github.com/acme-evil/repo",
@@ -212,6 +216,8 @@ func TestSourceSpellings(t *testing.T) {
 		"https://evil.com/github.com/acme/repo",
 		"https://github.com:8443/acme/repo",
 		"git@evil.com:acme/repo.git",
+		"https://github.com/acme/../evil/repo",
+		"git@github.com:acme/%2E%2E/evil/repo.git",
 	}
 	for _, rule := range []string{"github.com/acme", "github.com/Acme", "GITHUB.COM/acme/", "github.com:443/acme", "https://github.com/acme", "github.com/acme/repo.git"} {
 		p, err := New(Settings{AllowUnsigned: true, From: from(), AllowedSources: []string{rule},

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/ccski/ccski/internal/gitfetch"
 )
 
 // Source is where a skill is installed from, as policy.allowed_sources and
@@ -124,7 +126,9 @@ func hostPath(raw string) string {
 // user ("git@") and without the scheme's default port (any of 443, 80, 22
 // and 9418 when there is no scheme); a forge's other host names as the
 // forge's (ssh.github.com is github.com); the path with no empty segment
-// ("//"), no trailing "/" and no trailing ".git"; and, on a forge whose
+// ("//"), no "." and no ".." segment (resolved as a URL's are, so that
+// github.com/acme/../evil is github.com/evil, the repository git fetches),
+// no trailing "/" and no trailing ".git"; and, on a forge whose
 // owner and repository names are case-insensitive (caseInsensitiveHosts:
 // GitHub, GitLab, Bitbucket, Codeberg), the path in lower case too. A
 // local path, a marketplace:NAME and anything else with no host are kept
@@ -155,8 +159,16 @@ func Normalize(s string) string {
 	}
 	var segs []string
 	for seg := range strings.SplitSeq(p, "/") {
-		if seg != "" {
-			segs = append(segs, seg)
+		switch gitfetch.DotSegment(seg) {
+		case 1: // "." names the folder it is in
+		case 2: // ".." names the one above, as git's URL resolution reads it
+			if len(segs) > 0 {
+				segs = segs[:len(segs)-1]
+			}
+		default:
+			if seg != "" {
+				segs = append(segs, seg)
+			}
 		}
 	}
 	p = strings.TrimSuffix(strings.Join(segs, "/"), ".git")
