@@ -3,6 +3,7 @@ package integration
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -20,9 +21,12 @@ import (
 //     the variable;
 //   - with the managed config pinning none, neither the user config's
 //     signing.trusted_root, nor a trusted_root.json in a state folder
-//     moved by XDG_STATE_HOME or CCSKI_USER_DIR, is trusted: only the root
-//     `ccski trust-root update` wrote to ~/.local/state/ccski, where it
-//     writes under such a managed config whatever XDG_STATE_HOME says.
+//     moved by XDG_STATE_HOME or CCSKI_USER_DIR, or in the state folder of
+//     a HOME variable (a folder or ".", the project folder), is trusted:
+//     only the root `ccski trust-root update` wrote to ~/.local/state/ccski
+//     of the account ccski runs as (CCSKITEST_ACCOUNT_HOME stands for its
+//     entry in the user database), where it writes under such a managed
+//     config whatever XDG_STATE_HOME or HOME say.
 func TestPolicySigningNotFromEnv(t *testing.T) {
 	t.Parallel()
 	b := newInstallBox(t)
@@ -64,15 +68,19 @@ func TestPolicySigningNotFromEnv(t *testing.T) {
 
 	t.Run("no pinned root", func(t *testing.T) {
 		managed := managedPolicy(t, t.TempDir(), rule)
-		vars := []string{"CCSKITEST_MANAGED_CONFIG=" + managed}
+		vars := []string{"CCSKITEST_MANAGED_CONFIG=" + managed, "CCSKITEST_ACCOUNT_HOME=" + b.home}
 		// A state folder holding the attacker's root, moved to by a
 		// variable; and a user config naming it.
 		hostileState := filepath.Join(t.TempDir(), "state")
 		testfs.Write(t, hostileState, map[string]string{"ccski/trusted_root.json": string(readFile(t, evilRoot))})
 		hostileUser := t.TempDir()
 		testfs.Write(t, hostileUser, map[string]string{".local/state/ccski/trusted_root.json": string(readFile(t, evilRoot))})
+		// HOME=. is the project folder `ccski mcp` runs in, which an MCP
+		// entry's env can set.
+		testfs.Write(t, b.proj, map[string]string{".local/state/ccski/trusted_root.json": string(readFile(t, evilRoot))})
 		userConfig := filepath.Join(b.home, ".config", "ccski", "config.yaml")
-		for _, hostile := range [][]string{{"XDG_STATE_HOME=" + hostileState}, {"CCSKI_USER_DIR=" + hostileUser}, nil} {
+		for _, hostile := range [][]string{{"XDG_STATE_HOME=" + hostileState}, {"CCSKI_USER_DIR=" + hostileUser},
+			{"HOME=" + hostileUser}, {"HOME=."}, nil} {
 			name := "the user config"
 			if hostile != nil {
 				name = hostile[0]
@@ -104,8 +112,25 @@ func TestPolicySigningNotFromEnv(t *testing.T) {
 		if r := install(t, withXDG, "good"); r.code != 0 || !installed("good") {
 			t.Errorf("the skill the updated root signed: want it installed\n%s", r)
 		}
-		if r := install(t, withXDG, "forged"); r.code == 0 || installed("forged") {
-			t.Errorf("the forged skill was installed with the updated root in force\n%s", r)
+		for _, hostile := range [][]string{withXDG, append(vars, "HOME=."), append(vars, "HOME="+hostileUser)} {
+			if r := install(t, hostile, "forged"); r.code == 0 || installed("forged") {
+				t.Errorf("%s: the forged skill was installed with the updated root in force\n%s", hostile[len(hostile)-1], r)
+				os.RemoveAll(filepath.Join(b.proj, ".claude", "skills", "forged"))
+			}
+		}
+		if err := os.RemoveAll(filepath.Join(b.proj, ".local")); err != nil {
+			t.Fatal(err)
+		}
+
+		// A refreshed root that another user could have written is not
+		// trusted: the skill it signed does not install.
+		rootFile := filepath.Join(b.home, ".local", "state", "ccski", "trusted_root.json")
+		if err := os.Chmod(rootFile, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		os.RemoveAll(filepath.Join(b.proj, ".claude", "skills", "good"))
+		if r := install(t, vars, "good"); runtime.GOOS != "windows" && (r.code == 0 || !strings.Contains(r.stderr, rootFile)) {
+			t.Errorf("a root others may write: want an error naming %s\n%s", rootFile, r)
 		}
 	})
 }

@@ -211,7 +211,7 @@ func process() (action.Process, error) {
 	home, _ := os.UserHomeDir()
 	// Environ lets the configuration see every CCSKI_ variable, so that an
 	// unknown one is an error rather than silently ignored.
-	return action.Process{Cwd: cwd, Home: home, Getenv: os.Getenv, Environ: setEnviron}, nil
+	return action.Process{Cwd: cwd, Home: home, AccountHome: accountHome(), Getenv: os.Getenv, Environ: setEnviron}, nil
 }
 
 // config reads the configuration layers the flags of cmd and the

@@ -28,6 +28,11 @@ type Process struct {
 	Cwd string
 	// Home is the user's home folder; "" when it is not known.
 	Home string
+	// AccountHome is the home folder of the account ccski runs as, from
+	// the system's user database rather than $HOME; "" when it is not
+	// known. The trusted root of `ccski trust-root update` is kept there
+	// under a managed config's signature rule (Config.RootStateDir).
+	AccountHome string
 	// Getenv reads one environment variable.
 	Getenv func(string) string
 	// Environ lists the variables set, as "NAME=value"; the CCSKI_ ones

@@ -2,7 +2,10 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ccski/ccski/internal/provenance"
@@ -68,7 +71,9 @@ func (c *Config) StateDir() (string, error) {
 // then no variable, flag or user config moves it, since whoever chooses
 // the folder chooses the root every signature is checked against. It is
 // the state folder of the managed config's user_dir, else of the home
-// folder, as if XDG_STATE_HOME were unset: ~/.local/state/ccski.
+// folder of the account ccski runs as (AccountHome, from the user
+// database, not $HOME), as if XDG_STATE_HOME were unset:
+// ~/.local/state/ccski. That folder must be an absolute path.
 func (c *Config) RootStateDir() (string, error) {
 	if err := c.Load(); err != nil {
 		return "", err
@@ -77,9 +82,13 @@ func (c *Config) RootStateDir() (string, error) {
 	if !ld.ManagedSigning {
 		return c.StateDir()
 	}
-	userDir := c.Home
+	userDir := c.AccountHome
 	if strings.HasPrefix(ld.Sources["user_dir"], "managed config ") && ld.Config.UserDir != "" {
 		userDir = ld.Config.UserDir
+	}
+	if !filepath.IsAbs(userDir) {
+		return "", fmt.Errorf("the home folder of the account ccski runs as is not known to the user database (got %q): "+
+			"set signing.trusted_root or user_dir in the managed config", userDir)
 	}
 	return userdirs.StateDir(userDir, func(string) string { return "" })
 }
@@ -87,24 +96,53 @@ func (c *Config) RootStateDir() (string, error) {
 // Verifier builds the signature verifier of the configuration's signing
 // keys (signing.trusted_root, signing.keys, signing.strict), with the
 // trusted root ccski trust-root update wrote (in RootStateDir) in force
-// when signing.trusted_root is empty. Build it once per command.
+// when signing.trusted_root is empty. Under a managed config's signature
+// rule that root is read only when the account ccski runs as owns it and
+// no one else may write it (checkRootFile). Build it once per command.
 func (c *Config) Verifier() (*provenance.Verifier, error) {
 	if err := c.Load(); err != nil {
 		return nil, err
 	}
+	s := c.Loaded.Config.Signing
+	guarded := c.Loaded.ManagedSigning && s.TrustedRoot == ""
 	state, err := c.RootStateDir()
 	switch {
-	case err != nil && c.Loaded.ManagedSigning:
+	case err != nil && guarded:
 		// Never fall back to the process's state folder, which the
 		// environment chooses.
 		return nil, fmt.Errorf("the trusted root of `ccski trust-root update`: %w", err)
 	case err != nil:
-		state = "" // the process's, else the shipped root
+		state = "" // the process's, else the shipped root; unused when signing.trusted_root is set
+	case guarded:
+		if err := checkRootFile(filepath.Join(state, provenance.RootFile)); err != nil {
+			return nil, err
+		}
 	}
-	s := c.Loaded.Config.Signing
 	v, err := provenance.NewVerifier(provenance.Config{TrustedRoot: s.TrustedRoot, Keys: s.Keys, Lax: !s.Strict, StateDir: state})
 	if err != nil {
 		return nil, usage(err)
 	}
 	return v, nil
+}
+
+// checkRootFile checks the trusted root file `ccski trust-root update`
+// wrote before it is trusted under a managed config's signature rule: a
+// regular file that the account ccski runs as owns and that neither its
+// group nor others may write (ownedPrivate). No file is no error: the
+// root ccski ships is then in force.
+func checkRootFile(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("trusted root written by `ccski trust-root update`: %w", err)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("trusted root %s is not a regular file: remove it and run `ccski trust-root update`", path)
+	}
+	if err := ownedPrivate(fi, os.Getuid()); err != nil {
+		return fmt.Errorf("trusted root %s %v: only a root the account ccski runs as owns and no one else may write is trusted "+
+			"under the managed config's signature rule; remove it and run `ccski trust-root update`", path, err)
+	}
+	return nil
 }
