@@ -34,8 +34,10 @@ func TestPolicySignerHoldsServedBytes(t *testing.T) {
 	})
 	root := provenancetest.Sign(t, filepath.Join(src, "signed"), provenancetest.Options{Identity: "alice@acme.com",
 		Issuer: "https://accounts.acme.com"})
-	testfs.Write(t, b.home, map[string]string{".config/ccski/config.yaml": "signing:\n  trusted_root: " + root + "\n"})
-	managed := managedPolicy(t, b.root, "policy:\n  required_signers: [\""+src+"=*@acme.com@https://accounts.acme.com\"]\n")
+	// Under a managed signature rule the trusted root comes from the
+	// managed config alone (a user config's is ignored).
+	managed := managedPolicy(t, b.root, "policy:\n  required_signers: [\""+src+"=*@acme.com@https://accounts.acme.com\"]\n"+
+		"signing:\n  trusted_root: "+root+"\n")
 	b.vars = append(b.vars, "CCSKITEST_MANAGED_CONFIG="+managed)
 	b.jsonRun(t, 0, "install", src, "--all", "--agent", "claude")
 
