@@ -3,34 +3,19 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/ccski/ccski/internal/bench/benchproc"
 )
 
 // statusKiB is a size field of a running process's /proc/<pid>/status,
-// in KiB: VmRSS (its resident set now) or VmHWM (the most it has had).
-func statusKiB(pid int, field string) float64 {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return math.NaN()
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
-			kib, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
-			if err == nil {
-				return kib
-			}
-		}
-	}
-	return math.NaN()
-}
+// in KiB (benchproc.StatusKiB).
+func statusKiB(pid int, field string) float64 { return benchproc.StatusKiB(pid, field) }
 
 // cpuMS is the CPU time (user + system) a running process has used, from
 // /proc/<pid>/stat, assuming the usual 100 clock ticks per second.

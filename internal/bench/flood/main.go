@@ -46,6 +46,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/bench/benchproc"
 	"github.com/ccski/ccski/internal/fixture"
 )
 
@@ -154,16 +155,16 @@ func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer srv.stop()
-	res := &result{BaseKiB: statusKiB(srv.cmd.Process.Pid, "VmRSS")}
-	fmt.Fprintf(log, "flood: server pid %d at %s, %.1f MiB resident\n", srv.cmd.Process.Pid, srv.addr, res.BaseKiB/1024)
+	defer srv.Stop()
+	res := &result{BaseKiB: benchproc.StatusKiB(srv.Pid(), "VmRSS")}
+	fmt.Fprintf(log, "flood: server pid %d at %s, %.1f MiB resident\n", srv.Pid(), srv.Addr, res.BaseKiB/1024)
 
 	// Sample the server's open files while the flood lasts.
 	sampling, stopSampling := context.WithCancel(ctx)
 	var sampled sync.WaitGroup
 	sampled.Go(func() {
 		for sampling.Err() == nil {
-			if n := openFiles(srv.cmd.Process.Pid); n > res.PeakFiles {
+			if n := openFiles(srv.Pid()); n > res.PeakFiles {
 				res.PeakFiles = n
 			}
 			select {
@@ -173,7 +174,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
 		}
 	})
 
-	kids, err := startFlood(ctx, cfg, srv.addr, log)
+	kids, err := startFlood(ctx, cfg, srv.Addr, log)
 	if err != nil {
 		for _, k := range kids {
 			k.stop()
@@ -182,13 +183,13 @@ func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
 		sampled.Wait()
 		return res, err
 	}
-	res.Held = openFiles(srv.cmd.Process.Pid)
+	res.Held = openFiles(srv.Pid())
 	fmt.Fprintf(log, "flood: %d connections opened by %d processes; the server has %d files open\n", cfg.Conns, cfg.Procs, res.Held)
 
 	callErr := client(ctx, cfg, srv, res, log)
 	stopSampling()
 	sampled.Wait()
-	res.PeakKiB = statusKiB(srv.cmd.Process.Pid, "VmHWM")
+	res.PeakKiB = benchproc.StatusKiB(srv.Pid(), "VmHWM")
 	for _, k := range kids {
 		d, r, st := k.stop()
 		res.Dials += d
@@ -198,74 +199,22 @@ func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
 	return res, callErr
 }
 
-// server is the ccski process.
-type server struct {
-	cmd    *exec.Cmd
-	addr   string
-	stderr *tail
-	exited chan struct{}
-}
-
 // startServer starts `ccski mcp --transport http` on a free loopback port
 // and waits until /healthz answers.
-func startServer(ctx context.Context, bin string, t *fixture.Tree, state string) (*server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	_ = ln.Close()
-	s := &server{addr: "127.0.0.1:" + strconv.Itoa(port), stderr: &tail{}, exited: make(chan struct{})}
-	s.cmd = exec.Command(bin, "mcp", "--transport", "http", "--port", strconv.Itoa(port), "--no-refresh", "--user-dir", t.Home)
-	s.cmd.Dir = t.Workspace
-	s.cmd.Env = []string{"HOME=" + t.Home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TZ=UTC", "TMPDIR=" + os.TempDir(),
-		"XDG_CONFIG_HOME=" + filepath.Join(state, "config"), "XDG_CACHE_HOME=" + filepath.Join(state, "cache")}
-	s.cmd.Stderr = s.stderr
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := s.cmd.Start(); err != nil {
-		return nil, err
-	}
-	go func() { _ = s.cmd.Wait(); close(s.exited) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		select {
-		case <-s.exited:
-			return nil, fmt.Errorf("ccski mcp exited: %v\nstderr:\n%s", s.cmd.ProcessState, s.stderr)
-		default:
-		}
-		if resp, err := http.Get("http://" + s.addr + "/healthz"); err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s, nil
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	s.stop()
-	return nil, fmt.Errorf("ccski mcp did not answer /healthz\nstderr:\n%s", s.stderr)
-}
-
-// stop ends the server with SIGTERM, or SIGKILL after 10 s.
-func (s *server) stop() {
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(10 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.exited
-	}
+func startServer(ctx context.Context, bin string, t *fixture.Tree, state string) (*benchproc.Server, error) {
+	return benchproc.Start(ctx, benchproc.Options{Bin: bin, Tree: t, State: state, Probe: "/healthz", Wait: 30 * time.Second})
 }
 
 // client makes calls under the flood for cfg.Duration, one after
 // another, starting a new session whenever one fails.
-func client(ctx context.Context, cfg config, srv *server, res *result, log io.Writer) error {
+func client(ctx context.Context, cfg config, srv *benchproc.Server, res *result, log io.Writer) error {
 	connect := func() (*sdk.ClientSession, error) {
 		var d net.Dialer
 		hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			res.Dialed.Add(1)
 			return d.DialContext(ctx, network, addr)
 		}}}
-		tr := &sdk.StreamableClientTransport{Endpoint: "http://" + srv.addr + "/mcp", HTTPClient: hc}
+		tr := &sdk.StreamableClientTransport{Endpoint: "http://" + srv.Addr + "/mcp", HTTPClient: hc}
 		c := sdk.NewClient(&sdk.Implementation{Name: "well-behaved", Version: "0"}, nil)
 		cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 		defer cancel()
@@ -275,7 +224,7 @@ func client(ctx context.Context, cfg config, srv *server, res *result, log io.Wr
 	cs, err := connect()
 	res.Connect = time.Since(start)
 	if err != nil {
-		return fmt.Errorf("the client could not connect under the flood: %w\nstderr:\n%s", err, srv.stderr)
+		return fmt.Errorf("the client could not connect under the flood: %w\nstderr:\n%s", err, srv.Stderr)
 	}
 	defer func() { _ = cs.Close() }()
 	tools, err := cs.ListTools(ctx, nil)
@@ -547,24 +496,6 @@ func fmtMS(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
 }
 
-// statusKiB is a size field of /proc/<pid>/status, in KiB: VmRSS (the
-// resident set now) or VmHWM (the most it has had); NaN if unreadable.
-func statusKiB(pid int, field string) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return math.NaN()
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, field+":"); ok {
-			kib, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
-			if err == nil {
-				return kib
-			}
-		}
-	}
-	return math.NaN()
-}
-
 // openFiles counts the files process pid has open.
 func openFiles(pid int) int {
 	ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
@@ -572,26 +503,4 @@ func openFiles(pid int) int {
 		return 0
 	}
 	return len(ents)
-}
-
-// tail keeps the last 64 KiB written to it.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - 64<<10; over > 0 {
-		t.buf = t.buf[over:]
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }

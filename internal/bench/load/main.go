@@ -39,6 +39,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/bench/benchproc"
 	"github.com/ccski/ccski/internal/fixture"
 )
 
@@ -143,14 +144,14 @@ func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer srv.stop()
-	base := "http://" + srv.addr + "/mcp"
+	defer srv.Stop()
+	base := "http://" + srv.Addr + "/mcp"
 	res := &result{}
 
 	// One client lists the skills, for names to load.
 	cs, err := connect(ctx, base, "", newHTTPClient(cfg.Clients))
 	if err != nil {
-		return nil, fmt.Errorf("connect: %w\nstderr:\n%s", err, srv.stderr)
+		return nil, fmt.Errorf("connect: %w\nstderr:\n%s", err, srv.Stderr)
 	}
 	names, err := loadable(ctx, cs)
 	_ = cs.Close()
@@ -158,7 +159,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
 		return nil, err
 	}
 	fmt.Fprintf(log, "load: server pid %d at %s serves %d skills; %d clients for %v per method\n",
-		srv.cmd.Process.Pid, srv.addr, len(names), cfg.Clients, cfg.Duration)
+		srv.Pid(), srv.Addr, len(names), cfg.Clients, cfg.Duration)
 
 	calls := []struct {
 		method string
@@ -191,7 +192,7 @@ func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
 	// Memory per 2025-era session.
 	idle := func() float64 {
 		time.Sleep(2500 * time.Millisecond) // the server releases freed memory after 1 s idle
-		return statusKiB(srv.cmd.Process.Pid, "VmRSS")
+		return benchproc.StatusKiB(srv.Pid(), "VmRSS")
 	}
 	res.BaseKiB = idle()
 	hc := newHTTPClient(64)
@@ -204,13 +205,13 @@ func run(ctx context.Context, cfg config, log io.Writer) (*result, error) {
 	for range cfg.Sessions {
 		s, err := connect(ctx, base, "2025-11-25", hc)
 		if err != nil {
-			return res, fmt.Errorf("session %d: %w\nstderr:\n%s", len(sessions)+1, err, srv.stderr)
+			return res, fmt.Errorf("session %d: %w\nstderr:\n%s", len(sessions)+1, err, srv.Stderr)
 		}
 		sessions = append(sessions, s)
 	}
 	res.Opened = len(sessions)
 	res.SessionsKiB = idle()
-	res.PeakKiB = statusKiB(srv.cmd.Process.Pid, "VmHWM")
+	res.PeakKiB = benchproc.StatusKiB(srv.Pid(), "VmHWM")
 	fmt.Fprintf(log, "load: %d sessions open\n", res.Opened)
 	return res, nil
 }
@@ -350,115 +351,21 @@ func loadable(ctx context.Context, cs *sdk.ClientSession) ([]string, error) {
 	return out, nil
 }
 
-// server is the ccski process.
-type server struct {
-	cmd    *exec.Cmd
-	addr   string
-	stderr *tail
-	exited chan struct{}
-}
-
-// startServer starts `ccski mcp --transport http` on a loopback port and
-// waits until /readyz answers (the first snapshot is served).
-func startServer(ctx context.Context, bin string, t *fixture.Tree, state string, cfg config) (*server, error) {
-	port := cfg.Port
-	if port == 0 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		port = ln.Addr().(*net.TCPAddr).Port
-		_ = ln.Close()
-	}
-	s := &server{addr: "127.0.0.1:" + strconv.Itoa(port), stderr: &tail{}, exited: make(chan struct{})}
-	args := []string{"mcp", "--transport", "http", "--port", strconv.Itoa(port), "--no-refresh", "--user-dir", t.Home}
+// startServer starts `ccski mcp --transport http` on a loopback port
+// (cfg.Port, or a free one) and waits until /readyz answers (the first
+// snapshot is served).
+func startServer(ctx context.Context, bin string, t *fixture.Tree, state string, cfg config) (*benchproc.Server, error) {
+	o := benchproc.Options{Bin: bin, Tree: t, State: state, Port: cfg.Port, Probe: "/readyz", Wait: 60 * time.Second,
+		// Room for every session the run opens, besides the clients'.
+		Env: []string{"CCSKI_MCP__MAX_SESSIONS=" + strconv.Itoa(cfg.Sessions+cfg.Clients+16)}}
 	if cfg.Profile != "" {
 		p, err := filepath.Abs(cfg.Profile)
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, "--cpuprofile", p)
+		o.Args = []string{"--cpuprofile", p}
 	}
-	s.cmd = exec.Command(bin, args...)
-	s.cmd.Dir = t.Workspace
-	s.cmd.Env = []string{"HOME=" + t.Home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TZ=UTC", "TMPDIR=" + os.TempDir(),
-		"XDG_CONFIG_HOME=" + filepath.Join(state, "config"), "XDG_CACHE_HOME=" + filepath.Join(state, "cache"),
-		// Room for every session the run opens, besides the clients'.
-		"CCSKI_MCP__MAX_SESSIONS=" + strconv.Itoa(cfg.Sessions+cfg.Clients+16)}
-	s.cmd.Stderr = s.stderr
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := s.cmd.Start(); err != nil {
-		return nil, err
-	}
-	go func() { _ = s.cmd.Wait(); close(s.exited) }()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		select {
-		case <-s.exited:
-			return nil, fmt.Errorf("ccski mcp exited: %v\nstderr:\n%s", s.cmd.ProcessState, s.stderr)
-		default:
-		}
-		if resp, err := http.Get("http://" + s.addr + "/readyz"); err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s, nil
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	s.stop()
-	return nil, fmt.Errorf("ccski mcp never answered /readyz\nstderr:\n%s", s.stderr)
-}
-
-// stop ends the server with SIGTERM, or SIGKILL after 10 s.
-func (s *server) stop() {
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(10 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.exited
-	}
-}
-
-// tail keeps the last 8 KiB written to it.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 8<<10 {
-		t.buf = t.buf[len(t.buf)-8<<10:]
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}
-
-// statusKiB reads a "kB" field of /proc/<pid>/status; 0 when absent.
-func statusKiB(pid int, field string) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			f := strings.Fields(rest)
-			if len(f) > 0 {
-				v, _ := strconv.ParseFloat(f[0], 64)
-				return v
-			}
-		}
-	}
-	return 0
+	return benchproc.Start(ctx, o)
 }
 
 // quantile returns the q-quantile of sorted durations (nearest rank).
