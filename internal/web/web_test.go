@@ -497,6 +497,16 @@ func BenchmarkFirstPaint100k(b *testing.B) {
 	}
 }
 
+// BenchmarkFirstPaintCold100k is the first request after a new snapshot
+// at 100,000 skills: the list built, then the first page rendered.
+func BenchmarkFirstPaintCold100k(b *testing.B) {
+	src, _ := fixture(b, 100_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		get(b, Handler(src, Options{}), "/")
+	}
+}
+
 func BenchmarkCatalogueBuild100k(b *testing.B) {
 	src, _ := fixture(b, 100_000)
 	b.ReportAllocs()
