@@ -492,9 +492,11 @@ func BenchmarkFirstPaint100k(b *testing.B) {
 	h := Handler(src, Options{})
 	get(b, h, "/")
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		get(b, h, "/")
 	}
+	reportCPU(b, start)
 }
 
 // BenchmarkFirstPaintCold100k is the first request after a new snapshot
@@ -502,15 +504,19 @@ func BenchmarkFirstPaint100k(b *testing.B) {
 func BenchmarkFirstPaintCold100k(b *testing.B) {
 	src, _ := fixture(b, 100_000)
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		get(b, Handler(src, Options{}), "/")
 	}
+	reportCPU(b, start)
 }
 
 func BenchmarkCatalogueBuild100k(b *testing.B) {
 	src, _ := fixture(b, 100_000)
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		buildCatalogue(src.snap)
 	}
+	reportCPU(b, start)
 }
