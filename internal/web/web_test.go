@@ -57,6 +57,10 @@ Inline <img src=x onerror="alert('inline')"> and <a href="javascript:alert('a')"
 [click](javascript:alert('link')) [data](data:text/html,<script>alert(1)</script>) [vb](vbscript:msgbox)
 [out](../../secret.txt) [abs](/etc/passwd) [proto](//evil.example/x) [ok](references/guide.md) [web](https://example.com/x "t")
 
+<javascript:alert('auto')> [ent](jav&#x61;script:alert('ent')) [up](JAVASCRIPT:alert('up')) [ref][r] [sp]( javascript:alert('sp'))
+
+[r]: javascript:alert('ref')
+
 ![remote](https://evil.example/track.png) ![local](assets/logo.png) ![svg](data:image/svg+xml,<svg onload=alert(1)>)
 `
 
