@@ -10,6 +10,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ccski/ccski/internal/filestamp"
 )
 
 // rawListPage is a skills/list result with its entries as the bytes the
@@ -144,4 +146,61 @@ func TestSkillsListPagesBounded(t *testing.T) {
 	if kept > maxPageBytes {
 		t.Errorf("%d bytes of pages kept, over the bound of %d", kept, maxPageBytes)
 	}
+}
+
+// TestSkillsFrontmatterKeptAcrossRestarts: with Options.SkillDigests, the
+// frontmatter of each SKILL.md is kept beside the digests, so that the
+// first skills/list of a new server reads no SKILL.md that did not change
+// and gives the same bytes; an edited SKILL.md is read again, alone;
+// frontmatter another build of ccski parsed is not used (its digests
+// are).
+func TestSkillsFrontmatterKeptAcrossRestarts(t *testing.T) {
+	recs, lint, _, _ := extensionSkills(t)
+	// A SKILL.md whose frontmatter does not parse: why is kept too.
+	recs = append(recs, makeRecords(t, t.TempDir(), skillSpec{provider: "codex", name: "broken", desc: "Broken.",
+		body: "---\nname: broken\ndescription: [unclosed\n---\n"})...)
+	time.Sleep(filestamp.Window + 100*time.Millisecond) // until a stat can vouch for the bytes (change times too)
+	file := filepath.Join(t.TempDir(), "skills.bin")
+	ctx := testCtx(t, 30*time.Second)
+	list := func() (*Server, []rawListPage) {
+		srv := New(snapOf(recs), Options{Logger: discard(), SkillDigests: file})
+		pages := rawPages(t, ctx, srv)
+		st := &srv.skills
+		deadline := time.Now().Add(10 * time.Second)
+		for st.saving.Load() || st.files.Changed() || st.frontsAdded.Load() {
+			if time.Now().After(deadline) {
+				t.Fatal("the digests and frontmatter were not saved")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return srv, pages
+	}
+	first, want := list()
+	read := first.skills.frontReads.Load()
+	if read == 0 {
+		t.Fatal("the first server read no SKILL.md")
+	}
+
+	second, got := list()
+	if n := second.skills.frontReads.Load(); n != 0 {
+		t.Errorf("the first listing after a restart read %d SKILL.md files, want none", n)
+	}
+	samePages(t, "after a restart", got, want)
+
+	writeFile(t, lint.File, skillMD(lint.Name, "Edited after a restart."))
+	time.Sleep(filestamp.Window + 100*time.Millisecond)
+	third, edited := list()
+	if n := third.skills.frontReads.Load(); n != 1 {
+		t.Errorf("after an edit the listing read %d SKILL.md files, want 1", n)
+	}
+	samePages(t, "after an edit, beside a server without the file", edited, rawPages(t, ctx, New(snapOf(recs), Options{Logger: discard()})))
+
+	old := parserBuild
+	parserBuild = "another build"
+	fourth, got := list()
+	parserBuild = old
+	if n, h := fourth.skills.frontReads.Load(), fourth.skills.files.Stats().Hashed; n != read || h != 0 {
+		t.Errorf("after a restart on another build: %d SKILL.md files read, %d files hashed; want %d read, none hashed", n, h, read)
+	}
+	samePages(t, "after a restart on another build", got, edited)
 }

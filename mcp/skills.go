@@ -146,6 +146,9 @@ type skillsState struct {
 	frontMu  sync.Mutex
 	fronts   map[string]*frontEntry
 	frontGen uint64
+	// frontsAdded is set when a SKILL.md was parsed since fronts were
+	// loaded or saved: saving them again would keep something new.
+	frontsAdded atomic.Bool
 	// frontReads counts the SKILL.md files read for their frontmatter,
 	// pageHits the skills/list pages answered with the bytes kept.
 	frontReads atomic.Int64
@@ -207,7 +210,20 @@ func (s *Server) listable(snap *pipeline.Snapshot) ([]*pipeline.Record, map[stri
 			// dropped at the next sweep.
 			st.loaded = true
 			if st.file != "" {
-				_ = st.files.LoadFile(st.file) // a missing or bad file costs only hashing
+				// A missing or bad file costs only hashing and reading.
+				fronts := map[string]*frontEntry{}
+				_ = st.files.LoadFile(st.file, frontsTable(nil, fronts))
+				st.frontMu.Lock()
+				if st.fronts == nil {
+					st.fronts = map[string]*frontEntry{}
+				}
+				for d, f := range fronts {
+					if st.fronts[d] == nil {
+						f.gen = st.frontGen // kept by the sweep below, dropped at the next unless used
+						st.fronts[d] = f
+					}
+				}
+				st.frontMu.Unlock()
 			}
 		}
 		st.frontMu.Lock()
@@ -300,17 +316,26 @@ func (s *Server) buildPage(ctx context.Context, snap *pipeline.Snapshot, listed 
 	return pg, nil
 }
 
-// saveDigests writes the digest cache to its file in the background when
-// a listing added to it, one save at a time. A failure costs only hashing
-// at the next start.
+// saveDigests writes the digest cache and the frontmatter of each
+// SKILL.md (frontfile.go) to its file in the background when a listing
+// added to either, one save at a time. A failure costs only hashing and
+// reading at the next start.
 func (s *Server) saveDigests() {
 	st := &s.skills
-	if st.file == "" || !st.files.Changed() || !st.saving.CompareAndSwap(false, true) {
+	if st.file == "" || !st.files.Changed() && !st.frontsAdded.Load() || !st.saving.CompareAndSwap(false, true) {
 		return
 	}
+	st.frontsAdded.Store(false)
+	st.frontMu.Lock()
+	fronts := make(map[string]*frontEntry, len(st.fronts)+1)
+	for d, f := range st.fronts {
+		fronts[d] = f
+	}
+	st.frontMu.Unlock()
 	go func() {
 		defer st.saving.Store(false)
-		if err := st.files.SaveFile(st.file); err != nil {
+		if err := st.files.SaveFile(st.file, frontsTable(fronts, nil)); err != nil {
+			st.frontsAdded.Store(true)
 			s.log.Warn("skill digests not saved: the next start hashes every listed file again", "file", st.file, "err", err)
 		}
 	}()
@@ -490,6 +515,7 @@ func (s *Server) frontmatter(r *pipeline.Record, digest string) (*frontEntry, st
 	c.gen = st.frontGen
 	st.fronts[got] = c
 	st.frontMu.Unlock()
+	st.frontsAdded.Store(true)
 	return c, got, c.size, nil
 }
 

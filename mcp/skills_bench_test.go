@@ -135,8 +135,9 @@ func benchClient(b *testing.B, srv *Server) *sdk.ClientSession {
 }
 
 // BenchmarkSkillsList measures a whole skills/list (every page) over an
-// in-memory transport: first (a new server, nothing hashed yet) and warm
-// (digests cached: a walk and a stat per file), next to the floors of
+// in-memory transport: first (a new server, nothing hashed yet), warm
+// (digests cached: a walk and a stat per file) and restart (a new server
+// with the digest file an earlier one saved), next to the floors of
 // reading and hashing the same bytes (with as many workers as the
 // listing uses) and of only stating every file.
 //
@@ -167,6 +168,34 @@ func BenchmarkSkillsList(b *testing.B) {
 			listEverything(b, cs)
 			var cpu cpuMeter
 			for b.Loop() {
+				cpu.start()
+				if got := listEverything(b, cs); got != n {
+					b.Fatalf("listed %d skills, want %d", got, n)
+				}
+				cpu.stop()
+			}
+			cpu.report(b)
+		})
+		// A new server whose digest file (Options.SkillDigests) an
+		// earlier one saved: a restart.
+		b.Run(fmt.Sprintf("n=%d/restart", n), func(b *testing.B) {
+			file := filepath.Join(b.TempDir(), "skills.bin")
+			srv := New(snap, Options{Logger: discard(), SkillDigests: file})
+			listEverything(b, benchClient(b, srv))
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+				if _, err := os.Stat(file); err == nil && !srv.skills.saving.Load() {
+					break
+				}
+				if time.Now().After(deadline) {
+					b.Fatal("the digest file was not saved")
+				}
+			}
+			var cpu cpuMeter
+			for b.Loop() {
+				b.StopTimer()
+				srv := New(snap, Options{Logger: discard(), SkillDigests: file})
+				cs := benchClient(b, srv)
+				b.StartTimer()
 				cpu.start()
 				if got := listEverything(b, cs); got != n {
 					b.Fatalf("listed %d skills, want %d", got, n)
