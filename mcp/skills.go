@@ -36,6 +36,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/binenc"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/safefile"
@@ -334,7 +335,13 @@ func (s *Server) saveDigests() {
 	st.frontMu.Unlock()
 	go func() {
 		defer st.saving.Store(false)
-		if err := st.files.SaveFile(st.file, frontsTable(fronts, nil)); err != nil {
+		err := st.files.SaveFile(st.file, frontsTable(fronts, nil))
+		if errors.Is(err, binenc.ErrTooLarge) {
+			// The digests first: they save hashing every file, the
+			// frontmatter only reading each SKILL.md.
+			err = st.files.SaveFile(st.file, frontsTable(map[string]*frontEntry{}, nil))
+		}
+		if err != nil {
 			st.frontsAdded.Store(true)
 			s.log.Warn("skill digests not saved: the next start hashes every listed file again", "file", st.file, "err", err)
 		}
