@@ -86,6 +86,29 @@ func TestSkillsListPagesKept(t *testing.T) {
 	if len(first) != 3 || hits() != 0 {
 		t.Fatalf("%d pages, %d kept pages served; want 3 pages built", len(first), hits())
 	}
+	// The result is the one the entries gave when each was encoded in
+	// the result by reflection.
+	for i, pg := range first {
+		var items []json.RawMessage
+		if err := json.Unmarshal(pg.Skills, &items); err != nil {
+			t.Fatalf("page %d: %v", i+1, err)
+		}
+		entries := make([]*extEntry, len(items))
+		for j, item := range items {
+			entries[j] = &extEntry{Wire: item}
+		}
+		want, err := marshalJSON(&listSkillsResult{Skills: entries, NextCursor: pg.NextCursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := marshalJSON(&listSkillsPage{Skills: pg.Skills, NextCursor: pg.NextCursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("page %d: the kept JSON gives another result than its entries:\n got %.300s\nwant %.300s", i+1, got, want)
+		}
+	}
 	samePages(t, "listed again", rawPages(t, ctx, srv), first)
 	if hits() != 3 {
 		t.Errorf("%d kept pages served listing again, want 3", hits())
