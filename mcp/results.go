@@ -39,6 +39,7 @@ type completable interface{ setComplete() }
 
 var (
 	_ completable = (*listSkillsResult)(nil)
+	_ completable = (*listSkillsPage)(nil)
 	_ completable = (*getSkillResult)(nil)
 	_ completable = (*readDirResult)(nil)
 )

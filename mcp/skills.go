@@ -13,14 +13,19 @@ package mcp
 // frontmatter of each SKILL.md is parsed once and kept as JSON by the
 // file's digest. A page is built in parallel (manifest and frontmatter of
 // each skill), each entry is written as JSON directly (skillwire.go), and
-// entries are never split across pages.
+// entries are never split across pages. The JSON of a page is kept per
+// snapshot and cursor (pages.go): a later request for it walks and stats
+// the page's skills as a build does and, when every manifest is the one
+// the page was built from, is answered with the kept bytes.
 
 import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"net/url"
 	"os"
 	"slices"
@@ -31,6 +36,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ccski/ccski/internal/binenc"
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/parallel"
 	"github.com/ccski/ccski/internal/safefile"
@@ -87,12 +93,24 @@ type listCache struct {
 	CacheScope string `json:"cacheScope"`
 }
 
+// listSkillsResult is a skills/list result as a client decodes it.
 type listSkillsResult struct {
 	sdk.ResultBase
 	typedResult
 	listCache
 	Skills     []*extEntry `json:"skills"`
 	NextCursor string      `json:"nextCursor,omitempty"`
+}
+
+// listSkillsPage is a skills/list result as the server writes it: the
+// fields of listSkillsResult, with the entries as the JSON array a page
+// keeps (pages.go).
+type listSkillsPage struct {
+	sdk.ResultBase
+	typedResult
+	listCache
+	Skills     json.RawMessage `json:"skills"`
+	NextCursor string          `json:"nextCursor,omitempty"`
 }
 
 type getSkillParams struct {
@@ -129,19 +147,28 @@ type skillsState struct {
 	frontMu  sync.Mutex
 	fronts   map[string]*frontEntry
 	frontGen uint64
-	// frontReads counts the SKILL.md files read for their frontmatter.
+	// frontsAdded is set when a SKILL.md was parsed since fronts were
+	// loaded or saved: saving them again would keep something new.
+	frontsAdded atomic.Bool
+	// frontReads counts the SKILL.md files read for their frontmatter,
+	// pageHits the skills/list pages answered with the bytes kept.
 	frontReads atomic.Int64
+	pageHits   atomic.Int64
 
 	mu     sync.Mutex
 	snap   *pipeline.Snapshot
 	listed []*pipeline.Record
 	logged map[string]bool
+	// pages are the skills/list pages built for snap, by the index in
+	// listed of their first skill (under mu; see pages.go).
+	pages pageCache
 }
 
 // initSkills registers skills/list, skills/get and
 // resources/directory/read.
 func (s *Server) initSkills() {
 	s.skills.files = manifest.NewCache()
+	s.skills.pages.seed = maphash.MakeSeed()
 	must := func(err error) {
 		if err != nil {
 			panic(err) // a programming error: the method names are fixed
@@ -176,6 +203,7 @@ func (s *Server) listable(snap *pipeline.Snapshot) ([]*pipeline.Record, map[stri
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].SkillPath < out[j].SkillPath })
 		st.snap, st.listed, st.logged = snap, out, map[string]bool{}
+		st.pages.reset()
 		st.files.Sweep() // forget the digests of files no listing saw since the last snapshot
 		if !st.loaded {
 			// After the sweep, which would drop what was loaded: the
@@ -183,7 +211,20 @@ func (s *Server) listable(snap *pipeline.Snapshot) ([]*pipeline.Record, map[stri
 			// dropped at the next sweep.
 			st.loaded = true
 			if st.file != "" {
-				_ = st.files.LoadFile(st.file) // a missing or bad file costs only hashing
+				// A missing or bad file costs only hashing and reading.
+				fronts := map[string]*frontEntry{}
+				_ = st.files.LoadFile(st.file, frontsTable(nil, fronts))
+				st.frontMu.Lock()
+				if st.fronts == nil {
+					st.fronts = map[string]*frontEntry{}
+				}
+				for d, f := range fronts {
+					if st.fronts[d] == nil {
+						f.gen = st.frontGen // kept by the sweep below, dropped at the next unless used
+						st.fronts[d] = f
+					}
+				}
+				st.frontMu.Unlock()
 			}
 		}
 		st.frontMu.Lock()
@@ -212,7 +253,7 @@ func (s *Server) leftOut(logged map[string]bool, r *pipeline.Record, why error) 
 // listSkills answers skills/list. A page holds up to skillsPageSize
 // skills and pageResources manifest entries (at least one skill), so it
 // stays far below a 16 MiB stdio line.
-func (s *Server) listSkills(ctx context.Context, _ *sdk.ServerSession, p *listSkillsParams) (*listSkillsResult, error) {
+func (s *Server) listSkills(ctx context.Context, _ *sdk.ServerSession, p *listSkillsParams) (*listSkillsPage, error) {
 	snap := s.snap.Load()
 	listed, logged := s.listable(snap)
 	start := 0
@@ -225,47 +266,83 @@ func (s *Server) listSkills(ctx context.Context, _ *sdk.ServerSession, p *listSk
 		// page boundary holds across a refresh.
 		start = sort.Search(len(listed), func(i int) bool { return listed[i].SkillPath > last })
 	}
-	res := &listSkillsResult{listCache: s.cacheFields(), Skills: []*extEntry{}}
-	files, next := 0, start
+	pg, err := s.page(ctx, snap, listed, logged, start)
+	if err != nil {
+		return nil, err
+	}
+	if pg.next >= len(listed) {
+		s.saveDigests()
+	}
+	return &listSkillsPage{listCache: s.cacheFields(), Skills: pg.skills, NextCursor: pg.cursor}, nil
+}
+
+// buildPage builds the page of listed (the listable skills of snap) that
+// starts at start: up to skillsPageSize entries and pageResources
+// manifest entries (at least one skill). Skills left out are logged once
+// per snapshot.
+func (s *Server) buildPage(ctx context.Context, snap *pipeline.Snapshot, listed []*pipeline.Record, logged map[string]bool, start int) (*page, error) {
+	pg := &page{start: start, sums: make([]uint64, 0, skillsPageSize), keep: true}
+	wire := append(make([]byte, 0, 64<<10), '[')
+	entries, files, next := 0, 0, start
 	for full := false; next < len(listed) && !full; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		batch := listed[next:min(len(listed), next+skillsPageSize-len(res.Skills))]
+		batch := listed[next:min(len(listed), next+skillsPageSize-entries)]
 		for i, b := range s.entries(snap, batch) {
-			if b.err == nil && len(res.Skills) > 0 && (len(res.Skills) == skillsPageSize || files+b.files > pageResources) {
+			if b.err == nil && entries > 0 && (entries == skillsPageSize || files+b.files > pageResources) {
 				full = true
 				break
 			}
 			next++
+			pg.sums = append(pg.sums, b.sum)
+			pg.keep = pg.keep && !b.transient
 			if b.err != nil {
 				s.leftOut(logged, batch[i], b.err)
 				continue
 			}
-			res.Skills = append(res.Skills, b.entry)
+			if entries > 0 {
+				wire = append(wire, ',')
+			}
+			wire = append(wire, b.entry.Wire...)
+			entries++
 			files += b.files
 		}
-		full = full || len(res.Skills) == skillsPageSize
+		full = full || entries == skillsPageSize
 	}
+	pg.next, pg.skills = next, append(wire, ']')
 	if next < len(listed) {
-		res.NextCursor = encodeCursor(listed[next-1].SkillPath)
-	} else {
-		s.saveDigests()
+		pg.cursor = encodeCursor(listed[next-1].SkillPath)
 	}
-	return res, nil
+	return pg, nil
 }
 
-// saveDigests writes the digest cache to its file in the background when
-// a listing added to it, one save at a time. A failure costs only hashing
-// at the next start.
+// saveDigests writes the digest cache and the frontmatter of each
+// SKILL.md (frontfile.go) to its file in the background when a listing
+// added to either, one save at a time. A failure costs only hashing and
+// reading at the next start.
 func (s *Server) saveDigests() {
 	st := &s.skills
-	if st.file == "" || !st.files.Changed() || !st.saving.CompareAndSwap(false, true) {
+	if st.file == "" || !st.files.Changed() && !st.frontsAdded.Load() || !st.saving.CompareAndSwap(false, true) {
 		return
 	}
+	st.frontsAdded.Store(false)
+	st.frontMu.Lock()
+	fronts := make(map[string]*frontEntry, len(st.fronts)+1)
+	for d, f := range st.fronts {
+		fronts[d] = f
+	}
+	st.frontMu.Unlock()
 	go func() {
 		defer st.saving.Store(false)
-		if err := st.files.SaveFile(st.file); err != nil {
+		err := st.files.SaveFile(st.file, frontsTable(fronts, nil))
+		if errors.Is(err, binenc.ErrTooLarge) {
+			// The digests first: they save hashing every file, the
+			// frontmatter only reading each SKILL.md.
+			err = st.files.SaveFile(st.file, frontsTable(map[string]*frontEntry{}, nil))
+		}
+		if err != nil {
+			st.frontsAdded.Store(true)
 			s.log.Warn("skill digests not saved: the next start hashes every listed file again", "file", st.file, "err", err)
 		}
 	}()
@@ -309,11 +386,16 @@ func (s *Server) getSkill(_ context.Context, _ *sdk.ServerSession, p *getSkillPa
 }
 
 // built is the entry of one skill, with the number of its files, or why
-// it has none.
+// it has none, and the sum of what it was built from (manifestOf).
 type built struct {
 	entry *extEntry
 	files int
 	err   error
+	sum   uint64
+	// transient is set for an error that the skill's manifest does not
+	// decide (its SKILL.md could not be read): a page holding it is not
+	// kept.
+	transient bool
 }
 
 // entries builds the entries of records of snap in parallel, with
@@ -338,39 +420,53 @@ func skillFolder(r *pipeline.Record) string {
 // last segment of the URI, and every file; under a gate, only when every
 // file is what it judged (entryJudged).
 func (s *Server) entryOf(snap *pipeline.Snapshot, r *pipeline.Record) built {
-	// What keeps a skill out of skills/list keeps it out of skills/get:
-	// an entry whose name, description or frontmatter break the Agent
-	// Skills rules is one a client checking them refuses.
-	if why := r.Unlistable(); why != "" {
-		return built{err: errors.New(why)}
-	}
-	m, err := s.skills.files.Build(skillFolder(r))
+	m, sum, err := s.manifestOf(r)
 	if err != nil {
-		return built{err: err}
+		return built{err: err, sum: sum}
 	}
 	files := m.Contents() // a recorded link (one leading out, say) has nothing to serve
 	i := slices.IndexFunc(files, func(f manifest.File) bool { return f.Path == pipeline.SkillFile })
 	if i < 0 {
-		return built{err: errors.New("the folder has no SKILL.md (it is disabled or was removed)")}
+		return built{err: errors.New("the folder has no SKILL.md (it is disabled or was removed)"), sum: sum}
 	}
 	front, digest, size, err := s.frontmatter(r, files[i].Digest)
 	if err != nil {
-		return built{err: err}
+		return built{err: err, sum: sum, transient: true}
 	}
 	if front.err != nil {
-		return built{err: front.err}
+		return built{err: front.err, sum: sum}
 	}
 	if name := r.FrontmatterName(); front.name != name[strings.LastIndexByte(name, ':')+1:] {
-		return built{err: fmt.Errorf("the frontmatter name %q is not %q, the last segment of the skill's URI", front.name, name[strings.LastIndexByte(name, ':')+1:])}
+		return built{err: fmt.Errorf("the frontmatter name %q is not %q, the last segment of the skill's URI", front.name, name[strings.LastIndexByte(name, ':')+1:]), sum: sum}
 	}
 	// SKILL.md changed since the walk hashed it: state the bytes the
-	// frontmatter was read from.
+	// frontmatter was read from. The entry is then not the one the
+	// manifest's sum names, and a page holding it is not kept.
+	moved := files[i].Digest != digest
 	files[i].Digest, files[i].Size = digest, size
 	if err := entryJudged(snap, r, files); err != nil {
-		return built{err: err}
+		return built{err: err, sum: sum, transient: moved}
 	}
 	return built{entry: &extEntry{Wire: appendEntry(nil, r, front.json, files, entrySigner(snap, r, files))},
-		files: len(files)}
+		files: len(files), sum: sum, transient: moved}
+}
+
+// manifestOf builds the manifest of r's folder, and its sum: what an
+// entry of r depends on besides the snapshot (sumFiles), or a fixed
+// value for a skill that cannot be listed or whose folder cannot be
+// walked.
+func (s *Server) manifestOf(r *pipeline.Record) (*manifest.Manifest, uint64, error) {
+	// What keeps a skill out of skills/list keeps it out of skills/get:
+	// an entry whose name, description or frontmatter break the Agent
+	// Skills rules is one a client checking them refuses.
+	if why := r.Unlistable(); why != "" {
+		return nil, sumUnlistable, errors.New(why)
+	}
+	m, err := s.skills.files.Build(skillFolder(r))
+	if err != nil {
+		return nil, sumUnwalkable, err
+	}
+	return m, s.skills.pages.sumFiles(m.Files), nil
 }
 
 // entrySigner returns who signed r, for its entry's _meta, when its
@@ -426,6 +522,7 @@ func (s *Server) frontmatter(r *pipeline.Record, digest string) (*frontEntry, st
 	c.gen = st.frontGen
 	st.fronts[got] = c
 	st.frontMu.Unlock()
+	st.frontsAdded.Store(true)
 	return c, got, c.size, nil
 }
 

@@ -135,8 +135,9 @@ func benchClient(b *testing.B, srv *Server) *sdk.ClientSession {
 }
 
 // BenchmarkSkillsList measures a whole skills/list (every page) over an
-// in-memory transport: first (a new server, nothing hashed yet) and warm
-// (digests cached: a walk and a stat per file), next to the floors of
+// in-memory transport: first (a new server, nothing hashed yet), warm
+// (digests cached: a walk and a stat per file) and restart (a new server
+// with the digest file an earlier one saved), next to the floors of
 // reading and hashing the same bytes (with as many workers as the
 // listing uses) and of only stating every file.
 //
@@ -175,6 +176,34 @@ func BenchmarkSkillsList(b *testing.B) {
 			}
 			cpu.report(b)
 		})
+		// A new server whose digest file (Options.SkillDigests) an
+		// earlier one saved: a restart.
+		b.Run(fmt.Sprintf("n=%d/restart", n), func(b *testing.B) {
+			file := filepath.Join(b.TempDir(), "skills.bin")
+			srv := New(snap, Options{Logger: discard(), SkillDigests: file})
+			listEverything(b, benchClient(b, srv))
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+				if _, err := os.Stat(file); err == nil && !srv.skills.saving.Load() {
+					break
+				}
+				if time.Now().After(deadline) {
+					b.Fatal("the digest file was not saved")
+				}
+			}
+			var cpu cpuMeter
+			for b.Loop() {
+				b.StopTimer()
+				srv := New(snap, Options{Logger: discard(), SkillDigests: file})
+				cs := benchClient(b, srv)
+				b.StartTimer()
+				cpu.start()
+				if got := listEverything(b, cs); got != n {
+					b.Fatalf("listed %d skills, want %d", got, n)
+				}
+				cpu.stop()
+			}
+			cpu.report(b)
+		})
 		b.Run(fmt.Sprintf("n=%d/floor-hash", n), func(b *testing.B) {
 			var cpu cpuMeter
 			for b.Loop() {
@@ -186,19 +215,25 @@ func BenchmarkSkillsList(b *testing.B) {
 			cpu.report(b)
 		})
 		b.Run(fmt.Sprintf("n=%d/floor-stat", n), func(b *testing.B) {
+			var cpu cpuMeter
 			for b.Loop() {
+				cpu.start()
 				for _, f := range tr.files {
 					if _, err := os.Stat(f); err != nil {
 						b.Fatal(err)
 					}
 				}
+				cpu.stop()
 			}
+			cpu.report(b)
 		})
 		// What a listing that is never stale has to stat at least: every
 		// file (for its content) and every folder (for files added or
 		// removed), here on one goroutine.
 		b.Run(fmt.Sprintf("n=%d/floor-stat-tree", n), func(b *testing.B) {
+			var cpu cpuMeter
 			for b.Loop() {
+				cpu.start()
 				for _, list := range [][]string{tr.folders, tr.files} {
 					for _, f := range list {
 						if _, err := os.Lstat(f); err != nil {
@@ -206,7 +241,9 @@ func BenchmarkSkillsList(b *testing.B) {
 						}
 					}
 				}
+				cpu.stop()
 			}
+			cpu.report(b)
 		})
 	}
 }

@@ -19,7 +19,9 @@ import (
 //
 // It is a binenc.Format with no header and two tables: the folder
 // listings (Listings.Table), then the digests, each file's stat and the
-// 32 bytes of its SHA-256, by the path its bytes were read at.
+// 32 bytes of its SHA-256, by the path its bytes were read at; then the
+// tables its user keeps beside them (SaveFile's extra: the MCP server's
+// frontmatter of each SKILL.md by digest), which a load must ask for.
 var cacheFormat = binenc.Format{Name: "digest cache", Magic: "ccski manifest cache\n", Version: 3}
 
 // digestsTable is the digest table of the file form; DecodeTable gives
@@ -43,13 +45,14 @@ func digestsTable(rows map[string]entry, gen uint64) *binenc.Rows[entry] {
 }
 
 // SaveFile writes the cached digests and listings to the file path,
-// atomically. Past maxPersisted of either, only those the current
-// generation looked at are written.
-func (c *Cache) SaveFile(path string) error {
+// atomically, and after them the tables extra. Past maxPersisted of
+// either, only those the current generation looked at are written.
+func (c *Cache) SaveFile(path string, extra ...binenc.Table) error {
 	c.mu.Lock()
 	rows := persisted(c.entries, c.gen, func(e entry) uint64 { return e.gen })
 	c.mu.Unlock()
-	if err := cacheFormat.Save(path, nil, c.listings.Table(), digestsTable(rows, 0)); err != nil {
+	tables := append([]binenc.Table{c.listings.Table(), digestsTable(rows, 0)}, extra...)
+	if err := cacheFormat.Save(path, nil, tables...); err != nil {
 		return err
 	}
 	c.changed.Store(false)
@@ -58,15 +61,17 @@ func (c *Cache) SaveFile(path string) error {
 }
 
 // LoadFile adds the digests and listings SaveFile wrote to the file path
-// to the cache. A file of another version or form, or one that does not
-// decode, is an error and adds nothing. What this process cached already
-// is kept.
-func (c *Cache) LoadFile(path string) error {
+// to the cache, and reads the tables extra (those SaveFile was given, in
+// the same order). A file of another version or form, or one that does
+// not decode, is an error and adds nothing. What this process cached
+// already is kept.
+func (c *Cache) LoadFile(path string, extra ...binenc.Table) error {
 	c.mu.Lock()
 	gen := c.gen - 1 // not looked at in this generation yet
 	c.mu.Unlock()
 	digests := digestsTable(nil, gen)
-	if err := cacheFormat.Load(path, nil, c.listings.Table(), digests); err != nil {
+	tables := append([]binenc.Table{c.listings.Table(), digests}, extra...)
+	if err := cacheFormat.Load(path, nil, tables...); err != nil {
 		return err
 	}
 	c.mu.Lock()
