@@ -28,7 +28,7 @@ Ctrl-C stops it. /mcp is served too, behind the same token.`
 
 func newUI(a *app) *cobra.Command {
 	return command(spec{use: "ui", args: cobra.NoArgs, long: uiLong, run: a.ui,
-		short: "Browse the skills in a web page served on this machine",
+		short:   "Browse the skills in a web page served on this machine",
 		example: "  ccski ui\n  ccski ui --port 8080 --no-open"},
 		discoveryFlags, func(cmd *cobra.Command) {
 			f := cmd.Flags()
