@@ -16,7 +16,6 @@ import (
 
 	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/internal/usage"
-	"github.com/ccski/ccski/internal/web"
 	"github.com/ccski/ccski/mcp/tools"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -85,10 +84,6 @@ type Options struct {
 	// that the first listing after a restart hashes only the files whose
 	// stat changed; "": kept in memory only.
 	SkillDigests string
-	// Web configures the catalogue page the http transport answers at
-	// GET / (package web): its Facts give a skill's origin, hosts and
-	// install command (web.NewFacts).
-	Web web.Options
 }
 
 // Server is the ccski MCP server.

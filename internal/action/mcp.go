@@ -100,6 +100,12 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	disc := discover(e)
 	transport, host, port, token := mc.Transport, mc.Host, mc.Port, mc.AuthToken
 	var listening func(net.Addr)
+	// The catalogue page (mcp.web; ccski ui serves it whatever that
+	// says), with each skill's lock origin, hosts and install command.
+	page := webPage(mc.Web || req.UI != nil)
+	if page != nil {
+		page.Facts = webFacts(e, disc.Subscribe)
+	}
 	if req.UI != nil {
 		transport = "http"
 		if host, port, err = uiAddress(req.UI); err != nil {
@@ -136,13 +142,11 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 			// The body index of skills_search, kept between runs.
 			SearchIndex: c.SearchIndexFile(),
 			// The digests of skills/list, kept between runs.
-			SkillDigests: c.SkillDigestsFile(),
-			// The skill page's lock origin, hosts and install command.
-			Web: web.Options{Facts: webFacts(e, disc.Subscribe)}},
+			SkillDigests: c.SkillDigestsFile()},
 		Discovery: disc, ForWorkspace: forWorkspace,
 		Transport: transport, Host: host, Port: port, Listening: listening,
 		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: token, AllowedOrigins: mc.AllowedOrigins,
-			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions},
+			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions, Web: page},
 		DrainDelay: mc.DrainDelay, DrainTimeout: mc.DrainTimeout,
 		Signals: req.Signals, ClientName: clientView(c, e, disc, log),
 	})
@@ -237,4 +241,12 @@ func trustServer(e *engine.Engine, d *live.Refresher, file string, require bool,
 	rec.DigestFile, rec.ResultsFile = trust.DigestCachePath(), trust.ResultsCachePath()
 	d.Subscribe(rec.Observe)
 	return rec
+}
+
+// webPage is the web catalogue's options when mcp.web serves it, else nil.
+func webPage(on bool) *web.Options {
+	if !on {
+		return nil
+	}
+	return &web.Options{}
 }
