@@ -36,7 +36,11 @@ func (w webSource) Snapshot() *pipeline.Snapshot { return w.s.snap.Load() }
 
 // Search answers with the ranking of skills_search.
 func (w webSource) Search(ctx context.Context, query string, limit int) ([]string, error) {
-	hits, _ := w.s.rank(ctx, w.s.snap.Load(), query, limit, 0)
+	snap := w.s.snap.Load()
+	if snap == nil {
+		return nil, nil
+	}
+	hits, _ := w.s.rank(ctx, snap, query, limit, 0)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -30,7 +30,8 @@ const maxLimit = 500
 // script reads (app.js).
 type row struct {
 	rec       *pipeline.Record
-	lower     string // name and description, lower-cased, for the filter of skills search does not see
+	lname     string // Name, lower-cased, to sort by
+	lower     string // name, description and id, lower-cased, to find the hidden and disabled skills, which the search does not see
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Desc      string `json:"desc"`
@@ -103,7 +104,7 @@ func buildCatalogue(snap *pipeline.Snapshot) *catalogue {
 	}
 	slices.SortStableFunc(c.rows, func(a, b *row) int {
 		return cmp.Or(strings.Compare(a.Provider, b.Provider), strings.Compare(a.Plugin, b.Plugin),
-			strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), strings.Compare(a.ID, b.ID))
+			strings.Compare(a.lname, b.lname), strings.Compare(a.ID, b.ID))
 	})
 	seen := map[string]bool{}
 	for _, w := range c.rows {
@@ -151,7 +152,10 @@ func rowOf(snap *pipeline.Snapshot, r *pipeline.Record, state, reason string) *r
 		off = append(off, s.Host+" ("+s.Mode+")")
 	}
 	w.Off = strings.Join(off, ", ")
-	w.lower = strings.ToLower(w.Name + "\x00" + w.Desc + "\x00" + w.ID)
+	w.lname = strings.ToLower(w.Name)
+	if state != stateServed {
+		w.lower = strings.ToLower(w.Name + "\x00" + w.Desc + "\x00" + w.ID)
+	}
 	return w
 }
 

@@ -213,6 +213,10 @@ func (s *server) skillsJSON(w http.ResponseWriter, r *http.Request) {
 // record finds the skill of the request's {id}, or answers 404.
 func (s *server) record(w http.ResponseWriter, r *http.Request) (*pipeline.Snapshot, *row, bool) {
 	snap := s.src.Snapshot()
+	if snap == nil {
+		s.fail(w, http.StatusServiceUnavailable, "Not ready", "The server has not finished its first discovery: try again in a moment.")
+		return nil, nil, false
+	}
 	cat := s.cats.of(snap)
 	id := r.PathValue("id")
 	w0 := cat.byID[id]
@@ -374,8 +378,12 @@ func frontmatter(data []byte) ([]keyValue, string) {
 	for _, k := range keys {
 		v, ok := m[k].(string)
 		if !ok {
-			b, _ := json.MarshalIndent(m[k], "", "  ")
-			v = string(b)
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false) // the template escapes it
+			enc.SetIndent("", "  ")
+			_ = enc.Encode(m[k])
+			v = strings.TrimSuffix(b.String(), "\n")
 		}
 		out = append(out, keyValue{k, v})
 	}
