@@ -8,7 +8,7 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/engine"
-	"github.com/ccski/ccski/internal/fixture"
+	gen "github.com/ccski/ccski/internal/fixture"
 	"github.com/ccski/ccski/internal/hostview"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -21,7 +21,7 @@ import (
 // "doctor") does.
 func BenchmarkFacts(b *testing.B) {
 	for _, n := range []int{500, 5000} {
-		tr, err := fixture.Generate(filepath.Join(b.TempDir(), "t"), n, 1)
+		tr, err := gen.Generate(filepath.Join(b.TempDir(), "t"), n, 1)
 		if err != nil {
 			b.Fatal(err)
 		}
