@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/ccski/ccski/internal/hostview"
 	"github.com/ccski/ccski/internal/install"
@@ -54,8 +55,10 @@ func NewFacts(cfg FactsConfig) FactsFunc {
 type facts struct {
 	cfg FactsConfig
 
-	mu   sync.Mutex
-	snap *pipeline.Snapshot
+	mu sync.Mutex
+	// snap is the snapshot per was built for, held weakly: the page keeps
+	// no snapshot alive after the server has moved on from it.
+	snap weak.Pointer[pipeline.Snapshot]
 	per  *perSnapshot
 }
 
@@ -79,7 +82,7 @@ func (f *facts) current() (*pipeline.Snapshot, *perSnapshot) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.per != nil && f.snap == snap {
+	if f.per != nil && f.snap.Value() == snap {
 		return snap, f.per
 	}
 	p := &perSnapshot{locked: install.IndexInstalled(f.cfg.Locks), hosts: hostview.Hosts()}
@@ -90,7 +93,7 @@ func (f *facts) current() (*pipeline.Snapshot, *perSnapshot) {
 	for i, h := range p.hosts {
 		p.installedHost[i], _ = h.Detect(f.cfg.Env)
 	}
-	f.snap, f.per = snap, p
+	f.snap, f.per = weak.Make(snap), p
 	return snap, p
 }
 
