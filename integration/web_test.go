@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // noRedirect is a client that shows redirects instead of following them.
@@ -44,6 +45,9 @@ func webGet(t *testing.T, base, path string, hdr map[string]string) (*http.Respo
 func TestWebCatalogue(t *testing.T) {
 	m := newMachine(t)
 	s := startHTTP(t, m, nil, "--transport", "http", "--auth-token", "secret")
+	if !waitUntil(10*time.Second, func() bool { res, _ := webGet(t, s.base, "/readyz", nil); return res.StatusCode == 200 }) {
+		t.Fatalf("/readyz never answered 200\nstderr:\n%s", s.stderr)
+	}
 	const policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
 		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
@@ -73,7 +77,7 @@ func TestWebCatalogue(t *testing.T) {
 		t.Fatalf("/: status %d, headers %v", res.StatusCode, res.Header)
 	}
 	if !strings.Contains(page, `<ul id="skills"`) || !strings.Contains(page, `<li class="skill" data-id="`) {
-		t.Fatalf("/ lists no skill:\n%.2000s", page)
+		t.Fatalf("/ lists no skill:\n%s\nstderr:\n%s", page[strings.Index(page, "<main"):], s.stderr)
 	}
 	// The list, with the Bearer header.
 	res, body := webGet(t, s.base, "/ui/skills.json?state=served", map[string]string{"Authorization": "Bearer secret"})

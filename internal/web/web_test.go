@@ -57,6 +57,10 @@ Inline <img src=x onerror="alert('inline')"> and <a href="javascript:alert('a')"
 [click](javascript:alert('link')) [data](data:text/html,<script>alert(1)</script>) [vb](vbscript:msgbox)
 [out](../../secret.txt) [abs](/etc/passwd) [proto](//evil.example/x) [ok](references/guide.md) [web](https://example.com/x "t")
 
+<javascript:alert('auto')> [ent](jav&#x61;script:alert('ent')) [up](JAVASCRIPT:alert('up')) [ref][r] [sp]( javascript:alert('sp'))
+
+[r]: javascript:alert('ref')
+
 ![remote](https://evil.example/track.png) ![local](assets/logo.png) ![svg](data:image/svg+xml,<svg onload=alert(1)>)
 `
 
@@ -369,15 +373,18 @@ func TestCatalogueFiltersAndSearch(t *testing.T) {
 		query string
 		ids   []string
 	}{
-		{"", []string{"agents:s000000", "agents:s000001", "agents:s000002", "claude:evil", "claude:pdf", "codex:pdf", "claude:old"}[:0]},
-		{"?provider=claude", []string{"claude:old", "claude:pdf", "claude:evil"}}, // by plugin, then name
+		{"", nil}, // the served skills
+		{"?state=all", nil},
+		{"?provider=claude", []string{"claude:pdf", "claude:evil"}}, // by plugin, then name
+		{"?provider=claude&state=all", []string{"claude:old", "claude:pdf", "claude:evil"}},
 		{"?state=served&provider=claude", []string{"claude:pdf", "claude:evil"}},
 		{"?state=hidden", []string{"codex:pdf"}},
 		{"?state=disabled", []string{"claude:old"}},
 		{"?findings=yes", []string{"claude:evil"}},
 		{"?findings=error", []string{"claude:evil"}},
 		{"?signature=signed", nil},
-		{"?q=pdf", []string{"claude:pdf", "codex:pdf"}}, // the search's, then the hidden copy
+		{"?q=pdf", []string{"claude:pdf"}},
+		{"?q=pdf&state=all", []string{"claude:pdf", "codex:pdf"}}, // the search's, then the hidden copy
 		{"?q=number+2", []string{"agents:s000002"}},
 		{"?q=pdf&state=served", []string{"claude:pdf"}},
 		{"?plugin=" + `%22%3E%3Cscript%3Ealert(%27plugin%27)%3C%2Fscript%3E`, []string{"claude:evil"}},
@@ -385,7 +392,13 @@ func TestCatalogueFiltersAndSearch(t *testing.T) {
 		t.Run(tc.query, func(t *testing.T) {
 			_, page := get(t, h, "/"+tc.query)
 			got := idsOf(page)
-			if tc.query == "" {
+			switch tc.query {
+			case "":
+				if len(got) != 5 || countOf(t, page) != "5" {
+					t.Errorf("got %v", got)
+				}
+				return
+			case "?state=all":
 				if len(got) != 7 || countOf(t, page) != "7" {
 					t.Errorf("got %v", got)
 				}
@@ -467,7 +480,7 @@ func TestLargeCatalogueRendersOnePage(t *testing.T) {
 	}
 	src, _ := fixture(t, 100_000)
 	_, page := get(t, Handler(src, Options{}), "/")
-	if n := len(idsOf(page)); n != pageSize || countOf(t, page) != "100004" {
+	if n := len(idsOf(page)); n != pageSize || countOf(t, page) != "100002" {
 		t.Errorf("%d rows, count %s", n, countOf(t, page))
 	}
 	if len(page) > 200<<10 {
@@ -483,15 +496,31 @@ func BenchmarkFirstPaint100k(b *testing.B) {
 	h := Handler(src, Options{})
 	get(b, h, "/")
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		get(b, h, "/")
 	}
+	reportCPU(b, start)
+}
+
+// BenchmarkFirstPaintCold100k is the first request after a new snapshot
+// at 100,000 skills: the list built, then the first page rendered.
+func BenchmarkFirstPaintCold100k(b *testing.B) {
+	src, _ := fixture(b, 100_000)
+	b.ReportAllocs()
+	start := cpuTime(b)
+	for b.Loop() {
+		get(b, Handler(src, Options{}), "/")
+	}
+	reportCPU(b, start)
 }
 
 func BenchmarkCatalogueBuild100k(b *testing.B) {
 	src, _ := fixture(b, 100_000)
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		buildCatalogue(src.snap)
 	}
+	reportCPU(b, start)
 }
