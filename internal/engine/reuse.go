@@ -47,6 +47,11 @@ type recordState struct {
 	// set up on the machine then (see presentHosts).
 	switches []pipeline.SkillSwitch
 	present  []string
+	// ided are those records, as AssignIDs left them: a rescan whose
+	// records have the same names in the same order takes their ids and
+	// skill paths (pipeline.AssignIDsFrom). nil when the engine keeps no
+	// cache.
+	ided []*pipeline.Record
 }
 
 // stageState is what the filter stages made of the last scan's records.
