@@ -41,6 +41,42 @@ func qualifier(r *Record) (q, colonQ string) {
 	return "", ":"
 }
 
+// AssignIDsFrom is AssignIDs for the records of a rescan, given prev, the
+// records AssignIDs (or AssignIDsFrom) last ran on, in their order. The ids
+// and skill paths AssignIDs gives depend on nothing but each record's
+// names (sameIDInputs) and their order, so when every record has the names
+// of the record at its place in prev (a rescan that found an edited
+// description, a changed file or a moved time), each takes that record's
+// id and skill path: what AssignIDs would give it, without building every
+// id and path of the tree again. prev is only read. Otherwise it runs
+// AssignIDs.
+func AssignIDsFrom(records, prev []*Record) {
+	if len(prev) == len(records) && len(records) > 0 {
+		i := 0
+		for i < len(records) && sameIDInputs(records[i], prev[i]) {
+			i++
+		}
+		if i == len(records) {
+			for i, r := range records {
+				r.ID, r.SkillPath = prev[i].ID, prev[i].SkillPath
+			}
+			return
+		}
+	}
+	AssignIDs(records)
+}
+
+// sameIDInputs reports whether a and b are equal in every field AssignIDs
+// reads to give a record its id (baseID, locatedID) and its skill path
+// (skillPathOf).
+func sameIDInputs(a, b *Record) bool {
+	if a.Agent != b.Agent || a.Location != b.Location || a.Name != b.Name || a.Alias != b.Alias ||
+		a.FolderNamed != b.FolderNamed || a.Type != b.Type || (a.Plugin == nil) != (b.Plugin == nil) {
+		return false
+	}
+	return a.Plugin == nil || a.Plugin.Plugin == b.Plugin.Plugin && a.Plugin.Marketplace == b.Plugin.Marketplace
+}
+
 // AssignIDs gives every record an id that no other record in the slice
 // shares, compared case-insensitively. It is deterministic: the same records
 // in the same order get the same ids. Records that share a base id are

@@ -97,6 +97,30 @@ func NewIndex(records []*Record) *Index {
 	return x
 }
 
+// reuse returns an index of records that shares x's tables, or nil when
+// some record at a position has other names than x's record there (see
+// sameNames): a rescan that changed no name, no position and no id (an
+// edited description, a moved file) then builds no table again. The
+// tables are never changed once built, so the two indexes may share them.
+func (x *Index) reuse(records []*Record) *Index {
+	if x == nil || len(x.records) != len(records) {
+		return nil
+	}
+	for i, r := range records {
+		if o := x.records[i]; r != o && !sameNames(r, o) {
+			return nil
+		}
+	}
+	return &Index{records: records, seed: x.seed, tiers: x.tiers, shared: x.shared}
+}
+
+// sameNames reports whether a and b answer to the same names in every
+// tier: equal in every field forms reads.
+func sameNames(a, b *Record) bool {
+	return a.ID == b.ID && a.Name == b.Name && a.Alias == b.Alias && a.Agent == b.Agent &&
+		a.Location == b.Location && (a.Plugin == nil) == (b.Plugin == nil) && a.Type == b.Type
+}
+
 // add makes name (lower-cased) answer to records[at] in tier, after the
 // records it already answers to.
 func (x *Index) add(tier int, name string, at int32) {

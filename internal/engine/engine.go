@@ -292,8 +292,11 @@ func (e *Engine) Snapshot(ctx context.Context) (*pipeline.Snapshot, Stats, error
 	diags = append(diags, res.Diagnostics...)
 	if !res.Reused {
 		pipeline.ApplySwitchesOn(res.Records, switches, present)
-		pipeline.AssignIDs(res.Records)
+		pipeline.AssignIDsFrom(res.Records, e.records.ided)
 		e.records = recordState{valid: true, switches: switches, present: present}
+		if !e.scanOpts.NoCache {
+			e.records.ided = res.Records
+		}
 		e.last = nil
 	}
 

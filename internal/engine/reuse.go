@@ -11,7 +11,10 @@ package engine
 //     records only when they are what it would build again (see
 //     scan.Options.Reuse), and Snapshot lets it only when the switches are
 //     equal to those it applied to them (recordState): so reused records
-//     carry the ids and switches this scan would give them.
+//     carry the ids and switches this scan would give them. When the scan
+//     built new records (something changed), the ids and skill paths are
+//     still taken from the last records if every record has the names of
+//     the one at its place (pipeline.AssignIDsFrom, recordState.ided).
 //   - the filter stages and their warnings (filters.BuildReport), from the
 //     filter settings (the configuration, the disabled plugins the
 //     providers planned, and whether unknown tokens are lenient) and the
@@ -47,6 +50,11 @@ type recordState struct {
 	// set up on the machine then (see presentHosts).
 	switches []pipeline.SkillSwitch
 	present  []string
+	// ided are those records, as AssignIDs left them: a rescan whose
+	// records have the same names in the same order takes their ids and
+	// skill paths (pipeline.AssignIDsFrom). nil when the engine keeps no
+	// cache.
+	ided []*pipeline.Record
 }
 
 // stageState is what the filter stages made of the last scan's records.

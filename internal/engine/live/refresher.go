@@ -192,6 +192,7 @@ func (r *Refresher) refresh(ctx context.Context) (Diff, engine.Stats, error) {
 		before = old.Visible
 	}
 	d := Compare(before, snap.Visible)
+	snap.Inherit(old) // the name index, when no name moved
 	r.current.Store(snap)
 	r.mu.Lock()
 	subs := r.subs

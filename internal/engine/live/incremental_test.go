@@ -1,0 +1,197 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ccski/ccski/configs"
+	"github.com/ccski/ccski/internal/engine"
+	"github.com/ccski/ccski/internal/fixture"
+	"github.com/ccski/ccski/pipeline"
+	"github.com/ccski/ccski/providers"
+	"github.com/ccski/ccski/providers/all"
+)
+
+// TestRescanMatchesFullScan checks that what a rescan takes from the scan
+// before (the ids and skill paths of pipeline.AssignIDsFrom, the name
+// index of Snapshot.Inherit) never makes it serve another snapshot than a
+// full discovery by a new engine: after an edited description (where both
+// are taken), an added skill, a removed one, a renamed one, a change of
+// the copy a dedupe keeps and a disabled skill turned on, the two
+// snapshots hold equal records, visible records, drops and diagnostics,
+// and every name of every visible skill resolves to the same skill.
+func TestRescanMatchesFullScan(t *testing.T) {
+	tree, err := fixture.Generate(t.TempDir(), 400, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newEngine := func() *engine.Engine {
+		e, err := engine.New(configs.Default(all.Registry()), providers.NewEnv(tree.Home, tree.Workspace, func(string) string { return "" }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	ctx := context.Background()
+	r := New(newEngine(), Options{})
+	r.Subscribe(func(s *pipeline.Snapshot) { s.Warm() }) // as the server does
+	first, _, err := r.First(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The skills the changes act on: a visible user skill of Claude's, a
+	// skill outside plugins with a copy that lost the dedupe to it, and a
+	// disabled skill.
+	var edited, winner *pipeline.Record
+	for _, rec := range first.Skills() {
+		if rec.Agent == "claude" && rec.Location == pipeline.LocationUser && edited == nil {
+			edited = rec
+		}
+	}
+	var disabled *pipeline.Record
+	for _, d := range first.Drops {
+		if d.By != nil && d.By.Plugin == nil && d.By != edited && winner == nil && filepath.Base(d.By.File) == pipeline.SkillFile {
+			winner = d.By
+		}
+		if d.Record.Disabled && disabled == nil && d.Record.Plugin == nil && !d.Record.IsCommand() &&
+			filepath.Base(d.Record.File) == pipeline.DisabledSkillFile {
+			disabled = d.Record
+		}
+	}
+	if edited == nil || winner == nil || disabled == nil {
+		t.Fatalf("the fixture lacks a skill to change: edited %v, dedupe winner %v, disabled %v", edited != nil, winner != nil, disabled != nil)
+	}
+	read := func(p string) []byte {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	setLine := func(p, key, value string) {
+		b := read(p)
+		i := bytes.Index(b, []byte("\n"+key+":"))
+		if i < 0 {
+			t.Fatalf("%s has no %s line", p, key)
+		}
+		end := bytes.IndexByte(b[i+1:], '\n') + i + 1
+		out := append(append(append([]byte(nil), b[:i+1]...), key+": "+value...), b[end:]...)
+		writeFile(t, p, out)
+	}
+	removed := filepath.Join(tree.Home, ".claude", "skills", "added-by-test")
+	changes := []struct {
+		name string
+		do   func()
+	}{
+		{"edit a description", func() { setLine(edited.File, "description", "Edited by TestRescanMatchesFullScan.") }},
+		{"edit it again", func() { setLine(edited.File, "description", "Edited twice.") }},
+		{"add a skill", func() {
+			writeFile(t, filepath.Join(removed, "SKILL.md"), []byte("---\nname: added-by-test\ndescription: Added.\n---\nBody.\n"))
+		}},
+		{"remove it", func() {
+			if err := os.RemoveAll(removed); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"rename a skill", func() { setLine(edited.File, "name", "renamed-by-test") }},
+		{"the dedupe winner goes", func() {
+			if err := os.Rename(winner.File, filepath.Join(filepath.Dir(winner.File), pipeline.DisabledSkillFile)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a disabled skill is turned on", func() {
+			if err := os.Rename(disabled.File, filepath.Join(filepath.Dir(disabled.File), pipeline.SkillFile)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	prev := first
+	for _, c := range changes {
+		c.do()
+		r.Refresh(ctx)
+		got := r.Snapshot()
+		if got == prev {
+			t.Fatalf("%s: the rescan kept the snapshot", c.name)
+		}
+		want, _, err := newEngine().Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareSnapshots(t, c.name, got, want)
+		prev = got
+	}
+}
+
+// compareSnapshots fails t when got and want differ in their records,
+// visible records, drops or diagnostics, or resolve some name of a
+// visible skill differently.
+func compareSnapshots(t *testing.T, what string, got, want *pipeline.Snapshot) {
+	t.Helper()
+	values := func(rs []*pipeline.Record) []pipeline.Record {
+		out := make([]pipeline.Record, len(rs))
+		for i, r := range rs {
+			out[i] = *r
+		}
+		return out
+	}
+	if g, w := values(got.All), values(want.All); !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: records differ from a full scan's:\n%s", what, firstDiff(g, w))
+	}
+	if g, w := values(got.Visible), values(want.Visible); !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: visible records differ from a full scan's:\n%s", what, firstDiff(g, w))
+	}
+	drops := func(ds []pipeline.Drop) []string {
+		out := make([]string, len(ds))
+		for i, d := range ds {
+			by := ""
+			if d.By != nil {
+				by = d.By.ID
+			}
+			out[i] = fmt.Sprintf("%s %s %q by %s", d.Record.ID, d.Stage, d.Reason, by)
+		}
+		return out
+	}
+	if g, w := drops(got.Drops), drops(want.Drops); !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: drops differ from a full scan's:\n got %v\nwant %v", what, g, w)
+	}
+	if !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) {
+		t.Errorf("%s: diagnostics differ from a full scan's:\n got %v\nwant %v", what, got.Diagnostics, want.Diagnostics)
+	}
+	resolve := func(s *pipeline.Snapshot, name string) string {
+		r, err := s.ResolveSkill(name)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return r.ID + " " + r.File
+	}
+	for _, rec := range want.Skills() {
+		for _, name := range []string{rec.ID, rec.Name, rec.ShortName(), rec.Agent + ":" + rec.Name, strings.ToUpper(rec.Name), rec.Alias} {
+			if name == "" {
+				continue
+			}
+			if g, w := resolve(got, name), resolve(want, name); g != w {
+				t.Errorf("%s: %q resolves to %s, a full scan's to %s", what, name, g, w)
+			}
+		}
+	}
+}
+
+// firstDiff describes the first record where got and want differ.
+func firstDiff(got, want []pipeline.Record) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d records, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			return fmt.Sprintf("record %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+	return ""
+}
