@@ -88,3 +88,63 @@ func TestBackgroundsTakeTurns(t *testing.T) {
 		t.Error("the second Background ran while the first was running")
 	}
 }
+
+// TestInTurn checks that work run with InTurn (a server's body index
+// build) and the run of a Background never overlap, whichever starts
+// first.
+func TestInTurn(t *testing.T) {
+	var inTurn, overlapped atomic.Bool
+	started, release := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go InTurn(func() {
+		inTurn.Store(true)
+		close(started)
+		<-release
+		inTurn.Store(false)
+		close(done)
+	})
+	<-started
+	b := NewBackground(0, func(*Snapshot) {
+		if inTurn.Load() {
+			overlapped.Store(true)
+		}
+	})
+	b.Offer(&Snapshot{})
+	waited := make(chan struct{})
+	go func() { b.Wait(); close(waited) }()
+	select { // the run cannot end before InTurn's work is released
+	case <-waited:
+		t.Error("a Background ran while InTurn's work was going on")
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	<-done
+	<-waited
+	if overlapped.Load() {
+		t.Error("a Background ran while InTurn's work was going on")
+	}
+
+	// And the other way round: InTurn waits for a run going on.
+	started, release = make(chan struct{}), make(chan struct{})
+	var inRun atomic.Bool
+	b = NewBackground(0, func(*Snapshot) {
+		inRun.Store(true)
+		close(started)
+		<-release
+		inRun.Store(false)
+	})
+	b.Offer(&Snapshot{})
+	<-started
+	ran := make(chan bool, 1)
+	go InTurn(func() { ran <- inRun.Load() })
+	select {
+	case <-ran:
+		t.Error("InTurn ran its work while a Background's run was going on")
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	if <-ran {
+		t.Error("InTurn ran its work while a Background's run was going on")
+	}
+	b.Wait()
+}
