@@ -29,9 +29,9 @@ type bodyIndex struct {
 	// mu, which a build holds for as long as it reads, so that a
 	// snapshot's update never waits for a build.
 	built atomic.Bool
-	// latest is the newest snapshot refresh was given: a refresh that
-	// waited for its turn while a newer came skips its build.
-	latest atomic.Pointer[pipeline.Snapshot]
+	// bg runs the builds refresh asks for (made by its first call).
+	bgOnce sync.Once
+	bg     *pipeline.Background
 }
 
 // index returns the body index of snap's skills, bringing it up to date
@@ -70,22 +70,22 @@ func (b *bodyIndex) index(ctx context.Context, snap *pipeline.Snapshot, log func
 
 // refresh brings the index up to date for snap in the background when
 // skills_search is served (served) or a search built it before, so that
-// the first search after a start or a rescan finds it ready. The build
-// takes its turn with the server's other background work (the security
-// scan, the trust recorder: pipeline.InTurn), whose memory it would
-// otherwise add to its own: at 100,000 skills a first build read every
-// body while the scan read every file. A search that comes first builds
-// the index itself, without waiting for the turn.
+// the first search after a start or a rescan finds it ready. The builds
+// are a pipeline.Background's runs: one at a time, on the newest snapshot
+// offered (a rescan every 30 s while a build or the security scan of
+// 100,000 skills goes on for minutes kept every snapshot alive, one
+// waiting goroutine each), and in turn with the server's other background
+// work (the security scan, the trust recorder), whose memory they would
+// otherwise add to their own. A search that comes first builds the index
+// itself, without waiting for the turn.
 func (b *bodyIndex) refresh(snap *pipeline.Snapshot, served bool, log func(msg string, args ...any)) {
 	if !b.built.Load() && !served {
 		return
 	}
-	b.latest.Store(snap)
-	go pipeline.InTurn(func() {
-		if b.latest.Load() == snap {
-			b.index(context.Background(), snap, log)
-		}
+	b.bgOnce.Do(func() {
+		b.bg = pipeline.NewBackground(0, func(snap *pipeline.Snapshot) { b.index(context.Background(), snap, log) })
 	})
+	b.bg.Offer(snap)
 }
 
 // indexSource is how the body index reads the bodies of snap's skills: as

@@ -86,17 +86,6 @@ func (b *Background) loop() {
 // a process's Backgrounds never overlap.
 var turn sync.Mutex
 
-// InTurn runs f in the turn of the process's Backgrounds: never while a
-// run of one goes on, nor one while f does. Background work that is not a
-// Background (a server's body index for skills_search, built in a
-// goroutine of its own) takes its turn with it, so that its memory is not
-// held at once with theirs.
-func InTurn(f func()) {
-	turn.Lock()
-	defer turn.Unlock()
-	f()
-}
-
 // Servable returns the skill records of s that an agent can be served:
 // the visible skills, and the copies only a dedupe hid (which load by
 // their id).
