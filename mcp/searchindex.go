@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ccski/ccski/internal/search"
 	"github.com/ccski/ccski/internal/skillmd"
@@ -24,6 +25,13 @@ type bodyIndex struct {
 	loaded bool   // whether file was read (once, the first time)
 	ix     *search.Index
 	snap   *pipeline.Snapshot // the snapshot ix indexes; nil before the first search
+	// built is set once an index was built: refresh reads it without
+	// mu, which a build holds for as long as it reads, so that a
+	// snapshot's update never waits for a build.
+	built atomic.Bool
+	// bg runs the builds refresh asks for (made by its first call).
+	bgOnce sync.Once
+	bg     *pipeline.Background
 }
 
 // index returns the body index of snap's skills, bringing it up to date
@@ -51,6 +59,7 @@ func (b *bodyIndex) index(ctx context.Context, snap *pipeline.Snapshot, log func
 	}
 	ix.Prime() // a server answers many queries: score only candidates
 	b.ix, b.snap = ix, snap
+	b.built.Store(true)
 	if ix.Changed() && b.file != "" {
 		if err := ix.SaveFile(b.file); err != nil {
 			log("search index not saved: the next start reads every skill's body again", "file", b.file, "err", err)
@@ -61,14 +70,22 @@ func (b *bodyIndex) index(ctx context.Context, snap *pipeline.Snapshot, log func
 
 // refresh brings the index up to date for snap in the background when
 // skills_search is served (served) or a search built it before, so that
-// the first search after a start or a rescan finds it ready.
+// the first search after a start or a rescan finds it ready. The builds
+// are a pipeline.Background's runs: one at a time, on the newest snapshot
+// offered (a rescan every 30 s while a build or the security scan of
+// 100,000 skills goes on for minutes kept every snapshot alive, one
+// waiting goroutine each), and in turn with the server's other background
+// work (the security scan, the trust recorder), whose memory they would
+// otherwise add to their own. A search that comes first builds the index
+// itself, without waiting for the turn.
 func (b *bodyIndex) refresh(snap *pipeline.Snapshot, served bool, log func(msg string, args ...any)) {
-	b.mu.Lock()
-	built := b.snap != nil
-	b.mu.Unlock()
-	if built || served {
-		go b.index(context.Background(), snap, log)
+	if !b.built.Load() && !served {
+		return
 	}
+	b.bgOnce.Do(func() {
+		b.bg = pipeline.NewBackground(0, func(snap *pipeline.Snapshot) { b.index(context.Background(), snap, log) })
+	})
+	b.bg.Offer(snap)
 }
 
 // indexSource is how the body index reads the bodies of snap's skills: as

@@ -258,6 +258,10 @@ var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': t
 // clock is the time stamps are judged settled at (replaced in tests).
 var clock = time.Now
 
+// readBatch is how many files Update reads before it adds their words to
+// the postings and drops them.
+var readBatch = 512
+
 // fresh is a file read by Update: its doc and the sorted distinct words
 // of its body.
 type fresh struct {
@@ -325,53 +329,60 @@ func (ix *Index) Update(ctx context.Context, records []*pipeline.Record, src Sou
 			docs = append(docs, ix.docs[d])
 		}
 	}
-	// Read the others.
+	// Read the others, a batch at a time: each batch's bodies are read
+	// on every worker, their words added to the postings, and the words
+	// dropped before the next batch is read, so that a first build holds
+	// the words of one batch besides the postings, not those of every
+	// body at once (at 100,000 skills the latter was some 130 MB).
 	var toRead []int
 	for i := range files {
 		if !kept[i] {
 			toRead = append(toRead, i)
 		}
 	}
-	read := make([]fresh, len(toRead))
-	now := clock()
-	parallel.EachWith(ctx, len(toRead), src.Workers, func(seen *map[string]bool, j int) {
-		i := toRead[j]
-		r := files[i]
-		f := fresh{doc: doc{file: r.File, salt: salts[i], stamp: stamps[i]}}
-		// An unreadable file (no stat) indexes no word and is read
-		// again by the next Update.
-		if ok[i] {
-			f.doc.settled = stamps[i].Settled(now)
-			if *seen == nil {
-				*seen = map[string]bool{}
-			}
-			f.words = words(src.body(r), *seen)
-		}
-		read[j] = f
-	})
-	if err := ctx.Err(); err != nil {
-		return ix, err
-	}
-	// The new docs' postings, by term.
-	added := map[string][]uint32{}
+	var added pending
 	// Changed: a file read, dropped, or gone since it was read.
 	changed := ix.changed
 	for d, k := range keep {
 		changed = changed || (k == -1 && !seen[ix.docs[d].file])
 	}
-	for j, f := range read {
-		if ok[toRead[j]] {
-			changed = true
-		} else if d, found := ix.files[f.doc.file]; found && ix.docs[d].settled {
-			changed = true
+	now := clock()
+	read := make([]fresh, min(len(toRead), readBatch))
+	for lo := 0; lo < len(toRead); lo += readBatch {
+		batch := toRead[lo:min(lo+readBatch, len(toRead))]
+		parallel.EachWith(ctx, len(batch), src.Workers, func(seen *map[string]bool, j int) {
+			i := batch[j]
+			r := files[i]
+			f := fresh{doc: doc{file: r.File, salt: salts[i], stamp: stamps[i]}}
+			// An unreadable file (no stat) indexes no word and is read
+			// again by the next Update.
+			if ok[i] {
+				f.doc.settled = stamps[i].Settled(now)
+				if *seen == nil {
+					*seen = map[string]bool{}
+				}
+				f.words = words(src.body(r), *seen)
+			}
+			read[j] = f
+		})
+		if err := ctx.Err(); err != nil {
+			return ix, err
 		}
-		d := uint32(len(docs))
-		docs = append(docs, f.doc)
-		for _, w := range f.words {
-			added[w] = append(added[w], d)
+		for j, f := range read[:len(batch)] {
+			if ok[batch[j]] {
+				changed = true
+			} else if d, found := ix.files[f.doc.file]; found && ix.docs[d].settled {
+				changed = true
+			}
+			d := uint32(len(docs))
+			docs = append(docs, f.doc)
+			for _, w := range f.words {
+				added.add(w, d)
+			}
 		}
+		clear(read)
 	}
-	out := ix.merge(docs, keep, added)
+	out := ix.merge(docs, keep, &added)
 	out.changed = changed
 	for _, d := range out.docs {
 		if !d.settled {
@@ -493,19 +504,19 @@ func words(body string, seen map[string]bool) []string {
 // merge builds the index of docs: the terms and postings of ix, with each
 // old doc number d renumbered keep[d] (left out when -1), and the
 // postings added (doc numbers above every kept one), by term.
-func (ix *Index) merge(docs []doc, keep []int32, added map[string][]uint32) *Index {
+func (ix *Index) merge(docs []doc, keep []int32, added *pending) *Index {
 	out := &Index{docs: docs, files: make(map[string]uint32, len(docs))}
 	for i, d := range docs {
 		out.files[d.file] = uint32(i)
 	}
-	newTerms := make([]string, 0, len(added))
-	for t := range added {
+	newTerms := make([]string, 0, len(added.at))
+	for t := range added.at {
 		newTerms = append(newTerms, t)
 	}
 	slices.Sort(newTerms)
 	var terms strings.Builder
 	terms.Grow(len(ix.terms))
-	out.post = make([]byte, 0, len(ix.post)+8*len(added))
+	out.post = make([]byte, 0, len(ix.post)+added.size())
 	var list []uint32
 	emit := func(t string, list []uint32) {
 		if len(list) > 0 {
@@ -519,7 +530,8 @@ func (ix *Index) merge(docs []doc, keep []int32, added map[string][]uint32) *Ind
 			t = ix.term(k)
 		}
 		for j < len(newTerms) && (k == oldN || newTerms[j] < t) {
-			emit(newTerms[j], added[newTerms[j]])
+			list = added.appendTo(list[:0], newTerms[j])
+			emit(newTerms[j], list)
 			j++
 		}
 		if k == oldN {
@@ -532,11 +544,62 @@ func (ix *Index) merge(docs []doc, keep []int32, added map[string][]uint32) *Ind
 			}
 		})
 		if j < len(newTerms) && newTerms[j] == t {
-			list = append(list, added[t]...)
+			list = added.appendTo(list, t)
 			j++
 		}
 		emit(t, list)
 	}
 	out.seal(&terms)
 	return out
+}
+
+// pending are the postings of the docs an Update read, by term, until
+// they are merged: each term's doc numbers, ascending (docs are added in
+// number order), as uvarint deltas, about a byte a pair where a slice of
+// numbers took four and its growth as much again. A term is copied when
+// first added, so that it keeps nothing of the words of the body it came
+// from.
+type pending struct {
+	at   map[string]int32 // term → its list in post and last
+	post [][]byte
+	last []uint32 // the last number added to each list
+	n    int      // bytes in post
+}
+
+// add records that doc d holds term t; d is at least every number added
+// before it.
+func (p *pending) add(t string, d uint32) {
+	k, found := p.at[t]
+	if !found {
+		if p.at == nil {
+			p.at = map[string]int32{}
+		}
+		k = int32(len(p.post))
+		p.at[strings.Clone(t)] = k
+		p.post = append(p.post, nil)
+		p.last = append(p.last, 0)
+	}
+	before := len(p.post[k])
+	p.post[k] = binary.AppendUvarint(p.post[k], uint64(d-p.last[k]))
+	p.last[k] = d
+	p.n += len(p.post[k]) - before
+}
+
+// size is about the bytes of the postings pending.
+func (p *pending) size() int { return p.n }
+
+// appendTo appends term t's numbers to list.
+func (p *pending) appendTo(list []uint32, t string) []uint32 {
+	k, found := p.at[t]
+	if !found {
+		return list
+	}
+	b, d := p.post[k], uint32(0)
+	for len(b) > 0 {
+		v, n := binary.Uvarint(b)
+		b = b[n:]
+		d += uint32(v)
+		list = append(list, d)
+	}
+	return list
 }

@@ -341,3 +341,70 @@ func TestIndexReusedRecords(t *testing.T) {
 		t.Errorf("wombat: %v", summarize(hits))
 	}
 }
+
+// TestIndexBatches builds the same index reading one file at a time, a
+// few at a time and all at once, and wants the same terms, postings and
+// docs, and Rank's answers: Update adds each batch's words to its
+// postings before it reads the next (pending), which must neither lose
+// nor reorder a doc across a batch's edge. An Update of a changed tree
+// read in batches must answer as one read whole.
+func TestIndexBatches(t *testing.T) {
+	recs := corpus(t, 300, 5)
+	build := func(batch int, from *Index, recs []*pipeline.Record) *Index {
+		t.Helper()
+		was := readBatch
+		readBatch = batch
+		defer func() { readBatch = was }()
+		ix, err := from.Update(context.Background(), recs, Source{Workers: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	whole := build(len(recs)+1, nil, recs)
+	for _, batch := range []int{1, 7, 64} {
+		ix := build(batch, nil, recs)
+		if ix.terms != whole.terms || !slices.Equal(ix.termAt, whole.termAt) || !slices.Equal(ix.post, whole.post) ||
+			!slices.Equal(ix.postAt, whole.postAt) || !slices.Equal(ix.docs, whole.docs) {
+			t.Errorf("batch %d: the index differs from the one read whole (%+v, want %+v)", batch, ix.Stats(), whole.Stats())
+		}
+	}
+	compare(t, recs, build(7, nil, recs))
+
+	// Change a body and drop a record: the update reads the changed file
+	// in a batch of its own, after the kept docs.
+	old := time.Now().Add(-time.Minute)
+	if err := os.WriteFile(recs[5].File, []byte("---\nname: x\n---\nzebra Kubernetes théme\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(recs[5].File, old, old)
+	recs = append(recs[:20:20], recs[21:]...)
+	a, b := build(2, whole, recs), build(len(recs)+1, whole, recs)
+	if a.terms != b.terms || !slices.Equal(a.post, b.post) || !slices.Equal(a.docs, b.docs) {
+		t.Errorf("an update read in batches differs from one read whole (%+v, want %+v)", a.Stats(), b.Stats())
+	}
+	compare(t, recs, a)
+}
+
+// TestPending adds postings with gaps of every varint width and wants
+// them back in order, each term's apart.
+func TestPending(t *testing.T) {
+	var p pending
+	want := map[string][]uint32{}
+	d := uint32(0)
+	for i, gap := range []uint32{0, 1, 127, 128, 16383, 16384, 1 << 21, 1<<28 + 5} {
+		d += gap
+		for _, term := range []string{"a", "b", fmt.Sprint("t", i%3)} {
+			p.add(term, d)
+			want[term] = append(want[term], d)
+		}
+	}
+	for term, list := range want {
+		if got := p.appendTo([]uint32{42}, term); !slices.Equal(got, append([]uint32{42}, list...)) {
+			t.Errorf("%s: %v, want 42 then %v", term, got, list)
+		}
+	}
+	if got := p.appendTo(nil, "missing"); got != nil {
+		t.Errorf("a term never added: %v", got)
+	}
+}
