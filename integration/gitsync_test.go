@@ -106,6 +106,13 @@ func TestGitProviderSyncs(t *testing.T) {
 		!strings.Contains(r.stdout, "not found") {
 		t.Errorf("sources does not say the fetch failed and which commit is still served:\n%s", r)
 	}
+	// doctor shows the sources' warnings too, as sources prints them.
+	r = ccski(t, m, runOpts{}, std(m, "doctor")...)
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "Warnings of the sources") || !strings.Contains(r.stdout, "warning [git-fetch-failed] "+repo.URL) ||
+		!strings.Contains(r.stdout, "serving its last good commit "+second) {
+		t.Errorf("doctor does not show the git provider's warning:\n%s", r)
+	}
 	if first == second {
 		t.Fatal("the two commits are one")
 	}
