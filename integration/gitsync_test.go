@@ -106,6 +106,13 @@ func TestGitProviderSyncs(t *testing.T) {
 		!strings.Contains(r.stdout, "not found") {
 		t.Errorf("sources does not say the fetch failed and which commit is still served:\n%s", r)
 	}
+	// doctor shows the sources' warnings too, as sources prints them.
+	r = ccski(t, m, runOpts{}, std(m, "doctor")...)
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "Warnings of the sources") || !strings.Contains(r.stdout, "warning [git-fetch-failed] "+repo.URL) ||
+		!strings.Contains(r.stdout, "serving its last good commit "+second) {
+		t.Errorf("doctor does not show the git provider's warning:\n%s", r)
+	}
 	if first == second {
 		t.Fatal("the two commits are one")
 	}
@@ -129,4 +136,36 @@ func TestGitProviderBadRef(t *testing.T) {
 	if strings.Contains(r.stdout, `"pdf"`) {
 		t.Errorf("list shows a skill of a ref that does not exist:\n%s", r.stdout)
 	}
+}
+
+// TestGitProviderRescansOnNewCommit: a fetch that moves the commit served
+// makes the server rescan at once, not at its next periodic rescan. The
+// refresh interval is an hour here: a skill added to a watched folder
+// makes the server rescan, that rescan fetches the repository in the
+// background (interval 0s) and finds a new commit, and the new commit's
+// skills are served without waiting an hour for the next rescan.
+func TestGitProviderRescansOnNewCommit(t *testing.T) {
+	repo := gitfetchtest.New(t, t.TempDir())
+	repo.Commit(map[string]string{"skills/pdf/SKILL.md": gitSkill("pdf", "Fill PDF forms, v1.")})
+	m := gitMachine(t, "    url: "+repo.URL+"\n    path: skills\n    interval: 0s\n")
+	ctx := mcpContext(t)
+	s := startStdio(t, ctx, m, "", nil, "--refresh-interval", "1h")
+	entries, _ := mustListSkills(t, ctx, s.cs)
+	if _, ok := findEntry(entries, "git:pdf"); !ok {
+		t.Fatalf("listed %v, want git:pdf from the repository", entryIDs(entries))
+	}
+	second := repo.Commit(map[string]string{
+		"skills/pdf/SKILL.md":  gitSkill("pdf", "Fill PDF forms, v2."),
+		"skills/docx/SKILL.md": gitSkill("docx", "Edit Word documents."),
+	})
+	before, start := s.changes.Load(), time.Now()
+	writeSkill(t, filepath.Join(m.DocsDir, "local"), "local", "A local skill that makes the server rescan.", "Local.")
+	awaitChange(t, ctx, s, before, start, "the new commit after a rescan that fetched it", func(es []skillEntry) bool {
+		_, docx := findEntry(es, "git:docx")
+		return docx
+	})
+	if text, err := loadSkill(ctx, s.cs, "pdf"); err != nil || !strings.Contains(text, "v2") {
+		t.Errorf("pdf after the commit = %q, %v; want v2 of %s", text, err, second)
+	}
+	s.mustExit0(t, 5*time.Second)
 }

@@ -36,29 +36,6 @@ import (
 	"github.com/ccski/ccski/internal/gitfetch/gitfetchtest"
 )
 
-// replicaPorts is the loopback range this file's servers listen in.
-const replicaPortLow, replicaPortHigh = 17700, 17799
-
-// replicaPort returns a port of the range that was free a moment ago,
-// none of the ones taken before.
-func replicaPort(t *testing.T, taken map[int]bool) int {
-	t.Helper()
-	for p := replicaPortLow; p <= replicaPortHigh; p++ {
-		if taken[p] {
-			continue
-		}
-		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
-		if err != nil {
-			continue
-		}
-		ln.Close()
-		taken[p] = true
-		return p
-	}
-	t.Fatalf("no free port in %d-%d", replicaPortLow, replicaPortHigh)
-	return 0
-}
-
 // roundRobin is a reverse proxy on loopback that sends each request to the
 // next replica in turn, or, with affinity, a request carrying an
 // Mcp-Session-Id to the replica whose answer gave that id (as a load
@@ -73,9 +50,15 @@ type roundRobin struct {
 	sessions map[string]int
 }
 
-func startRoundRobin(t *testing.T, port int, affinity bool, backends ...*httpServer) *roundRobin {
+// startRoundRobin starts the proxy on a port of loopback the kernel picks,
+// so that runs in parallel (other packages, other worktrees) never clash.
+func startRoundRobin(t *testing.T, affinity bool, backends ...*httpServer) *roundRobin {
 	t.Helper()
-	rr := &roundRobin{URL: "http://127.0.0.1:" + strconv.Itoa(port), hits: make([]atomic.Int64, len(backends)),
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr := &roundRobin{URL: "http://" + ln.Addr().String(), hits: make([]atomic.Int64, len(backends)),
 		affinity: affinity, sessions: map[string]int{}}
 	for _, b := range backends {
 		u, err := url.Parse(b.base)
@@ -113,10 +96,6 @@ func startRoundRobin(t *testing.T, port int, affinity bool, backends ...*httpSer
 		FlushInterval: -1, // SSE answers go through as they come
 		// A client closing a finished SSE answer is no error of the proxy.
 		ErrorLog: log.New(io.Discard, "", 0),
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-	if err != nil {
-		t.Fatal(err)
 	}
 	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
@@ -256,12 +235,11 @@ func orgRepo(t *testing.T) string {
 // replica, gets every answer a single replica gives, byte for byte.
 func TestReplicasBehindRoundRobin(t *testing.T) {
 	const token = "replica-token-of-the-organisation"
-	taken := map[int]bool{}
 	repo := orgRepo(t)
 	var replicas []*httpServer
 	for range 3 {
 		m := replicaMachine(t, repo)
-		replicas = append(replicas, startHTTPOn(t, replicaPort(t, taken), m, nil, nil,
+		replicas = append(replicas, startHTTPUnder(t, m, nil, nil,
 			"--transport", "http", "--auth-token", token))
 	}
 	ctx := mcpContext(t)
@@ -269,7 +247,7 @@ func TestReplicasBehindRoundRobin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("one replica alone: %v\nstderr:\n%s", err, replicas[0].stderr)
 	}
-	rr := startRoundRobin(t, replicaPort(t, taken), false, replicas...)
+	rr := startRoundRobin(t, false, replicas...)
 	spread, err := crawl(ctx, rr.URL+"/mcp", token)
 	if err != nil {
 		t.Fatalf("through the round robin: %v", err)
@@ -295,11 +273,10 @@ func TestReplicasBehindRoundRobin(t *testing.T) {
 // the session works.
 func TestReplicasNeedAffinityFor2025Sessions(t *testing.T) {
 	const token = "replica-token-of-the-organisation"
-	taken := map[int]bool{}
 	m := replicaMachine(t, "")
 	var replicas []*httpServer
 	for range 3 {
-		replicas = append(replicas, startHTTPOn(t, replicaPort(t, taken), m, nil, nil,
+		replicas = append(replicas, startHTTPUnder(t, m, nil, nil,
 			"--transport", "http", "--auth-token", token))
 	}
 	ctx := mcpContext(t)
@@ -320,12 +297,12 @@ func TestReplicasNeedAffinityFor2025Sessions(t *testing.T) {
 		}
 		return nil
 	}
-	if err := session(startRoundRobin(t, replicaPort(t, taken), false, replicas...)); err == nil {
+	if err := session(startRoundRobin(t, false, replicas...)); err == nil {
 		t.Error("a 2025-11-25 session spread over three replicas worked: the README's affinity note would be wrong")
 	} else {
 		t.Logf("without affinity: %v", err)
 	}
-	if err := session(startRoundRobin(t, replicaPort(t, taken), true, replicas...)); err != nil {
+	if err := session(startRoundRobin(t, true, replicas...)); err != nil {
 		t.Errorf("a 2025-11-25 session with affinity on Mcp-Session-Id: %v", err)
 	}
 }

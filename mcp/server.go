@@ -265,8 +265,8 @@ func New(snap *pipeline.Snapshot, o Options) *Server {
 		// added later must reach clients through list_changed.
 		Capabilities: caps,
 		// Lists depend on the user's folders, and may change at each
-		// rescan.
-		SetCacheable: func(_ context.Context, _ sdk.Request, c *sdk.Cacheable) { s.cacheable(c) },
+		// rescan; a file's bytes may change at any time.
+		SetCacheable: func(_ context.Context, req sdk.Request, c *sdk.Cacheable) { s.cacheable(req, c) },
 	}
 	so.InitializedHandler = func(ctx context.Context, r *sdk.InitializedRequest) {
 		s.gate.ready(r.Session)
@@ -440,10 +440,20 @@ func (s *Server) closeCount() {
 	}
 }
 
-// cacheable sets the cache attributes of list results: private, as lists
-// depend on the user's folders, and fresh until the next rescan.
-func (s *Server) cacheable(c *sdk.Cacheable) {
+// cacheable sets the cache attributes of a result (req: its request, nil
+// for the extension's lists): private, as everything served depends on the
+// user's folders. A list is fresh until the next rescan. A resources/read
+// answer is stale at once (ttlMs 0): the server reads, and under a gate
+// checks against what was judged, the file's bytes on every read, and an
+// edit of a file need not change any list, so a client keeping the bytes
+// for a refresh interval (the go-sdk client keeps them by URI until a
+// resources/updated this server does not send) would serve bytes other
+// than the ones the server now serves, scanned, trusted or verified.
+func (s *Server) cacheable(req sdk.Request, c *sdk.Cacheable) {
 	c.CacheScope, c.TTLMs = "private", int(s.listTTL.Milliseconds())
+	if _, read := req.(*sdk.ReadResourceRequest); read {
+		c.TTLMs = 0
+	}
 }
 
 var inputSchema = json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The skill to load: a name from <available_skills> (case-insensitive)."}},"required":["name"],"additionalProperties":false}`)

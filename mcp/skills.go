@@ -184,7 +184,7 @@ func (s *Server) initSkills() {
 // interval. (resultType is eraResults's.)
 func (s *Server) cacheFields() listCache {
 	var sc sdk.Cacheable
-	s.cacheable(&sc)
+	s.cacheable(nil, &sc)
 	return listCache{TTLMs: int64(sc.TTLMs), CacheScope: sc.CacheScope}
 }
 

@@ -263,6 +263,12 @@ func TestResultsCarryResultType(t *testing.T) {
 					t.Errorf("%s: ttlMs and cacheScope missing or not the server's (60000, private):\n%s", tt.method, resp.raw)
 				}
 			}
+			// A file's bytes are never fresh past the answer: the
+			// server reads them (and checks them against what was
+			// judged) at every read.
+			if tt.method == "resources/read" && (res.TTLMs == nil || *res.TTLMs != 0 || res.CacheScope != "private") {
+				t.Errorf("%s: ttlMs and cacheScope missing or not 0, private:\n%s", tt.method, resp.raw)
+			}
 			validate2026(t, tt.method, resp.raw)
 		})
 	}

@@ -576,3 +576,34 @@ func TestIndexConcurrent(t *testing.T) {
 		<-done
 	}
 }
+
+// TestAtLeast: the diagnostics at least as serious as asked, the most
+// serious first, in their order within a severity; never nil.
+func TestAtLeast(t *testing.T) {
+	diags := []Diagnostic{
+		{Severity: SeverityInfo, Code: "i1"}, {Severity: SeverityWarning, Code: "w1"},
+		{Severity: SeverityError, Code: "e1"}, {Severity: SeverityWarning, Code: "w2"}, {Severity: SeverityError, Code: "e2"},
+	}
+	codes := func(ds []Diagnostic) string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Code)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		min  Severity
+		want string
+	}{
+		{SeverityInfo, "e1 e2 w1 w2 i1"},
+		{SeverityWarning, "e1 e2 w1 w2"},
+		{SeverityError, "e1 e2"},
+	} {
+		if got := codes(AtLeast(diags, c.min)); got != c.want {
+			t.Errorf("AtLeast(%s) = %q, want %q", c.min, got, c.want)
+		}
+	}
+	if got := AtLeast(nil, SeverityWarning); got == nil || len(got) != 0 {
+		t.Errorf("AtLeast(nil) = %#v, want an empty slice", got)
+	}
+}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -363,6 +364,20 @@ type Diagnostic struct {
 	Path     string   `json:"path,omitempty"`
 	Line     int      `json:"line,omitempty"`
 	Message  string   `json:"message"`
+}
+
+// AtLeast returns the diagnostics of diags at least as serious as min,
+// the most serious first (in their order within a severity): the order
+// ccski sources and doctor print them in. It never returns nil.
+func AtLeast(diags []Diagnostic, min Severity) []Diagnostic {
+	out := []Diagnostic{}
+	for _, d := range diags {
+		if d.Severity.Rank() >= min.Rank() {
+			out = append(out, d)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Diagnostic) int { return b.Severity.Rank() - a.Severity.Rank() })
+	return out
 }
 
 // OpenAIMetadata is the part of a skill's agents/openai.yaml that Codex

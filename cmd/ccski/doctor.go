@@ -175,6 +175,10 @@ func renderDoctor(w io.Writer, st style, res *action.DoctorResult) {
 		renderAskHost(w, st, wd, h)
 	}
 	renderSignatures(w, st, wd, res.Signatures)
+	if len(res.Diagnostics) > 0 {
+		// What ccski sources warns of, as it prints it.
+		renderDiagnostics(w, st, "Warnings of the sources (ccski sources)", res.Diagnostics)
+	}
 	if len(res.Absent) > 0 {
 		fmt.Fprintf(w, "\n%s\n", wrap(st.Dim("Not found on this machine: "+strings.Join(res.Absent, ", ")+
 			" (--agent NAME reports one anyway)."), wd, ""))

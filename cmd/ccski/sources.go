@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -92,9 +91,14 @@ func renderSources(a *app, res *action.SourcesResult) {
 		fmt.Fprintf(w, "\nNo problems found.\n")
 		return
 	}
-	diags := append([]pipeline.Diagnostic(nil), s.Diagnostics...)
-	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Severity.Rank() > diags[j].Severity.Rank() })
-	fmt.Fprintf(w, "\n%s\n\n", st.Heading(fmt.Sprintf("Diagnostics (%d)", len(diags))))
+	renderDiagnostics(w, st, "Diagnostics", pipeline.AtLeast(s.Diagnostics, pipeline.SeverityInfo))
+}
+
+// renderDiagnostics prints diagnostics (in the order given: most serious
+// first, pipeline.AtLeast) under heading with their count: the one
+// printer of discovery's diagnostics, for ccski sources and doctor.
+func renderDiagnostics(w io.Writer, st style, heading string, diags []pipeline.Diagnostic) {
+	fmt.Fprintf(w, "\n%s\n\n", st.Heading(fmt.Sprintf("%s (%d)", heading, len(diags))))
 	for _, d := range diags {
 		sev := string(d.Severity)
 		switch d.Severity {

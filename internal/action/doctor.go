@@ -10,6 +10,7 @@ import (
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/hostview"
 	"github.com/ccski/ccski/internal/report"
+	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -59,6 +60,12 @@ type DoctorResult struct {
 	// (the signature each carries, verified offline), and what ccski mcp
 	// serves of them.
 	Signatures DoctorSignatures `json:"signatures"`
+	// Diagnostics are the warnings and errors of the sources, as ccski
+	// sources reports them (a git provider that cannot fetch and serves
+	// its last good commit, a provider that failed, a settings file that
+	// cannot be read, ...), most serious first; not those about a file or
+	// folder inside a skill root, which the hosts' verdicts judge.
+	Diagnostics []pipeline.Diagnostic `json:"diagnostics"`
 }
 
 // DoctorSignatures is what the signatures of the visible skills say.
@@ -201,11 +208,29 @@ func Doctor(ctx context.Context, c *Config, req DoctorRequest) (*DoctorResult, e
 		return nil, err
 	}
 	res.Signatures = doctorSignatures(d.Snapshot, require)
+	res.Diagnostics = sourceWarnings(d.Snapshot)
 	if res.Broken > 0 {
 		res.Verdict = fmt.Errorf("%w: %s", ErrDoctorFailed,
 			report.Plural(res.Broken, "problem in your own skills", "problems in your own skills"))
 	}
 	return res, nil
+}
+
+// sourceWarnings are the warnings and errors of snap that the hosts'
+// verdicts do not already show: not those about a file or folder inside
+// one of its roots (a skill, a link in a skill folder), nor those a host's
+// view turns into a verdict (hostview.Judges); most serious first.
+func sourceWarnings(snap *pipeline.Snapshot) []pipeline.Diagnostic {
+	out := []pipeline.Diagnostic{}
+	for _, d := range pipeline.AtLeast(snap.Diagnostics, pipeline.SeverityWarning) {
+		inRoot := slices.ContainsFunc(snap.Roots, func(r pipeline.RootReport) bool {
+			return d.Path != "" && r.Path != "" && d.Path != r.Path && safefile.Within(r.Path, d.Path)
+		})
+		if !inRoot && !hostview.Judges(d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // notLoaded is what the hosts installed in opt.Env do not load on their

@@ -1,11 +1,14 @@
 // Package deploycheck holds the test of the Kubernetes manifests in
-// deploy/kubernetes: it renders the kustomize base and the example overlay
-// with kustomize's own library (krusty), decodes every object strictly
-// against the Kubernetes API types (k8s.io/api, the schemas kubectl and the
-// API server use, pinned in go.mod: no network), and checks what the
-// server needs of them: the probes on /healthz and /readyz, the port of
-// the config, the token from the Secret, a non-root read-only container
-// with resource requests, and a grace period longer than the drain. The
+// deploy/kubernetes: it renders the kustomize base and every overlay with
+// kustomize's own library (krusty), validates every object with
+// kubeconform in strict mode against the JSON schemas of one Kubernetes
+// release vendored under testdata (schema_test.go; no network), decodes
+// every object strictly into the Kubernetes API types (k8s.io/api, pinned
+// in go.mod), which also parse what the schemas leave as strings (a
+// resource quantity), and checks what the server needs of them: the
+// probes on /healthz and /readyz, the port of the config, the token from
+// the Secret, a non-root read-only container with resource requests sized
+// from docs/benchmarks.md, and a grace period longer than the drain. The
 // ConfigMap's ccski.yaml is loaded as ccski loads it.
 package deploycheck
 
@@ -43,12 +46,17 @@ type rendered struct {
 	namespaces  []string
 }
 
-// render builds the kustomization at dir (relative to deployDir) from a
-// copy of deploy/kubernetes with a token file beside the example overlay
-// (an operator writes one; the repository holds none), and decodes each
-// object strictly: an unknown field, a wrong type or a duplicate field is
-// an error.
-func render(t *testing.T, dir string) rendered {
+// object is one object kustomize rendered: its YAML and what names it.
+type object struct {
+	apiVersion, kind, name string
+	yaml                   []byte
+}
+
+// build renders the kustomization at dir (relative to deployDir) with
+// kustomize's library, from a copy of deploy/kubernetes with a token file
+// beside the example overlay (an operator writes one; the repository holds
+// none).
+func build(t *testing.T, dir string) []object {
 	t.Helper()
 	root := t.TempDir()
 	if err := os.CopyFS(root, os.DirFS(deployDir)); err != nil {
@@ -61,23 +69,48 @@ func render(t *testing.T, dir string) rendered {
 	if err != nil {
 		t.Fatalf("kustomize build %s: %v", dir, err)
 	}
-	scheme := runtime.NewScheme()
-	if err := corev1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := appsv1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	strict := json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme, scheme, json.SerializerOptions{Yaml: true, Strict: true})
-	out := rendered{configMaps: map[string]*corev1.ConfigMap{}, secrets: map[string]*corev1.Secret{}}
+	var out []object
 	for _, r := range m.Resources() {
 		y, err := r.AsYAML()
 		if err != nil {
 			t.Fatal(err)
 		}
-		obj, gvk, err := strict.Decode(y, nil, nil)
+		out = append(out, object{apiVersion: r.GetApiVersion(), kind: r.GetKind(), name: r.GetName(), yaml: y})
+	}
+	return out
+}
+
+// strictDecoder decodes YAML into the k8s.io/api types, strictly: an
+// unknown field, a wrong type, a duplicate field or a value the type
+// cannot parse (a quantity such as "128 MB") is an error.
+var strictDecoder = func() runtime.Decoder {
+	scheme := runtime.NewScheme()
+	if err := corev1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+	if err := appsv1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+	return json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme, scheme, json.SerializerOptions{Yaml: true, Strict: true})
+}()
+
+// decodeStrict reports whether y decodes strictly into a k8s.io/api type.
+func decodeStrict(y []byte) error {
+	_, _, err := strictDecoder.Decode(y, nil, nil)
+	return err
+}
+
+// render builds the kustomization at dir and decodes each object strictly
+// into the k8s.io/api types, which the checks of TestManifests read.
+// Beyond kubeconform's schemas (TestKubeconform) the typed decode parses
+// the values the schemas leave as strings: a resource quantity.
+func render(t *testing.T, dir string) rendered {
+	t.Helper()
+	out := rendered{configMaps: map[string]*corev1.ConfigMap{}, secrets: map[string]*corev1.Secret{}}
+	for _, o := range build(t, dir) {
+		obj, gvk, err := strictDecoder.Decode(o.yaml, nil, nil)
 		if err != nil {
-			t.Errorf("%s: %s/%s is not a valid Kubernetes object: %v\n%s", dir, r.GetKind(), r.GetName(), err, y)
+			t.Errorf("%s: %s/%s is not a valid Kubernetes object: %v\n%s", dir, o.kind, o.name, err, o.yaml)
 			continue
 		}
 		switch o := obj.(type) {

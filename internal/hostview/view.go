@@ -353,6 +353,18 @@ func pluginVerdict(p pipeline.DisabledPlugin, managed []validate.ManagedTree) Ve
 	return x
 }
 
+// Judges reports whether the hosts' views turn the diagnostic d into a
+// verdict of their own (a plugin a host's settings enable but nobody
+// installed, a plugin whose manifest the host refuses, a broken link in a
+// folder it reads), so that a report of both shows it once.
+func Judges(d pipeline.Diagnostic) bool {
+	switch d.Code {
+	case providers.CodePluginNotInstalled, providers.CodeManifestRejected, problems.BrokenSymlink:
+		return true
+	}
+	return false
+}
+
 // diagnosticVerdict turns a problem of discovery that costs h skills into
 // a verdict: a plugin its settings enable but nobody installed, a broken
 // link in a folder it reads.

@@ -18,7 +18,9 @@
 // A plan fetches when the last fetch is older than the interval (the
 // server's rescans, mcp.refresh_interval, call Plan): a server in the
 // background, so that a slow git server never holds up discovery, a
-// one-shot command in the foreground, within a bound. A fetch that fails
+// one-shot command in the foreground, within a bound. A fetch that checks
+// out a new commit rewrites the file served, which every plan lists as a
+// manifest, so a watching server rescans at once and serves it. A fetch that fails
 // (the network, the server, a ref that is gone) keeps the last good
 // checkout served, with a warning (git-fetch-failed) that ccski sources and
 // doctor show, and is recorded, so the next try waits for the interval;
@@ -79,7 +81,7 @@ type Options struct {
 	URL      URL           `koanf:"url" trust:"user" doc:"The git repository to serve skills from (https://, ssh://, git://, file:// or user@host:path), fetched into ccski's cache as a partial clone and kept in sync; empty for none. Credentials come from git's own configuration (a credential helper or an SSH key), never from this file. Only the user and managed configs may set it, so that a project cannot make ccski reach the network."`
 	Ref      string        `koanf:"ref" trust:"user" doc:"The branch, tag or full commit hash to serve; empty for the repository's default branch."`
 	Path     SubPath       `koanf:"path" trust:"user" doc:"The folder of the repository that holds the skills, '/'-separated (such as skills); empty for the whole repository."`
-	Interval time.Duration `koanf:"interval" trust:"user" doc:"The least time between two fetches of the repository: a Go duration (\"5m\"); 0 fetches at every rescan. The server rescans every mcp.refresh_interval, so a new commit is served within the larger of the two."`
+	Interval time.Duration `koanf:"interval" trust:"user" doc:"The least time between two fetches of the repository: a Go duration (\"5m\"); 0 fetches at every rescan. The server fetches at its first rescan (every mcp.refresh_interval) once the interval has passed, and rescans as soon as a fetch checks out a new commit, so a new commit is served within interval + mcp.refresh_interval."`
 }
 
 // URL is the url option: a git URL ccski fetches, or "".
@@ -290,12 +292,21 @@ func (g *Git) Plan(ctx context.Context, env providers.Env) (providers.Plan, erro
 		// its failure, retried no sooner than MinRetry). Once a commit is
 		// served it is not, since every fetch rewrites it and a watcher
 		// would rescan, so plan (and with an interval of 0, fetch) at once,
-		// again: the server's rescans (mcp.refresh_interval) pick up the
-		// commits that follow.
+		// again.
 		plan.Manifests = append(plan.Manifests, filepath.Join(dir, "state.json"))
 	}
+	// served is rewritten only when a fetch moves the commit served: a
+	// watching server rescans then, at once, rather than at its next
+	// periodic rescan (mcp.refresh_interval), which would serve a new
+	// commit up to a refresh interval after it was checked out. A fetch
+	// of another process (a one-shot command) moves this server too.
+	plan.Manifests = append(plan.Manifests, filepath.Join(dir, servedFile))
 	return plan, nil
 }
+
+// servedFile, beside state.json, names the checkout served; a fetch
+// writes it only when it checks out another commit (see Plan).
+const servedFile = "served"
 
 // hold takes a shared lock on the checkout tree of dir (the file
 // tree.inuse beside it) for as long as it is the one this provider
@@ -509,6 +520,10 @@ func (g *Git) fetch(ctx context.Context, base, dir string, old *state, now time.
 		os.RemoveAll(filepath.Join(dir, st.Tree))
 		return nil, err
 	}
+	// Then the one file a watching server rescans on (Plan): the commit
+	// served moved. Failing to write it only delays the new commit to
+	// the next periodic rescan.
+	_ = safefile.WriteAtomic(filepath.Join(dir, servedFile), []byte(st.Commit+" "+st.Tree+"\n"), 0o600)
 	return st, nil
 }
 

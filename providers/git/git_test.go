@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -129,6 +130,60 @@ func TestPlanClonesAndFollowsTheRef(t *testing.T) {
 	}
 	if got := read(t, p4, "pdf/SKILL.md"); got != skill("pdf", "v3") {
 		t.Errorf("pdf = %q, want v3", got)
+	}
+}
+
+// TestPlanMarksACommitMove: once a commit is served, a plan's manifests
+// (what a watching server rescans on) hold the file served, not
+// state.json, which every fetch rewrites; a fetch that finds the same
+// commit leaves served as it was, one that checks out a new commit
+// rewrites it, so that the server rescans when, and only when, the commit
+// it serves moves, rather than at its next periodic rescan.
+func TestPlanMarksACommitMove(t *testing.T) {
+	repo := gitfetchtest.New(t, testfs.TempDir(t))
+	first := repo.Commit(map[string]string{"skills/pdf/SKILL.md": skill("pdf", "v1")})
+	clock := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	g := provider(t, &clock, &Options{URL: URL(repo.URL), Path: "skills", Interval: time.Minute})
+	p := plan(t, g)
+	var served string
+	for _, f := range p.Manifests {
+		if filepath.Base(f) == "state.json" {
+			t.Errorf("manifests %v hold state.json once a commit is served: every fetch would rescan", p.Manifests)
+		}
+		if filepath.Base(f) == servedFile {
+			served = f
+		}
+	}
+	if served == "" {
+		t.Fatalf("manifests %v: no file a fetch that moves the commit rewrites", p.Manifests)
+	}
+	stamp := func() (string, os.FileInfo) {
+		t.Helper()
+		data, err := os.ReadFile(served)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(served)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data), fi
+	}
+	data, fi := stamp()
+	if !strings.HasPrefix(data, first+" ") {
+		t.Errorf("served = %q, want the commit %s", data, first)
+	}
+	// Past the interval, the same commit: fetched, served untouched.
+	clock = clock.Add(2 * time.Minute)
+	plan(t, g)
+	if again, fi2 := stamp(); again != data || !os.SameFile(fi, fi2) || !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Errorf("a fetch of the same commit rewrote served (%q): a watching server would rescan for nothing", again)
+	}
+	second := repo.Commit(map[string]string{"skills/pdf/SKILL.md": skill("pdf", "v2")})
+	clock = clock.Add(2 * time.Minute)
+	plan(t, g)
+	if moved, fi3 := stamp(); !strings.HasPrefix(moved, second+" ") || os.SameFile(fi, fi3) {
+		t.Errorf("served after the commit moved = %q, want %s written anew", moved, second)
 	}
 }
 
@@ -478,7 +533,7 @@ func TestPlanFetchesInTheBackground(t *testing.T) {
 		if d := diag(t, p, pipeline.CodeSourceNotReady); len(p.Roots) != 0 || !strings.Contains(d.Message, "first fetch is still running") {
 			t.Errorf("plan %d = %+v, want no root and the source not ready", i, p)
 		}
-		if len(p.Manifests) != 1 || filepath.Base(p.Manifests[0]) != "state.json" {
+		if !slices.ContainsFunc(p.Manifests, func(f string) bool { return filepath.Base(f) == "state.json" }) {
 			t.Errorf("plan %d manifests = %v, want state.json: a watching server rescans when the fetch ends", i, p.Manifests)
 		}
 	}
