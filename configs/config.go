@@ -224,6 +224,10 @@ type MCP struct {
 	// Stateless serves HTTP without sessions, for replicas behind a load
 	// balancer.
 	Stateless bool `koanf:"stateless" trust:"user"`
+	// Web serves the skills catalogue, a web page, at GET / of the http
+	// and sse transports (package internal/web), behind the same Origin,
+	// Host and token checks as /mcp.
+	Web bool `koanf:"web" trust:"stricter=true<false"`
 	// SessionIdleTimeout closes an HTTP session that has had no request
 	// open for this long; 0 keeps idle sessions forever.
 	SessionIdleTimeout time.Duration `koanf:"session_idle_timeout" trust:"lower"`
@@ -288,6 +292,7 @@ func defaults(reg registry) Config {
 			Refresh:            true,
 			RefreshInterval:    30 * time.Second,
 			Watch:              true,
+			Web:                true,
 			SessionIdleTimeout: 30 * time.Minute,
 			MaxSessions:        1000,
 			DrainTimeout:       2 * time.Second,

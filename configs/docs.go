@@ -61,6 +61,8 @@ var docs = map[string]string{
 	"mcp.stateless": "Serve every HTTP client without a session, for replicas behind a load balancer. By default " +
 		"clients of protocol 2026-07-28 are served without one and older clients get a session; stateless, " +
 		"older clients get no list_changed notifications.",
+	"mcp.web": "Serve the skills catalogue, a web page, at / of the http and sse transports, behind the " +
+		"same Origin, Host and token checks as /mcp. A project config may only turn it off.",
 	"mcp.log_level":  "Lowest level logged to stderr: debug, info, warn or error.",
 	"mcp.log_format": "Log format on stderr: text or json.",
 	// mcp.tools is documented by toolsDoc, from the tool list.

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"bytes"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccski/ccski/internal/web"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -54,11 +54,15 @@ type HTTPOptions struct {
 	BodyTimeout time.Duration
 	IdleTimeout time.Duration
 	MaxConns    int
+	// Web, when set, serves the skills catalogue (package internal/web)
+	// at / and the page's other routes, behind webGuard; nil serves no
+	// page (mcp.web: false).
+	Web *web.Options
 }
 
 // Handler returns the HTTP handler for the server: /healthz and /readyz
-// for probes, and /metrics and the MCP endpoints behind the Origin, token
-// and body-size checks.
+// for probes, /metrics and the MCP endpoints behind the Origin, token and
+// body-size checks, and with o.Web the web catalogue at / (webGuard).
 func (s *Server) Handler(o HTTPOptions) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -67,6 +71,9 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 	})
 	s.serveWellKnown(mux, o) // the Agent Skills Discovery index (wellknown.go)
 	s.serveOps(mux, o)       // /readyz and /metrics (metrics.go)
+	if o.Web != nil {
+		mux.Handle("/", s.webGuard(o, web.Handler(webSource{s}, *o.Web)))
+	}
 	if o.SSE {
 		sse := newSSEHandler(s.sdk, "/messages")
 		sessions := newSessionLimiter(s, 0, o.MaxSessions) // a session lives as long as its stream
@@ -369,23 +376,13 @@ func (b *postBody) waitsOnClient() bool {
 // and deadline. Its refusals are the client's mistakes, logged as such
 // (observeMistakes).
 func (s *Server) guard(o HTTPOptions, next http.Handler) http.Handler {
-	allowed := map[string]bool{}
-	for _, a := range o.AllowedOrigins {
-		allowed[strings.TrimRight(strings.ToLower(a), "/")] = true
-	}
+	allowed := allowedOrigins(o)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !allowed[strings.ToLower(origin)] && !LoopbackOrigin(origin) {
-			// A page of another site, through the user's browser: logged once
-			// per origin.
-			s.ops.clientMistake(r.Context(), client{"origin", origin}, "request from a foreign origin refused",
-				"remote", r.RemoteAddr)
-			loggedMistake(w)
-			http.Error(w, "forbidden: origin "+origin+" is not allowed (add it to mcp.allowed_origins)", http.StatusForbidden)
+		if s.refuseOrigin(w, r, allowed) {
 			return
 		}
 		if o.AuthToken != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(o.AuthToken)) != 1 {
+			if !bearerOK(r, o.AuthToken) {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="ccski"`)
 				http.Error(w, "unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 				return
@@ -397,6 +394,32 @@ func (s *Server) guard(o HTTPOptions, next http.Handler) http.Handler {
 		serving(r.Context(), longLived(r))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// allowedOrigins are the origins o accepts besides loopback ones, lower
+// case, without a trailing slash.
+func allowedOrigins(o HTTPOptions) map[string]bool {
+	allowed := map[string]bool{}
+	for _, a := range o.AllowedOrigins {
+		allowed[strings.TrimRight(strings.ToLower(a), "/")] = true
+	}
+	return allowed
+}
+
+// refuseOrigin answers 403 to a request from a foreign origin (neither
+// loopback nor allowed) and reports whether it did.
+func (s *Server) refuseOrigin(w http.ResponseWriter, r *http.Request, allowed map[string]bool) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" || allowed[strings.ToLower(origin)] || LoopbackOrigin(origin) {
+		return false
+	}
+	// A page of another site, through the user's browser: logged once per
+	// origin.
+	s.ops.clientMistake(r.Context(), client{"origin", origin}, "request from a foreign origin refused",
+		"remote", r.RemoteAddr)
+	loggedMistake(w)
+	http.Error(w, "forbidden: origin "+origin+" is not allowed (add it to mcp.allowed_origins)", http.StatusForbidden)
+	return true
 }
 
 // readBody reads r's body in full, up to MaxBody, and puts it back as a

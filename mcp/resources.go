@@ -24,8 +24,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -34,7 +32,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ccski/ccski/internal/manifest"
-	"github.com/ccski/ccski/internal/safefile"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -168,8 +165,9 @@ func splitSkillURI(uri string) (name, rel string, err error) {
 	return pipeline.UnescapeID(id), rel, nil
 }
 
-// errOutside is the error for a path that leads out of the skill folder.
-var errOutside = errors.New("the path leads outside the skill's folder")
+// errOutside is the error for a path that leads out of the skill folder
+// (manifest.ReadIn, manifest.Locate).
+var errOutside = manifest.ErrOutside
 
 // readResource answers resources/read for a skill file: the listed
 // SKILL.md resources and the template both come here.
@@ -232,108 +230,22 @@ type tooLargeError struct{ size int64 }
 
 func (e *tooLargeError) Error() string { return fmt.Sprintf("file of %d bytes is too large", e.size) }
 
-// readInSkill reads the file rel ('/' separated) inside r's folder. It
-// returns an error wrapping fs.ErrNotExist when there is no such file,
-// errOutside when the path leads out of the folder, and a *tooLargeError
-// when the file is over MaxResourceBytes.
+// readInSkill reads the file rel ('/' separated) inside r's folder, with
+// the one confined read (manifest.ReadIn). It returns an error wrapping
+// fs.ErrNotExist when there is no such file, errOutside when the path
+// leads out of the folder, and a *tooLargeError when the file is over
+// MaxResourceBytes.
 func readInSkill(r *pipeline.Record, rel string) ([]byte, error) {
-	if rel == "" {
-		return nil, fmt.Errorf("no file named: %w", fs.ErrNotExist)
-	}
-	realDir, inside, err := locate(r, rel)
-	if err != nil {
-		return nil, err
-	}
-	root, err := os.OpenRoot(realDir)
-	if err != nil {
-		return nil, safefile.Cause(err)
-	}
-	defer root.Close()
-	// The os.Root keeps the read inside even if a symlink changed since
-	// the check above; safefile refuses a FIFO or device without waiting.
-	data, err := safefile.ReadIn(root, inside, MaxResourceBytes)
-	var odd *safefile.NotRegularError
-	var big *safefile.TooLargeError
-	switch {
-	case err == nil:
-		return data, nil
-	case errors.As(err, &big):
+	data, err := manifest.ReadIn(skillFolder(r), rel, MaxResourceBytes)
+	if big, ok := errors.AsType[*manifest.TooLargeError](err); ok {
 		return nil, &tooLargeError{big.Size}
-	case errors.As(err, &odd) && odd.Mode.IsDir():
-		return nil, errors.New("the path is a folder: name a file inside it")
-	case errors.As(err, &odd):
-		return nil, fmt.Errorf("the path is a %s, not a regular file", safefile.Kind(odd.Mode))
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, err
-	case errors.Is(err, fs.ErrPermission):
-		return nil, safefile.Cause(err)
 	}
-	return nil, errOutside // os.Root refuses a path that escapes
+	return data, err
 }
 
-// locate checks the path rel ('/' separated, "" for the folder itself)
-// inside r's folder and returns the folder's real path and the path to
-// open in it. A path is served when a manifest of the skill lists it
-// (manifest.Lookup, the rule of skills/list and of directory reads): a
-// file, a symlink to a file inside the folder (opened at its target), or
-// a folder on a path of folders, never one reached through a symlink. It
-// returns an error wrapping fs.ErrNotExist for any other path, and
-// errOutside for one that leads out of the folder.
+// locate is manifest.Locate on r's folder.
 func locate(r *pipeline.Record, rel string) (realDir, inside string, err error) {
-	if strings.ContainsRune(rel, 0) {
-		return "", "", errors.New("the path holds a NUL byte")
-	}
-	if strings.HasPrefix(rel, "/") || filepath.IsAbs(rel) {
-		return "", "", errOutside
-	}
-	for _, seg := range strings.Split(rel, "/") {
-		if seg == ".." {
-			return "", "", errOutside
-		}
-		if manifest.Skip(seg) {
-			return "", "", fmt.Errorf("%s is not served: %w", seg, fs.ErrNotExist) // not in any manifest
-		}
-	}
-	local := filepath.FromSlash(rel)
-	if rel == "" {
-		local = "."
-	}
-	if !filepath.IsLocal(local) {
-		return "", "", errOutside
-	}
-	realDir, err = filepath.EvalSymlinks(skillFolder(r))
-	if err != nil {
-		return "", "", fmt.Errorf("skill folder: %w", fs.ErrNotExist)
-	}
-	e, err := manifest.Lookup(realDir, strings.Trim(path.Clean("/"+rel), "/"))
-	switch {
-	case err != nil && errors.Is(err, fs.ErrNotExist):
-		return "", "", err
-	case err != nil:
-		return "", "", safefile.Cause(err)
-	case e.Kind == manifest.KindLink && e.Outside && !intoGit(realDir, e.Path):
-		return "", "", errOutside
-	case e.Kind == manifest.KindLink && e.Outside:
-		return "", "", fmt.Errorf("%s leads into a folder that is not served: %w", e.Path, fs.ErrNotExist)
-	case e.Kind == manifest.KindLink:
-		return "", "", fmt.Errorf("%s is a symlink the skill's manifest does not follow (to a folder, broken, or a loop): %w", e.Path, fs.ErrNotExist)
-	case e.Path != strings.Trim(path.Clean("/"+rel), "/"):
-		return "", "", fmt.Errorf("%s is a file, not a folder: %w", e.Path, fs.ErrNotExist)
-	case e.Kind == manifest.KindFile:
-		// A symlink to a file inside is opened at its target.
-		if inside, err = filepath.Rel(realDir, e.Real); err != nil || !filepath.IsLocal(inside) {
-			return "", "", errOutside
-		}
-		return realDir, inside, nil
-	}
-	return realDir, filepath.Clean(local), nil
-}
-
-// intoGit reports whether the symlink rel of the folder realDir leads
-// inside it, into a .git, rather than out of it.
-func intoGit(realDir, rel string) bool {
-	target, err := filepath.EvalSymlinks(filepath.Join(realDir, filepath.FromSlash(rel)))
-	return err == nil && safefile.Within(realDir, target)
+	return manifest.Locate(skillFolder(r), rel)
 }
 
 // mimeTypes maps the extensions skills commonly bundle to a MIME type, so

@@ -369,17 +369,24 @@ func (s *Server) callSearch(ctx context.Context, _ *sdk.CallToolRequest, in Sear
 		limit = DefaultSearchLimit
 	}
 	limit = min(limit, MaxSearchLimit)
-	snap := s.snap.Load()
-	opt := search.Options{Content: true, SnippetLen: ExcerptLen, Limit: limit, Body: searchBody(snap),
-		// Under a gate, only the bytes judged are searched and quoted.
-		Index: s.bodies.index(ctx, snap, s.log.Warn)}
-	hits, total := search.Rank(snap.Skills(), in.Query, opt)
+	hits, total := s.rank(ctx, s.snap.Load(), in.Query, limit, ExcerptLen)
 	out := SearchOutput{Query: in.Query, Limit: limit, Total: total, Results: []SearchResult{}}
 	for _, h := range hits {
 		out.Results = append(out.Results, SearchResult{SkillInfo: skillInfo(h.Record), Score: h.Score,
 			Excerpt: excerpt(h, search.Tokens(in.Query))})
 	}
 	return summary(searchSummary(out)), out, nil
+}
+
+// rank is the search of skills_search (and of the web page's list): the
+// visible skills of snap that match query, best first, at most limit, from
+// the body index of the snapshot, with body snippets of snippetLen
+// characters (none when 0).
+func (s *Server) rank(ctx context.Context, snap *pipeline.Snapshot, query string, limit, snippetLen int) ([]search.Hit, int) {
+	opt := search.Options{Content: true, SnippetLen: snippetLen, Limit: limit, Body: searchBody(snap),
+		// Under a gate, only the bytes judged are searched and quoted.
+		Index: s.bodies.index(ctx, snap, s.log.Warn)}
+	return search.Rank(snap.Skills(), query, opt)
 }
 
 // excerpt is the text shown around a hit's first match: the body snippet

@@ -12,6 +12,7 @@ import (
 	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/internal/security"
 	"github.com/ccski/ccski/internal/trust"
+	"github.com/ccski/ccski/internal/web"
 	"github.com/ccski/ccski/mcp"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/all"
@@ -120,7 +121,7 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 		Discovery: disc, ForWorkspace: forWorkspace,
 		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
 		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
-			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions},
+			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions, Web: webPage(mc.Web)},
 		DrainDelay: mc.DrainDelay, DrainTimeout: mc.DrainTimeout,
 		Signals: req.Signals, ClientName: clientView(c, e, disc, log),
 	})
@@ -215,4 +216,12 @@ func trustServer(e *engine.Engine, d *live.Refresher, file string, require bool,
 	rec.DigestFile, rec.ResultsFile = trust.DigestCachePath(), trust.ResultsCachePath()
 	d.Subscribe(rec.Observe)
 	return rec
+}
+
+// webPage is the web catalogue's options when mcp.web serves it, else nil.
+func webPage(on bool) *web.Options {
+	if !on {
+		return nil
+	}
+	return &web.Options{}
 }

@@ -84,5 +84,9 @@ func Handler(src Source, o Options) http.Handler {
 	if o.Title == "" {
 		o.Title = "ccski skills"
 	}
-	return newServer(src, o).routes()
+	s := newServer(src, o)
+	// Build the catalogue of the snapshot served now, so that the first
+	// request finds it ready; a request for a later snapshot builds its own.
+	go s.cats.of(src.Snapshot())
+	return s.routes()
 }

@@ -1,0 +1,309 @@
+package web
+
+import (
+	"cmp"
+	"context"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ccski/ccski/pipeline"
+)
+
+// The states of a skill on the page.
+const (
+	stateServed   = "served"   // the server serves it
+	stateHidden   = "hidden"   // a filter or a dedupe hid it
+	stateDisabled = "disabled" // its file is .SKILL.md, or the state filter hid it
+)
+
+// pageSize is how many skills one page of the list holds: the first paint
+// renders this many, whatever the catalogue's size.
+const pageSize = 100
+
+// maxLimit caps the limit a request of /ui/skills.json may ask for.
+const maxLimit = 500
+
+// row is one skill as the list shows it. The JSON names are what the
+// script reads (app.js).
+type row struct {
+	rec       *pipeline.Record
+	lname     string // Name, lower-cased, to sort by
+	lower     string // name, description and id, lower-cased, to find the hidden and disabled skills, which the search does not see
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Desc      string `json:"desc"`
+	Provider  string `json:"provider"`
+	Plugin    string `json:"plugin,omitempty"`
+	Location  string `json:"location"`
+	Group     string `json:"group"`
+	State     string `json:"state"`
+	Reason    string `json:"reason,omitempty"`
+	Integrity string `json:"integrity,omitempty"`
+	Signature string `json:"signature"`
+	Signer    string `json:"signer,omitempty"`
+	Findings  int    `json:"findings"`
+	Severity  string `json:"severity,omitempty"` // the worst finding's
+	Off       string `json:"off,omitempty"`      // the hosts whose settings switch it off
+}
+
+// catalogue is every skill of one snapshot as rows, grouped by provider
+// and plugin, built once per snapshot.
+type catalogue struct {
+	snap *pipeline.Snapshot
+	rows []*row
+	byID map[string]*row
+	// The values each filter offers.
+	providers, plugins, locations []string
+	counts                        map[string]int // rows per state
+}
+
+// catalogues keeps the catalogue of the snapshot served now.
+type catalogues struct {
+	mu  sync.Mutex
+	cur *catalogue
+}
+
+// of returns the catalogue of snap, building it when snap is new.
+func (c *catalogues) of(snap *pipeline.Snapshot) *catalogue {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur == nil || c.cur.snap != snap {
+		c.cur = buildCatalogue(snap)
+	}
+	return c.cur
+}
+
+// buildCatalogue makes the rows of every skill of snap: the visible ones,
+// then the ones the pipeline dropped, each with why.
+func buildCatalogue(snap *pipeline.Snapshot) *catalogue {
+	c := &catalogue{snap: snap, byID: map[string]*row{}, counts: map[string]int{}}
+	if snap == nil {
+		return c
+	}
+	add := func(r *pipeline.Record, state, reason string) {
+		if r.IsCommand() || c.byID[r.ID] != nil {
+			return
+		}
+		w := rowOf(snap, r, state, reason)
+		c.rows = append(c.rows, w)
+		c.byID[r.ID] = w
+		c.counts[state]++
+	}
+	for _, r := range snap.Skills() {
+		add(r, stateServed, "")
+	}
+	for _, d := range snap.Drops {
+		state := stateHidden
+		if d.Record.Disabled || d.Stage == "state" {
+			state = stateDisabled
+		}
+		add(d.Record, state, d.Reason)
+	}
+	slices.SortStableFunc(c.rows, func(a, b *row) int {
+		return cmp.Or(strings.Compare(a.Provider, b.Provider), strings.Compare(a.Plugin, b.Plugin),
+			strings.Compare(a.lname, b.lname), strings.Compare(a.ID, b.ID))
+	})
+	seen := map[string]bool{}
+	for _, w := range c.rows {
+		for _, v := range [...]struct {
+			list *[]string
+			val  string
+		}{{&c.providers, "p:" + w.Provider}, {&c.plugins, "g:" + w.Plugin}, {&c.locations, "l:" + w.Location}} {
+			if v.val[2:] != "" && !seen[v.val] {
+				seen[v.val] = true
+				*v.list = append(*v.list, v.val[2:])
+			}
+		}
+	}
+	slices.Sort(c.providers)
+	slices.Sort(c.plugins)
+	slices.Sort(c.locations)
+	return c
+}
+
+// rowOf describes r for the list.
+func rowOf(snap *pipeline.Snapshot, r *pipeline.Record, state, reason string) *row {
+	w := &row{rec: r, ID: r.ID, Name: r.Name, Desc: r.Description, Provider: r.Agent,
+		Location: string(r.Location), State: state, Reason: reason, Group: r.Agent}
+	if r.Plugin != nil {
+		w.Plugin = r.Plugin.Plugin
+		w.Group += "/" + w.Plugin
+	}
+	if in, ok := snap.Integrity[r]; ok {
+		w.Integrity = string(in.State)
+	}
+	sig := snap.SignatureOf(r)
+	w.Signature = string(sig.State)
+	if sig.Signed() {
+		w.Signer = sig.Signer.String()
+	}
+	finds := snap.Security[r]
+	w.Findings = len(finds)
+	for _, f := range finds {
+		if w.Severity == "" || severityRank(string(f.Severity)) > severityRank(w.Severity) {
+			w.Severity = string(f.Severity)
+		}
+	}
+	var off []string
+	for _, s := range r.Off {
+		off = append(off, s.Host+" ("+s.Mode+")")
+	}
+	w.Off = strings.Join(off, ", ")
+	w.lname = strings.ToLower(w.Name)
+	if state != stateServed {
+		w.lower = strings.ToLower(w.Name + "\x00" + w.Desc + "\x00" + w.ID)
+	}
+	return w
+}
+
+func severityRank(s string) int {
+	switch s {
+	case "error":
+		return 3
+	case "warning":
+		return 2
+	case "info":
+		return 1
+	}
+	return 0
+}
+
+// query is a view of the list: the search and the filters a URL names.
+type query struct {
+	Q, Provider, Plugin, Location, State, Integrity, Signature, Findings string
+	Offset, Limit                                                        int
+}
+
+// queryOf reads a view from URL parameters.
+func queryOf(v url.Values) query {
+	q := query{Q: strings.TrimSpace(v.Get("q")), Provider: v.Get("provider"), Plugin: v.Get("plugin"),
+		Location: v.Get("location"), State: v.Get("state"), Integrity: v.Get("integrity"),
+		Signature: v.Get("signature"), Findings: v.Get("findings"), Limit: pageSize}
+	if n, err := strconv.Atoi(v.Get("offset")); err == nil && n > 0 {
+		q.Offset = n
+	}
+	if n, err := strconv.Atoi(v.Get("limit")); err == nil && n > 0 {
+		q.Limit = min(n, maxLimit)
+	}
+	return q
+}
+
+// values is the view as URL parameters, without paging and empty ones.
+func (q query) values() url.Values {
+	v := url.Values{}
+	for _, p := range [...][2]string{{"q", q.Q}, {"provider", q.Provider}, {"plugin", q.Plugin},
+		{"location", q.Location}, {"state", q.State}, {"integrity", q.Integrity},
+		{"signature", q.Signature}, {"findings", q.Findings}} {
+		if p[1] != "" {
+			v.Set(p[0], p[1])
+		}
+	}
+	return v
+}
+
+// keeps reports whether w passes the view's filters (not its search).
+func (q query) keeps(w *row) bool {
+	switch {
+	case q.Provider != "" && w.Provider != q.Provider,
+		q.Plugin != "" && w.Plugin != q.Plugin,
+		q.Location != "" && w.Location != q.Location,
+		q.State != "" && q.State != "all" && w.State != q.State,
+		q.Integrity != "" && w.Integrity != q.Integrity && !(q.Integrity == "none" && w.Integrity == ""),
+		q.Signature != "" && w.Signature != q.Signature:
+		return false
+	}
+	switch q.Findings {
+	case "yes":
+		return w.Findings > 0
+	case "no":
+		return w.Findings == 0
+	case "error", "warning", "info":
+		return w.Severity == q.Findings
+	}
+	return true
+}
+
+// result is one page of a view.
+type result struct {
+	Count int    // the skills matching the view
+	Rows  []*row // the page
+	Next  int    // the offset of the next page; 0 when this is the last
+}
+
+// list returns the page of the view q: with a search, the visible skills
+// the server's search finds, best first, then the hidden and disabled ones
+// whose name, description or id holds the words; without one, every skill
+// in group order.
+func (c *catalogue) list(ctx context.Context, src Source, q query) (result, error) {
+	var matched []*row
+	if q.Q == "" {
+		for _, w := range c.rows {
+			if q.keeps(w) {
+				matched = append(matched, w)
+			}
+		}
+	} else {
+		ids, err := src.Search(ctx, q.Q, len(c.rows)+1)
+		if err != nil {
+			return result{}, err
+		}
+		seen := make(map[*row]bool, len(ids))
+		for _, id := range ids {
+			if w := c.byID[id]; w != nil && !seen[w] && q.keeps(w) {
+				seen[w] = true
+				matched = append(matched, w)
+			}
+		}
+		words := strings.Fields(strings.ToLower(q.Q))
+		for _, w := range c.rows {
+			if w.State != stateServed && !seen[w] && q.keeps(w) && holdsAll(w.lower, words) {
+				matched = append(matched, w)
+			}
+		}
+	}
+	res := result{Count: len(matched)}
+	if q.Offset < len(matched) {
+		end := min(q.Offset+q.Limit, len(matched))
+		res.Rows = matched[q.Offset:end]
+		if end < len(matched) {
+			res.Next = end
+		}
+	}
+	return res, nil
+}
+
+func holdsAll(s string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// group is the rows of one provider and plugin on a page, in the order
+// they come.
+type group struct {
+	Key  string
+	Rows []*row
+}
+
+// groups splits a page's rows by provider and plugin, each group where its
+// first row comes.
+func groups(rows []*row) []*group {
+	var out []*group
+	at := map[string]*group{}
+	for _, w := range rows {
+		g := at[w.Group]
+		if g == nil {
+			g = &group{Key: w.Group}
+			at[w.Group] = g
+			out = append(out, g)
+		}
+		g.Rows = append(g.Rows, w)
+	}
+	return out
+}
