@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -44,7 +45,7 @@ const webWait = 20 * time.Second
 // table and a fenced code block.
 const (
 	tablesName = "ledger-tables"
-	tablesID   = "docs:ledger-tables"
+	tablesID   = "custom:docs:ledger-tables"
 	tablesBody = "# Quarterly ledger\n\nThe figures of each quarter:\n\n" +
 		"| quarter | revenue | cost |\n|---|--:|--:|\n| Q1 | 1,200 | 800 |\n| Q2 | 1,450 | 910 |\n\n" +
 		"Run the check:\n\n```go\nfunc balance(rows []Row) int { return sum(rows) }\n```\n"
@@ -206,17 +207,34 @@ func listedIDs(t *testing.T, m *machine.Machine) []string { return ids(listRecor
 
 func TestWebBrowserCatalogue(t *testing.T) {
 	m := webMachine(t)
-	recs := listRecords(t, m)
+	recs := listRecords(t, m) // the served skills
 	want := ids(recs)
+	all := listRecords(t, m, "--all") // with the hidden ones
 	base := startWeb(t, m, nil)
 	b := browsertest.New(t)
 	p := newWebPage(t, b, base)
 
 	t.Run("list", func(t *testing.T) {
 		p.t = t
+		// The catalogue shows every skill, the hidden ones with a badge.
 		p.open("/")
+		if diff := cmp.Diff(ids(all), p.shown()); diff != "" {
+			t.Errorf("the list's skills against list --json --all (-want +got):\n%s", diff)
+		}
+		if got := p.count(); got != len(all) {
+			t.Errorf("#count %d, want %d", got, len(all))
+		}
+		for _, r := range all {
+			hidden := !slices.Contains(want, r.ID)
+			badge := js[string](p, fmt.Sprintf(`Array.from(document.querySelectorAll('li.skill[data-id=%q] .badge'), b => b.textContent.trim() + "=" + (b.title || "")).join(";")`, r.ID))
+			if hidden && !strings.Contains(badge, "=") || hidden && strings.HasSuffix(badge, "=") {
+				t.Errorf("hidden %s has no badge with its reason in title: %q", r.ID, badge)
+			}
+		}
+		// state=served is what list --json prints.
+		p.open("/?state=served")
 		if diff := cmp.Diff(want, p.shown()); diff != "" {
-			t.Errorf("the list's skills against list --json (-want +got):\n%s", diff)
+			t.Errorf("/?state=served against list --json (-want +got):\n%s", diff)
 		}
 		if got := p.count(); got != len(want) {
 			t.Errorf("#count %d, want %d", got, len(want))
@@ -253,7 +271,8 @@ func TestWebBrowserCatalogue(t *testing.T) {
 
 	t.Run("search as you type", func(t *testing.T) {
 		p.t = t
-		p.open("/")
+		// The served skills, which ccski search searches.
+		p.open("/?state=served")
 		before := p.updated()
 		p.do("typing in #q", chromedp.SendKeys(chromedp.CSS("input#q"), word))
 		p.waitUpdated(before)
@@ -264,24 +283,25 @@ func TestWebBrowserCatalogue(t *testing.T) {
 		if got := p.count(); got != len(wantHits) {
 			t.Errorf("#count %d after typing, want %d", got, len(wantHits))
 		}
-		if got := p.path(); got != "/?q="+word {
-			t.Errorf("the URL after typing is %s, want /?q=%s", got, word)
+		view := url.Values{"q": {word}, "state": {"served"}}
+		if got := p.path(); !strings.HasPrefix(got, "/?") || !sameQuery(got[2:], view) {
+			t.Errorf("the URL after typing is %s, want /?%s", got, view.Encode())
 		}
 
 		// The deep link reproduces the view.
 		deep := newWebPage(t, b, base)
-		deep.open("/?q=" + word)
+		deep.open("/?" + view.Encode())
 		if diff := cmp.Diff(wantHits, deep.shown()); diff != "" {
-			t.Errorf("/?q=%s (-want +got):\n%s", word, diff)
+			t.Errorf("/?%s (-want +got):\n%s", view.Encode(), diff)
 		}
 		if got := js[string](deep, `document.querySelector("input#q").value`); got != word {
-			t.Errorf("/?q=%s: #q holds %q", word, got)
+			t.Errorf("/?%s: #q holds %q", view.Encode(), got)
 		}
 	})
 
 	t.Run("filter", func(t *testing.T) {
 		p.t = t
-		provider, wantIDs := narrowestProvider(recs)
+		provider, wantIDs := narrowestProvider(all) // the default view shows every skill
 		p.open("/")
 		options := js[[]string](p, `Array.from(document.querySelectorAll("select#provider option"), o => o.value)`)
 		if !slices.Contains(options, provider) {
@@ -295,7 +315,7 @@ func TestWebBrowserCatalogue(t *testing.T) {
 			t.Errorf("provider %s (-want +got):\n%s", provider, diff)
 		}
 		q := url.Values{"provider": {provider}}.Encode()
-		if got := p.path(); got != "/?"+q {
+		if got := p.path(); !strings.HasPrefix(got, "/?") || !sameQuery(got[2:], url.Values{"provider": {provider}}) {
 			t.Errorf("the URL after the filter is %s, want /?%s", got, q)
 		}
 		deep := newWebPage(t, b, base)
@@ -312,7 +332,21 @@ func TestWebBrowserCatalogue(t *testing.T) {
 		if got := js[string](p, `document.activeElement ? document.activeElement.id : ""`); got == "q" {
 			t.Fatal("#q still has the focus after blur")
 		}
-		p.do("pressing /", chromedp.KeyEvent("/"))
+		// A key down with its text, as a keyboard gives it (chromedp's
+		// KeyEvent sends the text as a separate char event, which a
+		// prevented keydown does not stop).
+		p.do("pressing /", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeKeyDown, input.DispatchKeyEventTypeKeyUp} {
+				ev := input.DispatchKeyEventParams{Type: typ, Key: "/", Code: "Slash", WindowsVirtualKeyCode: 191, NativeVirtualKeyCode: 191}
+				if typ == input.DispatchKeyEventTypeKeyDown {
+					ev.Text, ev.UnmodifiedText = "/", "/"
+				}
+				if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, ev); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
 		p.until("/ focuses the search", `document.activeElement !== null && document.activeElement.id === "q"`)
 		if got := js[string](p, `document.querySelector("input#q").value`); got != "" {
 			t.Errorf("/ was typed into #q: %q", got)
@@ -357,6 +391,12 @@ func TestWebBrowserCatalogue(t *testing.T) {
 			t.Errorf("table#files has %d rows for SKILL.md", n)
 		}
 	})
+}
+
+// sameQuery reports whether the query string raw holds exactly want.
+func sameQuery(raw string, want url.Values) bool {
+	got, err := url.ParseQuery(raw)
+	return err == nil && cmp.Equal(map[string][]string(got), map[string][]string(want))
 }
 
 // narrowestProvider is the provider with the fewest served skills (but
@@ -432,7 +472,7 @@ func TestWebBrowserHostileSkill(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: hostile\ndescription: "+desc+"\n---\n\n"+body+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	const id = "docs:hostile"
+	const id = "custom:docs:hostile"
 	if !slices.Contains(listedIDs(t, m), id) {
 		t.Fatalf("the hostile skill %s is not served: %v", id, listedIDs(t, m))
 	}
