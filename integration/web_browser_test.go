@@ -638,10 +638,11 @@ func TestWebBrowserScreenshots(t *testing.T) {
 		file          string
 		width, height int64
 		path          string
+		full          bool // the whole page, not the viewport
 	}{
-		{"catalogue-360.png", 360, 780, "/"},
-		{"catalogue-1440.png", 1440, 900, "/"},
-		{"skill-1440.png", 1440, 900, "/skill/" + url.PathEscape(tablesID)},
+		{"catalogue-360.png", 360, 780, "/", false},
+		{"catalogue-1440.png", 1440, 900, "/", false},
+		{"skill-1440.png", 1440, 900, "/skill/" + url.PathEscape(tablesID), true},
 	}
 	for _, s := range shots {
 		t.Run(s.file, func(t *testing.T) {
@@ -663,7 +664,11 @@ func TestWebBrowserScreenshots(t *testing.T) {
 			p.do("blurring", chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`))
 			ctx, cancel := context.WithTimeout(p.ctx, webWait)
 			defer cancel()
-			img, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			shot := chromedp.CaptureScreenshot()
+			if s.full {
+				shot = chromedp.FullScreenshot(100) // 100: PNG
+			}
+			img, err := chromedp.Run(ctx, shot)
 			if err != nil {
 				t.Fatal(err)
 			}
