@@ -218,6 +218,10 @@ var trustCases = map[string][]trustCase{
 		{name: "off", project: "mcp: {watch: false}", want: true, ignored: true},
 		{name: "on over the user's off", user: "mcp: {watch: false}", project: "mcp: {watch: true}", want: true},
 	},
+	"mcp.web": {
+		{name: "off", project: "mcp: {web: false}", want: false},
+		{name: "on over the user's off", user: "mcp: {web: false}", project: "mcp: {web: true}", want: false, ignored: true},
+	},
 	"mcp.allowed_origins": {{name: "an origin", project: "mcp: {allowed_origins: [https://evil.example]}", want: []string{}, ignored: true}},
 	"mcp.auth_token": {
 		{name: "none over the user's", user: "mcp: {auth_token: u-secret}", project: `mcp: {auth_token: ""}`, want: "u-secret", ignored: true},

@@ -182,6 +182,9 @@ func queryOf(v url.Values) query {
 	q := query{Q: strings.TrimSpace(v.Get("q")), Provider: v.Get("provider"), Plugin: v.Get("plugin"),
 		Location: v.Get("location"), State: v.Get("state"), Integrity: v.Get("integrity"),
 		Signature: v.Get("signature"), Findings: v.Get("findings"), Limit: pageSize}
+	if q.State == "" {
+		q.State = stateServed // the skills served; "all" shows the hidden and disabled ones too
+	}
 	if n, err := strconv.Atoi(v.Get("offset")); err == nil && n > 0 {
 		q.Offset = n
 	}
@@ -194,8 +197,12 @@ func queryOf(v url.Values) query {
 // values is the view as URL parameters, without paging and empty ones.
 func (q query) values() url.Values {
 	v := url.Values{}
+	state := q.State
+	if state == stateServed {
+		state = "" // the default
+	}
 	for _, p := range [...][2]string{{"q", q.Q}, {"provider", q.Provider}, {"plugin", q.Plugin},
-		{"location", q.Location}, {"state", q.State}, {"integrity", q.Integrity},
+		{"location", q.Location}, {"state", state}, {"integrity", q.Integrity},
 		{"signature", q.Signature}, {"findings", q.Findings}} {
 		if p[1] != "" {
 			v.Set(p[0], p[1])
@@ -210,7 +217,7 @@ func (q query) keeps(w *row) bool {
 	case q.Provider != "" && w.Provider != q.Provider,
 		q.Plugin != "" && w.Plugin != q.Plugin,
 		q.Location != "" && w.Location != q.Location,
-		q.State != "" && q.State != "all" && w.State != q.State,
+		q.State != "all" && w.State != q.State,
 		q.Integrity != "" && w.Integrity != q.Integrity && !(q.Integrity == "none" && w.Integrity == ""),
 		q.Signature != "" && w.Signature != q.Signature:
 		return false

@@ -84,9 +84,8 @@ func Handler(src Source, o Options) http.Handler {
 	if o.Title == "" {
 		o.Title = "ccski skills"
 	}
-	s := newServer(src, o)
-	// Build the catalogue of the snapshot served now, so that the first
-	// request finds it ready; a request for a later snapshot builds its own.
-	go s.cats.of(src.Snapshot())
-	return s.routes()
+	// The list of a snapshot is built by the first request that reads it
+	// (catalogues.of), not before: a server nobody browses spends nothing
+	// on the page.
+	return newServer(src, o).routes()
 }

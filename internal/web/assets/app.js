@@ -79,7 +79,7 @@
     if (q.value.trim()) p.set("q", q.value.trim());
     filters.forEach(function (name) {
       var s = document.getElementById(name);
-      if (s && s.value) p.set(name, s.value);
+      if (s && s.value && !(name === "state" && s.value === "served")) p.set(name, s.value);
     });
     if (offset) p.set("offset", String(offset));
     return p;
