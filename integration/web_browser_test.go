@@ -216,25 +216,11 @@ func TestWebBrowserCatalogue(t *testing.T) {
 
 	t.Run("list", func(t *testing.T) {
 		p.t = t
-		// The catalogue shows every skill, the hidden ones with a badge.
+		// By default the catalogue shows the served skills: what list
+		// --json prints.
 		p.open("/")
-		if diff := cmp.Diff(ids(all), p.shown()); diff != "" {
-			t.Errorf("the list's skills against list --json --all (-want +got):\n%s", diff)
-		}
-		if got := p.count(); got != len(all) {
-			t.Errorf("#count %d, want %d", got, len(all))
-		}
-		for _, r := range all {
-			hidden := !slices.Contains(want, r.ID)
-			badge := js[string](p, fmt.Sprintf(`Array.from(document.querySelectorAll('li.skill[data-id=%q] .badge'), b => b.textContent.trim() + "=" + (b.title || "")).join(";")`, r.ID))
-			if hidden && !strings.Contains(badge, "=") || hidden && strings.HasSuffix(badge, "=") {
-				t.Errorf("hidden %s has no badge with its reason in title: %q", r.ID, badge)
-			}
-		}
-		// state=served is what list --json prints.
-		p.open("/?state=served")
 		if diff := cmp.Diff(want, p.shown()); diff != "" {
-			t.Errorf("/?state=served against list --json (-want +got):\n%s", diff)
+			t.Errorf("the list's skills against list --json (-want +got):\n%s", diff)
 		}
 		if got := p.count(); got != len(want) {
 			t.Errorf("#count %d, want %d", got, len(want))
@@ -256,6 +242,25 @@ func TestWebBrowserCatalogue(t *testing.T) {
 		if groups < 2 {
 			t.Errorf("%d provider groups (section.group > h2); the machine has several providers", groups)
 		}
+
+		// state=all adds the hidden and disabled ones, each with a badge
+		// giving the reason in its title.
+		p.open("/?state=all")
+		if diff := cmp.Diff(ids(all), p.shown()); diff != "" {
+			t.Errorf("/?state=all against list --json --all (-want +got):\n%s", diff)
+		}
+		for _, r := range all {
+			if slices.Contains(want, r.ID) {
+				continue
+			}
+			badges := js[[]string](p, fmt.Sprintf(`Array.from(document.querySelectorAll('li.skill[data-id=%q] .badge'), b => b.textContent.trim() + "=" + (b.title || ""))`, r.ID))
+			if !slices.ContainsFunc(badges, func(b string) bool {
+				label, reason, _ := strings.Cut(b, "=")
+				return (label == "hidden" || label == "disabled") && reason != ""
+			}) {
+				t.Errorf("%s, not served, has no hidden or disabled badge with its reason: %q", r.ID, badges)
+			}
+		}
 	})
 
 	// The words "notes" match three skills by name (TestSearch).
@@ -271,8 +276,7 @@ func TestWebBrowserCatalogue(t *testing.T) {
 
 	t.Run("search as you type", func(t *testing.T) {
 		p.t = t
-		// The served skills, which ccski search searches.
-		p.open("/?state=served")
+		p.open("/")
 		before := p.updated()
 		p.do("typing in #q", chromedp.SendKeys(chromedp.CSS("input#q"), word))
 		p.waitUpdated(before)
@@ -283,7 +287,7 @@ func TestWebBrowserCatalogue(t *testing.T) {
 		if got := p.count(); got != len(wantHits) {
 			t.Errorf("#count %d after typing, want %d", got, len(wantHits))
 		}
-		view := url.Values{"q": {word}, "state": {"served"}}
+		view := url.Values{"q": {word}}
 		if got := p.path(); !strings.HasPrefix(got, "/?") || !sameQuery(got[2:], view) {
 			t.Errorf("the URL after typing is %s, want /?%s", got, view.Encode())
 		}
@@ -301,7 +305,7 @@ func TestWebBrowserCatalogue(t *testing.T) {
 
 	t.Run("filter", func(t *testing.T) {
 		p.t = t
-		provider, wantIDs := narrowestProvider(all) // the default view shows every skill
+		provider, wantIDs := narrowestProvider(recs)
 		p.open("/")
 		options := js[[]string](p, `Array.from(document.querySelectorAll("select#provider option"), o => o.value)`)
 		if !slices.Contains(options, provider) {
