@@ -225,6 +225,16 @@ func TestWebBrowserCatalogue(t *testing.T) {
 		if got := p.count(); got != len(want) {
 			t.Errorf("#count %d, want %d", got, len(want))
 		}
+		// The controls and parts of each row the DOM contract names.
+		for _, sel := range []string{`input#q[type=search][autofocus]`, `select#provider`, `select#plugin`, `select#location`,
+			`select#state`, `select#integrity`, `select#signature`, `select#findings`} {
+			if js[int](p, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel)) != 1 {
+				t.Errorf("no %s", sel)
+			}
+		}
+		if n := js[int](p, `Array.from(document.querySelectorAll("li.skill")).filter(li => !li.querySelector(".desc") || !li.querySelector(".provider")).length`); n != 0 {
+			t.Errorf("%d li.skill without .desc or .provider", n)
+		}
 		names := js[[]string](p, `Array.from(document.querySelectorAll("li.skill a.name"), a => a.textContent.trim())`)
 		for _, r := range recs {
 			if !slices.Contains(names, r.Name) {
@@ -280,7 +290,10 @@ func TestWebBrowserCatalogue(t *testing.T) {
 		before := p.updated()
 		p.do("typing in #q", chromedp.SendKeys(chromedp.CSS("input#q"), word))
 		p.waitUpdated(before)
-		p.until("the list narrowed", fmt.Sprintf(`document.querySelectorAll("ul#skills li.skill").length === %d`, len(wantHits)))
+		// The search runs once typing pauses (a debounce), so on a slow
+		// machine it may first run for part of the word: wait for the
+		// whole word's view.
+		p.until("the list narrowed", fmt.Sprintf(`new URLSearchParams(location.search).get("q") === %q && document.querySelectorAll("ul#skills li.skill").length === %d`, word, len(wantHits)))
 		if diff := cmp.Diff(wantHits, p.shown()); diff != "" {
 			t.Errorf("typing %q: the list against ccski search (-want +got):\n%s", word, diff)
 		}
@@ -393,6 +406,12 @@ func TestWebBrowserCatalogue(t *testing.T) {
 		}
 		if n := js[int](p, `document.querySelectorAll("table#files tr[data-path='SKILL.md']").length`); n != 1 {
 			t.Errorf("table#files has %d rows for SKILL.md", n)
+		}
+		if fm := js[string](p, `(document.querySelector("table#frontmatter") || {}).textContent || ""`); !strings.Contains(fm, "ledger-tables") {
+			t.Errorf("table#frontmatter does not hold the name: %q", fm)
+		}
+		if js[int](p, `document.querySelectorAll("#findings").length`) != 1 {
+			t.Error("no #findings")
 		}
 	})
 }
