@@ -564,6 +564,28 @@ func TestWebBrowserHostileSkill(t *testing.T) {
 	if hits := c.requests(); len(hits) != 0 {
 		t.Errorf("the canary was called: %q", hits)
 	}
+
+	// The control: the same kind of payload, put in the page unescaped
+	// with the policy bypassed, does set the marker and call the canary,
+	// so the checks above could see a payload that ran.
+	t.Run("control", func(t *testing.T) {
+		p := newWebPage(t, b, base)
+		p.do("bypassing the CSP", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Call(ctx, page.SetBypassCSP, page.SetBypassCSPParams{Enabled: true})
+			return err
+		}))
+		p.open("/")
+		p.do("inserting a payload", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+			`document.body.insertAdjacentHTML("beforeend", %q)`, `<img src=x onerror="`+hit(0)+`">`)))
+		p.until("the control payload ran", `window.__pwned === 0 && document.title === "pwned"`)
+		deadline := time.Now().Add(webWait)
+		for !slices.Contains(c.requests(), "GET /0") {
+			if time.Now().After(deadline) {
+				t.Fatalf("the control payload never reached the canary: %q", c.requests())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
 }
 
 func TestWebBrowserToken(t *testing.T) {
