@@ -77,6 +77,11 @@ type ServeOptions struct {
 	// Host and Port are where http and sse listen.
 	Host string
 	Port int
+	// Listening, when set, is called with the address http and sse
+	// listen on, once the listener is open and before the first
+	// connection is served: with Port 0, the port the system chose
+	// (ccski ui prints its URL from it).
+	Listening func(addr net.Addr)
 	// HTTP configures the http and sse handler; its SSE field is set
 	// from Transport.
 	HTTP HTTPOptions
@@ -348,6 +353,9 @@ func addHTTP(g *actors.Group, srv *Server, router *workspaceRouter, o ServeOptio
 		path = "/mcp (messages at /messages)"
 	}
 	log.Info("listening", "url", "http://"+ln.Addr().String()+path)
+	if o.Listening != nil {
+		o.Listening(ln.Addr())
+	}
 	g.Add(func() error {
 		if err := hs.Serve(gate); !errors.Is(err, http.ErrServerClosed) {
 			return err

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -397,5 +399,49 @@ func TestServeShutdownWhileAskingRoots(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestServeListening checks that Listening is given the address http
+// listens on, the port the system chose for Port 0, and that the server
+// answers there.
+func TestServeListening(t *testing.T) {
+	tr := newTree(t)
+	ref := live.New(newEngine(t, tr.home, tr.ws), live.Options{Logger: discard()})
+	addrs := make(chan net.Addr, 1)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, ServeOptions{Options: Options{Logger: discard()}, Discovery: ref, Transport: "http",
+			Host: "127.0.0.1", Port: 0, Listening: func(a net.Addr) { addrs <- a }})
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrs:
+	case err := <-done:
+		t.Fatalf("Serve = %v before listening", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Listening never called")
+	}
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || tcp.Port == 0 || !tcp.IP.IsLoopback() {
+		t.Fatalf("Listening got %v, want a loopback address with the chosen port", addr)
+	}
+	resp, err := http.Get("http://" + addr.String() + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("/healthz at %v = %d", addr, resp.StatusCode)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after ctx ended")
 	}
 }

@@ -165,7 +165,7 @@ func newRoot(a *app) *cobra.Command {
 	})
 	root.AddCommand(newList(a), newInfo(a), newSearch(a), newSources(a), newConfig(a), newMCP(a), newValidate(a),
 		newEnable(a), newDisable(a), newProfile(a), newInstallWorkflow(a), newScan(a),
-		newInstall(a), newInstalled(a), newUpdate(a), newRemove(a), newTrust(a), newNew(a), newDoctor(a), newPolicy(a))
+		newInstall(a), newInstalled(a), newUpdate(a), newRemove(a), newTrust(a), newNew(a), newDoctor(a), newPolicy(a), newUI(a))
 	root.AddCommand(newTrustRoot(a))
 	a.registerCompletions(root)
 	addProfileFlags(root)

@@ -198,6 +198,9 @@ var goldenCases = []goldenCase{
 	{name: "complete_new_agent", args: "__complete new x --agent c"},
 	{name: "complete_enable_scope", args: "__complete enable x --scope $EMPTY"},
 
+	// ui: its help (running it serves until stopped: see integration's TestUI)
+	{name: "ui_help", args: "ui --help"},
+
 	// usage errors
 	{name: "usage_unknown_flag", args: "list --bogus", code: 2},
 	{name: "usage_unknown_flag_json", args: "list --bogus --json", code: 2, json: true},

@@ -281,13 +281,7 @@ func installLayout(env providers.Env, scope install.Scope) (install.Layout, erro
 // InstalledIndex maps the skills the project's and the user's locks name
 // to where they came from (see install.IndexInstalled).
 func InstalledIndex(env providers.Env) map[string]*install.Installed {
-	var layouts []install.Layout
-	for _, s := range []install.Scope{install.ScopeProject, install.ScopeUser} {
-		if l, err := installLayout(env, s); err == nil {
-			layouts = append(layouts, l)
-		}
-	}
-	return install.IndexInstalled(layouts)
+	return install.IndexInstalled(lockLayouts(env))
 }
 
 // Install installs the skills req chooses from its Source, or, with no

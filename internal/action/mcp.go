@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 
 	"github.com/ccski/ccski/configs"
@@ -28,6 +29,10 @@ type ServeRequest struct {
 	Log io.Writer
 	// Signals stop the server, after the calls in flight drain.
 	Signals []os.Signal
+	// UI, when set, serves the web page to this machine (ccski ui): the
+	// http transport at UI's address, behind a token, whatever the
+	// configuration's mcp.transport, host and port say.
+	UI *UIRequest
 }
 
 // Serve serves the skills over MCP until one of req.Signals arrives or
@@ -93,6 +98,26 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 		return d
 	}
 	disc := discover(e)
+	transport, host, port, token := mc.Transport, mc.Host, mc.Port, mc.AuthToken
+	var listening func(net.Addr)
+	// The catalogue page (mcp.web; ccski ui serves it whatever that
+	// says), with each skill's lock origin, hosts and install command.
+	page := webPage(mc.Web || req.UI != nil)
+	if page != nil {
+		page.Facts = webFacts(e, disc.Subscribe)
+	}
+	if req.UI != nil {
+		transport = "http"
+		if host, port, err = uiAddress(req.UI); err != nil {
+			return err
+		}
+		if token == "" {
+			token = newToken()
+		}
+		if ready := req.UI.Ready; ready != nil {
+			listening = func(a net.Addr) { ready(pageURL(a, token)) }
+		}
+	}
 	var findings func() map[string]int
 	if scans != nil {
 		findings = scans.Findings
@@ -119,9 +144,9 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 			// The digests of skills/list, kept between runs.
 			SkillDigests: c.SkillDigestsFile()},
 		Discovery: disc, ForWorkspace: forWorkspace,
-		Transport: mc.Transport, Host: mc.Host, Port: mc.Port,
-		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: mc.AuthToken, AllowedOrigins: mc.AllowedOrigins,
-			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions, Web: webPage(mc.Web)},
+		Transport: transport, Host: host, Port: port, Listening: listening,
+		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: token, AllowedOrigins: mc.AllowedOrigins,
+			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions, Web: page},
 		DrainDelay: mc.DrainDelay, DrainTimeout: mc.DrainTimeout,
 		Signals: req.Signals, ClientName: clientView(c, e, disc, log),
 	})

@@ -153,12 +153,7 @@ func Build(ctx context.Context, snap *pipeline.Snapshot, opt Options) []View {
 func For(ctx context.Context, h Host, snap *pipeline.Snapshot, opt Options) View {
 	v := View{Host: h.Name, Title: h.Title, Loads: []Verdict{}, NotLoaded: []Verdict{}}
 	v.Installed, v.Detected = h.Detect(opt.Env)
-	roots := map[string]pipeline.Root{}
-	for _, r := range snap.Roots {
-		if _, seen := roots[r.Path]; !seen {
-			roots[r.Path] = r.Root
-		}
-	}
+	roots := RootsOf(snap)
 	var read []*pipeline.Record
 	for _, r := range snap.All {
 		if root, ok := roots[r.Root]; !r.IsCommand() && ok && h.Reads(root) {
@@ -174,8 +169,7 @@ func For(ctx context.Context, h Host, snap *pipeline.Snapshot, opt Options) View
 		x := verdicts[r]
 		if d, ok := snap.DropOf(r); ok && h.Dedupes && x.Loads && d.By != nil {
 			if w, ok := verdicts[d.By]; ok && w.Loads {
-				x = Verdict{ID: r.ID, Name: r.Name, File: r.File, Code: Shadowed, By: d.By.ID,
-					Managed: x.Managed, Detail: "another copy of " + r.Name + " wins: " + d.By.File}
+				x = shadowed(x, r, d.By)
 			}
 		}
 		v.add(x)
@@ -191,6 +185,49 @@ func For(ctx context.Context, h Host, snap *pipeline.Snapshot, opt Options) View
 		}
 	}
 	return v
+}
+
+// Of returns host h's verdict on the one record r of snap, the verdict
+// For gives it, and false when h does not read r. It validates r's file
+// and, when another copy may shadow it, that copy's, and nothing else:
+// cheap for one skill of a large snapshot (the web page's facts). roots
+// are RootsOf(snap), which a caller asking of many records builds once.
+func Of(ctx context.Context, h Host, snap *pipeline.Snapshot, roots map[string]pipeline.Root, r *pipeline.Record, opt Options) (Verdict, bool) {
+	root, ok := roots[r.Root]
+	if r.IsCommand() || !ok || !h.Reads(root) {
+		return Verdict{}, false
+	}
+	one := func(r *pipeline.Record, root pipeline.Root) Verdict {
+		return judge(h, r, root, profileErrors(ctx, h, []*pipeline.Record{r}, opt.Workers)[r.File], opt.Managed)
+	}
+	x := one(r, root)
+	if d, ok := snap.DropOf(r); ok && h.Dedupes && x.Loads && d.By != nil {
+		if wr, ok := roots[d.By.Root]; ok && !d.By.IsCommand() && h.Reads(wr) {
+			if w := one(d.By, wr); w.Loads {
+				x = shadowed(x, r, d.By)
+			}
+		}
+	}
+	return x, true
+}
+
+// RootsOf maps the path of each root of snap to the root, the first of
+// two with one path.
+func RootsOf(snap *pipeline.Snapshot) map[string]pipeline.Root {
+	roots := make(map[string]pipeline.Root, len(snap.Roots))
+	for _, r := range snap.Roots {
+		if _, seen := roots[r.Path]; !seen {
+			roots[r.Path] = r.Root
+		}
+	}
+	return roots
+}
+
+// shadowed is the verdict x on r turned into Shadowed by the copy by,
+// which wins in the host.
+func shadowed(x Verdict, r, by *pipeline.Record) Verdict {
+	return Verdict{ID: r.ID, Name: r.Name, File: r.File, Code: Shadowed, By: by.ID,
+		Managed: x.Managed, Detail: "another copy of " + r.Name + " wins: " + by.File}
 }
 
 func (v *View) add(x Verdict) {

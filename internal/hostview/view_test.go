@@ -120,7 +120,37 @@ func view(t *testing.T, host string, snap *pipeline.Snapshot, managed ...validat
 	if !ok {
 		t.Fatalf("no host %s", host)
 	}
-	return For(context.Background(), h, snap, Options{Env: providers.Env{UserDir: t.TempDir()}, Managed: managed})
+	opt := Options{Env: providers.Env{UserDir: t.TempDir()}, Managed: managed}
+	v := For(context.Background(), h, snap, opt)
+	agreeOne(t, h, snap, v, opt)
+	return v
+}
+
+// agreeOne checks that Of, asked of each record of snap alone, gives the
+// verdict For gave it in v, and says a record For left out is not read.
+func agreeOne(t *testing.T, h Host, snap *pipeline.Snapshot, v View, opt Options) {
+	t.Helper()
+	byID := map[string]Verdict{}
+	for _, x := range append(append([]Verdict{}, v.Loads...), v.NotLoaded...) {
+		if x.ID != "" {
+			byID[x.ID] = x
+		}
+	}
+	roots := RootsOf(snap)
+	for _, r := range snap.All {
+		got, read := Of(context.Background(), h, snap, roots, r, opt)
+		want, inView := byID[r.ID]
+		if read != inView || !verdictEqual(got, want) {
+			t.Errorf("%s: Of(%s) = %+v, %v; For gave %+v, %v", h.Name, r.ID, got, read, want, inView)
+		}
+	}
+}
+
+// verdictEqual compares two verdicts field by field (Skills is a slice).
+func verdictEqual(a, b Verdict) bool {
+	return a.ID == b.ID && a.Name == b.Name && a.File == b.File && a.Loads == b.Loads && a.Code == b.Code &&
+		a.Detail == b.Detail && a.Setting == b.Setting && a.By == b.By && a.Managed == b.Managed &&
+		a.Problem == b.Problem && len(a.Skills) == len(b.Skills)
 }
 
 const okSkill = "---\nname: %s\ndescription: Does a thing when asked.\n---\nBody.\n"

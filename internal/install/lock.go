@@ -347,6 +347,9 @@ type Installed struct {
 	// From is the source as the lock records it, which the
 	// organisation's policy matches.
 	From Source `json:"-"`
+	// Entry is the lock's whole entry (its ref, commit, signer and
+	// targets), for the web page's facts of a skill.
+	Entry *Entry `json:"-"`
 }
 
 // IndexInstalled maps every installed copy and link the locks of layouts
@@ -359,8 +362,9 @@ func IndexInstalled(layouts []Layout) map[string]*Installed {
 		if err != nil {
 			continue
 		}
-		for _, e := range lock.Skills {
-			in := &Installed{Source: e.Source.String(), Commit: e.Commit, Scope: l.Scope, Lock: l.LockFile, From: e.Source}
+		for i, e := range lock.Skills {
+			in := &Installed{Source: e.Source.String(), Commit: e.Commit, Scope: l.Scope, Lock: l.LockFile, From: e.Source,
+				Entry: &lock.Skills[i]}
 			for _, t := range e.Targets {
 				p := filepath.Join(t.Dir, e.Name)
 				if _, dup := out[p]; !dup {
