@@ -33,7 +33,7 @@ import (
 	"github.com/ccski/ccski/integration/realhost"
 )
 
-var update = flag.Bool("update", false, "rewrite the conformance table of docs/protocol.md from this run")
+var update = flag.Bool("update", false, "rewrite the conformance table of docs/protocol.md and the screenshots in docs/img (web_browser_test.go) from this run")
 
 // conformanceTree copies testdata/conformance, the fixture tree the
 // conformance suite and the Inspector run on: skills with nested

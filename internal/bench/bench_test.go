@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ccski/ccski/internal/browsertest"
 )
 
 // TestSuite runs the whole suite at 100 skills, once, and checks that
@@ -79,6 +81,13 @@ func TestSuite(t *testing.T) {
 		m := s.metric(key)
 		if i < len(s.Metrics) && s.Metrics[i] != m {
 			t.Errorf("metric %d is %s, want %s", i, s.Metrics[i].Key, key)
+		}
+		if slices.Contains(webKeys, key) && browsertest.Find() == "" {
+			// Without Chromium the web rows say so and are not measured.
+			if m.Err != browsertest.ErrNoBrowser.Error() {
+				t.Errorf("%s without a browser: error %q", key, m.Err)
+			}
+			continue
 		}
 		if m.Err != "" || math.IsNaN(m.CCSki) || math.IsInf(m.CCSki, 0) || m.CCSki < 0 {
 			t.Errorf("%s: value %v, error %q", key, m.CCSki, m.Err)
@@ -190,7 +199,7 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || cfg.Baseline != "HEAD~3" || cfg.Calls != 2000 {
 		t.Errorf("-baseline HEAD~3 -calls 2000: %+v, %v", cfg, err)
 	}
-	for _, only := range []string{"search", "start"} {
+	for _, only := range []string{"search", "start", "memory", "web"} {
 		if cfg, err := parseFlags([]string{"-only", only}); err != nil || cfg.Only != only {
 			t.Errorf("-only %s: %+v, %v", only, cfg, err)
 		}

@@ -7,7 +7,7 @@
 //
 //	go run ./internal/bench [-sizes 1000,5000,10000,50000] [-runs 5] [-calls 10000]
 //	               [-out docs/benchmarks.md | -] [-seed 1] [-workdir DIR]
-//	               [-baseline REV] [-only search|start|memory]
+//	               [-baseline REV] [-only search|start|memory|web]
 //
 // It builds the ccski and floor binaries once into the work folder, keeps
 // the generated trees there (so a rerun with the same -workdir skips
@@ -84,7 +84,9 @@ type config struct {
 	// Only measures one group of rows ("search": the skills_search
 	// rows; "start": the time to serve, list --json, mcp ready,
 	// skills/list and edit → list_changed; "memory": the live heap,
-	// list --json and the MCP sessions with their peak RSS); "" measures every row.
+	// list --json and the MCP sessions with their peak RSS; "web": the
+	// web catalogue's first paint in headless Chromium); "" measures
+	// every row.
 	Only string
 }
 
@@ -98,7 +100,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.Out, "out", "docs/benchmarks.md", `where to write the Markdown report; "-" for stdout`)
 	fs.StringVar(&cfg.Workdir, "workdir", "", "folder for binaries and cached fixtures (default: a temporary folder, removed afterwards)")
 	fs.StringVar(&cfg.Baseline, "baseline", "", "git revision of a ccski to run the MCP sessions beside, for throughput and memory")
-	fs.StringVar(&cfg.Only, "only", "", `measure only one group of rows: "search" (the skills_search rows), "start" (list --json, mcp ready, skills/list, edit → list_changed) or "memory" (live heap, list --json, the MCP sessions and their peak RSS)`)
+	fs.StringVar(&cfg.Only, "only", "", `measure only one group of rows: "search" (the skills_search rows), "start" (list --json, mcp ready, skills/list, edit → list_changed) "memory" (live heap, list --json, the MCP sessions and their peak RSS) or "web" (the web catalogue's first paint in headless Chromium)`)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -112,8 +114,8 @@ func parseFlags(args []string) (config, error) {
 		}
 		cfg.Sizes = append(cfg.Sizes, n)
 	}
-	if cfg.Only != "" && cfg.Only != "search" && cfg.Only != "start" && cfg.Only != "memory" {
-		return cfg, fmt.Errorf(`-only: %q is not a group of rows ("search", "start" or "memory")`, cfg.Only)
+	if cfg.Only != "" && cfg.Only != "search" && cfg.Only != "start" && cfg.Only != "memory" && cfg.Only != "web" {
+		return cfg, fmt.Errorf(`-only: %q is not a group of rows ("search", "start", "memory" or "web")`, cfg.Only)
 	}
 	if cfg.Runs < 1 || cfg.Calls < 2 {
 		return cfg, fmt.Errorf("-runs must be at least 1 and -calls at least 2")

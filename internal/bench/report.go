@@ -162,6 +162,10 @@ var metricDefs = []metricDef{
 	{key: "search-p99-base", name: "`skills_search` p99 beside the baseline build (ms)", baseline: true},
 	{key: "search-rss", name: "`ccski mcp` peak RSS over a `skills_search` session (VmHWM) (MiB)"},
 	{key: "search-rss-base", name: "the `skills_search` session's peak RSS beside the baseline build (MiB)", baseline: true},
+	// The web catalogue (issue 28), webRows.
+	{key: "web-fcp", name: "`GET /` first contentful paint in headless Chromium (ms)", target: atSize(issue27Size, "≤ 300 ms", atMost(300))},
+	{key: "web-ready", name: "`GET /` until the page's script is ready (`body[data-ready]`) (ms)"},
+	{key: "web-html", name: "`GET /` HTML (KiB)"},
 }
 
 // readyTarget is the target of `ccski mcp` ready: issue 27's at 5,000
@@ -372,6 +376,7 @@ over ccski's), so above 1 is slower than the floor.
 | beside the baseline | with ` + "`-baseline REV`" + ` (` + "`BENCH_BASELINE`" + `), ccski built at that commit runs the same sessions, each right after the current one, with its own config folder; the floor column holds the baseline's figure | — |
 | edit → ` + "`list_changed`" + ` | ` + "`ccski mcp --refresh-interval 1h --catalog 0`" + ` (the watcher alone; every description in the tool's, so an edit changes it); a visible skill's description rewritten in place; time until the client's ` + "`ToolListChangedHandler`" + ` runs; each file is put back before the next | — |
 | ` + "`skills_search`" + ` | ` + "`-runs`" + ` sessions of ` + "`ccski mcp --tools skills_search`" + `: ` + "`tools/list`" + `, then once the server is idle (the body index is built or loaded in the background then; from the second run on, from the file the previous run saved), one search (the first-call row), then 60 searches one at a time over a fixed list of words of names, descriptions and bodies, a typo and words no skill holds (p50, p99 over every run); VmHWM at the end. With a baseline, its session runs right after each, with its own cache folder. ` + "`-only search`" + ` measures these rows alone | — |
+| web first paint | ` + "`ccski mcp --transport http`" + ` on the tree, and headless Chromium (Debian's ` + "`chromium`" + `, ` + "`internal/browsertest`" + `) loading ` + "`/`" + ` in a new browser context each time (no cache, no cookie), ` + "`-runs`" + ` loads after an untimed one: the Performance API's ` + "`first-contentful-paint`" + `, the time the page's script set ` + "`body[data-ready=\"1\"]`" + ` (noted by a script the debugger adds to each document), both from the navigation's start, and the HTML's decoded size. ` + "`-only web`" + ` measures these rows alone | the same for a page of one line of text and an external script that marks it ready, served by the suite right after each load: the browser's own share (a new renderer, the navigation, the paint) |
 | ` + "`-only start`" + ` | the time to serve alone: the ` + "`list --json`" + `, ` + "`mcp`" + ` ready, background work, ` + "`skills/list`" + ` and edit rows | — |
 
 Targets (issue 15): ` + "`mcp`" + ` ready ≤ 2× the floor at every size, with ` + "`mcp.scan: block`" + ` too (the scan is new work that must
@@ -380,7 +385,7 @@ floor at every size, reading no file; peak RSS ≤ 30 MiB over a session of 10,0
 calls/s at most 10% below it. Cold discovery keeps ≤ 2× the floor walk, with host switch files too, and an edit reaches
 clients within 1 s, at every size. Issue 27: ` + "`mcp`" + ` ready ≤ 1.15× the floor at 5,000 skills and ≤ 1.1× at 100,000; at
 100,000, the first full ` + "`skills/list`" + ` ≤ 1.5× the hash floor on a first start and ≤ 1.5× the stat floor after a restart
-with the digests kept, and an edit within 1 s.
+with the digests kept, and an edit within 1 s. Issue 28: the web catalogue's first contentful paint ≤ 300 ms at 100,000.
 
 `
 
@@ -393,7 +398,7 @@ func formatValue(v float64, key string) string {
 		if !math.IsNaN(v) {
 			return thousands(int(math.Round(v)))
 		}
-	case "list-rss", "peak-rss", "peak-rss-base", "rss-idle", "heap":
+	case "list-rss", "peak-rss", "peak-rss-base", "rss-idle", "heap", "web-html":
 		return formatNum(v, 1)
 	}
 	return formatMS(v)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/bench/floor/floorlib"
+	"github.com/ccski/ccski/internal/browsertest"
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/fixture"
 	"github.com/ccski/ccski/internal/parallel"
@@ -214,6 +215,14 @@ func (s *suite) measure(ctx context.Context, n int) (*sizeResult, error) {
 		}
 		return res, errors.Join(errs...)
 	}
+	if s.cfg.Only == "web" {
+		res.Metrics = slices.DeleteFunc(res.Metrics, func(m *metric) bool { return !slices.Contains(webKeys, m.Key) })
+		s.logf("N=%d: the web catalogue's first paint", n)
+		if err := s.webRows(ctx, tree, s.state(n, "ccski"), res); err != nil {
+			fail(webKeys, err)
+		}
+		return res, errors.Join(errs...)
+	}
 	if s.cfg.Only == "start" {
 		s.startRows(ctx, tree, env, res, fail)
 		return res, errors.Join(errs...)
@@ -296,8 +305,23 @@ func (s *suite) measure(ctx context.Context, n int) (*sizeResult, error) {
 	if err := s.editSession(ctx, tree, env, recs, res); err != nil {
 		fail([]string{"edit"}, err)
 	}
+	if browsertest.Find() == "" {
+		// Only -only web requires the browser.
+		s.logf("N=%d: the web catalogue's first paint is not measured: %v", n, browsertest.ErrNoBrowser)
+		for _, k := range webKeys {
+			res.metric(k).Err = browsertest.ErrNoBrowser.Error()
+		}
+		return res, errors.Join(errs...)
+	}
+	s.logf("N=%d: the web catalogue's first paint", n)
+	if err := s.webRows(ctx, tree, s.state(n, "ccski"), res); err != nil {
+		fail(webKeys, err)
+	}
 	return res, errors.Join(errs...)
 }
+
+// webKeys are the rows of -only web, which webRows fills.
+var webKeys = []string{"web-fcp", "web-ready", "web-html"}
 
 // startKeys are the rows of -only start: the time to serve a tree.
 var startKeys = []string{"list-wall", "list-wall-base", "list-first", "list-rss", "mcp-ready", "mcp-ready-base",
