@@ -3,6 +3,7 @@ package pipeline
 import (
 	"sync"
 	"time"
+	"weak"
 )
 
 // Background runs work on the newest snapshot it is offered, in the
@@ -11,6 +12,11 @@ import (
 // A snapshot offered while a run is going replaces any not yet started;
 // the first run waits Delay, so that the clients' first requests are
 // answered before the work takes its share of the processor.
+//
+// A snapshot the same as the one a run is going on, or as the one the
+// last run was on (Snapshot.Same: the same pointer, as a rescan that
+// changed nothing hands on), is not run again: the Background holds no
+// second copy of what it already judged.
 //
 // The runs of every Background of a process take turns (see turn): each
 // reads what it checks into memory for the length of a run, and a server
@@ -25,7 +31,11 @@ type Background struct {
 	started bool
 	next    *Snapshot
 	running bool
-	idle    *sync.Cond
+	// cur is the snapshot of the run going on; last the one of the last
+	// run, held weakly so that it goes once nothing else holds it.
+	cur  *Snapshot
+	last weak.Pointer[Snapshot]
+	idle *sync.Cond
 }
 
 // NewBackground returns a Background that runs run, the first time after
@@ -36,9 +46,17 @@ func NewBackground(delay time.Duration, run func(*Snapshot)) *Background {
 	return b
 }
 
-// Offer hands snap to the next run; it never blocks.
+// Offer hands snap to the next run, in place of any snapshot offered
+// before and not yet run; it never blocks. A snapshot the same as the
+// one being run, or as the last one run, is the newest state already
+// covered: it only drops the one pending.
 func (b *Background) Offer(snap *Snapshot) {
 	b.mu.Lock()
+	if b.covers(snap) {
+		b.next = nil
+		b.mu.Unlock()
+		return
+	}
 	b.next = snap
 	start := !b.running
 	b.running = true
@@ -75,11 +93,25 @@ func (b *Background) loop() {
 			b.mu.Unlock()
 			return
 		}
+		b.cur = snap
 		b.mu.Unlock()
 		turn.Lock()
 		b.run(snap)
 		turn.Unlock()
+		b.mu.Lock()
+		b.cur, b.last = nil, weak.Make(snap)
+		b.mu.Unlock()
 	}
+}
+
+// covers reports whether a run is going on, or the last run was, on a
+// snapshot the same as snap. b.mu is held.
+func (b *Background) covers(snap *Snapshot) bool {
+	if b.cur != nil && b.cur.Same(snap) {
+		return true
+	}
+	last := b.last.Value()
+	return last != nil && last.Same(snap)
 }
 
 // turn is held by the run of a Background going on, so that the runs of
