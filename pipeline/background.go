@@ -13,10 +13,13 @@ import (
 // the first run waits Delay, so that the clients' first requests are
 // answered before the work takes its share of the processor.
 //
-// A snapshot the same as the one a run is going on, or as the one the
-// last run was on (Snapshot.Same: the same pointer, as a rescan that
-// changed nothing hands on), is not run again: the Background holds no
-// second copy of what it already judged.
+// The snapshot a run is going on, or the last run was on, offered again
+// (a rescan that changed nothing keeps the snapshot served) is not run
+// again, and does not stay pending: the Background holds no second
+// reference to what it already judged. Another snapshot with the same
+// records does run: the work may read files the records do not describe
+// (the security scan reads every file of a skill), which may have
+// changed.
 //
 // The runs of every Background of a process take turns (see turn): each
 // reads what it checks into memory for the length of a run, and a server
@@ -47,9 +50,9 @@ func NewBackground(delay time.Duration, run func(*Snapshot)) *Background {
 }
 
 // Offer hands snap to the next run, in place of any snapshot offered
-// before and not yet run; it never blocks. A snapshot the same as the
-// one being run, or as the last one run, is the newest state already
-// covered: it only drops the one pending.
+// before and not yet run; it never blocks. The snapshot being run, or
+// the last one run, is the newest state already covered: it only drops
+// the one pending.
 func (b *Background) Offer(snap *Snapshot) {
 	b.mu.Lock()
 	if b.covers(snap) {
@@ -104,14 +107,10 @@ func (b *Background) loop() {
 	}
 }
 
-// covers reports whether a run is going on, or the last run was, on a
-// snapshot the same as snap. b.mu is held.
+// covers reports whether a run is going on, or the last run was, on snap.
+// b.mu is held.
 func (b *Background) covers(snap *Snapshot) bool {
-	if b.cur != nil && b.cur.Same(snap) {
-		return true
-	}
-	last := b.last.Value()
-	return last != nil && last.Same(snap)
+	return snap == b.cur || snap == b.last.Value()
 }
 
 // turn is held by the run of a Background going on, so that the runs of

@@ -56,11 +56,12 @@ func TestBackground(t *testing.T) {
 	}
 }
 
-// TestBackgroundSkipsWhatItJudged checks that a snapshot the same as the
-// one being run, or as the last one run, starts no run and is not kept
-// (a rescan that changed nothing hands on the same snapshot), that a
-// different one does run, and that a snapshot pending is let go as soon
-// as a newer one is offered.
+// TestBackgroundSkipsWhatItJudged checks that the snapshot being run, or
+// the last one run, offered again (a rescan that changed nothing hands on
+// the same snapshot) starts no run and is not kept pending, that another
+// snapshot, even one with the same records, does run (its files may have
+// changed), and that a snapshot pending is let go as soon as a newer one
+// is offered.
 func TestBackgroundSkipsWhatItJudged(t *testing.T) {
 	rec := &Record{ID: "claude:a", Name: "a"}
 	newSnap := func(desc string) *Snapshot {
@@ -84,7 +85,6 @@ func TestBackgroundSkipsWhatItJudged(t *testing.T) {
 	b.Offer(s1)
 	<-started
 	b.Offer(s1) // the snapshot being run
-	b.Offer(newSnap("one"))
 	// A pending snapshot is let go as soon as a newer one is offered.
 	pending := newSnap("pending")
 	gone := weak.Make(pending)
@@ -103,14 +103,16 @@ func TestBackgroundSkipsWhatItJudged(t *testing.T) {
 	close(release)
 	b.Wait()
 	b.Offer(s1) // the last one run
-	b.Offer(newSnap("one"))
 	b.Wait()
-	b.Offer(s2)
+	b.Offer(s2) // the one before
+	b.Wait()
+	again := newSnap("one") // the records of s1, in another snapshot
+	b.Offer(again)
 	b.Wait()
 	mu.Lock()
 	defer mu.Unlock()
-	if want := []*Snapshot{s1, s2}; !slices.Equal(ran, want) {
-		t.Errorf("ran %d times on %v, want once on each of two different snapshots %v", len(ran), ran, want)
+	if want := []*Snapshot{s1, s2, again}; !slices.Equal(ran, want) {
+		t.Errorf("ran %d times on %v, want once on each snapshot offered %v", len(ran), ran, want)
 	}
 	runtime.KeepAlive(s1)
 }
