@@ -53,7 +53,7 @@ func newMetrics(s *Server, o Options) *metrics {
 	})
 	m.rescans = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "ccski_rescans_total",
-		Help: "Snapshots the server took from discovery: the first one and every rescan since.",
+		Help: "Snapshots the server took from discovery: the first one and every rescan since that changed something.",
 	})
 	sessions := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "ccski_mcp_sessions",

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"sync"
 	"time"
+	"weak"
 )
 
 // Background runs work on the newest snapshot it is offered, in the
@@ -11,6 +12,14 @@ import (
 // A snapshot offered while a run is going replaces any not yet started;
 // the first run waits Delay, so that the clients' first requests are
 // answered before the work takes its share of the processor.
+//
+// The snapshot a run is going on, or the last run was on, offered again
+// (a rescan that changed nothing keeps the snapshot served) is not run
+// again, and does not stay pending: the Background holds no second
+// reference to what it already judged. Another snapshot with the same
+// records does run: the work may read files the records do not describe
+// (the security scan reads every file of a skill), which may have
+// changed.
 //
 // The runs of every Background of a process take turns (see turn): each
 // reads what it checks into memory for the length of a run, and a server
@@ -25,7 +34,11 @@ type Background struct {
 	started bool
 	next    *Snapshot
 	running bool
-	idle    *sync.Cond
+	// cur is the snapshot of the run going on; last the one of the last
+	// run, held weakly so that it goes once nothing else holds it.
+	cur  *Snapshot
+	last weak.Pointer[Snapshot]
+	idle *sync.Cond
 }
 
 // NewBackground returns a Background that runs run, the first time after
@@ -36,9 +49,17 @@ func NewBackground(delay time.Duration, run func(*Snapshot)) *Background {
 	return b
 }
 
-// Offer hands snap to the next run; it never blocks.
+// Offer hands snap to the next run, in place of any snapshot offered
+// before and not yet run; it never blocks. The snapshot being run, or
+// the last one run, is the newest state already covered: it only drops
+// the one pending.
 func (b *Background) Offer(snap *Snapshot) {
 	b.mu.Lock()
+	if b.covers(snap) {
+		b.next = nil
+		b.mu.Unlock()
+		return
+	}
 	b.next = snap
 	start := !b.running
 	b.running = true
@@ -75,11 +96,21 @@ func (b *Background) loop() {
 			b.mu.Unlock()
 			return
 		}
+		b.cur = snap
 		b.mu.Unlock()
 		turn.Lock()
 		b.run(snap)
 		turn.Unlock()
+		b.mu.Lock()
+		b.cur, b.last = nil, weak.Make(snap)
+		b.mu.Unlock()
 	}
+}
+
+// covers reports whether a run is going on, or the last run was, on snap.
+// b.mu is held.
+func (b *Background) covers(snap *Snapshot) bool {
+	return snap == b.cur || snap == b.last.Value()
 }
 
 // turn is held by the run of a Background going on, so that the runs of

@@ -1,11 +1,13 @@
 package pipeline
 
 import (
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"weak"
 )
 
 // TestServable checks that a snapshot serves its visible skills and the
@@ -39,7 +41,8 @@ func TestBackground(t *testing.T) {
 		ran = append(ran, s)
 		mu.Unlock()
 	})
-	s1, s2, s3 := &Snapshot{}, &Snapshot{}, &Snapshot{}
+	// Three different snapshots (Same tells them apart).
+	s1, s2, s3 := &Snapshot{Folders: []string{"1"}}, &Snapshot{Folders: []string{"2"}}, &Snapshot{Folders: []string{"3"}}
 	b.Offer(s1)
 	<-started // the first run has taken s1
 	b.Offer(s2)
@@ -51,6 +54,67 @@ func TestBackground(t *testing.T) {
 	if !slices.Equal(ran, []*Snapshot{s1, s3}) {
 		t.Errorf("ran on %d snapshots %v, want the first and the newest", len(ran), ran)
 	}
+}
+
+// TestBackgroundSkipsWhatItJudged checks that the snapshot being run, or
+// the last one run, offered again (a rescan that changed nothing hands on
+// the same snapshot) starts no run and is not kept pending, that another
+// snapshot, even one with the same records, does run (its files may have
+// changed), and that a snapshot pending is let go as soon as a newer one
+// is offered.
+func TestBackgroundSkipsWhatItJudged(t *testing.T) {
+	rec := &Record{ID: "claude:a", Name: "a"}
+	newSnap := func(desc string) *Snapshot {
+		return NewSnapshot([]*Record{rec}, []*Record{rec}, nil, nil, []Diagnostic{{Code: desc}})
+	}
+	var mu sync.Mutex
+	var ran []*Snapshot
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	hold := true
+	b := NewBackground(0, func(s *Snapshot) {
+		mu.Lock()
+		ran = append(ran, s)
+		h := hold
+		mu.Unlock()
+		if h {
+			started <- struct{}{}
+			<-release
+		}
+	})
+	s1 := newSnap("one")
+	b.Offer(s1)
+	<-started
+	b.Offer(s1) // the snapshot being run
+	// A pending snapshot is let go as soon as a newer one is offered.
+	pending := newSnap("pending")
+	gone := weak.Make(pending)
+	b.Offer(pending)
+	pending = nil
+	s2 := newSnap("two")
+	b.Offer(s2)
+	runtime.GC()
+	if gone.Value() != nil {
+		t.Error("a pending snapshot is still held after a newer one was offered")
+	}
+	b.Offer(s1) // the newest state again: the run going on covers it
+	mu.Lock()
+	hold = false
+	mu.Unlock()
+	close(release)
+	b.Wait()
+	b.Offer(s1) // the last one run
+	b.Wait()
+	b.Offer(s2) // the one before
+	b.Wait()
+	again := newSnap("one") // the records of s1, in another snapshot
+	b.Offer(again)
+	b.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []*Snapshot{s1, s2, again}; !slices.Equal(ran, want) {
+		t.Errorf("ran %d times on %v, want once on each snapshot offered %v", len(ran), ran, want)
+	}
+	runtime.KeepAlive(s1)
 }
 
 // TestBackgroundsTakeTurns checks that the runs of two Backgrounds never

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/engine"
+	"github.com/ccski/ccski/internal/filestamp"
 	"github.com/ccski/ccski/internal/fixture"
 	"github.com/ccski/ccski/mcp"
 	"github.com/ccski/ccski/pipeline"
@@ -137,4 +138,38 @@ func editTree(b *testing.B) *fixture.Tree {
 		b.Fatal(err)
 	}
 	return t
+}
+
+// BenchmarkQuietRefresh measures a periodic rescan of a tree where nothing
+// changed (mcp.refresh_interval on a quiet tree), with a server subscribed
+// as in BenchmarkEditRefresh: B/op is what such a rescan allocates, the
+// server's update of its snapshot included when it makes one. The tree is
+// editTree's; the files are left to age past filestamp.Window first, so
+// that the rescans can read none.
+func BenchmarkQuietRefresh(b *testing.B) {
+	t := editTree(b)
+	eng, err := engine.New(configs.Default(all.Registry()), providers.NewEnv(t.Home, t.Workspace, func(string) string { return "" }))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := New(eng, Options{})
+	srv := mcp.New(nil, mcp.Options{})
+	r.Subscribe(func(s *pipeline.Snapshot) { srv.Update(s) })
+	ctx := context.Background()
+	snap, _, err := r.First(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	time.Sleep(filestamp.Window + 100*time.Millisecond)
+	r.Refresh(ctx) // reads what was too new to keep
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := range b.N {
+		if d := r.Refresh(ctx); !d.Empty() {
+			b.Fatalf("rescan %d of a quiet tree: %+v", i, d)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(len(snap.Visible)), "skills")
 }

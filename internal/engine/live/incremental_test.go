@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/engine"
@@ -194,4 +195,105 @@ func firstDiff(got, want []pipeline.Record) string {
 		}
 	}
 	return ""
+}
+
+// TestRescanNothingChangedKeepsSnapshot checks that rescans which find
+// nothing changed keep the snapshot served, the same pointer, and call no
+// subscriber (so a server builds nothing again and tells no client of a
+// change), and that every kind of change still gives a new snapshot, the
+// one a full discovery by a new engine gives: an edited SKILL.md, a host
+// switch turning a skill off (skillOverrides), and a settings file
+// turning a plugin on (a manifest the providers read to plan).
+func TestRescanNothingChangedKeepsSnapshot(t *testing.T) {
+	tr := newTree(t)
+	withPlugin(t, &tr)
+	writeFile(t, tr.userSkill("alpha"), skillMD("alpha", "Alpha skill"))
+	writeFile(t, tr.userSkill("beta"), skillMD("beta", "Beta skill"))
+	// Files written within filestamp.Window of a scan are read again by
+	// the next (their time cannot tell a later write); the tree is aged
+	// after every change so that a rescan can find nothing to read.
+	step := 0
+	settle := func() {
+		step++
+		age(t, tr.home, time.Now().Add(time.Duration(step)*time.Minute-time.Hour))
+		age(t, tr.ws, time.Now().Add(time.Duration(step)*time.Minute-time.Hour))
+	}
+	settle()
+	ctx := testCtx(t, 30*time.Second)
+	r := New(newEngine(t, tr.home, tr.ws), Options{})
+	calls := 0
+	r.Subscribe(func(s *pipeline.Snapshot) { calls++; s.Warm() })
+	first, _, err := r.First(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Fatalf("the subscriber ran %d times for the first snapshot", calls)
+	}
+	unchanged := func(what string, want *pipeline.Snapshot) {
+		t.Helper()
+		before := calls
+		for i := range 3 {
+			if d := r.Refresh(ctx); !d.Empty() {
+				t.Errorf("%s, rescan %d with nothing changed: Refresh = %+v", what, i, d)
+			}
+			if got := r.Snapshot(); got != want {
+				t.Fatalf("%s, rescan %d with nothing changed: a new snapshot replaced the one served", what, i)
+			}
+		}
+		if calls != before {
+			t.Errorf("%s: rescans with nothing changed called the subscriber %d times", what, calls-before)
+		}
+	}
+	unchanged("after the first snapshot", first)
+
+	changes := []struct {
+		name string
+		do   func()
+	}{
+		{"edit a description", func() { writeFile(t, tr.userSkill("alpha"), skillMD("alpha", "Alpha, edited")) }},
+		{"a host switch turns a skill off", func() {
+			writeJSON(t, tr.userSettings(), map[string]any{"enabledPlugins": map[string]any{pluginKey: false},
+				"skillOverrides": map[string]any{"beta": "off"}})
+		}},
+		{"settings turn a plugin on", func() {
+			writeJSON(t, tr.userSettings(), map[string]any{"enabledPlugins": map[string]any{pluginKey: true},
+				"skillOverrides": map[string]any{"beta": "off"}})
+		}},
+	}
+	prev := first
+	for _, c := range changes {
+		c.do()
+		settle()
+		before := calls
+		r.Refresh(ctx)
+		got := r.Snapshot()
+		if got == prev {
+			t.Fatalf("%s: the rescan kept the snapshot", c.name)
+		}
+		if calls != before+1 {
+			t.Errorf("%s: the subscriber ran %d times, want once", c.name, calls-before)
+		}
+		want, _, err := newEngine(t, tr.home, tr.ws).Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareSnapshots(t, c.name, got, want)
+		unchanged("after "+c.name, got)
+		prev = got
+	}
+}
+
+// age sets the times of every file and folder under root to when.
+func age(t *testing.T, root string, when time.Time) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(p string, _ os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(p, when, when)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -43,14 +43,16 @@ type Options struct {
 // Refresher is the one goroutine that rebuilds snapshots. It rescans on a
 // ticker and whenever Poke is called (pokes coalesce), swaps the new
 // snapshot in, hands it to every subscriber, and logs one line per rescan
-// that changed something. A rescan that fails keeps the previous snapshot
-// and notifies nobody.
+// that changed something. A rescan that fails, or whose snapshot is the
+// same as the one served (pipeline.Snapshot.Same), keeps the previous
+// snapshot and notifies nobody.
 type Refresher struct {
 	opts    Options
 	log     *slog.Logger
 	trigger chan struct{}
 	current atomic.Pointer[pipeline.Snapshot]
-	watcher *watcher // set by Run when Options.Watch is on and the watcher starts
+	scans   atomic.Int32 // rescans run, the first included: for tests
+	watcher *watcher     // set by Run when Options.Watch is on and the watcher starts
 
 	// scan serialises rescans: a rescan with the engine of a workspace
 	// that SetWorkspace just replaced must not finish after, and so
@@ -182,12 +184,20 @@ func (r *Refresher) refresh(ctx context.Context) (Diff, engine.Stats, error) {
 	r.mu.Lock()
 	eng := r.eng
 	r.mu.Unlock()
+	r.scans.Add(1)
 	snap, stats, err := eng.Snapshot(ctx)
 	if err != nil {
 		return Diff{}, stats, err
 	}
 	var before []*pipeline.Record
 	old := r.current.Load()
+	if old.Same(snap) {
+		// Nothing changed: the snapshot served stays, so that no index,
+		// id table or subscriber's work is built again for a copy of it,
+		// and no client is told of a change. The folders are those
+		// already watched.
+		return Diff{}, stats, nil
+	}
 	if old != nil {
 		before = old.Visible
 	}
