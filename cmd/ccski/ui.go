@@ -59,7 +59,7 @@ func (a *app) ui(cmd *cobra.Command, _ []string) error {
 		// The server starts serving once this returns: the browser is
 		// opened beside it.
 		go func() {
-			if err := action.OpenBrowser(cmd.Context(), url, c.Getenv); err != nil {
+			if err := action.OpenBrowser(url, c.Getenv); err != nil {
 				fmt.Fprintf(errOut, "ccski: %v; still serving\n", err)
 			}
 		}()
