@@ -33,8 +33,10 @@ type UIRequest struct {
 	// Port is the port on 127.0.0.1 when Listen is ""; 0 takes a free one.
 	Port int
 	// Ready is called once, as soon as the server listens, with the URL
-	// to open: the page, with ?token= so that the first visit sets the
-	// page's cookie (and is sent on to the same URL without it).
+	// to open: the page, with ?code= a one-time code (mcp.LoginCodes)
+	// that the first visit, within a minute, exchanges for the page's
+	// cookie (and is sent on to the same URL without it). The token
+	// itself is in no URL.
 	Ready func(pageURL string)
 }
 
@@ -66,17 +68,17 @@ func uiAddress(req *UIRequest) (host string, port int, _ error) {
 // newToken is a fresh random token for one run of ccski ui.
 func newToken() string { return rand.Text() }
 
-// pageURL is the URL of the page served at addr, with the token that
-// sets its cookie. An address listening on every interface is visited
-// on loopback.
-func pageURL(addr net.Addr, token string) string {
+// pageURL is the URL of the page served at addr, with the one-time code
+// that sets its cookie. An address listening on every interface is
+// visited on loopback.
+func pageURL(addr net.Addr, code string) string {
 	host := addr.String()
 	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
 		host = net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 	}
 	u := url.URL{Scheme: "http", Host: host, Path: "/"}
-	if token != "" {
-		u.RawQuery = url.Values{"token": {token}}.Encode()
+	if code != "" {
+		u.RawQuery = url.Values{"code": {code}}.Encode()
 	}
 	return u.String()
 }
