@@ -186,7 +186,8 @@ func (s *Server) webGuard(o HTTPOptions, next http.Handler) http.Handler {
 		case r.URL.Path == LoginPath:
 			s.login(w, r, o.AuthToken, setCookie)
 			return
-		case get && r.URL.Query().Has("code"):
+		case r.Method == http.MethodGet && r.URL.Query().Has("code"):
+			// GET only: a HEAD (a link preview) does not spend a code.
 			q := r.URL.Query()
 			if c := q["code"]; len(c) != 1 || !o.LoginCodes.take(c[0]) {
 				loginForm(w, r, http.StatusUnauthorized, "That link has been used or has expired: ask ccski ui for a new one (restart it), or sign in with the token.")
