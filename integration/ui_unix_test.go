@@ -80,8 +80,9 @@ func startUI(t *testing.T, b *installBox, extra []string, args ...string) *uiSer
 }
 
 // TestUI runs `ccski ui --no-open` on a project with a skill ccski
-// installed from git, follows the URL it prints as a browser does (the
-// token becomes a cookie, 303 to the URL without it), and reads the
+// installed from git, follows the URL it prints as a browser does (its
+// one-time code becomes a cookie, 303 to the URL without it; the token
+// is in no URL, and the code works once), and reads the
 // skill's page: where the lock says it came from, the hosts that load it
 // and the command that installs it elsewhere.
 func TestUI(t *testing.T) {
@@ -93,13 +94,13 @@ func TestUI(t *testing.T) {
 
 	s := startUI(t, b, nil, "--no-open")
 	u, err := url.Parse(s.url)
-	if err != nil || u.Scheme != "http" || u.Path != "/" || u.Query().Get("token") == "" ||
+	if err != nil || u.Scheme != "http" || u.Path != "/" || len(u.Query().Get("code")) < 26 || u.Query().Has("token") ||
 		!strings.HasPrefix(u.Host, "127.0.0.1:") || u.Port() == "0" {
-		t.Fatalf("printed URL %q: want http://127.0.0.1:<port>/?token=...", s.url)
+		t.Fatalf("printed URL %q: want http://127.0.0.1:<port>/?code=<one-time code>", s.url)
 	}
 
-	// The first visit: 303 to the URL without the token, which a cookie
-	// now carries.
+	// The first visit: 303 to the URL without the code, which a cookie
+	// now stands for.
 	jar, _ := cookiejar.New(nil)
 	hc := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := hc.Get(s.url)
@@ -108,12 +109,16 @@ func TestUI(t *testing.T) {
 	}
 	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") == "" ||
-		strings.Contains(resp.Header.Get("Location"), "token") {
-		t.Fatalf("first visit: %d to %q, want 303 to the URL without its token", resp.StatusCode, resp.Header.Get("Location"))
+		strings.Contains(resp.Header.Get("Location"), "code") {
+		t.Fatalf("first visit: %d to %q, want 303 to the URL without its code", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	base := "http://" + u.Host
-	if cs := jar.Cookies(u); len(cs) != 1 || cs[0].Name != "ccski_token" {
-		t.Fatalf("cookies after the first visit: %v, want ccski_token", cs)
+	if cs := jar.Cookies(u); len(cs) != 1 || cs[0].Name != "ccski_session_"+u.Port() {
+		t.Fatalf("cookies after the first visit: %v, want ccski_session_%s", cs, u.Port())
+	}
+	// The code works once: the URL printed, visited again, lets no one in.
+	if resp, err := http.Get(s.url); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the printed URL a second time: %v %v, want 401", resp.StatusCode, err)
 	}
 	get := func(path string) string {
 		t.Helper()

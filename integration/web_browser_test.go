@@ -594,14 +594,15 @@ func TestWebBrowserToken(t *testing.T) {
 	base := startWeb(t, m, map[string]string{"CCSKI_AUTH_TOKEN": token})
 	b := browsertest.New(t)
 
+	// The token is never taken from the address, right or wrong.
 	anon := newWebPage(t, b, base)
-	for _, path := range []string{"/", "/?token=wrong"} {
+	for _, path := range []string{"/", "/?token=wrong", "/?token=" + token} {
 		resp, err := chromedp.Run(anon.ctx, chromedp.NavigateResponse(base+path))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if resp.Status != http.StatusUnauthorized {
-			t.Errorf("%s without the token: status %d, want 401", path, resp.Status)
+			t.Errorf("%s without signing in: status %d, want 401", path, resp.Status)
 		}
 	}
 	cookies, err := chromedp.Call(anon.ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{base}})
@@ -609,32 +610,44 @@ func TestWebBrowserToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(cookies.Cookies) != 0 {
-		t.Errorf("a wrong token set cookies: %+v", cookies.Cookies)
+		t.Errorf("a token in the address set cookies: %+v", cookies.Cookies)
 	}
 
+	// A person opens a deep link, gets the sign-in form, types the token
+	// and lands on the page asked for.
 	p := newWebPage(t, b, base)
-	p.open("/?token=" + token)
-	if got := p.path(); got != "/" {
-		t.Errorf("after ?token= the page is at %s, want / (the token gone from the URL)", got)
+	p.do("opening /?q=pdf", chromedp.Navigate(base+"/?q=pdf"))
+	p.until("the sign-in form", `document.querySelector("form input#token") !== null`)
+	ctx, cancel := context.WithTimeout(p.ctx, webWait)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.WaitEvent(page.LoadEventFired, nil,
+		chromedp.SendKeys(chromedp.CSS("input#token"), token+"\n"))); err != nil {
+		t.Fatalf("signing in: %v", err)
 	}
+	p.waitReady()
+	if got := p.path(); got != "/?q=pdf" {
+		t.Errorf("after signing in the page is at %s, want /?q=pdf (the deep link kept)", got)
+	}
+	p.open("/")
 	if n := len(p.shown()); n == 0 {
-		t.Error("the page with the token cookie lists no skill")
+		t.Error("the page with the session cookie lists no skill")
 	}
 	cookies, err = chromedp.Call(p.ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{base}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	u, _ := url.Parse(base)
 	var got *network.Cookie
 	for _, c := range cookies.Cookies {
-		if c.Name == "ccski_token" {
+		if c.Name == "ccski_session_"+u.Port() {
 			got = c
 		}
 	}
-	if got == nil || !got.HTTPOnly || got.SameSite != network.CookieSameSiteStrict || got.Path != "/" {
-		t.Errorf("cookie ccski_token %+v, want HttpOnly, SameSite=Strict, Path=/", got)
+	if got == nil || !got.HTTPOnly || got.SameSite != network.CookieSameSiteStrict || got.Path != "/" || strings.Contains(got.Value, token) {
+		t.Errorf("cookie ccski_session_%s %+v of %+v, want HttpOnly, SameSite=Strict, Path=/, not the token", u.Port(), got, cookies.Cookies)
 	}
 	if js[string](p, `document.cookie`) != "" {
-		t.Error("the page's script can read the token cookie")
+		t.Error("the page's script can read the session cookie")
 	}
 	// The cookie alone opens the page again, and the script's list.
 	p.open("/")

@@ -21,8 +21,8 @@ import (
 )
 
 // TestWebBrowserUI opens the URL `ccski ui --no-open` prints in headless
-// Chromium, as a person does: the token becomes a cookie and leaves the
-// address, the list is the machine's skills (`ccski list --json`), and a
+// Chromium, as a person does: its one-time code becomes a cookie and
+// leaves the address (the token is never in it), the list is the machine's skills (`ccski list --json`), and a
 // click on the skill ccski installed from git opens its page with where
 // it came from, the hosts that load it and the command that installs it
 // elsewhere.
@@ -50,14 +50,14 @@ func TestWebBrowserUI(t *testing.T) {
 
 	s := startUI(t, box, nil, "--no-open")
 	u, err := url.Parse(s.url)
-	if err != nil || u.Query().Get("token") == "" {
-		t.Fatalf("printed URL %q has no token", s.url)
+	if err != nil || u.Query().Get("code") == "" || u.Query().Has("token") {
+		t.Fatalf("printed URL %q: want a one-time code, and no token", s.url)
 	}
 	b := browsertest.New(t)
 	p := newWebPage(t, b, "http://"+u.Host)
 	p.open(u.RequestURI())
 	if got := p.path(); got != "/" {
-		t.Errorf("after the printed URL the page is at %s, want / (the token gone from the address)", got)
+		t.Errorf("after the printed URL the page is at %s, want / (the code gone from the address)", got)
 	}
 	// Discovery runs once the server listens: load again until its
 	// snapshot is served.

@@ -38,8 +38,8 @@ func webGet(t *testing.T, base, path string, hdr map[string]string) (*http.Respo
 }
 
 // TestWebCatalogue drives the web page of `ccski mcp --transport http`
-// with a token: the token rules (Bearer, or the cookie ?token= sets, the
-// cookie accepted on the page only), the Origin and rebinding checks, and
+// with a token: the token rules (Bearer, or the cookie the sign-in form
+// sets, accepted on the page only; never ?token=), the Origin and rebinding checks, and
 // the catalogue, a skill's page, one of its files and the search, each
 // with its Content-Security-Policy.
 func TestWebCatalogue(t *testing.T) {
@@ -51,26 +51,50 @@ func TestWebCatalogue(t *testing.T) {
 	const policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
 		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-	for _, tc := range []struct{ name, path string }{{"no token", "/"}, {"wrong token", "/?token=guess"}, {"two tokens", "/?token=secret&token=x"}} {
-		if res, _ := webGet(t, s.base, tc.path, nil); res.StatusCode != http.StatusUnauthorized {
-			t.Errorf("%s: status %d, want 401", tc.name, res.StatusCode)
+	// The token is never taken from the address: ?token= is refused and
+	// answers the sign-in form.
+	for _, tc := range []struct{ name, path string }{{"no token", "/"}, {"wrong token", "/?token=guess"}, {"the token in the address", "/?q=pdf&token=secret"}} {
+		res, body := webGet(t, s.base, tc.path, nil)
+		if res.StatusCode != http.StatusUnauthorized || res.Header.Get("Set-Cookie") != "" || !strings.Contains(body, `<form method="post" action="/ui/login">`) {
+			t.Errorf("%s: status %d, Set-Cookie %q, want 401 and the sign-in form: %.300s", tc.name, res.StatusCode, res.Header.Get("Set-Cookie"), body)
 		}
 	}
-	// ?token= sets the cookie and sends the browser on without it.
-	res, _ := webGet(t, s.base, "/?q=pdf&token=secret", nil)
-	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/?q=pdf" {
-		t.Fatalf("?token=: status %d, Location %q", res.StatusCode, res.Header.Get("Location"))
+	// The sign-in form POSTs the token: it sets the cookie, which holds
+	// no token and is named by the port, and sends the browser on.
+	login := func(form url.Values) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, s.base+"/ui/login", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", s.base)
+		res, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = res.Body.Close()
+		return res
 	}
+	if res := login(url.Values{"token": {"guess"}}); res.StatusCode != http.StatusUnauthorized || len(res.Cookies()) != 0 {
+		t.Errorf("a wrong token signed in: %d %v", res.StatusCode, res.Cookies())
+	}
+	res := login(url.Values{"token": {"secret"}, "next": {"/?q=pdf"}})
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/?q=pdf" {
+		t.Fatalf("sign-in: status %d, Location %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	base, _ := url.Parse(s.base)
 	var cookie *http.Cookie
 	for _, c := range res.Cookies() {
-		if c.Name == "ccski_token" {
+		if c.Name == "ccski_session_"+base.Port() {
 			cookie = c
 		}
 	}
-	if cookie == nil || cookie.Value != "secret" || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode || cookie.Path != "/" {
-		t.Fatalf("cookie %+v", cookie)
+	if cookie == nil || strings.Contains(cookie.Value, "secret") || len(cookie.Value) != 64 || !cookie.HttpOnly ||
+		cookie.SameSite != http.SameSiteStrictMode || cookie.Path != "/" {
+		t.Fatalf("cookie %+v of %v: want ccski_session_%s, HMAC of the token", cookie, res.Cookies(), base.Port())
 	}
-	withCookie := map[string]string{"Cookie": "ccski_token=secret"}
+	withCookie := map[string]string{"Cookie": cookie.Name + "=" + cookie.Value}
+	if res, _ := webGet(t, s.base, "/", map[string]string{"Cookie": cookie.Name + "=secret"}); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the token itself as the cookie: %d, want 401", res.StatusCode)
+	}
 
 	res, page := webGet(t, s.base, "/", withCookie)
 	if res.StatusCode != 200 || res.Header.Get("Content-Security-Policy") != policy || res.Header.Get("X-Content-Type-Options") != "nosniff" {
@@ -120,10 +144,10 @@ func TestWebCatalogue(t *testing.T) {
 		hdr        map[string]string
 		code       int
 	}{
-		{"foreign origin", "/", map[string]string{"Cookie": "ccski_token=secret", "Origin": "https://evil.example"}, 403},
-		{"rebinding host", "/", map[string]string{"Cookie": "ccski_token=secret", "Host": "evil.example:80"}, 403},
+		{"foreign origin", "/", map[string]string{"Cookie": withCookie["Cookie"], "Origin": "https://evil.example"}, 403},
+		{"rebinding host", "/", map[string]string{"Cookie": withCookie["Cookie"], "Host": "evil.example:80"}, 403},
 		{"rebinding host, bearer", "/skill/" + url.PathEscape(sk.ID), map[string]string{"Authorization": "Bearer secret", "Host": "attacker.test"}, 403},
-		{"loopback host", "/", map[string]string{"Cookie": "ccski_token=secret", "Host": "localhost"}, 200},
+		{"loopback host", "/", map[string]string{"Cookie": withCookie["Cookie"], "Host": "localhost"}, 200},
 		{"cookie on /metrics", "/metrics", withCookie, 401},
 		{"bearer on /metrics", "/metrics", map[string]string{"Authorization": "Bearer secret"}, 200},
 	} {
@@ -134,7 +158,7 @@ func TestWebCatalogue(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, s.base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Cookie", "ccski_token=secret")
+	req.Header.Set("Cookie", withCookie["Cookie"])
 	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the cookie opened /mcp: %v %v", res.StatusCode, err)
 	}

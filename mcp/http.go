@@ -30,8 +30,13 @@ type HTTPOptions struct {
 	// 2026-07-28 are served without a session and older clients get one
 	// (see streamable); stateless, older clients get no list_changed.
 	Stateless bool
-	// AuthToken, when set, must arrive as "Authorization: Bearer <token>".
+	// AuthToken, when set, must arrive as "Authorization: Bearer <token>"
+	// (the web page also takes its session cookie, which its sign-in form
+	// or a code of LoginCodes sets).
 	AuthToken string
+	// LoginCodes, when set, are the one-time codes that let a browser into
+	// the web page without the token (ccski ui's link).
+	LoginCodes *LoginCodes
 	// AllowedOrigins are origins (scheme://host[:port]) accepted besides
 	// loopback ones.
 	AllowedOrigins []string

@@ -2,11 +2,18 @@ package mcp
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
+	"html/template"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/web"
@@ -19,10 +26,93 @@ import (
 // the resources' confined read and, under a gate, serve only the bytes
 // judged. It stands behind webGuard.
 
-// TokenCookie is the cookie that carries mcp.auth_token for the web page:
-// a browser cannot send an Authorization header when a person follows a
-// link, so `GET /?token=<token>` sets it once.
-const TokenCookie = "ccski_token"
+// SessionCookie names the cookie that lets a browser into the web page
+// when mcp.auth_token is set (a browser cannot send an Authorization
+// header when a person follows a link). Its full name carries the port
+// the browser reached (SessionCookie + "_" + port): cookies are not kept
+// apart by port, and two servers on one host would overwrite each
+// other's. Its value is never the token: it is sessionValue(token), which
+// opens the page and nothing else (/mcp and /metrics take the Bearer
+// header only), so a cookie sent to another service on the same host
+// gives it no token.
+const SessionCookie = "ccski_session"
+
+// LoginPath is the page's sign-in form: it POSTs mcp.auth_token, which
+// sets the cookie. The token is never taken from an address (?token=):
+// addresses end up in proxies' logs, browsers' history and argv.
+const LoginPath = "/ui/login"
+
+// LoginCodeTTL is how long a one-time code of LoginCodes lets a browser
+// in, when it is not used before.
+const LoginCodeTTL = 60 * time.Second
+
+// LoginCodes are the one-time codes that let a browser into the page
+// without the token in its address: ccski ui opens /?code=<code>, which
+// sets the cookie and answers 303 to the address without the code. A
+// code works once, within LoginCodeTTL. The zero value is not usable:
+// NewLoginCodes.
+type LoginCodes struct {
+	mu    sync.Mutex
+	codes map[[sha256.Size]byte]time.Time // the codes' digests, with their expiry
+	now   func() time.Time
+}
+
+// NewLoginCodes returns an empty set of codes.
+func NewLoginCodes() *LoginCodes {
+	return &LoginCodes{codes: map[[sha256.Size]byte]time.Time{}, now: time.Now}
+}
+
+// Issue returns a fresh code (130 random bits), valid for its first use
+// or LoginCodeTTL, whichever comes first.
+func (c *LoginCodes) Issue() string {
+	code := rand.Text()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	for k, exp := range c.codes {
+		if !now.Before(exp) {
+			delete(c.codes, k)
+		}
+	}
+	c.codes[sha256.Sum256([]byte(code))] = now.Add(LoginCodeTTL)
+	return code
+}
+
+// take reports whether code is a live code, and spends it. The codes are
+// looked up by digest: the time a lookup takes says nothing of a code.
+func (c *LoginCodes) take(code string) bool {
+	if c == nil {
+		return false
+	}
+	k := sha256.Sum256([]byte(code))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	exp, ok := c.codes[k]
+	delete(c.codes, k)
+	return ok && c.now().Before(exp)
+}
+
+// sessionValue is the cookie's value for token: HMAC-SHA256 keyed with
+// the token, in hex.
+func sessionValue(token string) string {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("ccski web session"))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// sessionCookieName is the name of the page's cookie for r: with the port
+// of the address the browser reached (its Host), else of the listener.
+func sessionCookieName(r *http.Request) string {
+	if _, p, err := net.SplitHostPort(r.Host); err == nil && p != "" {
+		return SessionCookie + "_" + p
+	}
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil {
+		if _, p, err := net.SplitHostPort(local.String()); err == nil && p != "" {
+			return SessionCookie + "_" + p
+		}
+	}
+	return SessionCookie
+}
 
 // webSource is the server as the page's Source (and FileReader).
 type webSource struct{ s *Server }
@@ -67,12 +157,18 @@ func (w webSource) ReadFile(snap *pipeline.Snapshot, r *pipeline.Record, rel str
 
 // webGuard stands before the page: the rebinding check (a loopback
 // listener answers loopback names only), the Origin check of /mcp, and,
-// with a token, the Bearer header or the TokenCookie cookie. A request
-// with ?token= that matches sets the cookie and is sent, without it, to
-// the same address (303); the cookie is never accepted on /mcp or
-// /metrics.
+// with a token, the Bearer header or the session cookie. The cookie is
+// set by the sign-in form (LoginPath, which POSTs the token) or by a
+// one-time code of o.LoginCodes (?code=, then 303 to the same address
+// without it); it is never accepted on /mcp or /metrics.
 func (s *Server) webGuard(o HTTPOptions, next http.Handler) http.Handler {
 	allowed := allowedOrigins(o)
+	session := sessionValue(o.AuthToken)
+	setCookie := func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: sessionCookieName(r), Value: session, Path: "/", HttpOnly: true,
+			SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		w.Header().Set("Cache-Control", "no-store")
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rebound(r) {
 			http.Error(w, "forbidden: Host "+r.Host+" is not a loopback name, on a loopback address", http.StatusForbidden)
@@ -81,28 +177,121 @@ func (s *Server) webGuard(o HTTPOptions, next http.Handler) http.Handler {
 		if s.refuseOrigin(w, r, allowed) {
 			return
 		}
-		if o.AuthToken != "" {
-			q := r.URL.Query()
-			if t, ok := q["token"]; ok {
-				if len(t) != 1 || !sameToken(t[0], o.AuthToken) {
-					webUnauthorized(w)
-					return
-				}
-				http.SetCookie(w, &http.Cookie{Name: TokenCookie, Value: o.AuthToken, Path: "/", HttpOnly: true,
-					SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
-				q.Del("token")
-				u := url.URL{Path: r.URL.Path, RawPath: r.URL.RawPath, RawQuery: q.Encode()}
-				w.Header().Set("Cache-Control", "no-store")
-				http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
-				return
-			}
-			if !bearerOK(r, o.AuthToken) && !cookieOK(r, o.AuthToken) {
-				webUnauthorized(w)
-				return
-			}
+		if o.AuthToken == "" {
+			next.ServeHTTP(w, r)
+			return
 		}
-		next.ServeHTTP(w, r)
+		get := r.Method == http.MethodGet || r.Method == http.MethodHead
+		switch {
+		case r.URL.Path == LoginPath:
+			s.login(w, r, o.AuthToken, setCookie)
+			return
+		case r.Method == http.MethodGet && r.URL.Query().Has("code"):
+			// GET only: a HEAD (a link preview) does not spend a code.
+			q := r.URL.Query()
+			if c := q["code"]; len(c) != 1 || !o.LoginCodes.take(c[0]) {
+				loginForm(w, r, http.StatusUnauthorized, "That link has been used or has expired: ask ccski ui for a new one (restart it), or sign in with the token.")
+				return
+			}
+			setCookie(w, r)
+			q.Del("code")
+			http.Redirect(w, r, sameSite(r.URL.EscapedPath(), q.Encode()), http.StatusSeeOther)
+			return
+		case bearerOK(r, o.AuthToken) || cookieOK(r, session):
+			next.ServeHTTP(w, r)
+			return
+		case get && r.URL.Path == "/ui/app.css":
+			// The sign-in form's style: embedded, no secret.
+			next.ServeHTTP(w, r)
+			return
+		}
+		msg := ""
+		if r.URL.Query().Has("token") {
+			msg = "The token is no longer taken from the address (?token=): sign in here."
+		}
+		loginForm(w, r, http.StatusUnauthorized, msg)
 	})
+}
+
+// login serves the sign-in form (GET) and takes its token (POST): the
+// right one sets the cookie and sends the browser on to the page it
+// came for (303), else the form again, 401.
+func (s *Server) login(w http.ResponseWriter, r *http.Request, token string, setCookie func(http.ResponseWriter, *http.Request)) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		loginForm(w, r, http.StatusOK, "")
+	case http.MethodPost:
+		r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+		if err := r.ParseForm(); err != nil {
+			loginForm(w, r, http.StatusBadRequest, "The form could not be read: sign in again.")
+			return
+		}
+		if !sameToken(r.PostForm.Get("token"), token) {
+			s.log.Warn("web page sign-in refused: wrong token", "remote", r.RemoteAddr)
+			loginForm(w, r, http.StatusUnauthorized, "Wrong token: give mcp.auth_token of this server.")
+			return
+		}
+		setCookie(w, r)
+		next, _ := url.Parse(r.PostForm.Get("next"))
+		if next == nil {
+			next = &url.URL{}
+		}
+		http.Redirect(w, r, sameSite(next.EscapedPath(), next.RawQuery), http.StatusSeeOther)
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+// sameSite is the address of the escaped path and query on this
+// server: a path that starts with several slashes or a backslash
+// (//evil.example/) would send the browser to another host.
+func sameSite(escapedPath, query string) string {
+	u := "/" + strings.TrimLeft(escapedPath, "/\\")
+	if u == LoginPath {
+		u = "/"
+	}
+	if query != "" {
+		u += "?" + query
+	}
+	return u
+}
+
+// loginPage is the sign-in form: no script, the page's own style sheet.
+var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in · ccski</title><link rel="stylesheet" href="/ui/app.css"></head>
+<body><main id="login"><h1>Sign in to the skills</h1>
+{{if .Msg}}<p id="login-error" role="alert">{{.Msg}}</p>{{end}}
+<form method="post" action="` + LoginPath + `">
+<label for="token">Token (the server's mcp.auth_token)</label>
+<input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
+<input type="hidden" name="next" value="{{.Next}}">
+<button type="submit">Sign in</button>
+</form></main></body></html>
+`))
+
+// loginForm answers with the sign-in form, code its status and msg why
+// it is shown; after signing in, the browser goes on to the page it
+// asked for.
+func loginForm(w http.ResponseWriter, r *http.Request, code int, msg string) {
+	next := r.URL.Query().Get("next")
+	if r.URL.Path != LoginPath {
+		q := r.URL.Query()
+		q.Del("token")
+		q.Del("code")
+		next = sameSite(r.URL.EscapedPath(), q.Encode())
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	if code == http.StatusUnauthorized {
+		h.Set("WWW-Authenticate", `Bearer realm="ccski"`)
+	}
+	w.WriteHeader(code)
+	if r.Method != http.MethodHead {
+		_ = loginPage.Execute(w, struct{ Msg, Next string }{msg, next})
+	}
 }
 
 // rebound reports whether r reached a loopback listener under a name that
@@ -113,9 +302,11 @@ func rebound(r *http.Request) bool {
 	return ok && local != nil && loopbackAddr(local.String()) && !loopbackAddr(r.Host)
 }
 
-func cookieOK(r *http.Request, token string) bool {
-	c, err := r.Cookie(TokenCookie)
-	return err == nil && sameToken(c.Value, token)
+// cookieOK reports whether r carries the session cookie, checked in
+// constant time.
+func cookieOK(r *http.Request, session string) bool {
+	c, err := r.Cookie(sessionCookieName(r))
+	return err == nil && hmac.Equal([]byte(c.Value), []byte(session))
 }
 
 func bearerOK(r *http.Request, token string) bool {
@@ -125,12 +316,4 @@ func bearerOK(r *http.Request, token string) bool {
 
 func sameToken(got, want string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
-}
-
-// webUnauthorized answers a request of the page without the token.
-func webUnauthorized(w http.ResponseWriter) {
-	w.Header().Set("WWW-Authenticate", `Bearer realm="ccski"`)
-	w.Header().Set("Cache-Control", "no-store")
-	http.Error(w, "unauthorized: open the page as /?token=<token> (mcp.auth_token) once, or send Authorization: Bearer <token>",
-		http.StatusUnauthorized)
 }

@@ -19,12 +19,14 @@ its SKILL.md, files, scan findings, where ccski installed it from, which agents
 load it and the command that installs it elsewhere) on 127.0.0.1, at a free
 port unless --port or --listen names one, and opens it in the browser.
 
-The page is behind a token, fresh each run (or mcp.auth_token when set): the
-URL printed carries it as ?token=, and the first visit keeps it in a cookie.
+The page is behind a token, fresh each run (or mcp.auth_token when set), which
+is in no URL: the URL printed carries a one-time code, which its first visit
+within 60 seconds exchanges for a cookie. Restart ccski ui for a new one.
 The browser is $BROWSER when set (commands separated by ':', %s for the URL),
-else xdg-open, open (macOS) or rundll32 (Windows); --no-open only prints the
-URL. When the browser cannot be opened, ccski says so and keeps serving.
-Ctrl-C stops it. /mcp is served too, behind the same token.`
+else xdg-open, open (macOS) or rundll32 (Windows), started apart from ccski:
+Ctrl-C stops the server, not the browser. --no-open only prints the URL. When
+the browser cannot be opened, ccski says so and keeps serving. /mcp is served
+too, behind the same token.`
 
 func newUI(a *app) *cobra.Command {
 	return command(spec{use: "ui", args: cobra.NoArgs, long: uiLong, run: a.ui,
@@ -59,7 +61,7 @@ func (a *app) ui(cmd *cobra.Command, _ []string) error {
 		// The server starts serving once this returns: the browser is
 		// opened beside it.
 		go func() {
-			if err := action.OpenBrowser(cmd.Context(), url, c.Getenv); err != nil {
+			if err := action.OpenBrowser(url, c.Getenv); err != nil {
 				fmt.Fprintf(errOut, "ccski: %v; still serving\n", err)
 			}
 		}()

@@ -100,6 +100,7 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	disc := discover(e)
 	transport, host, port, token := mc.Transport, mc.Host, mc.Port, mc.AuthToken
 	var listening func(net.Addr)
+	var codes *mcp.LoginCodes
 	// The catalogue page (mcp.web; ccski ui serves it whatever that
 	// says), with each skill's lock origin, hosts and install command.
 	page := webPage(mc.Web || req.UI != nil)
@@ -114,8 +115,11 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 		if token == "" {
 			token = newToken()
 		}
+		// The page opens with a one-time code, never the token: the
+		// token stays out of the browser's history and argv.
+		codes = mcp.NewLoginCodes()
 		if ready := req.UI.Ready; ready != nil {
-			listening = func(a net.Addr) { ready(pageURL(a, token)) }
+			listening = func(a net.Addr) { ready(pageURL(a, codes.Issue())) }
 		}
 	}
 	var findings func() map[string]int
@@ -145,7 +149,7 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 			SkillDigests: c.SkillDigestsFile()},
 		Discovery: disc, ForWorkspace: forWorkspace,
 		Transport: transport, Host: host, Port: port, Listening: listening,
-		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: token, AllowedOrigins: mc.AllowedOrigins,
+		HTTP: mcp.HTTPOptions{Stateless: mc.Stateless, AuthToken: token, LoginCodes: codes, AllowedOrigins: mc.AllowedOrigins,
 			SessionIdleTimeout: mc.SessionIdleTimeout, MaxSessions: mc.MaxSessions, Web: page},
 		DrainDelay: mc.DrainDelay, DrainTimeout: mc.DrainTimeout,
 		Signals: req.Signals, ClientName: clientView(c, e, disc, log),

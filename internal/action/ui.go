@@ -1,7 +1,6 @@
 package action
 
 import (
-	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ccski/ccski/internal/engine"
@@ -33,8 +33,10 @@ type UIRequest struct {
 	// Port is the port on 127.0.0.1 when Listen is ""; 0 takes a free one.
 	Port int
 	// Ready is called once, as soon as the server listens, with the URL
-	// to open: the page, with ?token= so that the first visit sets the
-	// page's cookie (and is sent on to the same URL without it).
+	// to open: the page, with ?code= a one-time code (mcp.LoginCodes)
+	// that the first visit, within a minute, exchanges for the page's
+	// cookie (and is sent on to the same URL without it). The token
+	// itself is in no URL.
 	Ready func(pageURL string)
 }
 
@@ -66,17 +68,17 @@ func uiAddress(req *UIRequest) (host string, port int, _ error) {
 // newToken is a fresh random token for one run of ccski ui.
 func newToken() string { return rand.Text() }
 
-// pageURL is the URL of the page served at addr, with the token that
-// sets its cookie. An address listening on every interface is visited
-// on loopback.
-func pageURL(addr net.Addr, token string) string {
+// pageURL is the URL of the page served at addr, with the one-time code
+// that sets its cookie. An address listening on every interface is
+// visited on loopback.
+func pageURL(addr net.Addr, code string) string {
 	host := addr.String()
 	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
 		host = net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 	}
 	u := url.URL{Scheme: "http", Host: host, Path: "/"}
-	if token != "" {
-		u.RawQuery = url.Values{"token": {token}}.Encode()
+	if code != "" {
+		u.RawQuery = url.Values{"code": {code}}.Encode()
 	}
 	return u.String()
 }
@@ -111,10 +113,14 @@ const BrowserVariable = "BROWSER"
 
 // OpenBrowser opens pageURL in the user's browser: with $BROWSER
 // (getenv) when set, else xdg-open on Linux and the BSDs, open on macOS,
-// and rundll32's url.dll handler on Windows. It waits for the opener to
-// exit (they return once the browser has the URL) and says why it
-// failed; the caller keeps serving either way.
-func OpenBrowser(ctx context.Context, pageURL string, getenv func(string) string) error {
+// and rundll32's url.dll handler on Windows. Each opener runs in a
+// session of its own, tied to no context: stopping ccski ui (Ctrl-C) does
+// not stop the browser it opened. OpenBrowser waits for the opener to
+// exit (most return once the browser has the URL; a $BROWSER that is the
+// browser itself runs as long as it does), so call it beside the server,
+// and says why it failed, from the first few KB of the opener's output;
+// the caller keeps serving either way.
+func OpenBrowser(pageURL string, getenv func(string) string) error {
 	var tries [][]string
 	if b := getenv(BrowserVariable); b != "" {
 		for _, c := range strings.Split(b, string(os.PathListSeparator)) {
@@ -128,17 +134,47 @@ func OpenBrowser(ctx context.Context, pageURL string, getenv func(string) string
 	}
 	var errs []error
 	for _, argv := range tries {
-		out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).CombinedOutput()
+		out := &headBuffer{max: openerOutput}
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Stdout, cmd.Stderr = out, out
+		detach(cmd)
+		err := cmd.Run()
 		if err == nil {
 			return nil
 		}
-		msg := strings.TrimSpace(string(out))
-		if msg != "" {
+		if msg := strings.TrimSpace(out.String()); msg != "" {
 			err = fmt.Errorf("%w: %s", err, msg)
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", argv[0], err))
 	}
 	return fmt.Errorf("could not open the browser (%w): open the URL yourself", errors.Join(errs...))
+}
+
+// openerOutput is how much of an opener's output OpenBrowser keeps, for
+// its error: a browser that logs as long as it runs fills no memory.
+const openerOutput = 4 << 10
+
+// headBuffer keeps the first max bytes written to it and discards the
+// rest, without failing the writer.
+type headBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (b *headBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := b.max - len(b.buf); room > 0 {
+		b.buf = append(b.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (b *headBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
 }
 
 // withURL is the command f of $BROWSER given u: in place of each %s, or

@@ -40,16 +40,16 @@ func TestUIAddress(t *testing.T) {
 }
 
 // TestPageURL checks the printed URL: the listener's address (loopback
-// for one on every interface) and the token that sets the cookie.
+// for one on every interface) and the one-time code that sets the cookie.
 func TestPageURL(t *testing.T) {
 	for _, tc := range []struct {
 		addr  net.Addr
 		token string
 		want  string
 	}{
-		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 41377}, "ABC", "http://127.0.0.1:41377/?token=ABC"},
-		{&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, "a b&c", "http://[::1]:8080/?token=a+b%26c"},
-		{&net.TCPAddr{IP: net.IPv4zero, Port: 9}, "T", "http://127.0.0.1:9/?token=T"},
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 41377}, "ABC", "http://127.0.0.1:41377/?code=ABC"},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, "a b&c", "http://[::1]:8080/?code=a+b%26c"},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 9}, "T", "http://127.0.0.1:9/?code=T"},
 		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1}, "", "http://127.0.0.1:1/"},
 	} {
 		if got := pageURL(tc.addr, tc.token); got != tc.want {
@@ -64,7 +64,7 @@ func TestPageURL(t *testing.T) {
 // TestBrowserCommand checks the command that opens the URL: $BROWSER's,
 // the URL in place of %s or last, else the system's opener.
 func TestBrowserCommand(t *testing.T) {
-	const u = "http://127.0.0.1:1/?token=T"
+	const u = "http://127.0.0.1:1/?code=T"
 	for _, tc := range []struct {
 		f    []string
 		want []string

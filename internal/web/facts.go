@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"weak"
@@ -214,16 +215,31 @@ func installCommand(rec *pipeline.Record, in *install.Installed) string {
 			}
 			src = install.Source{Kind: install.KindGit, URL: o.URL, Ref: e.Commit, Path: p}
 		}
-		args := []string{"ccski", "install", src.String(), e.Name}
+		var flags []string
 		if in.Scope == install.ScopeUser {
-			args = append(args, "--scope", "user")
+			flags = []string{"--scope", "user"}
 		}
-		return shellJoin(args)
+		return installLine(flags, src.String(), e.Name)
 	}
 	if p := rec.Plugin; p != nil && p.Marketplace != "" && rec.Agent == claude.HostName {
-		return shellJoin([]string{"ccski", "install", p.Marketplace, rec.ShortName()})
+		return installLine(nil, p.Marketplace, rec.ShortName())
 	}
-	return shellJoin([]string{"ccski", "install", rec.Dir})
+	return installLine(nil, rec.Dir)
+}
+
+// installLine is `ccski install` of args with flags, as shellJoin writes
+// it. When an argument starts with '-' (a skill or marketplace named like
+// a flag), the flags come first and "--" ends them, so that ccski install
+// reads every argument as a name: quoting alone would not, the shell
+// takes the quotes off.
+func installLine(flags []string, args ...string) string {
+	line := []string{"ccski", "install"}
+	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") }) {
+		line = append(append(append(line, flags...), "--"), args...)
+	} else {
+		line = append(append(line, args...), flags...)
+	}
+	return shellJoin(line)
 }
 
 // shellJoin joins args as a POSIX shell reads them back: an argument

@@ -311,10 +311,33 @@ func TestInstallCommand(t *testing.T) {
 		{"codex plugin: its folder", pipeline.Record{Name: "tools:lint", Agent: "codex", Dir: "/h/.codex/plugins/tools/lint",
 			Plugin: &pipeline.PluginInfo{Plugin: "tools", Marketplace: "mk"}}, "ccski install /h/.codex/plugins/tools/lint"},
 		{"quoted folder", pipeline.Record{Name: "it's", Dir: "/h/my skills/it's"}, `ccski install '/h/my skills/it'\''s'`},
+		// A name like a flag: "--" ends the flags, or ccski install would
+		// read --force as its flag.
+		{"plugin skill named like a flag", pipeline.Record{Name: "tools:--force", Agent: "claude", Dir: "/h/.claude/plugins/cache/mk/tools/1/skills/--force",
+			Plugin: &pipeline.PluginInfo{Plugin: "tools", Marketplace: "mk"}}, "ccski install -- mk --force"},
+		{"folder named like a flag", pipeline.Record{Name: "x", Dir: "-rf"}, "ccski install -- -rf"},
 		{"command", pipeline.Record{Type: pipeline.TypeCommand, Name: "deploy", Dir: "/h/.claude/commands"}, ""},
 	} {
 		if got := installCommand(&tc.rec, nil); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestInstallLineFlagLikeNames checks that the flags come before "--" when
+// an argument starts with '-', and that the line is unchanged otherwise.
+func TestInstallLineFlagLikeNames(t *testing.T) {
+	for _, tc := range []struct {
+		flags []string
+		args  []string
+		want  string
+	}{
+		{[]string{"--scope", "user"}, []string{"src", "lint"}, "ccski install src lint --scope user"},
+		{[]string{"--scope", "user"}, []string{"src", "--dry-run"}, "ccski install --scope user -- src --dry-run"},
+		{nil, []string{"-"}, "ccski install -- -"},
+	} {
+		if got := installLine(tc.flags, tc.args...); got != tc.want {
+			t.Errorf("installLine(%q, %q) = %q, want %q", tc.flags, tc.args, got, tc.want)
 		}
 	}
 }
