@@ -291,25 +291,26 @@ func holdsAll(s string, words []string) bool {
 	return true
 }
 
-// group is the rows of one provider and plugin on a page, in the order
-// they come.
+// group is a run of rows of one provider and plugin on a page.
 type group struct {
 	Key  string
 	Rows []*row
 }
 
-// groups splits a page's rows by provider and plugin, each group where its
-// first row comes.
+// groups splits a page's rows into runs of one provider and plugin, in
+// the order the rows come: a new group starts wherever the group changes.
+// Without a search the rows are in group order, so each group is one run;
+// with one, the ranking is kept and a group that comes back, after a
+// better hit of another, heads a run again. The script (app.js, groupFor)
+// applies the same rule to the rows of /ui/skills.json, so that typing a
+// search and opening its deep link show the same list.
 func groups(rows []*row) []*group {
 	var out []*group
-	at := map[string]*group{}
 	for _, w := range rows {
-		g := at[w.Group]
-		if g == nil {
-			g = &group{Key: w.Group}
-			at[w.Group] = g
-			out = append(out, g)
+		if len(out) == 0 || out[len(out)-1].Key != w.Group {
+			out = append(out, &group{Key: w.Group})
 		}
+		g := out[len(out)-1]
 		g.Rows = append(g.Rows, w)
 	}
 	return out
