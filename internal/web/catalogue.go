@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ccski/ccski/internal/search"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -31,7 +32,6 @@ const maxLimit = 500
 type row struct {
 	rec       *pipeline.Record
 	lname     string // Name, lower-cased, to sort by
-	lower     string // name, description and id, lower-cased, to find the hidden and disabled skills, which the search does not see
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Desc      string `json:"desc"`
@@ -153,9 +153,6 @@ func rowOf(snap *pipeline.Snapshot, r *pipeline.Record, state, reason string) *r
 	}
 	w.Off = strings.Join(off, ", ")
 	w.lname = strings.ToLower(w.Name)
-	if state != stateServed {
-		w.lower = strings.ToLower(w.Name + "\x00" + w.Desc + "\x00" + w.ID)
-	}
 	return w
 }
 
@@ -242,8 +239,10 @@ type result struct {
 
 // list returns the page of the view q: with a search, the visible skills
 // the server's search finds, best first, then the hidden and disabled ones
-// whose name, description or id holds the words; without one, every skill
-// in group order.
+// that package search (skills_search's matching and ranking) finds by
+// their name, id and description, best first: not by their body, which
+// the server does not index for skills it does not serve; without one,
+// every skill in group order.
 func (c *catalogue) list(ctx context.Context, src Source, q query) (result, error) {
 	var matched []*row
 	if q.Q == "" {
@@ -264,10 +263,18 @@ func (c *catalogue) list(ctx context.Context, src Source, q query) (result, erro
 				matched = append(matched, w)
 			}
 		}
-		words := strings.Fields(strings.ToLower(q.Q))
+		var dropped []*pipeline.Record
 		for _, w := range c.rows {
-			if w.State != stateServed && !seen[w] && q.keeps(w) && holdsAll(w.lower, words) {
-				matched = append(matched, w)
+			if w.State != stateServed && !seen[w] && q.keeps(w) {
+				dropped = append(dropped, w.rec)
+			}
+		}
+		if len(dropped) > 0 {
+			hits, _ := search.Rank(dropped, q.Q, search.Options{})
+			for _, h := range hits {
+				if w := c.byID[h.Record.ID]; w != nil {
+					matched = append(matched, w)
+				}
 			}
 		}
 	}
@@ -280,15 +287,6 @@ func (c *catalogue) list(ctx context.Context, src Source, q query) (result, erro
 		}
 	}
 	return res, nil
-}
-
-func holdsAll(s string, words []string) bool {
-	for _, w := range words {
-		if !strings.Contains(s, w) {
-			return false
-		}
-	}
-	return true
 }
 
 // group is a run of rows of one provider and plugin on a page.

@@ -3,9 +3,12 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ccski/ccski/pipeline"
 )
 
 // rankedSource answers every search with a fixed ranking that goes back
@@ -67,5 +70,40 @@ func TestSearchGroupsAgree(t *testing.T) {
 	_, page = get(t, h, "/")
 	if got := strings.Join(sectionsOf(page), " "); got != "[agents] agents:s000000 agents:s000001 agents:s000002 [claude] claude:pdf [claude/&#34;&gt;&lt;script&gt;alert(&#39;plugin&#39;)&lt;/script&gt;] claude:evil" {
 		t.Errorf("the catalogue lists %s", got)
+	}
+}
+
+// TestDroppedSkillsSearchedAsServed: with state=all, the hidden and
+// disabled skills are found by package search's rules, as skills_search
+// finds the served ones (on their name, id and description): a typo in a
+// name finds it, and a name match ranks before a description match,
+// whatever the group order.
+func TestDroppedSkillsSearchedAsServed(t *testing.T) {
+	rec := func(id, name, desc string) *pipeline.Record {
+		return &pipeline.Record{ID: id, Name: name, Description: desc, Agent: "claude", Location: pipeline.LocationUser,
+			Dir: "/nowhere/" + name, File: "/nowhere/" + name + "/SKILL.md"}
+	}
+	served := rec("claude:served", "served", "a served skill")
+	sheet := rec("claude:spreadsheet", "spreadsheet", "tables of numbers")
+	about := rec("claude:about", "about", "writes a spreadsheet report")
+	off := rec("claude:charts", "charts", "draws charts")
+	off.Disabled = true
+	all := []*pipeline.Record{served, sheet, about, off}
+	snap := pipeline.NewSnapshot(all, []*pipeline.Record{served}, []pipeline.Drop{
+		{Record: sheet, Stage: "exclude", Reason: "excluded"},
+		{Record: about, Stage: "exclude", Reason: "excluded"},
+		{Record: off, Stage: "state", Reason: "disabled"},
+	}, nil, nil)
+	h := Handler(&fakeSource{snap: snap}, Options{})
+	for q, want := range map[string]string{
+		"spreadsheet": "claude:spreadsheet,claude:about", // the name's match first; group order would put about first
+		"spredsheet":  "claude:spreadsheet",              // a typo in the name, as skills_search forgives it
+		"chrts":       "claude:charts",
+		"nothing":     "",
+	} {
+		_, page := get(t, h, "/?state=all&q="+url.QueryEscape(q))
+		if got := strings.Join(idsOf(page), ","); got != want {
+			t.Errorf("q=%s: got %q, want %q", q, got, want)
+		}
 	}
 }
