@@ -178,6 +178,14 @@ func (p *webPage) shown() []string {
 	return ids
 }
 
+// layout is the list as shown, in order: "[group]" for each section's
+// data-group, then the data-id of each of its skills.
+func (p *webPage) layout() []string {
+	p.t.Helper()
+	return js[[]string](p, `Array.from(document.querySelectorAll("ul#skills section.group, ul#skills li.skill"),
+		e => e.matches("section") ? "[" + e.dataset.group + "]" : e.dataset.id)`)
+}
+
 // count is the number #count shows.
 func (p *webPage) count() int {
 	p.t.Helper()
@@ -310,6 +318,11 @@ func TestWebBrowserCatalogue(t *testing.T) {
 		deep.open("/?" + view.Encode())
 		if diff := cmp.Diff(wantHits, deep.shown()); diff != "" {
 			t.Errorf("/?%s (-want +got):\n%s", view.Encode(), diff)
+		}
+		// In the same order and sections: the script groups the ranked
+		// rows by the server's rule.
+		if diff := cmp.Diff(deep.layout(), p.layout()); diff != "" {
+			t.Errorf("typing %q and /?%s show the list in another order or grouping (-deep link +typed):\n%s", word, view.Encode(), diff)
 		}
 		if got := js[string](deep, `document.querySelector("input#q").value`); got != word {
 			t.Errorf("/?%s: #q holds %q", view.Encode(), got)

@@ -106,6 +106,10 @@ func Serve(ctx context.Context, c *Config, req ServeRequest) error {
 	page := webPage(mc.Web || req.UI != nil)
 	if page != nil {
 		page.Facts = webFacts(e, disc.Subscribe)
+		page.Public = web.Public{Local: req.UI != nil, Origins: mc.AllowedOrigins, MCP: "/mcp"}
+		if mc.Transport == "sse" && req.UI == nil {
+			page.Public.MCP = "" // the SSE endpoint, which ccski install does not read
+		}
 	}
 	if req.UI != nil {
 		transport = "http"

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ccski/ccski/internal/search"
 	"github.com/ccski/ccski/pipeline"
 )
 
@@ -31,7 +32,6 @@ const maxLimit = 500
 type row struct {
 	rec       *pipeline.Record
 	lname     string // Name, lower-cased, to sort by
-	lower     string // name, description and id, lower-cased, to find the hidden and disabled skills, which the search does not see
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Desc      string `json:"desc"`
@@ -153,9 +153,6 @@ func rowOf(snap *pipeline.Snapshot, r *pipeline.Record, state, reason string) *r
 	}
 	w.Off = strings.Join(off, ", ")
 	w.lname = strings.ToLower(w.Name)
-	if state != stateServed {
-		w.lower = strings.ToLower(w.Name + "\x00" + w.Desc + "\x00" + w.ID)
-	}
 	return w
 }
 
@@ -242,8 +239,10 @@ type result struct {
 
 // list returns the page of the view q: with a search, the visible skills
 // the server's search finds, best first, then the hidden and disabled ones
-// whose name, description or id holds the words; without one, every skill
-// in group order.
+// that package search (skills_search's matching and ranking) finds by
+// their name, id and description, best first: not by their body, which
+// the server does not index for skills it does not serve; without one,
+// every skill in group order.
 func (c *catalogue) list(ctx context.Context, src Source, q query) (result, error) {
 	var matched []*row
 	if q.Q == "" {
@@ -264,10 +263,18 @@ func (c *catalogue) list(ctx context.Context, src Source, q query) (result, erro
 				matched = append(matched, w)
 			}
 		}
-		words := strings.Fields(strings.ToLower(q.Q))
+		var dropped []*pipeline.Record
 		for _, w := range c.rows {
-			if w.State != stateServed && !seen[w] && q.keeps(w) && holdsAll(w.lower, words) {
-				matched = append(matched, w)
+			if w.State != stateServed && !seen[w] && q.keeps(w) {
+				dropped = append(dropped, w.rec)
+			}
+		}
+		if len(dropped) > 0 {
+			hits, _ := search.Rank(dropped, q.Q, search.Options{})
+			for _, h := range hits {
+				if w := c.byID[h.Record.ID]; w != nil {
+					matched = append(matched, w)
+				}
 			}
 		}
 	}
@@ -282,34 +289,26 @@ func (c *catalogue) list(ctx context.Context, src Source, q query) (result, erro
 	return res, nil
 }
 
-func holdsAll(s string, words []string) bool {
-	for _, w := range words {
-		if !strings.Contains(s, w) {
-			return false
-		}
-	}
-	return true
-}
-
-// group is the rows of one provider and plugin on a page, in the order
-// they come.
+// group is a run of rows of one provider and plugin on a page.
 type group struct {
 	Key  string
 	Rows []*row
 }
 
-// groups splits a page's rows by provider and plugin, each group where its
-// first row comes.
+// groups splits a page's rows into runs of one provider and plugin, in
+// the order the rows come: a new group starts wherever the group changes.
+// Without a search the rows are in group order, so each group is one run;
+// with one, the ranking is kept and a group that comes back, after a
+// better hit of another, heads a run again. The script (app.js, groupFor)
+// applies the same rule to the rows of /ui/skills.json, so that typing a
+// search and opening its deep link show the same list.
 func groups(rows []*row) []*group {
 	var out []*group
-	at := map[string]*group{}
 	for _, w := range rows {
-		g := at[w.Group]
-		if g == nil {
-			g = &group{Key: w.Group}
-			at[w.Group] = g
-			out = append(out, g)
+		if len(out) == 0 || out[len(out)-1].Key != w.Group {
+			out = append(out, &group{Key: w.Group})
 		}
+		g := out[len(out)-1]
 		g.Rows = append(g.Rows, w)
 	}
 	return out

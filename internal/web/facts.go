@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccski/ccski/internal/hostview"
 	"github.com/ccski/ccski/internal/install"
+	"github.com/ccski/ccski/internal/skillindex"
 	"github.com/ccski/ccski/internal/validate"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
@@ -72,6 +73,12 @@ type perSnapshot struct {
 	// them are set up on the machine.
 	hosts         []hostview.Host
 	installedHost []bool
+	// served are the skills the snapshot serves and indexed the one the
+	// well-known index publishes under each name, made by published on
+	// the first page a remote reader opens.
+	pubOnce sync.Once
+	served  map[*pipeline.Record]bool
+	indexed map[string]*pipeline.Record
 }
 
 // current returns the snapshot served now and what its calls share,
@@ -112,8 +119,77 @@ func (f *facts) of(ctx context.Context, rec *pipeline.Record) Facts {
 	if snap != nil && !rec.IsCommand() {
 		out.Hosts = f.hosts(ctx, snap, p, rec)
 	}
-	out.Install = installCommand(rec, in)
+	if rd, ok := readerOf(ctx); ok && !rd.local {
+		out.Install = p.remoteInstall(snap, rec, in, rd)
+	} else {
+		out.Install = installCommand(rec, in)
+	}
 	return out
+}
+
+// remoteInstall is the command that installs rec on the machine of a
+// reader who is not on the server's (rd): the lock's source when it is
+// not a folder of the server's machine (a git repository, or a clone's at
+// the locked commit, an HTTP source, an MCP server, a marketplace by
+// name); a Claude Code plugin's marketplace; else, for a skill the server
+// serves, the server itself, at the origin the reader reaches it by (see
+// Public): its MCP endpoint narrowed to the skill's path (ccski install
+// mcp+ORIGIN/mcp#PATH, skills/list's copy of exactly this skill), or,
+// without one, its well-known index and the name the index publishes the
+// skill under, when the index publishes this skill under it. It is ""
+// otherwise: never a path on the server's machine, nor an origin the
+// reader was not known to use.
+func (p *perSnapshot) remoteInstall(snap *pipeline.Snapshot, rec *pipeline.Record, in *install.Installed, rd reader) string {
+	if rec.IsCommand() {
+		return ""
+	}
+	if in != nil && in.Entry != nil {
+		e := in.Entry
+		if e.Source.Kind != install.KindDir || e.Source.Origin.URL != "" && e.Commit != "" {
+			return installCommand(rec, in)
+		}
+	} else if pl := rec.Plugin; pl != nil && pl.Marketplace != "" && rec.Agent == claude.HostName {
+		return installCommand(rec, in)
+	}
+	if rd.base == "" || snap == nil || rec.SkillPath == "" || rec.Unlistable() != "" {
+		return ""
+	}
+	served, indexed := p.published(snap)
+	switch {
+	case !served[rec]:
+		return "" // hidden or disabled: the server does not serve it
+	case rd.mcp != "":
+		return shellJoin([]string{"ccski", "install", install.MCPPrefix + rd.base + rd.mcp + "#" + rec.SkillPath})
+	}
+	name := indexName(rec)
+	if indexed[name] != rec {
+		return ""
+	}
+	return shellJoin([]string{"ccski", "install", rd.base + skillindex.DirV2 + "index.json", name})
+}
+
+// published returns the skills snap serves, and the record the server's
+// well-known index publishes under each name: the first served one of
+// that name, in the snapshot's order (mcp/wellknown.go, publishable).
+func (p *perSnapshot) published(snap *pipeline.Snapshot) (map[*pipeline.Record]bool, map[string]*pipeline.Record) {
+	p.pubOnce.Do(func() {
+		p.served, p.indexed = map[*pipeline.Record]bool{}, map[string]*pipeline.Record{}
+		for _, r := range snap.Skills() {
+			p.served[r] = true
+			name := indexName(r)
+			if r.SkillPath != "" && r.Unlistable() == "" && skillindex.ValidName(name) && p.indexed[name] == nil {
+				p.indexed[name] = r
+			}
+		}
+	})
+	return p.served, p.indexed
+}
+
+// indexName is the name the well-known index publishes r under: the name
+// its SKILL.md states, without a plugin's prefix.
+func indexName(r *pipeline.Record) string {
+	name := r.FrontmatterName()
+	return name[strings.LastIndexByte(name, ':')+1:]
 }
 
 // origin is the Origin of a skill the lock entry of in names.
@@ -200,7 +276,9 @@ func switchOf(rec *pipeline.Record, host string) (mode, file string) {
 //   - any other skill: ccski install of its folder, which installs that
 //     one skill (on this machine; copy the folder to take it elsewhere).
 //
-// It is "" for a command, which ccski install does not install.
+// It is "" for a command, which ccski install does not install. It is the
+// command of a reader on the server's machine; remoteInstall is that of
+// a reader elsewhere.
 func installCommand(rec *pipeline.Record, in *install.Installed) string {
 	if rec.IsCommand() {
 		return ""

@@ -32,11 +32,20 @@ func (f *fakeSource) Search(_ context.Context, q string, limit int) ([]string, e
 	var ids []string
 	words := strings.Fields(strings.ToLower(q))
 	for _, r := range f.snap.Skills() {
-		if holdsAll(strings.ToLower(r.Name+" "+r.Description), words) && len(ids) < limit {
+		if holdsEvery(strings.ToLower(r.Name+" "+r.Description), words) && len(ids) < limit {
 			ids = append(ids, r.ID)
 		}
 	}
 	return ids, nil
+}
+
+func holdsEvery(s string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // hostileMD is a SKILL.md written to attack the page.

@@ -55,8 +55,12 @@
     return li;
   }
 
-  // groupFor returns the members list of the group key, adding the group
-  // when the list's last one is another.
+  // groupFor returns the members list of the group key, adding a group
+  // when the list's last one is another: rows are shown in the order the
+  // server gives them (with a search, its ranking), a heading wherever
+  // the provider and plugin change. The server renders its page by the
+  // same rule (catalogue.go, groups), so a deep link and typing agree; a
+  // "Show more" page that continues the last group adds to it.
   function groupFor(key) {
     var last = list.lastElementChild;
     if (last) {
