@@ -31,7 +31,7 @@ const maxLimit = 500
 type row struct {
 	rec       *pipeline.Record
 	lname     string // Name, lower-cased, to sort by
-	lower     string // name, description and id, lower-cased, to find the hidden and disabled skills, which the search does not see
+	lower     string // name and id, lower-cased, to find the hidden and disabled skills, which the search does not see
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Desc      string `json:"desc"`
@@ -124,14 +124,29 @@ func buildCatalogue(snap *pipeline.Snapshot) *catalogue {
 	return c
 }
 
-// rowOf describes r for the list.
+// rowOf describes r for the list. A skill the server does not serve
+// (state hidden or disabled) is described by its name, where it is and
+// why it is not served, and nothing of its content: /mcp never serves
+// it, and the page publishes no more (its description, findings and
+// files are withheld).
 func rowOf(snap *pipeline.Snapshot, r *pipeline.Record, state, reason string) *row {
-	w := &row{rec: r, ID: r.ID, Name: r.Name, Desc: r.Description, Provider: r.Agent,
+	w := &row{rec: r, ID: r.ID, Name: r.Name, Provider: r.Agent,
 		Location: string(r.Location), State: state, Reason: reason, Group: r.Agent}
 	if r.Plugin != nil {
 		w.Plugin = r.Plugin.Plugin
 		w.Group += "/" + w.Plugin
 	}
+	var off []string
+	for _, s := range r.Off {
+		off = append(off, s.Host+" ("+s.Mode+")")
+	}
+	w.Off = strings.Join(off, ", ")
+	w.lname = strings.ToLower(w.Name)
+	if state != stateServed {
+		w.lower = strings.ToLower(w.Name + "\x00" + w.ID)
+		return w
+	}
+	w.Desc = r.Description
 	if in, ok := snap.Integrity[r]; ok {
 		w.Integrity = string(in.State)
 	}
@@ -146,15 +161,6 @@ func rowOf(snap *pipeline.Snapshot, r *pipeline.Record, state, reason string) *r
 		if w.Severity == "" || severityRank(string(f.Severity)) > severityRank(w.Severity) {
 			w.Severity = string(f.Severity)
 		}
-	}
-	var off []string
-	for _, s := range r.Off {
-		off = append(off, s.Host+" ("+s.Mode+")")
-	}
-	w.Off = strings.Join(off, ", ")
-	w.lname = strings.ToLower(w.Name)
-	if state != stateServed {
-		w.lower = strings.ToLower(w.Name + "\x00" + w.Desc + "\x00" + w.ID)
 	}
 	return w
 }
@@ -242,7 +248,7 @@ type result struct {
 
 // list returns the page of the view q: with a search, the visible skills
 // the server's search finds, best first, then the hidden and disabled ones
-// whose name, description or id holds the words; without one, every skill
+// whose name or id holds the words; without one, every skill
 // in group order.
 func (c *catalogue) list(ctx context.Context, src Source, q query) (result, error) {
 	var matched []*row

@@ -270,6 +270,7 @@ type skillPage struct {
 	page
 	Row                               *row
 	Rec                               *pipeline.Record
+	Served                            bool // false: the page shows only why the skill is not served
 	Signature, Integrity, Install     string
 	Origin                            *Origin
 	Hosts                             []HostLoad
@@ -288,8 +289,14 @@ func (s *server) skill(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := w0.rec
-	p := skillPage{page: page{Title: s.opts.Title, Heading: w0.Name, Page: "skill"}, Row: w0, Rec: rec,
-		Signature: snap.SignatureOf(rec).Describe(), Scanned: snap.Security != nil}
+	p := skillPage{page: page{Title: s.opts.Title, Heading: w0.Name, Page: "skill"}, Row: w0, Rec: rec}
+	if w0.State != stateServed {
+		// Not served: the page says so and why, and shows nothing of
+		// what /mcp withholds (its body, frontmatter, files, findings).
+		s.render(w, http.StatusOK, "skillpage", p)
+		return
+	}
+	p.Served, p.Signature, p.Scanned = true, snap.SignatureOf(rec).Describe(), snap.Security != nil
 	if in, ok := snap.Integrity[rec]; ok {
 		p.Integrity = string(in.State)
 		if sum := in.Summary(); sum != "" {
@@ -424,10 +431,15 @@ func (s *server) fileRows(rec *pipeline.Record) ([]fileRow, error) {
 
 // readFile reads the file of the request's {path} of the skill, or answers
 // the error: 404 for a file the skill does not have, 403 for a path that
-// leads out of it.
+// leads out of it or a skill the server does not serve (hidden or
+// disabled: /mcp does not serve its files, nor does the page).
 func (s *server) readFile(w http.ResponseWriter, r *http.Request) (*row, string, []byte, bool) {
 	snap, w0, ok := s.record(w, r)
 	if !ok {
+		return nil, "", nil, false
+	}
+	if w0.State != stateServed {
+		s.fail(w, http.StatusForbidden, "Not served", fmt.Sprintf("The server does not serve the skill %s, so it does not show its files.", w0.ID))
 		return nil, "", nil, false
 	}
 	rel := r.PathValue("path")
