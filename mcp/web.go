@@ -3,12 +3,13 @@ package mcp
 import (
 	"context"
 	"crypto/subtle"
+	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/web"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -51,10 +52,14 @@ func (w webSource) Search(ctx context.Context, query string, limit int) ([]strin
 	return ids, nil
 }
 
-// ReadFile reads as resources/read does: confined to the skill's folder,
-// and under a gate only the bytes every covering gate judged.
+// ReadFile reads as resources/read does: only a skill the server serves,
+// confined to its folder, and under a gate only the bytes every covering
+// gate judged.
 func (w webSource) ReadFile(snap *pipeline.Snapshot, r *pipeline.Record, rel string) ([]byte, error) {
-	data, err := manifest.ReadIn(skillFolder(r), rel, MaxResourceBytes)
+	if _, dropped := snap.DropOf(r); dropped {
+		return nil, fmt.Errorf("the server does not serve the skill %s: %w", r.ID, fs.ErrPermission)
+	}
+	data, err := readInSkill(r, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +88,7 @@ func (s *Server) webGuard(o HTTPOptions, next http.Handler) http.Handler {
 		}
 		if o.AuthToken != "" {
 			q := r.URL.Query()
-			if t, ok := q["token"]; ok {
+			if t, ok := q["token"]; ok && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 				if len(t) != 1 || !sameToken(t[0], o.AuthToken) {
 					webUnauthorized(w)
 					return
@@ -91,7 +96,12 @@ func (s *Server) webGuard(o HTTPOptions, next http.Handler) http.Handler {
 				http.SetCookie(w, &http.Cookie{Name: TokenCookie, Value: o.AuthToken, Path: "/", HttpOnly: true,
 					SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 				q.Del("token")
-				u := url.URL{Path: r.URL.Path, RawPath: r.URL.RawPath, RawQuery: q.Encode()}
+				// One leading slash: "//host/" or "/\host/" (read as
+				// "//host/" by browsers) would send it to another host.
+				u := url.URL{Path: "/" + strings.TrimLeft(r.URL.Path, `/\`), RawQuery: q.Encode()}
+				if r.URL.RawPath != "" {
+					u.RawPath = "/" + strings.TrimLeft(r.URL.RawPath, `/\`)
+				}
 				w.Header().Set("Cache-Control", "no-store")
 				http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
 				return

@@ -76,7 +76,7 @@ func (s *server) routes() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, "Not found", "There is no page at this address.")
 	})
-	return headers(mux)
+	return Headers(mux)
 }
 
 // csp is the Content-Security-Policy of every response: the page's own
@@ -84,8 +84,12 @@ func (s *server) routes() http.Handler {
 const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
 	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// headers sets the security headers on every response.
-func headers(h http.Handler) http.Handler {
+// Headers sets the page's security headers (the Content-Security-Policy,
+// nosniff, no referrer, no framing) on every response of h. Handler's
+// routes carry them; the caller wraps its guard in them too, so that its
+// own answers (401, 403, the 303 that sets the token's cookie) carry
+// them as well.
+func Headers(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
 		hd.Set("Content-Security-Policy", csp)
@@ -238,15 +242,7 @@ func (s *server) read(snap *pipeline.Snapshot, r *pipeline.Record, rel string) (
 	if fr, ok := s.src.(FileReader); ok {
 		return fr.ReadFile(snap, r, rel)
 	}
-	return manifest.ReadIn(folder(r), rel, manifest.MaxFileBytes)
-}
-
-// folder is the folder a skill's files are served from.
-func folder(r *pipeline.Record) string {
-	if r.RealDir != "" {
-		return r.RealDir
-	}
-	return r.Dir
+	return manifest.ReadIn(r.FilesDir(), rel, manifest.MaxFileBytes)
 }
 
 // keyValue is one frontmatter key and its value as text.
@@ -335,7 +331,7 @@ func (s *server) skill(w http.ResponseWriter, r *http.Request) {
 // folder and linked to their view.
 func findingsOf(snap *pipeline.Snapshot, rec *pipeline.Record) []finding {
 	var out []finding
-	dir := folder(rec)
+	dir := rec.FilesDir()
 	for _, d := range snap.Security[rec] {
 		f := finding{Severity: string(d.Severity), Code: d.Code, Message: d.Message, Line: d.Line, File: d.Path}
 		if d.Path != "" {
@@ -351,7 +347,7 @@ func findingsOf(snap *pipeline.Snapshot, rec *pipeline.Record) []finding {
 			}
 			if rel != "" {
 				f.File = rel
-				f.URL = skillURL(rec.ID) + "/file/" + escapePath(rel)
+				f.URL = skillURL(rec.ID) + "/file/" + manifest.EscapePath(rel)
 				if d.Line > 0 {
 					f.URL += "#L" + strconv.Itoa(d.Line)
 				}
@@ -407,7 +403,7 @@ var binaryExt = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif
 // fileRows lists the files of rec from its manifest (package manifest, the
 // one model of a skill's files): path, size and digest.
 func (s *server) fileRows(rec *pipeline.Record) ([]fileRow, error) {
-	m, err := s.files.Build(folder(rec))
+	m, err := s.files.Build(rec.FilesDir())
 	if err != nil {
 		return nil, err
 	}
@@ -420,8 +416,8 @@ func (s *server) fileRows(rec *pipeline.Record) ([]fileRow, error) {
 			if len(fr.Short) > 12 {
 				fr.Short = fr.Short[:12] + "…"
 			}
-			fr.View = base + "/file/" + escapePath(f.Path)
-			fr.Raw = base + "/raw/" + escapePath(f.Path)
+			fr.View = base + "/file/" + manifest.EscapePath(f.Path)
+			fr.Raw = base + "/raw/" + manifest.EscapePath(f.Path)
 			fr.Binary = binaryExt[strings.ToLower(path.Ext(f.Path))]
 		}
 		out = append(out, fr)
@@ -482,7 +478,7 @@ func (s *server) file(w http.ResponseWriter, r *http.Request) {
 		Size              int
 		Binary            bool
 	}{page: page{Title: s.opts.Title, Heading: rel + " · " + w0.Name, Page: "file"}, Row: w0, Path: rel,
-		Digest: manifest.Digest(data), Raw: base + "/raw/" + escapePath(rel), Text: string(data), Size: len(data),
+		Digest: manifest.Digest(data), Raw: base + "/raw/" + manifest.EscapePath(rel), Text: string(data), Size: len(data),
 		Binary: !isText(data), Lines: lines(data)})
 }
 
