@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"context"
 	"net/url"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/ccski/ccski/pipeline"
 )
@@ -52,7 +54,10 @@ type row struct {
 // catalogue is every skill of one snapshot as rows, grouped by provider
 // and plugin, built once per snapshot.
 type catalogue struct {
-	snap *pipeline.Snapshot
+	// snap is the snapshot the catalogue lists, held weakly: the rows
+	// keep its records alive, so the catalogue is dropped once nothing
+	// else holds the snapshot (catalogues.of).
+	snap weak.Pointer[pipeline.Snapshot]
 	rows []*row
 	byID map[string]*row
 	// The values each filter offers.
@@ -60,7 +65,10 @@ type catalogue struct {
 	counts                        map[string]int // rows per state
 }
 
-// catalogues keeps the catalogue of the snapshot served now.
+// catalogues keeps the catalogue of the snapshot served now, and no
+// longer: once the server has moved on and its old snapshot is collected,
+// the catalogue (at 100,000 skills, its rows and through them the old
+// records) goes too, even when nobody browses the page again.
 type catalogues struct {
 	mu  sync.Mutex
 	cur *catalogue
@@ -70,16 +78,29 @@ type catalogues struct {
 func (c *catalogues) of(snap *pipeline.Snapshot) *catalogue {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.cur == nil || c.cur.snap != snap {
+	key := weak.Make(snap)
+	if c.cur == nil || c.cur.snap != key {
 		c.cur = buildCatalogue(snap)
+		if snap != nil {
+			runtime.AddCleanup(snap, c.forget, key)
+		}
 	}
 	return c.cur
+}
+
+// forget drops the catalogue of the snapshot key, collected.
+func (c *catalogues) forget(key weak.Pointer[pipeline.Snapshot]) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur != nil && c.cur.snap == key {
+		c.cur = nil
+	}
 }
 
 // buildCatalogue makes the rows of every skill of snap: the visible ones,
 // then the ones the pipeline dropped, each with why.
 func buildCatalogue(snap *pipeline.Snapshot) *catalogue {
-	c := &catalogue{snap: snap, byID: map[string]*row{}, counts: map[string]int{}}
+	c := &catalogue{snap: weak.Make(snap), byID: map[string]*row{}, counts: map[string]int{}}
 	if snap == nil {
 		return c
 	}
