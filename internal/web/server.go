@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ccski/ccski/internal/manifest"
@@ -55,6 +56,7 @@ type server struct {
 	opts  Options
 	cats  catalogues
 	files *manifest.Cache // the digests of the files the skill pages list
+	text  textVerdicts    // whether they are text
 	log   *slog.Logger
 }
 
@@ -320,7 +322,7 @@ func (s *server) skill(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Body = template.HTML(html) // #nosec: rendered by renderMarkdown, raw HTML escaped, links and images checked
 	}
-	p.Files, err = s.fileRows(rec)
+	p.Files, err = s.fileRows(snap, rec)
 	if err != nil {
 		p.FilesError = "The files could not be listed: " + err.Error()
 	}
@@ -393,16 +395,10 @@ func frontmatter(data []byte) ([]keyValue, string) {
 	return out, ""
 }
 
-// binaryExt are the extensions of files the page offers as downloads
-// rather than views.
-var binaryExt = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".ico": true,
-	".pdf": true, ".zip": true, ".gz": true, ".tgz": true, ".tar": true, ".docx": true, ".xlsx": true, ".pptx": true,
-	".ttf": true, ".otf": true, ".woff": true, ".woff2": true, ".wasm": true, ".mp3": true, ".wav": true, ".mp4": true,
-	".bin": true, ".exe": true, ".so": true, ".dylib": true, ".dll": true, ".jar": true, ".class": true, ".pyc": true}
-
 // fileRows lists the files of rec from its manifest (package manifest, the
-// one model of a skill's files): path, size and digest.
-func (s *server) fileRows(rec *pipeline.Record) ([]fileRow, error) {
+// one model of a skill's files): path, size and digest, and whether its
+// bytes are text (isText, as the file view and /raw decide).
+func (s *server) fileRows(snap *pipeline.Snapshot, rec *pipeline.Record) ([]fileRow, error) {
 	m, err := s.files.Build(rec.FilesDir())
 	if err != nil {
 		return nil, err
@@ -418,7 +414,7 @@ func (s *server) fileRows(rec *pipeline.Record) ([]fileRow, error) {
 			}
 			fr.View = base + "/file/" + manifest.EscapePath(f.Path)
 			fr.Raw = base + "/raw/" + manifest.EscapePath(f.Path)
-			fr.Binary = binaryExt[strings.ToLower(path.Ext(f.Path))]
+			fr.Binary = !s.text.of(f.Digest, func() ([]byte, error) { return s.read(snap, rec, f.Path) })
 		}
 		out = append(out, fr)
 	}
@@ -459,8 +455,46 @@ func (s *server) readFile(w http.ResponseWriter, r *http.Request) (*row, string,
 }
 
 // isText reports whether data is text the page can show: UTF-8 without
-// NUL bytes.
+// NUL bytes. It is the page's one decision of text against binary, from
+// the bytes, never the name: the file list (through textVerdicts), the
+// file view and /raw all make it.
 func isText(data []byte) bool { return utf8.Valid(data) && bytes.IndexByte(data, 0) < 0 }
+
+// maxVerdicts bounds textVerdicts: past it, the verdicts kept are
+// forgotten and made again as pages are asked for.
+const maxVerdicts = 50_000
+
+// textVerdicts keeps isText of the files the skill pages list, by their
+// digest, so that a page lists its files without reading them again.
+type textVerdicts struct {
+	mu   sync.Mutex
+	text map[string]bool // digest -> isText
+}
+
+// of returns whether the file whose manifest digest is digest is text,
+// reading it (read) when no verdict on those bytes is kept. A file that
+// cannot be read (over the size served, or not what a gate judged) is
+// not text: the list offers it as a download, which answers why not.
+func (v *textVerdicts) of(digest string, read func() ([]byte, error)) bool {
+	v.mu.Lock()
+	t, ok := v.text[digest]
+	v.mu.Unlock()
+	if ok {
+		return t
+	}
+	data, err := read()
+	if err != nil {
+		return false
+	}
+	t = isText(data)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.text == nil || len(v.text) >= maxVerdicts {
+		v.text = map[string]bool{}
+	}
+	v.text[manifest.Digest(data)] = t // the bytes read, should the file have changed since its manifest
+	return t
+}
 
 // file serves /skill/{id}/file/{path...}: the file as text in a page.
 func (s *server) file(w http.ResponseWriter, r *http.Request) {

@@ -584,3 +584,33 @@ func BenchmarkCatalogueBuild100k(b *testing.B) {
 	}
 	reportCPU(b, start)
 }
+
+// TestBinaryDecidedByContent: the file list offers a file as a download
+// or a view by its bytes, as the file view and /raw decide, whatever its
+// name: an extensionless executable is a download, a text file named
+// .bin or .dat a view.
+func TestBinaryDecidedByContent(t *testing.T) {
+	src, _ := fixture(t, 0)
+	dir := src.snap.Skills()[0].Dir
+	for name, data := range map[string]string{"tool": "\x7fELF\x02\x01\x01\x00\x00\x00", "data.dat": "a,b\n1,2\n", "notes.bin": "plain text\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := Handler(src, Options{})
+	_, page := get(t, h, "/skill/claude:pdf")
+	for name, binary := range map[string]bool{"tool": true, "data.dat": false, "notes.bin": false, "assets/logo.png": true, "SKILL.md": false} {
+		download := strings.Contains(page, `href="/skill/claude:pdf/raw/`+name+`" download>download</a>`)
+		if download != binary {
+			t.Errorf("%s listed as a download: %v, want %v", name, download, binary)
+		}
+		_, view := get(t, h, "/skill/claude:pdf/file/"+name)
+		if shown := strings.Contains(view, `<pre id="file"`); shown == binary {
+			t.Errorf("%s shown as text by its view: %v, want %v", name, shown, !binary)
+		}
+		res, _ := get(t, h, "/skill/claude:pdf/raw/"+name)
+		if attached := strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment"); attached != (binary && name != "assets/logo.png") {
+			t.Errorf("%s served by /raw as an attachment: %v", name, attached)
+		}
+	}
+}
