@@ -62,7 +62,7 @@ var docs = map[string]string{
 		"clients of protocol 2026-07-28 are served without one and older clients get a session; stateless, " +
 		"older clients get no list_changed notifications.",
 	"mcp.web": "Serve the skills catalogue, a web page, at / of the http and sse transports, behind the " +
-		"same Origin, Host and token checks as /mcp. A project config may only turn it off.",
+		"same Origin, Host and token checks as /mcp.",
 	"mcp.log_level":  "Lowest level logged to stderr: debug, info, warn or error.",
 	"mcp.log_format": "Log format on stderr: text or json.",
 	// mcp.tools is documented by toolsDoc, from the tool list.

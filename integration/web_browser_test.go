@@ -262,21 +262,43 @@ func TestWebBrowserCatalogue(t *testing.T) {
 		}
 
 		// state=all adds the hidden and disabled ones, each with a badge
-		// giving the reason in its title.
+		// giving the reason in its title, and nothing of its content: no
+		// description (the server does not serve them).
 		p.open("/?state=all")
 		if diff := cmp.Diff(ids(all), p.shown()); diff != "" {
 			t.Errorf("/?state=all against list --json --all (-want +got):\n%s", diff)
 		}
+		var dropped []string
 		for _, r := range all {
 			if slices.Contains(want, r.ID) {
 				continue
 			}
+			dropped = append(dropped, r.ID)
 			badges := js[[]string](p, fmt.Sprintf(`Array.from(document.querySelectorAll('li.skill[data-id=%q] .badge'), b => b.textContent.trim() + "=" + (b.title || ""))`, r.ID))
 			if !slices.ContainsFunc(badges, func(b string) bool {
 				label, reason, _ := strings.Cut(b, "=")
 				return (label == "hidden" || label == "disabled") && reason != ""
 			}) {
 				t.Errorf("%s, not served, has no hidden or disabled badge with its reason: %q", r.ID, badges)
+			}
+			if desc := js[string](p, fmt.Sprintf(`(document.querySelector('li.skill[data-id=%q] .desc') || {}).textContent || ""`, r.ID)); r.Description != "" && strings.Contains(desc, r.Description) {
+				t.Errorf("%s, not served, is listed with its description %q", r.ID, desc)
+			}
+		}
+		if len(dropped) == 0 {
+			t.Fatalf("the machine has no hidden or disabled skill; the test needs one")
+		}
+		// The page of one says why it is not served, and shows neither
+		// its SKILL.md, its frontmatter nor its files, which answer 403.
+		id := dropped[0]
+		p.open("/skill/" + url.PathEscape(id))
+		if got := js[string](p, `[document.querySelectorAll("#withheld, p.reason").length, document.querySelectorAll("article#readme, table#frontmatter, table#files").length].join(",")`); got != "2,0" {
+			t.Errorf("the page of %s, not served: #withheld and p.reason, article#readme, table#frontmatter and table#files: %s", id, got)
+		}
+		for _, kind := range []string{"raw", "file"} {
+			code := js[int](p, fmt.Sprintf(`(() => { const x = new XMLHttpRequest(); x.open("GET", %q, false); x.send(); return x.status })()`, "/skill/"+url.PathEscape(id)+"/"+kind+"/SKILL.md"))
+			if code != 403 {
+				t.Errorf("/%s/SKILL.md of %s, not served: %d, want 403", kind, id, code)
 			}
 		}
 	})

@@ -77,7 +77,9 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 	s.serveWellKnown(mux, o) // the Agent Skills Discovery index (wellknown.go)
 	s.serveOps(mux, o)       // /readyz and /metrics (metrics.go)
 	if o.Web != nil {
-		mux.Handle("/", s.webGuard(o, web.Handler(webSource{s}, *o.Web)))
+		// The page's headers stand outside its guard: the guard's own
+		// answers (401, 403, the 303 that sets the cookie) carry them too.
+		mux.Handle("/", web.Headers(s.webGuard(o, web.Handler(webSource{s}, *o.Web))))
 	}
 	if o.SSE {
 		sse := newSSEHandler(s.sdk, "/messages")

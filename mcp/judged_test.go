@@ -24,7 +24,7 @@ func judgeAll(t *testing.T, gate pipeline.Gate, recs ...*pipeline.Record) pipeli
 	t.Helper()
 	j := pipeline.Judgement{Gate: gate, Files: map[*pipeline.Record]pipeline.JudgedFiles{}}
 	for _, r := range recs {
-		j.Files[r] = judgedFolder(t, skillFolder(r))
+		j.Files[r] = judgedFolder(t, r.FilesDir())
 	}
 	return j
 }

@@ -188,15 +188,15 @@ func (s *Server) readResource(_ context.Context, req *sdk.ReadResourceRequest) (
 		rel = filepath.Base(r.File) // a disabled skill's file is .SKILL.md
 	}
 	data, err := readInSkill(r, rel)
-	var big *tooLargeError
+	var big *manifest.TooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, sdk.ResourceNotFoundError(uri)
 	case errors.Is(err, errOutside):
 		return nil, invalidParams(fmt.Sprintf("%s: %v; use a path inside it, such as references/<file>", uri, err))
-	case errors.As(err, &big) && big.size > 0:
+	case errors.As(err, &big) && big.Size > 0:
 		return nil, invalidParams(fmt.Sprintf("%s: the file is %d bytes, over the %d KiB limit for skill resources; read it from disk instead",
-			uri, big.size, MaxResourceBytes>>10))
+			uri, big.Size, MaxResourceBytes>>10))
 	case errors.As(err, &big): // it grew while it was read
 		return nil, invalidParams(fmt.Sprintf("%s: the file is over the %d KiB limit for skill resources; read it from disk instead",
 			uri, MaxResourceBytes>>10))
@@ -224,28 +224,19 @@ func (s *Server) readResource(_ context.Context, req *sdk.ReadResourceRequest) (
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{c}}, nil
 }
 
-// tooLargeError is the error for a file over MaxResourceBytes; size is 0
-// when the file grew past the cap while it was read.
-type tooLargeError struct{ size int64 }
-
-func (e *tooLargeError) Error() string { return fmt.Sprintf("file of %d bytes is too large", e.size) }
-
 // readInSkill reads the file rel ('/' separated) inside r's folder, with
 // the one confined read (manifest.ReadIn). It returns an error wrapping
 // fs.ErrNotExist when there is no such file, errOutside when the path
-// leads out of the folder, and a *tooLargeError when the file is over
+// leads out of the folder, and a *manifest.TooLargeError (Size 0 when
+// the file grew past the cap while it was read) when the file is over
 // MaxResourceBytes.
 func readInSkill(r *pipeline.Record, rel string) ([]byte, error) {
-	data, err := manifest.ReadIn(skillFolder(r), rel, MaxResourceBytes)
-	if big, ok := errors.AsType[*manifest.TooLargeError](err); ok {
-		return nil, &tooLargeError{big.Size}
-	}
-	return data, err
+	return manifest.ReadIn(r.FilesDir(), rel, MaxResourceBytes)
 }
 
 // locate is manifest.Locate on r's folder.
 func locate(r *pipeline.Record, rel string) (realDir, inside string, err error) {
-	return manifest.Locate(skillFolder(r), rel)
+	return manifest.Locate(r.FilesDir(), rel)
 }
 
 // mimeTypes maps the extensions skills commonly bundle to a MIME type, so

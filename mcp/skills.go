@@ -407,14 +407,6 @@ func (s *Server) entries(snap *pipeline.Snapshot, records []*pipeline.Record) []
 	return out
 }
 
-// skillFolder is the folder a skill's files are served from.
-func skillFolder(r *pipeline.Record) string {
-	if r.RealDir != "" {
-		return r.RealDir
-	}
-	return r.Dir
-}
-
 // entryOf builds the entry of a record of snap from the manifest of its
 // folder: the frontmatter of its SKILL.md as JSON, whose name must be the
 // last segment of the URI, and every file; under a gate, only when every
@@ -462,7 +454,7 @@ func (s *Server) manifestOf(r *pipeline.Record) (*manifest.Manifest, uint64, err
 	if why := r.Unlistable(); why != "" {
 		return nil, sumUnlistable, errors.New(why)
 	}
-	m, err := s.skills.files.Build(skillFolder(r))
+	m, err := s.skills.files.Build(r.FilesDir())
 	if err != nil {
 		return nil, sumUnwalkable, err
 	}
@@ -534,7 +526,7 @@ func (s *Server) frontmatter(r *pipeline.Record, digest string) (*frontEntry, st
 // bytes or error are the answer.
 func (s *Server) readSkillFile(r *pipeline.Record, want string) ([]byte, string, error) {
 	s.skills.frontReads.Add(1)
-	if root, err := os.OpenRoot(skillFolder(r)); err == nil {
+	if root, err := os.OpenRoot(r.FilesDir()); err == nil {
 		data, err := safefile.ReadIn(root, pipeline.SkillFile, MaxResourceBytes)
 		root.Close()
 		if err == nil {

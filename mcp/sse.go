@@ -70,8 +70,7 @@ func (s *sseSession) end() { s.ending.Do(func() { close(s.done) }) }
 func (h *sseHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// DNS rebinding: a request that reached a loopback address under a
 	// name that is not loopback came through a name an attacker controls.
-	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil &&
-		loopbackAddr(local.String()) && !loopbackAddr(r.Host) {
+	if rebound(r) {
 		http.Error(w, fmt.Sprintf("forbidden: Host %q is not a loopback name, on a loopback address", r.Host), http.StatusForbidden)
 		return
 	}

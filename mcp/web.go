@@ -7,7 +7,9 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
 	"html/template"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -15,7 +17,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ccski/ccski/internal/manifest"
 	"github.com/ccski/ccski/internal/web"
 	"github.com/ccski/ccski/pipeline"
 )
@@ -141,10 +142,14 @@ func (w webSource) Search(ctx context.Context, query string, limit int) ([]strin
 	return ids, nil
 }
 
-// ReadFile reads as resources/read does: confined to the skill's folder,
-// and under a gate only the bytes every covering gate judged.
+// ReadFile reads as resources/read does: only a skill the server serves,
+// confined to its folder, and under a gate only the bytes every covering
+// gate judged.
 func (w webSource) ReadFile(snap *pipeline.Snapshot, r *pipeline.Record, rel string) ([]byte, error) {
-	data, err := manifest.ReadIn(skillFolder(r), rel, MaxResourceBytes)
+	if _, dropped := snap.DropOf(r); dropped {
+		return nil, fmt.Errorf("the server does not serve the skill %s: %w", r.ID, fs.ErrPermission)
+	}
+	data, err := readInSkill(r, rel)
 	if err != nil {
 		return nil, err
 	}

@@ -346,7 +346,7 @@ func (s *Server) artifactOf(snap *pipeline.Snapshot, r *pipeline.Record) (*artif
 	if b := s.entryOf(snap, r); b.err != nil {
 		return nil, b.err
 	}
-	dir := skillFolder(r)
+	dir := r.FilesDir()
 	l, err := s.skills.files.List(dir)
 	if err != nil {
 		return nil, err

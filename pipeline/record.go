@@ -246,6 +246,16 @@ func (r *Record) ShortAlias() string {
 // IsCommand reports whether the record is a slash command.
 func (r *Record) IsCommand() bool { return r.Type == TypeCommand }
 
+// FilesDir is the folder a skill's files are read and served from: RealDir
+// (links resolved) when known, else Dir. The MCP resources and the web
+// page read from it.
+func (r *Record) FilesDir() string {
+	if r.RealDir != "" {
+		return r.RealDir
+	}
+	return r.Dir
+}
+
 // DedupeKey is the key under which copies of one skill are grouped: the
 // record's fully qualified name, lower-cased. Two records are copies only
 // when those are equal, as Claude Code keeps every plugin's names apart:

@@ -394,7 +394,7 @@ func (in *Installer) fetchV1(ix *indexFetch, e skillindex.Entry, dir string) err
 		if dst == "" || strings.HasSuffix(file, "/") {
 			return up.refuse(file, "is no file path")
 		}
-		u, err := resolve(ix.base, e.Name+"/"+escapePath(file))
+		u, err := resolve(ix.base, e.Name+"/"+manifest.EscapePath(file))
 		if err != nil {
 			return fmt.Errorf("index entry %s: file %q: %w", e.Name, file, err)
 		}
@@ -410,13 +410,4 @@ func (in *Installer) fetchV1(ix *indexFetch, e skillindex.Entry, dir string) err
 		}
 	}
 	return nil
-}
-
-// escapePath escapes each segment of a '/'-separated path for a URL.
-func escapePath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return strings.Join(segs, "/")
 }

@@ -55,6 +55,7 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -196,4 +197,15 @@ func Skipped(rel string) bool {
 		}
 	}
 	return false
+}
+
+// EscapePath escapes each segment of a '/'-separated path (a File.Path)
+// for a URL path, keeping its slashes: how the web page and the
+// well-known index name a skill's files in their addresses.
+func EscapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
 }

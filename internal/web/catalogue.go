@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"context"
 	"net/url"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/ccski/ccski/internal/search"
 	"github.com/ccski/ccski/pipeline"
@@ -32,6 +34,7 @@ const maxLimit = 500
 type row struct {
 	rec       *pipeline.Record
 	lname     string // Name, lower-cased, to sort by
+	bare      *pipeline.Record // a skill not served, less its description: what the search of those may match
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Desc      string `json:"desc"`
@@ -52,7 +55,10 @@ type row struct {
 // catalogue is every skill of one snapshot as rows, grouped by provider
 // and plugin, built once per snapshot.
 type catalogue struct {
-	snap *pipeline.Snapshot
+	// snap is the snapshot the catalogue lists, held weakly: the rows
+	// keep its records alive, so the catalogue is dropped once nothing
+	// else holds the snapshot (catalogues.of).
+	snap weak.Pointer[pipeline.Snapshot]
 	rows []*row
 	byID map[string]*row
 	// The values each filter offers.
@@ -60,7 +66,10 @@ type catalogue struct {
 	counts                        map[string]int // rows per state
 }
 
-// catalogues keeps the catalogue of the snapshot served now.
+// catalogues keeps the catalogue of the snapshot served now, and no
+// longer: once the server has moved on and its old snapshot is collected,
+// the catalogue (at 100,000 skills, its rows and through them the old
+// records) goes too, even when nobody browses the page again.
 type catalogues struct {
 	mu  sync.Mutex
 	cur *catalogue
@@ -70,16 +79,29 @@ type catalogues struct {
 func (c *catalogues) of(snap *pipeline.Snapshot) *catalogue {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.cur == nil || c.cur.snap != snap {
+	key := weak.Make(snap)
+	if c.cur == nil || c.cur.snap != key {
 		c.cur = buildCatalogue(snap)
+		if snap != nil {
+			runtime.AddCleanup(snap, c.forget, key)
+		}
 	}
 	return c.cur
+}
+
+// forget drops the catalogue of the snapshot key, collected.
+func (c *catalogues) forget(key weak.Pointer[pipeline.Snapshot]) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur != nil && c.cur.snap == key {
+		c.cur = nil
+	}
 }
 
 // buildCatalogue makes the rows of every skill of snap: the visible ones,
 // then the ones the pipeline dropped, each with why.
 func buildCatalogue(snap *pipeline.Snapshot) *catalogue {
-	c := &catalogue{snap: snap, byID: map[string]*row{}, counts: map[string]int{}}
+	c := &catalogue{snap: weak.Make(snap), byID: map[string]*row{}, counts: map[string]int{}}
 	if snap == nil {
 		return c
 	}
@@ -124,14 +146,31 @@ func buildCatalogue(snap *pipeline.Snapshot) *catalogue {
 	return c
 }
 
-// rowOf describes r for the list.
+// rowOf describes r for the list. A skill the server does not serve
+// (state hidden or disabled) is described by its name, where it is and
+// why it is not served, and nothing of its content: /mcp never serves
+// it, and the page publishes no more (its description, findings and
+// files are withheld).
 func rowOf(snap *pipeline.Snapshot, r *pipeline.Record, state, reason string) *row {
-	w := &row{rec: r, ID: r.ID, Name: r.Name, Desc: r.Description, Provider: r.Agent,
+	w := &row{rec: r, ID: r.ID, Name: r.Name, Provider: r.Agent,
 		Location: string(r.Location), State: state, Reason: reason, Group: r.Agent}
 	if r.Plugin != nil {
 		w.Plugin = r.Plugin.Plugin
 		w.Group += "/" + w.Plugin
 	}
+	var off []string
+	for _, s := range r.Off {
+		off = append(off, s.Host+" ("+s.Mode+")")
+	}
+	w.Off = strings.Join(off, ", ")
+	w.lname = strings.ToLower(w.Name)
+	if state != stateServed {
+		bare := *r
+		bare.Description = "" // withheld: a search must not reveal it either
+		w.bare = &bare
+		return w
+	}
+	w.Desc = r.Description
 	if in, ok := snap.Integrity[r]; ok {
 		w.Integrity = string(in.State)
 	}
@@ -147,12 +186,6 @@ func rowOf(snap *pipeline.Snapshot, r *pipeline.Record, state, reason string) *r
 			w.Severity = string(f.Severity)
 		}
 	}
-	var off []string
-	for _, s := range r.Off {
-		off = append(off, s.Host+" ("+s.Mode+")")
-	}
-	w.Off = strings.Join(off, ", ")
-	w.lname = strings.ToLower(w.Name)
 	return w
 }
 
@@ -240,8 +273,8 @@ type result struct {
 // list returns the page of the view q: with a search, the visible skills
 // the server's search finds, best first, then the hidden and disabled ones
 // that package search (skills_search's matching and ranking) finds by
-// their name, id and description, best first: not by their body, which
-// the server does not index for skills it does not serve; without one,
+// their name and id, best first: not by their description or body, which
+// the page withholds for skills the server does not serve; without one,
 // every skill in group order.
 func (c *catalogue) list(ctx context.Context, src Source, q query) (result, error) {
 	var matched []*row
@@ -266,7 +299,7 @@ func (c *catalogue) list(ctx context.Context, src Source, q query) (result, erro
 		var dropped []*pipeline.Record
 		for _, w := range c.rows {
 			if w.State != stateServed && !seen[w] && q.keeps(w) {
-				dropped = append(dropped, w.rec)
+				dropped = append(dropped, w.bare)
 			}
 		}
 		if len(dropped) > 0 {

@@ -75,9 +75,9 @@ func TestSearchGroupsAgree(t *testing.T) {
 
 // TestDroppedSkillsSearchedAsServed: with state=all, the hidden and
 // disabled skills are found by package search's rules, as skills_search
-// finds the served ones (on their name, id and description): a typo in a
-// name finds it, and a name match ranks before a description match,
-// whatever the group order.
+// finds the served ones, on their name and id only: a typo in a name
+// finds it, and their description, which the page withholds, finds
+// nothing (a search must not reveal it either).
 func TestDroppedSkillsSearchedAsServed(t *testing.T) {
 	rec := func(id, name, desc string) *pipeline.Record {
 		return &pipeline.Record{ID: id, Name: name, Description: desc, Agent: "claude", Location: pipeline.LocationUser,
@@ -96,8 +96,9 @@ func TestDroppedSkillsSearchedAsServed(t *testing.T) {
 	}, nil, nil)
 	h := Handler(&fakeSource{snap: snap}, Options{})
 	for q, want := range map[string]string{
-		"spreadsheet": "claude:spreadsheet,claude:about", // the name's match first; group order would put about first
-		"spredsheet":  "claude:spreadsheet",              // a typo in the name, as skills_search forgives it
+		"spreadsheet": "claude:spreadsheet", // not about, whose withheld description holds the word
+		"report":      "",                   // only in a withheld description
+		"spredsheet":  "claude:spreadsheet", // a typo in the name, as skills_search forgives it
 		"chrts":       "claude:charts",
 		"nothing":     "",
 	} {

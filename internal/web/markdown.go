@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/ccski/ccski/internal/manifest"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -139,7 +140,7 @@ func (m markdown) image(w util.BufWriter, src []byte, node ast.Node, entering bo
 		s = dest
 	default:
 		if file, ok := inSkill(dest); ok {
-			s = "/skill/" + url.PathEscape(m.id) + "/raw/" + escapePath(file)
+			s = "/skill/" + url.PathEscape(m.id) + "/raw/" + manifest.EscapePath(file)
 		}
 	}
 	if s == "" {
@@ -176,7 +177,7 @@ func (m markdown) href(dest string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	h := "/skill/" + url.PathEscape(m.id) + "/file/" + escapePath(file)
+	h := "/skill/" + url.PathEscape(m.id) + "/file/" + manifest.EscapePath(file)
 	if u.Fragment != "" {
 		h += "#" + url.PathEscape(u.Fragment)
 	}
@@ -202,15 +203,6 @@ func inSkill(dest string) (string, bool) {
 func absolute(href string) bool {
 	u, err := url.Parse(href)
 	return err == nil && u.Scheme != ""
-}
-
-// escapePath path-escapes each segment of a '/'-separated path.
-func escapePath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return strings.Join(segs, "/")
 }
 
 // plainText is the text of n's children, as an image's alt text.

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ccski/ccski/internal/manifest"
@@ -55,6 +56,7 @@ type server struct {
 	opts  Options
 	cats  catalogues
 	files *manifest.Cache // the digests of the files the skill pages list
+	text  textVerdicts    // whether they are text
 	log   *slog.Logger
 }
 
@@ -76,7 +78,7 @@ func (s *server) routes() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, "Not found", "There is no page at this address.")
 	})
-	return headers(mux)
+	return Headers(mux)
 }
 
 // csp is the Content-Security-Policy of every response: the page's own
@@ -84,8 +86,12 @@ func (s *server) routes() http.Handler {
 const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
 	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// headers sets the security headers on every response.
-func headers(h http.Handler) http.Handler {
+// Headers sets the page's security headers (the Content-Security-Policy,
+// nosniff, no referrer, no framing) on every response of h. Handler's
+// routes carry them; the caller wraps its guard in them too, so that its
+// own answers (401, 403, the 303 that sets the token's cookie) carry
+// them as well.
+func Headers(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
 		hd.Set("Content-Security-Policy", csp)
@@ -238,15 +244,7 @@ func (s *server) read(snap *pipeline.Snapshot, r *pipeline.Record, rel string) (
 	if fr, ok := s.src.(FileReader); ok {
 		return fr.ReadFile(snap, r, rel)
 	}
-	return manifest.ReadIn(folder(r), rel, manifest.MaxFileBytes)
-}
-
-// folder is the folder a skill's files are served from.
-func folder(r *pipeline.Record) string {
-	if r.RealDir != "" {
-		return r.RealDir
-	}
-	return r.Dir
+	return manifest.ReadIn(r.FilesDir(), rel, manifest.MaxFileBytes)
 }
 
 // keyValue is one frontmatter key and its value as text.
@@ -270,6 +268,7 @@ type skillPage struct {
 	page
 	Row                               *row
 	Rec                               *pipeline.Record
+	Served                            bool // false: the page shows only why the skill is not served
 	Signature, Integrity, Install     string
 	Origin                            *Origin
 	Hosts                             []HostLoad
@@ -288,8 +287,14 @@ func (s *server) skill(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := w0.rec
-	p := skillPage{page: page{Title: s.opts.Title, Heading: w0.Name, Page: "skill"}, Row: w0, Rec: rec,
-		Signature: snap.SignatureOf(rec).Describe(), Scanned: snap.Security != nil}
+	p := skillPage{page: page{Title: s.opts.Title, Heading: w0.Name, Page: "skill"}, Row: w0, Rec: rec}
+	if w0.State != stateServed {
+		// Not served: the page says so and why, and shows nothing of
+		// what /mcp withholds (its body, frontmatter, files, findings).
+		s.render(w, http.StatusOK, "skillpage", p)
+		return
+	}
+	p.Served, p.Signature, p.Scanned = true, snap.SignatureOf(rec).Describe(), snap.Security != nil
 	if in, ok := snap.Integrity[rec]; ok {
 		p.Integrity = string(in.State)
 		if sum := in.Summary(); sum != "" {
@@ -317,7 +322,7 @@ func (s *server) skill(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Body = template.HTML(html) // #nosec: rendered by renderMarkdown, raw HTML escaped, links and images checked
 	}
-	p.Files, err = s.fileRows(rec)
+	p.Files, err = s.fileRows(snap, rec)
 	if err != nil {
 		p.FilesError = "The files could not be listed: " + err.Error()
 	}
@@ -328,7 +333,7 @@ func (s *server) skill(w http.ResponseWriter, r *http.Request) {
 // folder and linked to their view.
 func findingsOf(snap *pipeline.Snapshot, rec *pipeline.Record) []finding {
 	var out []finding
-	dir := folder(rec)
+	dir := rec.FilesDir()
 	for _, d := range snap.Security[rec] {
 		f := finding{Severity: string(d.Severity), Code: d.Code, Message: d.Message, Line: d.Line, File: d.Path}
 		if d.Path != "" {
@@ -344,7 +349,7 @@ func findingsOf(snap *pipeline.Snapshot, rec *pipeline.Record) []finding {
 			}
 			if rel != "" {
 				f.File = rel
-				f.URL = skillURL(rec.ID) + "/file/" + escapePath(rel)
+				f.URL = skillURL(rec.ID) + "/file/" + manifest.EscapePath(rel)
 				if d.Line > 0 {
 					f.URL += "#L" + strconv.Itoa(d.Line)
 				}
@@ -390,17 +395,11 @@ func frontmatter(data []byte) ([]keyValue, string) {
 	return out, ""
 }
 
-// binaryExt are the extensions of files the page offers as downloads
-// rather than views.
-var binaryExt = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".ico": true,
-	".pdf": true, ".zip": true, ".gz": true, ".tgz": true, ".tar": true, ".docx": true, ".xlsx": true, ".pptx": true,
-	".ttf": true, ".otf": true, ".woff": true, ".woff2": true, ".wasm": true, ".mp3": true, ".wav": true, ".mp4": true,
-	".bin": true, ".exe": true, ".so": true, ".dylib": true, ".dll": true, ".jar": true, ".class": true, ".pyc": true}
-
 // fileRows lists the files of rec from its manifest (package manifest, the
-// one model of a skill's files): path, size and digest.
-func (s *server) fileRows(rec *pipeline.Record) ([]fileRow, error) {
-	m, err := s.files.Build(folder(rec))
+// one model of a skill's files): path, size and digest, and whether its
+// bytes are text (isText, as the file view and /raw decide).
+func (s *server) fileRows(snap *pipeline.Snapshot, rec *pipeline.Record) ([]fileRow, error) {
+	m, err := s.files.Build(rec.FilesDir())
 	if err != nil {
 		return nil, err
 	}
@@ -413,9 +412,9 @@ func (s *server) fileRows(rec *pipeline.Record) ([]fileRow, error) {
 			if len(fr.Short) > 12 {
 				fr.Short = fr.Short[:12] + "…"
 			}
-			fr.View = base + "/file/" + escapePath(f.Path)
-			fr.Raw = base + "/raw/" + escapePath(f.Path)
-			fr.Binary = binaryExt[strings.ToLower(path.Ext(f.Path))]
+			fr.View = base + "/file/" + manifest.EscapePath(f.Path)
+			fr.Raw = base + "/raw/" + manifest.EscapePath(f.Path)
+			fr.Binary = !s.text.of(f.Digest, func() ([]byte, error) { return s.read(snap, rec, f.Path) })
 		}
 		out = append(out, fr)
 	}
@@ -424,10 +423,15 @@ func (s *server) fileRows(rec *pipeline.Record) ([]fileRow, error) {
 
 // readFile reads the file of the request's {path} of the skill, or answers
 // the error: 404 for a file the skill does not have, 403 for a path that
-// leads out of it.
+// leads out of it or a skill the server does not serve (hidden or
+// disabled: /mcp does not serve its files, nor does the page).
 func (s *server) readFile(w http.ResponseWriter, r *http.Request) (*row, string, []byte, bool) {
 	snap, w0, ok := s.record(w, r)
 	if !ok {
+		return nil, "", nil, false
+	}
+	if w0.State != stateServed {
+		s.fail(w, http.StatusForbidden, "Not served", fmt.Sprintf("The server does not serve the skill %s, so it does not show its files.", w0.ID))
 		return nil, "", nil, false
 	}
 	rel := r.PathValue("path")
@@ -451,8 +455,46 @@ func (s *server) readFile(w http.ResponseWriter, r *http.Request) (*row, string,
 }
 
 // isText reports whether data is text the page can show: UTF-8 without
-// NUL bytes.
+// NUL bytes. It is the page's one decision of text against binary, from
+// the bytes, never the name: the file list (through textVerdicts), the
+// file view and /raw all make it.
 func isText(data []byte) bool { return utf8.Valid(data) && bytes.IndexByte(data, 0) < 0 }
+
+// maxVerdicts bounds textVerdicts: past it, the verdicts kept are
+// forgotten and made again as pages are asked for.
+const maxVerdicts = 50_000
+
+// textVerdicts keeps isText of the files the skill pages list, by their
+// digest, so that a page lists its files without reading them again.
+type textVerdicts struct {
+	mu   sync.Mutex
+	text map[string]bool // digest -> isText
+}
+
+// of returns whether the file whose manifest digest is digest is text,
+// reading it (read) when no verdict on those bytes is kept. A file that
+// cannot be read (over the size served, or not what a gate judged) is
+// not text: the list offers it as a download, which answers why not.
+func (v *textVerdicts) of(digest string, read func() ([]byte, error)) bool {
+	v.mu.Lock()
+	t, ok := v.text[digest]
+	v.mu.Unlock()
+	if ok {
+		return t
+	}
+	data, err := read()
+	if err != nil {
+		return false
+	}
+	t = isText(data)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.text == nil || len(v.text) >= maxVerdicts {
+		v.text = map[string]bool{}
+	}
+	v.text[manifest.Digest(data)] = t // the bytes read, should the file have changed since its manifest
+	return t
+}
 
 // file serves /skill/{id}/file/{path...}: the file as text in a page.
 func (s *server) file(w http.ResponseWriter, r *http.Request) {
@@ -470,7 +512,7 @@ func (s *server) file(w http.ResponseWriter, r *http.Request) {
 		Size              int
 		Binary            bool
 	}{page: page{Title: s.opts.Title, Heading: rel + " · " + w0.Name, Page: "file"}, Row: w0, Path: rel,
-		Digest: manifest.Digest(data), Raw: base + "/raw/" + escapePath(rel), Text: string(data), Size: len(data),
+		Digest: manifest.Digest(data), Raw: base + "/raw/" + manifest.EscapePath(rel), Text: string(data), Size: len(data),
 		Binary: !isText(data), Lines: lines(data)})
 }
 

@@ -348,10 +348,70 @@ func TestSkillPage(t *testing.T) {
 	if !strings.Contains(view, `<span class="ln" id="L7">`) {
 		t.Errorf("the file view has no line anchors")
 	}
-	// A disabled skill's page reads its .SKILL.md and says why.
+	// A disabled skill's page says why, and shows nothing of its files
+	// (TestNotServedIsWithheld).
 	_, old := get(t, h, "/skill/claude:old")
-	if !strings.Contains(old, "old body") || !strings.Contains(old, `<span class="badge disabled" title="disabled (its file is .SKILL.md)`) {
+	if strings.Contains(old, "old body") || !strings.Contains(old, `<span class="badge disabled" title="disabled (its file is .SKILL.md)`) {
 		t.Errorf("the disabled skill's page: %.300s", old)
+	}
+}
+
+// TestNotServedIsWithheld: a skill the server does not serve (hidden by a
+// filter, an include or exclude, the organisation's policy, or disabled)
+// is listed by its name and why, and the page publishes nothing /mcp
+// withholds: no description, body, frontmatter, files or findings, and
+// its /file and /raw answer 403.
+func TestNotServedIsWithheld(t *testing.T) {
+	src, _ := fixture(t, 0)
+	var facts int
+	h := Handler(src, Options{Facts: func(context.Context, *pipeline.Record) Facts {
+		facts++
+		return Facts{Install: "ccski install /srv/skills/dup"}
+	}})
+	for _, id := range []string{"codex:pdf", "claude:old"} {
+		res, page := get(t, h, "/skill/"+id)
+		if res.StatusCode != http.StatusOK || !strings.Contains(page, `<p class="reason">Not served: `) || !strings.Contains(page, `id="withheld"`) {
+			t.Errorf("%s: %d, the page does not say why it is not served: %.400s", id, res.StatusCode, page)
+		}
+		for _, bad := range []string{"another pdf", "an old skill", "old body", `id="readme"`, `id="frontmatter"`, `id="files"`,
+			`id="findings"`, `id="install"`, "/srv/skills", "SKILL.md</a>"} {
+			if strings.Contains(page, bad) {
+				t.Errorf("%s: the page of a skill not served shows %q", id, bad)
+			}
+		}
+		for _, file := range []string{"SKILL.md", ".SKILL.md", "nope.md"} {
+			for _, kind := range []string{"file", "raw"} {
+				res, body := get(t, h, "/skill/"+id+"/"+kind+"/"+file)
+				if res.StatusCode != http.StatusForbidden || strings.Contains(body, "description:") || strings.Contains(body, "old body") {
+					t.Errorf("%s/%s/%s: %d %.200q, want 403", id, kind, file, res.StatusCode, body)
+				}
+			}
+		}
+	}
+	if facts != 0 {
+		t.Errorf("the facts of a skill not served were asked %d times", facts)
+	}
+	// Listed with its name and reason, not its description.
+	_, list := get(t, h, "/?state=all")
+	_, js := get(t, h, "/ui/skills.json?state=all")
+	for _, page := range []string{list, js} {
+		if !strings.Contains(page, "codex:pdf") || !strings.Contains(page, "shadowed by claude:pdf") {
+			t.Errorf("a hidden skill is not listed with its reason: %.300s", page)
+		}
+		if strings.Contains(page, "another pdf") || strings.Contains(page, "an old skill") {
+			t.Errorf("a description of a skill not served is listed")
+		}
+	}
+	// Found by its name, not by its description.
+	if _, page := get(t, h, "/?state=all&q=another"); len(idsOf(page)) != 0 {
+		t.Errorf("a word of a hidden skill's description finds it: %v", idsOf(page))
+	}
+	if _, page := get(t, h, "/?state=hidden&q=pdf"); strings.Join(idsOf(page), ",") != "codex:pdf" {
+		t.Errorf("a hidden skill's name does not find it: %v", idsOf(page))
+	}
+	// A served skill's files are still served.
+	if res, _ := get(t, h, "/skill/claude:pdf/raw/SKILL.md"); res.StatusCode != http.StatusOK {
+		t.Errorf("a served skill's SKILL.md: %d", res.StatusCode)
 	}
 }
 
@@ -532,4 +592,34 @@ func BenchmarkCatalogueBuild100k(b *testing.B) {
 		buildCatalogue(src.snap)
 	}
 	reportCPU(b, start)
+}
+
+// TestBinaryDecidedByContent: the file list offers a file as a download
+// or a view by its bytes, as the file view and /raw decide, whatever its
+// name: an extensionless executable is a download, a text file named
+// .bin or .dat a view.
+func TestBinaryDecidedByContent(t *testing.T) {
+	src, _ := fixture(t, 0)
+	dir := src.snap.Skills()[0].Dir
+	for name, data := range map[string]string{"tool": "\x7fELF\x02\x01\x01\x00\x00\x00", "data.dat": "a,b\n1,2\n", "notes.bin": "plain text\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := Handler(src, Options{})
+	_, page := get(t, h, "/skill/claude:pdf")
+	for name, binary := range map[string]bool{"tool": true, "data.dat": false, "notes.bin": false, "assets/logo.png": true, "SKILL.md": false} {
+		download := strings.Contains(page, `href="/skill/claude:pdf/raw/`+name+`" download>download</a>`)
+		if download != binary {
+			t.Errorf("%s listed as a download: %v, want %v", name, download, binary)
+		}
+		_, view := get(t, h, "/skill/claude:pdf/file/"+name)
+		if shown := strings.Contains(view, `<pre id="file"`); shown == binary {
+			t.Errorf("%s shown as text by its view: %v, want %v", name, shown, !binary)
+		}
+		res, _ := get(t, h, "/skill/claude:pdf/raw/"+name)
+		if attached := strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment"); attached != (binary && name != "assets/logo.png") {
+			t.Errorf("%s served by /raw as an attachment: %v", name, attached)
+		}
+	}
 }
