@@ -65,7 +65,7 @@ func dialSend(t *testing.T, addr, payload string) net.Conn {
 // server's close late; openLook where it must not have, long enough to
 // catch a close that comes with what the test did.
 const (
-	closeGuard = 10 * time.Second
+	closeGuard = 30 * time.Second
 	openLook   = 200 * time.Millisecond
 )
 
@@ -108,7 +108,7 @@ func TestHTTPSlowBodyCutOff(t *testing.T) {
 			_, addr, _ := gatedFixture(t, tc.o)
 			c := dialSend(t, addr, "POST "+tc.path+" HTTP/1.1\r\nHost: "+addr+"\r\nContent-Type: application/json\r\n"+
 				"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":")
-			_ = c.SetReadDeadline(time.Now().Add(20 * time.Second)) // a hang guard, not the assertion
+			_ = c.SetReadDeadline(time.Now().Add(60 * time.Second)) // a hang guard, not the assertion
 			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 			if err != nil {
 				t.Fatalf("no answer to a body that stopped halfway: %v", err)
@@ -289,7 +289,7 @@ func answered(t *testing.T, addr string) bool {
 	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: "+addr+"\r\n\r\n"); err != nil {
 		return false
 	}
-	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second)) // a hang guard
+	_ = c.SetReadDeadline(time.Now().Add(60 * time.Second)) // a hang guard
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	if err != nil {
 		t.Logf("a new connection at the cap: %v", err)
@@ -314,11 +314,11 @@ func TestConnGateNoLockout(t *testing.T) {
 			slow = append(slow, dialSend(t, addr, "POST /mcp HTTP/1.1\r\nHost: "+addr+"\r\nContent-Type: application/json\r\n"+
 				"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":"))
 			// One at a time, so that which waited longest is known.
-			if !eventually(10*time.Second, func() bool { return gate.handling.Load() == int64(i+1) }) {
+			if !eventually(30*time.Second, func() bool { return gate.handling.Load() == int64(i+1) }) {
 				t.Fatalf("%d requests reached the handler, want %d", gate.handling.Load(), i+1)
 			}
 		}
-		if !eventually(10*time.Second, func() bool { return gate.handling.Load() == maxConns }) {
+		if !eventually(30*time.Second, func() bool { return gate.handling.Load() == maxConns }) {
 			t.Fatalf("%d requests reached the handler, want %d", gate.handling.Load(), maxConns)
 		}
 		if !answered(t, addr) {
@@ -344,13 +344,13 @@ func TestConnGateNoLockout(t *testing.T) {
 			connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "listener", Version: "1"}, newChangeCounter().options()),
 				&sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: tr}}, "")
 		}
-		if !eventually(10*time.Second, func() bool { return sessionCount(srv) == maxConns && gate.handling.Load() == maxConns }) {
+		if !eventually(30*time.Second, func() bool { return sessionCount(srv) == maxConns && gate.handling.Load() == maxConns }) {
 			t.Fatalf("%d listen streams, %d requests in handlers; want %d", sessionCount(srv), gate.handling.Load(), maxConns)
 		}
 		for _, tr := range transports {
 			tr.CloseIdleConnections()
 		}
-		if !eventually(10*time.Second, func() bool { return gate.count() == maxConns }) {
+		if !eventually(30*time.Second, func() bool { return gate.count() == maxConns }) {
 			t.Fatalf("%d connections, want %d listen streams", gate.count(), maxConns)
 		}
 		gate.setMax(maxConns)
@@ -359,7 +359,7 @@ func TestConnGateNoLockout(t *testing.T) {
 		}
 		cs := connectClient(t, sdk.NewClient(&sdk.Implementation{Name: "good", Version: "1"}, nil),
 			&sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: &http.Transport{}}}, "2025-11-25")
-		if res, err := call(testCtx(t, 20*time.Second), cs, map[string]any{"name": "pdf"}); err != nil || res.IsError {
+		if res, err := call(testCtx(t, 60*time.Second), cs, map[string]any{"name": "pdf"}); err != nil || res.IsError {
 			t.Fatalf("a call beside the listen streams: %v %v", err, res)
 		}
 	})
@@ -377,7 +377,7 @@ func TestConnGateNoLockout(t *testing.T) {
 			streams = append(streams, c)
 		}
 		http.DefaultClient.CloseIdleConnections()
-		if !eventually(10*time.Second, func() bool { return gate.count() == maxConns }) {
+		if !eventually(30*time.Second, func() bool { return gate.count() == maxConns }) {
 			t.Fatalf("%d connections, want %d streams", gate.count(), maxConns)
 		}
 		gate.setMax(maxConns)

@@ -111,7 +111,7 @@ func snapOf(recs []*pipeline.Record) *pipeline.Snapshot {
 // connect joins an in-memory client to srv and returns the client session.
 func connect(t *testing.T, srv *Server, pv string, co *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
-	ctx := testCtx(t, 10*time.Second)
+	ctx := testCtx(t, 30*time.Second)
 	st, ct := sdk.NewInMemoryTransports()
 	ss, err := srv.SDK().Connect(ctx, st, nil)
 	if err != nil {
@@ -124,7 +124,7 @@ func connect(t *testing.T, srv *Server, pv string, co *sdk.ClientOptions) *sdk.C
 // connectClient connects c over tr with the protocol setting pv.
 func connectClient(t *testing.T, c *sdk.Client, tr sdk.Transport, pv string) *sdk.ClientSession {
 	t.Helper()
-	ctx := testCtx(t, 10*time.Second)
+	ctx := testCtx(t, 30*time.Second)
 	cs, err := c.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: pv})
 	if err != nil {
 		t.Fatalf("client connect (protocol %q): %v", pv, err)

@@ -211,7 +211,7 @@ func listenOnce(t *testing.T, ctx context.Context, url string, session map[strin
 // GET with 400 "failed to replay events".
 func TestStandaloneStreamOutlivesRequests(t *testing.T) {
 	_, ts := httpFixture(t, HTTPOptions{})
-	ctx := testCtx(t, 20*time.Second)
+	ctx := testCtx(t, 2*time.Minute) // a hang guard: each request ends when answered
 	url := ts.URL + "/mcp"
 	session := openSession(t, ctx, url)
 	if code, body := listenOnce(t, ctx, url, session); code != http.StatusOK {

@@ -407,10 +407,13 @@ func TestWellKnownCaps(t *testing.T) {
 	recs := makeRecords(t, t.TempDir(),
 		skillSpec{provider: "claude", name: "small", desc: "Fits."},
 		skillSpec{provider: "claude", name: "big", desc: "Incompressible, past the cap packed."})
-	defer func(n int) { maxArtifactBytes = n }(maxArtifactBytes)
-	maxArtifactBytes = 1 << 20 // the cap lowered: 10 MiB of noise packs slowly under -race
+	// The cap is restored after the server has closed (cleanups run last
+	// in, first out, and ts.Close waits for the requests it serves): a
+	// request that failed the test may still be packing, reading it.
+	t.Cleanup(func(n int) func() { return func() { maxArtifactBytes = n } }(maxArtifactBytes))
+	maxArtifactBytes = 64 << 10 // the cap lowered: megabytes of noise pack slowly under -race
 	for _, f := range []string{"a.bin", "b.bin"} {
-		data := make([]byte, 600<<10)
+		data := make([]byte, 40<<10)
 		_, _ = rand.Read(data)
 		writeFile(t, filepath.Join(recs[1].Dir, "assets", f), data)
 	}

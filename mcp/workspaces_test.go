@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,6 +29,10 @@ type routedFixture struct {
 	// running counts the workspaces' discoveries whose Run has not
 	// returned.
 	running atomic.Int64
+
+	mu sync.Mutex
+	// refreshers are the workspaces' discoveries, by folder.
+	refreshers map[string]*live.Refresher
 }
 
 // countedRun is a Discovery whose Run is counted in running.
@@ -44,7 +49,7 @@ func (d countedRun) Run(ctx context.Context) error {
 
 func routedServer(t *testing.T, o Options) *routedFixture {
 	t.Helper()
-	f := &routedFixture{tree: newTree(t)}
+	f := &routedFixture{tree: newTree(t), refreshers: map[string]*live.Refresher{}}
 	writeFile(t, f.userSkill("alpha"), skillMD("alpha", "A user skill"))
 	writeFile(t, filepath.Join(f.ws, ".claude", "skills", "baseonly", "SKILL.md"), skillMD("baseonly", "In the base workspace"))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -59,7 +64,11 @@ func routedServer(t *testing.T, o Options) *routedFixture {
 	go func() { _ = ref.Run(ctx) }()
 	o.Logger = discard()
 	f.router = newWorkspaceRouter(f.base, f.ws, discard(), serveWorkspace(f.base, o, func(dir string) (Discovery, error) {
-		return countedRun{live.New(newEngine(t, f.home, dir), live.Options{Watch: true, Logger: discard()}), &f.running}, nil
+		ref := live.New(newEngine(t, f.home, dir), live.Options{Watch: true, Logger: discard()})
+		f.mu.Lock()
+		f.refreshers[filepath.Clean(dir)] = ref
+		f.mu.Unlock()
+		return countedRun{ref, &f.running}, nil
 	}))
 	ts := httptest.NewServer(f.base.Handler(HTTPOptions{}))
 	t.Cleanup(func() {
@@ -69,6 +78,23 @@ func routedServer(t *testing.T, o Options) *routedFixture {
 	})
 	f.url = ts.URL + "/mcp"
 	return f
+}
+
+// rescan asks the discovery of the workspace dir for a rescan, as its
+// watcher does when it sees a change. The watcher alone is not relied on:
+// a machine out of inotify instances (fs.inotify.max_user_instances,
+// shared by every process of the user) runs the discovery without one,
+// and with no periodic rescan in this fixture the change would never be
+// seen. The watcher has its own tests (internal/engine/live).
+func (f *routedFixture) rescan(t *testing.T, dir string) {
+	t.Helper()
+	f.mu.Lock()
+	ref := f.refreshers[filepath.Clean(dir)]
+	f.mu.Unlock()
+	if ref == nil {
+		t.Fatalf("no discovery runs for the workspace %s", dir)
+	}
+	ref.Poke()
 }
 
 // project makes a project folder holding the skill name and the command
@@ -156,7 +182,7 @@ func served(t *testing.T, ctx context.Context, cs *sdk.ClientSession) view {
 func awaitSkills(t *testing.T, ctx context.Context, cs *sdk.ClientSession, want ...string) view {
 	t.Helper()
 	var v view
-	if !eventually(10*time.Second, func() bool {
+	if !eventually(30*time.Second, func() bool {
 		v = served(t, ctx, cs)
 		return slices.Equal(v.skills, want)
 	}) {
@@ -175,7 +201,7 @@ func awaitSkills(t *testing.T, ctx context.Context, cs *sdk.ClientSession, want 
 // client; a workspace is stopped once no session uses it.
 func TestRootsPerSession(t *testing.T) {
 	f := routedServer(t, Options{Tools: []string{ToolAsk}})
-	ctx := testCtx(t, 30*time.Second)
+	ctx := testCtx(t, 60*time.Second)
 	dirA, dirB := project(t, "apple"), project(t, "banana")
 	model := &stubModel{answer: "From the apple skill."}
 	a, changedA := f.rootsClient(t, model.options(), dirA)
@@ -232,6 +258,7 @@ func TestRootsPerSession(t *testing.T) {
 		<-changedA
 	}
 	writeFile(t, filepath.Join(dirA, ".claude", "skills", "apricot", "SKILL.md"), skillMD("apricot", "Added to project apple"))
+	f.rescan(t, dirA)
 	select {
 	case <-changedA:
 	case <-ctx.Done():
@@ -245,7 +272,7 @@ func TestRootsPerSession(t *testing.T) {
 	// Roots that name the server's workspace are served by the server.
 	_ = b.Close()
 	_ = a.Close()
-	if !eventually(10*time.Second, func() bool { return len(f.router.servers()) == 0 && f.running.Load() == 0 }) {
+	if !eventually(30*time.Second, func() bool { return len(f.router.servers()) == 0 && f.running.Load() == 0 }) {
 		t.Errorf("%d workspace servers and %d discoveries left after their sessions ended", len(f.router.servers()), f.running.Load())
 	}
 	f.router.mu.Lock()

@@ -215,6 +215,20 @@ func TestRefresherLogsChanges(t *testing.T) {
 	}
 }
 
+// requireWatcher fails the test when ref runs without a file watcher,
+// which Run starts before its first snapshot: with the user's inotify
+// instances used up (fs.inotify.max_user_instances), Run goes on with
+// periodic rescans alone, and a test of the watcher cannot pass.
+func requireWatcher(t *testing.T, ref *Refresher) {
+	t.Helper()
+	ref.scan.Lock()
+	w := ref.watcher
+	ref.scan.Unlock()
+	if w == nil {
+		t.Fatal("the refresher runs without a file watcher: are the user's inotify instances (fs.inotify.max_user_instances) used up?")
+	}
+}
+
 // runRefresher runs f.ref until the test ends.
 func runRefresher(t *testing.T, ref *Refresher) {
 	t.Helper()
@@ -242,7 +256,7 @@ func TestRefresherRunPoke(t *testing.T) {
 	f.ref.Poke()
 	f.ref.Poke()
 	runRefresher(t, f.ref)
-	if !eventually(2*time.Second, func() bool { return f.ref.scans.Load() >= 3 }) {
+	if !eventually(eventWait, func() bool { return f.ref.scans.Load() >= 3 }) {
 		t.Fatal("no rescan after two pokes")
 	}
 	time.Sleep(200 * time.Millisecond)
@@ -253,8 +267,8 @@ func TestRefresherRunPoke(t *testing.T) {
 	// A poke while running picks up a new skill.
 	writeFile(t, f.userSkill("beta"), skillMD("beta", "Beta skill"))
 	f.ref.Poke()
-	if !eventually(2*time.Second, func() bool { return f.has("claude:beta") }) {
-		t.Error("poked refresher did not pick up a new skill within 2s")
+	if !eventually(eventWait, func() bool { return f.has("claude:beta") }) {
+		t.Error("poked refresher did not pick up a new skill")
 	}
 
 	// A burst of pokes never blocks and costs few rescans.
@@ -272,8 +286,8 @@ func TestRefresherRunInterval(t *testing.T) {
 	f := newRefresherFixture(t, Options{Interval: 20 * time.Millisecond})
 	runRefresher(t, f.ref)
 	writeFile(t, f.userSkill("beta"), skillMD("beta", "Beta skill"))
-	if !eventually(2*time.Second, func() bool { return f.has("claude:beta") }) {
-		t.Error("periodic rescans did not pick up a new skill within 2s")
+	if !eventually(eventWait, func() bool { return f.has("claude:beta") }) {
+		t.Error("periodic rescans did not pick up a new skill")
 	}
 }
 
@@ -404,9 +418,10 @@ func TestRefresherWatchesSettings(t *testing.T) {
 		_, err := got.Resolve(pluginSkill)
 		return err == nil, true
 	}
-	if !eventually(5*time.Second, func() bool { _, ok := has(); return ok }) {
+	if !eventually(eventWait, func() bool { _, ok := has(); return ok }) {
 		t.Fatal("no first snapshot")
 	}
+	requireWatcher(t, ref)
 	local := filepath.Join(tr.ws, ".claude", "settings.local.json")
 	steps := []struct {
 		name string
@@ -427,8 +442,8 @@ func TestRefresherWatchesSettings(t *testing.T) {
 	for _, st := range steps {
 		time.Sleep(3 * Debounce) // the previous step's events are spent
 		st.do(t)
-		if !eventually(2*time.Second, func() bool { v, _ := has(); return v == st.want }) {
-			t.Fatalf("%s: plugin skill visible = %v after 2s, want %v", st.name, !st.want, st.want)
+		if !eventually(eventWait, func() bool { v, _ := has(); return v == st.want }) {
+			t.Fatalf("%s: plugin skill visible = %v after %v, want %v", st.name, !st.want, eventWait, st.want)
 		}
 	}
 }
@@ -455,7 +470,7 @@ func TestRefresherSeesChangeOnFirstSight(t *testing.T) {
 		}
 	})
 	runRefresher(t, ref)
-	if !eventually(5*time.Second, func() bool {
+	if !eventually(eventWait, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		if got == nil {
@@ -464,6 +479,7 @@ func TestRefresherSeesChangeOnFirstSight(t *testing.T) {
 		r, err := got.Resolve("alpha")
 		return err == nil && strings.Contains(r.Description, "edited")
 	}) {
+		requireWatcher(t, ref)
 		t.Fatal("an edit made as the first snapshot was published never reached the subscribers")
 	}
 }
