@@ -19,7 +19,8 @@ import (
 // reference to what it already judged. Another snapshot with the same
 // records does run: the work may read files the records do not describe
 // (the security scan reads every file of a skill), which may have
-// changed.
+// changed; for the same reason Rerun runs the very snapshot again, on
+// request (a server's discovery asks after every rescan that kept it).
 //
 // The runs of every Background of a process take turns (see turn): each
 // reads what it checks into memory for the length of a run, and a server
@@ -53,9 +54,21 @@ func NewBackground(delay time.Duration, run func(*Snapshot)) *Background {
 // before and not yet run; it never blocks. The snapshot being run, or
 // the last one run, is the newest state already covered: it only drops
 // the one pending.
-func (b *Background) Offer(snap *Snapshot) {
+func (b *Background) Offer(snap *Snapshot) { b.offer(snap, false) }
+
+// Rerun hands snap to the next run even when it is the snapshot being
+// run or the last one run: for work that reads files the records do not
+// describe (a script, a reference), which may have changed while a rescan
+// that found nothing changed kept the snapshot (see live.Refresher). As
+// with Offer it replaces the snapshot pending and never blocks; snap
+// already pending is not queued twice, and a run going on on snap is
+// followed by one more, since it may have read a file before its change.
+func (b *Background) Rerun(snap *Snapshot) { b.offer(snap, true) }
+
+// offer is Offer, and Rerun when again is set.
+func (b *Background) offer(snap *Snapshot, again bool) {
 	b.mu.Lock()
-	if b.covers(snap) {
+	if !again && b.covers(snap) {
 		b.next = nil
 		b.mu.Unlock()
 		return

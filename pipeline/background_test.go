@@ -152,3 +152,41 @@ func TestBackgroundsTakeTurns(t *testing.T) {
 		t.Error("the second Background ran while the first was running")
 	}
 }
+
+// TestBackgroundRerun checks that Rerun runs the snapshot last run again
+// (its files may have changed though its records did not), that a rerun
+// asked during a run on the same snapshot follows it once, however often
+// it is asked, and that Offer still skips the snapshot run.
+func TestBackgroundRerun(t *testing.T) {
+	var mu sync.Mutex
+	var ran []*Snapshot
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	hold := true
+	b := NewBackground(0, func(s *Snapshot) {
+		mu.Lock()
+		ran = append(ran, s)
+		h := hold
+		hold = false
+		mu.Unlock()
+		if h {
+			started <- struct{}{}
+			<-release
+		}
+	})
+	s1 := &Snapshot{Folders: []string{"1"}}
+	b.Offer(s1)
+	<-started
+	b.Rerun(s1) // during the run on s1: one more run follows
+	b.Rerun(s1) // already pending: not queued twice
+	close(release)
+	b.Wait()
+	b.Offer(s1) // the normal path still skips the last one run
+	b.Wait()
+	b.Rerun(s1) // asked again after the runs: one more
+	b.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []*Snapshot{s1, s1, s1}; !slices.Equal(ran, want) {
+		t.Errorf("ran %d times, want 3: the first run, one rerun asked during it, one asked after", len(ran))
+	}
+}

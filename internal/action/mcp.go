@@ -227,6 +227,7 @@ func guardServer(e *engine.Engine, d *live.Refresher, setting string, log *slog.
 	m := security.NewMonitor(mode, log)
 	m.CacheFile = security.CachePath()
 	d.Subscribe(m.Observe)
+	d.SubscribeUnchanged(m.Recheck) // a script edited in place
 	return m
 }
 
@@ -248,6 +249,7 @@ func trustServer(e *engine.Engine, d *live.Refresher, file string, require bool,
 	rec := trust.NewRecorder(file, log)
 	rec.DigestFile, rec.ResultsFile = trust.DigestCachePath(), trust.ResultsCachePath()
 	d.Subscribe(rec.Observe)
+	d.SubscribeUnchanged(rec.Recheck) // a script edited in place
 	return rec
 }
 

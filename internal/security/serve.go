@@ -225,6 +225,18 @@ func (m *Monitor) Observe(snap *pipeline.Snapshot) {
 	m.Offer(snap)
 }
 
+// Recheck takes the snapshot served again, after a rescan that found
+// nothing changed kept it; it never blocks on a scan. Under Warn the
+// snapshot is scanned again: the scan reads every file of a skill, and
+// an edit in place of a script or reference changes nothing discovery
+// reads. It is meant for live.Refresher.SubscribeUnchanged.
+func (m *Monitor) Recheck(snap *pipeline.Snapshot) {
+	if m.mode != scanmode.Warn || snap.Security != nil {
+		return // under block, discovery scanned inside the rescan
+	}
+	m.Rerun(snap)
+}
+
 // scan scans snap's servable skills and commands and reports. With a
 // CacheFile, the scanner's memory lives in that file between scans
 // rather than in the server's heap: it is read before the scan and

@@ -56,6 +56,19 @@ func (r *Recorder) Observe(snap *pipeline.Snapshot) {
 	r.Offer(snap)
 }
 
+// Recheck takes the snapshot served again, after a rescan that found
+// nothing changed kept it; it never blocks on a check. The snapshot is
+// checked again: the check hashes every file of a skill, and an edit in
+// place of a script or reference changes nothing discovery reads. A
+// snapshot the engine checked (under mcp.require_trusted) was checked
+// inside the rescan. It is meant for live.Refresher.SubscribeUnchanged.
+func (r *Recorder) Recheck(snap *pipeline.Snapshot) {
+	if snap.Integrity != nil {
+		return
+	}
+	r.Rerun(snap)
+}
+
 // check checks snap's servable skills against the store and reports.
 func (r *Recorder) check(snap *pipeline.Snapshot) {
 	records := snap.Servable()

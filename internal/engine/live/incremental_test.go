@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -223,6 +224,10 @@ func TestRescanNothingChangedKeepsSnapshot(t *testing.T) {
 	r := New(newEngine(t, tr.home, tr.ws), Options{})
 	calls := 0
 	r.Subscribe(func(s *pipeline.Snapshot) { calls++; s.Warm() })
+	// The work on files the records do not describe is offered the
+	// snapshot kept after every quiet rescan, and only then.
+	var kept []*pipeline.Snapshot
+	r.SubscribeUnchanged(func(s *pipeline.Snapshot) { kept = append(kept, s) })
 	first, _, err := r.First(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -233,6 +238,7 @@ func TestRescanNothingChangedKeepsSnapshot(t *testing.T) {
 	unchanged := func(what string, want *pipeline.Snapshot) {
 		t.Helper()
 		before := calls
+		kept = nil
 		for i := range 3 {
 			if d := r.Refresh(ctx); !d.Empty() {
 				t.Errorf("%s, rescan %d with nothing changed: Refresh = %+v", what, i, d)
@@ -243,6 +249,9 @@ func TestRescanNothingChangedKeepsSnapshot(t *testing.T) {
 		}
 		if calls != before {
 			t.Errorf("%s: rescans with nothing changed called the subscriber %d times", what, calls-before)
+		}
+		if !slices.Equal(kept, []*pipeline.Snapshot{want, want, want}) {
+			t.Errorf("%s: the unchanged subscriber had %d snapshots, want the one kept after each of 3 rescans", what, len(kept))
 		}
 	}
 	unchanged("after the first snapshot", first)
@@ -266,6 +275,7 @@ func TestRescanNothingChangedKeepsSnapshot(t *testing.T) {
 		c.do()
 		settle()
 		before := calls
+		kept = nil
 		r.Refresh(ctx)
 		got := r.Snapshot()
 		if got == prev {
@@ -273,6 +283,9 @@ func TestRescanNothingChangedKeepsSnapshot(t *testing.T) {
 		}
 		if calls != before+1 {
 			t.Errorf("%s: the subscriber ran %d times, want once", c.name, calls-before)
+		}
+		if len(kept) != 0 {
+			t.Errorf("%s: a rescan that changed something called the unchanged subscriber", c.name)
 		}
 		want, _, err := newEngine(t, tr.home, tr.ws).Snapshot(ctx)
 		if err != nil {

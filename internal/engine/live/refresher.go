@@ -45,7 +45,8 @@ type Options struct {
 // snapshot in, hands it to every subscriber, and logs one line per rescan
 // that changed something. A rescan that fails, or whose snapshot is the
 // same as the one served (pipeline.Snapshot.Same), keeps the previous
-// snapshot and notifies nobody.
+// snapshot and notifies no subscriber; after the second, the snapshot
+// kept goes to those of SubscribeUnchanged.
 type Refresher struct {
 	opts    Options
 	log     *slog.Logger
@@ -63,6 +64,7 @@ type Refresher struct {
 	eng  *engine.Engine
 	ws   string
 	subs []func(*pipeline.Snapshot)
+	same []func(*pipeline.Snapshot) // SubscribeUnchanged
 }
 
 // New returns a refresher that discovers with eng.
@@ -82,6 +84,18 @@ func (r *Refresher) Subscribe(fn func(*pipeline.Snapshot)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.subs = append(r.subs, fn)
+}
+
+// SubscribeUnchanged registers fn to receive the snapshot served after
+// every rescan that found nothing changed and kept it: for work that
+// checks files discovery does not read (the scripts and references of a
+// skill, which the security scan and the trust check hash), which an edit
+// in place may have changed all the same. fn runs as Subscribe's do, and
+// must not block: hand the snapshot to a pipeline.Background's Rerun.
+func (r *Refresher) SubscribeUnchanged(fn func(*pipeline.Snapshot)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.same = append(r.same, fn)
 }
 
 // Snapshot returns the current snapshot, or nil before the first one.
@@ -195,7 +209,14 @@ func (r *Refresher) refresh(ctx context.Context) (Diff, engine.Stats, error) {
 		// Nothing changed: the snapshot served stays, so that no index,
 		// id table or subscriber's work is built again for a copy of it,
 		// and no client is told of a change. The folders are those
-		// already watched.
+		// already watched. The work on files the snapshot does not
+		// describe is offered it again.
+		r.mu.Lock()
+		same := r.same
+		r.mu.Unlock()
+		for _, fn := range same {
+			fn(old)
+		}
 		return Diff{}, stats, nil
 	}
 	if old != nil {
