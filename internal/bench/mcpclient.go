@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,7 +52,10 @@ func startServer(ctx context.Context, bin string, t *fixture.Tree, env []string,
 	if err := sdk.AddSendingCustomMethod[*skillsListParams, *skillsListResult](client, "skills/list"); err != nil {
 		return nil, err
 	}
-	tr := &sdk.CommandTransport{Command: s.cmd, TerminateDuration: 5 * time.Second}
+	tr, err := commandTransport(s.cmd)
+	if err != nil {
+		return nil, fmt.Errorf("ccski mcp: %w", err)
+	}
 	cs, err := client.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
 		if s.cmd.Process != nil {
@@ -205,4 +211,55 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
+}
+
+// maxFrame bounds one message from the server. The go-sdk's
+// CommandTransport keeps its default, 16 MiB, which the tool list of
+// `--catalog 0` passes at 100,000 skills (every description in the
+// tool's); the suite reads such a list rather than fail on its size.
+const maxFrame = 512 << 20
+
+// commandTransport starts cmd and speaks to it over its stdin and stdout,
+// as the go-sdk's CommandTransport does, with frames up to maxFrame.
+// Closing the connection closes stdin and waits for the process to exit,
+// sending SIGTERM after 5 s and SIGKILL 5 s later.
+func commandTransport(cmd *exec.Cmd) (*sdk.IOTransport, error) {
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &sdk.IOTransport{Reader: io.NopCloser(stdout), Writer: &stdinCloser{WriteCloser: stdin, cmd: cmd},
+		MaxLineLength: maxFrame}, nil
+}
+
+// stdinCloser closes a server's stdin and waits for it to exit.
+type stdinCloser struct {
+	io.WriteCloser
+	cmd *exec.Cmd
+}
+
+func (c *stdinCloser) Close() error {
+	if err := c.WriteCloser.Close(); err != nil {
+		return fmt.Errorf("closing stdin: %w", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	for _, sig := range []os.Signal{nil, syscall.SIGTERM, os.Kill} {
+		if sig != nil {
+			_ = c.cmd.Process.Signal(sig)
+		}
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(5 * time.Second):
+		}
+	}
+	return <-done
 }
