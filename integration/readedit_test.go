@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,11 +65,10 @@ func TestReadAfterEditServesNewBytes(t *testing.T) {
 	defer session.Close()
 
 	// served reads every file and checks each is what skills/list states.
-	served := func() map[string]string {
-		t.Helper()
+	served := func() (map[string]string, error) {
 		list, err := sdk.CallCustomMethod[*extListParams, *extListResult](ctx, session, "skills/list", &extListParams{})
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		listed := map[string]string{}
 		for _, e := range list.Skills {
@@ -80,20 +80,23 @@ func TestReadAfterEditServesNewBytes(t *testing.T) {
 		for _, uri := range []string{skillURI, refURI} {
 			res, err := session.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 			if err != nil {
-				t.Fatalf("read %s: %v", uri, err)
+				return out, fmt.Errorf("read %s: %w", uri, err)
 			}
 			if res.TTLMs != 0 {
 				t.Errorf("read %s: ttlMs %d: a client may serve these bytes again after the file changed", uri, res.TTLMs)
 			}
 			text := res.Contents[0].Text
 			if got := sha([]byte(text)); got != listed[uri] {
-				t.Errorf("read %s gives bytes of %s; skills/list states %s", uri, got, listed[uri])
+				return out, fmt.Errorf("read %s gives bytes of %s; skills/list states %s", uri, got, listed[uri])
 			}
 			out[uri] = text
 		}
-		return out
+		return out, nil
 	}
-	before := served()
+	before, err := served()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(before[skillURI], "v1") || before[refURI] != "API v1\n" {
 		t.Fatalf("first read: %q", before)
 	}
@@ -106,8 +109,16 @@ func TestReadAfterEditServesNewBytes(t *testing.T) {
 	if !waitUntil(refreshBudget, func() bool { return changes.Load() > n }) {
 		t.Fatalf("no resources/list_changed within %v after the edit of %s", refreshBudget, skill)
 	}
-	after := served()
-	if !strings.Contains(after[skillURI], "v2") || after[refURI] != "API v2\n" {
-		t.Errorf("after the edit and list_changed, read gives %q; want the new bytes", after)
+	// Two files are written, and a rescan may run between them, or while
+	// one is written: the list_changed it sends may come before the
+	// rescan that sees both. Until then a read may be refused (what the
+	// scan judged is not what the file holds) or give bytes of the first
+	// rescan; it must come to the new bytes, not stay on the old ones.
+	var after map[string]string
+	if !waitUntil(refreshBudget, func() bool {
+		after, err = served()
+		return err == nil && strings.Contains(after[skillURI], "v2") && after[refURI] == "API v2\n"
+	}) {
+		t.Errorf("after the edit and list_changed, read gives %q (%v); want the new bytes", after, err)
 	}
 }

@@ -119,6 +119,9 @@ func (s *Server) syncPrompts(snap *pipeline.Snapshot) bool {
 	sort.Strings(stale)
 	// Publish first: a client told of a new prompt must find it.
 	reg.live.Store(&next)
+	if len(add) > 0 || len(stale) > 0 {
+		s.changing(&s.news.prompts)
+	}
 	for _, p := range add {
 		if wanted, ok := renamed[p.Name]; ok {
 			s.log.Info("prompt name already taken by a higher-priority prompt; serving this one under its id",

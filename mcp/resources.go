@@ -99,6 +99,9 @@ func (s *Server) syncResources(snap *pipeline.Snapshot) bool {
 		}
 	}
 	sort.Strings(stale)
+	if len(add) > 0 || len(stale) > 0 {
+		s.changing(&s.news.resources)
+	}
 	for _, res := range add {
 		s.sdk.AddResource(res, s.readResource)
 	}

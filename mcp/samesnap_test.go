@@ -89,3 +89,52 @@ func TestRescanNothingChangedNotifiesNothing(t *testing.T) {
 		t.Errorf("%d resources/list_changed, want at most one, for the new skill", n)
 	}
 }
+
+// TestUnchangedUpdateLetsOutNoFirstNotification: the first snapshot's
+// lists are news to nobody, so the list_changed the SDK sends a few
+// milliseconds after it registers them is dropped (quietFirst). A second
+// Update that changes no list, such as the rescan that follows the first
+// once its folders are watched (new records, same skills), used to come
+// within those milliseconds and let the first snapshot's notifications
+// out: a client that had just changed a file took them for the news of
+// its change and read before the rescan that saw it. Only a later change
+// of a list is told, once.
+func TestUnchangedUpdateLetsOutNoFirstNotification(t *testing.T) {
+	base := t.TempDir()
+	pdf := skillSpec{provider: "claude", name: "pdf", desc: "PDF files"}
+	srv := New(nil, Options{Version: "test", Logger: discard()})
+	var tools, prompts, resources atomic.Int32
+	cs := connect(t, srv, "2025-11-25", &sdk.ClientOptions{
+		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { tools.Add(1) },
+		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { prompts.Add(1) },
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { resources.Add(1) },
+	})
+	ctx := testCtx(t, 30*time.Second)
+	// The ping is answered after the server has handled initialized: the
+	// session is ready to be told, so nothing below is dropped for that.
+	if err := cs.Ping(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	srv.Update(snapOf(makeRecords(t, base, pdf)))
+	srv.Update(snapOf(makeRecords(t, base, pdf)))
+	// Nothing to wait for: a notification let out would come within the
+	// SDK's delay of 10 ms.
+	time.Sleep(300 * time.Millisecond)
+	if n, m, k := tools.Load(), prompts.Load(), resources.Load(); n+m+k != 0 {
+		t.Errorf("an Update that changed no list let out the first snapshot's notifications: "+
+			"%d tools/list_changed, %d prompts/list_changed, %d resources/list_changed", n, m, k)
+	}
+
+	tools.Store(0)
+	resources.Store(0)
+	pdf.desc = "PDF files, edited"
+	srv.Update(snapOf(makeRecords(t, base, pdf)))
+	if !eventually(10*time.Second, func() bool { return tools.Load() > 0 && resources.Load() > 0 }) {
+		t.Fatalf("an edited description was told by %d tools/list_changed and %d resources/list_changed, want one of each",
+			tools.Load(), resources.Load())
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n, k := tools.Load(), resources.Load(); n != 1 || k != 1 {
+		t.Errorf("an edited description: %d tools/list_changed, %d resources/list_changed, want one of each", n, k)
+	}
+}

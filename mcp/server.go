@@ -125,6 +125,7 @@ type Server struct {
 	toolsInOnce sync.Once
 	updates     atomic.Int64 // Update calls so far
 	relays      atomic.Int64 // relayListChanged calls so far
+	news        listNews     // the lists changed since the first Update (quietFirst)
 
 	lastActive atomic.Int64 // unix nanoseconds of the last call or refresh
 	dirty      atomic.Bool  // work happened since memory was last released
@@ -329,22 +330,55 @@ func (s *Server) untilReady(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// quietFirst drops list_changed notifications until the second Update
-// (or a relayListChanged). The first snapshot's tools, prompts and
-// resources are news to nobody: requests for them wait for it
-// (untilReady), so no client has seen the lists before. Without this, a
-// client that connects while the first discovery runs would be told the
-// lists changed as soon as they exist.
-// The SDK sends a notification a few milliseconds after the change; a
-// later Update that changes something resets that timer, so its
-// notification still goes out.
+// quietFirst drops a list_changed notification until an Update after
+// the first has changed that list (or a relayListChanged ran). The first
+// snapshot's tools, prompts and resources are news to nobody: requests
+// for them wait for it (untilReady), so no client has seen the lists
+// before. Without this, a client that connects while the first discovery
+// runs would be told the lists changed as soon as they exist.
+// The SDK sends a notification a few milliseconds after the change, and
+// this decides when it is sent: a later Update that changes the list
+// resets that timer and marks the list news (Server.changing) before, so
+// its notification still goes out. One that changes nothing, such as
+// the rescan that follows the first as soon as its folders are watched,
+// lets out nothing: it used to let out the first snapshot's pending
+// notifications, which told a client of a change that was not one,
+// perhaps after it had changed a file and was waiting to hear of that.
 func (s *Server) quietFirst(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		if strings.HasPrefix(method, "notifications/") && strings.HasSuffix(method, "/list_changed") &&
-			s.updates.Load() <= 1 && s.relays.Load() == 0 {
+		if isListChanged(method) && s.relays.Load() == 0 && !s.news.told(method) {
 			return nil, nil
 		}
 		return next(ctx, method, req)
+	}
+}
+
+// listNews says, for each list, whether an Update after the first has
+// changed it: from then on its list_changed notifications are news
+// (quietFirst).
+type listNews struct{ tools, prompts, resources atomic.Bool }
+
+// told reports whether the list of the list_changed notification method
+// has changed since the first Update.
+func (n *listNews) told(method string) bool {
+	switch method {
+	case "notifications/tools/list_changed":
+		return n.tools.Load()
+	case "notifications/prompts/list_changed":
+		return n.prompts.Load()
+	case "notifications/resources/list_changed":
+		return n.resources.Load()
+	}
+	return false
+}
+
+// changing marks a list (one of s.news) news when an Update other than
+// the first is about to change it. It runs with s.mu held, before the
+// change, so that the notification the SDK sends a few milliseconds after
+// finds it marked.
+func (s *Server) changing(list *atomic.Bool) {
+	if s.updates.Load() > 1 {
+		list.Store(true)
 	}
 }
 
@@ -390,6 +424,7 @@ func (s *Server) Update(snap *pipeline.Snapshot) bool {
 	changed := desc != s.desc
 	if changed {
 		s.desc = desc
+		s.changing(&s.news.tools)
 		s.sdk.AddTool(newTool(ToolName, desc, inputSchema, nil), s.callSkill)
 	}
 	s.toolsInOnce.Do(func() { close(s.toolsIn) })

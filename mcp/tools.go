@@ -135,8 +135,10 @@ func (s *Server) syncSearch(cut bool) {
 	want := cut || s.tools.enabled[ToolSkillsSearch]
 	switch {
 	case want && !s.tools.search:
+		s.changing(&s.news.tools)
 		addTool(s, searchTool(), s.callSearch)
 	case !want && s.tools.search:
+		s.changing(&s.news.tools)
 		s.sdk.RemoveTools(ToolSkillsSearch)
 	}
 	s.tools.search = want

@@ -15,6 +15,8 @@ import (
 	"github.com/ccski/ccski/configs"
 	"github.com/ccski/ccski/internal/engine"
 	"github.com/ccski/ccski/internal/fixture"
+	"github.com/ccski/ccski/internal/manifest"
+	"github.com/ccski/ccski/internal/scanmode"
 	"github.com/ccski/ccski/pipeline"
 	"github.com/ccski/ccski/providers"
 	"github.com/ccski/ccski/providers/all"
@@ -308,5 +310,64 @@ func age(t *testing.T, root string, when time.Time) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRescanUnderBlockJudgesEveryEdit: under mcp.scan: block a rescan
+// after an edit of a file discovery does not read (a reference, whose
+// record is kept as it was) still gives a new snapshot, and its judgement
+// is of the bytes on disk, so that what was scanned is what is served; a
+// rescan with nothing changed keeps it (pipeline.Snapshot.Same compares
+// the judged files by content).
+func TestRescanUnderBlockJudgesEveryEdit(t *testing.T) {
+	tr := newTree(t)
+	skill := tr.userSkill("guide")
+	ref := filepath.Join(filepath.Dir(skill), "references", "api.md")
+	writeFile(t, skill, skillMD("guide", "The guide"))
+	writeFile(t, ref, []byte("API v1\n"))
+	// Aged, so that a rescan reads no file it need not (filestamp.Window).
+	age(t, tr.home, time.Now().Add(-time.Hour))
+	eng := newEngine(t, tr.home, tr.ws)
+	eng.SetScan(scanmode.Block)
+	r := New(eng, Options{})
+	ctx := testCtx(t, 30*time.Second)
+	first, _, err := r.First(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judgedRef := func(s *pipeline.Snapshot) string {
+		t.Helper()
+		if len(s.Visible) != 1 || len(s.Judged) != 1 || s.Judged[0].Gate != pipeline.GateScan {
+			t.Fatalf("want one skill judged by %s: %d visible, judgements %v", pipeline.GateScan, len(s.Visible), s.Judged)
+		}
+		files, _ := s.Judged[0].Of(s.Visible[0])
+		f, ok := files.File("references/api.md")
+		if !ok {
+			t.Fatalf("references/api.md not judged: %v", files)
+		}
+		return f.Digest
+	}
+	if got, want := judgedRef(first), manifest.Digest([]byte("API v1\n")); got != want {
+		t.Fatalf("first snapshot judged the reference as %s, want %s", got, want)
+	}
+	if r.Refresh(ctx); r.Snapshot() != first {
+		t.Fatal("a rescan with nothing changed replaced the snapshot")
+	}
+
+	writeFile(t, ref, []byte("API v2\n")) // the same size
+	age(t, ref, time.Now().Add(-time.Hour+time.Minute))
+	r.Refresh(ctx)
+	got := r.Snapshot()
+	if got == first {
+		t.Fatal("a rescan after a reference was edited kept the snapshot judged before the edit")
+	}
+	if got.Visible[0] != first.Visible[0] {
+		t.Fatal("the record was read again: the test is of an edit discovery does not see")
+	}
+	if d, want := judgedRef(got), manifest.Digest([]byte("API v2\n")); d != want {
+		t.Errorf("after the edit the reference is judged as %s, want %s, the bytes on disk", d, want)
+	}
+	if r.Refresh(ctx); r.Snapshot() != got {
+		t.Error("a rescan with nothing changed after the edit replaced the snapshot")
 	}
 }
