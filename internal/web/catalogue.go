@@ -33,23 +33,23 @@ const maxLimit = 500
 // script reads (app.js).
 type row struct {
 	rec       *pipeline.Record
-	lname     string // Name, lower-cased, to sort by
+	lname     string           // Name, lower-cased, to sort by
 	bare      *pipeline.Record // a skill not served, less its description: what the search of those may match
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Desc      string `json:"desc"`
-	Provider  string `json:"provider"`
-	Plugin    string `json:"plugin,omitempty"`
-	Location  string `json:"location"`
-	Group     string `json:"group"`
-	State     string `json:"state"`
-	Reason    string `json:"reason,omitempty"`
-	Integrity string `json:"integrity,omitempty"`
-	Signature string `json:"signature"`
-	Signer    string `json:"signer,omitempty"`
-	Findings  int    `json:"findings"`
-	Severity  string `json:"severity,omitempty"` // the worst finding's
-	Off       string `json:"off,omitempty"`      // the hosts whose settings switch it off
+	ID        string           `json:"id"`
+	Name      string           `json:"name"`
+	Desc      string           `json:"desc"`
+	Provider  string           `json:"provider"`
+	Plugin    string           `json:"plugin,omitempty"`
+	Location  string           `json:"location"`
+	Group     string           `json:"group"`
+	State     string           `json:"state"`
+	Reason    string           `json:"reason,omitempty"`
+	Integrity string           `json:"integrity,omitempty"`
+	Signature string           `json:"signature"`
+	Signer    string           `json:"signer,omitempty"`
+	Findings  int              `json:"findings"`
+	Severity  string           `json:"severity,omitempty"` // the worst finding's
+	Off       string           `json:"off,omitempty"`      // the hosts whose settings switch it off
 }
 
 // catalogue is every skill of one snapshot as rows, grouped by provider
