@@ -290,6 +290,10 @@ func loginForm(w http.ResponseWriter, r *http.Request, code int, msg string) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
+	// The form's POST must carry its Origin for the guard's check: under
+	// the page's no-referrer, browsers send "Origin: null" instead. Within
+	// this origin only, so nothing leaks to another site.
+	h.Set("Referrer-Policy", "same-origin")
 	if code == http.StatusUnauthorized {
 		h.Set("WWW-Authenticate", `Bearer realm="ccski"`)
 	}

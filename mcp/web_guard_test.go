@@ -57,6 +57,15 @@ func TestWebGuardAnswersCarryHeaders(t *testing.T) {
 				t.Errorf("%s (%d): no %s", tc.name, rec.Code, k)
 			}
 		}
+		// The sign-in form's POST must carry its Origin, which browsers
+		// replace by "null" under no-referrer: the form is same-origin.
+		want := "no-referrer"
+		if strings.Contains(rec.Body.String(), `action="`+LoginPath+`"`) {
+			want = "same-origin"
+		}
+		if got := rec.Header().Get("Referrer-Policy"); got != want {
+			t.Errorf("%s (%d): Referrer-Policy %q, want %q", tc.name, rec.Code, got, want)
+		}
 	}
 }
 
