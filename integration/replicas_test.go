@@ -242,6 +242,19 @@ func TestReplicasBehindRoundRobin(t *testing.T) {
 		replicas = append(replicas, startHTTPUnder(t, m, nil, nil,
 			"--transport", "http", "--auth-token", token))
 	}
+	// A load balancer sends traffic to a replica once /readyz says so
+	// (the Deployment's readiness probe): here, once its first checkout
+	// of the repository is served.
+	for i, r := range replicas {
+		var code int
+		var body string
+		if !waitUntil(refreshBudget, func() bool {
+			code, body, _ = get(r.base, "/readyz", "")
+			return code == 200
+		}) {
+			t.Fatalf("replica %d: /readyz = %d %q\nstderr:\n%s", i, code, body, r.stderr)
+		}
+	}
 	ctx := mcpContext(t)
 	single, err := crawl(ctx, replicas[0].base+"/mcp", token)
 	if err != nil {
