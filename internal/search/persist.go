@@ -153,15 +153,7 @@ func (ix *Index) withOthers(old *Index) (out *Index, same bool) {
 		if len(list) == 0 {
 			return
 		}
-		out.termAt = append(out.termAt, uint32(terms.Len()))
-		terms.WriteString(t)
-		terms.WriteByte('\n')
-		out.postAt = append(out.postAt, uint32(len(out.post)))
-		prev := uint32(0)
-		for _, d := range list {
-			out.post = binary.AppendUvarint(out.post, uint64(d-prev))
-			prev = d
-		}
+		out.add(t, list, &terms)
 		list = list[:0]
 	}
 	mine := func(k int) { ix.postings(k, func(d uint32) { list = append(list, d) }) }
@@ -191,9 +183,7 @@ func (ix *Index) withOthers(old *Index) (out *Index, same bool) {
 			j++
 		}
 	}
-	out.terms = terms.String()
-	out.termAt = append(out.termAt, uint32(len(out.terms)))
-	out.postAt = append(out.postAt, uint32(len(out.post)))
+	out.seal(&terms)
 	return out, same
 }
 
